@@ -1,0 +1,114 @@
+#pragma once
+// The Lizard HTTP API for the desktop app: every call is asynchronous (libcurl multi driven
+// by the Qt event loop, see curlmulti.h), cancellable, and reports on the thread that made it.
+// The same code talks to https://lizard.build and to a lizard-local.
+
+#include "client/outcome.h"
+#include "client/types.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+namespace lizard::client {
+
+class CurlMulti;
+
+// A call in flight. It deletes itself after it finished (or was cancelled). If the context
+// object passed to the call is destroyed first, the call is cancelled and its callback
+// never runs.
+class PendingCall : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    virtual void cancel() = 0;
+signals:
+    void finished();
+};
+
+enum class OutputStream { Stdout, Stderr };
+
+struct OutputLine
+{
+    OutputStream stream;
+    QString text; // one line, without its newline
+};
+
+// A streaming exec (SSE). Lines arrive in batches, in order, as the server sends them.
+class ExecStream : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    // Ends the stream; the server then stops the command.
+    virtual void cancel() = 0;
+signals:
+    void started(int pid);
+    void output(const QList<lizard::client::OutputLine>& lines);
+    void exited(int exitCode);
+    void failed(const lizard::client::ApiError& error);
+};
+
+class LizardApi : public QObject
+{
+    Q_OBJECT
+public:
+    explicit LizardApi(Endpoint endpoint, QObject* parent = nullptr);
+    ~LizardApi() override;
+
+    const Endpoint& endpoint() const { return m_endpoint; }
+
+    template <class T>
+    using Done = std::function<void(Outcome<T>)>;
+
+    // Account
+    PendingCall* whoAmI(QObject* ctx, Done<WhoAmI> done);
+
+    // Projects
+    PendingCall* listProjects(QObject* ctx, Done<QList<Project>> done);
+    PendingCall* createProject(const QString& name, QObject* ctx, Done<Project> done);
+    PendingCall* renameProject(const QString& id, const QString& name, QObject* ctx, Done<Project> done);
+    PendingCall* deleteProject(const QString& id, QObject* ctx, Done<Unit> done);
+
+    // Sandboxes
+    PendingCall* listSandboxes(const QString& projectId, QObject* ctx, Done<QList<SandboxInfo>> done);
+    PendingCall* getSandbox(const QString& id, QObject* ctx, Done<SandboxInfo> done);
+    PendingCall* createSandbox(const CreateSandboxRequest& req, QObject* ctx, Done<SandboxInfo> done);
+    PendingCall* killSandbox(const QString& id, QObject* ctx, Done<Unit> done);
+    PendingCall* setSandboxTimeout(const QString& id, qint64 timeoutMs, QObject* ctx, Done<Unit> done);
+
+    // Processes
+    PendingCall* exec(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts,
+                      QObject* ctx, Done<ExecResult> done);
+    PendingCall* execArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts,
+                          QObject* ctx, Done<ExecResult> done);
+    // Streams a shell command; the returned object is owned by the caller (parent it).
+    ExecStream* execStream(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts);
+    ExecStream* execStreamArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts);
+    PendingCall* listProcesses(const QString& sandboxId, QObject* ctx, Done<QList<ProcessInfo>> done);
+    PendingCall* signalProcess(const QString& sandboxId, int pid, const QString& signal, QObject* ctx,
+                               Done<Unit> done);
+
+    // Files
+    PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<QByteArray> done);
+    PendingCall* writeFile(const QString& sandboxId, const QString& path, const QByteArray& content,
+                           QObject* ctx, Done<Unit> done);
+    PendingCall* removeFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done);
+    PendingCall* listDir(const QString& sandboxId, const QString& path, QObject* ctx, Done<QList<FileEntry>> done);
+    PendingCall* statFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<FileEntry> done);
+    PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to, QObject* ctx,
+                          Done<Unit> done);
+
+    // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
+    PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
+                         QObject* ctx, Done<QByteArray> done);
+
+private:
+    Endpoint m_endpoint;
+    std::unique_ptr<CurlMulti> m_multi;
+};
+
+} // namespace lizard::client

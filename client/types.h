@@ -1,0 +1,140 @@
+#pragma once
+// Value types of the Lizard API as the desktop app sees them. Field names follow
+// ../shared/docs/lizard-api.md; parsing lives in jsonmapping.cpp.
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lizard::client {
+
+// An API failure, mapped as the official SDK maps it (see errormapping.h).
+struct ApiError
+{
+    enum class Kind {
+        Network,        // no HTTP answer (connection refused, DNS, TLS, reset)
+        Cancelled,      // cancelled by the caller
+        Authentication, // 401, 403
+        Payment,        // 402
+        NotFound,       // 404
+        Conflict,       // 409
+        Timeout,        // 408, 504, or the request's own timeout
+        RateLimit,      // 429
+        InvalidRequest, // 400, 413, 422
+        Server,         // any other status
+        Protocol,       // the answer could not be understood
+    };
+    Kind kind = Kind::Server;
+    int httpStatus = 0;     // 0 when there was no HTTP answer
+    QString code;           // UPPER_SNAKE code from the server, if any
+    QString message;        // the server's message, or curl's
+    int retryAfterS = -1;   // 429: seconds to wait (retryAfterS or Retry-After)
+    int limit = -1;         // 429: the limit that was hit
+    int running = -1;       // 429: how many are running
+    QString what;           // what the app tried, e.g. "Create sandbox"
+
+    // "Create sandbox failed: 404 NOT_FOUND: sandbox sb_x not found" style text for the UI.
+    QString toDisplayString() const;
+};
+
+struct Project
+{
+    QString id;
+    QString name;
+    QString slug;
+    QString workspaceId;
+    QDateTime createdAt; // invalid if absent
+};
+
+struct SandboxInfo
+{
+    QString sandboxId;
+    QString templateName;
+    QString projectId;
+    QDateTime startedAt;
+    QDateTime endAt;        // invalid = no deadline
+    QString status;         // running, paused, failed, stopped, deleted
+    QString size;
+    QString region;
+    std::optional<QString> pauseError;
+    double cpus = 0;
+    int memoryMb = 0;
+    bool internetAccess = true;
+    QMap<QString, QString> metadata;
+};
+
+struct CreateSandboxRequest
+{
+    QString projectId;
+    QString templateName = QStringLiteral("base");
+    QString size;                    // empty: server default
+    qint64 timeoutMs = 300000;       // 0: no deadline
+    QMap<QString, QString> metadata;
+    QMap<QString, QString> envs;
+    bool internetAccess = true;
+};
+
+struct ExecOptions
+{
+    QMap<QString, QString> envs;
+    QString user;     // empty: server default (root)
+    QString workdir;  // empty: the user's home
+    int timeoutMs = 60000;
+};
+
+struct ExecResult
+{
+    QString stdoutText;
+    QString stderrText;
+    int exitCode = 0;
+    bool truncated = false;
+};
+
+struct ProcessInfo
+{
+    int pid = 0;
+    QStringList cmd;
+    QString command;
+    QString cwd;
+    QDateTime startedAt;
+};
+
+struct FileEntry
+{
+    QString name;
+    QString path;
+    QString type;         // file, dir, symlink
+    qint64 size = 0;
+    QString mode;         // "0644"
+    QString permissions;  // "-rw-r--r--"
+    QString owner;
+    QString group;
+    QDateTime modifiedAt;
+    QString symlinkTarget;
+};
+
+struct WhoAmI
+{
+    QString id;
+    QString name;
+    QString email;
+    QString workspaceId;
+};
+
+// How to reach a Lizard API: the cloud or a lizard-local.
+struct Endpoint
+{
+    QString baseUrl;  // e.g. "https://lizard.build" or "http://127.0.0.1:7411"
+    QString apiKey;
+};
+
+} // namespace lizard::client
+
+Q_DECLARE_METATYPE(lizard::client::ApiError)
+Q_DECLARE_METATYPE(lizard::client::SandboxInfo)

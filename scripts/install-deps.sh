@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages lizard-desktop and lizard-local need to build, run and test.
+# Idempotent and quick when everything is already there. Uses sudo when not root.
+set -euo pipefail
+
+PKGS=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config
+  # desktop app
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
+  libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
+  # server
+  libboost1.81-dev libsqlite3-dev libssl-dev uidmap slirp4netns iproute2 procps util-linux
+  # sandbox templates (base: python3; interpreter: Jupyter stack)
+  python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas
+  python3-matplotlib python3-dill python3-nbformat
+  # UI tests and screenshots
+  xvfb xauth
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# node and npm: the interpreter template and the SDK compatibility suite need them.
+# Keep an existing installation (for example NodeSource's, which bundles npm).
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+SUDO=""
+[[ $(id -u) -eq 0 ]] || SUDO="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,78 @@
+#pragma once
+// Asynchronous client of one sandbox's agent (see server/agent/PROTOCOL.md), on asio.
+// Every call opens its own connection; callbacks run on the given executor.
+
+#include "common/result.h"
+
+#include <boost/asio/any_io_executor.hpp>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lizard::runtime {
+
+struct ExecRequest
+{
+    std::vector<std::string> argv;
+    std::map<std::string, std::string> env;
+    std::string cwd;      // empty: the user's home
+    std::string user = "root";
+    int timeoutMs = 60000;
+};
+
+enum class OutStream { Stdout, Stderr };
+
+// Streaming callbacks of one exec. `onOutput` receives raw bytes (not lines); it must call
+// `resume()` once it has dealt with the chunk (for example after the HTTP write finished):
+// no more output is read from the agent until then. That is the backpressure path.
+struct ExecHandlers
+{
+    std::function<void(int pid)> onStarted;
+    std::function<void(OutStream stream, std::string_view chunk, std::function<void()> resume)> onOutput;
+    // exitCode is valid when error is empty; timedOut says the agent killed it at its timeout.
+    std::function<void(int exitCode, bool timedOut)> onExit;
+    std::function<void(const Error& error)> onError; // could not start, agent gone, ...
+};
+
+// Cancels the operation (closes the connection; the agent then kills an exec's tree).
+class Cancel
+{
+public:
+    virtual ~Cancel() = default;
+    virtual void cancel() = 0;
+};
+
+class AgentClient
+{
+public:
+    AgentClient(boost::asio::any_io_executor ex, std::string socketPath);
+
+    std::shared_ptr<Cancel> exec(ExecRequest req, ExecHandlers handlers);
+
+    // One-shot JSON requests: ping, processes, signal, list, stat, remove, move, mkdir.
+    // The callback gets the agent's reply object ({"ok":true,...}) or an Error mapped from
+    // the agent's code (NOT_FOUND → 404, PERMISSION_DENIED → 403, INVALID_ARGUMENT → 400, …).
+    void request(nlohmann::json req, std::function<void(Result<nlohmann::json>)> done);
+
+    // Streams a file out of the sandbox. onData gets chunks with a resume() like exec.
+    std::shared_ptr<Cancel> readFile(std::string path, std::string user,
+                                     std::function<void(uint64_t size)> onSize,
+                                     std::function<void(std::string_view, std::function<void()> resume)> onData,
+                                     std::function<void(Status)> done);
+
+    // Writes a whole file (parents created). The content is moved in; small bodies only
+    // (the HTTP layer caps request bodies).
+    void writeFile(std::string path, std::string user, std::string content,
+                   std::function<void(Status)> done);
+
+private:
+    boost::asio::any_io_executor m_ex;
+    std::string m_socketPath;
+};
+
+} // namespace lizard::runtime

@@ -1,0 +1,81 @@
+#pragma once
+// The sandbox runtime: starts, adopts, freezes and destroys real sandboxes (user, pid,
+// mount, ipc, uts and net namespaces; overlay root; cgroup limits). Blocking calls: the
+// HTTP layer runs them on a worker pool, never on an io thread.
+
+#include "common/result.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace lizard::runtime {
+
+struct Limits
+{
+    double cpus = 4;      // medium
+    int memoryMb = 8192;  // medium
+    int pidsMax = 1024;
+};
+
+struct SandboxSpec
+{
+    std::string id;               // "sb_..." chosen by the caller
+    std::string templateName;     // "base" | "interpreter"
+    Limits limits;
+    std::map<std::string, std::string> envs; // create-time envs, applied to every exec
+    bool internetAccess = true;
+};
+
+// What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
+struct SandboxHandle
+{
+    std::string id;
+    pid_t initPid = 0;                   // host pid of the agent (PID 1 in the sandbox)
+    unsigned long long initStartTime = 0; // /proc/<pid>/stat field 22, guards against pid reuse
+    std::string socketPath;              // agent socket, host side
+    bool limitsEnforced = false;         // cgroup limits really applied
+    bool internetAccess = false;         // really has a network route out
+};
+
+// What this host allows; computed once at startup, logged, and shown by the app.
+struct Capabilities
+{
+    bool sandboxes = false;          // user namespaces usable
+    std::string sandboxesError;      // why not, with the fix (sysctl, AppArmor profile...)
+    std::string cgroupMode;          // "v2", "v1" or "none"
+    bool limits = false;             // cpu/memory/pids limits can be set
+    std::string limitsNote;          // why not, when limits == false
+    bool fullUidRange = false;       // 65536 uids mapped (so `user` really is another uid)
+    bool network = false;            // internetAccess:true can be honoured (slirp4netns)
+    bool interpreterTemplate = false;
+    std::string interpreterMissing;  // missing host packages for the interpreter template
+};
+
+class Runtime
+{
+public:
+    // Prepares <dataDir>/templates, <dataDir>/sandboxes, <dataDir>/run and probes the host.
+    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+    virtual ~Runtime() = default;
+
+    virtual const Capabilities& capabilities() const = 0;
+
+    // Starts a sandbox and returns once its agent answers ping. Errors: 503
+    // SANDBOX_RUNTIME_UNAVAILABLE (no user namespaces), 400 INVALID_TEMPLATE, 500 ...
+    virtual Result<SandboxHandle> start(const SandboxSpec& spec) = 0;
+
+    // True if the sandbox's agent process still runs (pid + start time match) and answers.
+    virtual bool isAlive(const SandboxHandle& handle) = 0;
+
+    // Kills every process of the sandbox and removes its mounts, cgroups and files.
+    // Safe to call for a sandbox that is already dead or half-created.
+    virtual void destroy(const SandboxHandle& handle) = 0;
+
+    // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
+    virtual void cleanupOrphans(const std::vector<std::string>& knownIds) = 0;
+};
+
+} // namespace lizard::runtime

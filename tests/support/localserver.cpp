@@ -1,0 +1,192 @@
+#include "support/localserver.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QThread>
+
+#include <curl/curl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <unistd.h>
+
+namespace lizard::test {
+
+LocalServer::LocalServer()
+{
+    m_user = qEnvironmentVariable("LIZARD_TEST_SERVER_USER");
+    if (geteuid() != 0)
+        m_user.clear(); // only root can switch users; run as ourselves
+}
+
+LocalServer::~LocalServer()
+{
+    stop();
+    if (m_proc == nullptr && !m_dataDir.isEmpty() && runsAsOtherUser()) {
+        // Files there belong to the other user (and its sandboxes); root removes them.
+        QProcess::execute("rm", {"-rf", m_dataDir});
+    }
+}
+
+QString LocalServer::serverBinary()
+{
+    const QString fromEnv = qEnvironmentVariable("LIZARD_LOCAL_BIN");
+    if (!fromEnv.isEmpty())
+        return fromEnv;
+    return QStringLiteral(LIZARD_BIN_DIR "/lizard-local");
+}
+
+qint64 LocalServer::pid() const { return m_proc ? m_proc->processId() : 0; }
+
+QByteArray LocalServer::log() const
+{
+    QByteArray all = m_log;
+    if (m_proc)
+        all += m_proc->readAll();
+    return all;
+}
+
+bool LocalServer::start(const QStringList& extraArgs)
+{
+    m_extraArgs = extraArgs;
+    if (m_dataDir.isEmpty()) {
+        m_tmp = std::make_unique<QTemporaryDir>(QDir::tempPath() + "/lizard-test-XXXXXX");
+        m_tmp->setAutoRemove(!runsAsOtherUser());
+        m_dataDir = m_tmp->path() + "/data";
+        QDir().mkpath(m_dataDir);
+        if (runsAsOtherUser()) {
+            const passwd* pw = getpwnam(m_user.toLocal8Bit().constData());
+            if (pw == nullptr) {
+                m_error = "no such user: " + m_user;
+                return false;
+            }
+            if (chown(m_tmp->path().toLocal8Bit().constData(), pw->pw_uid, pw->pw_gid) != 0 ||
+                chown(m_dataDir.toLocal8Bit().constData(), pw->pw_uid, pw->pw_gid) != 0) {
+                m_error = "cannot chown the test data dir";
+                return false;
+            }
+        }
+    }
+    m_proc = std::make_unique<QProcess>();
+    m_proc->setProcessChannelMode(QProcess::MergedChannels);
+    QStringList args{"--port", QString::number(m_port), "--data-dir", m_dataDir};
+    args += m_extraArgs;
+    if (runsAsOtherUser()) {
+        const passwd* pw = getpwnam(m_user.toLocal8Bit().constData());
+        QStringList wrapped{"-u", m_user, "--", "env", QString("HOME=%1").arg(pw->pw_dir),
+                            serverBinary()};
+        m_proc->start("runuser", wrapped + args);
+    } else {
+        m_proc->start(serverBinary(), args);
+    }
+    if (!m_proc->waitForStarted(5000)) {
+        m_error = "cannot start " + serverBinary() + ": " + m_proc->errorString();
+        return false;
+    }
+    static const QRegularExpression re("listening on (http://127\\.0\\.0\\.1:(\\d+))");
+    static const QRegularExpression keyRe("key file: (\\S+)");
+    QDeadlineTimer deadline(60000); // the first start builds the sandbox templates
+    QByteArray out;
+    while (!deadline.hasExpired()) {
+        if (!m_proc->waitForReadyRead(200) && m_proc->state() != QProcess::Running)
+            break;
+        out += m_proc->readAll();
+        const auto m = re.match(QString::fromUtf8(out));
+        const auto k = keyRe.match(QString::fromUtf8(out));
+        if (m.hasMatch() && k.hasMatch()) {
+            m_url = m.captured(1);
+            m_port = m.captured(2).toInt();
+            m_keyFile = k.captured(1);
+            m_log += out;
+            QFile f(m_keyFile);
+            if (runsAsOtherUser() || f.open(QIODevice::ReadOnly)) {
+                if (!f.isOpen() && !f.open(QIODevice::ReadOnly)) {
+                    m_error = "cannot read key file " + m_keyFile;
+                    return false;
+                }
+                m_key = QString::fromUtf8(f.readAll()).trimmed();
+                return !m_key.isEmpty();
+            }
+            m_error = "cannot read key file " + m_keyFile;
+            return false;
+        }
+    }
+    m_log += out;
+    m_error = "lizard-local did not report its URL; output:\n" + QString::fromUtf8(out);
+    return false;
+}
+
+void LocalServer::stop()
+{
+    if (!m_proc)
+        return;
+    if (m_proc->state() == QProcess::Running) {
+        m_proc->terminate();
+        if (!m_proc->waitForFinished(15000)) {
+            m_proc->kill();
+            m_proc->waitForFinished(5000);
+        }
+    }
+    m_log += m_proc->readAll();
+    m_proc.reset();
+}
+
+bool LocalServer::restart()
+{
+    stop();
+    return start(m_extraArgs);
+}
+
+static size_t collect(char* ptr, size_t size, size_t n, void* userdata)
+{
+    static_cast<QByteArray*>(userdata)->append(ptr, qsizetype(size * n));
+    return size * n;
+}
+
+static size_t collectHeader(char* ptr, size_t size, size_t n, void* userdata)
+{
+    const QByteArray line(ptr, qsizetype(size * n));
+    if (line.toLower().startsWith("content-type:"))
+        *static_cast<QByteArray*>(userdata) = line.mid(13).trimmed();
+    return size * n;
+}
+
+LocalServer::Response LocalServer::request(const QByteArray& method, const QString& path,
+                                           const QByteArray& body, const QByteArray& key,
+                                           const QList<QByteArray>& headers) const
+{
+    Response r;
+    CURL* c = curl_easy_init();
+    const QByteArray url = (m_url + path).toUtf8();
+    curl_easy_setopt(c, CURLOPT_URL, url.constData());
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.constData());
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+    curl_slist* hs = nullptr;
+    const QByteArray useKey = key == "<default>" ? m_key.toUtf8() : key;
+    if (!useKey.isEmpty())
+        hs = curl_slist_append(hs, ("X-API-Key: " + useKey).constData());
+    if (!body.isEmpty() || method == "POST" || method == "PATCH") {
+        hs = curl_slist_append(hs, "Content-Type: application/json");
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.constData());
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, long(body.size()));
+    }
+    for (const QByteArray& h : headers)
+        hs = curl_slist_append(hs, h.constData());
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hs);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, collectHeader);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &r.contentType);
+    if (curl_easy_perform(c) == CURLE_OK) {
+        long status = 0;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+        r.status = int(status);
+    }
+    curl_slist_free_all(hs);
+    curl_easy_cleanup(c);
+    return r;
+}
+
+} // namespace lizard::test

@@ -1,0 +1,7 @@
+#include "notebook/coderunner.h"
+
+namespace lizard::notebook {
+
+CodeRunner::~CodeRunner() = default;
+
+} // namespace lizard::notebook

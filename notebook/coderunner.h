@@ -1,0 +1,36 @@
+#pragma once
+// What the run queue sends code to. The client's code runner (runCode over exec + SSE)
+// implements it; tests use a scripted one. One run at a time.
+//
+// Contract: after run(), the runner emits any number of streamReceived / resultReceived /
+// errorReceived, then exactly one of finished (the code ran; errors in the code arrive as
+// errorReceived before it) or failed (the run could not happen or broke off: network, server,
+// sandbox gone). interrupt() asks the running code to stop; the run still ends with finished
+// or failed. Signals may be emitted from within run() or later from the event loop.
+
+#include "notebook/output.h"
+
+#include <QHash>
+#include <QObject>
+
+namespace lizard::notebook {
+
+class CodeRunner : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~CodeRunner() override;
+
+    virtual void run(const QString& code, const QHash<QString, QString>& envs) = 0;
+    virtual void interrupt() = 0;
+
+signals:
+    void streamReceived(const lizard::notebook::StreamOutput& output);
+    void resultReceived(const lizard::notebook::RichOutput& output);
+    void errorReceived(const lizard::notebook::ErrorOutput& output);
+    void finished(std::optional<int> executionCount);
+    void failed(const QString& message);
+};
+
+} // namespace lizard::notebook

@@ -1,0 +1,42 @@
+#pragma once
+// Ties a NotebookDocument to a file on disk: open, save, save as. A file that failed to load is
+// never overwritten by save(): only an explicit saveAs() may write there.
+
+#include "notebook/notebookdocument.h"
+#include "notebook/notebookerror.h"
+
+#include <QObject>
+
+namespace lizard::notebook {
+
+class NotebookFile : public QObject
+{
+    Q_OBJECT
+public:
+    explicit NotebookFile(NotebookDocument* document, QObject* parent = nullptr);
+
+    NotebookDocument* document() const { return m_document; }
+    QString path() const { return m_path; }        // empty for an untitled notebook
+    bool loadFailed() const { return m_loadFailed; } // path names a file that did not load
+
+    // Reads path into the document. On failure the document is left exactly as it was, the
+    // path is remembered as "failed to load" and save() refuses to write to it.
+    MaybeError open(const QString& path);
+    // Writes to path(); refuses when there is no path or when it failed to load.
+    MaybeError save();
+    // Writes to a path the user chose (may be the one that failed to load) and adopts it.
+    MaybeError saveAs(const QString& path);
+
+signals:
+    void pathChanged(const QString& path);
+    void saved(const QString& path);
+
+private:
+    void setPath(const QString& path, bool loadFailed);
+
+    NotebookDocument* m_document;
+    QString m_path;
+    bool m_loadFailed = false;
+};
+
+} // namespace lizard::notebook

@@ -1,0 +1,23 @@
+#pragma once
+// A place the app can connect to: the built-in lizard-local or a Lizard cloud account.
+// The API key is not part of the profile; it lives in the key store (keychain or 0600 file).
+
+#include <QString>
+
+namespace lizard::models {
+
+struct ConnectionProfile
+{
+    enum class Kind { Local, Cloud };
+    QString id;   // stable, e.g. "local" or "cloud-1"
+    QString name; // shown to the user
+    Kind kind = Kind::Local;
+    QString url;  // cloud: base URL; local: empty (found at connect time)
+
+    static ConnectionProfile local()
+    {
+        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}};
+    }
+};
+
+} // namespace lizard::models

@@ -1,0 +1,147 @@
+#include "ui/connectionsdialog.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace lizard::ui {
+
+using models::ConnectionProfile;
+
+ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles, const QString& activeId,
+                                     const QString& keyStorageNote, QWidget* parent)
+    : QDialog(parent), m_profiles(profiles), m_list(new QListWidget(this)), m_name(new QLineEdit(this)),
+      m_url(new QLineEdit(QStringLiteral("https://lizard.build"), this)), m_key(new QLineEdit(this)),
+      m_error(new QLabel(this))
+{
+    setWindowTitle(QStringLiteral("Connections"));
+    m_key->setEchoMode(QLineEdit::Password);
+    m_key->setPlaceholderText(QStringLiteral("liz_…"));
+    m_name->setPlaceholderText(QStringLiteral("Lizard cloud"));
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
+    m_error->setWordWrap(true);
+    m_error->hide();
+    auto* remove = new QPushButton(QStringLiteral("Remove"), this);
+    auto* add = new QPushButton(QStringLiteral("Add cloud connection"), this);
+    auto* storage = new QLabel(keyStorageNote, this);
+    storage->setWordWrap(true);
+    storage->setObjectName(QStringLiteral("keyStorageNote"));
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Name:"), m_name);
+    form->addRow(QStringLiteral("URL:"), m_url);
+    form->addRow(QStringLiteral("API key:"), m_key);
+    form->addRow(QString(), add);
+    auto* group = new QGroupBox(QStringLiteral("New Lizard cloud connection"), this);
+    auto* groupLayout = new QVBoxLayout(group);
+    groupLayout->addLayout(form);
+    groupLayout->addWidget(storage);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Use selected"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(QStringLiteral("Connections (the selected one is used):"), this));
+    layout->addWidget(m_list, 1);
+    layout->addWidget(remove, 0, Qt::AlignLeft);
+    layout->addWidget(group);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeSelected);
+    connect(add, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (addCloudFromForm(&error)) {
+            m_error->hide();
+        } else {
+            m_error->setText(error);
+            m_error->show();
+        }
+    });
+    rebuildList(activeId);
+    resize(520, 480);
+}
+
+void ConnectionsDialog::rebuildList(const QString& selectId)
+{
+    m_list->clear();
+    for (const ConnectionProfile& p : std::as_const(m_profiles)) {
+        const QString where = p.kind == ConnectionProfile::Kind::Local ? QStringLiteral("this computer") : p.url;
+        auto* item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(p.name, where), m_list);
+        item->setData(Qt::UserRole, p.id);
+        if (p.id == selectId)
+            m_list->setCurrentItem(item);
+    }
+    if (m_list->currentItem() == nullptr && m_list->count() > 0)
+        m_list->setCurrentRow(0);
+}
+
+QString ConnectionsDialog::activeId() const
+{
+    const QListWidgetItem* item = m_list->currentItem();
+    return item ? item->data(Qt::UserRole).toString() : QString();
+}
+
+bool ConnectionsDialog::addCloudFromForm(QString* error)
+{
+    const QUrl url(m_url->text().trimmed(), QUrl::StrictMode);
+    if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
+        url.host().isEmpty()) {
+        *error = QStringLiteral("The URL must look like https://lizard.build.");
+        return false;
+    }
+    const QString key = m_key->text().trimmed();
+    if (key.isEmpty()) {
+        *error = QStringLiteral("An API key is needed for a cloud connection.");
+        return false;
+    }
+    int n = 1;
+    QString id;
+    const auto taken = [this](const QString& candidate) {
+        for (const auto& p : std::as_const(m_profiles))
+            if (p.id == candidate)
+                return true;
+        return false;
+    };
+    do {
+        id = QStringLiteral("cloud-%1").arg(n++);
+    } while (taken(id));
+    ConnectionProfile profile;
+    profile.id = id;
+    profile.name = m_name->text().trimmed().isEmpty() ? QStringLiteral("Lizard cloud") : m_name->text().trimmed();
+    profile.kind = ConnectionProfile::Kind::Cloud;
+    profile.url = url.toString(QUrl::StripTrailingSlash);
+    m_profiles.append(profile);
+    m_newKeys.insert(id, key);
+    m_key->clear();
+    m_name->clear();
+    rebuildList(id);
+    return true;
+}
+
+void ConnectionsDialog::removeSelected()
+{
+    const QString id = activeId();
+    for (int i = 0; i < m_profiles.size(); ++i) {
+        if (m_profiles.at(i).id != id)
+            continue;
+        if (m_profiles.at(i).kind == ConnectionProfile::Kind::Local) {
+            m_error->setText(QStringLiteral("The local connection is built in and cannot be removed."));
+            m_error->show();
+            return;
+        }
+        m_profiles.removeAt(i);
+        m_newKeys.remove(id);
+        m_removed.append(id);
+        rebuildList({});
+        return;
+    }
+}
+
+} // namespace lizard::ui

@@ -1,0 +1,49 @@
+#pragma once
+// Connections: the built-in local server and Lizard cloud accounts. Lets the user add a cloud
+// connection (URL + API key), remove one, and pick the active one. Says where keys are kept.
+
+#include "models/connectionprofile.h"
+
+#include <QDialog>
+#include <QMap>
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+namespace lizard::ui {
+
+class ConnectionsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ConnectionsDialog(const QList<models::ConnectionProfile>& profiles, const QString& activeId,
+                      const QString& keyStorageNote, QWidget* parent = nullptr);
+
+    QList<models::ConnectionProfile> profiles() const { return m_profiles; }
+    QString activeId() const;
+    QMap<QString, QString> newKeys() const { return m_newKeys; } // profile id -> API key
+    QStringList removedIds() const { return m_removed; }
+
+    // The "add cloud connection" form (public for tests).
+    QLineEdit* nameEdit() const { return m_name; }
+    QLineEdit* urlEdit() const { return m_url; }
+    QLineEdit* keyEdit() const { return m_key; }
+    bool addCloudFromForm(QString* error); // validates and adds; selects it
+    QListWidget* list() const { return m_list; }
+
+private:
+    void rebuildList(const QString& selectId);
+    void removeSelected();
+
+    QList<models::ConnectionProfile> m_profiles;
+    QMap<QString, QString> m_newKeys;
+    QStringList m_removed;
+    QListWidget* m_list;
+    QLineEdit* m_name;
+    QLineEdit* m_url;
+    QLineEdit* m_key;
+    QLabel* m_error;
+};
+
+} // namespace lizard::ui

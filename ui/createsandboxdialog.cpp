@@ -1,0 +1,146 @@
+#include "ui/createsandboxdialog.h"
+
+#include "models/sandboxactions.h"
+#include "ui/keyvaluetable.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace lizard::ui {
+
+namespace {
+struct SizeChoice
+{
+    const char* name;
+    const char* label;
+};
+constexpr SizeChoice kSizes[] = {
+    {"nano", "nano — 0.5 vCPU, 1 GB"},  {"mini", "mini — 1 vCPU, 2 GB"},
+    {"small", "small — 2 vCPU, 4 GB"},  {"medium", "medium — 4 vCPU, 8 GB"},
+    {"large", "large — 8 vCPU, 16 GB"}, {"big", "big — 16 vCPU, 32 GB"},
+};
+} // namespace
+
+CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QString projectId, QWidget* parent)
+    : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)), m_template(new QComboBox(this)),
+      m_size(new QComboBox(this)), m_lifetime(new QSpinBox(this)),
+      m_internet(new QCheckBox(QStringLiteral("Internet access"), this)),
+      m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
+      m_metadata(new KeyValueTable(QStringLiteral("Label"), this)), m_progress(new QProgressBar(this)),
+      m_error(new QLabel(this)),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(QStringLiteral("New sandbox"));
+    m_template->addItem(QStringLiteral("base — shell, coreutils, python3"), QStringLiteral("base"));
+    m_template->addItem(QStringLiteral("interpreter — python3 with Jupyter kernel, numpy, pandas; node"),
+                        QStringLiteral("interpreter"));
+    for (const auto& size : kSizes)
+        m_size->addItem(QString::fromUtf8(size.label), QString::fromLatin1(size.name));
+    m_size->setCurrentIndex(m_size->findData(QStringLiteral("medium")));
+    m_lifetime->setRange(0, 35791); // the API's limit is 2^31-1 ms
+    m_lifetime->setValue(5);
+    m_lifetime->setSuffix(QStringLiteral(" min"));
+    m_lifetime->setSpecialValueText(QStringLiteral("no limit"));
+    m_lifetime->setToolTip(QStringLiteral("The sandbox is destroyed when this time has passed; 0 = no limit."));
+    m_internet->setChecked(true);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Create"));
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(QStringLiteral("Creating sandbox…"));
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Template:"), m_template);
+    form->addRow(QStringLiteral("Size:"), m_size);
+    form->addRow(QStringLiteral("Lifetime:"), m_lifetime);
+    form->addRow(QString(), m_internet);
+    form->addRow(QStringLiteral("Environment:"), m_envs);
+    form->addRow(QStringLiteral("Metadata:"), m_metadata);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_error);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &CreateSandboxDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &CreateSandboxDialog::reject);
+    resize(560, 520);
+}
+
+bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* error) const
+{
+    client::CreateSandboxRequest req;
+    req.projectId = m_projectId;
+    req.templateName = m_template->currentData().toString();
+    req.size = m_size->currentData().toString();
+    req.timeoutMs = qint64(m_lifetime->value()) * 60000;
+    req.internetAccess = m_internet->isChecked();
+    if (!m_envs->values(&req.envs, error) || !m_metadata->values(&req.metadata, error))
+        return false;
+    *out = req;
+    return true;
+}
+
+QString CreateSandboxDialog::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
+
+void CreateSandboxDialog::showError(const QString& text)
+{
+    m_error->setText(text);
+    m_error->show();
+}
+
+void CreateSandboxDialog::setBusy(bool busy)
+{
+    for (QWidget* w : std::initializer_list<QWidget*>{m_template, m_size, m_lifetime, m_internet, m_envs, m_metadata})
+        w->setEnabled(!busy);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
+    m_progress->setVisible(busy);
+}
+
+void CreateSandboxDialog::accept()
+{
+    if (m_call)
+        return;
+    client::CreateSandboxRequest req;
+    QString error;
+    if (!request(&req, &error)) {
+        showError(error);
+        return;
+    }
+    if (!m_actions) {
+        showError(QStringLiteral("Not connected to a Lizard server."));
+        return;
+    }
+    m_error->hide();
+    setBusy(true);
+    m_call = m_actions->create(req, this, [this](client::Outcome<client::SandboxInfo> outcome) {
+        m_call = nullptr;
+        setBusy(false);
+        if (!outcome) {
+            showError(outcome.error().toDisplayString());
+            return;
+        }
+        m_created = outcome.value();
+        emit sandboxCreated(m_created);
+        QDialog::accept();
+    });
+}
+
+void CreateSandboxDialog::reject()
+{
+    if (m_call)
+        m_call->cancel(); // the server may still create it; the table shows it then
+    QDialog::reject();
+}
+
+} // namespace lizard::ui

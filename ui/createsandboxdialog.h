@@ -1,0 +1,71 @@
+#pragma once
+// "New sandbox": template, size, lifetime, env vars, metadata, internet access. Creates the
+// sandbox itself (through SandboxActions), shows progress, and shows the server's message and
+// code when it fails; the dialog stays open so nothing typed is lost.
+
+#include "client/lizardapi.h"
+
+#include <QDialog>
+#include <QPointer>
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QProgressBar;
+class QSpinBox;
+
+namespace lizard::models {
+class SandboxActions;
+}
+
+namespace lizard::ui {
+
+class KeyValueTable;
+
+class CreateSandboxDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    CreateSandboxDialog(models::SandboxActions* actions, QString projectId, QWidget* parent = nullptr);
+
+    // The request the widgets describe; false with `error` when a table is invalid.
+    bool request(client::CreateSandboxRequest* out, QString* error) const;
+    const client::SandboxInfo& created() const { return m_created; }
+    QString errorText() const;
+
+    QComboBox* templateBox() const { return m_template; }
+    QComboBox* sizeBox() const { return m_size; }
+    QSpinBox* lifetimeBox() const { return m_lifetime; }
+    QCheckBox* internetBox() const { return m_internet; }
+    KeyValueTable* envTable() const { return m_envs; }
+    KeyValueTable* metadataTable() const { return m_metadata; }
+    QDialogButtonBox* buttons() const { return m_buttons; }
+
+signals:
+    void sandboxCreated(const lizard::client::SandboxInfo& info);
+
+public slots:
+    void accept() override; // starts the creation; the dialog closes when it succeeded
+    void reject() override; // cancels a creation in flight
+
+private:
+    void setBusy(bool busy);
+    void showError(const QString& text);
+
+    QPointer<models::SandboxActions> m_actions;
+    QString m_projectId;
+    QComboBox* m_template;
+    QComboBox* m_size;
+    QSpinBox* m_lifetime;
+    QCheckBox* m_internet;
+    KeyValueTable* m_envs;
+    KeyValueTable* m_metadata;
+    QProgressBar* m_progress;
+    QLabel* m_error;
+    QDialogButtonBox* m_buttons;
+    QPointer<client::PendingCall> m_call;
+    client::SandboxInfo m_created;
+};
+
+} // namespace lizard::ui

@@ -1,0 +1,166 @@
+#include "ui/mainwindow.h"
+
+#include "models/projectlistmodel.h"
+#include "models/sandboxactions.h"
+#include "models/sandboxtablemodel.h"
+#include "ui/bannerwidget.h"
+#include "ui/consolearea.h"
+#include "ui/projectpanel.h"
+#include "ui/sandboxpanel.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace lizard::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel), m_consoles(new ConsoleArea),
+      m_banner(new BannerWidget), m_connection(new QLabel), m_notesLabel(new QLabel)
+{
+    setWindowTitle(QStringLiteral("Lizard"));
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_sandboxes);
+    right->addWidget(m_consoles);
+    right->setStretchFactor(0, 2);
+    right->setStretchFactor(1, 3);
+    auto* main = new QSplitter(Qt::Horizontal);
+    main->addWidget(m_projects);
+    main->addWidget(right);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    main->setSizes({200, 1000});
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(8, 8, 8, 4);
+    layout->addWidget(m_banner);
+    layout->addWidget(main, 1);
+    setCentralWidget(central);
+
+    m_connection->setObjectName(QStringLiteral("connectionLabel"));
+    m_notesLabel->setObjectName(QStringLiteral("capabilityNotes"));
+    m_notesLabel->setStyleSheet(QStringLiteral("QLabel { color: #8a6d00; }"));
+    statusBar()->addPermanentWidget(m_notesLabel);
+    statusBar()->addPermanentWidget(m_connection);
+    buildMenus();
+
+    connect(m_projects, &ProjectPanel::projectSelected, this, &MainWindow::onProjectSelected);
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_consoles, &ConsoleArea::showSandbox);
+    connect(m_sandboxes, &SandboxPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_sandboxes, &SandboxPanel::message, this, &MainWindow::showInfo);
+    connect(m_consoles, &ConsoleArea::errorOccurred, this, &MainWindow::showError);
+    connect(m_consoles, &ConsoleArea::message, this, &MainWindow::showInfo);
+    resize(1280, 800);
+    clearBackend(QStringLiteral("Not connected"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&Lizard"));
+    file->addAction(QStringLiteral("&Connections…"), this, &MainWindow::connectionsRequested);
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    QMenu* sandbox = menuBar()->addMenu(QStringLiteral("&Sandbox"));
+    sandbox->addAction(m_sandboxes->newAction());
+    sandbox->addAction(m_sandboxes->copyIdAction());
+    sandbox->addAction(m_sandboxes->extendAction());
+    sandbox->addSeparator();
+    sandbox->addAction(m_sandboxes->killAction());
+}
+
+void MainWindow::clearBackend(const QString& statusText)
+{
+    m_consoles->setBackend(nullptr, nullptr);
+    m_sandboxes->setBackend(nullptr, nullptr);
+    m_projects->setModel(nullptr);
+    delete m_actions;
+    delete m_sandboxModel;
+    delete m_projectModel;
+    m_actions = nullptr;
+    m_sandboxModel = nullptr;
+    m_projectModel = nullptr;
+    m_api = nullptr;
+    m_notes.clear();
+    updateNotesLabel();
+    m_connection->setText(statusText);
+}
+
+void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes)
+{
+    clearBackend(connectionLabel);
+    m_api = api;
+    m_projectModel = new models::ProjectListModel(api, this);
+    m_sandboxModel = new models::SandboxTableModel(api, this);
+    m_actions = new models::SandboxActions(api, m_sandboxModel, this);
+    connect(m_projectModel, &models::ProjectListModel::operationFailed, this, &MainWindow::showError);
+    connect(m_projectModel, &models::ProjectListModel::projectDeleted, this,
+            [this] { showInfo(QStringLiteral("Project deleted")); });
+    connect(m_sandboxModel, &models::SandboxTableModel::refreshFailed, this, &MainWindow::showError);
+    connect(m_sandboxModel, &models::SandboxTableModel::refreshRecovered, this,
+            [this] { showInfo(QStringLiteral("Connection restored")); });
+    connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this, &MainWindow::checkLimitsNote);
+    m_projects->setModel(m_projectModel);
+    m_sandboxes->setBackend(m_sandboxModel, m_actions);
+    m_consoles->setBackend(api, m_sandboxModel);
+    m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
+    m_notes = notes;
+    updateNotesLabel();
+    if (!m_notes.isEmpty())
+        m_banner->showMessage(BannerWidget::Kind::Note, QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));
+    m_projectModel->refresh();
+}
+
+QString MainWindow::connectionText() const { return m_connection->text(); }
+
+void MainWindow::onProjectSelected(const QString& projectId, const QString& name)
+{
+    m_sandboxes->setProjectName(name);
+    if (m_sandboxModel && m_sandboxModel->projectId() != projectId)
+        m_sandboxModel->setProjectId(projectId);
+    m_sandboxes->setProjectName(name); // enables "New sandbox" now that a project is set
+}
+
+void MainWindow::addCapabilityNote(const QString& note)
+{
+    if (note.isEmpty() || m_notes.contains(note))
+        return;
+    m_notes.append(note);
+    updateNotesLabel();
+}
+
+void MainWindow::checkLimitsNote()
+{
+    // The server reports cpus/memoryMb only for sandboxes whose limits it enforces.
+    for (const auto& info : m_sandboxModel->sandboxes()) {
+        if (info.cpus <= 0 && info.memoryMb <= 0) {
+            addCapabilityNote(QStringLiteral("resource limits not enforced"));
+            return;
+        }
+    }
+}
+
+void MainWindow::updateNotesLabel()
+{
+    m_notesLabel->setText(m_notes.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_notes.join(QStringLiteral(" · ")));
+    m_notesLabel->setToolTip(m_notes.join(QLatin1Char('\n')));
+}
+
+void MainWindow::showError(const client::ApiError& error)
+{
+    showProblem(error.toDisplayString());
+}
+
+void MainWindow::showProblem(const QString& text)
+{
+    statusBar()->showMessage(text, 15000);
+    m_banner->showMessage(BannerWidget::Kind::Error, text);
+}
+
+void MainWindow::showInfo(const QString& text) { statusBar()->showMessage(text, 8000); }
+
+} // namespace lizard::ui

@@ -1,0 +1,75 @@
+#pragma once
+// The main window: projects (left), the selected project's sandboxes (top right), the
+// selected sandbox's console (bottom right), an error/note banner, and the active
+// connection in the status bar. It reads models and calls SandboxActions; it knows no HTTP.
+
+#include "client/lizardapi.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <QStringList>
+
+class QLabel;
+
+namespace lizard::models {
+class ProjectListModel;
+class SandboxActions;
+class SandboxTableModel;
+}
+
+namespace lizard::ui {
+
+class BannerWidget;
+class ConsoleArea;
+class ProjectPanel;
+class SandboxPanel;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Shows a new connection: builds fresh models on `api` (not owned; keep it alive until the
+    // next setBackend or the window's end). `notes` are the server's capability notes.
+    void setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes);
+    void clearBackend(const QString& statusText); // e.g. "Connecting to lizard-local…"
+    void addCapabilityNote(const QString& note);
+    QStringList capabilityNotes() const { return m_notes; }
+
+    void showError(const client::ApiError& error);
+    void showProblem(const QString& text); // failures without an API error (e.g. starting lizard-local)
+    void showInfo(const QString& text);
+
+    ProjectPanel* projectPanel() const { return m_projects; }
+    SandboxPanel* sandboxPanel() const { return m_sandboxes; }
+    ConsoleArea* consoleArea() const { return m_consoles; }
+    BannerWidget* banner() const { return m_banner; }
+    QString connectionText() const;
+    models::ProjectListModel* projectModel() const { return m_projectModel; }
+    models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
+
+signals:
+    void connectionsRequested();
+
+private:
+    void buildMenus();
+    void onProjectSelected(const QString& projectId, const QString& name);
+    void checkLimitsNote();
+    void updateNotesLabel();
+
+    ProjectPanel* m_projects;
+    SandboxPanel* m_sandboxes;
+    ConsoleArea* m_consoles;
+    BannerWidget* m_banner;
+    QLabel* m_connection;
+    QLabel* m_notesLabel;
+    QPointer<client::LizardApi> m_api;
+    models::ProjectListModel* m_projectModel = nullptr;
+    models::SandboxTableModel* m_sandboxModel = nullptr;
+    models::SandboxActions* m_actions = nullptr;
+    QStringList m_notes;
+};
+
+} // namespace lizard::ui

@@ -1,0 +1,208 @@
+#include "ui/sandboxpanel.h"
+
+#include "models/sandboxactions.h"
+#include "models/sandboxrow.h"
+#include "models/sandboxtablemodel.h"
+#include "ui/createsandboxdialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QStyle>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace lizard::ui {
+
+using models::SandboxTableModel;
+
+SandboxPanel::SandboxPanel(QWidget* parent)
+    : QWidget(parent), m_view(new QTableView(this)), m_title(new QLabel(this))
+{
+    auto* bar = new QToolBar(this);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_new = bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
+    m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton), QStringLiteral("Kill"));
+    m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Extend lifetime…"));
+    m_copy = bar->addAction(QStringLiteral("Copy ID"));
+    m_new->setShortcut(QKeySequence::New);
+    m_copy->setShortcut(QKeySequence::Copy);
+    m_copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+
+    m_view->setObjectName(QStringLiteral("sandboxTable"));
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setWordWrap(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_title);
+    layout->addWidget(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_new, &QAction::triggered, this, &SandboxPanel::newSandbox);
+    connect(m_kill, &QAction::triggered, this, &SandboxPanel::confirmKill);
+    connect(m_extend, &QAction::triggered, this, &SandboxPanel::extendLifetime);
+    connect(m_copy, &QAction::triggered, this, &SandboxPanel::copyId);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &SandboxPanel::showContextMenu);
+    setProjectName({});
+    updateActions();
+}
+
+void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* actions)
+{
+    m_model = model;
+    m_actions = actions;
+    m_view->setModel(model);
+    m_lastId.clear();
+    emit currentSandboxChanged({});
+    updateActions();
+    if (model == nullptr)
+        return;
+    m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Id, 190);
+    m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Size, 190);
+    const auto changed = [this] {
+        updateActions();
+        const QString id = currentSandboxId();
+        if (id != m_lastId) {
+            m_lastId = id;
+            emit currentSandboxChanged(id);
+        }
+    };
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, changed);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(model, &QAbstractItemModel::modelReset, this, changed);
+    updateActions();
+}
+
+void SandboxPanel::setProjectName(const QString& name)
+{
+    m_title->setText(name.isEmpty() ? QStringLiteral("<b>Sandboxes</b>")
+                                    : QStringLiteral("<b>Sandboxes in %1</b>").arg(name.toHtmlEscaped()));
+    updateActions();
+}
+
+QString SandboxPanel::currentSandboxId() const
+{
+    if (m_view->selectionModel() == nullptr)
+        return {};
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(SandboxTableModel::SandboxIdRole).toString();
+}
+
+void SandboxPanel::selectSandbox(const QString& sandboxId)
+{
+    if (!m_model)
+        return;
+    const int row = m_model->rowOf(sandboxId);
+    if (row >= 0)
+        m_view->selectRow(row);
+}
+
+void SandboxPanel::updateActions()
+{
+    const bool has = !currentSandboxId().isEmpty();
+    m_new->setEnabled(m_model && !m_model->projectId().isEmpty());
+    m_kill->setEnabled(has);
+    m_extend->setEnabled(has);
+    m_copy->setEnabled(has);
+}
+
+void SandboxPanel::newSandbox()
+{
+    if (!m_model || !m_actions || m_model->projectId().isEmpty())
+        return;
+    auto* dialog = new CreateSandboxDialog(m_actions, m_model->projectId(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &CreateSandboxDialog::sandboxCreated, this, [this](const client::SandboxInfo& info) {
+        emit message(QStringLiteral("Created sandbox %1").arg(info.sandboxId));
+        // The table refreshes after a create; select the new row once it is there.
+        if (m_model && m_model->rowOf(info.sandboxId) < 0)
+            m_model->applySandboxes(m_model->sandboxes() + QList<client::SandboxInfo>{info});
+        selectSandbox(info.sandboxId);
+    });
+    dialog->open();
+}
+
+void SandboxPanel::confirmKill()
+{
+    const QString id = currentSandboxId();
+    if (id.isEmpty())
+        return;
+    const auto answer = QMessageBox::question(
+        this, QStringLiteral("Kill sandbox"),
+        QStringLiteral("Kill sandbox %1? Its processes stop and its files are deleted.").arg(id),
+        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    if (answer == QMessageBox::Yes)
+        killSandbox(id);
+}
+
+void SandboxPanel::killSandbox(const QString& sandboxId)
+{
+    if (!m_actions)
+        return;
+    m_actions->kill(sandboxId, this, [this, sandboxId](client::Outcome<client::Unit> outcome) {
+        if (outcome)
+            emit message(QStringLiteral("Killed sandbox %1").arg(sandboxId));
+        else
+            emit errorOccurred(outcome.error());
+    });
+}
+
+void SandboxPanel::extendLifetime()
+{
+    const QString id = currentSandboxId();
+    if (id.isEmpty() || !m_actions)
+        return;
+    bool ok = false;
+    const int minutes = QInputDialog::getInt(this, QStringLiteral("Extend lifetime"),
+                                             QStringLiteral("Keep %1 alive for (minutes from now):").arg(id), 30, 1,
+                                             35791, 5, &ok);
+    if (!ok)
+        return;
+    m_actions->extend(id, minutes, this, [this, id, minutes](client::Outcome<client::Unit> outcome) {
+        if (outcome)
+            emit message(QStringLiteral("Sandbox %1 now lives %2 more minutes").arg(id).arg(minutes));
+        else
+            emit errorOccurred(outcome.error());
+    });
+}
+
+void SandboxPanel::copyId()
+{
+    const QString id = currentSandboxId();
+    if (id.isEmpty())
+        return;
+    QApplication::clipboard()->setText(id);
+    emit message(QStringLiteral("Copied %1").arg(id));
+}
+
+void SandboxPanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_view->indexAt(pos);
+    if (index.isValid())
+        m_view->selectRow(index.row());
+    QMenu menu(this);
+    menu.addAction(m_new);
+    if (index.isValid()) {
+        menu.addSeparator();
+        menu.addAction(m_copy);
+        menu.addAction(m_extend);
+        menu.addSeparator();
+        menu.addAction(m_kill);
+    }
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+} // namespace lizard::ui

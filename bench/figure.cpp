@@ -1,0 +1,55 @@
+#include "figure.h"
+
+#include <cstdio>
+
+namespace lizard::bench {
+
+namespace {
+
+std::string number(double v, const std::string& unit)
+{
+    char buf[64];
+    if (unit == "ms")
+        std::snprintf(buf, sizeof buf, "%.2f ms", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
+    return buf;
+}
+
+std::string padded(std::string s, size_t width)
+{
+    if (s.size() < width)
+        s.append(width - s.size(), ' ');
+    return s;
+}
+
+} // namespace
+
+bool Figure::passes() const
+{
+    if (!error.empty())
+        return false;
+    return higherIsBetter ? value >= target : value <= target;
+}
+
+std::string Figure::line() const
+{
+    const std::string label = padded(name, 28) + padded(statistic, 22);
+    if (!error.empty())
+        return label + "ERROR  " + error;
+    std::string out = label + padded(number(value, unit), 14) + "target " +
+                      padded(std::string(higherIsBetter ? ">= " : "<= ") + number(target, unit), 16) +
+                      (passes() ? "PASS" : "MISS");
+    if (reference) {
+        char ratio[64] = "n/a";
+        if (reference->value > 0)
+            std::snprintf(ratio, sizeof ratio, "%.2fx", value / reference->value);
+        out += "   reference " + reference->what + ": " + number(reference->value, unit) +
+               " (ratio " + ratio + ")";
+    }
+    if (!note.empty())
+        out += "   [" + note + "]";
+    return out;
+}
+
+} // namespace lizard::bench

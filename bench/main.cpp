@@ -1,0 +1,123 @@
+// lizard-bench: measures lizard-local against its targets and prints one line per figure, with a
+// reference measured in the same run where one exists. Usage:
+//   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
+//                [--seconds 5] [--connections 4] [--sse-mb 200]
+// Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
+// bad arguments.
+
+#include "benchmarks.h"
+#include "reference.h"
+
+#include <curl/curl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <thread>
+
+using namespace lizard::bench;
+
+namespace {
+
+void usage()
+{
+    std::fprintf(stderr, "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
+                         " [--seconds S] [--connections N] [--sse-mb MB]\n");
+}
+
+bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || i + 1 >= argc)
+            return false;
+        opts[arg.substr(2)] = argv[++i];
+    }
+    for (const auto& [name, value] : opts) {
+        static const char* known[] = {"url", "key", "create-runs", "exec-runs", "seconds",
+                                      "connections", "sse-mb"};
+        bool ok = false;
+        for (const char* k : known)
+            ok = ok || name == k;
+        if (!ok || value.empty())
+            return false;
+    }
+    return opts.count("url") && opts.count("key");
+}
+
+int positive(const std::map<std::string, std::string>& opts, const std::string& name, int fallback)
+{
+    const auto it = opts.find(name);
+    const int v = it == opts.end() ? fallback : std::atoi(it->second.c_str());
+    return v > 0 ? v : fallback;
+}
+
+std::optional<Reference> bwrapReference(int runs)
+{
+    // --ro-bind / / gives it something to exec; /dev and /proc like a sandbox has.
+    const ReferenceResult r = medianRunMs({"bwrap", "--unshare-all", "--ro-bind", "/", "/", "--dev",
+                                           "/dev", "--proc", "/proc", "/bin/true"},
+                                          runs);
+    if (!r.error.empty()) {
+        std::printf("reference: none for create/exec (%s)\n", r.error.c_str());
+        return std::nullopt;
+    }
+    return Reference{"bwrap --unshare-all /bin/true", r.value};
+}
+
+void print(const Figure& f, bool& allMeasured)
+{
+    std::printf("%s\n", f.line().c_str());
+    std::fflush(stdout);
+    allMeasured = allMeasured && f.error.empty();
+}
+
+int run(std::map<std::string, std::string>& opts)
+{
+    ApiClient api(opts["url"], opts["key"]);
+    Session session(api); // deletes whatever it created, also on an early return
+    std::printf("lizard-bench against %s (%u hardware threads)\n", opts["url"].c_str(),
+                std::thread::hardware_concurrency());
+    if (!session.ensureProject()) {
+        std::printf("ERROR %s\n", session.error().c_str());
+        return 2;
+    }
+    bool allMeasured = true;
+    const std::optional<Reference> bwrap = bwrapReference(20);
+    print(measureCreate(session, positive(opts, "create-runs", 20), bwrap), allMeasured);
+
+    const std::string id = session.createRunning(900000);
+    if (id.empty()) {
+        std::printf("ERROR %s\n", session.error().c_str());
+        return 2;
+    }
+    print(measureExec(api, id, positive(opts, "exec-runs", 100), bwrap), allMeasured);
+    print(measureGetRate(api, id, positive(opts, "connections", 4),
+                         double(positive(opts, "seconds", 5))),
+          allMeasured);
+    const int megabytes = positive(opts, "sse-mb", 200);
+    Figure sse = measureSse(api, id, megabytes);
+    const ReferenceResult pipe = pipeThroughput(sseCommand(megabytes));
+    if (pipe.error.empty())
+        sse.reference = Reference{"same bytes piped locally", pipe.value};
+    print(sse, allMeasured);
+    if (!session.destroy(id))
+        std::printf("warning: %s\n", session.error().c_str());
+    return allMeasured ? 0 : 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::map<std::string, std::string> opts;
+    if (!parseArgs(argc, argv, opts)) {
+        usage();
+        return 1;
+    }
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    const int status = run(opts);
+    curl_global_cleanup();
+    return status;
+}

@@ -1,0 +1,106 @@
+// Runs each SDK scenario (tests/compat/scenarios/*.mjs) with node against one real lizard-local.
+// A scenario passes when it exits 0; on failure its whole output is shown.
+
+#include "support/localserver.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+#include <QTest>
+
+class TestSdkCompat : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void scenario_data();
+    void scenario();
+    void scenariosAreAllListed();
+    void cleanupTestCase();
+
+private:
+    static QString compatDir() { return QStringLiteral(LIZARD_COMPAT_DIR); }
+    static QStringList scenarioNames();
+
+    lizard::test::LocalServer m_server;
+    QString m_node;
+};
+
+QStringList TestSdkCompat::scenarioNames()
+{
+    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors"};
+}
+
+void TestSdkCompat::initTestCase()
+{
+    m_node = QStandardPaths::findExecutable("node");
+    if (m_node.isEmpty())
+        QSKIP("node is not installed (scripts/install-deps.sh installs it)");
+    if (!QFileInfo::exists(compatDir() + "/node_modules/@lizard-build/sdk/package.json"))
+        QSKIP("the official SDK is not installed: run `npm ci` in tests/compat (scripts/run-tests.sh does)");
+    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+}
+
+void TestSdkCompat::scenario_data()
+{
+    QTest::addColumn<QString>("script");
+    for (const QString& name : scenarioNames())
+        QTest::newRow(qPrintable(name)) << compatDir() + "/scenarios/" + name + ".mjs";
+}
+
+void TestSdkCompat::scenario()
+{
+    QFETCH(QString, script);
+    QVERIFY2(QFileInfo::exists(script), qPrintable("missing scenario " + script));
+
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LIZARD_API_URL", m_server.url());
+    env.insert("LIZARD_API_KEY", m_server.apiKey());
+    env.insert("NODE_NO_WARNINGS", "1");
+    node.setProcessEnvironment(env);
+    node.setWorkingDirectory(compatDir());
+    node.setProcessChannelMode(QProcess::MergedChannels);
+    node.start(m_node, {script});
+    QVERIFY2(node.waitForStarted(10000), qPrintable(node.errorString()));
+    // The scenarios have their own watchdog (150 s); this is the backstop.
+    const bool finished = node.waitForFinished(200000);
+    if (!finished) {
+        node.kill();
+        node.waitForFinished(5000);
+    }
+    const QString output = QString::fromUtf8(node.readAll());
+    const QString failure = QString("scenario %1 %2; its output:\n%3\n-- lizard-local log (tail):\n%4")
+                                .arg(QFileInfo(script).fileName(),
+                                     finished ? QString("exited with %1").arg(node.exitCode())
+                                              : QString("hung and was killed"),
+                                     output, QString::fromUtf8(m_server.log().right(4000)));
+    QVERIFY2(finished && node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0,
+             qPrintable(failure));
+    QVERIFY2(output.contains("PASS "), qPrintable("scenario did not report PASS:\n" + output));
+}
+
+void TestSdkCompat::scenariosAreAllListed()
+{
+    // Every scenario file in the folder has its row; a new script cannot be forgotten.
+    const QStringList files = QDir(compatDir() + "/scenarios").entryList({"*.mjs"}, QDir::Files);
+    QStringList names;
+    for (const QString& f : files)
+        if (f != "lib.mjs")
+            names << QFileInfo(f).completeBaseName();
+    names.sort();
+    QStringList listed = scenarioNames();
+    listed.sort();
+    QCOMPARE(names, listed);
+}
+
+void TestSdkCompat::cleanupTestCase()
+{
+    m_server.stop();
+}
+
+QTEST_GUILESS_MAIN(TestSdkCompat)
+#include "tst_sdkcompat.moc"

@@ -1,0 +1,32 @@
+// ApiError::toDisplayString (declared in types.h).
+#include "client/types.h"
+
+namespace lizard::client {
+
+QString ApiError::toDisplayString() const
+{
+    const QString prefix = what.isEmpty() ? QString() : what + QLatin1Char(' ');
+    switch (kind) {
+    case Kind::Cancelled:
+        return what.isEmpty() ? QStringLiteral("Cancelled") : prefix + QStringLiteral("was cancelled");
+    case Kind::Network:
+        return prefix + QStringLiteral("failed: network error: ") + message;
+    case Kind::Protocol:
+        return prefix + QStringLiteral("failed: unexpected answer: ") + message;
+    default:
+        break;
+    }
+    QString text = prefix + QStringLiteral("failed: ");
+    if (httpStatus > 0)
+        text += QString::number(httpStatus) + QLatin1Char(' ');
+    if (!code.isEmpty())
+        text += code + QStringLiteral(": ");
+    text += message.isEmpty() ? QStringLiteral("no details") : message;
+    if (kind == Kind::RateLimit && retryAfterS >= 0)
+        text += QStringLiteral(" (retry in %1 s)").arg(retryAfterS);
+    if (what.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
+} // namespace lizard::client

@@ -1,0 +1,172 @@
+#include "client/execstreamimpl.h"
+
+#include "client/errormapping.h"
+#include "client/jsonmapping.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+#include <curl/curl.h>
+#include <nlohmann/json.hpp>
+
+namespace lizard::client {
+
+namespace {
+
+using Json = nlohmann::json;
+
+bool isNumber(const Json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number();
+}
+
+} // namespace
+
+ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
+    : ExecStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_what(std::move(what))
+{
+    m_transfer->setDataHandler([this](const QByteArray& chunk) { onData(chunk); });
+    m_transfer->setFinishHandler([this](const HttpResponse& response) {
+        if (response.cancelled)
+            failLater(cancelledError(m_what)); // the CurlMulti is being destroyed
+        else
+            onFinished(response);
+    });
+    if (!m_transfer->start(multi))
+        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"), m_what));
+}
+
+ExecStreamImpl::~ExecStreamImpl() = default;
+
+void ExecStreamImpl::cancel()
+{
+    m_transfer->cancel();
+    if (!m_ended)
+        failLater(cancelledError(m_what));
+}
+
+void ExecStreamImpl::failLater(const ApiError& error)
+{
+    if (m_ended)
+        return;
+    m_ended = true;
+    QMetaObject::invokeMethod(this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+}
+
+void ExecStreamImpl::onData(const QByteArray& chunk)
+{
+    if (m_ended)
+        return;
+    if (!m_checkedType) {
+        m_checkedType = true;
+        const QByteArray type = m_transfer->response().header("content-type").toLower();
+        m_isEventStream = type.startsWith("text/event-stream");
+    }
+    if (!m_isEventStream) {
+        m_plainBody += chunk;
+        return;
+    }
+    handleEvents(m_parser.feed(chunk));
+}
+
+void ExecStreamImpl::onFinished(const HttpResponse& response)
+{
+    if (m_ended)
+        return;
+    if (const auto error = errorFromResponse(response, m_what)) {
+        finishWith(*error);
+        return;
+    }
+    if (!m_isEventStream) {
+        finishPlainAnswer(m_plainBody + response.body);
+        return;
+    }
+    if (!handleEvents(m_parser.finish()))
+        return;
+    if (!m_ended)
+        finishWith(protocolError(QStringLiteral("the stream ended without an exit code"), m_what, response.status));
+}
+
+bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
+{
+    QList<OutputLine> batch;
+    for (const SseEvent& ev : events) {
+        if (m_ended)
+            break;
+        const QByteArray data = ev.data.toUtf8();
+        const Json j = Json::parse(data.constBegin(), data.constEnd(), nullptr, false);
+        if (!j.is_object())
+            continue; // like the SDK: a data line that is not a JSON object is not ours
+        if (const auto line = j.find("line"); line != j.end() && line->is_string()) {
+            const auto stream = j.find("stream");
+            const bool isErr = stream != j.end() && stream->is_string() && stream->get<std::string>() == "stderr";
+            batch.append({isErr ? OutputStream::Stderr : OutputStream::Stdout,
+                          QString::fromStdString(line->get<std::string>())});
+            continue;
+        }
+        if (!flush(batch))
+            return false;
+        const QPointer<ExecStreamImpl> self(this);
+        if (isNumber(j, "pid")) {
+            emit started(j["pid"].get<int>());
+        } else if (isNumber(j, "exitCode")) {
+            m_ended = true;
+            emit exited(j["exitCode"].get<int>());
+        } else if (j.contains("error") || ev.event == QLatin1String("error")) {
+            ApiError e = mapHttpError(500, data, {}, m_what);
+            e.kind = ApiError::Kind::Server;
+            e.httpStatus = m_transfer->response().status;
+            return finishWith(e);
+        }
+        if (self == nullptr)
+            return false;
+    }
+    return flush(batch);
+}
+
+bool ExecStreamImpl::flush(QList<OutputLine>& batch)
+{
+    if (batch.isEmpty())
+        return true;
+    const QPointer<ExecStreamImpl> self(this);
+    emit output(std::exchange(batch, {}));
+    return self != nullptr;
+}
+
+bool ExecStreamImpl::finishWith(const ApiError& error)
+{
+    m_ended = true;
+    m_transfer->cancel();
+    const QPointer<ExecStreamImpl> self(this);
+    emit failed(error);
+    return self != nullptr;
+}
+
+// The server answered with the plain {stdout, stderr, exitCode} object: report it as a stream.
+bool ExecStreamImpl::finishPlainAnswer(const QByteArray& body)
+{
+    const Outcome<ExecResult> result = parseExecResult(body, m_what);
+    if (!result.ok())
+        return finishWith(result.error());
+    QList<OutputLine> lines;
+    const auto addLines = [&lines](const QString& text, OutputStream stream) {
+        if (text.isEmpty())
+            return;
+        QString t = text;
+        if (t.endsWith(QLatin1Char('\n')))
+            t.chop(1);
+        for (const QString& l : t.split(QLatin1Char('\n')))
+            lines.append({stream, l});
+    };
+    addLines(result.value().stdoutText, OutputStream::Stdout);
+    addLines(result.value().stderrText, OutputStream::Stderr);
+    if (!flush(lines))
+        return false;
+    m_ended = true;
+    const QPointer<ExecStreamImpl> self(this);
+    emit exited(result.value().exitCode);
+    return self != nullptr;
+}
+
+} // namespace lizard::client

@@ -1,0 +1,39 @@
+#pragma once
+// JSON ↔ the value types of types.h. Parsers are tolerant of absent optional fields and of
+// unknown ones; a field of the wrong type (or a body that is not JSON) gives an ApiError of
+// kind Protocol. Builders produce exactly the bodies the official SDK sends.
+
+#include "client/outcome.h"
+#include "client/types.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QStringList>
+
+namespace lizard::client {
+
+// Parsers: `what` labels the error ("List projects"), httpStatus is kept in it.
+Outcome<Project> parseProject(const QByteArray& body, const QString& what = {});
+Outcome<QList<Project>> parseProjects(const QByteArray& body, const QString& what = {});
+Outcome<SandboxInfo> parseSandbox(const QByteArray& body, const QString& what = {});
+Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString& what = {});
+Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what = {});
+Outcome<QList<ProcessInfo>> parseProcesses(const QByteArray& body, const QString& what = {});
+Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what = {});
+Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what = {});
+Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});
+
+// Builders.
+QByteArray nameBody(const QString& name);                          // {"name": ...}
+QByteArray createSandboxBody(const CreateSandboxRequest& request);
+QByteArray timeoutBody(qint64 timeoutMs);
+// cmd is a shell string (argv empty) or an argv array.
+QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv, const ExecOptions& opts,
+                    bool pidEvent);
+QByteArray signalBody(int pid, const QString& signal);
+// UTF-8 text when content is valid UTF-8 without NULs, else base64 with encoding "base64".
+QByteArray writeFileBody(const QString& path, const QByteArray& content);
+QByteArray pathBody(const QString& path);
+QByteArray moveBody(const QString& from, const QString& to);
+
+} // namespace lizard::client

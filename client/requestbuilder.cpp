@@ -1,0 +1,48 @@
+#include "client/requestbuilder.h"
+
+namespace lizard::client {
+
+RequestBuilder::RequestBuilder(const Endpoint& endpoint)
+    : m_base(endpoint.baseUrl.trimmed().toUtf8()), m_key(endpoint.apiKey.trimmed().toUtf8())
+{
+    while (m_base.endsWith('/'))
+        m_base.chop(1);
+    // Header injection guard: a key with line breaks would smuggle headers.
+    m_key.replace('\r', "").replace('\n', "");
+}
+
+QByteArray RequestBuilder::userAgent()
+{
+    return QByteArrayLiteral("lizard-desktop/" LIZARD_CLIENT_VERSION);
+}
+
+HttpRequest RequestBuilder::json(const QByteArray& method, const QByteArray& pathAndQuery,
+                                 const std::optional<QByteArray>& body) const
+{
+    HttpRequest r;
+    r.method = method;
+    r.url = m_base + pathAndQuery;
+    r.timeoutMs = kDefaultTimeoutMs;
+    r.headers.append("User-Agent: " + userAgent());
+    r.headers.append("Accept: application/json, */*;q=0.5");
+    if (!m_key.isEmpty())
+        r.headers.append("X-API-Key: " + m_key);
+    if (body) {
+        r.hasBody = true;
+        r.body = *body;
+        r.headers.append("Content-Type: application/json");
+    }
+    return r;
+}
+
+HttpRequest RequestBuilder::eventStream(const QByteArray& pathAndQuery, const QByteArray& body) const
+{
+    HttpRequest r = json("POST", pathAndQuery, body);
+    r.headers.removeIf([](const QByteArray& h) { return h.startsWith("Accept:"); });
+    r.headers.append("Accept: text/event-stream");
+    r.streaming = true;
+    r.timeoutMs = 0;
+    return r;
+}
+
+} // namespace lizard::client

@@ -26,8 +26,8 @@ public:
     // Removes the cell; it (with its outputs) goes on the undo stack. False if out of range.
     bool removeCell(int index);
     bool canUndoRemove() const { return !m_removed.isEmpty(); }
-    // Puts the most recently removed cell back at its old index (or the end if the list got
-    // shorter). Returns the restored cell, nullptr when there is nothing to undo.
+    // Puts the most recently removed cell back at its old index. Returns the restored cell,
+    // nullptr when there is nothing to undo. The stack keeps the last undoLimit removals.
     Cell* undoRemove();
     // Moves the cell at from so that it ends up at index to. False if either is out of range.
     bool moveCell(int from, int to);

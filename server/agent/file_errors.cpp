@@ -1,0 +1,93 @@
+#include "agent/file_ops.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
+namespace lizard::agent {
+
+std::string errnoCode(int err)
+{
+    switch (err) {
+    case ENOENT: return "NOT_FOUND";
+    case ENOTDIR: return "NOT_A_DIRECTORY";
+    case EISDIR: return "IS_A_DIRECTORY";
+    case EACCES:
+    case EPERM:
+    case EROFS: return "PERMISSION_DENIED";
+    case EEXIST:
+    case ENOTEMPTY: return "ALREADY_EXISTS";
+    case EINVAL:
+    case ENAMETOOLONG:
+    case ELOOP: return "INVALID_ARGUMENT";
+    default: return "IO_ERROR";
+    }
+}
+
+bool writeErrno(FrameStream& stream, int err, const std::string& path)
+{
+    return stream.writeError(errnoCode(err), path + ": " + std::strerror(err));
+}
+
+int makeDirs(const std::string& path)
+{
+    std::string current;
+    std::size_t pos = 0;
+    while (pos < path.size()) {
+        auto next = path.find('/', pos + 1);
+        if (next == std::string::npos)
+            next = path.size();
+        current = path.substr(0, next);
+        pos = next;
+        if (current.empty() || current == "/")
+            continue;
+        if (::mkdir(current.c_str(), 0755) != 0 && errno != EEXIST)
+            return errno;
+    }
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0)
+        return errno;
+    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+int makeParents(const std::string& path)
+{
+    auto slash = path.find_last_of('/');
+    if (slash == std::string::npos || slash == 0)
+        return 0;
+    return makeDirs(path.substr(0, slash));
+}
+
+} // namespace lizard::agent
+
+namespace lizard::agent {
+
+std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json& request, const char* key)
+{
+    auto it = request.find(key);
+    if (it == request.end() || !it->is_string()) {
+        stream.writeError("INVALID_ARGUMENT", std::string(key) + " must be a string");
+        return std::nullopt;
+    }
+    std::string path = it->get<std::string>();
+    if (path.empty() || path[0] != '/' || path.find('\0') != std::string::npos) {
+        stream.writeError("INVALID_ARGUMENT", std::string(key) + " must be an absolute path: " + path);
+        return std::nullopt;
+    }
+    while (path.size() > 1 && path.back() == '/')
+        path.pop_back();
+    return path;
+}
+
+std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request, const AgentContext& context)
+{
+    std::string name = "root";
+    if (auto it = request.find("user"); it != request.end() && it->is_string() && !it->get<std::string>().empty())
+        name = it->get<std::string>();
+    auto user = lookupUser(name, context.singleUid);
+    if (!user)
+        stream.writeError("UNKNOWN_USER", "no such user in the sandbox: " + name);
+    return user;
+}
+
+} // namespace lizard::agent

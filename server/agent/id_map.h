@@ -1,0 +1,17 @@
+#pragma once
+// Entering the sandbox's user namespace: the host side writes the maps, the child becomes
+// root inside.
+
+#include "agent/launch_config.h"
+
+#include <string>
+
+namespace lizard::agent {
+
+// Host side: writes uid_map/gid_map (and setgroups) of `child`. Empty string or an error.
+std::string writeIdMaps(pid_t child, const LaunchConfig& config);
+
+// Child side, after the maps exist: switches to uid/gid 0 of the namespace.
+std::string becomeNamespaceRoot(const IdMap& map);
+
+} // namespace lizard::agent

@@ -1,0 +1,39 @@
+#include "agent/launch_config.h"
+
+namespace lizard::agent {
+
+nlohmann::json toJson(const IdMap& map)
+{
+    return {{"kind", map.kind}, {"uid", map.uid}, {"gid", map.gid}, {"hostRoot", map.hostRoot},
+            {"subUid", map.subUid}, {"subGid", map.subGid}, {"count", map.count}};
+}
+
+LaunchConfig parseLaunchConfig(const nlohmann::json& j)
+{
+    LaunchConfig c;
+    c.mode = j.at("mode").get<std::string>();
+    const auto& m = j.at("idMap");
+    c.idMap.kind = m.at("kind").get<std::string>();
+    c.idMap.uid = m.value("uid", 0u);
+    c.idMap.gid = m.value("gid", 0u);
+    c.idMap.hostRoot = m.value("hostRoot", 0u);
+    c.idMap.subUid = m.value("subUid", 0u);
+    c.idMap.subGid = m.value("subGid", 0u);
+    c.idMap.count = m.value("count", 65536u);
+    c.newuidmap = j.value("newuidmap", c.newuidmap);
+    c.newgidmap = j.value("newgidmap", c.newgidmap);
+    c.id = j.value("id", std::string());
+    c.socketPath = j.value("socketPath", std::string());
+    c.templateRoot = j.value("templateRoot", std::string());
+    c.templateUsrLocal = j.value("templateUsrLocal", std::string());
+    c.sandboxDir = j.value("sandboxDir", std::string());
+    c.cgroupProcs = j.value("cgroupProcs", std::vector<std::string>());
+    c.envs = j.value("envs", std::map<std::string, std::string>());
+    c.slirp = j.value("slirp", std::string());
+    c.hostname = j.value("hostname", c.hostname);
+    c.target = j.value("target", std::string());
+    c.resolvConf = j.value("resolvConf", false);
+    return c;
+}
+
+} // namespace lizard::agent

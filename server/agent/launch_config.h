@@ -1,0 +1,52 @@
+#pragma once
+// What lizard-local tells `lizard-agent init|template|remove` on stdin (one JSON object).
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace lizard::agent {
+
+// How sandbox uids map to host uids (see the runtime brief): "root" maps 0..65535 to
+// hostRoot..; "subid" maps 0 to the caller and 1..65535 to its subordinate range (with
+// newuidmap/newgidmap); "single" maps only 0 to the caller.
+struct IdMap
+{
+    std::string kind = "single";
+    uid_t uid = 0;          // caller's uid/gid (subid, single)
+    gid_t gid = 0;
+    uid_t hostRoot = 0;     // root kind: first host uid/gid of the range
+    uid_t subUid = 0;       // subid kind: first subordinate uid/gid
+    gid_t subGid = 0;
+    unsigned count = 65536;
+};
+
+struct LaunchConfig
+{
+    std::string mode; // "sandbox", "template" or "remove"
+    IdMap idMap;
+    std::string newuidmap = "/usr/bin/newuidmap";
+    std::string newgidmap = "/usr/bin/newgidmap";
+    // sandbox
+    std::string id;
+    std::string socketPath;
+    std::string templateRoot;
+    std::string templateUsrLocal;
+    std::string sandboxDir;
+    std::vector<std::string> cgroupProcs;
+    std::map<std::string, std::string> envs;
+    std::string slirp; // slirp4netns path when the sandbox gets internet access
+    std::string hostname = "lizard";
+    // template and remove
+    std::string target;
+    bool resolvConf = false;
+};
+
+// Throws nlohmann::json exceptions on malformed input (caught by main).
+LaunchConfig parseLaunchConfig(const nlohmann::json& j);
+nlohmann::json toJson(const IdMap& map);
+
+} // namespace lizard::agent

@@ -1,0 +1,253 @@
+#include "agent/launcher.h"
+
+#include "agent/id_map.h"
+#include "agent/sandbox_init.h"
+#include "agent/slirp.h"
+#include "agent/status_pipe.h"
+#include "agent/template_builder.h"
+#include "agent/tree_remover.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <functional>
+#include <iostream>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+constexpr int kSetupTimeoutMs = 20000;
+
+int report(const nlohmann::json& j)
+{
+    std::cout << j.dump() << std::endl;
+    return j.value("ok", false) ? 0 : 1;
+}
+
+int fail(const std::string& message)
+{
+    return report({{"ok", false}, {"error", message}});
+}
+
+std::string errnoText(const std::string& what)
+{
+    return what + ": " + std::strerror(errno);
+}
+
+struct UsernsChild
+{
+    pid_t pid = -1;
+    int statusFd = -1; // read end of the status pipe
+    std::string error;
+};
+
+// Forks a child that unshares its user namespace; the maps are written from here; then
+// `body(statusWriteFd)` runs in the child as root of the namespace.
+UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(int)>& body)
+{
+    UsernsChild out;
+    int toParent[2], toChild[2], status[2];
+    if (::pipe2(toParent, O_CLOEXEC) || ::pipe2(toChild, O_CLOEXEC) || ::pipe2(status, O_CLOEXEC)) {
+        out.error = errnoText("pipe");
+        return out;
+    }
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(toParent[0]);
+        ::close(toChild[1]);
+        ::close(status[0]);
+        if (::unshare(CLONE_NEWUSER) != 0) {
+            sendStatus(status[1], "E " + errnoText("unshare(CLONE_NEWUSER)"));
+            ::_exit(1);
+        }
+        char c = 'u';
+        [[maybe_unused]] auto w = ::write(toParent[1], &c, 1);
+        if (::read(toChild[0], &c, 1) != 1)
+            ::_exit(1);
+        if (auto e = becomeNamespaceRoot(config.idMap); !e.empty()) {
+            sendStatus(status[1], "E " + e);
+            ::_exit(1);
+        }
+        ::_exit(body(status[1]));
+    }
+    ::close(toParent[1]);
+    ::close(toChild[0]);
+    ::close(status[1]);
+    out.statusFd = status[0];
+    if (pid < 0) {
+        out.error = errnoText("fork");
+        return out;
+    }
+    out.pid = pid;
+    char c = 0;
+    if (::read(toParent[0], &c, 1) != 1) {
+        std::string line;
+        out.error = readStatus(status[0], line, 1000) && line.size() > 2 ? line.substr(2) : "user namespace setup failed";
+    } else if (auto e = writeIdMaps(pid, config); !e.empty()) {
+        out.error = "writing id maps: " + e;
+    } else {
+        c = 'g';
+        [[maybe_unused]] auto w = ::write(toChild[1], &c, 1);
+    }
+    ::close(toParent[0]);
+    ::close(toChild[1]);
+    if (!out.error.empty()) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+    }
+    return out;
+}
+
+int waitChild(pid_t pid)
+{
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
+// Runs a one-shot body (template, remove) in the namespace and reports.
+int runSimple(const LaunchConfig& config, int targetFd, const std::function<std::string(int)>& work)
+{
+    auto child = forkIntoUserns(config, [&](int statusFd) {
+        std::string e = work(targetFd);
+        sendStatus(statusFd, e.empty() ? "R" : "E " + e);
+        return e.empty() ? 0 : 1;
+    });
+    if (!child.error.empty())
+        return fail(child.error);
+    std::string line;
+    bool got = readStatus(child.statusFd, line, 600000);
+    waitChild(child.pid);
+    if (got && line == "R")
+        return report({{"ok", true}});
+    return fail(got && line.size() > 2 ? line.substr(2) : "helper exited without a result");
+}
+
+int openDir(const std::string& path)
+{
+    return ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int makeListener(const std::string& path, std::string& error)
+{
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path.size() >= sizeof addr.sun_path) {
+        error = "socket path too long (" + std::to_string(path.size()) + " bytes): " + path;
+        return -1;
+    }
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    ::unlink(path.c_str());
+    mode_t old = ::umask(0177); // the socket is the server user's alone
+    bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(fd, 128) == 0;
+    ::umask(old);
+    if (!ok) {
+        error = errnoText("agent socket " + path);
+        if (fd >= 0)
+            ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+std::string joinCgroups(const std::vector<std::string>& procsFiles)
+{
+    for (const auto& file : procsFiles) {
+        int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+        std::string pid = std::to_string(::getpid());
+        bool ok = fd >= 0 && ::write(fd, pid.data(), pid.size()) == ssize_t(pid.size());
+        int err = errno;
+        if (fd >= 0)
+            ::close(fd);
+        if (!ok)
+            return file + ": " + std::strerror(err);
+    }
+    return {};
+}
+
+int runSandbox(const LaunchConfig& config)
+{
+    ::setsid(); // detached: the sandbox outlives a restart of lizard-local
+    SandboxFds fds;
+    fds.templateRoot = openDir(config.templateRoot);
+    fds.usrLocal = openDir(config.templateUsrLocal);
+    fds.sandboxDir = openDir(config.sandboxDir);
+    if (fds.templateRoot < 0 || fds.usrLocal < 0 || fds.sandboxDir < 0)
+        return fail(errnoText("opening template or sandbox directory"));
+    fds.log = ::open((config.sandboxDir + "/agent.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    std::string error;
+    fds.listen = makeListener(config.socketPath, error);
+    if (fds.listen < 0)
+        return fail(error);
+    int exitPipe[2] = {-1, -1};
+    if (!config.slirp.empty() && ::pipe2(exitPipe, O_CLOEXEC) != 0)
+        return fail(errnoText("pipe"));
+    fds.slirpExit = exitPipe[1];
+    if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
+        return fail("joining cgroup: " + e);
+
+    auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
+    if (exitPipe[1] >= 0)
+        ::close(exitPipe[1]);
+    if (!child.error.empty()) {
+        ::unlink(config.socketPath.c_str());
+        return fail(child.error);
+    }
+    std::string line;
+    pid_t initPid = 0;
+    if (readStatus(child.statusFd, line, kSetupTimeoutMs) && line.rfind("P ", 0) == 0)
+        initPid = pid_t(std::stol(line.substr(2)));
+    waitChild(child.pid);
+    auto abort = [&](const std::string& message) {
+        if (initPid > 0)
+            ::kill(initPid, SIGKILL);
+        ::unlink(config.socketPath.c_str());
+        return fail(message);
+    };
+    if (initPid <= 0)
+        return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
+    Slirp slirp;
+    if (exitPipe[0] >= 0)
+        slirp = startSlirp(config, initPid, exitPipe[0]);
+    if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
+        return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
+    bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);
+    return report({{"ok", true}, {"pid", initPid}, {"network", network}});
+}
+
+} // namespace
+
+int runLauncher(const LaunchConfig& config)
+{
+    if (config.mode == "sandbox")
+        return runSandbox(config);
+    if (config.mode == "template") {
+        int fd = openDir(config.target);
+        if (fd < 0)
+            return fail(errnoText(config.target));
+        return runSimple(config, fd, [&](int dirFd) { return buildTemplate(dirFd, config); });
+    }
+    if (config.mode == "remove") {
+        auto slash = config.target.find_last_of('/');
+        if (slash == std::string::npos || slash + 1 >= config.target.size())
+            return fail("remove needs an absolute path");
+        int fd = openDir(slash == 0 ? "/" : config.target.substr(0, slash));
+        if (fd < 0)
+            return errno == ENOENT ? report({{"ok", true}}) : fail(errnoText(config.target));
+        std::string name = config.target.substr(slash + 1);
+        return runSimple(config, fd, [name](int dirFd) { return removeTreeAt(dirFd, name); });
+    }
+    return fail("unknown mode: " + config.mode);
+}
+
+} // namespace lizard::agent

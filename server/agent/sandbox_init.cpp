@@ -1,0 +1,110 @@
+#include "agent/sandbox_init.h"
+
+#include "agent/agent_server.h"
+#include "agent/sandbox_root.h"
+#include "agent/status_pipe.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+std::string bringUpLoopback()
+{
+    int s = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return std::string("socket: ") + std::strerror(errno);
+    ifreq ifr{};
+    std::strncpy(ifr.ifr_name, "lo", IFNAMSIZ - 1);
+    bool ok = ::ioctl(s, SIOCGIFFLAGS, &ifr) == 0;
+    ifr.ifr_flags = short(ifr.ifr_flags | IFF_UP | IFF_RUNNING);
+    ok = ok && ::ioctl(s, SIOCSIFFLAGS, &ifr) == 0;
+    int err = errno;
+    ::close(s);
+    return ok ? std::string() : std::string("bringing up lo: ") + std::strerror(err);
+}
+
+// Moves `fd` to number `target` (close-on-exec kept), or leaves -1 alone.
+int placeFd(int fd, int target)
+{
+    if (fd < 0)
+        return -1;
+    ::dup3(fd, target, O_CLOEXEC);
+    return target;
+}
+
+[[noreturn]] void sandboxMain(const LaunchConfig& config, SandboxFds fds, int statusFd)
+{
+    auto die = [&](const std::string& message) {
+        sendStatus(statusFd, "E " + message);
+        ::_exit(1);
+    };
+    ::setsid();
+    if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir); !e.empty())
+        die(e);
+    if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)
+        die(std::string("sethostname: ") + std::strerror(errno));
+    if (auto e = bringUpLoopback(); !e.empty())
+        die(e);
+
+    int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devNull < 0)
+        die(std::string("/dev/null: ") + std::strerror(errno));
+    ::dup2(devNull, 0);
+    ::dup2(devNull, 1);
+    ::dup2(fds.log >= 0 ? fds.log : devNull, 2);
+    // Park the descriptors we keep high, then put them at 3, 4, 5 and close everything else.
+    int listenFd = ::fcntl(fds.listen, F_DUPFD_CLOEXEC, 100);
+    int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
+    int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
+    ::close_range(3, 99, 0);
+    listenFd = placeFd(listenFd, 3);
+    exitFd = placeFd(exitFd, 4);
+    status = placeFd(status, 5);
+    ::close_range(6, ~0U, 0);
+
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    ::sigprocmask(SIG_BLOCK, &set, nullptr);
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+    static AgentContext context;
+    context.envs = config.envs;
+    context.singleUid = config.idMap.kind == "single";
+    sendStatus(status, "R");
+    ::close(status);
+    runAgentServer(listenFd, context);
+}
+
+} // namespace
+
+int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int statusFd)
+{
+    int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID;
+    if (::unshare(flags | CLONE_NEWCGROUP) != 0 && ::unshare(flags) != 0) {
+        sendStatus(statusFd, std::string("E unshare: ") + std::strerror(errno));
+        return 1;
+    }
+    pid_t pid = ::fork();
+    if (pid == 0)
+        sandboxMain(config, fds, statusFd);
+    if (pid < 0) {
+        sendStatus(statusFd, std::string("E fork: ") + std::strerror(errno));
+        return 1;
+    }
+    sendStatus(statusFd, "P " + std::to_string(pid));
+    return 0;
+}
+
+} // namespace lizard::agent

@@ -1,0 +1,72 @@
+#include "agent/slirp.h"
+
+#include "agent/status_pipe.h"
+
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace lizard::agent {
+
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
+{
+    Slirp out;
+    int ready[2];
+    if (::pipe2(ready, O_CLOEXEC) != 0)
+        return out;
+    std::vector<std::string> args{config.slirp, "--configure", "--mtu=65520", "--disable-host-loopback",
+                                  "--exit-fd=3", "--ready-fd=4"};
+    if (::getuid() != 0)
+        args.push_back("--userns-path=/proc/" + std::to_string(initPid) + "/ns/user");
+    args.push_back(std::to_string(initPid));
+    args.push_back("tap0");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        int devNull = ::open("/dev/null", O_RDWR);
+        ::dup2(devNull, 0);
+        ::dup2(devNull, 1);
+        ::dup2(devNull, 2);
+        // dup2 clears close-on-exec on the copies.
+        int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
+        int readyFd = ::fcntl(ready[1], F_DUPFD, 10);
+        ::dup2(exitFd, 3);
+        ::dup2(readyFd, 4);
+        ::close_range(5, ~0U, 0);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(ready[1]);
+    ::close(exitReadFd);
+    if (pid < 0) {
+        ::close(ready[0]);
+        return out;
+    }
+    out.pid = pid;
+    out.readyFd = ready[0];
+    return out;
+}
+
+bool waitSlirpReady(Slirp& slirp, int timeoutMs)
+{
+    pollfd p{slirp.readyFd, POLLIN, 0};
+    char c = 0;
+    bool ok = ::poll(&p, 1, timeoutMs) == 1 && ::read(slirp.readyFd, &c, 1) == 1;
+    ::close(slirp.readyFd);
+    slirp.readyFd = -1;
+    if (!ok) {
+        ::kill(slirp.pid, SIGKILL);
+        ::waitpid(slirp.pid, nullptr, 0);
+        slirp.pid = -1;
+    }
+    return ok;
+}
+
+} // namespace lizard::agent

@@ -1,0 +1,19 @@
+#pragma once
+// slirp4netns for a sandbox's network namespace. It exits when the sandbox's PID 1 dies:
+// PID 1 holds the write end of the pipe whose read end is slirp4netns' --exit-fd.
+
+#include "agent/launch_config.h"
+
+namespace lizard::agent {
+
+struct Slirp
+{
+    pid_t pid = -1;
+    int readyFd = -1;
+};
+
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd);
+// True once slirp4netns configured tap0; kills it and returns false otherwise.
+bool waitSlirpReady(Slirp& slirp, int timeoutMs);
+
+} // namespace lizard::agent

@@ -1,0 +1,74 @@
+#include "app/connectioncontroller.h"
+
+#include "app/keystore.h"
+#include "client/lizardapi.h"
+
+namespace lizard::app {
+
+using models::ConnectionProfile;
+
+ConnectionController::ConnectionController(KeyStore* keys, QString localDataDir, QObject* parent)
+    : QObject(parent), m_keys(keys), m_local(new LocalServerConnector(std::move(localDataDir), this))
+{
+    connect(m_local, &LocalServerConnector::progress, this, &ConnectionController::connecting);
+}
+
+void ConnectionController::connectTo(const ConnectionProfile& profile)
+{
+    const quint64 attempt = ++m_attempt;
+    m_local->disconnect(this, nullptr);
+    connect(m_local, &LocalServerConnector::progress, this, &ConnectionController::connecting);
+    if (profile.kind == ConnectionProfile::Kind::Local) {
+        connect(m_local, &LocalServerConnector::ready, this, [this, attempt](const LocalServerInfo& info) {
+            if (attempt != m_attempt)
+                return;
+            auto* api = new client::LizardApi({info.url, info.apiKey}, this);
+            const QString how = info.startedByUs ? QStringLiteral("started") : QStringLiteral("running");
+            useApi(api, QStringLiteral("Local — %1 (%2)").arg(info.url, how), info.notes);
+        });
+        connect(m_local, &LocalServerConnector::failed, this, [this, attempt](const QString& message) {
+            if (attempt == m_attempt)
+                emit failed(QStringLiteral("Local server: ") + message);
+        });
+        m_local->start();
+        return;
+    }
+    emit connecting(QStringLiteral("Connecting to %1…").arg(profile.url));
+    m_keys->load(profile.id, [this, attempt, profile](std::optional<QString> key, const QString& error) {
+        if (attempt != m_attempt)
+            return;
+        if (!key) {
+            emit failed(QStringLiteral("%1: %2").arg(profile.name, error));
+            return;
+        }
+        auto* api = new client::LizardApi({profile.url, *key}, this);
+        api->whoAmI(this, [this, attempt, api, profile](client::Outcome<client::WhoAmI> outcome) {
+            if (attempt != m_attempt) {
+                api->deleteLater();
+                return;
+            }
+            if (!outcome) {
+                client::ApiError apiError = outcome.error();
+                apiError.what = QStringLiteral("Connect to %1").arg(profile.url);
+                api->deleteLater();
+                emit failed(apiError.toDisplayString());
+                return;
+            }
+            const QString who = outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
+            const QString label = who.isEmpty() ? QStringLiteral("%1 — %2").arg(profile.name, profile.url)
+                                                : QStringLiteral("%1 — %2 (%3)").arg(profile.name, profile.url, who);
+            useApi(api, label, {});
+        });
+    });
+}
+
+void ConnectionController::useApi(client::LizardApi* api, const QString& label, const QStringList& notes)
+{
+    client::LizardApi* old = m_api;
+    m_api = api;
+    emit connected(api, label, notes);
+    if (old != nullptr)
+        old->deleteLater(); // the window moved to the new one in connected()
+}
+
+} // namespace lizard::app

@@ -1,0 +1,72 @@
+#include "app/desktopapp.h"
+
+#include "app/connectioncontroller.h"
+#include "app/keystore.h"
+#include "app/settingsstore.h"
+#include "ui/connectionsdialog.h"
+#include "ui/mainwindow.h"
+
+#include <QStatusBar>
+
+namespace lizard::app {
+
+DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, const QString& localDataDir,
+                       QObject* parent)
+    : QObject(parent), m_settings(std::move(settings)), m_keys(keys),
+      m_controller(new ConnectionController(keys, localDataDir, this)), m_window(std::make_unique<ui::MainWindow>())
+{
+    connect(m_controller, &ConnectionController::connecting, this, [this](const QString& text) {
+        m_window->clearBackend(text);
+        m_window->statusBar()->showMessage(text);
+    });
+    connect(m_controller, &ConnectionController::connected, this,
+            [this](client::LizardApi* api, const QString& label, const QStringList& notes) {
+                m_window->setBackend(api, label, notes);
+                m_window->statusBar()->showMessage(QStringLiteral("Connected"), 5000);
+            });
+    connect(m_controller, &ConnectionController::failed, this, [this](const QString& message) {
+        m_window->clearBackend(QStringLiteral("Not connected"));
+        m_window->showProblem(message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
+    });
+    connect(m_window.get(), &ui::MainWindow::connectionsRequested, this, &DesktopApp::editConnections);
+}
+
+DesktopApp::~DesktopApp() = default;
+
+void DesktopApp::start()
+{
+    m_window->show();
+    m_controller->connectTo(m_settings->activeProfile());
+}
+
+void DesktopApp::editConnections()
+{
+    ui::ConnectionsDialog dialog(m_settings->profiles(), m_settings->activeId(), m_keys->describe(), m_window.get());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    for (const QString& id : dialog.removedIds())
+        m_keys->remove(id);
+    const auto keys = dialog.newKeys();
+    const QString activeId = dialog.activeId();
+    m_settings->setProfiles(dialog.profiles());
+    m_settings->setActiveId(activeId);
+    m_settings->sync();
+    auto remaining = std::make_shared<int>(int(keys.size()));
+    const auto connectActive = [this] { m_controller->connectTo(m_settings->activeProfile()); };
+    if (keys.isEmpty()) {
+        connectActive();
+        return;
+    }
+    for (auto it = keys.cbegin(); it != keys.cend(); ++it) {
+        m_keys->store(it.key(), it.value(), [this, remaining, connectActive](KeyStore::Backend, const QString& error) {
+            if (!error.isEmpty())
+                m_window->showProblem(QStringLiteral("Saving the API key failed: ") + error);
+            else
+                m_window->showInfo(m_keys->describe());
+            if (--*remaining == 0)
+                connectActive();
+        });
+    }
+}
+
+} // namespace lizard::app

@@ -1,0 +1,39 @@
+#pragma once
+// The running app: settings, key store, connection controller and the main window, wired.
+
+#include <QObject>
+
+#include <memory>
+
+namespace lizard::ui {
+class MainWindow;
+}
+
+namespace lizard::app {
+
+class ConnectionController;
+class KeyStore;
+class SettingsStore;
+
+class DesktopApp : public QObject
+{
+    Q_OBJECT
+public:
+    DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, const QString& localDataDir,
+               QObject* parent = nullptr);
+    ~DesktopApp() override;
+
+    void start(); // shows the window and connects to the active profile
+    ui::MainWindow* window() const { return m_window.get(); }
+    ConnectionController* controller() const { return m_controller; }
+
+private:
+    void editConnections();
+
+    std::unique_ptr<SettingsStore> m_settings;
+    KeyStore* m_keys;
+    ConnectionController* m_controller;
+    std::unique_ptr<ui::MainWindow> m_window;
+};
+
+} // namespace lizard::app

@@ -1,0 +1,64 @@
+#include "app/settingsstore.h"
+
+namespace lizard::app {
+
+using models::ConnectionProfile;
+
+SettingsStore::SettingsStore() : m_settings(std::make_unique<QSettings>()) {}
+
+SettingsStore::SettingsStore(const QString& iniPath)
+    : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
+{}
+
+QList<ConnectionProfile> SettingsStore::profiles() const
+{
+    QList<ConnectionProfile> result{ConnectionProfile::local()};
+    const int n = m_settings->beginReadArray(QStringLiteral("connections"));
+    for (int i = 0; i < n; ++i) {
+        m_settings->setArrayIndex(i);
+        ConnectionProfile p;
+        p.id = m_settings->value(QStringLiteral("id")).toString();
+        p.name = m_settings->value(QStringLiteral("name")).toString();
+        p.url = m_settings->value(QStringLiteral("url")).toString();
+        p.kind = ConnectionProfile::Kind::Cloud;
+        if (p.id.isEmpty() || p.id == QLatin1String("local") || p.url.isEmpty())
+            continue; // damaged entry: skip it rather than fail the whole list
+        result.append(p);
+    }
+    m_settings->endArray();
+    return result;
+}
+
+void SettingsStore::setProfiles(const QList<ConnectionProfile>& profiles)
+{
+    m_settings->remove(QStringLiteral("connections"));
+    m_settings->beginWriteArray(QStringLiteral("connections"));
+    int i = 0;
+    for (const ConnectionProfile& p : profiles) {
+        if (p.kind == ConnectionProfile::Kind::Local)
+            continue;
+        m_settings->setArrayIndex(i++);
+        m_settings->setValue(QStringLiteral("id"), p.id);
+        m_settings->setValue(QStringLiteral("name"), p.name);
+        m_settings->setValue(QStringLiteral("url"), p.url);
+    }
+    m_settings->endArray();
+}
+
+QString SettingsStore::activeId() const
+{
+    return m_settings->value(QStringLiteral("activeConnection"), QStringLiteral("local")).toString();
+}
+
+void SettingsStore::setActiveId(const QString& id) { m_settings->setValue(QStringLiteral("activeConnection"), id); }
+
+ConnectionProfile SettingsStore::activeProfile() const
+{
+    const QString id = activeId();
+    for (const ConnectionProfile& p : profiles())
+        if (p.id == id)
+            return p;
+    return ConnectionProfile::local();
+}
+
+} // namespace lizard::app

@@ -1,0 +1,870 @@
+# lizard-desktop code runner: runs notebook / runCode cells inside a Lizard sandbox.
+# It travels as `python3 -c <this source> <base64 JSON args>` through the exec API, so it is one
+# self-contained file using only the standard library (plus jupyter_client for Python contexts).
+# Protocol and on-disk layout: resources/runner/PROTOCOL.md (compatible with the official SDK).
+import base64, json, os, queue, re, select, shutil, signal, subprocess, sys, threading, time
+
+ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
+LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
+ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}
+BEST = ("image/png", "image/jpeg", "image/svg+xml", "text/html", "text/markdown", "application/json",
+        "text/latex", "text/plain")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+REQUEST_NAME = re.compile(r"^req-[A-Za-z0-9_-]{1,96}\.json$")
+PART = 24000            # events longer than this are split into "part" lines (as the SDK expects)
+OUT_LOCK = threading.Lock()
+STOP = threading.Event()  # serve mode: set when stdout is gone or on shutdown
+
+
+class RunnerError(Exception):
+    """A request that cannot be carried out; reported as a "fatal" event."""
+
+
+# ---------------------------------------------------------------- output
+
+class Out:
+    """Writes events as JSON lines; in serve mode every line carries the request id."""
+
+    def __init__(self, req=None):
+        self.req = req
+
+    def __call__(self, ev):
+        if self.req is not None:
+            ev = dict(ev, req=self.req)
+        s = json.dumps(ev)
+        lines = [s]
+        if len(s) > PART:
+            n = (len(s) + PART - 1) // PART
+            lines = []
+            for i in range(n):
+                p = {"type": "part", "data": s[i * PART:(i + 1) * PART], "end": i == n - 1}
+                if self.req is not None:
+                    p["req"] = self.req
+                lines.append(json.dumps(p))
+        data = ("\n".join(lines) + "\n").encode("ascii")
+        with OUT_LOCK:
+            try:
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            except (OSError, ValueError):
+                STOP.set()  # the reader is gone; serve mode winds down
+
+
+# ---------------------------------------------------------------- contexts on disk
+
+def ctx_dir(cid):
+    return os.path.join(ROOT, cid)
+
+
+def check_id(cid):
+    if not isinstance(cid, str) or not SAFE_ID.match(cid):
+        raise RunnerError("invalid context id %r (letters, digits, '_', '-', '.'; not starting with '.')" % (cid,))
+    return cid
+
+
+def language_of(a):
+    lang = a.get("language") or "python"
+    if not isinstance(lang, str):
+        raise RunnerError("language must be a string")
+    lang = ALIASES.get(lang.lower(), lang.lower())
+    if lang not in LANGS:
+        raise RunnerError("unsupported language %r; use python, javascript or bash" % lang)
+    return lang
+
+
+def write_atomic(path, text):
+    tmp = os.path.join(os.path.dirname(path), ".%s.tmp-%d-%d" % (os.path.basename(path), os.getpid(),
+                                                                   threading.get_ident()))
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def load_meta(cid):
+    try:
+        with open(os.path.join(ctx_dir(cid), "meta.json")) as f:
+            m = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(m, dict) or m.get("language") not in LANGS or not isinstance(m.get("cwd"), str):
+        return None
+    m["id"] = cid
+    return m
+
+
+def save_meta(m):
+    os.makedirs(ctx_dir(m["id"]), exist_ok=True)
+    write_atomic(os.path.join(ctx_dir(m["id"]), "meta.json"), json.dumps(m))
+
+
+def new_meta(cid, lang, cwd):
+    cwd = cwd or "/home/user"
+    if not isinstance(cwd, str) or not cwd.startswith("/"):
+        raise RunnerError("cwd must be an absolute path")
+    m = {"id": cid, "language": lang, "cwd": cwd}
+    save_meta(m)
+    return m
+
+
+def public(m):
+    return {"id": m["id"], "language": m["language"], "cwd": m["cwd"]}
+
+
+def list_contexts():
+    out = []
+    for name in sorted(os.listdir(ROOT)):
+        if SAFE_ID.match(name) and not name.startswith("default-"):
+            m = load_meta(name)
+            if m:
+                out.append(public(m))
+    return out
+
+
+def has_kernel():
+    try:
+        import jupyter_client, ipykernel  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+# ---------------------------------------------------------------- kernel processes
+
+# The kernel runs in its own session (as with the SDK's runner: kernel.pid is its pid and its
+# process group). A small watcher, its parent, records how it ended in kernel.exit, because the
+# runner that started it is usually gone by then and only a parent can learn an exit status.
+WATCHER = r'''
+import json, os, signal, sys
+d, conn = sys.argv[1], sys.argv[2]
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.close(r)
+        os.setsid()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", "-f", conn])
+    finally:
+        os.write(w, b"x")
+        os._exit(127)
+os.close(w)
+failed = os.read(r, 1)
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+if not failed:
+    tmp = os.path.join(d, ".kernel.pid.tmp")
+    with open(tmp, "w") as f:
+        f.write(str(pid))
+    os.replace(tmp, os.path.join(d, "kernel.pid"))
+while True:
+    try:
+        st = os.waitpid(pid, 0)[1]
+        break
+    except InterruptedError:
+        pass
+rec = {"pid": pid, "signal": os.WTERMSIG(st) if os.WIFSIGNALED(st) else None,
+       "code": os.WEXITSTATUS(st) if os.WIFEXITED(st) else None}
+try:
+    tmp = os.path.join(d, ".kernel.exit.tmp")
+    with open(tmp, "w") as f:
+        json.dump(rec, f)
+    os.replace(tmp, os.path.join(d, "kernel.exit"))
+except OSError:
+    pass
+'''
+
+
+def alive(pid):
+    if not pid or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(") ", 1)[-1][:1] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def kernel_pid(m):
+    try:
+        with open(os.path.join(ctx_dir(m["id"]), "kernel.pid")) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return 0
+
+
+def how_it_ended(m, pid):
+    """Text for how kernel `pid` ended: from the watcher's record, else a zombie's /proc entry."""
+    rec = None
+    for _ in range(20):  # the watcher writes its record a moment after the kernel is gone
+        try:
+            with open(os.path.join(ctx_dir(m["id"]), "kernel.exit")) as f:
+                rec = json.load(f)
+            if rec.get("pid") == pid:
+                break
+            rec = None
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.025)
+    if rec is None:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                st = int(f.read().rsplit(") ", 1)[-1].split()[49])
+            rec = {"signal": st & 0x7F or None, "code": None if st & 0x7F else st >> 8}
+        except (OSError, ValueError, IndexError):
+            return "exit status unknown"
+    sig = rec.get("signal")
+    if sig:
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        hint = ", often out of memory" if sig == signal.SIGKILL else ""
+        return "killed by %s (signal %d)%s" % (name, sig, hint)
+    return "exit code %s" % rec.get("code")
+
+
+def stop_kernel(m):
+    pid = kernel_pid(m)
+    if pid and alive(pid):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for name in ("kernel.pid", "kernel.json", "kernel.exit"):
+        try:
+            os.remove(os.path.join(ctx_dir(m["id"]), name))
+        except OSError:
+            pass
+
+
+def start_kernel(m):
+    d = ctx_dir(m["id"])
+    conn = os.path.join(d, "kernel.json")
+    stop_kernel(m)
+    try:
+        os.makedirs(m["cwd"], exist_ok=True)
+    except OSError as e:
+        raise RunnerError("cannot create the working directory %s: %s" % (m["cwd"], e.strerror))
+    with open(os.path.join(d, "kernel.log"), "ab") as log:
+        w = subprocess.Popen([sys.executable, "-S", "-c", WATCHER, d, conn], cwd=m["cwd"],
+                             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    end = time.time() + 30
+    while time.time() < end:
+        if kernel_pid(m) and os.path.exists(conn):
+            try:
+                with open(conn) as f:
+                    json.load(f)
+                threading.Thread(target=w.wait, daemon=True).start()  # reap the watcher later
+                return
+            except (OSError, ValueError):
+                pass
+        if w.poll() is not None:
+            break
+        time.sleep(0.02)
+    stop_kernel(m)
+    with open(os.path.join(d, "kernel.log"), "rb") as f:
+        tail = f.read()[-2000:].decode("utf-8", "replace")
+    raise RunnerError("python kernel failed to start: " + (tail.strip() or "no output"))
+
+
+def signal_run(m, sig):
+    """Signals what runs in a context: the kernel (python) or the current process (others)."""
+    pid = kernel_pid(m)
+    if m["language"] == "python" and pid and alive(pid):
+        os.kill(pid, sig)
+        return True
+    try:
+        with open(os.path.join(ctx_dir(m["id"]), "run.pid")) as f:
+            pid = int(f.read().strip())
+        os.killpg(pid, sig)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------- kernel clients
+
+class KernelSlot:
+    """One context's connected kernel client. Serve mode keeps it between runs (warm)."""
+
+    def __init__(self):
+        self.kc = None
+        self.pid = 0
+
+    def drop(self):
+        if self.kc is not None:
+            try:
+                self.kc.stop_channels()
+            except Exception:
+                pass
+        self.kc, self.pid = None, 0
+
+    def get(self, m, out):
+        pid = kernel_pid(m)
+        if self.kc is not None and self.pid == pid and alive(pid):
+            return self.kc
+        self.drop()
+        gone = None
+        if not alive(pid):
+            if pid or os.path.exists(os.path.join(ctx_dir(m["id"]), "kernel.pid")):
+                gone = how_it_ended(m, pid) if pid else "exit status unknown"
+            start_kernel(m)
+        try:
+            self.connect(m)
+        except (RuntimeError, OSError, ValueError, KeyError):
+            start_kernel(m)  # a kernel that is there but does not answer: replace it
+            gone = gone or "it did not answer"
+            self.connect(m)
+        if gone:
+            out({"type": "notice", "message": "the previous kernel of context %s is gone (%s); started a fresh "
+                 "kernel: variables and imports of earlier runs are lost" % (m["id"], gone)})
+        return self.kc
+
+    def connect(self, m):
+        from jupyter_client import BlockingKernelClient
+        kc = BlockingKernelClient()
+        kc.load_connection_file(os.path.join(ctx_dir(m["id"]), "kernel.json"))
+        kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
+        pid = kernel_pid(m)
+        try:
+            wait_ready(kc, pid)
+        except Exception:
+            kc.stop_channels()
+            raise
+        self.kc, self.pid = kc, pid
+
+
+def wait_ready(kc, pid, timeout=30):
+    # Ready = a kernel_info reply on shell AND its status message on iopub: the latter proves the
+    # iopub subscription is live (zmq drops what is published before it), so no output is lost.
+    # jupyter_client's wait_for_ready proves the same with fixed 0.2 s waits; this takes ~ms.
+    end = time.time() + timeout
+    while time.time() < end:
+        msg_id = kc.kernel_info()
+        if shell_reply(kc, msg_id, 2, pid) is None:
+            if not alive(pid):
+                raise RuntimeError("the kernel died while starting")
+            continue
+        until = time.time() + 0.5
+        while time.time() < until:
+            try:
+                msg = kc.get_iopub_msg(timeout=max(0.01, until - time.time()))
+            except queue.Empty:
+                break
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return
+    raise RuntimeError("the kernel did not answer within %ds" % timeout)
+
+
+def shell_reply(kc, msg_id, timeout, pid=0):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            r = kc.get_shell_msg(timeout=max(0.01, min(0.25, end - time.time())))
+        except queue.Empty:
+            if pid and not alive(pid):
+                return None
+            continue
+        if r["parent_header"].get("msg_id") == msg_id:
+            return r
+    return None
+
+
+def silent(kc, code, pid):
+    shell_reply(kc, kc.execute(code, silent=True, store_history=False, allow_stdin=False), 10, pid)
+
+
+# Per-run variables: set before the cell, restored after it, leaving no names behind but _lz_saved
+# (between the two) in the user's namespace.
+SET_ENVS = ("_lz_saved = (lambda os, new: ({k: os.environ.get(k) for k in new}, os.environ.update(new))[0])"
+            "(__import__('os'), __import__('json').loads(%r))")
+RESTORE_ENVS = ("(lambda os, saved: [os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)"
+                " for k, v in saved.items()])(__import__('os'), _lz_saved)\ndel _lz_saved")
+
+
+# ---------------------------------------------------------------- python in a kernel
+
+def bundle_of(c):
+    data = c.get("data") or {}
+    return {k: (v if isinstance(v, str) else json.dumps(v)) for k, v in data.items()}
+
+
+def result_event(t, c):
+    bundle = bundle_of(c)
+    if not bundle:
+        return None
+    mime = next((k for k in BEST if k in bundle), next(iter(bundle)))
+    ev = {"type": "result" if t != "update_display_data" else "update_display", "mime": mime,
+          "data": bundle[mime], "bundle": bundle, "display": t != "execute_result"}
+    if t == "execute_result":
+        ev["execution_count"] = c.get("execution_count")
+    if c.get("metadata"):
+        ev["metadata"] = c["metadata"]
+    display_id = (c.get("transient") or {}).get("display_id")
+    if display_id:
+        ev["display_id"] = display_id
+    return ev
+
+
+def translate(msg, out):
+    """Turns one iopub message of our execution into events; True when the kernel went idle."""
+    t, c = msg["msg_type"], msg["content"]
+    if t == "stream":
+        out({"type": "stderr" if c.get("name") == "stderr" else "stdout", "data": c.get("text", "")})
+    elif t in ("execute_result", "display_data", "update_display_data"):
+        ev = result_event(t, c)
+        if ev:
+            out(ev)
+    elif t == "clear_output":
+        out({"type": "clear_output", "wait": bool(c.get("wait"))})
+    elif t == "error":
+        tb = "\n".join(c.get("traceback", []))
+        out({"type": "error", "name": c.get("ename", "Error"), "message": c.get("evalue", ""),
+             "traceback": ANSI.sub("", tb), "traceback_ansi": tb})
+    elif t == "status" and c.get("execution_state") == "idle":
+        return True
+    return False
+
+
+def run_python(m, code, envs, timeout, slot, out):
+    kc = slot.get(m, out)
+    pid = slot.pid
+    if envs:
+        silent(kc, SET_ENVS % json.dumps(envs), pid)
+    msg_id = kc.execute(code, store_history=True, allow_stdin=False)
+    end = time.time() + timeout
+    state = "running"
+    while state == "running":
+        left = end - time.time()
+        if left <= 0:
+            state = "timeout"
+            break
+        try:
+            msg = kc.get_iopub_msg(timeout=min(left, 0.25))
+        except queue.Empty:
+            if not alive(pid):
+                state = "died"
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id and translate(msg, out):
+            state = "idle"
+    if state == "died":
+        slot.drop()
+        out({"type": "error", "name": "KernelDied", "traceback": "",
+             "message": "the kernel died (%s); the next run starts a fresh kernel" % how_it_ended(m, pid)})
+        out({"type": "done", "execution_count": 0})
+        return
+    if state == "timeout":
+        # Interrupt, then let the cell unwind so the kernel is free (and keeps its state).
+        idle = interrupt_and_drain(kc, msg_id, pid, out)
+        out({"type": "error", "name": "TimeoutError", "traceback": "",
+             "message": "execution timed out after %gs; the kernel was interrupted%s" %
+                        (timeout, " and keeps its state" if idle else " but is still busy")})
+        if not idle:
+            out({"type": "done", "execution_count": 0})
+            return
+    r = shell_reply(kc, msg_id, 10, pid)
+    count = ((r or {}).get("content") or {}).get("execution_count") or 0
+    if envs:
+        silent(kc, RESTORE_ENVS, pid)
+    out({"type": "done", "execution_count": count})
+
+
+def interrupt_and_drain(kc, msg_id, pid, out):
+    try:
+        os.kill(pid, signal.SIGINT)
+    except OSError:
+        return False
+    end = time.time() + 5
+    while time.time() < end:
+        try:
+            msg = kc.get_iopub_msg(timeout=0.25)
+        except queue.Empty:
+            if not alive(pid):
+                return False
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "error" and msg["content"].get("ename") == "KeyboardInterrupt":
+            continue  # reported as TimeoutError instead
+        if translate(msg, out):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- other languages: a process per run
+
+def run_process(m, code, envs, timeout, out):
+    interp = LANGS[m["language"]]
+    if shutil.which(interp) is None:
+        out({"type": "error", "name": "LanguageUnavailable", "traceback": "",
+             "message": "%s is not installed in this sandbox" % interp})
+        out({"type": "done", "execution_count": 0})
+        return
+    d = ctx_dir(m["id"])
+    src = os.path.join(d, "cell" + {"node": ".js", "bash": ".sh"}.get(interp, ".py"))
+    with open(src, "w") as f:
+        f.write(code)
+    try:
+        os.makedirs(m["cwd"], exist_ok=True)
+    except OSError as e:
+        raise RunnerError("cannot create the working directory %s: %s" % (m["cwd"], e.strerror))
+    p = subprocess.Popen([interp, src], cwd=m["cwd"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=dict(os.environ, **envs), start_new_session=True)
+    pidfile = os.path.join(d, "run.pid")
+    write_atomic(pidfile, str(p.pid))
+    err_tail = []
+
+    def pump(stream, kind):
+        import codecs
+        dec = codecs.getincrementaldecoder("utf-8")("replace")
+        while True:
+            chunk = os.read(stream.fileno(), 65536)
+            text = dec.decode(chunk, final=not chunk)
+            if text:
+                if kind == "stderr":
+                    err_tail.append(text)
+                    del err_tail[:-50]
+                out({"type": kind, "data": text})
+            if not chunk:
+                return
+
+    pumps = [threading.Thread(target=pump, args=(p.stdout, "stdout"), daemon=True),
+             threading.Thread(target=pump, args=(p.stderr, "stderr"), daemon=True)]
+    for t in pumps:
+        t.start()
+    try:
+        rc = p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.wait()
+        rc = None
+    for t in pumps:
+        t.join(5)
+    try:
+        os.remove(pidfile)
+    except OSError:
+        pass
+    m["count"] = int(m.get("count") or 0) + 1
+    save_meta(m)
+    if rc is None:
+        out({"type": "error", "name": "TimeoutError", "message": "execution timed out after %gs" % timeout,
+             "traceback": ""})
+    elif rc < 0:
+        out({"type": "error", "name": "Interrupted" if rc == -signal.SIGINT else "Killed", "traceback": "".join(err_tail),
+             "message": "stopped by %s" % signal.Signals(-rc).name})
+    elif rc != 0:
+        out({"type": "error", "name": "ExitError", "message": "exited with code %d" % rc,
+             "traceback": "".join(err_tail)})
+    out({"type": "done", "execution_count": m["count"]})
+
+
+# ---------------------------------------------------------------- actions
+
+def arg_code(a):
+    code = a.get("code")
+    if code is None and a.get("codeFile") is not None:
+        path = a["codeFile"]
+        # Only the SDK's convention (ROOT/in-<id>): the runner deletes the file after reading it.
+        if not isinstance(path, str) or os.path.dirname(path) != ROOT or not os.path.basename(path).startswith("in-"):
+            raise RunnerError("codeFile must be %s/in-<id>" % ROOT)
+        try:
+            with open(path) as f:
+                code = f.read()
+            os.remove(path)
+        except OSError as e:
+            raise RunnerError("cannot read codeFile %s: %s" % (path, e.strerror))
+    if not isinstance(code, str):
+        raise RunnerError("code must be a string")
+    return code
+
+
+def arg_envs(a):
+    envs = a.get("envs") or {}
+    if not isinstance(envs, dict) or not all(isinstance(k, str) and isinstance(v, str) and k and "=" not in k
+                                             and "\0" not in k + v for k, v in envs.items()):
+        raise RunnerError("envs must map variable names to strings")
+    return envs
+
+
+def arg_timeout(a):
+    t = a.get("timeout")
+    if t is None:
+        return 60.0
+    if isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0:
+        raise RunnerError("timeout must be a positive number of seconds")
+    return float(t)
+
+
+def target_context(a):
+    """The context id an action works on (None for list / shutdown)."""
+    act = a.get("action")
+    if act == "run" and not a.get("context"):
+        return "default-" + language_of(a)
+    if act == "create":
+        if a.get("id") is None:
+            a["id"] = "ctx-" + os.urandom(8).hex()
+        return check_id(a["id"])
+    if act in ("run", "delete", "restart", "interrupt"):
+        return check_id(a.get("context"))
+    return None
+
+
+def existing(cid):
+    m = load_meta(cid)
+    if m is None:
+        raise RunnerError("context %r not found" % cid)
+    return m
+
+
+def handle(a, slot, out):
+    """Carries out one action; ends with exactly one done/context/contexts/ok event (or raises)."""
+    act = a.get("action")
+    os.makedirs(ROOT, exist_ok=True)
+    if act == "list":
+        out({"type": "contexts", "data": list_contexts()})
+        return
+    cid = target_context(a)
+    if act == "create":
+        lang = language_of(a)
+        m = new_meta(cid, lang, a.get("cwd"))
+        if lang == "python" and has_kernel():
+            slot.get(m, out)
+        out(dict(public(m), type="context"))
+    elif act == "delete":
+        m = existing(cid)
+        slot.drop()
+        stop_kernel(m)
+        signal_run(m, signal.SIGKILL)
+        shutil.rmtree(ctx_dir(cid), ignore_errors=True)
+        out({"type": "ok"})
+    elif act == "restart":
+        m = existing(cid)
+        slot.drop()
+        if m["language"] == "python" and has_kernel():
+            start_kernel(m)
+            slot.get(m, out)
+        m["count"] = 0
+        save_meta(m)
+        out({"type": "ok"})
+    elif act == "interrupt":
+        out({"type": "ok", "interrupted": signal_run(existing(cid), signal.SIGINT)})
+    elif act == "run":
+        code, envs, timeout = arg_code(a), arg_envs(a), arg_timeout(a)
+        m = load_meta(cid) if not a.get("context") else existing(cid)
+        if m is None:
+            m = new_meta(cid, language_of(a), a.get("cwd"))
+        if m["language"] == "python" and has_kernel():
+            run_python(m, code, envs, timeout, slot, out)
+        else:
+            run_process(m, code, envs, timeout, out)
+    else:
+        raise RunnerError("unknown action %r" % (act,))
+
+
+# ---------------------------------------------------------------- serve: the warm, persistent path
+
+class Inbox:
+    """The request folder: inotify (through libc with ctypes) when it works, else polling."""
+    IN_CLOSE_WRITE, IN_MOVED_TO, IN_Q_OVERFLOW = 0x8, 0x80, 0x4000
+
+    def __init__(self, path):
+        self.path = path
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        for name in os.listdir(path):  # leftovers were meant for a runner that is gone
+            if REQUEST_NAME.match(name):
+                os.remove(os.path.join(path, name))
+        self.fd = -1
+        self.buf = b""
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+            if fd >= 0 and libc.inotify_add_watch(fd, path.encode(), self.IN_CLOSE_WRITE | self.IN_MOVED_TO) >= 0:
+                self.fd = fd
+            elif fd >= 0:
+                os.close(fd)
+        except (OSError, AttributeError):
+            self.fd = -1
+        self.mode = "inotify" if self.fd >= 0 else "poll"
+
+    def wait(self, timeout):
+        """Names of complete request files, in arrival order (waits up to timeout seconds)."""
+        p = select.poll()
+        p.register(1, 0)  # only errors: POLLERR/POLLHUP once the reader of stdout is gone
+        if self.fd >= 0:
+            p.register(self.fd, select.POLLIN)
+        for fd, ev in p.poll(int((timeout if self.fd >= 0 else min(timeout, 0.01)) * 1000)):
+            if fd == 1 and ev & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
+                STOP.set()
+        if self.fd < 0:
+            return self.scan(0)
+        names, overflow = [], False
+        try:
+            self.buf += os.read(self.fd, 65536)
+        except BlockingIOError:
+            pass
+        while len(self.buf) >= 16:
+            _, mask, _, n = __import__("struct").unpack_from("iIII", self.buf)
+            if len(self.buf) < 16 + n:
+                break
+            name = self.buf[16:16 + n].split(b"\0", 1)[0].decode("utf-8", "replace")
+            self.buf = self.buf[16 + n:]
+            overflow = overflow or bool(mask & self.IN_Q_OVERFLOW)
+            if REQUEST_NAME.match(name):
+                names.append(name)
+        return names + (self.scan(0) if overflow else [])
+
+    def scan(self, min_age):
+        now, found = time.time(), []
+        for e in os.scandir(self.path):
+            try:
+                if REQUEST_NAME.match(e.name) and now - e.stat().st_mtime >= min_age:
+                    found.append((e.stat().st_mtime_ns, e.name))
+            except OSError:
+                pass
+        return [n for _, n in sorted(found)]
+
+    def take(self, name, patient):
+        """The request in `name` (removed), None if gone or (patient) not yet complete JSON."""
+        path = os.path.join(self.path, name)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+            a = json.loads(raw.decode("utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            if patient and time.time() - os.path.getmtime(path) < 2:
+                return None
+            a = {"error": "unreadable request %s: %s" % (name, e)}
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            return None  # another reader took it first
+        if not isinstance(a, dict):
+            a = {"error": "request %s is not a JSON object" % name}
+        return a
+
+
+class Worker(threading.Thread):
+    """Carries out one context's requests one at a time, keeping its kernel client warm."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.q = queue.Queue()
+        self.slot = KernelSlot()
+
+    def run(self):
+        while True:
+            a = self.q.get()
+            if a is None:
+                break
+            serve_one(a, self.slot)
+        self.slot.drop()
+
+
+def serve_one(a, slot):
+    out = Out(a["req"])
+    try:
+        handle(a, slot, out)
+    except RunnerError as e:
+        out({"type": "fatal", "message": str(e)})
+    except Exception as e:  # a bug or an unexpected environment: report it, keep serving
+        out({"type": "fatal", "message": "%s: %s" % (type(e).__name__, e)})
+
+
+def serve(a):
+    inbox_name = a.get("inbox")
+    if inbox_name is not None:
+        check_id(inbox_name)
+    os.makedirs(ROOT, exist_ok=True)
+    inbox = Inbox(os.path.join(ROOT, ".requests", inbox_name) if inbox_name else os.path.join(ROOT, ".requests"))
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda *_: STOP.set())
+    workers = {}
+    Out()({"type": "ready", "pid": os.getpid(), "inbox": inbox.path, "watch": inbox.mode})
+    last_scan = time.time()
+    while not STOP.is_set():
+        names = inbox.wait(0.5)
+        if time.time() - last_scan > 1:  # a safety net for missed events
+            names += inbox.scan(1)
+            last_scan = time.time()
+        for name in names:
+            r = inbox.take(name, patient=inbox.mode == "poll")
+            if r is not None:
+                dispatch(r, name, workers)
+    for w in workers.values():
+        w.q.put(None)
+    for w in workers.values():
+        w.join(2)
+    sys.stdout.flush()
+
+
+def dispatch(r, name, workers):
+    req = r.get("req")
+    if not isinstance(req, str) or not req or len(req) > 128:
+        req = name[len("req-"):-len(".json")]
+    r["req"] = req
+    out = Out(req)
+    if "error" in r and "action" not in r:
+        out({"type": "fatal", "message": r["error"]})
+        return
+    act = r.get("action")
+    if act == "shutdown":
+        out({"type": "ok"})
+        STOP.set()
+        return
+    try:
+        cid = target_context(r)
+    except RunnerError as e:
+        out({"type": "fatal", "message": str(e)})
+        return
+    if cid is None or act == "interrupt":  # list, interrupt: at once, never queued behind a run
+        serve_one(r, KernelSlot())
+        return
+    if cid not in workers:
+        workers[cid] = Worker()
+        workers[cid].start()
+    workers[cid].q.put(r)
+
+
+# ---------------------------------------------------------------- entry point
+
+def main():
+    out = Out()
+    try:
+        a = json.loads(base64.b64decode(sys.argv[1], validate=True).decode("utf-8"))
+        if not isinstance(a, dict):
+            raise ValueError("not an object")
+    except (IndexError, ValueError) as e:
+        out({"type": "fatal", "message": "the runner takes one argument, base64 of a JSON object (%s)" % e})
+        return 3
+    if a.get("action") == "serve":
+        serve(a)
+        return 0
+    slot = KernelSlot()
+    try:
+        handle(a, slot, out)
+    except RunnerError as e:
+        out({"type": "fatal", "message": str(e)})
+        return 3
+    finally:
+        slot.drop()
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # do not wait for zmq sockets and helper threads to wind down

@@ -16,6 +16,20 @@ RunQueue::RunQueue(NotebookDocument* document, CodeRunner* runner, QObject* pare
 
 void RunQueue::run(Cell* cell)
 {
+    enqueue(cell);
+    startNext();
+}
+
+void RunQueue::runAll()
+{
+    // Queue everything first, so a runner that answers at once still sees one busy period.
+    for (int i = 0; i < m_document->cellCount(); ++i)
+        enqueue(m_document->cell(i));
+    startNext();
+}
+
+void RunQueue::enqueue(Cell* cell)
+{
     if (!cell || m_document->indexOf(cell) < 0)
         return;
     if (cell->status() == CellStatus::Queued || (m_running && cell == m_current))
@@ -27,14 +41,6 @@ void RunQueue::run(Cell* cell)
     cell->setStatus(CellStatus::Queued);
     m_queue.emplace_back(cell);
     updateBusy();
-    if (!m_running)
-        startNext();
-}
-
-void RunQueue::runAll()
-{
-    for (int i = 0; i < m_document->cellCount(); ++i)
-        run(m_document->cell(i));
 }
 
 void RunQueue::interrupt()

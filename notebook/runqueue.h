@@ -37,6 +37,7 @@ signals:
     void busyChanged(bool busy);
 
 private:
+    void enqueue(Cell* cell);
     void startNext();
     void cancelQueued();
     void onStream(const StreamOutput& output);

@@ -1,0 +1,76 @@
+#include "scriptedrunner.h"
+
+#include <QTimer>
+
+namespace lizard::notebook::test {
+
+void ScriptedRunner::run(const QString& code, const QHash<QString, QString>& envs)
+{
+    calls << code;
+    envsSeen << envs;
+    maxActive = std::max(maxActive, ++active);
+    m_steps = code.split('\n', Qt::SkipEmptyParts);
+    schedule();
+}
+
+void ScriptedRunner::interrupt()
+{
+    ++interrupts;
+    if (!waiting)
+        return;
+    waiting = false;
+    // What ipykernel reports for an interrupted cell.
+    m_steps = QStringList{QStringLiteral("raise:KeyboardInterrupt:")};
+    schedule();
+}
+
+void ScriptedRunner::release()
+{
+    if (!waiting)
+        return;
+    waiting = false;
+    schedule();
+}
+
+void ScriptedRunner::schedule()
+{
+    if (sync)
+        step();
+    else
+        QTimer::singleShot(0, this, &ScriptedRunner::step);
+}
+
+void ScriptedRunner::step()
+{
+    if (m_steps.isEmpty()) {
+        --active;
+        emit finished(++m_count);
+        return;
+    }
+    const QString line = m_steps.takeFirst();
+    const QString kind = line.section(':', 0, 0);
+    const QString rest = line.section(':', 1);
+    if (kind == QLatin1String("out") || kind == QLatin1String("err")) {
+        emit streamReceived(StreamOutput{kind == QLatin1String("out") ? "stdout" : "stderr",
+                                         rest + '\n'});
+    } else if (kind == QLatin1String("result")) {
+        RichOutput r;
+        r.kind = RichOutput::Kind::ExecuteResult;
+        r.data[rest.section('=', 0, 0).toStdString()] = rest.section('=', 1).toStdString();
+        emit resultReceived(r);
+    } else if (kind == QLatin1String("raise")) {
+        emit errorReceived(ErrorOutput{rest.section(':', 0, 0), rest.section(':', 1),
+                                       {"\x1b[0;31m" + rest.section(':', 0, 0) + "\x1b[0m"}});
+    } else if (kind == QLatin1String("wait")) {
+        waiting = true;
+        return;
+    } else if (kind == QLatin1String("fail")) {
+        m_steps.clear();
+        --active;
+        emit failed(rest);
+        return;
+    }
+    schedule();
+}
+
+} // namespace lizard::notebook::test

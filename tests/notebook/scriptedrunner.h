@@ -1,0 +1,42 @@
+#pragma once
+// A CodeRunner for tests whose "code" is a script of what the run should report, one step per
+// line, played back from the event loop (or synchronously inside run() when sync is set):
+//   out:<text>            stdout line (text + "\n")      err:<text>   stderr line
+//   result:<mime>=<data>  an execute_result               raise:<ename>:<evalue>  an error
+//   wait                  stop until release() or interrupt()
+//   fail:<message>        the run breaks off (failed)
+// When the script ends the run finishes with the next execution count, like a kernel.
+
+#include "notebook/coderunner.h"
+
+#include <QStringList>
+
+namespace lizard::notebook::test {
+
+class ScriptedRunner : public CodeRunner
+{
+    Q_OBJECT
+public:
+    using CodeRunner::CodeRunner;
+
+    void run(const QString& code, const QHash<QString, QString>& envs) override;
+    void interrupt() override;
+    void release(); // continue a run that is at "wait"
+
+    bool sync = false;
+    QStringList calls;                      // the code of every run, in order
+    QList<QHash<QString, QString>> envsSeen;
+    int active = 0;                         // runs started and not yet ended
+    int maxActive = 0;
+    int interrupts = 0;
+    bool waiting = false;
+
+private:
+    void step();
+    void schedule();
+
+    QStringList m_steps;
+    int m_count = 0;
+};
+
+} // namespace lizard::notebook::test

@@ -46,9 +46,6 @@ public:
 private:
     friend class CurlMulti;
 
-// curl_global_init, once per process (libcurl never cleaned up before exit).
-void curlGlobalInit();
-
     static size_t onHeader(char* data, size_t size, size_t count, void* self);
     static size_t onWrite(char* data, size_t size, size_t count, void* self);
     void configure();

@@ -1,0 +1,233 @@
+// JSON ↔ types: tolerant of absent fields, strict about wrong types, the SDK's request bodies.
+
+#include "client/jsonmapping.h"
+#include "client/utf8.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace lizard::client;
+using Json = nlohmann::json;
+
+// nlohmann::json is ambiguous for QCOMPARE; compare the canonical text (keys are sorted).
+#define QCOMPARE_JSON(actual, expected) \
+    QCOMPARE(QString::fromStdString((actual).dump()), QString::fromStdString((expected).dump()))
+
+namespace {
+Json parsed(const QByteArray& body) { return Json::parse(body.toStdString()); }
+} // namespace
+
+class TestJsonMapping : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sandboxFull();
+    void sandboxMinimalAndIdAlias();
+    void wrongTypesAreProtocolErrors_data();
+    void wrongTypesAreProtocolErrors();
+    void projectsAndTimes();
+    void fileEntries();
+    void processesAndExec();
+    void whoAmI();
+    void createSandboxBody();
+    void execBodies();
+    void writeFileBody_data();
+    void writeFileBody();
+    void utf8Validation_data();
+    void utf8Validation();
+};
+
+void TestJsonMapping::sandboxFull()
+{
+    const auto s = parseSandbox(R"({"sandboxId":"sb_1","template":"base","projectId":"p1",
+        "startedAt":"2026-01-02T03:04:05.678Z","endAt":"2026-01-02T03:09:05Z","status":"running",
+        "size":"small","region":"local","pauseError":null,"cpus":2,"memoryMb":4096,
+        "internetAccess":false,"metadata":{"a":"b"},"runtime":"container","unknown":[1,2]})");
+    QVERIFY(s.ok());
+    const SandboxInfo& v = s.value();
+    QCOMPARE(v.sandboxId, QStringLiteral("sb_1"));
+    QCOMPARE(v.templateName, QStringLiteral("base"));
+    QCOMPARE(v.startedAt, QDateTime(QDate(2026, 1, 2), QTime(3, 4, 5, 678), Qt::UTC));
+    QCOMPARE(v.startedAt.msecsTo(v.endAt), qint64(300000 - 678));
+    QCOMPARE(v.status, QStringLiteral("running"));
+    QCOMPARE(v.cpus, 2.0);
+    QCOMPARE(v.memoryMb, 4096);
+    QCOMPARE(v.internetAccess, false);
+    QVERIFY(!v.pauseError.has_value());
+    QCOMPARE(v.metadata.value("a"), QStringLiteral("b"));
+}
+
+void TestJsonMapping::sandboxMinimalAndIdAlias()
+{
+    const auto s = parseSandbox(R"({"id":"sb_2","endAt":null,"pauseError":"disk full"})");
+    QVERIFY(s.ok());
+    QCOMPARE(s.value().sandboxId, QStringLiteral("sb_2"));
+    QVERIFY(!s.value().endAt.isValid());
+    QVERIFY(s.value().internetAccess);
+    QCOMPARE(s.value().pauseError.value_or(QString()), QStringLiteral("disk full"));
+}
+
+void TestJsonMapping::wrongTypesAreProtocolErrors_data()
+{
+    QTest::addColumn<QByteArray>("body");
+    QTest::newRow("not JSON") << QByteArray("<html>");
+    QTest::newRow("array, not object") << QByteArray("[]");
+    QTest::newRow("missing id") << QByteArray(R"({"template":"base"})");
+    QTest::newRow("id is a number") << QByteArray(R"({"sandboxId":5})");
+    QTest::newRow("cpus is text") << QByteArray(R"({"sandboxId":"s","cpus":"2"})");
+    QTest::newRow("bad time text") << QByteArray(R"({"sandboxId":"s","startedAt":"yesterday"})");
+    QTest::newRow("metadata value not text") << QByteArray(R"({"sandboxId":"s","metadata":{"a":1}})");
+    QTest::newRow("internetAccess not bool") << QByteArray(R"({"sandboxId":"s","internetAccess":"no"})");
+    QTest::newRow("memoryMb fractional") << QByteArray(R"({"sandboxId":"s","memoryMb":1.5})");
+}
+
+void TestJsonMapping::wrongTypesAreProtocolErrors()
+{
+    QFETCH(QByteArray, body);
+    const auto s = parseSandbox(body, QStringLiteral("Get sandbox"));
+    QVERIFY(!s.ok());
+    QCOMPARE(s.error().kind, ApiError::Kind::Protocol);
+    QCOMPARE(s.error().what, QStringLiteral("Get sandbox"));
+    QVERIFY(!s.error().message.isEmpty());
+}
+
+void TestJsonMapping::projectsAndTimes()
+{
+    const auto p = parseProjects(R"([{"id":"p1","name":"One","slug":"one","workspaceId":"w",
+        "createdAt":"2026-03-04T05:06:07+02:00"},{"id":"p2","createdAt":1700000000123}])");
+    QVERIFY(p.ok());
+    QCOMPARE(p.value().size(), 2);
+    QCOMPARE(p.value()[0].createdAt, QDateTime(QDate(2026, 3, 4), QTime(3, 6, 7), Qt::UTC));
+    QCOMPARE(p.value()[1].createdAt.toMSecsSinceEpoch(), qint64(1700000000123));
+    QVERIFY(p.value()[1].name.isEmpty());
+    QVERIFY(!parseProjects(R"({"id":"p1"})").ok());
+    QVERIFY(!parseProjects(R"([{"id":"p1"}, 7])").ok());
+}
+
+void TestJsonMapping::fileEntries()
+{
+    const auto f = parseFileEntries(R"([{"name":"a.txt","path":"/w/a.txt","type":"file","size":12,"mode":420,
+        "permissions":"-rw-r--r--","owner":"root","group":"root","modTime":1700000000000},
+        {"path":"/w/d","type":"dir","size":4096,"mode":"0755","modifiedAt":"2026-01-01T00:00:00Z"},
+        {"name":"l","path":"/w/l","type":"symlink","size":1,"symlinkTarget":"a.txt"}])");
+    QVERIFY(f.ok());
+    QCOMPARE(f.value()[0].mode, QStringLiteral("0644"));
+    QCOMPARE(f.value()[0].modifiedAt.toMSecsSinceEpoch(), qint64(1700000000000));
+    QCOMPARE(f.value()[1].name, QStringLiteral("d"));
+    QCOMPARE(f.value()[1].mode, QStringLiteral("0755"));
+    QVERIFY(f.value()[1].modifiedAt.isValid());
+    QCOMPARE(f.value()[2].symlinkTarget, QStringLiteral("a.txt"));
+    QVERIFY(!parseFileEntry(R"({"path":"/x","size":"big"})").ok());
+}
+
+void TestJsonMapping::processesAndExec()
+{
+    const auto p = parseProcesses(R"([{"pid":7,"cmd":["/bin/sh","-c","sleep 9"],"cwd":null,"startedAt":1700000000000}])");
+    QVERIFY(p.ok());
+    QCOMPARE(p.value()[0].pid, 7);
+    QCOMPARE(p.value()[0].command, QStringLiteral("/bin/sh -c sleep 9"));
+    QVERIFY(!parseProcesses(R"([{"cmd":[]}])").ok());
+    QVERIFY(!parseProcesses(R"([{"pid":1,"cmd":[1]}])").ok());
+
+    const auto e = parseExecResult(R"({"stdout":"hi\n","stderr":"","exitCode":3,"truncated":true})");
+    QVERIFY(e.ok());
+    QCOMPARE(e.value().stdoutText, QStringLiteral("hi\n"));
+    QCOMPARE(e.value().exitCode, 3);
+    QVERIFY(e.value().truncated);
+    QVERIFY(!parseExecResult(R"({"stdout":"x"})").ok());
+}
+
+void TestJsonMapping::whoAmI()
+{
+    const auto w = parseWhoAmI(R"({"id":"u1","username":"liz","email":null})");
+    QVERIFY(w.ok());
+    QCOMPARE(w.value().name, QStringLiteral("liz"));
+    QVERIFY(w.value().email.isEmpty());
+    QVERIFY(parseWhoAmI(R"({"scoped":true,"scopes":[]})").ok());
+}
+
+void TestJsonMapping::createSandboxBody()
+{
+    CreateSandboxRequest r;
+    r.projectId = QStringLiteral("p1");
+    Json j = parsed(lizard::client::createSandboxBody(r));
+    QCOMPARE_JSON(j, Json::parse(R"({"template":"base","projectId":"p1","timeoutMs":300000})"));
+    r.size = QStringLiteral("nano");
+    r.timeoutMs = 0;
+    r.metadata.insert(QStringLiteral("k"), QStringLiteral("v"));
+    r.envs.insert(QStringLiteral("A"), QString::fromUtf8("é"));
+    r.internetAccess = false;
+    j = parsed(lizard::client::createSandboxBody(r));
+    QCOMPARE_JSON(j, Json::parse(R"({"template":"base","projectId":"p1","timeoutMs":0,"size":"nano",
+        "metadata":{"k":"v"},"envs":{"A":"é"},"internetAccess":false})"));
+}
+
+void TestJsonMapping::execBodies()
+{
+    ExecOptions o;
+    Json j = parsed(execBody(QStringLiteral("echo hi"), {}, false, o, false));
+    QCOMPARE_JSON(j, Json::parse(R"({"cmd":"echo hi","timeoutMs":60000})"));
+    o.envs.insert(QStringLiteral("X"), QStringLiteral("1"));
+    o.user = QStringLiteral("user");
+    o.workdir = QStringLiteral("/tmp");
+    j = parsed(execBody({}, {QStringLiteral("printf"), QStringLiteral("%s"), QStringLiteral("$(rm -rf /)")}, true, o, true));
+    QCOMPARE_JSON(j, Json::parse(R"j({"cmd":["printf","%s","$(rm -rf /)"],"envs":{"X":"1"},"user":"user",
+        "workdir":"/tmp","timeoutMs":60000,"pidEvent":true})j"));
+    QCOMPARE_JSON(parsed(signalBody(5, {})), Json::parse(R"({"pid":5,"signal":"SIGTERM"})"));
+    QCOMPARE_JSON(parsed(moveBody("/a", "/b c")), Json::parse(R"({"from":"/a","to":"/b c"})"));
+}
+
+void TestJsonMapping::writeFileBody_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<bool>("base64");
+    QTest::newRow("ascii") << QByteArray("hello\n") << false;
+    QTest::newRow("utf-8") << QByteArray("caf\xC3\xA9 \xF0\x9F\xA6\x8E") << false;
+    QTest::newRow("empty") << QByteArray() << false;
+    QTest::newRow("NUL") << QByteArray("a\0b", 3) << true;
+    QTest::newRow("latin-1") << QByteArray("caf\xE9") << true;
+    QTest::newRow("png header") << QByteArray("\x89PNG\r\n\x1a\n", 8) << true;
+}
+
+void TestJsonMapping::writeFileBody()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(bool, base64);
+    const Json j = parsed(lizard::client::writeFileBody(QStringLiteral("/w/f"), content));
+    QCOMPARE(QString::fromStdString(j["path"].get<std::string>()), QStringLiteral("/w/f"));
+    const QByteArray sent = QByteArray::fromStdString(j["content"].get<std::string>());
+    if (base64) {
+        QCOMPARE_JSON(j["encoding"], Json("base64"));
+        QCOMPARE(QByteArray::fromBase64(sent), content);
+    } else {
+        QVERIFY(!j.contains("encoding"));
+        QCOMPARE(sent, content);
+    }
+}
+
+void TestJsonMapping::utf8Validation_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("ascii") << QByteArray("abc") << true;
+    QTest::newRow("2,3,4 bytes") << QByteArray("\xC3\xA9\xE2\x82\xAC\xF0\x9F\xA6\x8E") << true;
+    QTest::newRow("max code point") << QByteArray("\xF4\x8F\xBF\xBF") << true;
+    QTest::newRow("truncated") << QByteArray("\xF0\x9F\xA6") << false;
+    QTest::newRow("lone continuation") << QByteArray("\x80") << false;
+    QTest::newRow("overlong /") << QByteArray("\xC0\xAF") << false;
+    QTest::newRow("overlong 3-byte") << QByteArray("\xE0\x80\xAF") << false;
+    QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80") << false;
+    QTest::newRow("past U+10FFFF") << QByteArray("\xF4\x90\x80\x80") << false;
+    QTest::newRow("F8") << QByteArray("\xF8\x88\x80\x80\x80") << false;
+}
+
+void TestJsonMapping::utf8Validation()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(bool, valid);
+    QCOMPARE(isValidUtf8(bytes), valid);
+}
+
+QTEST_GUILESS_MAIN(TestJsonMapping)
+#include "tst_jsonmapping.moc"

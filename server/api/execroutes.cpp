@@ -1,0 +1,99 @@
+// POST /api/sandboxes/{id}/exec, GET processes, POST processes/signal.
+#include "api/routes.h"
+
+#include "api/execrequest.h"
+#include "api/execstream.h"
+#include "api/jsonbody.h"
+#include "api/sandboxmanager.h"
+#include "api/views.h"
+
+#include <array>
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+namespace {
+
+constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"};
+
+Error notFound(const std::string& id) { return Error{404, "NOT_FOUND", "sandbox " + id + " not found"}; }
+
+} // namespace
+
+void registerExecRoutes(Router& router, ApiContext& ctx)
+{
+    SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::post, "/api/sandboxes/{}/exec", [&mgr](const ExPtr& ex, const Params& p) {
+        const auto sb = mgr.running(p[0]);
+        if (!sb)
+            return ex->replyError(notFound(p[0]));
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        auto parsed = parseExec(*body);
+        if (!parsed)
+            return ex->replyError(parsed.error());
+        if (ex->wantsEventStream()) {
+            std::make_shared<ExecStream>(ex, sb->handle.socketPath, std::move(parsed->request), parsed->pidEvent)->start();
+        } else {
+            std::make_shared<ExecCollect>(ex, sb->handle.socketPath, std::move(parsed->request))->start();
+        }
+    });
+}
+
+void registerProcessRoutes(Router& router, ApiContext& ctx)
+{
+    SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::get, "/api/sandboxes/{}/processes", [&mgr](const ExPtr& ex, const Params& p) {
+        const auto sb = mgr.running(p[0]);
+        if (!sb)
+            return ex->replyError(notFound(p[0]));
+        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
+        agent->request({{"op", "processes"}}, [ex, agent](Result<nlohmann::json> r) {
+            if (!r)
+                return ex->replyError(r.error());
+            nlohmann::json out = nlohmann::json::array();
+            if (const auto it = r->find("processes"); it != r->end() && it->is_array()) {
+                for (const auto& proc : *it)
+                    out.push_back(processJson(proc));
+            }
+            ex->replyJson(200, out);
+        });
+    });
+    router.add(verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
+        const auto sb = mgr.running(p[0]);
+        if (!sb)
+            return ex->replyError(notFound(p[0]));
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        Fields f(*body);
+        auto pid = f.optInt("pid");
+        if (!pid)
+            return ex->replyError(pid.error());
+        if (!*pid || **pid <= 0 || **pid > 4194304)
+            return ex->replyError(invalidArgument("field \"pid\" is required (a positive integer)"));
+        auto sig = f.optString("signal");
+        if (!sig)
+            return ex->replyError(sig.error());
+        const std::string name = sig->value_or("SIGTERM");
+        if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
+            return ex->replyError(invalidArgument("field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
+                                                  "SIGQUIT, SIGUSR1, SIGUSR2; got \"" + name + "\""));
+        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
+        const int64_t target = **pid;
+        agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}}, [ex, agent, target](Result<nlohmann::json> r) {
+            if (!r) {
+                Error e = r.error();
+                if (e.code == "NO_SUCH_PROCESS")
+                    e = Error{404, "NOT_FOUND", "no process " + std::to_string(target) + " started by exec is running"};
+                return ex->replyError(e);
+            }
+            ex->replyEmpty();
+        });
+    });
+}
+
+} // namespace lizard::api

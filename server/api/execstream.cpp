@@ -1,0 +1,155 @@
+#include "api/execstream.h"
+
+#include "api/execrequest.h"
+#include "common/log.h"
+
+namespace lizard::api {
+
+ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request,
+                       bool pidEvent)
+    : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)),
+      m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request)), m_pidEvent(pidEvent)
+{
+}
+
+void ExecStream::start()
+{
+    auto self = shared_from_this();
+    std::weak_ptr<ExecStream> weak = self;
+    m_writer->onFailure([weak] {
+        if (auto s = weak.lock())
+            s->cancel();
+    });
+    m_ex->onClientGone([weak] {
+        if (auto s = weak.lock())
+            s->cancel();
+    });
+    runtime::ExecHandlers h;
+    h.onStarted = [self](int pid) { self->onStarted(pid); };
+    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk, std::function<void()> resume) {
+        self->onOutput(stream, chunk, std::move(resume));
+    };
+    h.onExit = [self](int code, bool timedOut) { self->onExit(code, timedOut); };
+    h.onError = [self](const Error& e) { self->onError(e); };
+    m_cancel = m_agent.exec(m_request, std::move(h));
+}
+
+void ExecStream::cancel()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    if (m_cancel)
+        m_cancel->cancel(); // the agent kills the command's tree
+    m_writer->abort();
+}
+
+void ExecStream::onStarted(int pid)
+{
+    if (m_finished)
+        return;
+    m_writer->begin(200, "text/event-stream", std::nullopt);
+    if (m_pidEvent)
+        m_writer->write(sseEvent({{"pid", pid}}));
+}
+
+void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk, std::function<void()> resume)
+{
+    if (m_finished)
+        return;
+    std::string events;
+    (stream == runtime::OutStream::Stdout ? m_stdout : m_stderr).feed(chunk, events);
+    if (events.empty())
+        return resume(); // only an unfinished line so far
+    // Resume reading from the agent only once this reached the socket: that is the backpressure.
+    m_writer->write(std::move(events), std::move(resume));
+}
+
+void ExecStream::onExit(int exitCode, bool timedOut)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    std::string tail;
+    m_stdout.flush(tail);
+    m_stderr.flush(tail);
+    nlohmann::json last = {{"exitCode", exitCode}};
+    if (timedOut)
+        last["timedOut"] = true;
+    tail += sseEvent(last);
+    m_writer->write(std::move(tail));
+    m_writer->end();
+    m_cancel.reset();
+}
+
+void ExecStream::onError(const Error& error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_cancel.reset();
+    if (!m_writer->begun())
+        return m_ex->replyError(error);
+    // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
+    // it for a normal end (the SDK would report exit code 0).
+    log::warn("exec stream failed: " + error.message);
+    m_writer->write(sseEvent({{"error", error.code}, {"code", error.code}, {"message", error.message}}));
+    auto writer = m_writer;
+    m_writer->write(std::string(), [writer] { writer->abort(); });
+}
+
+ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request)
+    : m_ex(std::move(exchange)), m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request))
+{
+}
+
+void ExecCollect::start()
+{
+    auto self = shared_from_this();
+    std::weak_ptr<ExecCollect> weak = self;
+    m_ex->onClientGone([weak] {
+        auto s = weak.lock();
+        if (!s || s->m_finished)
+            return;
+        s->m_finished = true;
+        if (s->m_cancel)
+            s->m_cancel->cancel();
+    });
+    runtime::ExecHandlers h;
+    h.onStarted = [](int) {};
+    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk, std::function<void()> resume) {
+        std::string& buf = stream == runtime::OutStream::Stdout ? self->m_stdout : self->m_stderr;
+        const size_t room = kExecOutputCap - std::min(kExecOutputCap, buf.size());
+        if (chunk.size() > room) {
+            self->m_truncated = true;
+            // Cut on a character boundary so that the answer has no broken character at the end.
+            buf.append(chunk.substr(0, utf8Boundary(chunk, room)));
+            buf.resize(std::min(buf.size(), kExecOutputCap));
+        } else {
+            buf.append(chunk);
+        }
+        resume(); // past the cap the output is drained and dropped
+    };
+    h.onExit = [self](int code, bool timedOut) {
+        if (self->m_finished)
+            return;
+        self->m_finished = true;
+        nlohmann::json out = {{"stdout", self->m_stdout}, {"stderr", self->m_stderr}, {"exitCode", code}};
+        if (self->m_truncated)
+            out["truncated"] = true;
+        if (timedOut)
+            out["timedOut"] = true;
+        self->m_ex->replyJson(200, out);
+        self->m_cancel.reset();
+    };
+    h.onError = [self](const Error& e) {
+        if (self->m_finished)
+            return;
+        self->m_finished = true;
+        self->m_ex->replyError(e);
+        self->m_cancel.reset();
+    };
+    m_cancel = m_agent.exec(m_request, std::move(h));
+}
+
+} // namespace lizard::api

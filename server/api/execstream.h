@@ -1,0 +1,57 @@
+#pragma once
+// A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
+// reading paused until each HTTP write completed. A client that hangs up cancels the exec.
+
+#include "api/sseencoder.h"
+#include "api/streamwriter.h"
+#include "runtime/agent_client.h"
+
+#include <memory>
+
+namespace lizard::api {
+
+class ExecStream : public std::enable_shared_from_this<ExecStream>
+{
+public:
+    ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request,
+               bool pidEvent);
+    void start();
+
+private:
+    void onStarted(int pid);
+    void onOutput(runtime::OutStream stream, std::string_view chunk, std::function<void()> resume);
+    void onExit(int exitCode, bool timedOut);
+    void onError(const Error& error);
+    void cancel();
+
+    std::shared_ptr<http::Exchange> m_ex;
+    std::shared_ptr<StreamWriter> m_writer;
+    runtime::AgentClient m_agent;
+    runtime::ExecRequest m_request;
+    bool m_pidEvent;
+    bool m_finished = false;
+    std::shared_ptr<runtime::Cancel> m_cancel;
+    LineSplitter m_stdout{"stdout"};
+    LineSplitter m_stderr{"stderr"};
+};
+
+// A non-streamed exec: collects up to 512 KiB per stream, answers {stdout, stderr, exitCode,
+// truncated?} at the end.
+class ExecCollect : public std::enable_shared_from_this<ExecCollect>
+{
+public:
+    ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request);
+    void start();
+
+private:
+    std::shared_ptr<http::Exchange> m_ex;
+    runtime::AgentClient m_agent;
+    runtime::ExecRequest m_request;
+    std::string m_stdout;
+    std::string m_stderr;
+    bool m_truncated = false;
+    bool m_finished = false;
+    std::shared_ptr<runtime::Cancel> m_cancel;
+};
+
+} // namespace lizard::api

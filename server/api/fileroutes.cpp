@@ -1,0 +1,237 @@
+// Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
+// only check that it is absolute.
+#include "api/routes.h"
+
+#include "api/jsonbody.h"
+#include "api/sandboxmanager.h"
+#include "api/streamwriter.h"
+#include "api/views.h"
+#include "common/base64.h"
+#include "runtime/agent_client.h"
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+namespace {
+
+Error notFound(const std::string& id) { return Error{404, "NOT_FOUND", "sandbox " + id + " not found"}; }
+
+Status checkPath(const std::string& path, const std::string& field)
+{
+    if (path.empty() || path.front() != '/')
+        return invalidArgument("\"" + field + "\" must be an absolute path, got \"" + path + "\"");
+    if (path.size() > 4096 || path.find('\0') != std::string::npos)
+        return invalidArgument("\"" + field + "\" is not a valid path");
+    return okStatus();
+}
+
+// The query parameter `name` as an absolute path.
+Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
+{
+    auto v = ex->query(name);
+    if (!v)
+        return invalidArgument("query parameter \"" + name + "\" is required");
+    if (Status s = checkPath(*v, name); !s)
+        return s.error();
+    return *v;
+}
+
+Result<std::string> bodyPath(const Fields& f, const std::string& name)
+{
+    auto v = f.requiredString(name);
+    if (!v)
+        return v;
+    if (Status s = checkPath(*v, name); !s)
+        return s.error();
+    return v;
+}
+
+Result<std::string> userOf(std::optional<std::string> user)
+{
+    const std::string u = user.value_or("root");
+    if (u.empty() || u.size() > 64 || u.find_first_of("/:\n") != std::string::npos || u.find('\0') != std::string::npos)
+        return invalidArgument("\"user\" is not a valid user name");
+    return u;
+}
+
+using AgentPtr = std::shared_ptr<runtime::AgentClient>;
+
+// Runs `handler` with the sandbox's agent, or answers 404.
+template <class Fn>
+void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
+{
+    const auto sb = mgr.running(id);
+    if (!sb)
+        return ex->replyError(notFound(id));
+    handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
+}
+
+void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path, const std::string& user)
+{
+    auto writer = std::make_shared<StreamWriter>(ex);
+    auto expected = std::make_shared<uint64_t>(0);
+    auto sent = std::make_shared<uint64_t>(0);
+    auto cancel = agent->readFile(
+        path, user,
+        [writer, expected](uint64_t size) {
+            *expected = size;
+            writer->begin(200, "application/octet-stream", size);
+        },
+        [writer, expected, sent](std::string_view data, std::function<void()> resume) {
+            if (*sent + data.size() > *expected)
+                return writer->abort(); // the file grew while read: never send more than announced
+            *sent += data.size();
+            writer->write(std::string(data), std::move(resume));
+        },
+        [ex, agent, writer, expected, sent](Status st) {
+            writer->onFailure(nullptr); // drops the cancel handle (and the cycle through it)
+            if (!writer->begun())
+                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"}) : ex->replyError(st.error());
+            if (!st || *sent != *expected)
+                return writer->abort(); // cut: the client sees a short body, not a wrong one
+            writer->end();
+        });
+    writer->onFailure([cancel] { cancel->cancel(); });
+}
+
+} // namespace
+
+void registerFileRoutes(Router& router, ApiContext& ctx)
+{
+    SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::post, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        Fields f(*body);
+        auto path = bodyPath(f, "path");
+        if (!path)
+            return ex->replyError(path.error());
+        auto content = f.optString("content");
+        if (!content)
+            return ex->replyError(content.error());
+        if (!*content)
+            return ex->replyError(invalidArgument("field \"content\" is required (a string)"));
+        auto encoding = f.optString("encoding");
+        if (!encoding)
+            return ex->replyError(encoding.error());
+        std::string bytes;
+        const std::string enc = encoding->value_or("utf-8");
+        if (enc == "base64") {
+            auto decoded = base64Decode(**content);
+            if (!decoded)
+                return ex->replyError(invalidArgument("field \"content\" is not valid base64"));
+            bytes = std::move(*decoded);
+        } else if (enc == "utf-8" || enc == "utf8" || enc == "text") {
+            bytes = std::move(**content);
+        } else {
+            return ex->replyError(invalidArgument("field \"encoding\" must be \"base64\" or \"utf-8\", got \"" + enc + "\""));
+        }
+        auto user = f.optString("user");
+        if (!user)
+            return ex->replyError(user.error());
+        auto u = userOf(*user);
+        if (!u)
+            return ex->replyError(u.error());
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+            agent->writeFile(*path, *u, std::move(bytes), [ex, agent](Status st) {
+                if (!st)
+                    return ex->replyError(st.error());
+                ex->replyEmpty();
+            });
+        });
+    });
+    router.add(verb::get, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto path = queryPath(ex, "path");
+        if (!path)
+            return ex->replyError(path.error());
+        auto user = userOf(ex->query("user"));
+        if (!user)
+            return ex->replyError(user.error());
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) { readFile(ex, agent, *path, *user); });
+    });
+    router.add(verb::delete_, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        nlohmann::json req = {{"op", "remove"}};
+        if (auto path = body->contains("path") ? bodyPath(Fields(*body), "path") : queryPath(ex, "path"); !path)
+            return ex->replyError(path.error());
+        else
+            req["path"] = *path;
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+            agent->request(req, [ex, agent](Result<nlohmann::json> r) {
+                if (!r)
+                    return ex->replyError(r.error());
+                ex->replyEmpty();
+            });
+        });
+    });
+    router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto path = queryPath(ex, "path");
+        if (!path)
+            return ex->replyError(path.error());
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+            agent->request({{"op", "list"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
+                if (!r)
+                    return ex->replyError(r.error());
+                nlohmann::json out = nlohmann::json::array();
+                if (const auto it = r->find("entries"); it != r->end() && it->is_array()) {
+                    for (const auto& e : *it)
+                        out.push_back(fileEntryJson(e));
+                }
+                ex->replyJson(200, out);
+            });
+        });
+    });
+    router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto path = queryPath(ex, "path");
+        if (!path)
+            return ex->replyError(path.error());
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+            agent->request({{"op", "stat"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
+                if (!r)
+                    return ex->replyError(r.error());
+                const auto it = r->find("entry");
+                if (it == r->end() || !it->is_object())
+                    return ex->replyError(Error{500, "INTERNAL", "the agent answered stat without an entry"});
+                ex->replyJson(200, fileEntryJson(*it));
+            });
+        });
+    });
+    router.add(verb::post, "/api/sandboxes/{}/files/move", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(notFound(p[0]));
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        Fields f(*body);
+        auto from = bodyPath(f, "from");
+        if (!from)
+            return ex->replyError(from.error());
+        auto to = bodyPath(f, "to");
+        if (!to)
+            return ex->replyError(to.error());
+        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+            agent->request({{"op", "move"}, {"from", *from}, {"to", *to}}, [ex, agent](Result<nlohmann::json> r) {
+                if (!r)
+                    return ex->replyError(r.error());
+                ex->replyEmpty();
+            });
+        });
+    });
+}
+
+} // namespace lizard::api

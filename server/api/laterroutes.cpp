@@ -1,0 +1,61 @@
+// Calls of lizard-api.md that later issues implement (pause/resume, snapshots, fork, volumes,
+// ports, file watching, logs, API key management): an honest 501 until then.
+#include "api/routes.h"
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+
+void registerLaterRoutes(Router& router)
+{
+    struct Later
+    {
+        verb method;
+        const char* pattern;
+        const char* what;
+    };
+    static const Later later[] = {
+        {verb::post, "/api/sandboxes/{}/pause", "pause"},
+        {verb::post, "/api/sandboxes/{}/resume", "resume"},
+        {verb::post, "/api/sandboxes/{}/snapshot", "snapshots"},
+        {verb::post, "/api/sandboxes/{}/fork", "fork"},
+        {verb::post, "/api/sandboxes/{}/expose/{}", "exposing ports"},
+        {verb::delete_, "/api/sandboxes/{}/expose/{}", "exposing ports"},
+        {verb::get, "/api/sandboxes/{}/logs", "sandbox logs"},
+        {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
+        {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
+        {verb::get, "/api/sandboxes/{}/files/watch/events", "file watching"},
+        {verb::get, "/api/projects/{}/snapshots", "snapshots"},
+        {verb::get, "/api/sandbox-snapshots", "snapshots"},
+        {verb::get, "/api/sandbox-snapshots/{}", "snapshots"},
+        {verb::patch, "/api/sandbox-snapshots/{}", "snapshots"},
+        {verb::delete_, "/api/sandbox-snapshots/{}", "snapshots"},
+        {verb::get, "/api/projects/{}/volumes", "volumes"},
+        {verb::post, "/api/projects/{}/volumes", "volumes"},
+        {verb::get, "/api/projects/{}/volumes/{}", "volumes"},
+        {verb::patch, "/api/projects/{}/volumes/{}", "volumes"},
+        {verb::delete_, "/api/projects/{}/volumes/{}", "volumes"},
+        {verb::get, "/api/account/api-keys", "API key management"},
+        {verb::post, "/api/account/api-keys", "API key management"},
+        {verb::delete_, "/api/account/api-keys/{}", "API key management"},
+    };
+    for (const Later& l : later) {
+        const std::string what = l.what;
+        router.add(l.method, l.pattern, [what](const std::shared_ptr<http::Exchange>& ex, const Params&) {
+            ex->replyError(Error{501, "NOT_IMPLEMENTED", what + " is not implemented by lizard-local yet"});
+        });
+    }
+}
+
+void registerAllRoutes(Router& router, ApiContext& ctx)
+{
+    registerAccountRoutes(router, ctx);
+    registerProjectRoutes(router, ctx);
+    registerSandboxRoutes(router, ctx);
+    registerExecRoutes(router, ctx);
+    registerProcessRoutes(router, ctx);
+    registerFileRoutes(router, ctx);
+    registerLaterRoutes(router);
+}
+
+} // namespace lizard::api

@@ -1,0 +1,45 @@
+#pragma once
+// The routes of lizard-api.md, grouped by resource. Each register* adds its routes.
+
+#include "api/router.h"
+#include "http/beast.h"
+#include "http/exchange.h"
+
+#include <string>
+
+namespace lizard::runtime {
+class Runtime;
+}
+namespace lizard::store {
+class Store;
+}
+
+namespace lizard::api {
+
+class SandboxManager;
+
+struct ApiContext
+{
+    store::Store& store;
+    SandboxManager& sandboxes;
+    runtime::Runtime& runtime;
+    std::string serverUser;
+};
+
+void registerAccountRoutes(Router& router, ApiContext& ctx);
+void registerProjectRoutes(Router& router, ApiContext& ctx);
+void registerSandboxRoutes(Router& router, ApiContext& ctx);
+void registerExecRoutes(Router& router, ApiContext& ctx);
+void registerProcessRoutes(Router& router, ApiContext& ctx);
+void registerFileRoutes(Router& router, ApiContext& ctx);
+void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 for now
+void registerAllRoutes(Router& router, ApiContext& ctx);
+
+// Runs `fn` on the exchange's connection executor (from a worker thread, for example).
+template <class Fn>
+void onExchange(const std::shared_ptr<http::Exchange>& ex, Fn&& fn)
+{
+    http::net::post(ex->executor(), [ex, fn = std::forward<Fn>(fn)]() mutable { fn(); });
+}
+
+} // namespace lizard::api

@@ -1,0 +1,71 @@
+#pragma once
+// The sandboxes' lifecycle around the runtime: create (on the worker pool), deadlines
+// (a timer per sandbox destroys it when its endAt passes), kill, and the reconciliation
+// with the runtime when lizard-local starts.
+
+#include "common/result.h"
+#include "http/beast.h"
+#include "runtime/runtime.h"
+#include "store/store.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace lizard::api {
+
+struct CreateSandboxParams
+{
+    std::string projectId;
+    std::string templateName = "base";
+    std::string size = "medium";
+    runtime::Limits limits;
+    int64_t timeoutMs = 0; // 0: no deadline
+    std::map<std::string, std::string> metadata;
+    std::map<std::string, std::string> envs;
+    bool internetAccess = true;
+};
+
+class SandboxManager
+{
+public:
+    SandboxManager(store::Store& store, runtime::Runtime& runtime, http::net::io_context& ioc,
+                   http::net::thread_pool& workers, int maxRunning);
+
+    // Blocking; before serving. Adopts live sandboxes, cleans up dead and expired ones.
+    void reconcileAtStartup();
+
+    // `done` runs on a worker thread. 429 LIMIT_EXCEEDED when maxRunning are running.
+    void create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done);
+    // 404 if not running. `done` runs on a worker thread once the runtime destroyed it.
+    void kill(const std::string& id, const std::string& reason, std::function<void(Status)> done);
+    Status setTimeout(const std::string& id, int64_t timeoutMs);
+
+    // A running sandbox whose deadline has not passed, else null.
+    store::SandboxPtr running(const std::string& id) const;
+
+    int maxRunning() const { return m_maxRunning; }
+    int runningCount() const;
+    // Server shutdown: stop the deadline timers (sandboxes keep running and are adopted later).
+    void shutdown();
+
+private:
+    void armDeadline(const std::string& id, int64_t endAtMs);
+    void cancelDeadline(const std::string& id);
+    void onDeadline(const std::string& id);
+
+    store::Store& m_store;
+    runtime::Runtime& m_runtime;
+    http::net::io_context& m_ioc;
+    http::net::thread_pool& m_workers;
+    const int m_maxRunning;
+
+    mutable std::mutex m_mutex;
+    int m_starting = 0; // creations in flight (count against maxRunning)
+    std::map<std::string, std::shared_ptr<http::net::steady_timer>> m_timers;
+    bool m_shutdown = false;
+};
+
+} // namespace lizard::api

@@ -1,0 +1,169 @@
+// Sandboxes: create, list, info, kill, timeout.
+#include "api/routes.h"
+
+#include "api/jsonbody.h"
+#include "api/sandboxmanager.h"
+#include "api/sizes.h"
+#include "api/views.h"
+#include "common/timeutil.h"
+#include "http/responses.h"
+#include "store/store.h"
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+namespace {
+
+constexpr int64_t kMaxTimeoutMs = 2147483647;
+
+Status validEnvNames(const std::map<std::string, std::string>& envs, const std::string& field)
+{
+    for (const auto& [k, v] : envs) {
+        if (k.empty() || k.find('=') != std::string::npos || k.find('\0') != std::string::npos)
+            return invalidArgument("field \"" + field + "\" has an invalid variable name \"" + k + "\"");
+        if (v.find('\0') != std::string::npos)
+            return invalidArgument("field \"" + field + "." + k + "\" contains a NUL character");
+    }
+    return okStatus();
+}
+
+// Everything in the body is checked before anything starts.
+Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st, nlohmann::json& extra)
+{
+    Fields f(body);
+    CreateSandboxParams p;
+    for (const char* later : {"snapshotId", "volumeId", "volumeName"}) {
+        if (f.has(later))
+            return Error{501, "NOT_IMPLEMENTED", std::string(later) + " is not supported by lizard-local yet"};
+    }
+    if (auto hosts = f.stringArray("allowedHosts"); !hosts)
+        return hosts.error();
+    else if (!hosts->empty())
+        return Error{501, "NOT_IMPLEMENTED", "allowedHosts is not supported by lizard-local yet"};
+    if (auto region = f.optString("region"); !region) {
+        return region.error();
+    } else if (*region && **region != "local") {
+        extra["code"] = "region_unavailable"; // the SDK then retries without a region
+        return Error{503, "REGION_UNAVAILABLE", "region " + **region + " is not available here; lizard-local has one "
+                                                                        "region: local"};
+    }
+    if (auto token = f.optString("lizardToken"); !token)
+        return token.error();
+    auto tmpl = f.optString("template");
+    if (!tmpl)
+        return tmpl.error();
+    p.templateName = tmpl->value_or("base");
+    if (p.templateName != "base" && p.templateName != "interpreter")
+        return Error{400, "INVALID_TEMPLATE", "unknown template \"" + p.templateName + "\" (base or interpreter)"};
+    auto project = f.optString("projectId");
+    if (!project)
+        return project.error();
+    std::optional<store::ProjectRecord> rec = *project ? st.project(**project) : st.projectBySlug("default");
+    if (!rec && *project)
+        rec = st.projectBySlug(**project);
+    if (!rec)
+        return Error{404, "NOT_FOUND", "project " + project->value_or("default") + " not found"};
+    p.projectId = rec->id;
+    auto size = f.optString("size");
+    if (!size)
+        return size.error();
+    p.size = size->value_or(kDefaultSize);
+    const auto limits = limitsForSize(p.size);
+    if (!limits)
+        return invalidArgument("field \"size\" must be one of " + sizeNames() + ", got \"" + p.size + "\"");
+    p.limits = *limits;
+    auto timeout = f.optInt("timeoutMs");
+    if (!timeout)
+        return timeout.error();
+    p.timeoutMs = timeout->value_or(0);
+    if (p.timeoutMs != 0 && (p.timeoutMs < 1000 || p.timeoutMs > kMaxTimeoutMs))
+        return Error{400, "INVALID_TIMEOUT", "field \"timeoutMs\" must be 0 (no deadline) or 1000..2147483647"};
+    auto metadata = f.stringMap("metadata");
+    if (!metadata)
+        return metadata.error();
+    p.metadata = std::move(*metadata);
+    auto envs = f.stringMap("envs");
+    if (!envs)
+        return envs.error();
+    if (Status s = validEnvNames(*envs, "envs"); !s)
+        return s.error();
+    p.envs = std::move(*envs);
+    auto internet = f.optBool("internetAccess");
+    if (!internet)
+        return internet.error();
+    p.internetAccess = internet->value_or(true);
+    return p;
+}
+
+} // namespace
+
+void registerSandboxRoutes(Router& router, ApiContext& ctx)
+{
+    store::Store& st = ctx.store;
+    SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::post, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        nlohmann::json extra = nlohmann::json::object();
+        auto params = createParams(*body, st, extra);
+        if (!params)
+            return ex->replyError(params.error(), extra);
+        mgr.create(std::move(*params), [ex, &mgr](Result<store::SandboxPtr> created) {
+            onExchange(ex, [ex, &mgr, created = std::move(created)]() mutable {
+                if (created)
+                    return ex->replyJson(200, sandboxJson(**created));
+                nlohmann::json more = nlohmann::json::object();
+                if (created.error().status == 429)
+                    more = {{"limit", mgr.maxRunning()}, {"running", mgr.runningCount()}, {"unit", "sandboxes"},
+                            {"retryAfterS", 5}};
+                auto res = http::errorResponse(created.error(), more);
+                if (created.error().status == 429)
+                    res.set(http::bhttp::field::retry_after, "5");
+                ex->reply(std::move(res));
+            });
+        });
+    });
+    router.add(verb::get, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& s : st.runningSandboxes()) {
+            if (mgr.running(s->id))
+                out.push_back(sandboxJson(*s));
+        }
+        ex->replyJson(200, out);
+    });
+    router.add(verb::get, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
+        if (auto s = mgr.running(p[0]))
+            return ex->replyJson(200, sandboxJson(*s));
+        ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+    });
+    router.add(verb::delete_, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
+        mgr.kill(p[0], "killed", [ex](Status s) {
+            onExchange(ex, [ex, s] {
+                if (!s)
+                    return ex->replyError(s.error());
+                ex->replyEmpty();
+            });
+        });
+    });
+    router.add(verb::post, "/api/sandboxes/{}/timeout", [&mgr](const ExPtr& ex, const Params& p) {
+        if (!mgr.running(p[0]))
+            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        auto timeout = Fields(*body).optInt("timeoutMs");
+        if (!timeout)
+            return ex->replyError(timeout.error());
+        if (!*timeout || **timeout < 1000 || **timeout > kMaxTimeoutMs)
+            return ex->replyError(Error{400, "INVALID_TIMEOUT", "field \"timeoutMs\" must be an integer from 1000 to "
+                                                                "2147483647 (milliseconds from now)"});
+        if (Status s = mgr.setTimeout(p[0], **timeout); !s)
+            return ex->replyError(s.error());
+        ex->replyEmpty();
+    });
+}
+
+} // namespace lizard::api

@@ -1,0 +1,166 @@
+#include "api/sseencoder.h"
+
+#include "http/responses.h"
+
+#include <cstring>
+
+namespace lizard::api {
+
+namespace {
+
+constexpr char kReplacement[] = "\xEF\xBF\xBD";
+
+// Length of the valid UTF-8 sequence at s[i], or 0 if the bytes there are not one.
+size_t validSequence(std::string_view s, size_t i)
+{
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    const size_t left = s.size() - i;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        return left >= 2 && (b(i + 1) & 0xC0) == 0x80 ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (left < 3 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xE0 && b(i + 1) < 0xA0)
+            return 0; // overlong
+        if (c == 0xED && b(i + 1) >= 0xA0)
+            return 0; // surrogate
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (left < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 || (b(i + 3) & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xF0 && b(i + 1) < 0x90)
+            return 0; // overlong
+        if (c == 0xF4 && b(i + 1) >= 0x90)
+            return 0; // above U+10FFFF
+        return 4;
+    }
+    return 0;
+}
+
+} // namespace
+
+void appendJsonString(std::string& out, std::string_view s)
+{
+    static const char* hex = "0123456789abcdef";
+    out.reserve(out.size() + s.size() + 2);
+    out.push_back('"');
+    size_t i = 0;
+    while (i < s.size()) {
+        // Fast path: a run of printable ASCII that needs no escaping.
+        size_t j = i;
+        while (j < s.size()) {
+            const unsigned char c = static_cast<unsigned char>(s[j]);
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+                break;
+            ++j;
+        }
+        out.append(s.data() + i, j - i);
+        i = j;
+        if (i >= s.size())
+            break;
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\') {
+            out.push_back('\\');
+            out.push_back(char(c));
+            ++i;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\n': out.append("\\n"); break;
+            case '\r': out.append("\\r"); break;
+            case '\t': out.append("\\t"); break;
+            case '\b': out.append("\\b"); break;
+            case '\f': out.append("\\f"); break;
+            default:
+                out.append("\\u00");
+                out.push_back(hex[c >> 4]);
+                out.push_back(hex[c & 0xf]);
+            }
+            ++i;
+        } else {
+            const size_t n = validSequence(s, i);
+            if (n == 0) {
+                out.append(kReplacement);
+                ++i;
+            } else {
+                out.append(s.data() + i, n);
+                i += n;
+            }
+        }
+    }
+    out.push_back('"');
+}
+
+size_t utf8Boundary(std::string_view s, size_t max)
+{
+    if (s.size() <= max)
+        return s.size();
+    size_t end = max;
+    // Step back over continuation bytes (at most 3) to the start of the cut sequence.
+    size_t back = 0;
+    while (back < 3 && end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) {
+        --end;
+        ++back;
+    }
+    return end == 0 ? max : end;
+}
+
+std::string sseEvent(const nlohmann::json& event) { return "data: " + http::safeDump(event) + "\n\n"; }
+
+LineSplitter::LineSplitter(std::string_view streamName)
+{
+    m_prefix = "data: {\"stream\":\"";
+    m_prefix += streamName;
+    m_prefix += "\",\"line\":";
+}
+
+void LineSplitter::emit(std::string_view line, std::string& out) const
+{
+    out += m_prefix;
+    appendJsonString(out, line);
+    out += "}\n\n";
+}
+
+void LineSplitter::feed(std::string_view chunk, std::string& out)
+{
+    while (!chunk.empty()) {
+        const void* nl = std::memchr(chunk.data(), '\n', chunk.size());
+        if (nl == nullptr) {
+            m_partial.append(chunk);
+            while (m_partial.size() >= kMaxLineBytes) {
+                const size_t cut = utf8Boundary(m_partial, kMaxLineBytes);
+                emit(std::string_view(m_partial).substr(0, cut), out);
+                m_partial.erase(0, cut);
+            }
+            return;
+        }
+        const size_t len = static_cast<const char*>(nl) - chunk.data();
+        if (m_partial.empty() && len <= kMaxLineBytes) {
+            emit(chunk.substr(0, len), out);
+        } else {
+            m_partial.append(chunk.substr(0, len));
+            std::string_view rest(m_partial);
+            while (rest.size() > kMaxLineBytes) {
+                const size_t cut = utf8Boundary(rest, kMaxLineBytes);
+                emit(rest.substr(0, cut), out);
+                rest.remove_prefix(cut);
+            }
+            emit(rest, out);
+            m_partial.clear();
+        }
+        chunk.remove_prefix(len + 1);
+    }
+}
+
+void LineSplitter::flush(std::string& out)
+{
+    if (m_partial.empty())
+        return;
+    emit(m_partial, out);
+    m_partial.clear();
+}
+
+} // namespace lizard::api

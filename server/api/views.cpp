@@ -1,0 +1,68 @@
+#include "api/views.h"
+
+#include "common/timeutil.h"
+
+namespace lizard::api {
+
+nlohmann::json projectJson(const store::ProjectRecord& p)
+{
+    return {{"id", p.id}, {"name", p.name}, {"slug", p.slug}, {"workspaceId", p.workspaceId},
+            {"createdAt", isoUtc(p.createdAtMs)}};
+}
+
+nlohmann::json sandboxJson(const store::SandboxRecord& s)
+{
+    nlohmann::json j = {
+        {"sandboxId", s.id},
+        {"template", s.templateName},
+        {"projectId", s.projectId},
+        {"startedAt", isoUtc(s.startedAtMs)},
+        {"endAt", s.endAtMs != 0 ? nlohmann::json(isoUtc(s.endAtMs)) : nlohmann::json(nullptr)},
+        {"status", s.status},
+        {"size", s.size},
+        {"region", "local"},
+        {"runtime", "container"},
+        {"pauseError", nullptr},
+        {"internetAccess", s.internetAccess},
+        {"metadata", s.metadata},
+    };
+    if (s.limitsEnforced) {
+        j["cpus"] = s.cpus;
+        j["memoryMb"] = s.memoryMb;
+    }
+    return j;
+}
+
+nlohmann::json fileEntryJson(const nlohmann::json& e)
+{
+    nlohmann::json out = e;
+    if (const auto it = e.find("mode"); it != e.end() && it->is_string()) {
+        const std::string m = it->get<std::string>();
+        int value = 0;
+        bool ok = !m.empty();
+        for (char c : m) {
+            if (c < '0' || c > '7') {
+                ok = false;
+                break;
+            }
+            value = value * 8 + (c - '0');
+        }
+        if (ok)
+            out["mode"] = value;
+        else
+            out.erase("mode");
+    }
+    if (const auto it = e.find("modTime"); it != e.end())
+        out["modifiedAt"] = *it;
+    return out;
+}
+
+nlohmann::json processJson(const nlohmann::json& p)
+{
+    nlohmann::json out = p;
+    if (!out.contains("tag"))
+        out["tag"] = nullptr;
+    return out;
+}
+
+} // namespace lizard::api

@@ -1,0 +1,17 @@
+#pragma once
+// The JSON shapes the API answers (as the official SDK reads them).
+
+#include "store/records.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lizard::api {
+
+nlohmann::json projectJson(const store::ProjectRecord& project);
+// cpus and memoryMb appear only when the limits are really enforced.
+nlohmann::json sandboxJson(const store::SandboxRecord& sandbox);
+// Agent file entry → API entry: mode as a number (0644 → 420), modifiedAt = modTime.
+nlohmann::json fileEntryJson(const nlohmann::json& agentEntry);
+nlohmann::json processJson(const nlohmann::json& agentProcess);
+
+} // namespace lizard::api

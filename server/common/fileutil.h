@@ -1,0 +1,15 @@
+#pragma once
+// Small file helpers for the server's own state files (never for sandbox paths).
+
+#include "common/result.h"
+
+#include <string>
+
+namespace lizard {
+
+// Writes via a temp file + rename, with the given mode (set before any content is written).
+Status writeFileAtomic(const std::string& path, const std::string& content, unsigned mode);
+// Reads a whole small file; 404 NOT_FOUND when missing.
+Result<std::string> readSmallFile(const std::string& path, size_t maxBytes = 1 << 20);
+
+} // namespace lizard

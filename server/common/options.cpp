@@ -1,0 +1,90 @@
+#include "common/options.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace lizard {
+
+namespace {
+
+Error usageError(const std::string& message) { return Error{2, "USAGE", message}; }
+
+bool parseInt(const std::string& text, int min, int max, int& out)
+{
+    int v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < min || v > max)
+        return false;
+    out = v;
+    return true;
+}
+
+} // namespace
+
+std::string defaultDataDir()
+{
+    const char* xdg = std::getenv("XDG_DATA_HOME");
+    if (xdg != nullptr && xdg[0] == '/')
+        return std::string(xdg) + "/lizard-local";
+    const char* home = std::getenv("HOME");
+    std::string h = home != nullptr && home[0] == '/' ? home : "";
+    if (h.empty()) {
+        if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_dir != nullptr)
+            h = pw->pw_dir;
+    }
+    return h + "/.local/share/lizard-local";
+}
+
+std::string usageText()
+{
+    return "usage: lizard-local [--port N] [--data-dir DIR] [--max-running N]\n"
+           "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
+           "  --data-dir DIR   state directory (default $XDG_DATA_HOME/lizard-local)\n"
+           "  --max-running N  sandboxes running at once (default 32)\n"
+           "  --version        print the version\n";
+}
+
+Result<Options> parseOptions(const std::vector<std::string>& args)
+{
+    Options o;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&](std::string& out) -> bool {
+            if (i + 1 >= args.size())
+                return false;
+            out = args[++i];
+            return true;
+        };
+        std::string v;
+        if (a == "--help" || a == "-h") {
+            o.help = true;
+        } else if (a == "--version") {
+            o.version = true;
+        } else if (a == "--port") {
+            if (!value(v) || !parseInt(v, 0, 65535, o.port))
+                return usageError("--port needs a number from 0 to 65535");
+        } else if (a == "--data-dir") {
+            if (!value(v) || v.empty())
+                return usageError("--data-dir needs a directory");
+            std::error_code ec;
+            o.dataDir = std::filesystem::absolute(v, ec).lexically_normal().string();
+            if (ec)
+                return usageError("--data-dir: " + ec.message());
+        } else if (a == "--max-running") {
+            if (!value(v) || !parseInt(v, 1, 100000, o.maxRunning))
+                return usageError("--max-running needs a number from 1 to 100000");
+        } else {
+            return usageError("unknown argument: " + a);
+        }
+    }
+    if (o.dataDir.empty())
+        o.dataDir = defaultDataDir();
+    while (o.dataDir.size() > 1 && o.dataDir.back() == '/')
+        o.dataDir.pop_back();
+    return o;
+}
+
+} // namespace lizard

@@ -1,0 +1,24 @@
+#pragma once
+// Command line of lizard-local.
+
+#include "common/result.h"
+
+#include <string>
+#include <vector>
+
+namespace lizard {
+
+struct Options
+{
+    int port = 7411;          // 0: any free port
+    std::string dataDir;      // absolute; default $XDG_DATA_HOME/lizard-local or ~/.local/share/lizard-local
+    int maxRunning = 32;      // running sandboxes at once; more → 429
+    bool help = false;
+    bool version = false;
+};
+
+Result<Options> parseOptions(const std::vector<std::string>& args);
+std::string usageText();
+std::string defaultDataDir();
+
+} // namespace lizard

@@ -1,0 +1,61 @@
+#pragma once
+// One request and its answer, as a handler sees it. Answer exactly once: reply*() or a
+// stream (beginStream → write… → endStream). Call from the connection's executor().
+// Dropped without an answer, it answers 500 (or cuts an unfinished stream).
+
+#include "common/result.h"
+#include "http/beast.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lizard::http {
+
+class HttpSession;
+
+class Exchange
+{
+public:
+    Exchange(std::shared_ptr<HttpSession> session, Request request);
+    ~Exchange();
+    Exchange(const Exchange&) = delete;
+    Exchange& operator=(const Exchange&) = delete;
+
+    const Request& request() const { return m_request; }
+    std::string_view path() const;                                  // target without the query
+    std::optional<std::string> query(std::string_view name) const;  // percent- and '+'-decoded
+    bool wantsEventStream() const;
+    net::any_io_executor executor() const;
+    bool answered() const { return m_answered; }
+
+    void reply(StringResponse&& response);
+    void replyJson(int status, const nlohmann::json& body);
+    void replyEmpty(int status = 204);
+    void replyError(const Error& error, const nlohmann::json& extra = nlohmann::json::object());
+
+    // contentLength: a plain body of that size; otherwise chunked.
+    void beginStream(int status, std::string_view contentType, std::optional<uint64_t> contentLength,
+                     std::function<void(bool ok)> done);
+    void write(std::string data, std::function<void(bool ok)> done);
+    void endStream();
+    void abortStream();
+
+    // onGone runs (on the executor) if the client disconnects before the answer is complete.
+    void onClientGone(std::function<void()> onGone);
+
+private:
+    std::shared_ptr<HttpSession> m_session;
+    Request m_request;
+    bool m_answered = false;
+    bool m_streaming = false;
+    bool m_streamEnded = false;
+};
+
+std::string percentDecode(std::string_view text, bool plusIsSpace);
+
+} // namespace lizard::http

@@ -1,0 +1,54 @@
+#pragma once
+// Rows of lizard.db as the server uses them.
+
+#include "runtime/runtime.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace lizard::store {
+
+inline constexpr const char* kWorkspaceId = "ws_local";
+
+struct ApiKeyRecord
+{
+    std::string id;
+    std::string name;
+    std::string hash;   // sha256 hex of the full key
+    std::string prefix; // "liz_ab12" for display
+    int64_t createdAtMs = 0;
+};
+
+struct ProjectRecord
+{
+    std::string id;
+    std::string name;
+    std::string slug;
+    std::string workspaceId = kWorkspaceId;
+    int64_t createdAtMs = 0;
+};
+
+struct SandboxRecord
+{
+    std::string id;
+    std::string projectId;
+    std::string templateName;
+    std::string size;
+    double cpus = 0;
+    int memoryMb = 0;
+    bool limitsEnforced = false;
+    std::string status = "running"; // running | stopped
+    int64_t startedAtMs = 0;
+    int64_t endAtMs = 0;            // 0: no deadline
+    std::map<std::string, std::string> metadata;
+    std::map<std::string, std::string> envs;
+    bool internetAccess = false;    // what the runtime really gave
+    runtime::SandboxHandle handle;
+    int64_t stoppedAtMs = 0;
+    std::string stopReason;         // killed | expired | lost | ...
+
+    bool running() const { return status == "running"; }
+};
+
+} // namespace lizard::store

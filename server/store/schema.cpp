@@ -1,0 +1,91 @@
+// Schema migrations of lizard.db. Append new steps; never edit a released one.
+#include "store/database.h"
+
+#include <sqlite3.h>
+#include <string>
+#include <vector>
+
+namespace lizard::store {
+
+namespace {
+
+const std::vector<std::string>& migrations()
+{
+    static const std::vector<std::string> steps = {
+        // 1: keys, one local workspace's projects, sandboxes (with the runtime handle).
+        R"sql(
+        CREATE TABLE api_keys (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            hash TEXT NOT NULL UNIQUE,
+            prefix TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE projects (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            slug TEXT NOT NULL UNIQUE,
+            workspace_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE sandboxes (
+            id TEXT PRIMARY KEY,
+            project_id TEXT NOT NULL,
+            template TEXT NOT NULL,
+            size TEXT NOT NULL,
+            cpus REAL NOT NULL,
+            memory_mb INTEGER NOT NULL,
+            limits_enforced INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            started_at INTEGER NOT NULL,
+            end_at INTEGER NOT NULL,
+            metadata TEXT NOT NULL,
+            envs TEXT NOT NULL,
+            internet_access INTEGER NOT NULL,
+            init_pid INTEGER NOT NULL,
+            init_start_time INTEGER NOT NULL,
+            socket_path TEXT NOT NULL,
+            stopped_at INTEGER NOT NULL DEFAULT 0,
+            stop_reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX sandboxes_status ON sandboxes(status);
+        )sql",
+    };
+    return steps;
+}
+
+} // namespace
+
+Status migrate(Database& db)
+{
+    std::lock_guard lock(db.mutex());
+    if (Status s = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); !s)
+        return s;
+    int64_t version = 0;
+    {
+        Statement q(db.handle(), "SELECT MAX(version) FROM schema_version");
+        if (q.step() && !q.isNull(0))
+            version = q.integer(0);
+    }
+    const auto& steps = migrations();
+    if (version > int64_t(steps.size()))
+        return Error{500, "STORE", "lizard.db has schema version " + std::to_string(version) +
+                                       ", newer than this lizard-local knows (" + std::to_string(steps.size()) +
+                                       "); upgrade lizard-local"};
+    for (size_t i = size_t(version); i < steps.size(); ++i) {
+        Status s = db.exec("BEGIN IMMEDIATE");
+        if (s)
+            s = db.exec(steps[i]);
+        if (s)
+            s = db.exec("INSERT INTO schema_version(version) VALUES (" + std::to_string(i + 1) + ")");
+        if (s)
+            s = db.exec("COMMIT");
+        if (!s) {
+            db.exec("ROLLBACK");
+            return s;
+        }
+    }
+    return okStatus();
+}
+
+} // namespace lizard::store

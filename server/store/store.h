@@ -1,0 +1,66 @@
+#pragma once
+// lizard.db plus a thread-safe in-memory view of it: reads never touch SQLite, writes go
+// to SQLite first and then to the view.
+
+#include "common/result.h"
+#include "store/database.h"
+#include "store/records.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+namespace lizard::store {
+
+using SandboxPtr = std::shared_ptr<const SandboxRecord>;
+
+class Store
+{
+public:
+    static Result<std::unique_ptr<Store>> open(const std::string& dbPath);
+
+    // API keys
+    std::optional<ApiKeyRecord> keyByHash(const std::string& hash) const;
+    std::vector<ApiKeyRecord> keys() const;
+    Status addKey(const ApiKeyRecord& key);
+    Status removeKey(const std::string& id);
+
+    // Projects (names are unique case-insensitively, also against other slugs and ids)
+    std::vector<ProjectRecord> projects() const;
+    std::optional<ProjectRecord> project(const std::string& id) const;
+    std::optional<ProjectRecord> projectBySlug(const std::string& slug) const;
+    Result<ProjectRecord> createProject(const std::string& name, const std::string& slug = {});
+    Result<ProjectRecord> renameProject(const std::string& id, const std::string& name);
+    // 409 while it has running sandboxes; its stopped sandboxes are forgotten with it.
+    Status deleteProject(const std::string& id);
+
+    // Sandboxes
+    SandboxPtr sandbox(const std::string& id) const;
+    std::vector<SandboxPtr> runningSandboxes(const std::string& projectId = {}) const;
+    int runningCount() const;
+    Status insertSandbox(const SandboxRecord& record);
+    // Marks a running sandbox stopped; returns the record as it was, or null if not running.
+    SandboxPtr markStopped(const std::string& id, const std::string& reason);
+    Status setEndAt(const std::string& id, int64_t endAtMs);
+
+private:
+    explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)) {}
+    Status load();
+    Status loadProjects();
+    Status loadSandboxes();
+    std::optional<std::string> nameConflict(const std::string& name, const std::string& exceptId) const;
+    std::string uniqueSlug(const std::string& name) const;
+
+    std::unique_ptr<Database> m_db;
+    std::mutex m_writeMutex;           // one writer at a time: check + SQL + view update
+    mutable std::shared_mutex m_mutex; // guards the maps below (held briefly)
+    std::map<std::string, ApiKeyRecord> m_keysByHash;
+    std::map<std::string, ProjectRecord> m_projects;
+    std::map<std::string, SandboxPtr> m_sandboxes;
+};
+
+} // namespace lizard::store

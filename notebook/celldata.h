@@ -21,12 +21,14 @@ struct CellData
     std::optional<int> executionCount;    // code cells only
     nlohmann::json metadata = nlohmann::json::object(); // every key kept
     nlohmann::json attachments;           // markdown/raw "attachments", null when absent
+    bool operator==(const CellData&) const = default;
 };
 
 struct NotebookData
 {
     nlohmann::json metadata = nlohmann::json::object(); // kernelspec, language_info, the rest
     std::vector<CellData> cells;
+    bool operator==(const NotebookData&) const = default;
 };
 
 // A fresh nbformat-compatible cell id (8 characters of [0-9a-f], as nbformat makes them).

@@ -116,7 +116,7 @@ void LocalServerConnector::launch()
     QFile(m_logPath).resize(0);
     QProcess proc;
     proc.setProgram(m_binary);
-    proc.setArguments({QStringLiteral("--data-dir"), m_dataDir});
+    proc.setArguments(QStringList{QStringLiteral("--data-dir"), m_dataDir} + m_extraArgs);
     // Both streams append to one log; the server outlives the app (its own session).
     proc.setStandardOutputFile(m_logPath, QIODevice::Append);
     proc.setStandardErrorFile(m_logPath, QIODevice::Append);

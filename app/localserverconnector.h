@@ -34,6 +34,7 @@ public:
 
     void setBinary(const QString& path) { m_binary = path; }
     void setLogPath(const QString& path) { m_logPath = path; }
+    void setExtraArgs(const QStringList& args) { m_extraArgs = args; } // e.g. --port 0 (tests)
     QString logPath() const { return m_logPath; }
     void setStartTimeoutMs(int ms) { m_startTimeoutMs = ms; }
 
@@ -53,6 +54,7 @@ private:
     QString m_dataDir;
     QString m_binary;
     QString m_logPath;
+    QStringList m_extraArgs;
     int m_startTimeoutMs = 90000;
     qint64 m_launchedPid = 0;
     qint64 m_launchStarted = 0;
@@ -62,3 +64,5 @@ private:
 };
 
 } // namespace lizard::app
+
+Q_DECLARE_METATYPE(lizard::app::LocalServerInfo)

@@ -7,6 +7,11 @@
 
 namespace lizard::ui {
 
+namespace {
+constexpr int kFlushIntervalMs = 16;
+constexpr qsizetype kLinesPerFlush = 1000;
+} // namespace
+
 using client::OutputLine;
 using client::OutputStream;
 
@@ -21,8 +26,8 @@ ConsoleView::ConsoleView(QWidget* parent) : QPlainTextEdit(parent)
     m_stderrFormat.setForeground(QColor(0xb0, 0x20, 0x20));
     m_stderrFormat.setBackground(QColor(0xfd, 0xec, 0xec));
     m_flushTimer.setSingleShot(true);
-    m_flushTimer.setInterval(16);
-    connect(&m_flushTimer, &QTimer::timeout, this, &ConsoleView::flushNow);
+    m_flushTimer.setInterval(kFlushIntervalMs);
+    connect(&m_flushTimer, &QTimer::timeout, this, &ConsoleView::flushSome);
 }
 
 void ConsoleView::setMaximumLines(int lines)
@@ -47,12 +52,33 @@ void ConsoleView::enqueue(const QList<OutputLine>& lines)
 
 void ConsoleView::flushNow()
 {
+    while (!m_pending.isEmpty())
+        flushSome();
     m_flushTimer.stop();
+}
+
+void ConsoleView::flushSome()
+{
+    m_flushTimer.stop();
+    m_flushTimer.setInterval(kFlushIntervalMs);
     if (m_pending.isEmpty())
         return;
+    // A screenful replaces everything shown: clearing is far cheaper than letting
+    // maximumBlockCount trim thousands of old blocks one by one.
+    if (m_pending.size() >= m_maxLines)
+        clear();
+    // Bounded work per event-loop turn; the rest follows right after other events ran.
     QList<OutputLine> lines;
-    lines.swap(m_pending);
+    if (m_pending.size() <= kLinesPerFlush) {
+        lines.swap(m_pending);
+    } else {
+        lines = m_pending.mid(0, kLinesPerFlush);
+        m_pending.remove(0, kLinesPerFlush);
+        m_flushTimer.start(0);
+    }
     insertLines(lines);
+    if (!m_pending.isEmpty() && !m_flushTimer.isActive())
+        m_flushTimer.start(0);
 }
 
 void ConsoleView::insertLines(const QList<OutputLine>& lines)

@@ -1,7 +1,7 @@
 #pragma once
 // The output pane of the console: a read-only text view holding a bounded number of lines.
-// Lines are queued and appended in coalesced batches (one per ~16 ms) so a flood of output
-// never stalls the event loop; stderr lines are tinted.
+// Lines are queued and appended in coalesced batches (one per ~16 ms, at most 1000 lines per
+// event-loop turn) so a flood of output never stalls the event loop; stderr lines are tinted.
 
 #include "client/lizardapi.h"
 
@@ -22,15 +22,15 @@ public:
 
     void setMaximumLines(int lines);
     int maximumLines() const { return m_maxLines; }
-    void setFlushInterval(int ms) { m_flushTimer.setInterval(ms); }
 
     void enqueue(const QList<client::OutputLine>& lines);
     void appendMarker(Marker marker, const QString& text); // flushes queued output first
-    void flushNow();
+    void flushNow(); // everything queued, now
     int pendingLines() const { return int(m_pending.size()); }
     qint64 linesDropped() const { return m_dropped; } // skipped because they would scroll out
 
 private:
+    void flushSome(); // at most a bounded number of lines per event-loop turn
     void insertLines(const QList<client::OutputLine>& lines);
 
     QList<client::OutputLine> m_pending;

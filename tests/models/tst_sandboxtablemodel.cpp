@@ -1,0 +1,134 @@
+// SandboxTableModel without a server: applying fresh lists gives minimal row changes, never
+// resets; the time-left column ticks on its own.
+#include "models/sandboxrow.h"
+#include "models/sandboxtablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using lizard::client::SandboxInfo;
+using lizard::models::SandboxTableModel;
+namespace SandboxColumn = lizard::models::SandboxColumn;
+
+namespace {
+SandboxInfo sb(const QString& id, const QString& status = "running", int endInSecs = 300)
+{
+    SandboxInfo info;
+    info.sandboxId = id;
+    info.templateName = "base";
+    info.size = "medium";
+    info.status = status;
+    info.startedAt = QDateTime::fromString("2026-01-01T10:00:00Z", Qt::ISODate);
+    if (endInSecs > 0)
+        info.endAt = info.startedAt.addSecs(endInSecs);
+    return info;
+}
+QList<SandboxInfo> list(const QStringList& ids)
+{
+    QList<SandboxInfo> out;
+    for (const QString& id : ids)
+        out << sb(id);
+    return out;
+}
+} // namespace
+
+class TestSandboxTableModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void apply_data()
+    {
+        QTest::addColumn<QStringList>("before");
+        QTest::addColumn<QStringList>("after");
+        QTest::addColumn<int>("insertSignals");
+        QTest::addColumn<int>("removeSignals");
+        QTest::newRow("nothing changes") << QStringList{"a", "b"} << QStringList{"a", "b"} << 0 << 0;
+        QTest::newRow("one appears") << QStringList{"a"} << QStringList{"a", "b"} << 1 << 0;
+        QTest::newRow("two appear at once") << QStringList{"a"} << QStringList{"a", "b", "c"} << 1 << 0;
+        QTest::newRow("middle one goes") << QStringList{"a", "b", "c"} << QStringList{"a", "c"} << 0 << 1;
+        QTest::newRow("a run goes in one signal") << QStringList{"a", "b", "c", "d"} << QStringList{"a", "d"} << 0 << 1;
+        QTest::newRow("two separate go") << QStringList{"a", "b", "c", "d"} << QStringList{"b", "d"} << 0 << 2;
+        QTest::newRow("all replaced") << QStringList{"a", "b"} << QStringList{"c"} << 1 << 1;
+        QTest::newRow("empties") << QStringList{"a", "b"} << QStringList{} << 0 << 1;
+    }
+    void apply()
+    {
+        QFETCH(QStringList, before);
+        QFETCH(QStringList, after);
+        QFETCH(int, insertSignals);
+        QFETCH(int, removeSignals);
+        SandboxTableModel model(nullptr);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.applySandboxes(list(before));
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        model.applySandboxes(list(after));
+        QCOMPARE(inserted.count(), insertSignals);
+        QCOMPARE(removed.count(), removeSignals);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(reset.count(), 0);
+        QStringList ids;
+        for (int row = 0; row < model.rowCount(); ++row)
+            ids << model.index(row, SandboxColumn::Id).data().toString();
+        QStringList expected = after;
+        QCOMPARE(QSet<QString>(ids.begin(), ids.end()), QSet<QString>(expected.begin(), expected.end()));
+    }
+
+    void changedRowGetsOneNarrowDataChanged()
+    {
+        SandboxTableModel model(nullptr);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.applySandboxes({sb("a"), sb("b"), sb("c")});
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.applySandboxes({sb("a"), sb("b", "paused"), sb("c")});
+        QCOMPARE(changed.count(), 1);
+        const auto topLeft = changed.at(0).at(0).value<QModelIndex>();
+        const auto bottomRight = changed.at(0).at(1).value<QModelIndex>();
+        QCOMPARE(topLeft.row(), 1);
+        QCOMPARE(bottomRight.row(), 1);
+        QCOMPARE(topLeft.column(), int(SandboxColumn::Status));
+        QCOMPARE(bottomRight.column(), int(SandboxColumn::Status));
+        QCOMPARE(model.index(1, SandboxColumn::Status).data().toString(), QString("paused"));
+    }
+
+    void timeLeftTicksWithoutRefetch()
+    {
+        SandboxTableModel model(nullptr);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QDateTime now = QDateTime::fromString("2026-01-01T10:00:00Z", Qt::ISODate);
+        model.setClock([&now] { return now; });
+        model.applySandboxes({sb("nodeadline", "running", 0), sb("a", "running", 300), sb("b", "running", 90)});
+        QCOMPARE(model.index(1, SandboxColumn::TimeLeft).data().toString(), QString("5:00"));
+        QCOMPARE(model.index(0, SandboxColumn::TimeLeft).data().toString(), QString("no limit"));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setTickInterval(20);
+        now = now.addSecs(1);
+        QVERIFY(changed.wait(1000));
+        const auto topLeft = changed.at(0).at(0).value<QModelIndex>();
+        const auto bottomRight = changed.at(0).at(1).value<QModelIndex>();
+        QCOMPARE(topLeft.column(), int(SandboxColumn::TimeLeft));
+        QCOMPARE(bottomRight.column(), int(SandboxColumn::TimeLeft));
+        QCOMPARE(topLeft.row(), 1); // the row without a deadline is not touched
+        QCOMPARE(bottomRight.row(), 2);
+        QCOMPARE(model.index(1, SandboxColumn::TimeLeft).data().toString(), QString("4:59"));
+        QCOMPARE(model.index(2, SandboxColumn::TimeLeft).data().toString(), QString("1:29"));
+    }
+
+    void sizeSaysWhetherLimitsAreEnforced()
+    {
+        SandboxInfo info = sb("a");
+        QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · limits not enforced"));
+        info.cpus = 4;
+        info.memoryMb = 8192;
+        QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · 4 vCPU · 8 GB"));
+        info.cpus = 0.5;
+        info.memoryMb = 1536;
+        QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · 0.5 vCPU · 1536 MB"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxTableModel)
+#include "tst_sandboxtablemodel.moc"

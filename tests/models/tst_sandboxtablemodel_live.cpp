@@ -1,0 +1,148 @@
+// SandboxTableModel against a real lizard-local: sandboxes created through the API appear,
+// time left ticks, extend and kill show up, a bad key is reported once.
+#include "apiwait.h"
+#include "models/sandboxactions.h"
+#include "models/sandboxrow.h"
+#include "models/sandboxtablemodel.h"
+#include "support/localserver.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lizard;
+using client::LizardApi;
+using models::SandboxTableModel;
+namespace SandboxColumn = models::SandboxColumn;
+
+class TestSandboxTableModelLive : public QObject
+{
+    Q_OBJECT
+private:
+    test::LocalServer m_server;
+    std::unique_ptr<LizardApi> m_api;
+    QString m_projectId;
+    QString m_sandboxId;
+
+    QString cell(SandboxTableModel& model, int column)
+    {
+        return model.index(model.rowOf(m_sandboxId), column).data().toString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_api = std::make_unique<LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        const auto projects = test::waitFor<QList<client::Project>>(
+            [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
+        QVERIFY(projects && projects->ok());
+        for (const auto& p : projects->value())
+            if (p.slug == "default")
+                m_projectId = p.id;
+        QVERIFY(!m_projectId.isEmpty());
+    }
+
+    void createdSandboxAppears()
+    {
+        SandboxTableModel model(m_api.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPollInterval(200);
+        model.setProjectId(m_projectId);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        client::CreateSandboxRequest req;
+        req.projectId = m_projectId;
+        req.timeoutMs = 120000;
+        req.metadata = {{"purpose", "model-test"}};
+        const auto created = test::waitFor<client::SandboxInfo>(
+            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); });
+        QVERIFY(created);
+        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
+        m_sandboxId = created->value().sandboxId;
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
+        QCOMPARE(cell(model, SandboxColumn::Id), m_sandboxId);
+        QCOMPARE(cell(model, SandboxColumn::Template), QString("base"));
+        QCOMPARE(cell(model, SandboxColumn::Status), QString("running"));
+        QCOMPARE(cell(model, SandboxColumn::Metadata), QString("purpose=model-test"));
+        QVERIFY(cell(model, SandboxColumn::Size).startsWith("medium"));
+        const QString left = cell(model, SandboxColumn::TimeLeft);
+        QVERIFY2(left.startsWith("1:5") || left == "2:00", qPrintable(left));
+        QCOMPARE(reset.count(), 0);
+    }
+
+    void timeLeftTicks()
+    {
+        QVERIFY(!m_sandboxId.isEmpty());
+        SandboxTableModel model(m_api.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPollInterval(0); // no refetching: only the tick changes the text
+        model.setProjectId(m_projectId);
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
+        const QString before = cell(model, SandboxColumn::TimeLeft);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QTRY_VERIFY_WITH_TIMEOUT(cell(model, SandboxColumn::TimeLeft) != before, 2500);
+        QVERIFY(changed.count() >= 1);
+        for (const auto& args : changed) {
+            QCOMPARE(args.at(0).value<QModelIndex>().column(), int(SandboxColumn::TimeLeft));
+            QCOMPARE(args.at(1).value<QModelIndex>().column(), int(SandboxColumn::TimeLeft));
+        }
+    }
+
+    void extendShowsNewDeadline()
+    {
+        QVERIFY(!m_sandboxId.isEmpty());
+        SandboxTableModel model(m_api.get());
+        models::SandboxActions actions(m_api.get(), &model);
+        model.setPollInterval(200);
+        model.setProjectId(m_projectId);
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
+        const auto extended = test::waitFor<client::Unit>(
+            [&](QObject* ctx, auto done) { actions.extend(m_sandboxId, 10, ctx, done); return nullptr; });
+        QVERIFY(extended && extended->ok());
+        QTRY_VERIFY_WITH_TIMEOUT(cell(model, SandboxColumn::TimeLeft).startsWith("9:5") ||
+                                     cell(model, SandboxColumn::TimeLeft) == "10:00", 5000);
+    }
+
+    void killedSandboxDisappears()
+    {
+        QVERIFY(!m_sandboxId.isEmpty());
+        SandboxTableModel model(m_api.get());
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        models::SandboxActions actions(m_api.get(), &model);
+        model.setPollInterval(200);
+        model.setProjectId(m_projectId);
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        const auto killed = test::waitFor<client::Unit>(
+            [&](QObject* ctx, auto done) { actions.kill(m_sandboxId, ctx, done); return nullptr; });
+        QVERIFY(killed && killed->ok());
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) < 0, 5000);
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(reset.count(), 0);
+        // Killing it again reports the server's 404 with what was tried.
+        const auto again = test::waitFor<client::Unit>(
+            [&](QObject* ctx, auto done) { actions.kill(m_sandboxId, ctx, done); return nullptr; });
+        QVERIFY(again && !again->ok());
+        QCOMPARE(again->error().kind, client::ApiError::Kind::NotFound);
+        QVERIFY(again->error().toDisplayString().contains(m_sandboxId));
+    }
+
+    void badKeyIsReportedOncePerStreak()
+    {
+        LizardApi bad({m_server.url(), "liz_wrong"});
+        SandboxTableModel model(&bad);
+        QSignalSpy failed(&model, &SandboxTableModel::refreshFailed);
+        model.setPollInterval(100);
+        model.setProjectId(m_projectId);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QTest::qWait(500); // several more polls fail
+        QCOMPARE(failed.count(), 1);
+        const auto error = failed.at(0).at(0).value<client::ApiError>();
+        QCOMPARE(error.kind, client::ApiError::Kind::Authentication);
+        QCOMPARE(error.httpStatus, 401);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSandboxTableModelLive)
+#include "tst_sandboxtablemodel_live.moc"

@@ -50,7 +50,8 @@ struct UsernsChild
 };
 
 // Forks a child that unshares its user namespace; the maps are written from here; then
-// `body(statusWriteFd)` runs in the child as root of the namespace.
+// `body(statusWriteFd)` runs in the child, which still has its host credentials (it becomes
+// root of the namespace with becomeNamespaceRoot()).
 UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(int)>& body)
 {
     UsernsChild out;
@@ -72,10 +73,6 @@ UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(i
         [[maybe_unused]] auto w = ::write(toParent[1], &c, 1);
         if (::read(toChild[0], &c, 1) != 1)
             ::_exit(1);
-        if (auto e = becomeNamespaceRoot(config.idMap); !e.empty()) {
-            sendStatus(status[1], "E " + e);
-            ::_exit(1);
-        }
         ::_exit(body(status[1]));
     }
     ::close(toParent[1]);
@@ -118,7 +115,9 @@ int waitChild(pid_t pid)
 int runSimple(const LaunchConfig& config, int targetFd, const std::function<std::string(int)>& work)
 {
     auto child = forkIntoUserns(config, [&](int statusFd) {
-        std::string e = work(targetFd);
+        std::string e = becomeNamespaceRoot(config.idMap);
+        if (e.empty())
+            e = work(targetFd);
         sendStatus(statusFd, e.empty() ? "R" : "E " + e);
         return e.empty() ? 0 : 1;
     });
@@ -179,11 +178,6 @@ int runSandbox(const LaunchConfig& config)
 {
     ::setsid(); // detached: the sandbox outlives a restart of lizard-local
     SandboxFds fds;
-    fds.templateRoot = openDir(config.templateRoot);
-    fds.usrLocal = openDir(config.templateUsrLocal);
-    fds.sandboxDir = openDir(config.sandboxDir);
-    if (fds.templateRoot < 0 || fds.usrLocal < 0 || fds.sandboxDir < 0)
-        return fail(errnoText("opening template or sandbox directory"));
     fds.log = ::open((config.sandboxDir + "/agent.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     std::string error;
     fds.listen = makeListener(config.socketPath, error);

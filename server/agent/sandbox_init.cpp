@@ -1,6 +1,7 @@
 #include "agent/sandbox_init.h"
 
 #include "agent/agent_server.h"
+#include "agent/id_map.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
 
@@ -96,9 +97,23 @@ int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int stat
         sendStatus(statusFd, std::string("E unshare: ") + std::strerror(errno));
         return 1;
     }
+    // Opened after the mount namespace exists (overlay refuses layers of another namespace)
+    // and before dropping the host credentials (the data dir may sit under a 0700 home).
+    SandboxFds all = fds;
+    all.templateRoot = ::open(config.templateRoot.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    all.usrLocal = ::open(config.templateUsrLocal.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    all.sandboxDir = ::open(config.sandboxDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0) {
+        sendStatus(statusFd, std::string("E opening template or sandbox directory: ") + std::strerror(errno));
+        return 1;
+    }
+    if (auto e = becomeNamespaceRoot(config.idMap); !e.empty()) {
+        sendStatus(statusFd, "E " + e);
+        return 1;
+    }
     pid_t pid = ::fork();
     if (pid == 0)
-        sandboxMain(config, fds, statusFd);
+        sandboxMain(config, all, statusFd);
     if (pid < 0) {
         sendStatus(statusFd, std::string("E fork: ") + std::strerror(errno));
         return 1;

@@ -1,0 +1,20 @@
+#pragma once
+// Runs `lizard-agent init|template|remove` with its JSON configuration on stdin and returns
+// the JSON line it prints.
+
+#include "common/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace lizard::runtime {
+
+// The lizard-agent next to the running executable (LIZARD_AGENT overrides, for tests that
+// are not in the build's bin directory).
+std::string findAgentBinary();
+
+Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
+                                    const nlohmann::json& config, int timeoutMs);
+
+} // namespace lizard::runtime

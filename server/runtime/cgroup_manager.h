@@ -1,0 +1,46 @@
+#pragma once
+// Per-sandbox cgroups with cpu, memory and pids limits: cgroup v2 (a lizard-local subtree,
+// delegated when not root) or v1 (memory, pids, cpu, freezer hierarchies). The launcher
+// joins the returned cgroup.procs files before anything of the sandbox runs.
+
+#include "runtime/runtime.h"
+
+#include <string>
+#include <vector>
+
+namespace lizard::runtime {
+
+struct SandboxCgroups
+{
+    std::vector<std::string> procsFiles; // what the launcher writes its pid into
+    bool limitsApplied = false;
+};
+
+class CgroupManager
+{
+public:
+    // Probes the host: mode, base directories, whether limits can be set.
+    void probe();
+
+    const std::string& mode() const { return m_mode; }
+    bool limitsAvailable() const { return m_limits; }
+    const std::string& note() const { return m_note; }
+
+    SandboxCgroups create(const std::string& id, const Limits& limits);
+    // Kills what is left in the sandbox's cgroups and removes them. Idempotent.
+    void remove(const std::string& id);
+    // Ids of sandbox cgroups that exist (for orphan cleanup).
+    std::vector<std::string> existingIds() const;
+
+private:
+    std::vector<std::string> dirsFor(const std::string& id) const;
+    bool applyLimits(const std::string& id, const Limits& limits) const;
+
+    std::string m_mode = "none";
+    bool m_limits = false;
+    std::string m_note;
+    std::string m_v2Base;                 // v2: .../lizard-local
+    std::vector<std::string> m_v1Bases;   // v1: /sys/fs/cgroup/<ctrl>/lizard-local
+};
+
+} // namespace lizard::runtime

@@ -1,0 +1,77 @@
+#include "runtime/host_probe.h"
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+namespace lizard::runtime {
+
+namespace {
+
+std::string readLine(const char* path)
+{
+    std::ifstream in(path);
+    std::string s;
+    std::getline(in, s);
+    return s;
+}
+
+} // namespace
+
+std::string missingInterpreterPackages()
+{
+    std::string missing;
+    auto add = [&](const std::string& what) { missing += (missing.empty() ? "" : ", ") + what; };
+    if (::access("/usr/bin/python3", X_OK) != 0) {
+        add("python3");
+    } else {
+        // -I: no user site, no environment; modules found only under /usr/local do not count.
+        const char* cmd =
+            "/usr/bin/python3 -I -c \"import importlib.util as u\n"
+            "for m in ['ipykernel','jupyter_client','numpy','pandas','matplotlib']:\n"
+            "    s=u.find_spec(m)\n"
+            "    if s is None or (s.origin or '').startswith('/usr/local/'): print('python3-'+m.replace('_','-'))\n\" 2>/dev/null";
+        if (FILE* p = ::popen(cmd, "r")) {
+            std::array<char, 256> buf{};
+            while (std::fgets(buf.data(), int(buf.size()), p)) {
+                std::string line(buf.data());
+                while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+                    line.pop_back();
+                if (!line.empty())
+                    add(line);
+            }
+            ::pclose(p);
+        }
+    }
+    if (::access("/usr/bin/node", X_OK) != 0 && ::access("/usr/bin/nodejs", X_OK) != 0)
+        add("nodejs");
+    return missing;
+}
+
+std::string explainUsernsFailure(const std::string& error)
+{
+    std::string msg = "user namespaces are not available: " + error + ".";
+    if (readLine("/proc/sys/user/max_user_namespaces") == "0")
+        return msg + " Fix: sudo sysctl -w user.max_user_namespaces=15000";
+    if (readLine("/proc/sys/kernel/unprivileged_userns_clone") == "0")
+        return msg + " Fix: sudo sysctl -w kernel.unprivileged_userns_clone=1";
+    if (readLine("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1")
+        return msg + " AppArmor restricts unprivileged user namespaces. Fix: add an AppArmor profile "
+                     "for lizard-agent with 'userns,' (e.g. /etc/apparmor.d/lizard-agent: "
+                     "'abi <abi/4.0>, profile lizard-agent /path/to/lizard-agent flags=(unconfined) { userns, }' "
+                     "then sudo apparmor_parser -r /etc/apparmor.d/lizard-agent), or "
+                     "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
+    return msg + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and AppArmor/SELinux policy.";
+}
+
+std::string findSlirp()
+{
+    for (const char* p : {"/usr/bin/slirp4netns", "/usr/local/bin/slirp4netns", "/bin/slirp4netns"}) {
+        if (::access(p, X_OK) == 0)
+            return p;
+    }
+    return {};
+}
+
+} // namespace lizard::runtime

@@ -1,0 +1,18 @@
+#pragma once
+// Host checks done once when the runtime starts.
+
+#include <string>
+
+namespace lizard::runtime {
+
+// Missing host packages of the interpreter template (python3 modules outside /usr/local,
+// since the sandbox gets its own empty /usr/local; node). Empty when complete.
+std::string missingInterpreterPackages();
+
+// Turns a failed user-namespace start into a message naming the cause and the fix.
+std::string explainUsernsFailure(const std::string& error);
+
+// slirp4netns path, or empty if not installed.
+std::string findSlirp();
+
+} // namespace lizard::runtime

@@ -1,0 +1,45 @@
+#pragma once
+// The Runtime on Linux namespaces (see runtime.h and the runtime brief).
+
+#include "runtime/cgroup_manager.h"
+#include "runtime/id_mapping.h"
+#include "runtime/runtime.h"
+
+#include <mutex>
+#include <string>
+
+namespace lizard::runtime {
+
+class LinuxRuntime final : public Runtime
+{
+public:
+    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+
+    const Capabilities& capabilities() const override { return m_caps; }
+    Result<SandboxHandle> start(const SandboxSpec& spec) override;
+    bool isAlive(const SandboxHandle& handle) override;
+    void destroy(const SandboxHandle& handle) override;
+    void cleanupOrphans(const std::vector<std::string>& knownIds) override;
+
+private:
+    explicit LinuxRuntime(std::string dataDir);
+    Status prepareDirs();
+    Status ensureTemplate();
+    Status makeSandboxDirs(const std::string& id);
+    void removeSandboxDir(const std::string& id);
+    std::string sandboxDir(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }
+    std::string socketPath(const std::string& id) const { return m_dataDir + "/run/" + id + ".sock"; }
+    std::string templateDir() const;
+
+    std::string m_dataDir;
+    std::string m_agentPath;
+    std::string m_slirp;
+    IdMapping m_ids;
+    CgroupManager m_cgroups;
+    Capabilities m_caps;
+};
+
+// Sandbox ids become directory and cgroup names: letters, digits, '_' and '-' only.
+bool validSandboxId(const std::string& id);
+
+} // namespace lizard::runtime

@@ -1,0 +1,24 @@
+#pragma once
+// Small facts about host processes read from /proc.
+
+#include <optional>
+#include <string>
+#include <sys/types.h>
+
+namespace lizard::runtime {
+
+struct ProcStat
+{
+    char state = '?';
+    unsigned long long startTime = 0; // field 22, clock ticks since boot
+};
+
+std::optional<ProcStat> readProcStat(pid_t pid);
+
+// True if `pid` runs (not a zombie) and started at `startTime`.
+bool processMatches(pid_t pid, unsigned long long startTime);
+
+// Directory of the running executable (/proc/self/exe).
+std::string selfExeDir();
+
+} // namespace lizard::runtime

@@ -1,0 +1,12 @@
+#include "runtime/runtime.h"
+
+#include "runtime/linux_runtime.h"
+
+namespace lizard::runtime {
+
+Result<std::unique_ptr<Runtime>> Runtime::create(const std::string& dataDir)
+{
+    return LinuxRuntime::create(dataDir);
+}
+
+} // namespace lizard::runtime

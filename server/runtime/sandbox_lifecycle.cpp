@@ -1,0 +1,179 @@
+// start, isAlive, destroy and orphan cleanup of LinuxRuntime.
+#include "runtime/linux_runtime.h"
+
+#include "agent/tree_remover.h"
+#include "runtime/agent_ping.h"
+#include "runtime/agent_tool.h"
+#include "runtime/proc_info.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <set>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace lizard::runtime {
+
+namespace {
+
+constexpr const char* kSandboxSubdirs[] = {"upper", "work", "merged", "local-upper", "local-work"};
+
+void killAndWait(pid_t pid, unsigned long long startTime)
+{
+    if (!processMatches(pid, startTime))
+        return;
+    ::kill(pid, SIGKILL);
+    // PID 1 of a pid namespace exits only after every process in it is gone.
+    for (int i = 0; i < 1000 && processMatches(pid, startTime); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+}
+
+std::vector<std::string> dirNames(const std::string& path, const std::string& suffix)
+{
+    std::vector<std::string> names;
+    if (DIR* dir = ::opendir(path.c_str())) {
+        while (dirent* e = ::readdir(dir)) {
+            std::string name = e->d_name;
+            if (name == "." || name == ".." || name.size() <= suffix.size())
+                continue;
+            if (name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                names.push_back(name.substr(0, name.size() - suffix.size()));
+        }
+        ::closedir(dir);
+    }
+    return names;
+}
+
+} // namespace
+
+Status LinuxRuntime::makeSandboxDirs(const std::string& id)
+{
+    const std::string dir = sandboxDir(id);
+    if (::mkdir(dir.c_str(), 0700) != 0)
+        return Error{errno == EEXIST ? 409 : 500, errno == EEXIST ? "CONFLICT" : "INTERNAL",
+                     dir + ": " + std::strerror(errno)};
+    std::vector<std::string> paths{dir};
+    for (const char* sub : kSandboxSubdirs)
+        paths.push_back(dir + "/" + sub);
+    for (const auto& p : paths) {
+        if (p != dir && ::mkdir(p.c_str(), 0755) != 0)
+            return Error{500, "INTERNAL", p + ": " + std::strerror(errno)};
+        // The sandbox's root (host uid R) owns what it writes and must traverse its dir.
+        if (::getuid() == 0 && ::chown(p.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
+            return Error{500, "INTERNAL", "chown " + p + ": " + std::strerror(errno)};
+    }
+    return okStatus();
+}
+
+void LinuxRuntime::removeSandboxDir(const std::string& id)
+{
+    const std::string dir = sandboxDir(id);
+    if (::access(dir.c_str(), F_OK) != 0)
+        return;
+    if (m_ids.kind == "subid") // files of sandbox uids are the subordinate range's: remove inside
+        runAgentTool(m_agentPath, "remove", {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", dir}}, 120000);
+    int parent = ::open((m_dataDir + "/sandboxes").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (parent >= 0) {
+        agent::removeTreeAt(parent, id);
+        ::close(parent);
+    }
+}
+
+Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
+{
+    if (!m_caps.sandboxes)
+        return Error{503, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
+    if (spec.templateName != "base" && spec.templateName != "interpreter")
+        return Error{400, "INVALID_TEMPLATE", "unknown template: " + spec.templateName + " (base, interpreter)"};
+    if (spec.templateName == "interpreter" && !m_caps.interpreterTemplate)
+        return Error{503, "TEMPLATE_UNAVAILABLE",
+                     "the interpreter template needs these host packages: " + m_caps.interpreterMissing};
+    if (!validSandboxId(spec.id))
+        return Error{400, "INVALID_ARGUMENT", "invalid sandbox id: " + spec.id};
+    if (spec.limits.cpus <= 0 || spec.limits.memoryMb <= 0 || spec.limits.pidsMax <= 0)
+        return Error{400, "INVALID_ARGUMENT", "limits must be positive"};
+
+    SandboxHandle handle;
+    handle.id = spec.id;
+    handle.socketPath = socketPath(spec.id);
+    if (auto s = makeSandboxDirs(spec.id); !s) {
+        if (s.error().status != 409)
+            removeSandboxDir(spec.id);
+        return s.error();
+    }
+    SandboxCgroups cgroups = m_cgroups.create(spec.id, spec.limits);
+    handle.limitsEnforced = cgroups.limitsApplied;
+
+    nlohmann::json config{
+        {"mode", "sandbox"}, {"idMap", m_ids.toJson()}, {"id", spec.id}, {"socketPath", handle.socketPath},
+        {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
+        {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
+        {"slirp", spec.internetAccess ? m_slirp : std::string()}};
+    auto launched = runAgentTool(m_agentPath, "init", config, 30000);
+    if (!launched) {
+        destroy(handle);
+        return launched.error();
+    }
+    handle.initPid = launched->value("pid", 0);
+    handle.internetAccess = launched->value("network", false);
+    if (auto st = readProcStat(handle.initPid))
+        handle.initStartTime = st->startTime;
+    std::ofstream(sandboxDir(spec.id) + "/init.pid") << handle.initPid << " " << handle.initStartTime << "\n";
+    if (!pingAgent(handle.socketPath, 5000)) {
+        destroy(handle);
+        return Error{500, "SANDBOX_START_FAILED", "the sandbox agent did not answer"};
+    }
+    return handle;
+}
+
+bool LinuxRuntime::isAlive(const SandboxHandle& handle)
+{
+    return processMatches(handle.initPid, handle.initStartTime) && pingAgent(handle.socketPath, 2000);
+}
+
+void LinuxRuntime::destroy(const SandboxHandle& handle)
+{
+    if (!validSandboxId(handle.id))
+        return;
+    killAndWait(handle.initPid, handle.initStartTime);
+    // A half-created sandbox may have a pid only in its directory.
+    std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid");
+    pid_t pid = 0;
+    unsigned long long startTime = 0;
+    if (pidFile >> pid >> startTime)
+        killAndWait(pid, startTime);
+    m_cgroups.remove(handle.id);
+    ::unlink(socketPath(handle.id).c_str());
+    removeSandboxDir(handle.id);
+}
+
+void LinuxRuntime::cleanupOrphans(const std::vector<std::string>& knownIds)
+{
+    std::set<std::string> known(knownIds.begin(), knownIds.end());
+    std::set<std::string> found;
+    for (const auto& id : dirNames(m_dataDir + "/sandboxes", ""))
+        found.insert(id);
+    for (const auto& id : dirNames(m_dataDir + "/run", ".sock"))
+        found.insert(id);
+    for (const auto& id : m_cgroups.existingIds())
+        found.insert(id);
+    for (const auto& id : found) {
+        if (known.count(id))
+            continue;
+        if (id.rfind(".probe-", 0) == 0) {
+            m_cgroups.remove(id);
+            continue;
+        }
+        SandboxHandle orphan;
+        orphan.id = id;
+        destroy(orphan);
+    }
+}
+
+} // namespace lizard::runtime

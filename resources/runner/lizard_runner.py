@@ -379,7 +379,7 @@ def shell_reply(kc, msg_id, timeout, pid=0):
 
 
 def silent(kc, code, pid):
-    shell_reply(kc, kc.execute(code, silent=True, store_history=False, allow_stdin=False), 10, pid)
+    shell_reply(kc, kc.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=False), 10, pid)
 
 
 # Per-run variables: set before the cell, restored after it, leaving no names behind but _lz_saved
@@ -439,7 +439,9 @@ def run_python(m, code, envs, timeout, slot, out):
     pid = slot.pid
     if envs:
         silent(kc, SET_ENVS % json.dumps(envs), pid)
-    msg_id = kc.execute(code, store_history=True, allow_stdin=False)
+    # stop_on_error=False: our requests are already one at a time; with True, ipykernel would abort
+    # a request that arrives just after a failed cell.
+    msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
     end = time.time() + timeout
     state = "running"
     while state == "running":
@@ -470,8 +472,11 @@ def run_python(m, code, envs, timeout, slot, out):
         if not idle:
             out({"type": "done", "execution_count": 0})
             return
-    r = shell_reply(kc, msg_id, 10, pid)
-    count = ((r or {}).get("content") or {}).get("execution_count") or 0
+    reply = (shell_reply(kc, msg_id, 10, pid) or {}).get("content") or {}
+    if reply.get("status") == "aborted":  # another client's failed cell made the kernel skip ours
+        out({"type": "error", "name": "ExecutionAborted", "traceback": "",
+             "message": "the kernel skipped this cell because a cell before it failed"})
+    count = reply.get("execution_count") or 0
     if envs:
         silent(kc, RESTORE_ENVS, pid)
     out({"type": "done", "execution_count": count})

@@ -92,6 +92,19 @@ RunnerOutcome ServeSession::request(const QJsonObject& request, int timeoutMs)
     return waitFor(submit(request), timeoutMs);
 }
 
+bool ServeSession::waitForEvent(const QString& req, const QString& type, int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (true) {
+        for (const QJsonObject& event : m_events.value(req)) {
+            if (event.value("type").toString() == type)
+                return true;
+        }
+        if (deadline.hasExpired() || !readSome(static_cast<int>(deadline.remainingTime())))
+            return false;
+    }
+}
+
 bool ServeSession::waitForExit(int timeoutMs)
 {
     return m_proc.state() == QProcess::NotRunning || m_proc.waitForFinished(timeoutMs);

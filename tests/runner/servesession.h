@@ -29,6 +29,7 @@ public:
     QString submit(QJsonObject request); // writes the request file; returns its req id
     RunnerOutcome waitFor(const QString& req, int timeoutMs = 90000); // until its terminal event
     RunnerOutcome request(const QJsonObject& request, int timeoutMs = 90000);
+    bool waitForEvent(const QString& req, const QString& type, int timeoutMs); // leaves it queued
     bool waitForExit(int timeoutMs);
 
 private:

@@ -25,6 +25,7 @@ private slots:
     void timeoutInterruptsAndKeepsState();
     void richResults_data();
     void richResults();
+    void displayUpdatesAndClears();
     void perRunEnvsAreRestored();
     void kernelDeath_data();
     void kernelDeath();
@@ -164,6 +165,21 @@ void TestRunner::richResults()
         QVERIFY(result.value("data").toString().contains("<table"));
     if (!display)
         QCOMPARE(result.value("execution_count").toInt(), run.first("done").value("execution_count").toInt());
+}
+
+void TestRunner::displayUpdatesAndClears()
+{
+    const RunnerOutcome run = m_host->runCode(
+        {}, "from IPython.display import display, clear_output\n"
+            "h = display('first', display_id=True)\nh.update('second')\nprint('x')\nclear_output(wait=True)");
+    QVERIFY2(run.first("error").isEmpty(), qPrintable(run.describe()));
+    const QJsonObject shown = run.first("result");
+    const QJsonObject update = run.first("update_display");
+    QCOMPARE(shown.value("data").toString(), QString("'first'"));
+    QCOMPARE(update.value("data").toString(), QString("'second'"));
+    QVERIFY(!shown.value("display_id").toString().isEmpty());
+    QCOMPARE(update.value("display_id").toString(), shown.value("display_id").toString());
+    QCOMPARE(run.first("clear_output").value("wait").toBool(), true);
 }
 
 void TestRunner::perRunEnvsAreRestored()

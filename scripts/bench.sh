@@ -66,6 +66,8 @@ key=$(<"$keyfile")
 status=0
 "$BIN/lizard-bench" --url "$url" --key "$key" "$@" || status=$?
 if [[ -x $BIN/lizard-bench-console ]]; then
+  # The console figure renders a widget; without a display it renders offscreen.
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   "$BIN/lizard-bench-console" --url "$url" --key "$key" || status=$?
 else
   echo "console figure: $BIN/lizard-bench-console not built (desktop build)"

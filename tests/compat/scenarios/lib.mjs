@@ -94,7 +94,8 @@ export function scenario(name, body, timeoutMs = 150000) {
       clearTimeout(watchdog)
       const detail = err instanceof ScenarioFailure ? err.message : (err?.stack ?? String(err))
       const status = err?.status !== undefined ? ` (HTTP ${err.status}${err.code ? `, ${err.code}` : ''})` : ''
-      console.error(`FAIL ${name}: ${detail}${status}`)
+      const cause = err?.cause ? `\ncaused by: ${err.cause.message ?? err.cause}` : ''
+      console.error(`FAIL ${name}: ${detail}${status}${cause}`)
       process.exit(1)
     })
 }

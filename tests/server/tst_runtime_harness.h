@@ -3,6 +3,8 @@
 // synchronous wrappers around the asio AgentClient for the runtime and isolation suites.
 
 #include "runtime/agent_client.h"
+#include "runtime/agent_tool.h"
+#include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
 
 #include <QElapsedTimer>
@@ -32,6 +34,18 @@ struct ExecOutcome
 class RuntimeHarness
 {
 public:
+    ~RuntimeHarness()
+    {
+        if (!m_dir)
+            return;
+        m_runtime.reset();
+        // Template files belong to sandbox uids (subordinate ids when not root): remove them
+        // the way the runtime removes sandboxes, so the temporary dir can go.
+        nlohmann::json config{{"mode", "remove"}, {"idMap", runtime::chooseIdMapping().toJson()},
+                              {"target", dataDir() + "/templates"}};
+        runtime::runAgentTool(runtime::findAgentBinary(), "remove", config, 60000);
+    }
+
     // Creates the runtime on a fresh data dir; false (with *why) if that failed.
     bool init(QString* why)
     {

@@ -1,0 +1,50 @@
+#pragma once
+// Small helpers shared by the lizard-local API suites (JSON of answers, sandbox creation).
+
+#include "support/localserver.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+namespace lizard::test {
+
+inline QJsonObject jsonObject(const LocalServer::Response& r)
+{
+    return QJsonDocument::fromJson(r.body).object();
+}
+
+inline QJsonArray jsonArray(const LocalServer::Response& r)
+{
+    return QJsonDocument::fromJson(r.body).array();
+}
+
+inline QByteArray toJson(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+
+// The uniform error shape: {"error": CODE, "code": CODE, "message": "..."}.
+inline bool isError(const LocalServer::Response& r, int status, const QString& code)
+{
+    const QJsonObject o = jsonObject(r);
+    return r.status == status && o.value("error").toString() == code && o.value("code").toString() == code &&
+           !o.value("message").toString().isEmpty();
+}
+
+inline QString describe(const LocalServer::Response& r)
+{
+    return QStringLiteral("HTTP %1: %2").arg(r.status).arg(QString::fromUtf8(r.body.left(600)));
+}
+
+// Creates a sandbox and returns its id (empty on failure, with the reason in *why).
+inline QString createSandbox(const LocalServer& server, const QJsonObject& body = {}, QString* why = nullptr)
+{
+    const auto r = server.request("POST", "/api/sandboxes", toJson(body));
+    if (r.status != 200) {
+        if (why)
+            *why = describe(r);
+        return {};
+    }
+    return jsonObject(r).value("sandboxId").toString();
+}
+
+} // namespace lizard::test

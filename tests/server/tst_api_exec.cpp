@@ -1,0 +1,280 @@
+// exec (collected and SSE), processes and signals through the API.
+#include "support_http.h"
+
+#include <QElapsedTimer>
+#include <QTcpSocket>
+
+using lizard::test::describe;
+using lizard::test::isError;
+using lizard::test::jsonArray;
+using lizard::test::jsonObject;
+using lizard::test::LocalServer;
+using lizard::test::toJson;
+
+namespace {
+
+// Parses an SSE body into its JSON events; *ok is false if any data line is not JSON.
+QList<QJsonObject> sseEvents(const QByteArray& body, bool* ok)
+{
+    QList<QJsonObject> out;
+    *ok = true;
+    for (const QByteArray& line : body.split('\n')) {
+        if (line.isEmpty())
+            continue;
+        if (!line.startsWith("data: ")) {
+            *ok = false;
+            continue;
+        }
+        QJsonParseError err;
+        const auto doc = QJsonDocument::fromJson(line.mid(6), &err);
+        if (err.error != QJsonParseError::NoError)
+            *ok = false;
+        out.append(doc.object());
+    }
+    return out;
+}
+
+} // namespace
+
+class TestApiExec : public QObject
+{
+    Q_OBJECT
+
+    LocalServer m_server;
+    QString m_id;
+
+    LocalServer::Response exec(const QJsonObject& body, bool sse = false)
+    {
+        return m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", toJson(body), "<default>",
+                                sse ? QList<QByteArray>{"Accept: text/event-stream"} : QList<QByteArray>{});
+    }
+
+    // A raw connection that streams an exec, so that a test can act while it runs.
+    std::unique_ptr<QTcpSocket> openStream(const QJsonObject& body)
+    {
+        auto s = std::make_unique<QTcpSocket>();
+        s->connectToHost("127.0.0.1", quint16(m_server.port()));
+        if (!s->waitForConnected(5000))
+            return nullptr;
+        const QByteArray json = toJson(body);
+        s->write("POST /api/sandboxes/" + m_id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
+                 m_server.apiKey().toUtf8() + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
+                 "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json);
+        return s;
+    }
+
+    static int readPid(QTcpSocket& s, QByteArray& got)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 10000) {
+            s.waitForReadyRead(200);
+            got += s.readAll();
+            const int at = got.indexOf("data: {\"pid\":");
+            if (at >= 0 && got.indexOf('}', at) > at)
+                return got.mid(at + 13, got.indexOf('}', at) - at - 13).toInt();
+        }
+        return 0;
+    }
+
+    bool processListed(int pid)
+    {
+        for (const auto& v : jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
+            if (v.toObject().value("pid").toInt() == pid)
+                return true;
+        }
+        return false;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QString why;
+        m_id = lizard::test::createSandbox(m_server, {}, &why);
+        if (m_id.isEmpty() && why.startsWith("HTTP 503"))
+            QSKIP(qPrintable("sandboxes are not available on this host: " + why));
+        QVERIFY2(!m_id.isEmpty(), qPrintable(why));
+    }
+
+    void stringCommand()
+    {
+        const auto r = exec({{"cmd", "echo hello; echo oops >&2; exit 3"}});
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        const QJsonObject o = jsonObject(r);
+        QCOMPARE(o.value("stdout").toString(), QStringLiteral("hello\n"));
+        QCOMPARE(o.value("stderr").toString(), QStringLiteral("oops\n"));
+        QCOMPARE(o.value("exitCode").toInt(), 3);
+        QVERIFY(!o.value("truncated").toBool());
+    }
+
+    void argvIsNotInterpreted()
+    {
+        const auto r = exec({{"cmd", QJsonArray{"printf", "%s|%s", "a b;$HOME", "`id`"}}});
+        QCOMPARE(jsonObject(r).value("stdout").toString(), QStringLiteral("a b;$HOME|`id`"));
+        QCOMPARE(jsonObject(r).value("exitCode").toInt(), 0);
+    }
+
+    void optionsReachTheCommand()
+    {
+        const auto r = exec({{"cmd", "echo \"$A-$USER\"; pwd; id -u"},
+                             {"envs", QJsonObject{{"A", "x y"}}},
+                             {"workdir", "/tmp"}});
+        QCOMPARE(jsonObject(r).value("stdout").toString(), QStringLiteral("x y-root\n/tmp\n0\n"));
+        const auto asUser = exec({{"cmd", "echo $USER $HOME"}, {"user", "user"}});
+        QCOMPARE(jsonObject(asUser).value("stdout").toString(), QStringLiteral("user /home/user\n"));
+    }
+
+    void invalidRequests_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("no cmd") << QByteArray("{}") << "INVALID_ARGUMENT";
+        QTest::newRow("cmd a number") << QByteArray(R"({"cmd":5})") << "INVALID_ARGUMENT";
+        QTest::newRow("empty argv") << QByteArray(R"({"cmd":[]})") << "INVALID_ARGUMENT";
+        QTest::newRow("argv with a number") << QByteArray(R"({"cmd":["echo",1]})") << "INVALID_ARGUMENT";
+        QTest::newRow("envs not strings") << QByteArray(R"({"cmd":"true","envs":{"A":1}})") << "INVALID_ARGUMENT";
+        QTest::newRow("relative workdir") << QByteArray(R"({"cmd":"true","workdir":"tmp"})") << "INVALID_ARGUMENT";
+        QTest::newRow("timeout below 1 s") << QByteArray(R"({"cmd":"true","timeoutMs":999})") << "INVALID_TIMEOUT";
+        QTest::newRow("timeout above 10 min") << QByteArray(R"({"cmd":"true","timeoutMs":600001})") << "INVALID_TIMEOUT";
+        QTest::newRow("timeout a string") << QByteArray(R"({"cmd":"true","timeoutMs":"5"})") << "INVALID_TIMEOUT";
+        QTest::newRow("pidEvent a string") << QByteArray(R"({"cmd":"true","pidEvent":"yes"})") << "INVALID_ARGUMENT";
+        QTest::newRow("malformed json") << QByteArray(R"({"cmd":)") << "INVALID_JSON";
+    }
+
+    void invalidRequests()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, code);
+        const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body);
+        QVERIFY2(isError(r, 400, code), qPrintable(describe(r)));
+    }
+
+    void commandTimeout()
+    {
+        QElapsedTimer t;
+        t.start();
+        const auto r = exec({{"cmd", "sleep 30"}, {"timeoutMs", 1000}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(jsonObject(r).value("exitCode").toInt(), 124);
+        QVERIFY(t.elapsed() < 10000);
+    }
+
+    void outputIsCapped()
+    {
+        const auto r = exec({{"cmd", "head -c 1000000 /dev/zero | tr '\\0' a; echo done >&2"}});
+        const QJsonObject o = jsonObject(r);
+        QCOMPARE(o.value("stdout").toString().size(), 512 * 1024);
+        QCOMPARE(o.value("stderr").toString(), QStringLiteral("done\n"));
+        QCOMPARE(o.value("truncated").toBool(), true);
+        QCOMPARE(o.value("exitCode").toInt(), 0);
+    }
+
+    void streamsEvents()
+    {
+        const auto r = exec({{"cmd", "echo one; echo two >&2; printf 'three'; exit 7"}, {"pidEvent", true}}, true);
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        QVERIFY(r.contentType.startsWith("text/event-stream"));
+        bool ok = false;
+        const auto ev = sseEvents(r.body, &ok);
+        QVERIFY2(ok, r.body.constData());
+        QVERIFY(ev.size() >= 5);
+        QVERIFY(ev.first().value("pid").toInt() > 0);
+        QCOMPARE(ev.last(), (QJsonObject{{"exitCode", 7}}));
+        QStringList out, err;
+        for (const auto& e : ev.mid(1, ev.size() - 2))
+            (e.value("stream").toString() == "stderr" ? err : out) << e.value("line").toString();
+        QCOMPARE(out, (QStringList{"one", "three"}));
+        QCOMPARE(err, QStringList{"two"});
+    }
+
+    void streamWithoutPidEvent()
+    {
+        bool ok = false;
+        const auto ev = sseEvents(exec({{"cmd", "echo x"}}, true).body, &ok);
+        QVERIFY(ok);
+        QCOMPARE(ev.size(), 2);
+        QCOMPARE(ev[0], (QJsonObject{{"stream", "stdout"}, {"line", "x"}}));
+    }
+
+    void streamRepairsUtf8()
+    {
+        bool ok = false;
+        const auto ev = sseEvents(exec({{"cmd", QJsonArray{"printf", "ok \\377\\303\\251\\n"}}}, true).body, &ok);
+        QVERIFY(ok);
+        QCOMPARE(ev[0].value("line").toString(), QString::fromUtf8("ok \xEF\xBF\xBD\xC3\xA9"));
+    }
+
+    void streamsManyLinesInOrder()
+    {
+        const auto r = exec({{"cmd", "seq 1 100000"}}, true);
+        bool ok = false;
+        const auto ev = sseEvents(r.body, &ok);
+        QVERIFY(ok);
+        QCOMPARE(ev.size(), 100001);
+        for (int i = 0; i < 100000; i += 997)
+            QCOMPARE(ev[i].value("line").toString(), QString::number(i + 1));
+        QCOMPARE(ev.last().value("exitCode").toInt(), 0);
+    }
+
+    void processesAndSignals()
+    {
+        auto s = openStream({{"cmd", "sleep 300 & wait"}, {"pidEvent", true}});
+        QVERIFY(s);
+        QByteArray got;
+        const int pid = readPid(*s, got);
+        QVERIFY2(pid > 0, got.constData());
+        QVERIFY(processListed(pid));
+        const QJsonArray list = jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"));
+        for (const auto& v : list) {
+            const QJsonObject p = v.toObject();
+            if (p.value("pid").toInt() == pid)
+                QVERIFY(p.value("cmd").toArray().last().toString().contains("sleep 300"));
+        }
+        const auto sig = m_server.request("POST", "/api/sandboxes/" + m_id + "/processes/signal",
+                                          toJson({{"pid", pid}, {"signal", "SIGKILL"}}));
+        QVERIFY2(sig.status == 204, qPrintable(describe(sig)));
+        QTRY_VERIFY_WITH_TIMEOUT((got += s->readAll()).contains("\"exitCode\""), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!processListed(pid), 5000);
+        QVERIFY(isError(m_server.request("POST", "/api/sandboxes/" + m_id + "/processes/signal",
+                                         toJson({{"pid", pid}})),
+                        404, "NOT_FOUND"));
+    }
+
+    void badSignals_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("no pid") << QByteArray(R"({"signal":"SIGTERM"})");
+        QTest::newRow("pid a string") << QByteArray(R"({"pid":"12"})");
+        QTest::newRow("negative pid") << QByteArray(R"({"pid":-1})");
+        QTest::newRow("unknown signal") << QByteArray(R"({"pid":12,"signal":"SIGSTOP"})");
+    }
+
+    void badSignals()
+    {
+        QFETCH(QByteArray, body);
+        const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/processes/signal", body);
+        QVERIFY2(isError(r, 400, "INVALID_ARGUMENT"), qPrintable(describe(r)));
+    }
+
+    void disconnectCancelsTheCommand()
+    {
+        auto s = openStream({{"cmd", "sleep 300"}, {"pidEvent", true}});
+        QVERIFY(s);
+        QByteArray got;
+        const int pid = readPid(*s, got);
+        QVERIFY(pid > 0);
+        QVERIFY(processListed(pid));
+        s->abort();
+        QTRY_VERIFY_WITH_TIMEOUT(!processListed(pid), 10000);
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_id.isEmpty())
+            m_server.request("DELETE", "/api/sandboxes/" + m_id);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApiExec)
+#include "tst_api_exec.moc"

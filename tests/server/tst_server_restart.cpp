@@ -1,0 +1,122 @@
+// Restarting lizard-local: running sandboxes are adopted; one whose agent died while the
+// server was down is reported gone and cleaned up; one whose deadline passed is destroyed.
+#include "support_http.h"
+
+#include <QDir>
+#include <QRegularExpression>
+
+#include <signal.h>
+
+using lizard::test::describe;
+using lizard::test::jsonObject;
+using lizard::test::LocalServer;
+using lizard::test::toJson;
+
+class TestServerRestart : public QObject
+{
+    Q_OBJECT
+
+    LocalServer m_server;
+    QByteArray m_log;
+
+    QString create(const QJsonObject& body = {})
+    {
+        QString why;
+        const QString id = lizard::test::createSandbox(m_server, body, &why);
+        if (id.isEmpty())
+            qWarning() << why;
+        return id;
+    }
+
+    // The host pid of the sandbox's agent, as lizard-local logged it at creation.
+    int agentPid(const QString& id)
+    {
+        m_log += m_server.log();
+        const QRegularExpression re("sandbox " + QRegularExpression::escape(id) + " started \\(.*pid (\\d+)\\)");
+        const auto m = re.match(QString::fromUtf8(m_log));
+        return m.hasMatch() ? m.captured(1).toInt() : 0;
+    }
+
+    QString logText()
+    {
+        m_log += m_server.log();
+        return QString::fromUtf8(m_log);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        const auto probe = m_server.request("POST", "/api/sandboxes", "{}");
+        if (probe.status == 503)
+            QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
+        QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
+        m_server.request("DELETE", "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
+    }
+
+    void runningSandboxIsAdopted()
+    {
+        const QString id = create({{"metadata", QJsonObject{{"k", "v"}}}});
+        QVERIFY(!id.isEmpty());
+        const auto w = m_server.request("POST", "/api/sandboxes/" + id + "/files",
+                                        toJson({{"path", "/tmp/keep.txt"}, {"content", "still here"}}));
+        QCOMPARE(w.status, 204);
+        m_log += m_server.log();
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        const auto info = m_server.request("GET", "/api/sandboxes/" + id);
+        QVERIFY2(info.status == 200, qPrintable(describe(info)));
+        QCOMPARE(jsonObject(info).value("metadata").toObject().value("k").toString(), QStringLiteral("v"));
+        const auto ex = m_server.request("POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"cat /tmp/keep.txt"})");
+        QCOMPARE(jsonObject(ex).value("stdout").toString(), QStringLiteral("still here"));
+        QVERIFY(logText().contains("sandbox " + id + ": still running"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
+    void deadAgentIsCleanedUp()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const int pid = agentPid(id);
+        QVERIFY2(pid > 0, qPrintable(logText()));
+        const QString dataDir = m_server.dataDir();
+        m_server.stop();
+        QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir("/proc/" + QString::number(pid)).exists() ||
+                                     QFile("/proc/" + QString::number(pid) + "/stat").open(QIODevice::ReadOnly) == false,
+                                 5000);
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
+        QVERIFY2(logText().contains("sandbox " + id + ": its agent is gone"), qPrintable(logText()));
+        // Its files and socket are gone; so is any cgroup named after it.
+        QVERIFY(!QFile::exists(dataDir + "/sandboxes/" + id));
+        QVERIFY(!QFile::exists(dataDir + "/run/" + id + ".sock"));
+        for (const char* ctrl : {"memory", "pids", "cpu", "freezer", "unified", ""}) {
+            const QString dir = QString("/sys/fs/cgroup/%1/lizard-local/%2").arg(ctrl, id);
+            QVERIFY2(!QDir(QDir::cleanPath(dir)).exists(), qPrintable(dir));
+        }
+    }
+
+    void expiredWhileDownIsDestroyed()
+    {
+        const QString id = create({{"timeoutMs", 2000}});
+        QVERIFY(!id.isEmpty());
+        m_server.stop();
+        QTest::qWait(2500);
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
+        QVERIFY2(logText().contains("sandbox " + id + ": its deadline passed"), qPrintable(logText()));
+        QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + id));
+    }
+
+    void deadlineSurvivesRestart()
+    {
+        const QString id = create({{"timeoutMs", 4000}});
+        QVERIFY(!id.isEmpty());
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 8000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerRestart)
+#include "tst_server_restart.moc"

@@ -776,6 +776,7 @@ class Worker(threading.Thread):
             if a is None:
                 break
             serve_one(a, self.slot)
+            self.q.task_done()
         self.slot.drop()
 
 
@@ -790,18 +791,26 @@ def serve_one(a, slot):
 
 
 def serve(a):
-    inbox_name = a.get("inbox")
+    inbox_name, lifetime = a.get("inbox"), a.get("lifetime")
     if inbox_name is not None:
         check_id(inbox_name)
+    if lifetime is not None and (isinstance(lifetime, bool) or not isinstance(lifetime, (int, float)) or lifetime <= 0):
+        raise RunnerError("lifetime must be a positive number of seconds")
     os.makedirs(ROOT, exist_ok=True)
     inbox = Inbox(os.path.join(ROOT, ".requests", inbox_name) if inbox_name else os.path.join(ROOT, ".requests"))
     for s in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, lambda *_: STOP.set())
     workers = {}
     Out()({"type": "ready", "pid": os.getpid(), "inbox": inbox.path, "watch": inbox.mode})
-    last_scan = time.time()
+    expire_at = time.time() + lifetime if lifetime else None
+    draining, quiet_since, last_scan = False, 0.0, time.time()
     while not STOP.is_set():
-        names = inbox.wait(0.5)
+        if expire_at and not draining and time.time() >= expire_at:
+            # Before the exec's own timeout cuts it off: the app opens a new serve on "expiring";
+            # this one still takes what arrives meanwhile, and leaves once all is answered.
+            draining, quiet_since = True, time.time()
+            Out()({"type": "expiring"})
+        names = inbox.wait(0.1 if draining else 0.5)
         if time.time() - last_scan > 1:  # a safety net for missed events
             names += inbox.scan(1)
             last_scan = time.time()
@@ -809,11 +818,18 @@ def serve(a):
             r = inbox.take(name, patient=inbox.mode == "poll")
             if r is not None:
                 dispatch(r, name, workers)
+        if draining:
+            if names or any(w.q.unfinished_tasks for w in workers.values()):
+                quiet_since = time.time()
+            elif time.time() - quiet_since >= 1:
+                break
     for w in workers.values():
         w.q.put(None)
     for w in workers.values():
         w.join(2)
-    sys.stdout.flush()
+    if inbox_name:
+        shutil.rmtree(inbox.path, ignore_errors=True)
+    Out()({"type": "bye"})
 
 
 def dispatch(r, name, workers):
@@ -855,11 +871,11 @@ def main():
     except (IndexError, ValueError) as e:
         out({"type": "fatal", "message": "the runner takes one argument, base64 of a JSON object (%s)" % e})
         return 3
-    if a.get("action") == "serve":
-        serve(a)
-        return 0
     slot = KernelSlot()
     try:
+        if a.get("action") == "serve":
+            serve(a)
+            return 0
         handle(a, slot, out)
     except RunnerError as e:
         out({"type": "fatal", "message": str(e)})

@@ -151,10 +151,20 @@ void RunnerHost::killKernels() const
     for (const QString& context : contexts) {
         const qint64 pid = kernelPid(m_root, context);
         QFile cmdline(QString("/proc/%1/cmdline").arg(pid));
-        if (pid > 0 && cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("ipykernel")) {
-            // The kernel leads its own session and process group; its watcher then exits.
-            ::killpg(static_cast<pid_t>(pid), SIGKILL);
+        if (pid <= 0 || !cmdline.open(QIODevice::ReadOnly) || !cmdline.readAll().contains("ipykernel"))
+            continue;
+        // First its watcher (the parent, which would write kernel.exit into the directory being
+        // removed), then the kernel's own process group.
+        QFile stat(QString("/proc/%1/stat").arg(pid));
+        if (stat.open(QIODevice::ReadOnly)) {
+            const QByteArray text = stat.readAll();
+            const QList<QByteArray> fields = text.mid(text.lastIndexOf(") ") + 2).split(' ');
+            const qint64 parent = fields.size() > 1 ? fields.at(1).toLongLong() : 0;
+            QFile parentCmd(QString("/proc/%1/cmdline").arg(parent));
+            if (parent > 1 && parentCmd.open(QIODevice::ReadOnly) && parentCmd.readAll().contains("kernel.exit"))
+                ::kill(static_cast<pid_t>(parent), SIGKILL);
         }
+        ::killpg(static_cast<pid_t>(pid), SIGKILL);
     }
 }
 

@@ -53,6 +53,7 @@ private slots:
     void badRequestFileIsReported();
     void inboxIsInvisibleToContextListing();
     void shutdownRequestEndsIt();
+    void lifetimeDrainsThenExits();
     void exitsWhenStdoutIsClosed();
 
 private:
@@ -222,6 +223,26 @@ void TestRunnerServe::shutdownRequestEndsIt()
     QVERIFY(m_serve->waitForExit(10000));
     QCOMPARE(m_serve->process().exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_serve->process().exitCode(), 0);
+}
+
+void TestRunnerServe::lifetimeDrainsThenExits()
+{
+    // The exec API caps a command at 600 s: with a lifetime, serve says "expiring" before that,
+    // answers what is running or still arrives, then says "bye" and exits.
+    ServeSession shortLived(*m_host);
+    QVERIFY2(shortLived.start({{"inbox", "short"}, {"lifetime", 2}}), qPrintable(shortLived.error()));
+    const QString inbox = m_host->root() + "/.requests/short";
+    QCOMPARE(shortLived.readyEvent().value("inbox").toString(), inbox);
+    const QString slow = shortLived.submit({{"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()},
+                                            {"code", "import time\ntime.sleep(3)\n'late'"}});
+    QVERIFY(shortLived.waitForEvent({}, "expiring", 20000));
+    const RunnerOutcome straggler = shortLived.request({{"action", "run"}, {"language", "bash"}, {"code", "echo still"}});
+    QCOMPARE(straggler.text("stdout"), QString("still\n"));
+    QCOMPARE(shortLived.waitFor(slow).first("result").value("data").toString(), QString("'late'"));
+    QVERIFY(shortLived.waitForEvent({}, "bye", 20000));
+    QVERIFY(shortLived.waitForExit(10000));
+    QCOMPARE(shortLived.process().exitCode(), 0);
+    QVERIFY(!QFile::exists(inbox)); // a named inbox is removed on the way out
 }
 
 void TestRunnerServe::exitsWhenStdoutIsClosed()

@@ -504,6 +504,65 @@ def interrupt_and_drain(kc, msg_id, pid, out):
     return False
 
 
+# ---------------------------------------------------------------- saving and loading variables
+
+# Runs in the kernel: pickles the user's variables with dill (all together, so shared references
+# stay shared), skipping IPython's own names and what cannot be pickled, or loads such a file.
+VARIABLES = r'''
+def _lz_variables(action, path, names):
+    import dill, json, os, types
+    ip = get_ipython()
+    ns, hidden = ip.user_ns, set(ip.user_ns_hidden)
+    if action == "load":
+        with open(path, "rb") as f:
+            data = dill.load(f)
+        if not isinstance(data, dict) or data.get("format") != "lizard-variables/1":
+            raise ValueError("%s is not a file of saved variables" % path)
+        ns.update(data["variables"])
+        return json.dumps({"loaded": sorted(data["variables"])})
+    chosen = names if names is not None else [k for k in ns if not k.startswith("_") and k not in hidden]
+    keep, skipped = {}, []
+    for k in chosen:
+        if k not in ns:
+            skipped.append({"name": k, "reason": "not defined"})
+            continue
+        try:
+            dill.dumps(ns[k])
+            keep[k] = ns[k]
+        except Exception as e:
+            skipped.append({"name": k, "reason": "%s: %s" % (type(e).__name__, e)})
+    tmp = path + ".tmp-lizard"
+    with open(tmp, "wb") as f:
+        dill.dump({"format": "lizard-variables/1", "variables": keep}, f)
+    os.replace(tmp, path)
+    return json.dumps({"saved": sorted(keep), "skipped": skipped})
+'''
+
+
+def variables(m, a, slot, out):
+    """save_variables / load_variables {context, path, names?}: answers ok, or fatal."""
+    if m["language"] != "python" or not has_kernel():
+        raise RunnerError("variables can be saved and loaded only in python contexts with a kernel")
+    path, names = a.get("path"), a.get("names")
+    if not isinstance(path, str) or not path.startswith("/"):
+        raise RunnerError("path must be an absolute path")
+    if names is not None and not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        raise RunnerError("names must be a list of variable names")
+    action = "load" if a["action"] == "load_variables" else "save"
+    kc = slot.get(m, out)
+    code = VARIABLES + "try:\n    _lz_r = _lz_variables(%r, %r, %r)\nfinally:\n    del _lz_variables\n" % (
+        action, path, names)
+    msg_id = kc.execute(code, silent=True, store_history=False, allow_stdin=False,
+                        stop_on_error=False, user_expressions={"r": "globals().pop('_lz_r')"})
+    reply = (shell_reply(kc, msg_id, 300, slot.pid) or {}).get("content") or {}
+    if reply.get("status") != "ok":
+        raise RunnerError("cannot %s variables: %s: %s" % (action, reply.get("ename", "no answer from the kernel"),
+                                                           reply.get("evalue", "")))
+    import ast
+    r = (reply.get("user_expressions") or {}).get("r") or {}
+    out(dict(json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}"), type="ok"))
+
+
 # ---------------------------------------------------------------- other languages: a process per run
 
 def run_process(m, code, envs, timeout, out):
@@ -620,7 +679,7 @@ def target_context(a):
         if a.get("id") is None:
             a["id"] = "ctx-" + os.urandom(8).hex()
         return check_id(a["id"])
-    if act in ("run", "delete", "restart", "interrupt"):
+    if act in ("run", "delete", "restart", "interrupt", "save_variables", "load_variables"):
         return check_id(a.get("context"))
     return None
 
@@ -664,6 +723,8 @@ def handle(a, slot, out):
         out({"type": "ok"})
     elif act == "interrupt":
         out({"type": "ok", "interrupted": signal_run(existing(cid), signal.SIGINT)})
+    elif act in ("save_variables", "load_variables"):
+        variables(existing(cid), a, slot, out)
     elif act == "run":
         code, envs, timeout = arg_code(a), arg_envs(a), arg_timeout(a)
         m = load_meta(cid) if not a.get("context") else existing(cid)
@@ -879,6 +940,9 @@ def main():
         handle(a, slot, out)
     except RunnerError as e:
         out({"type": "fatal", "message": str(e)})
+        return 3
+    except Exception as e:  # a bug or an unexpected environment: still one clear event
+        out({"type": "fatal", "message": "runner failure: %s: %s" % (type(e).__name__, e)})
         return 3
     finally:
         slot.drop()

@@ -33,6 +33,7 @@ private slots:
     void longOutputIsSplitIntoParts();
     void dashCFormBehavesTheSame();
     void restartClearsState();
+    void saveAndLoadVariables();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -275,6 +276,32 @@ void TestRunner::restartClearsState()
     QCOMPARE(run.first("error").value("name").toString(), QString("NameError"));
     QVERIFY(run.ofType("notice").isEmpty()); // a restart asked for is no surprise
     QCOMPARE(run.first("done").value("execution_count").toInt(), 1);
+}
+
+void TestRunner::saveAndLoadVariables()
+{
+    const QString from = m_host->createContext();
+    QVERIFY(m_host->runCode(from, "import math\na = [1, 2]\nb = {'k': a}\nf = lambda x: x + 1\n"
+                                  "class C: pass\nc = C()\ngen = (i for i in range(3))").first("error").isEmpty());
+    const QString file = m_host->root() + "/vars.dill";
+    const RunnerOutcome saved = m_host->run({{"action", "save_variables"}, {"context", from}, {"path", file}});
+    const QJsonObject ok = saved.first("ok");
+    QVERIFY2(!ok.isEmpty(), qPrintable(saved.describe()));
+    QCOMPARE(ok.value("saved").toVariant().toStringList(), (QStringList{"C", "a", "b", "c", "f", "math"}));
+    QCOMPARE(ok.value("skipped").toArray().size(), 1); // a generator cannot be pickled: said, not fatal
+    QCOMPARE(ok.value("skipped").toArray().first().toObject().value("name").toString(), QString("gen"));
+
+    const QString to = m_host->createContext();
+    const RunnerOutcome loaded = m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file}});
+    QCOMPARE(loaded.first("ok").value("loaded").toArray().size(), 6);
+    const RunnerOutcome use = m_host->runCode(to, "b['k'] is a, f(1), math.sqrt(4), type(c).__name__");
+    QCOMPARE(use.first("result").value("data").toString(), QString("(True, 2, 2.0, 'C')"));
+
+    const RunnerOutcome missing = m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file + ".no"}});
+    QCOMPARE(missing.exitCode, 3);
+    QVERIFY(missing.first("fatal").value("message").toString().contains("No such file"));
+    const RunnerOutcome clean = m_host->runCode(to, "sorted(k for k in globals() if k.startswith('_lz'))");
+    QCOMPARE(clean.first("result").value("data").toString(), QString("[]"));
 }
 
 QTEST_GUILESS_MAIN(TestRunner)

@@ -15,6 +15,7 @@ constexpr auto kIdleTimeout = std::chrono::seconds(120); // keep-alive wait for 
 constexpr auto kReadTimeout = std::chrono::seconds(60);  // each read of a request
 constexpr auto kWriteTimeout = std::chrono::seconds(120); // each write (a client that stops reading)
 constexpr uint32_t kHeaderLimit = 32 * 1024;
+constexpr uint64_t kMaxBodyLimit = 128u << 20; // no route accepts more
 
 bool isDisconnect(beast::error_code ec)
 {
@@ -57,6 +58,9 @@ void HttpSession::doRead()
         return close();
     m_parser.emplace();
     m_parser->header_limit(kHeaderLimit);
+    // Beast checks Content-Length against the limit while parsing the header; the real,
+    // per-route limit is set (and checked) once the header is in.
+    m_parser->body_limit(kMaxBodyLimit);
     m_answered = false;
     m_stream.expires_after(kIdleTimeout);
     bhttp::async_read_header(m_stream, m_buffer, *m_parser,

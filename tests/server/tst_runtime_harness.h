@@ -104,7 +104,10 @@ public:
     {
         auto outcome = std::make_shared<ExecOutcome>();
         auto cancel = startExec(h, std::move(req), outcome);
-        runUntil([&] { return outcome->finished; }, waitMs);
+        if (!runUntil([&] { return outcome->finished; }, waitMs)) {
+            cancel->cancel(); // the agent kills what still runs
+            outcome->error = Error{0, "TEST_TIMEOUT", "exec did not finish in time"};
+        }
         return *outcome;
     }
 

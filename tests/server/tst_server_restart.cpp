@@ -31,14 +31,19 @@ class TestServerRestart : public QObject
     // The host pid of the sandbox's agent, as lizard-local logged it at creation.
     int agentPid(const QString& id)
     {
-        m_log += m_server.log();
         const QRegularExpression re("sandbox " + QRegularExpression::escape(id) + " started \\(.*pid (\\d+)\\)");
-        const auto m = re.match(QString::fromUtf8(m_log));
-        return m.hasMatch() ? m.captured(1).toInt() : 0;
+        for (int i = 0; i < 50; ++i) {
+            const auto m = re.match(logText());
+            if (m.hasMatch())
+                return m.captured(1).toInt();
+            QTest::qWait(100); // lets QProcess read what the server printed
+        }
+        return 0;
     }
 
     QString logText()
     {
+        QTest::qWait(50);
         m_log += m_server.log();
         return QString::fromUtf8(m_log);
     }

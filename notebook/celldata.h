@@ -6,7 +6,6 @@
 #include "notebook/output.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <vector>
 
@@ -17,10 +16,10 @@ struct CellData
     QString id; // nbformat 4.5 cell id; empty means "give it one"
     CellType type = CellType::Code;
     QString source;
-    std::vector<Output> outputs;          // code cells only
-    std::optional<int> executionCount;    // code cells only
+    std::vector<Output> outputs;                        // code cells only
+    std::optional<int> executionCount;                  // code cells only
     nlohmann::json metadata = nlohmann::json::object(); // every key kept
-    nlohmann::json attachments;           // markdown/raw "attachments", null when absent
+    nlohmann::json attachments; // markdown/raw "attachments", null when absent
     bool operator==(const CellData&) const = default;
 };
 

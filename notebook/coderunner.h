@@ -3,9 +3,9 @@
 // implements it; tests use a scripted one. One run at a time.
 //
 // Contract: after run(), the runner emits any number of streamReceived / resultReceived /
-// errorReceived, then exactly one of finished (the code ran; errors in the code arrive as
+// errorReceived, then exactly one of done (the code ran; errors in the code arrive as
 // errorReceived before it) or failed (the run could not happen or broke off: network, server,
-// sandbox gone). interrupt() asks the running code to stop; the run still ends with finished
+// sandbox gone). interrupt() asks the running code to stop; the run still ends with done
 // or failed. Signals may be emitted from within run() or later from the event loop.
 
 #include "notebook/output.h"
@@ -29,7 +29,7 @@ signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);
     void resultReceived(const lizard::notebook::RichOutput& output);
     void errorReceived(const lizard::notebook::ErrorOutput& output);
-    void finished(std::optional<int> executionCount);
+    void done(std::optional<int> executionCount); // the runner's "done" event
     void failed(const QString& message);
 };
 

@@ -9,32 +9,65 @@ namespace lizard::notebook {
 
 namespace {
 
-NotebookError jsonSyntaxError(const QByteArray& bytes, const QString& fileName,
-                              const nlohmann::json::parse_error& e)
+// "line L, column C" of the byte at offset (0-based).
+QString position(const QByteArray& bytes, qsizetype offset)
 {
-    if (bytes.trimmed().isEmpty())
-        return {fileName, {}, QStringLiteral("the file is empty, not a notebook")};
-    // e.byte is 1-based and points just past the offending character.
-    const qsizetype end = std::min<qsizetype>(qsizetype(e.byte) - 1, bytes.size());
     int line = 1;
     qsizetype lineStart = 0;
-    for (qsizetype i = 0; i < end; ++i) {
+    for (qsizetype i = 0; i < offset && i < bytes.size(); ++i) {
         if (bytes.at(i) == '\n') {
             ++line;
             lineStart = i + 1;
         }
     }
+    return QStringLiteral("line %1, column %2").arg(line).arg(offset - lineStart + 1);
+}
+
+// The offset where arrays/objects nest deeper than maxDepth, or -1. Checked before parsing:
+// the JSON library recurses when copying, comparing and writing values, and a hostile file
+// nested a million levels deep would otherwise overflow the stack.
+qsizetype tooDeepAt(const QByteArray& bytes, int maxDepth)
+{
+    int depth = 0;
+    bool inString = false;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes.at(i);
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return -1;
+}
+
+NotebookError jsonSyntaxError(const QByteArray& bytes, const QString& fileName,
+                              const nlohmann::json::exception& e, std::size_t byte)
+{
+    if (bytes.trimmed().isEmpty())
+        return {fileName, {}, QStringLiteral("the file is empty, not a notebook")};
+    // byte is 1-based and points at the offending character.
+    const qsizetype offset = std::min<qsizetype>(qsizetype(byte) - 1, bytes.size());
     QString detail = QString::fromUtf8(e.what());
     // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..."
-    const qsizetype colon = detail.indexOf(QLatin1String(": "), detail.indexOf(QLatin1String("parse error")));
+    const qsizetype colon =
+        detail.indexOf(QLatin1String(": "), detail.indexOf(QLatin1String("parse error")));
     if (colon >= 0)
         detail = detail.mid(colon + 2);
-    const bool truncated = end >= bytes.size();
-    return {fileName,
-            QStringLiteral("line %1, column %2").arg(line).arg(end - lineStart + 1),
-            QStringLiteral("not valid JSON%1 (%2)")
-                .arg(truncated ? QStringLiteral("; the file ends too early (truncated?)") : QString(),
-                     detail)};
+    const bool truncated = offset >= bytes.size();
+    return {
+        fileName, position(bytes, offset),
+        QStringLiteral("not valid JSON%1 (%2)")
+            .arg(truncated ? QStringLiteral("; the file ends too early (truncated?)") : QString(),
+                 detail)};
 }
 
 bool readCell(JsonCheck& check, const nlohmann::json& v, const QString& where, CellData* cell)
@@ -46,9 +79,10 @@ bool readCell(JsonCheck& check, const nlohmann::json& v, const QString& where, C
     if (!type || !check.string(*type, JsonCheck::child(where, "cell_type"), &typeName))
         return false;
     if (!cellTypeFromName(typeName, &cell->type))
-        return check.fail(JsonCheck::child(where, "cell_type"),
-                          QStringLiteral("unknown cell type \"%1\" (expected code, markdown or raw)")
-                              .arg(typeName));
+        return check.fail(
+            JsonCheck::child(where, "cell_type"),
+            QStringLiteral("unknown cell type \"%1\" (expected code, markdown or raw)")
+                .arg(typeName));
     if (const nlohmann::json* id = check.member(v, "id", where, false)) {
         if (!check.string(*id, JsonCheck::child(where, "id"), &cell->id))
             return false;
@@ -94,15 +128,23 @@ bool readCell(JsonCheck& check, const nlohmann::json& v, const QString& where, C
 
 Expected<NotebookData> IpynbReader::parse(const QByteArray& bytes, const QString& fileName)
 {
+    const qsizetype deep = tooDeepAt(bytes, maxNesting);
+    if (deep >= 0)
+        return NotebookError{
+            fileName, position(bytes, deep),
+            QStringLiteral("JSON nested deeper than %1 levels; refused").arg(maxNesting)};
     nlohmann::json root;
     try {
         root = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
     } catch (const nlohmann::json::parse_error& e) {
-        return jsonSyntaxError(bytes, fileName, e);
+        return jsonSyntaxError(bytes, fileName, e, e.byte);
+    } catch (const nlohmann::json::exception& e) {
+        return jsonSyntaxError(bytes, fileName, e, 1);
     }
     JsonCheck check(fileName);
     if (!root.is_object())
-        return NotebookError{fileName, {},
+        return NotebookError{fileName,
+                             {},
                              QStringLiteral("expected a notebook (a JSON object), found %1")
                                  .arg(JsonCheck::describe(root))};
     std::optional<int> major;
@@ -140,7 +182,8 @@ Expected<NotebookData> IpynbReader::readFile(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return NotebookError{path, {}, QStringLiteral("cannot open: %1").arg(file.errorString())};
     if (file.size() > maxFileSize)
-        return NotebookError{path, {},
+        return NotebookError{path,
+                             {},
                              QStringLiteral("the file is %1 MiB; notebooks over %2 MiB are refused")
                                  .arg(file.size() >> 20)
                                  .arg(maxFileSize >> 20)};

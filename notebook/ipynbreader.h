@@ -18,6 +18,7 @@ public:
     static Expected<NotebookData> readFile(const QString& path);
 
     static constexpr qint64 maxFileSize = qint64(1) << 30; // refuse to slurp more than 1 GiB
+    static constexpr int maxNesting = 512;                 // arrays/objects inside each other
 };
 
 } // namespace lizard::notebook

@@ -23,8 +23,8 @@ nlohmann::json lines(const QString& text)
 
 bool splitsIntoLines(const std::string& mime)
 {
-    return mime.rfind("text/", 0) == 0 || mime == "application/javascript"
-           || mime == "image/svg+xml";
+    return mime.rfind("text/", 0) == 0 || mime == "application/javascript" ||
+           mime == "image/svg+xml";
 }
 
 nlohmann::json bundle(const nlohmann::json& data)

@@ -26,12 +26,14 @@ const nlohmann::json* JsonCheck::member(const nlohmann::json& obj, const char* k
 
 bool JsonCheck::isObject(const nlohmann::json& v, const QString& where)
 {
-    return v.is_object() || fail(where, QStringLiteral("expected an object, found %1").arg(describe(v)));
+    return v.is_object() ||
+           fail(where, QStringLiteral("expected an object, found %1").arg(describe(v)));
 }
 
 bool JsonCheck::isArray(const nlohmann::json& v, const QString& where)
 {
-    return v.is_array() || fail(where, QStringLiteral("expected a list, found %1").arg(describe(v)));
+    return v.is_array() ||
+           fail(where, QStringLiteral("expected a list, found %1").arg(describe(v)));
 }
 
 bool JsonCheck::string(const nlohmann::json& v, const QString& where, QString* out)
@@ -47,8 +49,9 @@ bool JsonCheck::multiline(const nlohmann::json& v, const QString& where, QString
     if (v.is_string())
         return string(v, where, out);
     if (!v.is_array())
-        return fail(where, QStringLiteral("expected a string or a list of strings, found %1")
-                               .arg(describe(v)));
+        return fail(
+            where,
+            QStringLiteral("expected a string or a list of strings, found %1").arg(describe(v)));
     std::string joined;
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (!v[i].is_string())
@@ -80,7 +83,8 @@ bool JsonCheck::optionalInt(const nlohmann::json& v, const QString& where, std::
         out->reset();
         return true;
     }
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max())) {
+    if (v.is_number_unsigned() &&
+        v.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max())) {
         *out = int(v.get<std::uint64_t>());
         return true;
     }

@@ -5,7 +5,6 @@
 #include "notebook/notebookerror.h"
 
 #include <QStringList>
-
 #include <nlohmann/json.hpp>
 
 namespace lizard::notebook {

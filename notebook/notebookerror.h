@@ -2,7 +2,6 @@
 // Errors are values: what went wrong with a notebook file, said so a person can act on it.
 
 #include <QString>
-
 #include <optional>
 #include <utility>
 #include <variant>
@@ -20,8 +19,7 @@ struct NotebookError
 };
 
 // Either a value or a NotebookError.
-template <class T>
-class Expected
+template <class T> class Expected
 {
 public:
     Expected(T value) : m_v(std::in_place_index<0>, std::move(value)) {}

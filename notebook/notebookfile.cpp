@@ -30,7 +30,8 @@ MaybeError NotebookFile::save()
     if (m_path.isEmpty())
         return NotebookError{{}, {}, QStringLiteral("the notebook has no file yet; use Save As")};
     if (m_loadFailed)
-        return NotebookError{m_path, {},
+        return NotebookError{m_path,
+                             {},
                              QStringLiteral("this file could not be loaded, so saving over it "
                                             "would destroy it; use Save As to choose where to "
                                             "write")};

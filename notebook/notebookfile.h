@@ -16,7 +16,7 @@ public:
     explicit NotebookFile(NotebookDocument* document, QObject* parent = nullptr);
 
     NotebookDocument* document() const { return m_document; }
-    QString path() const { return m_path; }        // empty for an untitled notebook
+    QString path() const { return m_path; }          // empty for an untitled notebook
     bool loadFailed() const { return m_loadFailed; } // path names a file that did not load
 
     // Reads path into the document. On failure the document is left exactly as it was, the

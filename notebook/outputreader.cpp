@@ -29,8 +29,8 @@ bool OutputReader::readStream(const nlohmann::json& v, const QString& where, Out
     StreamOutput s;
     const nlohmann::json* name = m_check.member(v, "name", where);
     const nlohmann::json* text = name ? m_check.member(v, "text", where) : nullptr;
-    if (!text || !m_check.string(*name, JsonCheck::child(where, "name"), &s.name)
-        || !m_check.multiline(*text, JsonCheck::child(where, "text"), &s.text))
+    if (!text || !m_check.string(*name, JsonCheck::child(where, "name"), &s.name) ||
+        !m_check.multiline(*text, JsonCheck::child(where, "text"), &s.text))
         return false;
     *out = s;
     return true;
@@ -65,9 +65,9 @@ bool OutputReader::readError(const nlohmann::json& v, const QString& where, Outp
     const nlohmann::json* ename = m_check.member(v, "ename", where);
     const nlohmann::json* evalue = ename ? m_check.member(v, "evalue", where) : nullptr;
     const nlohmann::json* tb = evalue ? m_check.member(v, "traceback", where) : nullptr;
-    if (!tb || !m_check.string(*ename, JsonCheck::child(where, "ename"), &e.ename)
-        || !m_check.string(*evalue, JsonCheck::child(where, "evalue"), &e.evalue)
-        || !m_check.stringList(*tb, JsonCheck::child(where, "traceback"), &e.traceback))
+    if (!tb || !m_check.string(*ename, JsonCheck::child(where, "ename"), &e.ename) ||
+        !m_check.string(*evalue, JsonCheck::child(where, "evalue"), &e.evalue) ||
+        !m_check.stringList(*tb, JsonCheck::child(where, "traceback"), &e.traceback))
         return false;
     *out = e;
     return true;

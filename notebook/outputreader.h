@@ -15,7 +15,8 @@ public:
 
 private:
     bool readStream(const nlohmann::json& v, const QString& where, Output* out);
-    bool readRich(const nlohmann::json& v, const QString& where, RichOutput::Kind kind, Output* out);
+    bool readRich(const nlohmann::json& v, const QString& where, RichOutput::Kind kind,
+                  Output* out);
     bool readError(const nlohmann::json& v, const QString& where, Output* out);
     bool readBundle(const nlohmann::json& v, const QString& where, nlohmann::json* out);
 

@@ -10,7 +10,6 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
-
 #include <algorithm>
 
 namespace lizard::notebook {
@@ -61,8 +60,8 @@ MaybeError RecoveryStore::write(const QString& key, const QString& originalPath,
     QSaveFile file(sidecarPath(key));
     const QByteArray bytes = QByteArray::fromStdString(side.dump(1)) + '\n';
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return NotebookError{sidecarPath(key), {},
-                             QStringLiteral("cannot write: %1").arg(file.errorString())};
+        return NotebookError{
+            sidecarPath(key), {}, QStringLiteral("cannot write: %1").arg(file.errorString())};
     return std::nullopt;
 }
 
@@ -85,7 +84,8 @@ std::vector<RecoveryEntry> RecoveryStore::entries() const
         // A missing or unreadable sidecar still leaves the copy worth offering.
         QFile side(sidecarPath(e.key));
         if (side.open(QIODevice::ReadOnly)) {
-            const nlohmann::json j = nlohmann::json::parse(side.readAll().toStdString(), nullptr, false);
+            const nlohmann::json j =
+                nlohmann::json::parse(side.readAll().toStdString(), nullptr, false);
             if (j.is_object()) {
                 if (j.contains("originalPath") && j["originalPath"].is_string())
                     e.originalPath = QString::fromStdString(j["originalPath"].get<std::string>());

@@ -7,7 +7,6 @@
 #include "notebook/notebookerror.h"
 
 #include <QDateTime>
-
 #include <vector>
 
 namespace lizard::notebook {

@@ -8,7 +8,7 @@ RunQueue::RunQueue(NotebookDocument* document, CodeRunner* runner, QObject* pare
     connect(runner, &CodeRunner::streamReceived, this, &RunQueue::onStream);
     connect(runner, &CodeRunner::resultReceived, this, &RunQueue::onResult);
     connect(runner, &CodeRunner::errorReceived, this, &RunQueue::onError);
-    connect(runner, &CodeRunner::finished, this, &RunQueue::onFinished);
+    connect(runner, &CodeRunner::done, this, &RunQueue::onDone);
     connect(runner, &CodeRunner::failed, this, &RunQueue::onFailed);
     connect(document, &NotebookDocument::cellRemoved, this, &RunQueue::onCellRemoved);
     connect(document, &NotebookDocument::documentReset, this, &RunQueue::cancelQueued);
@@ -113,7 +113,7 @@ void RunQueue::onError(const ErrorOutput& output)
         m_current->appendOutput(output);
 }
 
-void RunQueue::onFinished(std::optional<int> executionCount)
+void RunQueue::onDone(std::optional<int> executionCount)
 {
     if (!m_running)
         return;

@@ -8,7 +8,6 @@
 #include "notebook/notebookdocument.h"
 
 #include <QPointer>
-
 #include <deque>
 
 namespace lizard::notebook {
@@ -43,7 +42,7 @@ private:
     void onStream(const StreamOutput& output);
     void onResult(const RichOutput& output);
     void onError(const ErrorOutput& output);
-    void onFinished(std::optional<int> executionCount);
+    void onDone(std::optional<int> executionCount);
     void onFailed(const QString& message);
     void endRun();
     void onCellRemoved(int index, Cell* cell);
@@ -54,11 +53,11 @@ private:
     QHash<QString, QString> m_envs;
     std::deque<QPointer<Cell>> m_queue;
     QPointer<Cell> m_current;
-    bool m_running = false;     // the runner owes us finished/failed
+    bool m_running = false;     // the runner owes us done/failed
     bool m_interrupted = false; // interrupt() was called for the current run
     bool m_sawError = false;    // the current run reported an error
     bool m_busy = false;
-    bool m_starting = false;    // inside startNext()
+    bool m_starting = false; // inside startNext()
 };
 
 } // namespace lizard::notebook

@@ -19,8 +19,8 @@ QString nbformatPython()
                 continue;
             QProcess p;
             p.start(python, {QStringLiteral("-c"), QStringLiteral("import nbformat")});
-            if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit
-                && p.exitCode() == 0)
+            if (p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit &&
+                p.exitCode() == 0)
                 return python;
         }
         return QString();

@@ -12,8 +12,8 @@ QString nbformatPython();
 
 struct PythonRun
 {
-    bool ok = false;  // exit code 0
-    QString output;   // stdout + stderr
+    bool ok = false; // exit code 0
+    QString output;  // stdout + stderr
 };
 
 PythonRun runPython(const QString& script, const QStringList& args = {});

@@ -44,22 +44,23 @@ void ScriptedRunner::step()
 {
     if (m_steps.isEmpty()) {
         --active;
-        emit finished(++m_count);
+        emit done(++m_count);
         return;
     }
     const QString line = m_steps.takeFirst();
     const QString kind = line.section(':', 0, 0);
     const QString rest = line.section(':', 1);
     if (kind == QLatin1String("out") || kind == QLatin1String("err")) {
-        emit streamReceived(StreamOutput{kind == QLatin1String("out") ? "stdout" : "stderr",
-                                         rest + '\n'});
+        emit streamReceived(
+            StreamOutput{kind == QLatin1String("out") ? "stdout" : "stderr", rest + '\n'});
     } else if (kind == QLatin1String("result")) {
         RichOutput r;
         r.kind = RichOutput::Kind::ExecuteResult;
         r.data[rest.section('=', 0, 0).toStdString()] = rest.section('=', 1).toStdString();
         emit resultReceived(r);
     } else if (kind == QLatin1String("raise")) {
-        emit errorReceived(ErrorOutput{rest.section(':', 0, 0), rest.section(':', 1),
+        emit errorReceived(ErrorOutput{rest.section(':', 0, 0),
+                                       rest.section(':', 1),
                                        {"\x1b[0;31m" + rest.section(':', 0, 0) + "\x1b[0m"}});
     } else if (kind == QLatin1String("wait")) {
         waiting = true;

@@ -24,9 +24,9 @@ public:
     void release(); // continue a run that is at "wait"
 
     bool sync = false;
-    QStringList calls;                      // the code of every run, in order
+    QStringList calls; // the code of every run, in order
     QList<QHash<QString, QString>> envsSeen;
-    int active = 0;                         // runs started and not yet ended
+    int active = 0; // runs started and not yet ended
     int maxActive = 0;
     int interrupts = 0;
     bool waiting = false;

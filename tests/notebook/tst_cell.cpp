@@ -34,8 +34,8 @@ void TestCell::appendOutput_data()
     const Output rich = RichOutput{RichOutput::Kind::DisplayData, {{"text/plain", "R"}}, {}, {}};
     const Output error = ErrorOutput{"E", "v", {"tb"}};
 
-    QTest::newRow("same stream merges") << std::vector<Output>{out1, out2}
-                                        << QStringList{"stream:a\nb\n"} << 1 << 1;
+    QTest::newRow("same stream merges")
+        << std::vector<Output>{out1, out2} << QStringList{"stream:a\nb\n"} << 1 << 1;
     QTest::newRow("different streams stay apart")
         << std::vector<Output>{out1, err1, out2}
         << QStringList{"stream:a\n", "stream:warn\n", "stream:b\n"} << 3 << 0;
@@ -43,11 +43,12 @@ void TestCell::appendOutput_data()
         << std::vector<Output>{out1, rich, out2}
         << QStringList{"stream:a\n", "display_data:R", "stream:b\n"} << 3 << 0;
     QTest::newRow("three chunks of one line")
-        << std::vector<Output>{Output(StreamOutput{"stdout", "x"}), Output(StreamOutput{"stdout", "y"}),
+        << std::vector<Output>{Output(StreamOutput{"stdout", "x"}),
+                               Output(StreamOutput{"stdout", "y"}),
                                Output(StreamOutput{"stdout", "z\n"})}
         << QStringList{"stream:xyz\n"} << 1 << 2;
-    QTest::newRow("error after stream") << std::vector<Output>{out1, error}
-                                        << QStringList{"stream:a\n", "error:v"} << 2 << 0;
+    QTest::newRow("error after stream")
+        << std::vector<Output>{out1, error} << QStringList{"stream:a\n", "error:v"} << 2 << 0;
 }
 
 void TestCell::appendOutput()

@@ -15,15 +15,16 @@ using namespace lizard::notebook::test;
 namespace {
 
 // A 1x1 PNG, base64.
-const char* const png =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const char* const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+"
+                        "M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 NotebookData fullNotebook()
 {
     NotebookData nb;
     nb.metadata = {
         {"kernelspec", {{"name", "python3"}, {"display_name", "Python 3"}, {"language", "python"}}},
-        {"language_info", {{"name", "python"}, {"version", "3.11.2"}, {"mimetype", "text/x-python"}}},
+        {"language_info",
+         {{"name", "python"}, {"version", "3.11.2"}, {"mimetype", "text/x-python"}}},
         {"lizard", {{"sandbox", "sbx-123"}, {"nested", {1, 2, {{"deep", true}}}}}},
     };
     CellData md;
@@ -51,8 +52,10 @@ NotebookData fullNotebook()
                                       {{"image/png", png}, {"text/plain", "<Figure size 1x1>"}},
                                       {{"image/png", {{"width", 1}, {"height", 1}}}},
                                       std::nullopt});
-    code.outputs.push_back(ErrorOutput{"ZeroDivisionError", "division by zero",
-                                       {"\x1b[0;31m-----\x1b[0m", "\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"}});
+    code.outputs.push_back(ErrorOutput{
+        "ZeroDivisionError",
+        "division by zero",
+        {"\x1b[0;31m-----\x1b[0m", "\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"}});
     nb.cells.push_back(code);
 
     CellData unrun;
@@ -81,6 +84,7 @@ private slots:
     void writtenFilesPassNbformatValidation();
     void opensFilesWrittenByNbformat();
     void acceptsMultilineArraysAndOlderMinors();
+    void acceptsDeepButSaneNesting();
     void brokenInput_data();
     void brokenInput();
 
@@ -116,8 +120,8 @@ void TestIpynb::writesJupyterLayout()
     QCOMPARE(j["nbformat_minor"].get<int>(), 5);
     const nlohmann::json& code = j["cells"][1];
     QCOMPARE(code["id"].get<std::string>(), std::string("code-1"));
-    QVERIFY(code["source"] == nlohmann::json({"import sys\n", "print('hi')\n",
-                                              "sys.stderr.write('w')\n", "1/0"}));
+    QVERIFY(code["source"] ==
+            nlohmann::json({"import sys\n", "print('hi')\n", "sys.stderr.write('w')\n", "1/0"}));
     // Base64 images stay one string; text is split into lines as Jupyter does.
     QVERIFY(code["outputs"][3]["data"]["image/png"].is_string());
     QVERIFY(code["outputs"][2]["data"]["text/html"].is_array());
@@ -230,6 +234,20 @@ nbformat.write(nb, sys.argv[1])
     QVERIFY2(run.ok, qPrintable(run.output));
 }
 
+void TestIpynb::acceptsDeepButSaneNesting()
+{
+    // Brackets inside strings do not count as nesting.
+    const QByteArray bytes =
+        R"({"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"x": )" +
+        QByteArray(400, '[') + R"("[[[[{{{{\"[[")" + QByteArray(400, ']') + "}}";
+    const Expected<NotebookData> read = IpynbReader::parse(bytes, "deep.ipynb");
+    QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().message()));
+    const Expected<NotebookData> again =
+        IpynbReader::parse(IpynbWriter::serialize(read.value()), "deep.ipynb");
+    QVERIFY(again.ok());
+    QVERIFY(again.value().metadata == read.value().metadata);
+}
+
 void TestIpynb::acceptsMultilineArraysAndOlderMinors()
 {
     const QByteArray old = R"({
@@ -269,51 +287,72 @@ void TestIpynb::brokenInput_data()
     };
     auto output = [&](const QByteArray& o) {
         return cell(R"({"cell_type": "code", "source": "", "metadata": {}, "execution_count": 1,
-                       "outputs": [)" + o + "]}");
+                       "outputs": [)" +
+                    o + "]}");
     };
-    QTest::newRow("not JSON") << QByteArray("hello") << "line 1, column 1" << "not valid JSON";
+    QTest::newRow("not JSON") << QByteArray("hello") << "line 1, column 1"
+                              << "not valid JSON";
     QTest::newRow("bad JSON on line 3") << QByteArray("{\n \"cells\": [\n  }\n") << "line 3"
                                         << "not valid JSON";
-    QTest::newRow("truncated") << good.left(good.size() / 2) << "line " << "truncated";
-    QTest::newRow("empty") << QByteArray("  \n") << "" << "empty";
+    QTest::newRow("truncated") << good.left(good.size() / 2) << "line "
+                               << "truncated";
+    QTest::newRow("empty") << QByteArray("  \n") << ""
+                           << "empty";
     QTest::newRow("invalid UTF-8") << QByteArray("{\"cells\": \"\xff\xfe\"}") << "line 1"
                                    << "not valid JSON";
-    QTest::newRow("a list") << QByteArray("[1, 2]") << "" << "expected a notebook";
+    QTest::newRow("nested a million deep")
+        << R"({"nbformat": 4, "metadata": {"x": )" + QByteArray(1000000, '[') +
+               QByteArray(1000000, ']') + "}}"
+        << "line 1, column "
+        << "nested deeper than 512 levels";
+    QTest::newRow("a list") << QByteArray("[1, 2]") << ""
+                            << "expected a notebook";
     QTest::newRow("no nbformat") << QByteArray(R"({"cells": []})") << "top level"
                                  << "\"nbformat\" is missing";
     QTest::newRow("nbformat 3")
         << QByteArray(R"({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": []})")
-        << "nbformat" << "nbformat 3 is not supported";
-    QTest::newRow("nbformat as text") << QByteArray(R"({"nbformat": "4", "cells": []})")
-                                      << "nbformat" << "expected an integer or null, found a string";
+        << "nbformat"
+        << "nbformat 3 is not supported";
+    QTest::newRow("nbformat as text")
+        << QByteArray(R"({"nbformat": "4", "cells": []})") << "nbformat"
+        << "expected an integer or null, found a string";
     QTest::newRow("cells not a list")
         << QByteArray(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": {}})")
-        << "cells" << "expected a list, found an object";
+        << "cells"
+        << "expected a list, found an object";
     QTest::newRow("metadata a list")
         << QByteArray(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": [], "cells": []})")
-        << "metadata" << "expected an object, found a list";
-    QTest::newRow("cell not an object") << cell("3") << "cells[0]" << "expected an object";
-    QTest::newRow("unknown cell type") << cell(R"({"cell_type": "graph", "source": ""})")
-                                       << "cells[0].cell_type" << "unknown cell type \"graph\"";
-    QTest::newRow("source a number") << cell(R"({"cell_type": "code", "source": 5})")
-                                     << "cells[0].source" << "found the integer 5";
+        << "metadata"
+        << "expected an object, found a list";
+    QTest::newRow("cell not an object") << cell("3") << "cells[0]"
+                                        << "expected an object";
+    QTest::newRow("unknown cell type")
+        << cell(R"({"cell_type": "graph", "source": ""})") << "cells[0].cell_type"
+        << "unknown cell type \"graph\"";
+    QTest::newRow("source a number")
+        << cell(R"({"cell_type": "code", "source": 5})") << "cells[0].source"
+        << "found the integer 5";
     QTest::newRow("source list with a number")
         << cell(R"({"cell_type": "markdown", "source": ["a", 1]})") << "cells[0].source[1]"
         << "expected a string";
     QTest::newRow("execution count text")
         << cell(R"({"cell_type": "code", "source": "", "execution_count": "1", "outputs": []})")
-        << "cells[0].execution_count" << "expected an integer or null";
-    QTest::newRow("unknown output type") << output(R"({"output_type": "pyout"})")
-                                         << "cells[0].outputs[0].output_type"
-                                         << "unknown output type \"pyout\"";
-    QTest::newRow("stream without text") << output(R"({"output_type": "stream", "name": "stdout"})")
-                                         << "cells[0].outputs[0]" << "\"text\" is missing";
+        << "cells[0].execution_count"
+        << "expected an integer or null";
+    QTest::newRow("unknown output type")
+        << output(R"({"output_type": "pyout"})") << "cells[0].outputs[0].output_type"
+        << "unknown output type \"pyout\"";
+    QTest::newRow("stream without text")
+        << output(R"({"output_type": "stream", "name": "stdout"})") << "cells[0].outputs[0]"
+        << "\"text\" is missing";
     QTest::newRow("traceback not a list")
         << output(R"({"output_type": "error", "ename": "E", "evalue": "", "traceback": "x"})")
-        << "cells[0].outputs[0].traceback" << "expected a list";
+        << "cells[0].outputs[0].traceback"
+        << "expected a list";
     QTest::newRow("mime value a number")
         << output(R"({"output_type": "display_data", "metadata": {}, "data": {"text/plain": 1}})")
-        << "cells[0].outputs[0].data[\"text/plain\"]" << "expected a string or a list of strings";
+        << "cells[0].outputs[0].data[\"text/plain\"]"
+        << "expected a string or a list of strings";
 }
 
 void TestIpynb::brokenInput()

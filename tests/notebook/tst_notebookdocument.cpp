@@ -240,8 +240,17 @@ void TestNotebookDocument::changeType()
 void TestNotebookDocument::edits_data()
 {
     QTest::addColumn<int>("edit");
-    const char* names[] = {"source",   "type",        "output",  "clear outputs", "execution count",
-                           "cell metadata", "notebook metadata", "insert", "remove", "move", "undo"};
+    const char* names[] = {"source",
+                           "type",
+                           "output",
+                           "clear outputs",
+                           "execution count",
+                           "cell metadata",
+                           "notebook metadata",
+                           "insert",
+                           "remove",
+                           "move",
+                           "undo"};
     for (int i = 0; i < int(std::size(names)); ++i)
         QTest::newRow(names[i]) << i;
 }
@@ -261,17 +270,39 @@ void TestNotebookDocument::edits()
     Cell* c = doc.cell(0);
 
     switch (edit) {
-    case 0: c->setSource("changed"); break;
-    case 1: c->setType(CellType::Raw); break;
-    case 2: c->appendOutput(RichOutput{}); break;
-    case 3: c->clearOutputs(); break;
-    case 4: c->setExecutionCount(1); break;
-    case 5: c->setMetadata({{"collapsed", true}}); break;
-    case 6: doc.setMetadata({{"kernelspec", {{"name", "python3"}}}}); break;
-    case 7: doc.insertCell(0, CellType::Code); break;
-    case 8: doc.removeCell(0); break;
-    case 9: doc.moveCell(0, 1); break;
-    case 10: doc.undoRemove(); break;
+    case 0:
+        c->setSource("changed");
+        break;
+    case 1:
+        c->setType(CellType::Raw);
+        break;
+    case 2:
+        c->appendOutput(RichOutput{});
+        break;
+    case 3:
+        c->clearOutputs();
+        break;
+    case 4:
+        c->setExecutionCount(1);
+        break;
+    case 5:
+        c->setMetadata({{"collapsed", true}});
+        break;
+    case 6:
+        doc.setMetadata({{"kernelspec", {{"name", "python3"}}}});
+        break;
+    case 7:
+        doc.insertCell(0, CellType::Code);
+        break;
+    case 8:
+        doc.removeCell(0);
+        break;
+    case 9:
+        doc.moveCell(0, 1);
+        break;
+    case 10:
+        doc.undoRemove();
+        break;
     }
     QVERIFY(doc.isDirty());
     QVERIFY(doc.revision() > before);

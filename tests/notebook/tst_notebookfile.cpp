@@ -118,9 +118,11 @@ void TestNotebookFile::brokenFileIsNeitherLoadedNorOverwritten_data()
     QTest::addColumn<QByteArray>("bytes"); // null: the file does not exist
     QTest::addColumn<QString>("what");
     const QByteArray good = IpynbWriter::serialize(twoCells());
-    QTest::newRow("invalid JSON") << QByteArray("{\"nbformat\": 4, \"cells\": [,]}") << "not valid JSON";
+    QTest::newRow("invalid JSON") << QByteArray("{\"nbformat\": 4, \"cells\": [,]}")
+                                  << "not valid JSON";
     QTest::newRow("nbformat 3")
-        << QByteArray(R"({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": []}]})")
+        << QByteArray(
+               R"({"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": []}]})")
         << "nbformat 3 is not supported";
     QTest::newRow("cells not a list")
         << QByteArray(R"({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": "none"})")

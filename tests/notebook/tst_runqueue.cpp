@@ -121,8 +121,10 @@ void TestRunQueue::outputsArriveAsTheyCome()
 
 void TestRunQueue::errorStopsTheQueue()
 {
-    Fixture f({{CellType::Code, "out:ok"}, {CellType::Code, "out:before\nraise:ValueError:bad"},
-               {CellType::Code, "out:never"}, {CellType::Code, "out:never either"}});
+    Fixture f({{CellType::Code, "out:ok"},
+               {CellType::Code, "out:before\nraise:ValueError:bad"},
+               {CellType::Code, "out:never"},
+               {CellType::Code, "out:never either"}});
     f.queue.runAll();
     QTRY_VERIFY(!f.queue.isBusy());
     QCOMPARE(f.runner.calls.size(), 2);
@@ -145,7 +147,8 @@ void TestRunQueue::errorStopsTheQueue()
 
 void TestRunQueue::interruptStopsRunningAndClearsQueue()
 {
-    Fixture f({{CellType::Code, "out:started\nwait\nout:not printed"}, {CellType::Code, "out:b"},
+    Fixture f({{CellType::Code, "out:started\nwait\nout:not printed"},
+               {CellType::Code, "out:b"},
                {CellType::Code, "out:c"}});
     QSignalSpy first(f.cell(0), &Cell::statusChanged);
     f.queue.runAll();
@@ -169,8 +172,8 @@ void TestRunQueue::interruptStopsRunningAndClearsQueue()
     QTRY_VERIFY(!f.queue.isBusy());
     QCOMPARE(f.runner.calls.size(), 1);
     QCOMPARE(f.cell(0)->status(), CellStatus::Interrupted);
-    QCOMPARE(statuses(first), (QList<CellStatus>{CellStatus::Queued, CellStatus::Running,
-                                                 CellStatus::Interrupted}));
+    QCOMPARE(statuses(first),
+             (QList<CellStatus>{CellStatus::Queued, CellStatus::Running, CellStatus::Interrupted}));
     QCOMPARE(f.cell(0)->outputs().size(), std::size_t(2));
     QCOMPARE(streamText(f.cell(0), 0), QString("started\n"));
     QCOMPARE(std::get<ErrorOutput>(f.cell(0)->outputs()[1]).ename, QString("KeyboardInterrupt"));

@@ -77,6 +77,7 @@ QProcessEnvironment RunnerHost::environment() const
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("LIZARD_CODE_ROOT", m_root);
     env.insert("PYTHONDONTWRITEBYTECODE", "1");
+    env.insert(m_extraEnv);
     return env;
 }
 

@@ -23,6 +23,7 @@ public:
     QString root() const { return m_root; }
     QString cwd() const { return m_root + "/work"; } // contexts' working directory in tests
     QProcessEnvironment environment() const;
+    void setEnv(const QString& name, const QString& value) { m_extraEnv.insert(name, value); }
 
     // One-shot: `python3 lizard_runner.py <b64 args>` (or `python3 -c <source> <b64>`), to the end.
     RunnerOutcome run(const QJsonObject& args, int timeoutMs = 90000, bool asDashC = false) const;
@@ -38,6 +39,7 @@ public:
 
 private:
     QString m_root;
+    QProcessEnvironment m_extraEnv;
 };
 
 } // namespace lizard::test

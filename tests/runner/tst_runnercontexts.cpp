@@ -47,6 +47,7 @@ private slots:
     void processLanguages_data();
     void processLanguages();
     void processCountsRuns();
+    void pythonWithoutJupyterRunsAsAProcess();
     void createListDelete();
     void badRequests_data();
     void badRequests();
@@ -142,6 +143,28 @@ void TestRunnerContexts::processCountsRuns()
     }
     // A fresh process per run: nothing survives.
     QCOMPARE(m_host->runCode(ctx, "echo \"[$x]\"").text("stdout"), QString("[]\n"));
+}
+
+void TestRunnerContexts::pythonWithoutJupyterRunsAsAProcess()
+{
+    // A `base` sandbox has python3 but no Jupyter stack: as with the SDK, each Python run is then
+    // a fresh process. Hide jupyter_client from the runner's python to get that situation here.
+    const QString hidden = m_dir->path() + "/hide/jupyter_client";
+    QVERIFY(QDir().mkpath(hidden));
+    QFile init(hidden + "/__init__.py");
+    QVERIFY(init.open(QIODevice::WriteOnly));
+    init.write("raise ImportError('hidden by the test')\n");
+    init.close();
+    m_host->setEnv("PYTHONPATH", m_dir->path() + "/hide");
+
+    RunnerOutcome run = m_host->runCode({}, "x = 6\nprint(x * 7)");
+    QCOMPARE(run.text("stdout"), QString("42\n"));
+    QCOMPARE(run.first("done").value("execution_count").toInt(), 1);
+    QVERIFY(!QFile::exists(m_host->root() + "/default-python/kernel.pid"));
+    run = m_host->runCode({}, "print(x)");
+    QCOMPARE(run.first("error").value("name").toString(), QString("ExitError"));
+    QVERIFY(run.first("error").value("traceback").toString().contains("NameError"));
+    QCOMPARE(run.first("done").value("execution_count").toInt(), 2);
 }
 
 void TestRunnerContexts::createListDelete()

@@ -191,6 +191,17 @@ def alive(pid):
         return False
 
 
+def kernel_alive(pid):
+    """alive() and still a Jupyter kernel (a dead kernel's pid may have been reused)."""
+    if not alive(pid):
+        return False
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return b"ipykernel" in f.read()
+    except OSError:
+        return False
+
+
 def kernel_pid(m):
     try:
         with open(os.path.join(ctx_dir(m["id"]), "kernel.pid")) as f:
@@ -232,7 +243,7 @@ def how_it_ended(m, pid):
 
 def stop_kernel(m):
     pid = kernel_pid(m)
-    if pid and alive(pid):
+    if pid and kernel_alive(pid):
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
@@ -278,7 +289,7 @@ def start_kernel(m):
 def signal_run(m, sig):
     """Signals what runs in a context: the kernel (python) or the current process (others)."""
     pid = kernel_pid(m)
-    if m["language"] == "python" and pid and alive(pid):
+    if m["language"] == "python" and pid and kernel_alive(pid):
         os.kill(pid, sig)
         return True
     try:
@@ -309,11 +320,11 @@ class KernelSlot:
 
     def get(self, m, out):
         pid = kernel_pid(m)
-        if self.kc is not None and self.pid == pid and alive(pid):
+        if self.kc is not None and self.pid == pid and kernel_alive(pid):
             return self.kc
         self.drop()
         gone = None
-        if not alive(pid):
+        if not kernel_alive(pid):
             if pid or os.path.exists(os.path.join(ctx_dir(m["id"]), "kernel.pid")):
                 gone = how_it_ended(m, pid) if pid else "exit status unknown"
             start_kernel(m)
@@ -322,7 +333,10 @@ class KernelSlot:
         except (RuntimeError, OSError, ValueError, KeyError):
             start_kernel(m)  # a kernel that is there but does not answer: replace it
             gone = gone or "it did not answer"
-            self.connect(m)
+            try:
+                self.connect(m)
+            except (RuntimeError, OSError, ValueError, KeyError) as e:
+                raise RunnerError("the python kernel of context %s does not answer: %s" % (m["id"], e))
         if gone:
             out({"type": "notice", "message": "the previous kernel of context %s is gone (%s); started a fresh "
                  "kernel: variables and imports of earlier runs are lost" % (m["id"], gone)})
@@ -350,7 +364,7 @@ def wait_ready(kc, pid, timeout=30):
     while time.time() < end:
         msg_id = kc.kernel_info()
         if shell_reply(kc, msg_id, 2, pid) is None:
-            if not alive(pid):
+            if not kernel_alive(pid):
                 raise RuntimeError("the kernel died while starting")
             continue
         until = time.time() + 0.5
@@ -370,7 +384,7 @@ def shell_reply(kc, msg_id, timeout, pid=0):
         try:
             r = kc.get_shell_msg(timeout=max(0.01, min(0.25, end - time.time())))
         except queue.Empty:
-            if pid and not alive(pid):
+            if pid and not kernel_alive(pid):
                 return None
             continue
         if r["parent_header"].get("msg_id") == msg_id:
@@ -452,7 +466,7 @@ def run_python(m, code, envs, timeout, slot, out):
         try:
             msg = kc.get_iopub_msg(timeout=min(left, 0.25))
         except queue.Empty:
-            if not alive(pid):
+            if not kernel_alive(pid):
                 state = "died"
             continue
         if msg["parent_header"].get("msg_id") == msg_id and translate(msg, out):
@@ -492,7 +506,7 @@ def interrupt_and_drain(kc, msg_id, pid, out):
         try:
             msg = kc.get_iopub_msg(timeout=0.25)
         except queue.Empty:
-            if not alive(pid):
+            if not kernel_alive(pid):
                 return False
             continue
         if msg["parent_header"].get("msg_id") != msg_id:

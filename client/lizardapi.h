@@ -19,6 +19,10 @@ class CurlMulti;
 // A call in flight. It deletes itself after it finished (or was cancelled). If the context
 // object passed to the call is destroyed first, the call is cancelled and its callback
 // never runs.
+// Details (client/pendingcallimpl.h): the call is a child of its context object (none when ctx
+// is nullptr: the callback then always runs). cancel() stops the transfer at once; the callback
+// then runs from the event loop with ApiError::Kind::Cancelled. Callbacks never run inside
+// the call that started them, and may start, cancel or delete anything, including ctx.
 class PendingCall : public QObject
 {
     Q_OBJECT
@@ -38,6 +42,9 @@ struct OutputLine
 };
 
 // A streaming exec (SSE). Lines arrive in batches, in order, as the server sends them.
+// started (if the server reports the pid) comes first, then output batches, then exactly one of
+// exited or failed. cancel() closes the connection; failed(Cancelled) follows from the event loop.
+// Slots may delete the stream.
 class ExecStream : public QObject
 {
     Q_OBJECT
@@ -57,6 +64,7 @@ class LizardApi : public QObject
     Q_OBJECT
 public:
     explicit LizardApi(Endpoint endpoint, QObject* parent = nullptr);
+    // Calls and streams still running end with ApiError::Kind::Cancelled (from the event loop).
     ~LizardApi() override;
 
     const Endpoint& endpoint() const { return m_endpoint; }

@@ -2,7 +2,7 @@
 # It travels as `python3 -c <this source> <base64 JSON args>` through the exec API, so it is one
 # self-contained file using only the standard library (plus jupyter_client for Python contexts).
 # Protocol and on-disk layout: resources/runner/PROTOCOL.md (compatible with the official SDK).
-import base64, json, os, queue, re, select, shutil, signal, subprocess, sys, threading, time
+import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, sys, threading, time
 
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
@@ -524,7 +524,7 @@ def interrupt_and_drain(kc, msg_id, pid, out):
 # stay shared), skipping IPython's own names and what cannot be pickled, or loads such a file.
 VARIABLES = r'''
 def _lz_variables(action, path, names):
-    import dill, json, os, types
+    import dill, json, os
     ip = get_ipython()
     ns, hidden = ip.user_ns, set(ip.user_ns_hidden)
     if action == "load":
@@ -795,7 +795,7 @@ class Inbox:
         except BlockingIOError:
             pass
         while len(self.buf) >= 16:
-            _, mask, _, n = __import__("struct").unpack_from("iIII", self.buf)
+            _, mask, _, n = struct.unpack_from("iIII", self.buf)
             if len(self.buf) < 16 + n:
                 break
             name = self.buf[16:16 + n].split(b"\0", 1)[0].decode("utf-8", "replace")
@@ -825,7 +825,10 @@ class Inbox:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as e:
-            if patient and time.time() - os.path.getmtime(path) < 2:
+            try:
+                if patient and time.time() - os.path.getmtime(path) < 2:
+                    return None
+            except OSError:
                 return None
             a = {"error": "unreadable request %s: %s" % (name, e)}
         try:

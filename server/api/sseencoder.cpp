@@ -2,6 +2,8 @@
 
 #include "http/responses.h"
 
+#include <array>
+#include <cstdint>
 #include <cstring>
 
 namespace lizard::api {
@@ -9,6 +11,27 @@ namespace lizard::api {
 namespace {
 
 constexpr char kReplacement[] = "\xEF\xBF\xBD";
+
+// Bytes that cannot be copied into a JSON string as they are (or need UTF-8 validation).
+constexpr std::array<bool, 256> makeSpecial()
+{
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 256; ++c)
+        t[size_t(c)] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
+    return t;
+}
+constexpr auto kSpecial = makeSpecial();
+
+// True if any of the 8 bytes is special (SWAR: control, non-ASCII, quote or backslash).
+inline bool needsWork(uint64_t x)
+{
+    constexpr uint64_t ones = 0x0101010101010101ULL;
+    constexpr uint64_t highs = 0x8080808080808080ULL;
+    const auto hasZero = [](uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
+    const bool nonAscii = (x & highs) != 0;
+    const bool control = ((x - ones * 0x20) & ~x & highs) != 0;
+    return nonAscii || control || hasZero(x ^ (ones * '"')) || hasZero(x ^ (ones * '\\'));
+}
 
 // Length of the valid UTF-8 sequence at s[i], or 0 if the bytes there are not one.
 size_t validSequence(std::string_view s, size_t i)
@@ -48,21 +71,26 @@ void appendJsonString(std::string& out, std::string_view s)
     static const char* hex = "0123456789abcdef";
     out.reserve(out.size() + s.size() + 2);
     out.push_back('"');
+    const char* p = s.data();
+    const size_t n = s.size();
     size_t i = 0;
-    while (i < s.size()) {
-        // Fast path: a run of printable ASCII that needs no escaping.
+    while (i < n) {
+        // Fast path: a run of printable ASCII that needs no escaping, 8 bytes at a time.
         size_t j = i;
-        while (j < s.size()) {
-            const unsigned char c = static_cast<unsigned char>(s[j]);
-            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+        while (j + 8 <= n) {
+            uint64_t x;
+            std::memcpy(&x, p + j, 8);
+            if (needsWork(x))
                 break;
-            ++j;
+            j += 8;
         }
-        out.append(s.data() + i, j - i);
+        while (j < n && !kSpecial[static_cast<unsigned char>(p[j])])
+            ++j;
+        out.append(p + i, j - i);
         i = j;
-        if (i >= s.size())
+        if (i >= n)
             break;
-        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const unsigned char c = static_cast<unsigned char>(p[i]);
         if (c == '"' || c == '\\') {
             out.push_back('\\');
             out.push_back(char(c));
@@ -81,13 +109,13 @@ void appendJsonString(std::string& out, std::string_view s)
             }
             ++i;
         } else {
-            const size_t n = validSequence(s, i);
-            if (n == 0) {
+            const size_t len = validSequence(s, i);
+            if (len == 0) {
                 out.append(kReplacement);
                 ++i;
             } else {
-                out.append(s.data() + i, n);
-                i += n;
+                out.append(p + i, len);
+                i += len;
             }
         }
     }
@@ -126,6 +154,8 @@ void LineSplitter::emit(std::string_view line, std::string& out) const
 
 void LineSplitter::feed(std::string_view chunk, std::string& out)
 {
+    // One allocation for the whole chunk's events in the common case (short ASCII lines).
+    out.reserve(out.size() + chunk.size() + chunk.size() / 2 + m_prefix.size() + 64);
     while (!chunk.empty()) {
         const void* nl = std::memchr(chunk.data(), '\n', chunk.size());
         if (nl == nullptr) {

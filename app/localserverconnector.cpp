@@ -78,7 +78,10 @@ void LocalServerConnector::start()
         launch(); // stale or unreadable: a new server replaces it (it refuses if one holds the lock)
         return;
     }
-    info.notes = capabilityNotes(readServerLog(m_logPath));
+    // Our log describes this server only if we started it (same address).
+    const QString log = readServerLog(m_logPath);
+    if (parseAnnouncement(log).url == info.url)
+        info.notes = capabilityNotes(log);
     verify(info, [this] { launch(); });
 }
 

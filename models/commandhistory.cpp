@@ -30,10 +30,10 @@ QString CommandHistory::previous(const QString& current)
     return m_entries.at(m_pos);
 }
 
-QString CommandHistory::next()
+QString CommandHistory::next(const QString& current)
 {
     if (m_pos < 0)
-        return m_typed;
+        return current; // not browsing: Down leaves the line alone
     if (m_pos + 1 < m_entries.size())
         return m_entries.at(++m_pos);
     m_pos = -1;

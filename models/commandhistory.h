@@ -15,7 +15,7 @@ public:
     void add(const QString& command);      // also ends browsing
     // Up: the previous (older) entry; `current` is what is typed now, restored by down().
     QString previous(const QString& current);
-    QString next();                        // Down: newer entry, or the saved typed line
+    QString next(const QString& current);  // Down: newer entry, the saved typed line, or `current`
     QStringList entries() const { return m_entries; }
     bool browsing() const { return m_pos >= 0; }
 

@@ -116,7 +116,10 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     profile.id = id;
     profile.name = m_name->text().trimmed().isEmpty() ? QStringLiteral("Lizard cloud") : m_name->text().trimmed();
     profile.kind = ConnectionProfile::Kind::Cloud;
-    profile.url = url.toString(QUrl::StripTrailingSlash);
+    QString base = url.toString();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    profile.url = base;
     m_profiles.append(profile);
     m_newKeys.insert(id, key);
     m_key->clear();

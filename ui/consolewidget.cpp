@@ -133,7 +133,7 @@ bool ConsoleWidget::eventFilter(QObject* watched, QEvent* event)
             return true;
         }
         if (key->key() == Qt::Key_Down) {
-            m_input->setText(m_session->history().next());
+            m_input->setText(m_session->history().next(m_input->text()));
             return true;
         }
     }

@@ -114,7 +114,7 @@ private slots:
         QDir().mkpath(dataDir);
         QFile json(dataDir + "/server.json");
         QVERIFY(json.open(QIODevice::WriteOnly));
-        json.write(R"({"url":"http://127.0.0.1:1","port":1,"pid":999999,"keyFile":"/nonexistent"})");
+        json.write("{\"url\":\"http://127.0.0.1:1\",\"port\":1,\"pid\":999999,\"keyFile\":\"/nonexistent\"}");
         json.close();
         LocalServerConnector connector(dataDir);
         connector.setBinary(QString()); // so it has to report instead of starting

@@ -20,6 +20,8 @@ private slots:
             << QStringList{"a", "b", "c"} << "UUUU" << QStringList{"c", "b", "a", "a"};
         QTest::newRow("down returns to the typed line")
             << QStringList{"a", "b"} << "UUDD" << QStringList{"b", "a", "b", "typed"};
+        QTest::newRow("down without browsing keeps the line")
+            << QStringList{"a"} << "DU" << QStringList{"typed", "a"};
         QTest::newRow("consecutive duplicates stored once")
             << QStringList{"ls", "ls", "pwd", "ls"} << "UUUU" << QStringList{"ls", "pwd", "ls", "ls"};
         QTest::newRow("blank commands are not stored")
@@ -35,7 +37,7 @@ private slots:
             history.add(c);
         QStringList result;
         for (QChar k : keys)
-            result << (k == 'U' ? history.previous("typed") : history.next());
+            result << (k == 'U' ? history.previous("typed") : history.next("typed"));
         QCOMPARE(result, shown);
     }
 

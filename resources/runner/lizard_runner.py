@@ -758,7 +758,7 @@ class Inbox:
     """The request folder: inotify (through libc with ctypes) when it works, else polling."""
     IN_CLOSE_WRITE, IN_MOVED_TO, IN_Q_OVERFLOW = 0x8, 0x80, 0x4000
 
-    def __init__(self, path):
+    def __init__(self, path, watch="inotify"):
         self.path = path
         os.makedirs(path, mode=0o700, exist_ok=True)
         for name in os.listdir(path):  # leftovers were meant for a runner that is gone
@@ -767,6 +767,8 @@ class Inbox:
         self.fd = -1
         self.buf = b""
         try:
+            if watch == "poll":
+                raise OSError("polling asked for")
             import ctypes
             libc = ctypes.CDLL(None, use_errno=True)
             fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -869,13 +871,16 @@ def serve_one(a, slot):
 
 
 def serve(a):
-    inbox_name, lifetime = a.get("inbox"), a.get("lifetime")
+    inbox_name, lifetime, watch = a.get("inbox"), a.get("lifetime"), a.get("watch") or "inotify"
     if inbox_name is not None:
         check_id(inbox_name)
+    if watch not in ("inotify", "poll"):
+        raise RunnerError("watch must be inotify or poll")
     if lifetime is not None and (isinstance(lifetime, bool) or not isinstance(lifetime, (int, float)) or lifetime <= 0):
         raise RunnerError("lifetime must be a positive number of seconds")
     os.makedirs(ROOT, exist_ok=True)
-    inbox = Inbox(os.path.join(ROOT, ".requests", inbox_name) if inbox_name else os.path.join(ROOT, ".requests"))
+    inbox = Inbox(os.path.join(ROOT, ".requests", inbox_name) if inbox_name else os.path.join(ROOT, ".requests"),
+                  watch)
     for s in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, lambda *_: STOP.set())
     workers = {}
@@ -889,13 +894,16 @@ def serve(a):
             draining, quiet_since = True, time.time()
             Out()({"type": "expiring"})
         names = inbox.wait(0.1 if draining else 0.5)
+        rescanned = []
         if time.time() - last_scan > 1:  # a safety net for missed events
-            names += inbox.scan(1)
+            rescanned = inbox.scan(1)
             last_scan = time.time()
-        for name in names:
-            r = inbox.take(name, patient=inbox.mode == "poll")
+        for name in names + rescanned:
+            # Only an inotify event says the writer is done; anything else may still be written.
+            r = inbox.take(name, patient=inbox.mode == "poll" or name in rescanned)
             if r is not None:
                 dispatch(r, name, workers)
+        names += rescanned
         if draining:
             if names or any(w.q.unfinished_tasks for w in workers.values()):
                 quiet_since = time.time()

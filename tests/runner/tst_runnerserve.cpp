@@ -51,6 +51,8 @@ private slots:
     void contextsRunConcurrently();
     void interruptStopsTheRunningCell();
     void badRequestFileIsReported();
+    void requestWrittenInPlace_data();
+    void requestWrittenInPlace();
     void inboxIsInvisibleToContextListing();
     void shutdownRequestEndsIt();
     void lifetimeDrainsThenExits();
@@ -199,6 +201,37 @@ void TestRunnerServe::badRequestFileIsReported()
     QVERIFY(unknown.first("fatal").value("message").toString().contains("invalid context id"));
     // It keeps serving.
     QCOMPARE(m_serve->request({{"action", "list"}}).first("contexts").value("data").toArray().size(), 0);
+}
+
+void TestRunnerServe::requestWrittenInPlace_data()
+{
+    QTest::addColumn<QString>("watch");
+    QTest::newRow("inotify") << "inotify";
+    QTest::newRow("poll") << "poll";
+}
+
+void TestRunnerServe::requestWrittenInPlace()
+{
+    // Not every writer renames a finished temp file: a request written straight to its final
+    // name, in two pieces with a pause between, must still be read whole, exactly once.
+    QFETCH(QString, watch);
+    ServeSession session(*m_host);
+    QVERIFY2(session.start({{"inbox", "inplace-" + watch}, {"watch", watch}}), qPrintable(session.error()));
+    QCOMPARE(session.readyEvent().value("watch").toString(), watch);
+    const QByteArray request = R"({"req": "slow-writer", "action": "run", "language": "bash", "code": "echo whole"})";
+    QFile f(session.readyEvent().value("inbox").toString() + "/req-slow-writer.json");
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(request.left(20));
+    f.flush();
+    QTest::qWait(300);
+    f.write(request.mid(20));
+    f.close();
+    const RunnerOutcome run = session.waitFor("slow-writer", 20000);
+    QCOMPARE(run.text("stdout"), QString("whole\n"));
+    QVERIFY(run.ofType("fatal").isEmpty());
+    const RunnerOutcome after = session.request({{"action", "list"}});
+    QVERIFY(after.finished);
+    QVERIFY(session.waitFor("slow-writer", 500).events.isEmpty()); // answered once only
 }
 
 void TestRunnerServe::inboxIsInvisibleToContextListing()

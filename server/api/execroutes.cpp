@@ -3,6 +3,7 @@
 
 #include "api/execrequest.h"
 #include "api/execstream.h"
+#include "api/agenterrors.h"
 #include "api/jsonbody.h"
 #include "api/sandboxmanager.h"
 #include "api/views.h"
@@ -53,7 +54,7 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
         auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
         agent->request({{"op", "processes"}}, [ex, agent](Result<nlohmann::json> r) {
             if (!r)
-                return ex->replyError(r.error());
+                return ex->replyError(apiErrorFromAgent(r.error()));
             nlohmann::json out = nlohmann::json::array();
             if (const auto it = r->find("processes"); it != r->end() && it->is_array()) {
                 for (const auto& proc : *it)
@@ -86,7 +87,7 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
         const int64_t target = **pid;
         agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}}, [ex, agent, target](Result<nlohmann::json> r) {
             if (!r) {
-                Error e = r.error();
+                Error e = apiErrorFromAgent(r.error());
                 if (e.code == "NO_SUCH_PROCESS")
                     e = Error{404, "NOT_FOUND", "no process " + std::to_string(target) + " started by exec is running"};
                 return ex->replyError(e);

@@ -1,5 +1,6 @@
 #include "api/execstream.h"
 
+#include "api/agenterrors.h"
 #include "api/execrequest.h"
 #include "common/log.h"
 
@@ -86,10 +87,17 @@ void ExecStream::onError(const Error& error)
 {
     if (m_finished)
         return;
+    if (const auto spawn = spawnFailure(error); spawn && !m_writer->begun()) {
+        m_writer->begin(200, "text/event-stream", std::nullopt);
+        std::string text;
+        m_stderr.feed(spawn->stderrText, text);
+        m_writer->write(std::move(text));
+        return onExit(spawn->exitCode, false);
+    }
     m_finished = true;
     m_cancel.reset();
     if (!m_writer->begun())
-        return m_ex->replyError(error);
+        return m_ex->replyError(apiErrorFromAgent(error));
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
     // it for a normal end (the SDK would report exit code 0).
     log::warn("exec stream failed: " + error.message);
@@ -146,8 +154,12 @@ void ExecCollect::start()
         if (self->m_finished)
             return;
         self->m_finished = true;
-        self->m_ex->replyError(e);
         self->m_cancel.reset();
+        if (const auto spawn = spawnFailure(e)) {
+            return self->m_ex->replyJson(
+                200, {{"stdout", self->m_stdout}, {"stderr", spawn->stderrText}, {"exitCode", spawn->exitCode}});
+        }
+        self->m_ex->replyError(apiErrorFromAgent(e));
     };
     m_cancel = m_agent.exec(m_request, std::move(h));
 }

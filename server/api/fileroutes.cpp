@@ -2,6 +2,7 @@
 // only check that it is absolute.
 #include "api/routes.h"
 
+#include "api/agenterrors.h"
 #include "api/jsonbody.h"
 #include "api/sandboxmanager.h"
 #include "api/streamwriter.h"
@@ -88,7 +89,7 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path, c
         [ex, agent, writer, expected, sent](Status st) {
             writer->onFailure(nullptr); // drops the cancel handle (and the cycle through it)
             if (!writer->begun())
-                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"}) : ex->replyError(st.error());
+                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"}) : ex->replyError(apiErrorFromAgent(st.error()));
             if (!st || *sent != *expected)
                 return writer->abort(); // cut: the client sees a short body, not a wrong one
             writer->end();
@@ -140,7 +141,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->writeFile(*path, *u, std::move(bytes), [ex, agent](Status st) {
                 if (!st)
-                    return ex->replyError(st.error());
+                    return ex->replyError(apiErrorFromAgent(st.error()));
                 ex->replyEmpty();
             });
         });
@@ -170,7 +171,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->request(req, [ex, agent](Result<nlohmann::json> r) {
                 if (!r)
-                    return ex->replyError(r.error());
+                    return ex->replyError(apiErrorFromAgent(r.error()));
                 ex->replyEmpty();
             });
         });
@@ -184,7 +185,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->request({{"op", "list"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
                 if (!r)
-                    return ex->replyError(r.error());
+                    return ex->replyError(apiErrorFromAgent(r.error()));
                 nlohmann::json out = nlohmann::json::array();
                 if (const auto it = r->find("entries"); it != r->end() && it->is_array()) {
                     for (const auto& e : *it)
@@ -203,7 +204,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->request({{"op", "stat"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
                 if (!r)
-                    return ex->replyError(r.error());
+                    return ex->replyError(apiErrorFromAgent(r.error()));
                 const auto it = r->find("entry");
                 if (it == r->end() || !it->is_object())
                     return ex->replyError(Error{500, "INTERNAL", "the agent answered stat without an entry"});
@@ -227,7 +228,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->request({{"op", "move"}, {"from", *from}, {"to", *to}}, [ex, agent](Result<nlohmann::json> r) {
                 if (!r)
-                    return ex->replyError(r.error());
+                    return ex->replyError(apiErrorFromAgent(r.error()));
                 ex->replyEmpty();
             });
         });

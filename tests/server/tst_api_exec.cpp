@@ -150,6 +150,41 @@ private slots:
         QVERIFY2(isError(r, 400, code), qPrintable(describe(r)));
     }
 
+    void missingProgramIsExit127()
+    {
+        // As a shell reports it (the SDK's desktop helpers rely on 127), also when streamed.
+        const auto r = exec({{"cmd", QJsonArray{"/no/such/program"}}});
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        QCOMPARE(jsonObject(r).value("exitCode").toInt(), 127);
+        QVERIFY(jsonObject(r).value("stderr").toString().contains("/no/such/program"));
+        bool ok = false;
+        const auto ev = sseEvents(exec({{"cmd", QJsonArray{"/no/such/program"}}}, true).body, &ok);
+        QVERIFY(ok);
+        QCOMPARE(ev.last(), (QJsonObject{{"exitCode", 127}}));
+        QCOMPARE(ev.first().value("stream").toString(), QStringLiteral("stderr"));
+    }
+
+    void agentErrors_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("unknown user") << QByteArray(R"({"cmd":"id","user":"nobody-here"})") << 400 << "UNKNOWN_USER";
+        QTest::newRow("missing workdir") << QByteArray(R"({"cmd":"pwd","workdir":"/no/such/dir"})") << 404 << "NOT_FOUND";
+    }
+
+    void agentErrors()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, status);
+        QFETCH(QString, code);
+        const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body);
+        QVERIFY2(isError(r, status, code), qPrintable(describe(r)));
+        const auto sse = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body, "<default>",
+                                          {"Accept: text/event-stream"});
+        QVERIFY2(isError(sse, status, code), qPrintable(describe(sse))); // an HTTP error, before any event
+    }
+
     void commandTimeout()
     {
         QElapsedTimer t;

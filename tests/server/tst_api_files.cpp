@@ -151,6 +151,10 @@ private slots:
         QTest::newRow("write unknown encoding") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x","content":"a","encoding":"rot13"})") << 400 << "INVALID_ARGUMENT";
         QTest::newRow("move missing") << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"/nope","to":"/x"})") << 404 << "NOT_FOUND";
         QTest::newRow("move relative") << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"a","to":"/x"})") << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("read a directory") << QByteArray("GET") << "/files?path=%2Fetc" << QByteArray() << 400 << "IS_A_DIRECTORY";
+        QTest::newRow("list a file") << QByteArray("GET") << "/files/list?path=%2Fetc%2Fhostname" << QByteArray() << 400 << "NOT_A_DIRECTORY";
+        // Not an authentication problem: never 401/403 (the SDKs would say AuthenticationError).
+        QTest::newRow("write where the user may not") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/root/x","content":"a","user":"user"})") << 400 << "PERMISSION_DENIED";
         QTest::newRow("remove no path") << QByteArray("DELETE") << "/files" << QByteArray("{}") << 400 << "INVALID_ARGUMENT";
     }
 

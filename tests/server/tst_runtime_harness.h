@@ -8,6 +8,7 @@
 #include "runtime/runtime.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -60,6 +61,13 @@ public:
     }
 
     runtime::Runtime& rt() { return *m_runtime; }
+
+    // What the sandbox's agent wrote to stderr (for failure messages).
+    QByteArray agentLog(const std::string& id) const
+    {
+        QFile f(QString::fromStdString(dataDir() + "/sandboxes/" + id + "/agent.log"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(no agent.log)");
+    }
     std::string dataDir() const { return m_dir->path().toStdString() + "/data"; }
     boost::asio::io_context& io() { return m_io; }
 

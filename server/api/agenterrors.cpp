@@ -1,0 +1,23 @@
+#include "api/agenterrors.h"
+
+namespace lizard::api {
+
+Error apiErrorFromAgent(const Error& error)
+{
+    Error e = error;
+    if (e.code == "PERMISSION_DENIED")
+        e.status = 400;
+    else if (e.code == "NO_SUCH_PROCESS")
+        e.status = 404;
+    return e;
+}
+
+std::optional<SpawnFailure> spawnFailure(const Error& error)
+{
+    if (error.code != "SPAWN_FAILED")
+        return std::nullopt;
+    const bool missing = error.message.find("No such file or directory") != std::string::npos;
+    return SpawnFailure{missing ? 127 : 126, "lizard: " + error.message + "\n"};
+}
+
+} // namespace lizard::api

@@ -67,6 +67,18 @@ void Cell::clearOutputs()
     emit edited();
 }
 
+bool Cell::setOutput(int index, const Output& output)
+{
+    if (index < 0 || index >= int(m_data.outputs.size()))
+        return false;
+    if (m_data.outputs[std::size_t(index)] == output)
+        return true;
+    m_data.outputs[std::size_t(index)] = output;
+    emit outputChanged(index);
+    emit edited();
+    return true;
+}
+
 void Cell::setExecutionCount(std::optional<int> count)
 {
     if (count == m_data.executionCount)

@@ -32,6 +32,8 @@ public:
     // (outputChanged); anything else is appended (outputAdded).
     void appendOutput(const Output& output);
     void clearOutputs();
+    // Replaces output index (outputChanged). False when out of range.
+    bool setOutput(int index, const Output& output);
     void setExecutionCount(std::optional<int> count);
     void setMetadata(const nlohmann::json& metadata);
     void setStatus(CellStatus status); // runtime only: not saved, not an edit

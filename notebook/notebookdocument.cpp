@@ -94,7 +94,7 @@ void NotebookDocument::setMetadata(const nlohmann::json& metadata)
     markEdited();
 }
 
-void NotebookDocument::reset(const NotebookData& data)
+void NotebookDocument::reset(const NotebookData& data, bool modified)
 {
     qDeleteAll(m_cells);
     m_cells.clear();
@@ -111,7 +111,10 @@ void NotebookDocument::reset(const NotebookData& data)
     }
     ++m_revision;
     emit documentReset();
-    setClean();
+    if (modified)
+        markEdited();
+    else
+        setClean();
 }
 
 NotebookData NotebookDocument::toData() const

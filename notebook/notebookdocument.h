@@ -35,8 +35,9 @@ public:
     const nlohmann::json& metadata() const { return m_metadata; }
     void setMetadata(const nlohmann::json& metadata);
 
-    // Replaces everything (a file was opened). Clears the undo stack; the result is clean.
-    void reset(const NotebookData& data);
+    // Replaces everything (a file was opened). Clears the undo stack. The result is clean,
+    // unless modified is set (content restored from a recovery copy differs from the file).
+    void reset(const NotebookData& data, bool modified = false);
     NotebookData toData() const;
 
     bool isDirty() const { return m_dirty; }

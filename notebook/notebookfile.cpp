@@ -25,6 +25,12 @@ MaybeError NotebookFile::open(const QString& path)
     return std::nullopt;
 }
 
+void NotebookFile::restore(const QString& originalPath, const NotebookData& data)
+{
+    m_document->reset(data, true);
+    setPath(originalPath.isEmpty() ? QString() : QFileInfo(originalPath).absoluteFilePath(), false);
+}
+
 MaybeError NotebookFile::save()
 {
     if (m_path.isEmpty())

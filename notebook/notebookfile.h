@@ -24,6 +24,9 @@ public:
     MaybeError open(const QString& path);
     // Writes to path(); refuses when there is no path or when it failed to load.
     MaybeError save();
+    // Puts a recovered copy (RecoveryStore::load) into the document as unsaved changes to
+    // originalPath (empty: untitled). Save then writes it there.
+    void restore(const QString& originalPath, const NotebookData& data);
     // Writes to a path the user chose (may be the one that failed to load) and adopts it.
     MaybeError saveAs(const QString& path);
 

@@ -118,12 +118,27 @@ void RunQueue::onDone(std::optional<int> executionCount)
     if (!m_running)
         return;
     if (m_current) {
-        if (executionCount)
+        if (executionCount) {
             m_current->setExecutionCount(executionCount);
+            stampResults(m_current, *executionCount);
+        }
         if (!m_interrupted)
             m_current->setStatus(m_sawError ? CellStatus::Error : CellStatus::Done);
     }
     endRun();
+}
+
+void RunQueue::stampResults(Cell* cell, int executionCount)
+{
+    // The runner learns the count only at "done"; Jupyter shows it as Out[n] on the result.
+    for (int i = 0; i < int(cell->outputs().size()); ++i) {
+        const auto* rich = std::get_if<RichOutput>(&cell->outputs()[std::size_t(i)]);
+        if (rich && rich->kind == RichOutput::Kind::ExecuteResult && !rich->executionCount) {
+            RichOutput stamped = *rich;
+            stamped.executionCount = executionCount;
+            cell->setOutput(i, stamped);
+        }
+    }
 }
 
 void RunQueue::onFailed(const QString& message)

@@ -44,6 +44,7 @@ private:
     void onError(const ErrorOutput& output);
     void onDone(std::optional<int> executionCount);
     void onFailed(const QString& message);
+    void stampResults(Cell* cell, int executionCount);
     void endRun();
     void onCellRemoved(int index, Cell* cell);
     void updateBusy();

@@ -84,6 +84,16 @@ void TestCell::appendOutput()
     for (const QList<QVariant>& args : std::as_const(changedSpy))
         QCOMPARE(args.at(0).toInt(), int(cell.outputs().size()) - 1);
 
+    // Replacing an output in place.
+    const int last = int(cell.outputs().size()) - 1;
+    const int changedBefore = int(changedSpy.size());
+    QVERIFY(cell.setOutput(last, StreamOutput{"stdout", "replaced"}));
+    QCOMPARE(std::get<StreamOutput>(cell.outputs().back()).text, QString("replaced"));
+    QCOMPARE(changedSpy.size(), changedBefore + 1);
+    QCOMPARE(changedSpy.last().at(0).toInt(), last);
+    QVERIFY(!cell.setOutput(last + 1, StreamOutput{}));
+    QVERIFY(!cell.setOutput(-1, StreamOutput{}));
+
     QSignalSpy cleared(&cell, &Cell::outputsCleared);
     cell.clearOutputs();
     QVERIFY(cell.outputs().empty());

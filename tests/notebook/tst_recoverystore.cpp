@@ -2,6 +2,7 @@
 // copy survives a crash (the next instance lists it and can load it) and disappears on a clean
 // save or close.
 
+#include "notebook/ipynbreader.h"
 #include "notebook/ipynbwriter.h"
 #include "notebook/recoverywatcher.h"
 
@@ -21,6 +22,7 @@ private slots:
     void init();
     void writesWhileDirtyOnlyWhenChanged();
     void listedAfterCrash();
+    void discard();
     void removedOnSave();
     void removedOnClose();
     void untitledNotebook();
@@ -132,9 +134,37 @@ void TestRecoveryStore::listedAfterCrash()
     QCOMPARE(restored.cell(0)->source(), QString("work that was never saved"));
     QCOMPARE(std::get<StreamOutput>(restored.cell(0)->outputs().at(0)).text, QString("result\n"));
 
-    next.discard(e);
+    // The user restores it: unsaved changes to the original file, which Save writes there;
+    // the new session's copy replaces the old one and goes away with the save.
+    Open again;
+    QSignalSpy dirty(&again.doc, &NotebookDocument::dirtyChanged);
+    again.file.restore(e.originalPath, data.value());
+    QVERIFY(again.doc.isDirty());
+    QCOMPARE(dirty.size(), 1);
+    QCOMPARE(again.file.path(), original);
+    RecoveryWatcher watcher(next, &again.file);
+    QCOMPARE(watcher.key(), e.key);
+    watcher.flush();
+    QCOMPARE(next.entries().size(), std::size_t(1));
+    QVERIFY(!again.file.save());
     QVERIFY(next.entries().empty());
-    QVERIFY(QDir(next.directory()).entryList(QDir::Files).isEmpty());
+    QCOMPARE(IpynbReader::readFile(original).value().cells[0].source,
+             QString("work that was never saved"));
+}
+
+void TestRecoveryStore::discard()
+{
+    Open nb;
+    openNotebook(nb, "d");
+    auto watcher = std::make_unique<RecoveryWatcher>(store(), &nb.file);
+    nb.doc.cell(0)->setSource("x");
+    watcher->flush();
+    watcher.reset(); // crash
+    const auto entries = store().entries();
+    QCOMPARE(entries.size(), std::size_t(1));
+    store().discard(entries[0]);
+    QVERIFY(store().entries().empty());
+    QVERIFY(QDir(store().directory()).entryList(QDir::Files).isEmpty());
 }
 
 void TestRecoveryStore::removedOnSave()

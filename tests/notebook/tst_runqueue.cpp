@@ -117,6 +117,10 @@ void TestRunQueue::outputsArriveAsTheyCome()
     QCOMPARE(streamText(c, 3), QString("3\n"));
     QCOMPARE(added.at(3).at(0).toInt(), 3);
     QCOMPARE(c->executionCount(), std::optional<int>(1));
+    // The result learns its Out[n] when the run is done.
+    QCOMPARE(std::get<RichOutput>(c->outputs()[2]).executionCount, std::optional<int>(1));
+    QCOMPARE(changed.size(), 2);
+    QCOMPARE(changed.at(1).at(0).toInt(), 2);
 }
 
 void TestRunQueue::errorStopsTheQueue()

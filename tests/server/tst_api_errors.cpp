@@ -1,6 +1,7 @@
 // Auth on every call, the uniform JSON errors, body limits, and survival of garbage input.
 #include "support_http.h"
 
+#include <QElapsedTimer>
 #include <QTcpSocket>
 
 using lizard::test::LocalServer;
@@ -54,6 +55,21 @@ private slots:
         const auto basic = m_server.request("GET", "/api/projects", {}, QByteArray(),
                                             {"Authorization: Basic " + m_server.apiKey().toUtf8()});
         QVERIFY(lizard::test::isError(basic, 401, "UNAUTHORIZED"));
+    }
+
+    void expectContinueChecksTheKeyFirst()
+    {
+        // curl sends "Expect: 100-continue" before a big body: a bad key is refused before it.
+        const QByteArray big = "{\"name\":\"" + QByteArray(300000, 'a') + "\"}";
+        const auto bad = m_server.request("POST", "/api/projects", big, "liz_wrong", {"Expect: 100-continue"});
+        QVERIFY2(lizard::test::isError(bad, 401, "UNAUTHORIZED"), qPrintable(lizard::test::describe(bad)));
+        QElapsedTimer t;
+        t.start();
+        const auto good = m_server.request("POST", "/api/projects", R"({"name":"expecting"})", "<default>",
+                                           {"Expect: 100-continue"});
+        QCOMPARE(good.status, 200);
+        QVERIFY(t.elapsed() < 900); // answered 100 Continue, not curl's 1 s fallback
+        QVERIFY(stillServes());
     }
 
     void errors_data()

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QTcpSocket>
 
 #include <signal.h>
 
@@ -112,6 +113,34 @@ private slots:
         QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
         QVERIFY2(logText().contains("sandbox " + id + ": its deadline passed"), qPrintable(logText()));
         QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + id));
+    }
+
+    void inFlightRequestIsAnsweredOnStop()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        QTcpSocket idle; // an idle keep-alive connection must not hold the stop up
+        idle.connectToHost("127.0.0.1", quint16(m_server.port()));
+        QVERIFY(idle.waitForConnected(5000));
+        QTcpSocket s;
+        s.connectToHost("127.0.0.1", quint16(m_server.port()));
+        QVERIFY(s.waitForConnected(5000));
+        const QByteArray body = R"({"cmd":"sleep 2; echo finished"})";
+        s.write("POST /api/sandboxes/" + id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
+                m_server.apiKey().toUtf8() + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QVERIFY(s.waitForBytesWritten(5000));
+        QTest::qWait(500);
+        QElapsedTimer t;
+        t.start();
+        m_server.stop(); // SIGTERM: stop accepting, answer what is in flight, exit
+        QVERIFY(t.elapsed() < 10000);
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT((answer += s.readAll()).contains("finished"), 5000);
+        QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
+        QVERIFY2(logText().contains("stopped"), qPrintable(logText()));
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200); // sandboxes outlive the server
+        m_server.request("DELETE", "/api/sandboxes/" + id);
     }
 
     void deadlineSurvivesRestart()

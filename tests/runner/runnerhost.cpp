@@ -81,8 +81,13 @@ QProcessEnvironment RunnerHost::environment() const
     return env;
 }
 
-RunnerOutcome RunnerHost::run(const QJsonObject& args, int timeoutMs, bool asDashC) const
+RunnerOutcome RunnerHost::run(const QJsonObject& request, int timeoutMs, bool asDashC) const
 {
+    // Never let a test create the runner's default /home/user on the host.
+    QJsonObject args = request;
+    const QString action = args.value("action").toString();
+    if ((action == "create" || action == "run") && !args.contains("cwd"))
+        args["cwd"] = cwd();
     const QString b64 = QString::fromLatin1(encodeArgs(args));
     if (!asDashC)
         return runRaw({script(), b64}, timeoutMs);

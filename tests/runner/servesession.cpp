@@ -49,6 +49,10 @@ QString ServeSession::submit(QJsonObject request)
 {
     if (!request.contains("req"))
         request["req"] = QString("t%1").arg(++m_next);
+    // Never let a test create the runner's default /home/user on the host.
+    const QString action = request.value("action").toString();
+    if ((action == "create" || action == "run") && !request.contains("cwd"))
+        request["cwd"] = m_host.cwd();
     const QString req = request.value("req").toString();
     const QString inbox = m_ready.value("inbox").toString();
     const QString tmp = inbox + "/.incoming-" + req;

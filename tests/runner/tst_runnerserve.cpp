@@ -218,7 +218,9 @@ void TestRunnerServe::requestWrittenInPlace()
     ServeSession session(*m_host);
     QVERIFY2(session.start({{"inbox", "inplace-" + watch}, {"watch", watch}}), qPrintable(session.error()));
     QCOMPARE(session.readyEvent().value("watch").toString(), watch);
-    const QByteArray request = R"({"req": "slow-writer", "action": "run", "language": "bash", "code": "echo whole"})";
+    const QByteArray request = QJsonDocument(QJsonObject{{"req", "slow-writer"}, {"action", "run"}, {"language", "bash"},
+                                                         {"cwd", m_host->cwd()}, {"code", "echo whole"}})
+                                   .toJson(QJsonDocument::Compact);
     QFile f(session.readyEvent().value("inbox").toString() + "/req-slow-writer.json");
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(request.left(20));
@@ -269,7 +271,8 @@ void TestRunnerServe::lifetimeDrainsThenExits()
     const QString slow = shortLived.submit({{"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()},
                                             {"code", "import time\ntime.sleep(3)\n'late'"}});
     QVERIFY(shortLived.waitForEvent({}, "expiring", 20000));
-    const RunnerOutcome straggler = shortLived.request({{"action", "run"}, {"language", "bash"}, {"code", "echo still"}});
+    const RunnerOutcome straggler =
+        shortLived.request({{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "echo still"}});
     QCOMPARE(straggler.text("stdout"), QString("still\n"));
     QCOMPARE(shortLived.waitFor(slow).first("result").value("data").toString(), QString("'late'"));
     QVERIFY(shortLived.waitForEvent({}, "bye", 20000));

@@ -165,6 +165,8 @@ void SandboxManager::shutdown()
 {
     std::lock_guard lock(m_mutex);
     m_shutdown = true;
+    if (m_healthTimer)
+        m_healthTimer->cancel();
     for (auto& [id, timer] : m_timers)
         timer->cancel();
     m_timers.clear();

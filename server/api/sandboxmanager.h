@@ -48,13 +48,18 @@ public:
 
     int maxRunning() const { return m_maxRunning; }
     int runningCount() const;
-    // Server shutdown: stop the deadline timers (sandboxes keep running and are adopted later).
+    // Every few seconds, checks that running sandboxes still have their agent; one that fails
+    // twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
+    void startHealthChecks();
+    // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
     void shutdown();
 
 private:
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);
+    void scheduleHealthCheck();
+    void checkHealth();
 
     store::Store& m_store;
     runtime::Runtime& m_runtime;
@@ -66,6 +71,8 @@ private:
     int m_starting = 0; // creations in flight (count against maxRunning)
     std::map<std::string, std::shared_ptr<http::net::steady_timer>> m_timers;
     bool m_shutdown = false;
+    std::shared_ptr<http::net::steady_timer> m_healthTimer;
+    std::map<std::string, int> m_healthFailures; // worker pool only
 };
 
 } // namespace lizard::api

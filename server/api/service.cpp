@@ -86,6 +86,7 @@ int runService(const Options& options)
     http::net::thread_pool workers{4};
     SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
     manager.reconcileAtStartup();
+    manager.startHealthChecks();
 
     Router router(**store);
     ApiContext ctx{**store, manager, **rt, userName()};

@@ -59,7 +59,7 @@ private:
         if (r.error)
             qWarning("exec failed: %s; agent log: %s", r.error->message.c_str(), m_h.agentLog(h.id).constData());
         if (r.error && qEnvironmentVariableIsSet("LIZARD_DEBUG_ISO"))
-            QProcess::execute("sh", {"-c", QString("ps -p %1 -o pid,stat,cmd; cat /proc/%1/status | grep -i sig; dmesg | tail -3").arg(h.initPid)});
+            QProcess::execute("sh", {"-c", QString("ps -p %1 -o pid,stat,cmd; cat /proc/%1/status | grep -i sig; echo exit_code=$(cut -d" " -f52 /proc/%1/stat)").arg(h.initPid)});
         if (out)
             *out = r.out + r.err;
         return r.exitCode;

@@ -103,6 +103,19 @@ private slots:
         }
     }
 
+    void agentKilledWhileRunningIsNoticed()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const int pid = agentPid(id);
+        QVERIFY(pid > 0);
+        QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
+        // The health check notices within two rounds (5 s apart).
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(logText().contains("sandbox " + id + " destroyed (lost)"), 5000);
+        QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + id));
+    }
+
     void expiredWhileDownIsDestroyed()
     {
         const QString id = create({{"timeoutMs", 2000}});

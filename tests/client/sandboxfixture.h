@@ -50,6 +50,13 @@ public:
         m_server.stop();
     }
 
+    // After a failed test: the end of the server's log, to tell client bugs from server ones.
+    void reportIfFailed() const
+    {
+        if (QTest::currentTestFailed())
+            qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
+    }
+
     client::LizardApi& api() { return *m_api; }
     LocalServer& server() { return m_server; }
     QString projectId() const { return m_projectId; }

@@ -15,6 +15,7 @@ class TestLizardApi : public QObject
 private slots:
     void initTestCase();
     void cleanupTestCase();
+    void cleanup() { m_fx.reportIfFailed(); }
     void whoAmI();
     void projectsCrud();
     void sandboxGetAndList();

@@ -41,6 +41,8 @@ private slots:
     void connectionRefused();
     void transferTimeout();
     void destroyingMultiAbandonsTransfers();
+    void proxyFromEnvironmentIsHonoured();
+    void redirectsAreNotFollowed();
 
 private:
     HttpRequest get(const QByteArray& path) const
@@ -311,6 +313,47 @@ void TestCurlMulti::destroyingMultiAbandonsTransfers()
     QVERIFY(got.has_value());
     QVERIFY(got->cancelled);
     QVERIFY(!t.isRunning());
+}
+
+void TestCurlMulti::proxyFromEnvironmentIsHonoured()
+{
+    // The test server plays the proxy: it receives the absolute URL as the request target.
+    m_server->route("http://api.example.invalid/hello", {200, {}, "via proxy"});
+    m_server->route("/local", {200, {}, "direct"});
+    qputenv("http_proxy", m_server->url());
+    qunsetenv("no_proxy");
+    HttpRequest r;
+    r.url = "http://api.example.invalid/hello";
+    CurlTransfer viaProxy(r);
+    std::optional<HttpResponse> got;
+    viaProxy.setFinishHandler([&](const HttpResponse& resp) { got = resp; });
+    QVERIFY(viaProxy.start(m_multi.get()));
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->body, QByteArray("via proxy"));
+
+    // A loopback server (lizard-local) is always reached directly. Point the proxy at a dead
+    // port to prove it is not used.
+    qputenv("http_proxy", "http://127.0.0.1:9");
+    CurlTransfer direct(get("/local"));
+    got.reset();
+    direct.setFinishHandler([&](const HttpResponse& resp) { got = resp; });
+    QVERIFY(direct.start(m_multi.get()));
+    QTRY_VERIFY(got.has_value());
+    qunsetenv("http_proxy");
+    QCOMPARE(got->body, QByteArray("direct"));
+}
+
+void TestCurlMulti::redirectsAreNotFollowed()
+{
+    m_server->route("/moved", {301, {"Location: /elsewhere"}, "moved"});
+    m_server->route("/elsewhere", {200, {}, "should not be fetched"});
+    CurlTransfer t(get("/moved"));
+    std::optional<HttpResponse> got;
+    t.setFinishHandler([&](const HttpResponse& resp) { got = resp; });
+    QVERIFY(t.start(m_multi.get()));
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->status, 301);
+    QCOMPARE(m_server->requests().size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCurlMulti)

@@ -8,10 +8,19 @@
 
 namespace lizard::bench {
 
+namespace {
+
+// Whole 100-byte lines (99 characters and a newline, like a chatty build log) in `megabytes` MiB.
+std::uint64_t sseLines(int megabytes)
+{
+    return std::uint64_t(megabytes) * 1024 * 1024 / 100;
+}
+
+} // namespace
+
 std::string sseCommand(int megabytes)
 {
-    // 100-byte lines (99 characters and a newline), like a chatty build log.
-    return "yes " + std::string(99, 'x') + " | head -c " + std::to_string(megabytes) + "M";
+    return "yes " + std::string(99, 'x') + " | head -n " + std::to_string(sseLines(megabytes));
 }
 
 Figure measureSse(ApiClient& api, const std::string& sandboxId, int megabytes)
@@ -34,7 +43,7 @@ Figure measureSse(ApiClient& api, const std::string& sandboxId, int megabytes)
         return true;
     });
     const double seconds = msSince(start) / 1000.0;
-    const std::uint64_t expected = std::uint64_t(megabytes) * 1024 * 1024;
+    const std::uint64_t expected = sseLines(megabytes) * 100;
     if (!r.ok())
         f.error = "POST " + path + ": " + r.describe() + " " + head;
     else if (!counter.malformed().empty())

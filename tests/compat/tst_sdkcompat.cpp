@@ -73,13 +73,19 @@ void TestSdkCompat::scenario()
         node.waitForFinished(5000);
     }
     const QString output = QString::fromUtf8(node.readAll());
-    const QString failure = QString("scenario %1 %2; its output:\n%3\n-- lizard-local log (tail):\n%4")
-                                .arg(QFileInfo(script).fileName(),
-                                     finished ? QString("exited with %1").arg(node.exitCode())
-                                              : QString("hung and was killed"),
-                                     output, QString::fromUtf8(m_server.log().right(4000)));
-    QVERIFY2(finished && node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0,
-             qPrintable(failure));
+    const bool passed = finished && node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0;
+    if (!passed) {
+        // QTest shortens failure messages, so the whole output goes to the log first.
+        QTest::qWait(100); // let the server's QProcess read what it printed meanwhile
+        qInfo().noquote() << "---- output of" << QFileInfo(script).fileName() << "----\n"
+                          << output << "\n---- lizard-local log (tail) ----\n"
+                          << QString::fromUtf8(m_server.log().right(6000));
+    }
+    QVERIFY2(passed, qPrintable(QString("scenario %1 %2; its output is above. Last lines:\n%3")
+                                    .arg(QFileInfo(script).fileName(),
+                                         finished ? QString("exited with %1").arg(node.exitCode())
+                                                  : QString("hung and was killed"),
+                                         output.right(600))));
     QVERIFY2(output.contains("PASS "), qPrintable("scenario did not report PASS:\n" + output));
 }
 

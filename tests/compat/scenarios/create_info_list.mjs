@@ -52,4 +52,15 @@ scenario('create_info_list', async () => {
   eq(await sandbox.kill(), false, 'kill() of a killed sandbox answers false')
   const after = await lizard.list()
   check(!after.some(s => s.sandboxId === sandbox.sandboxId), 'list() no longer contains the killed sandbox')
+
+  // internetAccess: false — the SDK deletes the sandbox and throws unless the server echoes it.
+  const offline = await lizard.create('base', { internetAccess: false, timeoutMs: 60000 })
+  try {
+    console.log('ok - create with internetAccess: false is honoured (echoed)')
+    eq((await offline.getInfo()).internetAccess, false, 'getInfo().internetAccess is false')
+    const net = await offline.process.exec(['ls', '/sys/class/net'])
+    eq(net.stdout.trim(), 'lo', 'a sandbox without internet has only the loopback interface')
+  } finally {
+    await offline.kill()
+  }
 })

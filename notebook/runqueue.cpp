@@ -32,7 +32,8 @@ void RunQueue::enqueue(Cell* cell)
 {
     if (!cell || m_document->indexOf(cell) < 0)
         return;
-    if (cell->status() == CellStatus::Queued || (m_running && cell == m_current))
+    // An interrupted cell may be queued again while its old run winds down.
+    if (cell->status() == CellStatus::Queued || (m_running && cell == m_current && !m_interrupted))
         return;
     if (cell->type() != CellType::Code) {
         cell->setStatus(CellStatus::Done);
@@ -159,7 +160,9 @@ void RunQueue::endRun()
 {
     m_running = false;
     m_current = nullptr;
-    if (m_sawError)
+    // Stop on error, like Jupyter. After an interrupt the queue was already emptied; what was
+    // queued since then was asked for knowing about the interrupt.
+    if (m_sawError && !m_interrupted)
         cancelQueued();
     startNext();
 }

@@ -21,7 +21,7 @@ public:
     void setEnvironment(const QHash<QString, QString>& envs) { m_envs = envs; }
 
     // Queues a cell of the document. Ignored for cells not in the document and for cells that
-    // are already queued or running.
+    // are already queued or running (an interrupted cell can be queued again at once).
     void run(Cell* cell);
     void runAll();
     // Stops the running cell (it becomes interrupted) and empties the queue (queued cells go

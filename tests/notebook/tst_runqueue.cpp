@@ -50,6 +50,7 @@ private slots:
     void outputsArriveAsTheyCome();
     void errorStopsTheQueue();
     void interruptStopsRunningAndClearsQueue();
+    void interruptedCellCanBeQueuedAgainAtOnce();
     void markdownRendersWithoutRunner();
     void runnerFailureIsAnError();
     void queuedCellRemovedIsSkipped();
@@ -183,6 +184,26 @@ void TestRunQueue::interruptStopsRunningAndClearsQueue()
     QCOMPARE(std::get<ErrorOutput>(f.cell(0)->outputs()[1]).ename, QString("KeyboardInterrupt"));
     QCOMPARE(f.cell(0)->executionCount(), std::optional<int>(1));
     QCOMPARE(f.runner.maxActive, 1);
+}
+
+void TestRunQueue::interruptedCellCanBeQueuedAgainAtOnce()
+{
+    Fixture f({{CellType::Code, "wait\nout:x"}});
+    Cell* c = f.cell(0);
+    f.queue.run(c);
+    QTRY_VERIFY(f.runner.waiting);
+    f.queue.interrupt();
+    f.queue.run(c); // before the runner has reported the end of the interrupted run
+    QCOMPARE(c->status(), CellStatus::Queued);
+    QCOMPARE(f.runner.calls.size(), 1);
+    QTRY_COMPARE(f.runner.calls.size(), 2); // started once the old run was done
+    QCOMPARE(f.runner.maxActive, 1);
+    QTRY_VERIFY(f.runner.waiting);
+    QCOMPARE(c->status(), CellStatus::Running);
+    QVERIFY(c->outputs().empty()); // the KeyboardInterrupt of the old run was cleared
+    f.runner.release();
+    QTRY_COMPARE(c->status(), CellStatus::Done);
+    QCOMPARE(c->executionCount(), std::optional<int>(2));
 }
 
 void TestRunQueue::markdownRendersWithoutRunner()

@@ -7,7 +7,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <system_error>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -92,17 +94,32 @@ void runAgentServer(int listenFd, AgentContext& context)
     for (;;) {
         int fd = ::accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
         if (fd < 0) {
-            if (errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE || errno == ENOMEM) {
-                if (errno != EINTR && errno != ECONNABORTED)
-                    ::usleep(10000);
-                continue;
+            int err = errno;
+            if (err == EBADF || err == EINVAL || err == ENOTSOCK) {
+                std::fprintf(stderr, "lizard-agent: the listening socket is gone: %s\n", std::strerror(err));
+                ::_exit(1);
             }
-            ::_exit(1);
+            if (err != EINTR && err != ECONNABORTED) {
+                std::fprintf(stderr, "lizard-agent: accept: %s\n", std::strerror(err));
+                ::usleep(10000);
+            }
+            continue;
         }
-        std::thread([fd, &context] {
-            serve(fd, context);
+        try {
+            std::thread([fd, &context] {
+                try {
+                    serve(fd, context);
+                } catch (...) {
+                    // Never let one connection take PID 1 (and so the sandbox) down.
+                }
+                ::close(fd);
+            }).detach();
+        } catch (const std::system_error& e) {
+            // No thread (the sandbox is at its pids or memory limit): refuse this one.
+            std::fprintf(stderr, "lizard-agent: cannot start a thread: %s\n", e.what());
             ::close(fd);
-        }).detach();
+            ::usleep(10000);
+        }
     }
 }
 

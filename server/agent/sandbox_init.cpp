@@ -7,7 +7,10 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
@@ -80,6 +83,10 @@ int placeFd(int fd, int target)
     ::sigprocmask(SIG_BLOCK, &set, nullptr);
     ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
+    std::set_terminate([] {
+        std::fprintf(stderr, "lizard-agent: fatal: uncaught exception\n");
+        std::abort();
+    });
     static AgentContext context;
     context.envs = config.envs;
     context.singleUid = config.idMap.kind == "single";

@@ -82,7 +82,7 @@ void killAll(const std::string& dir)
 
 } // namespace
 
-void CgroupManager::probe()
+void CgroupManager::probe(const std::string& instance)
 {
     if (exists(std::string(kRoot) + "/cgroup.controllers")) {
         m_mode = "v2";
@@ -94,19 +94,21 @@ void CgroupManager::probe()
             if (makeDir(leaf))
                 writeFile(leaf + "/cgroup.procs", std::to_string(::getpid()));
         }
-        m_v2Base = base + "/lizard-local";
-        bool ok = ::access(base.c_str(), W_OK) == 0 && enableControllers(base) && makeDir(m_v2Base)
-            && enableControllers(m_v2Base);
+        const std::string top = base + "/lizard-local";
+        m_v2Base = top + "/" + instance;
+        bool ok = ::access(base.c_str(), W_OK) == 0 && enableControllers(base) && makeDir(top)
+            && enableControllers(top) && makeDir(m_v2Base) && enableControllers(m_v2Base);
         if (!ok)
             m_note = "cgroup v2 controllers cpu, memory, pids are not delegated to " + base
                 + " (systemd: run lizard-local in a unit or scope with Delegate=yes)";
     } else if (exists(std::string(kRoot) + "/memory/cgroup.procs")) {
         m_mode = "v1";
-        for (const char* c : kV1Controllers)
-            m_v1Bases.push_back(std::string(kRoot) + "/" + c + "/lizard-local");
         bool ok = true;
-        for (const auto& b : m_v1Bases)
-            ok = makeDir(b) && ok;
+        for (const char* c : kV1Controllers) {
+            const std::string top = std::string(kRoot) + "/" + c + "/lizard-local";
+            m_v1Bases.push_back(top + "/" + instance);
+            ok = makeDir(top) && makeDir(m_v1Bases.back()) && ok;
+        }
         if (!ok)
             m_note = "cgroup v1 hierarchies under /sys/fs/cgroup are not writable by this user "
                      "(run lizard-local as root, or boot with cgroup v2 and systemd delegation)";
@@ -124,6 +126,14 @@ void CgroupManager::probe()
     remove(probeId);
     if (!m_limits)
         m_note = "cpu/memory/pids limits could not be written in the " + m_mode + " hierarchy";
+}
+
+void CgroupManager::removeInstanceIfEmpty()
+{
+    if (!m_v2Base.empty())
+        ::rmdir(m_v2Base.c_str());
+    for (const auto& b : m_v1Bases)
+        ::rmdir(b.c_str());
 }
 
 std::vector<std::string> CgroupManager::dirsFor(const std::string& id) const
@@ -148,11 +158,13 @@ bool CgroupManager::applyLimits(const std::string& id, const Limits& limits) con
             && writeFile(d + "/pids.max", std::to_string(limits.pidsMax))
             && writeFile(d + "/cpu.max", std::to_string(quota) + " " + std::to_string(period));
     }
-    std::string r = std::string(kRoot);
-    return writeFile(r + "/memory/lizard-local/" + id + "/memory.limit_in_bytes", std::to_string(memory))
-        && writeFile(r + "/pids/lizard-local/" + id + "/pids.max", std::to_string(limits.pidsMax))
-        && writeFile(r + "/cpu/lizard-local/" + id + "/cpu.cfs_period_us", std::to_string(period))
-        && writeFile(r + "/cpu/lizard-local/" + id + "/cpu.cfs_quota_us", std::to_string(quota));
+    // m_v1Bases follows kV1Controllers: memory, pids, cpu, freezer.
+    const std::string mem = m_v1Bases[0] + "/" + id, pids = m_v1Bases[1] + "/" + id, cpu = m_v1Bases[2] + "/" + id;
+    bool ok = writeFile(mem + "/memory.limit_in_bytes", std::to_string(memory));
+    writeFile(mem + "/memory.memsw.limit_in_bytes", std::to_string(memory)); // no swap escape, where accounted
+    return ok && writeFile(pids + "/pids.max", std::to_string(limits.pidsMax))
+        && writeFile(cpu + "/cpu.cfs_period_us", std::to_string(period))
+        && writeFile(cpu + "/cpu.cfs_quota_us", std::to_string(quota));
 }
 
 SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits)
@@ -161,6 +173,8 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
     if (m_mode == "none" || (!m_note.empty() && id.rfind(".probe-", 0) != 0))
         return out;
     for (const auto& dir : dirsFor(id)) {
+        // The instance directory may have been removed while empty (removeInstanceIfEmpty).
+        makeDir(dir.substr(0, dir.find_last_of('/')));
         if (!makeDir(dir)) {
             remove(id);
             return {};

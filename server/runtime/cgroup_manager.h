@@ -19,8 +19,12 @@ struct SandboxCgroups
 class CgroupManager
 {
 public:
-    // Probes the host: mode, base directories, whether limits can be set.
-    void probe();
+    // Probes the host: mode, base directories, whether limits can be set. `instance` names
+    // this server's own subtree (lizard-local/<instance>/<id>): several servers on one host
+    // (users, tests) must never see, let alone clean up, each other's sandboxes.
+    void probe(const std::string& instance);
+    // Removes this instance's (empty) subtree directories; sandboxes that still run keep them.
+    void removeInstanceIfEmpty();
 
     const std::string& mode() const { return m_mode; }
     bool limitsAvailable() const { return m_limits; }

@@ -7,6 +7,8 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -24,6 +26,19 @@ Status mkdirMode(const std::string& path, mode_t mode)
     if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
         return Error{500, "INTERNAL", path + ": " + std::strerror(errno)};
     return okStatus();
+}
+
+// Names this server's cgroup subtree after its data directory (FNV-1a of the path).
+std::string instanceName(const std::string& dataDir)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : dataDir) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "d%016llx", static_cast<unsigned long long>(h));
+    return buf;
 }
 
 } // namespace
@@ -102,7 +117,7 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
         return Error{500, "INTERNAL", "lizard-agent not found at " + rt->m_agentPath};
     rt->m_slirp = findSlirp();
     rt->m_ids = chooseIdMapping();
-    rt->m_cgroups.probe();
+    rt->m_cgroups.probe(instanceName(dataDir));
 
     Capabilities& caps = rt->m_caps;
     caps.cgroupMode = rt->m_cgroups.mode();

@@ -14,6 +14,7 @@ class LinuxRuntime final : public Runtime
 {
 public:
     static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+    ~LinuxRuntime() override { m_cgroups.removeInstanceIfEmpty(); }
 
     const Capabilities& capabilities() const override { return m_caps; }
     Result<SandboxHandle> start(const SandboxSpec& spec) override;

@@ -413,6 +413,8 @@ private slots:
         QCOMPARE(m_h.sh(h, "sleep 1000 >/dev/null 2>&1 & echo ok").out, std::string("ok\n"));
         const QString dir = QString::fromStdString(m_h.dataDir() + "/sandboxes/" + h.id);
         QVERIFY(QFileInfo(dir).isDir());
+        if (h.limitsEnforced)
+            QVERIFY(!RuntimeHarness::cgroupDir(m_h.rt().capabilities().cgroupMode == "v2" ? "" : "pids", h.id).isEmpty());
         m_h.rt().destroy(h);
         QVERIFY(!m_h.rt().isAlive(h));
         auto st = QFile::exists(QString("/proc/%1").arg(h.initPid));
@@ -424,9 +426,8 @@ private slots:
         }
         QVERIFY(!QFileInfo(dir).exists());
         QVERIFY(!QFileInfo(QString::fromStdString(h.socketPath)).exists());
-        for (const char* ctrl : {"memory", "pids", "cpu", "freezer"})
-            QVERIFY(!QFileInfo(QString("/sys/fs/cgroup/%1/lizard-local/%2").arg(ctrl, QString::fromStdString(h.id))).exists());
-        QVERIFY(!QFileInfo(QString("/sys/fs/cgroup/lizard-local/%1").arg(QString::fromStdString(h.id))).exists());
+        for (const char* ctrl : {"memory", "pids", "cpu", "freezer", ""})
+            QCOMPARE(RuntimeHarness::cgroupDir(ctrl, h.id), QString());
         QFile mounts("/proc/self/mountinfo");
         QVERIFY(mounts.open(QIODevice::ReadOnly));
         QVERIFY(!mounts.readAll().contains(h.id.c_str()));

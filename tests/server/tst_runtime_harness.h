@@ -7,7 +7,9 @@
 #include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,6 +63,18 @@ public:
     }
 
     runtime::Runtime& rt() { return *m_runtime; }
+
+    // The sandbox's cgroup directory of controller `ctrl` ("pids", ... or "" for v2), if any.
+    static QString cgroupDir(const QString& ctrl, const std::string& id)
+    {
+        const QString top = ctrl.isEmpty() ? QString("/sys/fs/cgroup/lizard-local") : "/sys/fs/cgroup/" + ctrl + "/lizard-local";
+        for (const QString& instance : QDir(top).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            const QString dir = top + "/" + instance + "/" + QString::fromStdString(id);
+            if (QFileInfo(dir).isDir())
+                return dir;
+        }
+        return {};
+    }
 
     // What the sandbox's agent wrote to stderr (for failure messages).
     QByteArray agentLog(const std::string& id) const

@@ -67,6 +67,9 @@ std::string explainUsernsFailure(const std::string& error)
 
 std::string findSlirp()
 {
+    // slirp4netns opens /dev/net/tun inside the sandbox's namespaces as the server's user.
+    if (::access("/dev/net/tun", R_OK | W_OK) != 0)
+        return {};
     for (const char* p : {"/usr/bin/slirp4netns", "/usr/local/bin/slirp4netns", "/bin/slirp4netns"}) {
         if (::access(p, X_OK) == 0)
             return p;

@@ -12,7 +12,7 @@ std::string missingInterpreterPackages();
 // Turns a failed user-namespace start into a message naming the cause and the fix.
 std::string explainUsernsFailure(const std::string& error);
 
-// slirp4netns path, or empty if not installed.
+// slirp4netns path, or empty if not installed or /dev/net/tun is not usable by this user.
 std::string findSlirp();
 
 } // namespace lizard::runtime

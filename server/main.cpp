@@ -11,7 +11,8 @@ int main(int argc, char** argv)
     const std::vector<std::string> args(argv + 1, argv + argc);
     auto options = lizard::parseOptions(args);
     if (!options) {
-        std::fprintf(stderr, "lizard-local: %s\n%s", options.error().message.c_str(), lizard::usageText().c_str());
+        std::fprintf(stderr, "lizard-local: %s\n%s", options.error().message.c_str(),
+                     lizard::usageText().c_str());
         return 2;
     }
     if (options->help) {

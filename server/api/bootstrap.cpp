@@ -33,7 +33,8 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
             const std::string hash = sha256Hex(key);
             if (!store.keyByHash(hash)) {
                 // The database was reset but the key file survived: keep the user's key.
-                store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", hash, key.substr(0, 8), nowMs()};
+                store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", hash,
+                                        key.substr(0, 8), nowMs()};
                 if (Status s = store.addKey(rec); !s)
                     return s.error();
                 log::info("api key: registered the existing key file " + path);
@@ -51,7 +52,8 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
         store.removeKey(old.id);
         log::info("api key: revoked " + old.prefix + "… (its key file is gone)");
     }
-    store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", sha256Hex(key), key.substr(0, 8), nowMs()};
+    store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", sha256Hex(key),
+                            key.substr(0, 8), nowMs()};
     if (Status s = store.addKey(rec); !s)
         return s.error();
     log::info("api key: created " + rec.prefix + "… in " + path);

@@ -60,8 +60,9 @@ Result<ParsedExec> parseExec(const nlohmann::json& body)
         return Error{400, "INVALID_TIMEOUT", timeout.error().message};
     const int64_t t = timeout->value_or(60000);
     if (t < 1000 || t > 600000)
-        return Error{400, "INVALID_TIMEOUT", "field \"timeoutMs\" must be from 1000 to 600000 (1 s to 10 min), got " +
-                                                 std::to_string(t)};
+        return Error{400, "INVALID_TIMEOUT",
+                     "field \"timeoutMs\" must be from 1000 to 600000 (1 s to 10 min), got " +
+                         std::to_string(t)};
     r.timeoutMs = int(t);
     auto pidEvent = f.optBool("pidEvent");
     if (!pidEvent)

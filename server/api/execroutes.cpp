@@ -1,10 +1,9 @@
 // POST /api/sandboxes/{id}/exec, GET processes, POST processes/signal.
-#include "api/routes.h"
-
+#include "api/agenterrors.h"
 #include "api/execrequest.h"
 #include "api/execstream.h"
-#include "api/agenterrors.h"
 #include "api/jsonbody.h"
+#include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/views.h"
 
@@ -17,9 +16,13 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"};
+constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP",
+                                              "SIGQUIT", "SIGUSR1", "SIGUSR2"};
 
-Error notFound(const std::string& id) { return Error{404, "NOT_FOUND", "sandbox " + id + " not found"}; }
+Error notFound(const std::string& id)
+{
+    return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+}
 
 } // namespace
 
@@ -37,9 +40,12 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
         if (!parsed)
             return ex->replyError(parsed.error());
         if (ex->wantsEventStream()) {
-            std::make_shared<ExecStream>(ex, sb->handle.socketPath, std::move(parsed->request), parsed->pidEvent)->start();
+            std::make_shared<ExecStream>(ex, sb->handle.socketPath, std::move(parsed->request),
+                                         parsed->pidEvent)
+                ->start();
         } else {
-            std::make_shared<ExecCollect>(ex, sb->handle.socketPath, std::move(parsed->request))->start();
+            std::make_shared<ExecCollect>(ex, sb->handle.socketPath, std::move(parsed->request))
+                ->start();
         }
     });
 }
@@ -63,38 +69,46 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
             ex->replyJson(200, out);
         });
     });
-    router.add(verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto sb = mgr.running(p[0]);
-        if (!sb)
-            return ex->replyError(notFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto pid = f.optInt("pid");
-        if (!pid)
-            return ex->replyError(pid.error());
-        if (!*pid || **pid <= 0 || **pid > 4194304)
-            return ex->replyError(invalidArgument("field \"pid\" is required (a positive integer)"));
-        auto sig = f.optString("signal");
-        if (!sig)
-            return ex->replyError(sig.error());
-        const std::string name = sig->value_or("SIGTERM");
-        if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
-            return ex->replyError(invalidArgument("field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
-                                                  "SIGQUIT, SIGUSR1, SIGUSR2; got \"" + name + "\""));
-        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
-        const int64_t target = **pid;
-        agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}}, [ex, agent, target](Result<nlohmann::json> r) {
-            if (!r) {
-                Error e = apiErrorFromAgent(r.error());
-                if (e.code == "NO_SUCH_PROCESS")
-                    e = Error{404, "NOT_FOUND", "no process " + std::to_string(target) + " started by exec is running"};
-                return ex->replyError(e);
-            }
-            ex->replyEmpty();
+    router.add(
+        verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
+            const auto sb = mgr.running(p[0]);
+            if (!sb)
+                return ex->replyError(notFound(p[0]));
+            auto body = parseJsonObject(ex->request());
+            if (!body)
+                return ex->replyError(body.error());
+            Fields f(*body);
+            auto pid = f.optInt("pid");
+            if (!pid)
+                return ex->replyError(pid.error());
+            if (!*pid || **pid <= 0 || **pid > 4194304)
+                return ex->replyError(
+                    invalidArgument("field \"pid\" is required (a positive integer)"));
+            auto sig = f.optString("signal");
+            if (!sig)
+                return ex->replyError(sig.error());
+            const std::string name = sig->value_or("SIGTERM");
+            if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
+                return ex->replyError(invalidArgument(
+                    "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
+                    "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
+                    name + "\""));
+            auto agent =
+                std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
+            const int64_t target = **pid;
+            agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}},
+                           [ex, agent, target](Result<nlohmann::json> r) {
+                               if (!r) {
+                                   Error e = apiErrorFromAgent(r.error());
+                                   if (e.code == "NO_SUCH_PROCESS")
+                                       e = Error{404, "NOT_FOUND",
+                                                 "no process " + std::to_string(target) +
+                                                     " started by exec is running"};
+                                   return ex->replyError(e);
+                               }
+                               ex->replyEmpty();
+                           });
         });
-    });
 }
 
 } // namespace lizard::api

@@ -6,10 +6,11 @@
 
 namespace lizard::api {
 
-ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request,
-                       bool pidEvent)
+ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
+                       runtime::ExecRequest request, bool pidEvent)
     : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)),
-      m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request)), m_pidEvent(pidEvent)
+      m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request)),
+      m_pidEvent(pidEvent)
 {
 }
 
@@ -27,7 +28,8 @@ void ExecStream::start()
     });
     runtime::ExecHandlers h;
     h.onStarted = [self](int pid) { self->onStarted(pid); };
-    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk, std::function<void()> resume) {
+    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
+                        std::function<void()> resume) {
         self->onOutput(stream, chunk, std::move(resume));
     };
     h.onExit = [self](int code, bool timedOut) { self->onExit(code, timedOut); };
@@ -54,7 +56,8 @@ void ExecStream::onStarted(int pid)
         m_writer->write(sseEvent({{"pid", pid}}));
 }
 
-void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk, std::function<void()> resume)
+void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk,
+                          std::function<void()> resume)
 {
     if (m_finished)
         return;
@@ -101,13 +104,16 @@ void ExecStream::onError(const Error& error)
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
     // it for a normal end (the SDK would report exit code 0).
     log::warn("exec stream failed: " + error.message);
-    m_writer->write(sseEvent({{"error", error.code}, {"code", error.code}, {"message", error.message}}));
+    m_writer->write(
+        sseEvent({{"error", error.code}, {"code", error.code}, {"message", error.message}}));
     auto writer = m_writer;
     m_writer->write(std::string(), [writer] { writer->abort(); });
 }
 
-ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request)
-    : m_ex(std::move(exchange)), m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request))
+ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
+                         runtime::ExecRequest request)
+    : m_ex(std::move(exchange)), m_agent(m_ex->executor(), std::move(socketPath)),
+      m_request(std::move(request))
 {
 }
 
@@ -125,7 +131,8 @@ void ExecCollect::start()
     });
     runtime::ExecHandlers h;
     h.onStarted = [](int) {};
-    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk, std::function<void()> resume) {
+    h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
+                        std::function<void()> resume) {
         std::string& buf = stream == runtime::OutStream::Stdout ? self->m_stdout : self->m_stderr;
         const size_t room = kExecOutputCap - std::min(kExecOutputCap, buf.size());
         if (chunk.size() > room) {
@@ -142,7 +149,8 @@ void ExecCollect::start()
         if (self->m_finished)
             return;
         self->m_finished = true;
-        nlohmann::json out = {{"stdout", self->m_stdout}, {"stderr", self->m_stderr}, {"exitCode", code}};
+        nlohmann::json out = {
+            {"stdout", self->m_stdout}, {"stderr", self->m_stderr}, {"exitCode", code}};
         if (self->m_truncated)
             out["truncated"] = true;
         if (timedOut)
@@ -156,8 +164,9 @@ void ExecCollect::start()
         self->m_finished = true;
         self->m_cancel.reset();
         if (const auto spawn = spawnFailure(e)) {
-            return self->m_ex->replyJson(
-                200, {{"stdout", self->m_stdout}, {"stderr", spawn->stderrText}, {"exitCode", spawn->exitCode}});
+            return self->m_ex->replyJson(200, {{"stdout", self->m_stdout},
+                                               {"stderr", spawn->stderrText},
+                                               {"exitCode", spawn->exitCode}});
         }
         self->m_ex->replyError(apiErrorFromAgent(e));
     };

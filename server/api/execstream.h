@@ -13,8 +13,8 @@ namespace lizard::api {
 class ExecStream : public std::enable_shared_from_this<ExecStream>
 {
 public:
-    ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request,
-               bool pidEvent);
+    ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
+               runtime::ExecRequest request, bool pidEvent);
     void start();
 
 private:
@@ -40,7 +40,8 @@ private:
 class ExecCollect : public std::enable_shared_from_this<ExecCollect>
 {
 public:
-    ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath, runtime::ExecRequest request);
+    ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
+                runtime::ExecRequest request);
     void start();
 
 private:

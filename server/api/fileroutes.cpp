@@ -1,9 +1,8 @@
 // Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
 // only check that it is absolute.
-#include "api/routes.h"
-
 #include "api/agenterrors.h"
 #include "api/jsonbody.h"
+#include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/streamwriter.h"
 #include "api/views.h"
@@ -17,7 +16,10 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-Error notFound(const std::string& id) { return Error{404, "NOT_FOUND", "sandbox " + id + " not found"}; }
+Error notFound(const std::string& id)
+{
+    return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+}
 
 Status checkPath(const std::string& path, const std::string& field)
 {
@@ -52,7 +54,8 @@ Result<std::string> bodyPath(const Fields& f, const std::string& name)
 Result<std::string> userOf(std::optional<std::string> user)
 {
     const std::string u = user.value_or("root");
-    if (u.empty() || u.size() > 64 || u.find_first_of("/:\n") != std::string::npos || u.find('\0') != std::string::npos)
+    if (u.empty() || u.size() > 64 || u.find_first_of("/:\n") != std::string::npos ||
+        u.find('\0') != std::string::npos)
         return invalidArgument("\"user\" is not a valid user name");
     return u;
 }
@@ -69,7 +72,8 @@ void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&&
     handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
 }
 
-void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path, const std::string& user)
+void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
+              const std::string& user)
 {
     auto writer = std::make_shared<StreamWriter>(ex);
     auto expected = std::make_shared<uint64_t>(0);
@@ -89,7 +93,8 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path, c
         [ex, agent, writer, expected, sent](Status st) {
             writer->onFailure(nullptr); // drops the cancel handle (and the cycle through it)
             if (!writer->begun())
-                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"}) : ex->replyError(apiErrorFromAgent(st.error()));
+                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"})
+                          : ex->replyError(apiErrorFromAgent(st.error()));
             if (!st || *sent != *expected)
                 return writer->abort(); // cut: the client sees a short body, not a wrong one
             writer->end();
@@ -130,7 +135,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         } else if (enc == "utf-8" || enc == "utf8" || enc == "text") {
             bytes = std::move(**content);
         } else {
-            return ex->replyError(invalidArgument("field \"encoding\" must be \"base64\" or \"utf-8\", got \"" + enc + "\""));
+            return ex->replyError(invalidArgument(
+                "field \"encoding\" must be \"base64\" or \"utf-8\", got \"" + enc + "\""));
         }
         auto user = f.optString("user");
         if (!user)
@@ -164,7 +170,9 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         if (!body)
             return ex->replyError(body.error());
         nlohmann::json req = {{"op", "remove"}};
-        if (auto path = body->contains("path") ? bodyPath(Fields(*body), "path") : queryPath(ex, "path"); !path)
+        if (auto path =
+                body->contains("path") ? bodyPath(Fields(*body), "path") : queryPath(ex, "path");
+            !path)
             return ex->replyError(path.error());
         else
             req["path"] = *path;
@@ -183,16 +191,17 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         if (!path)
             return ex->replyError(path.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request({{"op", "list"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
-                if (!r)
-                    return ex->replyError(apiErrorFromAgent(r.error()));
-                nlohmann::json out = nlohmann::json::array();
-                if (const auto it = r->find("entries"); it != r->end() && it->is_array()) {
-                    for (const auto& e : *it)
-                        out.push_back(fileEntryJson(e));
-                }
-                ex->replyJson(200, out);
-            });
+            agent->request(
+                {{"op", "list"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
+                    if (!r)
+                        return ex->replyError(apiErrorFromAgent(r.error()));
+                    nlohmann::json out = nlohmann::json::array();
+                    if (const auto it = r->find("entries"); it != r->end() && it->is_array()) {
+                        for (const auto& e : *it)
+                            out.push_back(fileEntryJson(e));
+                    }
+                    ex->replyJson(200, out);
+                });
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
@@ -202,37 +211,41 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         if (!path)
             return ex->replyError(path.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request({{"op", "stat"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
-                if (!r)
-                    return ex->replyError(apiErrorFromAgent(r.error()));
-                const auto it = r->find("entry");
-                if (it == r->end() || !it->is_object())
-                    return ex->replyError(Error{500, "INTERNAL", "the agent answered stat without an entry"});
-                ex->replyJson(200, fileEntryJson(*it));
-            });
+            agent->request(
+                {{"op", "stat"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
+                    if (!r)
+                        return ex->replyError(apiErrorFromAgent(r.error()));
+                    const auto it = r->find("entry");
+                    if (it == r->end() || !it->is_object())
+                        return ex->replyError(
+                            Error{500, "INTERNAL", "the agent answered stat without an entry"});
+                    ex->replyJson(200, fileEntryJson(*it));
+                });
         });
     });
-    router.add(verb::post, "/api/sandboxes/{}/files/move", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto from = bodyPath(f, "from");
-        if (!from)
-            return ex->replyError(from.error());
-        auto to = bodyPath(f, "to");
-        if (!to)
-            return ex->replyError(to.error());
-        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request({{"op", "move"}, {"from", *from}, {"to", *to}}, [ex, agent](Result<nlohmann::json> r) {
-                if (!r)
-                    return ex->replyError(apiErrorFromAgent(r.error()));
-                ex->replyEmpty();
-            });
-        });
-    });
+    router.add(verb::post, "/api/sandboxes/{}/files/move",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   if (!mgr.running(p[0]))
+                       return ex->replyError(notFound(p[0]));
+                   auto body = parseJsonObject(ex->request());
+                   if (!body)
+                       return ex->replyError(body.error());
+                   Fields f(*body);
+                   auto from = bodyPath(f, "from");
+                   if (!from)
+                       return ex->replyError(from.error());
+                   auto to = bodyPath(f, "to");
+                   if (!to)
+                       return ex->replyError(to.error());
+                   withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
+                       agent->request({{"op", "move"}, {"from", *from}, {"to", *to}},
+                                      [ex, agent](Result<nlohmann::json> r) {
+                                          if (!r)
+                                              return ex->replyError(apiErrorFromAgent(r.error()));
+                                          ex->replyEmpty();
+                                      });
+                   });
+               });
 }
 
 } // namespace lizard::api

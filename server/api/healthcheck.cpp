@@ -1,7 +1,6 @@
 // SandboxManager health checks: a sandbox whose agent died while lizard-local runs (killed
 // from outside, out of memory) must not stay "running" in the API forever.
 #include "api/sandboxmanager.h"
-
 #include "common/log.h"
 
 namespace lizard::api {
@@ -13,7 +12,10 @@ constexpr int kFailuresBeforeLost = 2; // one slow ping is not a death
 
 } // namespace
 
-void SandboxManager::startHealthChecks() { scheduleHealthCheck(); }
+void SandboxManager::startHealthChecks()
+{
+    scheduleHealthCheck();
+}
 
 void SandboxManager::scheduleHealthCheck()
 {
@@ -43,8 +45,8 @@ void SandboxManager::checkHealth()
             continue;
         }
         if (m_store.sandbox(rec->id) && m_store.sandbox(rec->id)->running()) {
-            log::warn("sandbox " + rec->id + ": its agent is gone (pid " + std::to_string(rec->handle.initPid) +
-                      "); marked stopped and cleaned up");
+            log::warn("sandbox " + rec->id + ": its agent is gone (pid " +
+                      std::to_string(rec->handle.initPid) + "); marked stopped and cleaned up");
             kill(rec->id, "lost", [](Status) {});
         }
     }

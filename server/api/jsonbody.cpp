@@ -9,14 +9,20 @@ namespace {
 const char* typeName(const nlohmann::json& v)
 {
     switch (v.type()) {
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::string:
+        return "a string";
+    case nlohmann::json::value_t::boolean:
+        return "a boolean";
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float: return "a number";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::object: return "an object";
-    default: return "null";
+    case nlohmann::json::value_t::number_float:
+        return "a number";
+    case nlohmann::json::value_t::array:
+        return "an array";
+    case nlohmann::json::value_t::object:
+        return "an object";
+    default:
+        return "null";
     }
 }
 
@@ -27,7 +33,10 @@ Error wrongType(const std::string& name, const char* expected, const nlohmann::j
 
 } // namespace
 
-Error invalidArgument(const std::string& message) { return Error{400, "INVALID_ARGUMENT", message}; }
+Error invalidArgument(const std::string& message)
+{
+    return Error{400, "INVALID_ARGUMENT", message};
+}
 
 Result<nlohmann::json> parseJsonObject(const http::Request& request)
 {
@@ -38,7 +47,8 @@ Result<nlohmann::json> parseJsonObject(const http::Request& request)
     if (j.is_discarded())
         return Error{400, "INVALID_JSON", "the request body is not valid JSON"};
     if (!j.is_object())
-        return Error{400, "INVALID_JSON", std::string("the request body must be a JSON object, got ") + typeName(j)};
+        return Error{400, "INVALID_JSON",
+                     std::string("the request body must be a JSON object, got ") + typeName(j)};
     return j;
 }
 
@@ -110,7 +120,8 @@ Result<std::map<std::string, std::string>> Fields::stringMap(const std::string& 
         return wrongType(name, "an object of strings", *it);
     for (const auto& [k, v] : it->items()) {
         if (!v.is_string())
-            return invalidArgument("field \"" + name + "." + k + "\" must be a string, got " + typeName(v));
+            return invalidArgument("field \"" + name + "." + k + "\" must be a string, got " +
+                                   typeName(v));
         out[k] = v.get<std::string>();
     }
     return out;
@@ -127,7 +138,8 @@ Result<std::vector<std::string>> Fields::stringArray(const std::string& name) co
     for (size_t i = 0; i < it->size(); ++i) {
         const auto& v = (*it)[i];
         if (!v.is_string())
-            return invalidArgument("field \"" + name + "[" + std::to_string(i) + "]\" must be a string, got " + typeName(v));
+            return invalidArgument("field \"" + name + "[" + std::to_string(i) +
+                                   "]\" must be a string, got " + typeName(v));
         out.push_back(v.get<std::string>());
     }
     return out;

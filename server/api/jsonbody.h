@@ -5,9 +5,8 @@
 #include "common/result.h"
 #include "http/beast.h"
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>

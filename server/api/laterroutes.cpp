@@ -41,9 +41,11 @@ void registerLaterRoutes(Router& router)
     };
     for (const Later& l : later) {
         const std::string what = l.what;
-        router.add(l.method, l.pattern, [what](const std::shared_ptr<http::Exchange>& ex, const Params&) {
-            ex->replyError(Error{501, "NOT_IMPLEMENTED", what + " is not implemented by lizard-local yet"});
-        });
+        router.add(l.method, l.pattern,
+                   [what](const std::shared_ptr<http::Exchange>& ex, const Params&) {
+                       ex->replyError(Error{501, "NOT_IMPLEMENTED",
+                                            what + " is not implemented by lizard-local yet"});
+                   });
     }
 }
 

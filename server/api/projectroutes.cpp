@@ -1,8 +1,7 @@
 // Projects of the local workspace. The project with slug `default` (created on first
 // start, used when a sandbox is created without projectId) can be renamed, not deleted.
-#include "api/routes.h"
-
 #include "api/jsonbody.h"
+#include "api/routes.h"
 #include "api/views.h"
 #include "store/store.h"
 
@@ -59,8 +58,9 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
         if (!ws)
             return ex->replyError(ws.error());
         if (*ws && **ws != store::kWorkspaceId)
-            return ex->replyError(Error{404, "NOT_FOUND", "workspace " + **ws + " not found (lizard-local has one: " +
-                                                              store::kWorkspaceId + ")"});
+            return ex->replyError(Error{404, "NOT_FOUND",
+                                        "workspace " + **ws + " not found (lizard-local has one: " +
+                                            store::kWorkspaceId + ")"});
         auto name = projectName(*body);
         if (!name)
             return ex->replyError(name.error());
@@ -94,7 +94,8 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
         if (!project)
             return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
         if (project->slug == "default")
-            return ex->replyError(Error{409, "CONFLICT", "the default project cannot be deleted (rename it instead)"});
+            return ex->replyError(Error{
+                409, "CONFLICT", "the default project cannot be deleted (rename it instead)"});
         if (Status s = st.deleteProject(project->id); !s)
             return ex->replyError(s.error());
         ex->replyEmpty();

@@ -1,6 +1,5 @@
 // SandboxManager::reconcileAtStartup: what the store says is running vs what really runs.
 #include "api/sandboxmanager.h"
-
 #include "common/log.h"
 #include "common/timeutil.h"
 
@@ -14,14 +13,16 @@ void SandboxManager::reconcileAtStartup()
         if (rec->endAtMs != 0 && rec->endAtMs <= now) {
             m_store.markStopped(rec->id, "expired");
             m_runtime.destroy(rec->handle);
-            log::info("sandbox " + rec->id + ": its deadline passed while lizard-local was down; destroyed");
+            log::info("sandbox " + rec->id +
+                      ": its deadline passed while lizard-local was down; destroyed");
             continue;
         }
         if (m_runtime.isAlive(rec->handle)) {
             adopted.push_back(rec->id);
             if (rec->endAtMs != 0)
                 armDeadline(rec->id, rec->endAtMs);
-            log::info("sandbox " + rec->id + ": still running (pid " + std::to_string(rec->handle.initPid) + "); adopted");
+            log::info("sandbox " + rec->id + ": still running (pid " +
+                      std::to_string(rec->handle.initPid) + "); adopted");
             continue;
         }
         m_store.markStopped(rec->id, "lost");

@@ -75,17 +75,20 @@ void Router::handle(std::shared_ptr<http::Exchange> exchange)
             route.handler(exchange, params);
             return;
         }
-        allowed += (allowed.empty() ? "" : ", ") + std::string(http::bhttp::to_string(route.method));
+        allowed +=
+            (allowed.empty() ? "" : ", ") + std::string(http::bhttp::to_string(route.method));
     }
     if (!allowed.empty()) {
-        auto res = http::errorResponse(Error{405, "METHOD_NOT_ALLOWED",
-                                             std::string(exchange->request().method_string()) + " is not allowed on " +
-                                                 std::string(exchange->path()) + " (allowed: " + allowed + ")"});
+        auto res = http::errorResponse(
+            Error{405, "METHOD_NOT_ALLOWED",
+                  std::string(exchange->request().method_string()) + " is not allowed on " +
+                      std::string(exchange->path()) + " (allowed: " + allowed + ")"});
         res.set(http::bhttp::field::allow, allowed);
         exchange->reply(std::move(res));
         return;
     }
-    exchange->replyError(Error{404, "NOT_FOUND", "no such endpoint: " + std::string(exchange->path())});
+    exchange->replyError(
+        Error{404, "NOT_FOUND", "no such endpoint: " + std::string(exchange->path())});
 }
 
 } // namespace lizard::api

@@ -36,8 +36,7 @@ void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 f
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Runs `fn` on the exchange's connection executor (from a worker thread, for example).
-template <class Fn>
-void onExchange(const std::shared_ptr<http::Exchange>& ex, Fn&& fn)
+template <class Fn> void onExchange(const std::shared_ptr<http::Exchange>& ex, Fn&& fn)
 {
     http::net::post(ex->executor(), [ex, fn = std::forward<Fn>(fn)]() mutable { fn(); });
 }

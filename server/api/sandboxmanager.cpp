@@ -30,14 +30,16 @@ store::SandboxPtr SandboxManager::running(const std::string& id) const
     return rec;
 }
 
-void SandboxManager::create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done)
+void SandboxManager::create(CreateSandboxParams params,
+                            std::function<void(Result<store::SandboxPtr>)> done)
 {
     {
         std::lock_guard lock(m_mutex);
         const int inUse = m_store.runningCount() + m_starting;
         if (inUse >= m_maxRunning) {
-            Error e{429, "LIMIT_EXCEEDED", std::to_string(inUse) + " sandboxes are running, the limit is " +
-                                               std::to_string(m_maxRunning) + " (lizard-local --max-running)"};
+            Error e{429, "LIMIT_EXCEEDED",
+                    std::to_string(inUse) + " sandboxes are running, the limit is " +
+                        std::to_string(m_maxRunning) + " (lizard-local --max-running)"};
             net::post(m_workers, [done = std::move(done), e] { done(e); });
             return;
         }
@@ -76,24 +78,28 @@ void SandboxManager::create(CreateSandboxParams params, std::function<void(Resul
         r.handle = *started;
         if (Status s = m_store.insertSandbox(r); !s) {
             release();
-            log::warn("sandbox " + r.id + " started but could not be recorded, destroying it: " + s.error().message);
+            log::warn("sandbox " + r.id +
+                      " started but could not be recorded, destroying it: " + s.error().message);
             m_runtime.destroy(r.handle);
             return done(s.error());
         }
         release();
         if (r.endAtMs != 0)
             armDeadline(r.id, r.endAtMs);
-        log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " + r.projectId +
-                  ", pid " + std::to_string(r.handle.initPid) + ")");
+        log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " +
+                  r.projectId + ", pid " + std::to_string(r.handle.initPid) + ")");
         done(m_store.sandbox(r.id));
     });
 }
 
-void SandboxManager::kill(const std::string& id, const std::string& reason, std::function<void(Status)> done)
+void SandboxManager::kill(const std::string& id, const std::string& reason,
+                          std::function<void(Status)> done)
 {
     store::SandboxPtr rec = m_store.markStopped(id, reason);
     if (!rec) {
-        net::post(m_workers, [id, done = std::move(done)] { done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"}); });
+        net::post(m_workers, [id, done = std::move(done)] {
+            done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+        });
         return;
     }
     cancelDeadline(id);

@@ -1,7 +1,6 @@
 // Sandboxes: create, list, info, kill, timeout.
-#include "api/routes.h"
-
 #include "api/jsonbody.h"
+#include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/sizes.h"
 #include "api/views.h"
@@ -22,7 +21,8 @@ Status validEnvNames(const std::map<std::string, std::string>& envs, const std::
 {
     for (const auto& [k, v] : envs) {
         if (k.empty() || k.find('=') != std::string::npos || k.find('\0') != std::string::npos)
-            return invalidArgument("field \"" + field + "\" has an invalid variable name \"" + k + "\"");
+            return invalidArgument("field \"" + field + "\" has an invalid variable name \"" + k +
+                                   "\"");
         if (v.find('\0') != std::string::npos)
             return invalidArgument("field \"" + field + "." + k + "\" contains a NUL character");
     }
@@ -30,13 +30,15 @@ Status validEnvNames(const std::map<std::string, std::string>& envs, const std::
 }
 
 // Everything in the body is checked before anything starts.
-Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st, nlohmann::json& extra)
+Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st,
+                                         nlohmann::json& extra)
 {
     Fields f(body);
     CreateSandboxParams p;
     for (const char* later : {"snapshotId", "volumeId", "volumeName"}) {
         if (f.has(later))
-            return Error{501, "NOT_IMPLEMENTED", std::string(later) + " is not supported by lizard-local yet"};
+            return Error{501, "NOT_IMPLEMENTED",
+                         std::string(later) + " is not supported by lizard-local yet"};
     }
     if (auto hosts = f.stringArray("allowedHosts"); !hosts)
         return hosts.error();
@@ -46,8 +48,10 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
         return region.error();
     } else if (*region && **region != "local") {
         extra["code"] = "region_unavailable"; // the SDK then retries without a region
-        return Error{503, "REGION_UNAVAILABLE", "region " + **region + " is not available here; lizard-local has one "
-                                                                        "region: local"};
+        return Error{503, "REGION_UNAVAILABLE",
+                     "region " + **region +
+                         " is not available here; lizard-local has one "
+                         "region: local"};
     }
     if (auto token = f.optString("lizardToken"); !token)
         return token.error();
@@ -56,11 +60,13 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
         return tmpl.error();
     p.templateName = tmpl->value_or("base");
     if (p.templateName != "base" && p.templateName != "interpreter")
-        return Error{400, "INVALID_TEMPLATE", "unknown template \"" + p.templateName + "\" (base or interpreter)"};
+        return Error{400, "INVALID_TEMPLATE",
+                     "unknown template \"" + p.templateName + "\" (base or interpreter)"};
     auto project = f.optString("projectId");
     if (!project)
         return project.error();
-    std::optional<store::ProjectRecord> rec = *project ? st.project(**project) : st.projectBySlug("default");
+    std::optional<store::ProjectRecord> rec =
+        *project ? st.project(**project) : st.projectBySlug("default");
     if (!rec && *project)
         rec = st.projectBySlug(**project);
     if (!rec)
@@ -72,14 +78,16 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     p.size = size->value_or(kDefaultSize);
     const auto limits = limitsForSize(p.size);
     if (!limits)
-        return invalidArgument("field \"size\" must be one of " + sizeNames() + ", got \"" + p.size + "\"");
+        return invalidArgument("field \"size\" must be one of " + sizeNames() + ", got \"" +
+                               p.size + "\"");
     p.limits = *limits;
     auto timeout = f.optInt("timeoutMs");
     if (!timeout)
         return timeout.error();
     p.timeoutMs = timeout->value_or(0);
     if (p.timeoutMs != 0 && (p.timeoutMs < 1000 || p.timeoutMs > kMaxTimeoutMs))
-        return Error{400, "INVALID_TIMEOUT", "field \"timeoutMs\" must be 0 (no deadline) or 1000..2147483647"};
+        return Error{400, "INVALID_TIMEOUT",
+                     "field \"timeoutMs\" must be 0 (no deadline) or 1000..2147483647"};
     auto metadata = f.stringMap("metadata");
     if (!metadata)
         return metadata.error();
@@ -117,7 +125,9 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
                     return ex->replyJson(200, sandboxJson(**created));
                 nlohmann::json more = nlohmann::json::object();
                 if (created.error().status == 429)
-                    more = {{"limit", mgr.maxRunning()}, {"running", mgr.runningCount()}, {"unit", "sandboxes"},
+                    more = {{"limit", mgr.maxRunning()},
+                            {"running", mgr.runningCount()},
+                            {"unit", "sandboxes"},
                             {"retryAfterS", 5}};
                 auto res = http::errorResponse(created.error(), more);
                 if (created.error().status == 429)
@@ -158,8 +168,9 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         if (!timeout)
             return ex->replyError(timeout.error());
         if (!*timeout || **timeout < 1000 || **timeout > kMaxTimeoutMs)
-            return ex->replyError(Error{400, "INVALID_TIMEOUT", "field \"timeoutMs\" must be an integer from 1000 to "
-                                                                "2147483647 (milliseconds from now)"});
+            return ex->replyError(Error{400, "INVALID_TIMEOUT",
+                                        "field \"timeoutMs\" must be an integer from 1000 to "
+                                        "2147483647 (milliseconds from now)"});
         if (Status s = mgr.setTimeout(p[0], **timeout); !s)
             return ex->replyError(s.error());
         ex->replyEmpty();

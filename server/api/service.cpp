@@ -33,7 +33,8 @@ std::string runningUrl(const std::string& dataDir)
     if (!info)
         return {};
     const auto j = nlohmann::json::parse(*info, nullptr, false);
-    return j.is_object() && j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>() : std::string();
+    return j.is_object() && j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>()
+                                                                      : std::string();
 }
 
 std::string userName()
@@ -46,7 +47,8 @@ std::string userName()
 void logCapabilities(const runtime::Capabilities& c)
 {
     auto yesNo = [](bool b) { return b ? std::string("yes") : std::string("no"); };
-    log::info("runtime: sandboxes " + yesNo(c.sandboxes) + (c.sandboxes ? "" : " (" + c.sandboxesError + ")"));
+    log::info("runtime: sandboxes " + yesNo(c.sandboxes) +
+              (c.sandboxes ? "" : " (" + c.sandboxesError + ")"));
     log::info("runtime: cgroup mode " + c.cgroupMode + ", limits " + yesNo(c.limits) +
               (c.limits ? "" : " (" + c.limitsNote + ")"));
     log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
@@ -67,7 +69,9 @@ int runService(const Options& options)
         if (s.error().status != 409)
             return fail(s.error().message);
         const std::string url = runningUrl(dir);
-        return fail("another lizard-local is already running for " + dir + (url.empty() ? "" : " at " + url), 3);
+        return fail("another lizard-local is already running for " + dir +
+                        (url.empty() ? "" : " at " + url),
+                    3);
     }
     auto store = store::Store::open(dir + "/lizard.db");
     if (!store)
@@ -98,7 +102,9 @@ int runService(const Options& options)
 
     std::promise<int> stopSignal;
     http::net::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&stopSignal](boost::system::error_code ec, int sig) { stopSignal.set_value(ec ? 0 : sig); });
+    signals.async_wait([&stopSignal](boost::system::error_code ec, int sig) {
+        stopSignal.set_value(ec ? 0 : sig);
+    });
     auto guard = http::net::make_work_guard(ioc);
     std::vector<std::thread> ioThreads;
     for (int i = 0; i < 2; ++i)
@@ -117,7 +123,8 @@ int runService(const Options& options)
     std::fflush(stdout);
 
     const int sig = stopSignal.get_future().get();
-    log::info("signal " + std::to_string(sig) + ": stopping (sandboxes keep running and are adopted next start)");
+    log::info("signal " + std::to_string(sig) +
+              ": stopping (sandboxes keep running and are adopted next start)");
     ::unlink((dir + "/server.json").c_str());
     server.stop(std::chrono::seconds(10));
     manager.shutdown();

@@ -53,7 +53,8 @@ size_t validSequence(std::string_view s, size_t i)
         return 3;
     }
     if (c >= 0xF0 && c <= 0xF4) {
-        if (left < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 || (b(i + 3) & 0xC0) != 0x80)
+        if (left < 4 || (b(i + 1) & 0xC0) != 0x80 || (b(i + 2) & 0xC0) != 0x80 ||
+            (b(i + 3) & 0xC0) != 0x80)
             return 0;
         if (c == 0xF0 && b(i + 1) < 0x90)
             return 0; // overlong
@@ -97,11 +98,21 @@ void appendJsonString(std::string& out, std::string_view s)
             ++i;
         } else if (c < 0x20) {
             switch (c) {
-            case '\n': out.append("\\n"); break;
-            case '\r': out.append("\\r"); break;
-            case '\t': out.append("\\t"); break;
-            case '\b': out.append("\\b"); break;
-            case '\f': out.append("\\f"); break;
+            case '\n':
+                out.append("\\n");
+                break;
+            case '\r':
+                out.append("\\r");
+                break;
+            case '\t':
+                out.append("\\t");
+                break;
+            case '\b':
+                out.append("\\b");
+                break;
+            case '\f':
+                out.append("\\f");
+                break;
             default:
                 out.append("\\u00");
                 out.push_back(hex[c >> 4]);
@@ -136,7 +147,10 @@ size_t utf8Boundary(std::string_view s, size_t max)
     return end == 0 ? max : end;
 }
 
-std::string sseEvent(const nlohmann::json& event) { return "data: " + http::safeDump(event) + "\n\n"; }
+std::string sseEvent(const nlohmann::json& event)
+{
+    return "data: " + http::safeDump(event) + "\n\n";
+}
 
 LineSplitter::LineSplitter(std::string_view streamName)
 {

@@ -4,7 +4,6 @@
 // longer than 1 MiB split. Written for throughput: no JSON library on this path.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 

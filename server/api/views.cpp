@@ -6,7 +6,10 @@ namespace lizard::api {
 
 nlohmann::json projectJson(const store::ProjectRecord& p)
 {
-    return {{"id", p.id}, {"name", p.name}, {"slug", p.slug}, {"workspaceId", p.workspaceId},
+    return {{"id", p.id},
+            {"name", p.name},
+            {"slug", p.slug},
+            {"workspaceId", p.workspaceId},
             {"createdAt", isoUtc(p.createdAtMs)}};
 }
 

@@ -1,10 +1,9 @@
 #include "common/crypto.h"
 
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-
 #include <cstdio>
 #include <cstdlib>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
 
 namespace lizard {
 

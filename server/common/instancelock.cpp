@@ -38,7 +38,9 @@ Status prepareDataDir(const std::string& dir)
     std::filesystem::create_directories(dir, ec);
     if (ec)
         return Error{500, "DATA_DIR", "cannot create " + dir + ": " + ec.message()};
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
         return Error{500, "DATA_DIR", dir + " is not a directory"};
     if (st.st_uid != ::geteuid())

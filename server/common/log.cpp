@@ -22,8 +22,17 @@ void write(const char* level, std::string_view message)
 
 } // namespace
 
-void info(std::string_view message) { write("info", message); }
-void warn(std::string_view message) { write("warn", message); }
-void error(std::string_view message) { write("error", message); }
+void info(std::string_view message)
+{
+    write("info", message);
+}
+void warn(std::string_view message)
+{
+    write("warn", message);
+}
+void error(std::string_view message)
+{
+    write("error", message);
+}
 
 } // namespace lizard::log

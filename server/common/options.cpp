@@ -10,7 +10,10 @@ namespace lizard {
 
 namespace {
 
-Error usageError(const std::string& message) { return Error{2, "USAGE", message}; }
+Error usageError(const std::string& message)
+{
+    return Error{2, "USAGE", message};
+}
 
 bool parseInt(const std::string& text, int min, int max, int& out)
 {

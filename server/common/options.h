@@ -10,9 +10,10 @@ namespace lizard {
 
 struct Options
 {
-    int port = 7411;          // 0: any free port
-    std::string dataDir;      // absolute; default $XDG_DATA_HOME/lizard-local or ~/.local/share/lizard-local
-    int maxRunning = 32;      // running sandboxes at once; more → 429
+    int port = 7411; // 0: any free port
+    std::string
+        dataDir; // absolute; default $XDG_DATA_HOME/lizard-local or ~/.local/share/lizard-local
+    int maxRunning = 32; // running sandboxes at once; more → 429
     bool help = false;
     bool version = false;
 };

@@ -48,7 +48,8 @@ Exchange::Exchange(std::shared_ptr<HttpSession> session, Request request)
 Exchange::~Exchange()
 {
     if (!m_answered)
-        m_session->sendResponse(errorResponse(Error{500, "INTERNAL", "the request was not answered"}));
+        m_session->sendResponse(
+            errorResponse(Error{500, "INTERNAL", "the request was not answered"}));
     else if (m_streaming && !m_streamEnded)
         m_session->abortStream();
 }
@@ -71,7 +72,8 @@ std::optional<std::string> Exchange::query(std::string_view name) const
         const std::string_view pair = rest.substr(0, amp);
         const auto eq = pair.find('=');
         if (percentDecode(pair.substr(0, eq), true) == name)
-            return eq == std::string_view::npos ? std::string() : percentDecode(pair.substr(eq + 1), true);
+            return eq == std::string_view::npos ? std::string()
+                                                : percentDecode(pair.substr(eq + 1), true);
         if (amp == std::string_view::npos)
             break;
         rest = rest.substr(amp + 1);
@@ -82,10 +84,14 @@ std::optional<std::string> Exchange::query(std::string_view name) const
 bool Exchange::wantsEventStream() const
 {
     const auto accept = m_request[bhttp::field::accept];
-    return std::string_view(accept.data(), accept.size()).find("text/event-stream") != std::string_view::npos;
+    return std::string_view(accept.data(), accept.size()).find("text/event-stream") !=
+           std::string_view::npos;
 }
 
-net::any_io_executor Exchange::executor() const { return m_session->executor(); }
+net::any_io_executor Exchange::executor() const
+{
+    return m_session->executor();
+}
 
 void Exchange::reply(StringResponse&& response)
 {
@@ -95,12 +101,21 @@ void Exchange::reply(StringResponse&& response)
     m_session->sendResponse(std::move(response));
 }
 
-void Exchange::replyJson(int status, const nlohmann::json& body) { reply(jsonResponse(status, body)); }
-void Exchange::replyEmpty(int status) { reply(emptyResponse(status)); }
-void Exchange::replyError(const Error& error, const nlohmann::json& extra) { reply(errorResponse(error, extra)); }
+void Exchange::replyJson(int status, const nlohmann::json& body)
+{
+    reply(jsonResponse(status, body));
+}
+void Exchange::replyEmpty(int status)
+{
+    reply(emptyResponse(status));
+}
+void Exchange::replyError(const Error& error, const nlohmann::json& extra)
+{
+    reply(errorResponse(error, extra));
+}
 
-void Exchange::beginStream(int status, std::string_view contentType, std::optional<uint64_t> contentLength,
-                           std::function<void(bool)> done)
+void Exchange::beginStream(int status, std::string_view contentType,
+                           std::optional<uint64_t> contentLength, std::function<void(bool)> done)
 {
     if (m_answered)
         return done(false);
@@ -137,6 +152,9 @@ void Exchange::abortStream()
     m_session->abortStream();
 }
 
-void Exchange::onClientGone(std::function<void()> onGone) { m_session->watchClose(std::move(onGone)); }
+void Exchange::onClientGone(std::function<void()> onGone)
+{
+    m_session->watchClose(std::move(onGone));
+}
 
 } // namespace lizard::http

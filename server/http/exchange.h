@@ -6,10 +6,9 @@
 #include "common/result.h"
 #include "http/beast.h"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,8 +26,8 @@ public:
     Exchange& operator=(const Exchange&) = delete;
 
     const Request& request() const { return m_request; }
-    std::string_view path() const;                                  // target without the query
-    std::optional<std::string> query(std::string_view name) const;  // percent- and '+'-decoded
+    std::string_view path() const;                                 // target without the query
+    std::optional<std::string> query(std::string_view name) const; // percent- and '+'-decoded
     bool wantsEventStream() const;
     net::any_io_executor executor() const;
     bool answered() const { return m_answered; }
@@ -39,8 +38,8 @@ public:
     void replyError(const Error& error, const nlohmann::json& extra = nlohmann::json::object());
 
     // contentLength: a plain body of that size; otherwise chunked.
-    void beginStream(int status, std::string_view contentType, std::optional<uint64_t> contentLength,
-                     std::function<void(bool ok)> done);
+    void beginStream(int status, std::string_view contentType,
+                     std::optional<uint64_t> contentLength, std::function<void(bool ok)> done);
     void write(std::string data, std::function<void(bool ok)> done);
     void endStream();
     void abortStream();

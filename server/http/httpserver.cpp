@@ -15,9 +15,18 @@ HttpServer::HttpServer(net::io_context& ioc, RequestHandler& handler)
 
 HttpServer::~HttpServer() = default;
 
-Status HttpServer::listen(unsigned short port) { return m_listener->open(port); }
-unsigned short HttpServer::port() const { return m_listener->port(); }
-void HttpServer::start() { m_listener->run(); }
+Status HttpServer::listen(unsigned short port)
+{
+    return m_listener->open(port);
+}
+unsigned short HttpServer::port() const
+{
+    return m_listener->port();
+}
+void HttpServer::start()
+{
+    m_listener->run();
+}
 
 void HttpServer::stop(std::chrono::milliseconds grace)
 {

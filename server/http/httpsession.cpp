@@ -13,25 +13,31 @@ namespace {
 
 constexpr auto kIdleTimeout = std::chrono::seconds(120); // keep-alive wait for the next request
 constexpr auto kReadTimeout = std::chrono::seconds(60);  // each read of a request
-constexpr auto kWriteTimeout = std::chrono::seconds(120); // each write (a client that stops reading)
+constexpr auto kWriteTimeout =
+    std::chrono::seconds(120); // each write (a client that stops reading)
 constexpr uint32_t kHeaderLimit = 32 * 1024;
 constexpr uint64_t kMaxBodyLimit = 128u << 20; // no route accepts more
 
 bool isDisconnect(beast::error_code ec)
 {
-    return ec == bhttp::error::end_of_stream || ec == net::error::eof || ec == net::error::operation_aborted ||
-           ec == beast::error::timeout || ec == net::error::connection_reset || ec == net::error::broken_pipe ||
+    return ec == bhttp::error::end_of_stream || ec == net::error::eof ||
+           ec == net::error::operation_aborted || ec == beast::error::timeout ||
+           ec == net::error::connection_reset || ec == net::error::broken_pipe ||
            ec == bhttp::error::partial_message;
 }
 
 } // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, RequestHandler& handler, std::shared_ptr<SessionRegistry> registry)
+HttpSession::HttpSession(tcp::socket&& socket, RequestHandler& handler,
+                         std::shared_ptr<SessionRegistry> registry)
     : m_stream(std::move(socket)), m_handler(handler), m_registry(std::move(registry))
 {
 }
 
-HttpSession::~HttpSession() { m_registry->remove(this); }
+HttpSession::~HttpSession()
+{
+    m_registry->remove(this);
+}
 
 void HttpSession::run()
 {
@@ -63,8 +69,9 @@ void HttpSession::doRead()
     m_parser->body_limit(kMaxBodyLimit);
     m_answered = false;
     m_stream.expires_after(kIdleTimeout);
-    bhttp::async_read_header(m_stream, m_buffer, *m_parser,
-                             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onHeader(ec); });
+    bhttp::async_read_header(
+        m_stream, m_buffer, *m_parser,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onHeader(ec); });
 }
 
 void HttpSession::onHeader(beast::error_code ec)
@@ -77,21 +84,24 @@ void HttpSession::onHeader(beast::error_code ec)
     m_parser->body_limit(limit);
     if (const auto length = m_parser->content_length(); length && *length > limit) {
         return sendNow(errorResponse(Error{413, "PAYLOAD_TOO_LARGE",
-                                           "the request body is larger than " + std::to_string(limit) + " bytes"}),
+                                           "the request body is larger than " +
+                                               std::to_string(limit) + " bytes"}),
                        true);
     }
     const auto expect = header[bhttp::field::expect];
     if (beast::iequals(expect, "100-continue")) {
         if (!m_handler.authorized(header))
-            return sendNow(errorResponse(Error{401, "UNAUTHORIZED", "missing or invalid API key"}), true);
+            return sendNow(errorResponse(Error{401, "UNAUTHORIZED", "missing or invalid API key"}),
+                           true);
         auto cont = std::make_shared<std::string>("HTTP/1.1 100 Continue\r\n\r\n");
         m_stream.expires_after(kWriteTimeout);
-        return net::async_write(m_stream, net::buffer(*cont),
-                                [self = shared_from_this(), cont](beast::error_code wec, std::size_t) {
-                                    if (wec)
-                                        return self->close();
-                                    self->readBody();
-                                });
+        return net::async_write(
+            m_stream, net::buffer(*cont),
+            [self = shared_from_this(), cont](beast::error_code wec, std::size_t) {
+                if (wec)
+                    return self->close();
+                self->readBody();
+            });
     }
     readBody();
 }
@@ -112,13 +122,17 @@ void HttpSession::readBody()
 void HttpSession::failRead(beast::error_code ec)
 {
     if (ec == bhttp::error::body_limit)
-        return sendNow(errorResponse(Error{413, "PAYLOAD_TOO_LARGE", "the request body is too large"}), true);
+        return sendNow(
+            errorResponse(Error{413, "PAYLOAD_TOO_LARGE", "the request body is too large"}), true);
     if (ec == bhttp::error::header_limit)
-        return sendNow(errorResponse(Error{431, "HEADERS_TOO_LARGE", "the request headers are too large"}), true);
+        return sendNow(
+            errorResponse(Error{431, "HEADERS_TOO_LARGE", "the request headers are too large"}),
+            true);
     if (isDisconnect(ec) || ec.category() != beast::error_code(bhttp::error::bad_target).category())
         return close();
     // Anything else the parser rejected: say so once, then hang up.
-    sendNow(errorResponse(Error{400, "BAD_REQUEST", "malformed HTTP request: " + ec.message()}), true);
+    sendNow(errorResponse(Error{400, "BAD_REQUEST", "malformed HTTP request: " + ec.message()}),
+            true);
 }
 
 void HttpSession::onRequest()
@@ -127,8 +141,9 @@ void HttpSession::onRequest()
     m_exchangeActive = true;
     if (!m_handler.authorized(request)) {
         // Auth comes before any routing, for every path.
-        return sendNow(errorResponse(Error{401, "UNAUTHORIZED", "missing or invalid API key (X-API-Key or "
-                                                               "Authorization: Bearer)"}),
+        return sendNow(errorResponse(Error{401, "UNAUTHORIZED",
+                                           "missing or invalid API key (X-API-Key or "
+                                           "Authorization: Bearer)"}),
                        false);
     }
     m_handler.handle(std::make_shared<Exchange>(shared_from_this(), std::move(request)));
@@ -136,9 +151,10 @@ void HttpSession::onRequest()
 
 void HttpSession::sendResponse(StringResponse&& response)
 {
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), r = std::move(response)]() mutable {
-        self->sendNow(std::move(r), false);
-    });
+    net::dispatch(m_stream.get_executor(),
+                  [self = shared_from_this(), r = std::move(response)]() mutable {
+                      self->sendNow(std::move(r), false);
+                  });
 }
 
 void HttpSession::sendNow(StringResponse&& response, bool forceClose)
@@ -151,18 +167,22 @@ void HttpSession::sendNow(StringResponse&& response, bool forceClose)
     response.keep_alive(m_keepAlive && !forceClose && !m_stopping && !m_registry->stopping());
     auto sp = std::make_shared<StringResponse>(std::move(response));
     m_stream.expires_after(kWriteTimeout);
-    bhttp::async_write(m_stream, *sp, [self = shared_from_this(), sp, forceClose](beast::error_code ec, std::size_t) {
-        if (ec)
-            return self->close();
-        if (forceClose)
-            return self->lingerClose();
-        self->finishExchange(sp->keep_alive());
-    });
+    bhttp::async_write(
+        m_stream, *sp,
+        [self = shared_from_this(), sp, forceClose](beast::error_code ec, std::size_t) {
+            if (ec)
+                return self->close();
+            if (forceClose)
+                return self->lingerClose();
+            self->finishExchange(sp->keep_alive());
+        });
 }
 
-void HttpSession::startStream(bhttp::response<bhttp::empty_body>&& header, std::function<void(bool)> done)
+void HttpSession::startStream(bhttp::response<bhttp::empty_body>&& header,
+                              std::function<void(bool)> done)
 {
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), h = std::move(header), done = std::move(done)]() mutable {
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), h = std::move(header),
+                                            done = std::move(done)]() mutable {
         if (self->m_answered || self->m_closed)
             return done(false);
         self->m_answered = true;
@@ -170,20 +190,24 @@ void HttpSession::startStream(bhttp::response<bhttp::empty_body>&& header, std::
         h.keep_alive(self->m_keepAlive && !self->m_stopping && !self->m_registry->stopping());
         self->m_chunked = h.chunked();
         self->m_streamHeader = std::make_shared<bhttp::response<bhttp::empty_body>>(std::move(h));
-        self->m_streamSerializer = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*self->m_streamHeader);
+        self->m_streamSerializer =
+            std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*self->m_streamHeader);
         self->m_stream.expires_after(kWriteTimeout);
-        bhttp::async_write_header(self->m_stream, *self->m_streamSerializer,
-                                  [self, done = std::move(done)](beast::error_code ec, std::size_t) {
-                                      if (ec)
-                                          self->close();
-                                      done(!ec);
-                                  });
+        bhttp::async_write_header(
+            self->m_stream, *self->m_streamSerializer,
+            [self, done = std::move(done)](beast::error_code ec, std::size_t) {
+                if (ec)
+                    self->close();
+                done(!ec);
+            });
     });
 }
 
-void HttpSession::writeStream(std::shared_ptr<const std::string> data, std::function<void(bool)> done)
+void HttpSession::writeStream(std::shared_ptr<const std::string> data,
+                              std::function<void(bool)> done)
 {
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), data = std::move(data), done = std::move(done)] {
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), data = std::move(data),
+                                            done = std::move(done)] {
         if (self->m_closed)
             return done(false);
         if (data->empty())
@@ -195,7 +219,8 @@ void HttpSession::writeStream(std::shared_ptr<const std::string> data, std::func
         };
         self->m_stream.expires_after(kWriteTimeout);
         if (self->m_chunked)
-            net::async_write(self->m_stream, bhttp::make_chunk(net::buffer(*data)), std::move(onWritten));
+            net::async_write(self->m_stream, bhttp::make_chunk(net::buffer(*data)),
+                             std::move(onWritten));
         else
             net::async_write(self->m_stream, net::buffer(*data), std::move(onWritten));
     });
@@ -212,11 +237,12 @@ void HttpSession::endStream()
         if (!self->m_chunked)
             return self->finishExchange(keepAlive);
         self->m_stream.expires_after(kWriteTimeout);
-        net::async_write(self->m_stream, bhttp::make_chunk_last(), [self, keepAlive](beast::error_code ec, std::size_t) {
-            if (ec)
-                return self->close();
-            self->finishExchange(keepAlive);
-        });
+        net::async_write(self->m_stream, bhttp::make_chunk_last(),
+                         [self, keepAlive](beast::error_code ec, std::size_t) {
+                             if (ec)
+                                 return self->close();
+                             self->finishExchange(keepAlive);
+                         });
     });
 }
 
@@ -229,7 +255,8 @@ void HttpSession::finishExchange(bool keepAlive)
 {
     m_exchangeActive = false;
     m_onGone = nullptr;
-    const Next next = keepAlive && !m_stopping && !m_registry->stopping() ? Next::Read : Next::Close;
+    const Next next =
+        keepAlive && !m_stopping && !m_registry->stopping() ? Next::Read : Next::Close;
     if (m_watchPending) {
         // The close watch still reads; cancel it and continue once its handler ran.
         m_afterWatch = next;
@@ -250,27 +277,27 @@ void HttpSession::proceed(Next next)
 
 void HttpSession::watchClose(std::function<void()> onGone)
 {
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), onGone = std::move(onGone)]() mutable {
-        if (self->m_closed) {
-            onGone();
-            return;
-        }
-        if (!self->m_exchangeActive)
-            return;
-        self->m_onGone = std::move(onGone);
-        if (!self->m_watchPending)
-            self->startWatch();
-    });
+    net::dispatch(m_stream.get_executor(),
+                  [self = shared_from_this(), onGone = std::move(onGone)]() mutable {
+                      if (self->m_closed) {
+                          onGone();
+                          return;
+                      }
+                      if (!self->m_exchangeActive)
+                          return;
+                      self->m_onGone = std::move(onGone);
+                      if (!self->m_watchPending)
+                          self->startWatch();
+                  });
 }
 
 void HttpSession::startWatch()
 {
     m_watchPending = true;
     // The raw socket, not the tcp_stream: the watch must not be subject to write timeouts.
-    m_stream.socket().async_read_some(m_buffer.prepare(4096),
-                                      [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-                                          self->onWatch(ec, n);
-                                      });
+    m_stream.socket().async_read_some(
+        m_buffer.prepare(4096),
+        [self = shared_from_this()](beast::error_code ec, std::size_t n) { self->onWatch(ec, n); });
 }
 
 void HttpSession::onWatch(beast::error_code ec, std::size_t n)
@@ -321,14 +348,15 @@ void HttpSession::lingerClose()
     m_stream.expires_after(std::chrono::seconds(3));
     auto drain = std::make_shared<std::function<void()>>();
     *drain = [self = shared_from_this(), sink, total, drain] {
-        self->m_stream.async_read_some(net::buffer(*sink), [self, sink, total, drain](beast::error_code rec, std::size_t n) {
-            *total += n;
-            if (rec || *total > (64u << 20)) {
-                *drain = nullptr; // break the cycle
-                return self->close();
-            }
-            (*drain)();
-        });
+        self->m_stream.async_read_some(
+            net::buffer(*sink), [self, sink, total, drain](beast::error_code rec, std::size_t n) {
+                *total += n;
+                if (rec || *total > (64u << 20)) {
+                    *drain = nullptr; // break the cycle
+                    return self->close();
+                }
+                (*drain)();
+            });
     };
     (*drain)();
 }

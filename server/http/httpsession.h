@@ -18,14 +18,16 @@ class SessionRegistry;
 class HttpSession : public std::enable_shared_from_this<HttpSession>
 {
 public:
-    HttpSession(tcp::socket&& socket, RequestHandler& handler, std::shared_ptr<SessionRegistry> registry);
+    HttpSession(tcp::socket&& socket, RequestHandler& handler,
+                std::shared_ptr<SessionRegistry> registry);
     ~HttpSession();
 
     void run();
     net::any_io_executor executor() { return m_stream.get_executor(); }
 
     void sendResponse(StringResponse&& response);
-    void startStream(bhttp::response<bhttp::empty_body>&& header, std::function<void(bool ok)> done);
+    void startStream(bhttp::response<bhttp::empty_body>&& header,
+                     std::function<void(bool ok)> done);
     void writeStream(std::shared_ptr<const std::string> data, std::function<void(bool ok)> done);
     void endStream();
     void abortStream();

@@ -14,7 +14,8 @@ class SessionRegistry;
 class Listener : public std::enable_shared_from_this<Listener>
 {
 public:
-    Listener(net::io_context& ioc, RequestHandler& handler, std::shared_ptr<SessionRegistry> registry);
+    Listener(net::io_context& ioc, RequestHandler& handler,
+             std::shared_ptr<SessionRegistry> registry);
 
     // Binds 127.0.0.1:port (0 = any free port). Never binds another address.
     Status open(unsigned short port);

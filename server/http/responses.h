@@ -12,7 +12,8 @@ namespace lizard::http {
 StringResponse jsonResponse(int status, const nlohmann::json& body);
 StringResponse emptyResponse(int status = 204);
 // `extra` fields are merged into the error object (e.g. limit, running for 429).
-StringResponse errorResponse(const Error& error, const nlohmann::json& extra = nlohmann::json::object());
+StringResponse errorResponse(const Error& error,
+                             const nlohmann::json& extra = nlohmann::json::object());
 nlohmann::json errorBody(const Error& error);
 
 // Dumps JSON without ever failing: invalid UTF-8 in strings becomes U+FFFD.

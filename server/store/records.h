@@ -40,13 +40,13 @@ struct SandboxRecord
     bool limitsEnforced = false;
     std::string status = "running"; // running | stopped
     int64_t startedAtMs = 0;
-    int64_t endAtMs = 0;            // 0: no deadline
+    int64_t endAtMs = 0; // 0: no deadline
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
-    bool internetAccess = false;    // what the runtime really gave
+    bool internetAccess = false; // what the runtime really gave
     runtime::SandboxHandle handle;
     int64_t stoppedAtMs = 0;
-    std::string stopReason;         // killed | expired | lost | ...
+    std::string stopReason; // killed | expired | lost | ...
 
     bool running() const { return status == "running"; }
 };

@@ -59,7 +59,8 @@ const std::vector<std::string>& migrations()
 Status migrate(Database& db)
 {
     std::lock_guard lock(db.mutex());
-    if (Status s = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); !s)
+    if (Status s = db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+        !s)
         return s;
     int64_t version = 0;
     {
@@ -69,15 +70,17 @@ Status migrate(Database& db)
     }
     const auto& steps = migrations();
     if (version > int64_t(steps.size()))
-        return Error{500, "STORE", "lizard.db has schema version " + std::to_string(version) +
-                                       ", newer than this lizard-local knows (" + std::to_string(steps.size()) +
-                                       "); upgrade lizard-local"};
+        return Error{500, "STORE",
+                     "lizard.db has schema version " + std::to_string(version) +
+                         ", newer than this lizard-local knows (" + std::to_string(steps.size()) +
+                         "); upgrade lizard-local"};
     for (size_t i = size_t(version); i < steps.size(); ++i) {
         Status s = db.exec("BEGIN IMMEDIATE");
         if (s)
             s = db.exec(steps[i]);
         if (s)
-            s = db.exec("INSERT INTO schema_version(version) VALUES (" + std::to_string(i + 1) + ")");
+            s = db.exec("INSERT INTO schema_version(version) VALUES (" + std::to_string(i + 1) +
+                        ")");
         if (s)
             s = db.exec("COMMIT");
         if (!s) {

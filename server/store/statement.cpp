@@ -12,11 +12,15 @@ Statement::Statement(sqlite3* db, std::string_view sql) : m_db(db)
     }
 }
 
-Statement::~Statement() { sqlite3_finalize(m_stmt); }
+Statement::~Statement()
+{
+    sqlite3_finalize(m_stmt);
+}
 
 Statement& Statement::bind(int index, std::string_view text)
 {
-    if (m_stmt != nullptr && sqlite3_bind_text(m_stmt, index, text.data(), int(text.size()), SQLITE_TRANSIENT) != SQLITE_OK)
+    if (m_stmt != nullptr && sqlite3_bind_text(m_stmt, index, text.data(), int(text.size()),
+                                               SQLITE_TRANSIENT) != SQLITE_OK)
         m_failed = true;
     return *this;
 }
@@ -64,11 +68,21 @@ bool Statement::run()
 std::string Statement::text(int column) const
 {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
-    return p == nullptr ? std::string() : std::string(p, size_t(sqlite3_column_bytes(m_stmt, column)));
+    return p == nullptr ? std::string()
+                        : std::string(p, size_t(sqlite3_column_bytes(m_stmt, column)));
 }
 
-int64_t Statement::integer(int column) const { return sqlite3_column_int64(m_stmt, column); }
-double Statement::real(int column) const { return sqlite3_column_double(m_stmt, column); }
-bool Statement::isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+int64_t Statement::integer(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
+double Statement::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
+bool Statement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
 
 } // namespace lizard::store

@@ -67,8 +67,13 @@ Status Store::addKey(const ApiKeyRecord& key)
     std::lock_guard writer(m_writeMutex);
     {
         std::lock_guard lock(m_db->mutex());
-        Statement q(m_db->handle(), "INSERT INTO api_keys(id, name, hash, prefix, created_at) VALUES (?,?,?,?,?)");
-        q.bind(1, key.id).bind(2, key.name).bind(3, key.hash).bind(4, key.prefix).bind(5, key.createdAtMs);
+        Statement q(m_db->handle(),
+                    "INSERT INTO api_keys(id, name, hash, prefix, created_at) VALUES (?,?,?,?,?)");
+        q.bind(1, key.id)
+            .bind(2, key.name)
+            .bind(3, key.hash)
+            .bind(4, key.prefix)
+            .bind(5, key.createdAtMs);
         if (!q.run())
             return storeError(*m_db, "cannot store the API key");
     }

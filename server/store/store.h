@@ -52,7 +52,8 @@ private:
     Status load();
     Status loadProjects();
     Status loadSandboxes();
-    std::optional<std::string> nameConflict(const std::string& name, const std::string& exceptId) const;
+    std::optional<std::string> nameConflict(const std::string& name,
+                                            const std::string& exceptId) const;
     std::string uniqueSlug(const std::string& name) const;
 
     std::unique_ptr<Database> m_db;

@@ -1,8 +1,7 @@
 // Store: projects of the single local workspace.
-#include "store/store.h"
-
 #include "common/crypto.h"
 #include "common/timeutil.h"
+#include "store/store.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +12,8 @@ namespace {
 
 std::string lower(std::string s)
 {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return s;
 }
 
@@ -40,7 +40,8 @@ Status Store::loadProjects()
     std::lock_guard lock(m_db->mutex());
     Statement q(m_db->handle(), "SELECT id, name, slug, workspace_id, created_at FROM projects");
     while (q.step())
-        m_projects[q.text(0)] = ProjectRecord{q.text(0), q.text(1), q.text(2), q.text(3), q.integer(4)};
+        m_projects[q.text(0)] =
+            ProjectRecord{q.text(0), q.text(1), q.text(2), q.text(3), q.integer(4)};
     if (q.failed())
         return Error{500, "STORE", "cannot read projects: " + m_db->lastError()};
     return okStatus();
@@ -79,7 +80,8 @@ std::optional<ProjectRecord> Store::projectBySlug(const std::string& slug) const
 
 // SDKs resolve a project reference against ids, slugs and names case-insensitively, so a
 // new name must not equal any other project's name, slug or id.
-std::optional<std::string> Store::nameConflict(const std::string& name, const std::string& exceptId) const
+std::optional<std::string> Store::nameConflict(const std::string& name,
+                                               const std::string& exceptId) const
 {
     const std::string n = lower(name);
     std::shared_lock lock(m_mutex);
@@ -111,7 +113,8 @@ Result<ProjectRecord> Store::createProject(const std::string& name, const std::s
 {
     std::lock_guard writer(m_writeMutex);
     if (auto other = nameConflict(name, {}))
-        return Error{409, "CONFLICT", "a project named \"" + name + "\" already exists (" + *other + ")"};
+        return Error{409, "CONFLICT",
+                     "a project named \"" + name + "\" already exists (" + *other + ")"};
     ProjectRecord p;
     p.id = "proj_" + randomLowerAlnum(16);
     p.name = name;
@@ -119,9 +122,14 @@ Result<ProjectRecord> Store::createProject(const std::string& name, const std::s
     p.createdAtMs = nowMs();
     {
         std::lock_guard lock(m_db->mutex());
-        Statement q(m_db->handle(),
-                    "INSERT INTO projects(id, name, slug, workspace_id, created_at) VALUES (?,?,?,?,?)");
-        q.bind(1, p.id).bind(2, p.name).bind(3, p.slug).bind(4, p.workspaceId).bind(5, p.createdAtMs);
+        Statement q(
+            m_db->handle(),
+            "INSERT INTO projects(id, name, slug, workspace_id, created_at) VALUES (?,?,?,?,?)");
+        q.bind(1, p.id)
+            .bind(2, p.name)
+            .bind(3, p.slug)
+            .bind(4, p.workspaceId)
+            .bind(5, p.createdAtMs);
         if (!q.run())
             return Error{500, "STORE", "cannot store the project: " + m_db->lastError()};
     }
@@ -137,7 +145,8 @@ Result<ProjectRecord> Store::renameProject(const std::string& id, const std::str
     if (!p)
         return Error{404, "NOT_FOUND", "project " + id + " not found"};
     if (auto other = nameConflict(name, id))
-        return Error{409, "CONFLICT", "a project named \"" + name + "\" already exists (" + *other + ")"};
+        return Error{409, "CONFLICT",
+                     "a project named \"" + name + "\" already exists (" + *other + ")"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(), "UPDATE projects SET name = ? WHERE id = ?");
@@ -157,11 +166,13 @@ Status Store::deleteProject(const std::string& id)
     if (!project(id))
         return Error{404, "NOT_FOUND", "project " + id + " not found"};
     if (const auto running = runningSandboxes(id); !running.empty())
-        return Error{409, "CONFLICT", "project " + id + " still has " + std::to_string(running.size()) +
-                                          " running sandbox(es); kill them first"};
+        return Error{409, "CONFLICT",
+                     "project " + id + " still has " + std::to_string(running.size()) +
+                         " running sandbox(es); kill them first"};
     {
         std::lock_guard lock(m_db->mutex());
-        Statement del(m_db->handle(), "DELETE FROM sandboxes WHERE project_id = ? AND status != 'running'");
+        Statement del(m_db->handle(),
+                      "DELETE FROM sandboxes WHERE project_id = ? AND status != 'running'");
         del.bind(1, id);
         Statement q(m_db->handle(), "DELETE FROM projects WHERE id = ?");
         q.bind(1, id);

@@ -1,17 +1,18 @@
 // Store: sandboxes (running ones and the history of stopped ones).
+#include "common/timeutil.h"
 #include "store/store.h"
 
-#include "common/timeutil.h"
-
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace lizard::store {
 
 namespace {
 
-std::string mapToJson(const std::map<std::string, std::string>& m) { return nlohmann::json(m).dump(); }
+std::string mapToJson(const std::map<std::string, std::string>& m)
+{
+    return nlohmann::json(m).dump();
+}
 
 std::map<std::string, std::string> mapFromJson(const std::string& text)
 {
@@ -31,10 +32,11 @@ std::map<std::string, std::string> mapFromJson(const std::string& text)
 Status Store::loadSandboxes()
 {
     std::lock_guard lock(m_db->mutex());
-    Statement q(m_db->handle(),
-                "SELECT id, project_id, template, size, cpus, memory_mb, limits_enforced, status, started_at, "
-                "end_at, metadata, envs, internet_access, init_pid, init_start_time, socket_path, stopped_at, "
-                "stop_reason FROM sandboxes");
+    Statement q(m_db->handle(), "SELECT id, project_id, template, size, cpus, memory_mb, "
+                                "limits_enforced, status, started_at, "
+                                "end_at, metadata, envs, internet_access, init_pid, "
+                                "init_start_time, socket_path, stopped_at, "
+                                "stop_reason FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -99,16 +101,26 @@ Status Store::insertSandbox(const SandboxRecord& r)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(r.projectId))
-        return Error{409, "CONFLICT", "project " + r.projectId + " was deleted while the sandbox started"};
+        return Error{409, "CONFLICT",
+                     "project " + r.projectId + " was deleted while the sandbox started"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(),
-                    "INSERT INTO sandboxes(id, project_id, template, size, cpus, memory_mb, limits_enforced, status, "
-                    "started_at, end_at, metadata, envs, internet_access, init_pid, init_start_time, socket_path, "
+                    "INSERT INTO sandboxes(id, project_id, template, size, cpus, memory_mb, "
+                    "limits_enforced, status, "
+                    "started_at, end_at, metadata, envs, internet_access, init_pid, "
+                    "init_start_time, socket_path, "
                     "stopped_at, stop_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        q.bind(1, r.id).bind(2, r.projectId).bind(3, r.templateName).bind(4, r.size).bind(5, r.cpus);
+        q.bind(1, r.id)
+            .bind(2, r.projectId)
+            .bind(3, r.templateName)
+            .bind(4, r.size)
+            .bind(5, r.cpus);
         q.bind(6, int64_t(r.memoryMb)).bind(7, int64_t(r.limitsEnforced)).bind(8, r.status);
-        q.bind(9, r.startedAtMs).bind(10, r.endAtMs).bind(11, mapToJson(r.metadata)).bind(12, mapToJson(r.envs));
+        q.bind(9, r.startedAtMs)
+            .bind(10, r.endAtMs)
+            .bind(11, mapToJson(r.metadata))
+            .bind(12, mapToJson(r.envs));
         q.bind(13, int64_t(r.internetAccess)).bind(14, int64_t(r.handle.initPid));
         q.bind(15, int64_t(r.handle.initStartTime)).bind(16, r.handle.socketPath);
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
@@ -132,7 +144,8 @@ SandboxPtr Store::markStopped(const std::string& id, const std::string& reason)
     updated->stopReason = reason;
     {
         std::lock_guard lock(m_db->mutex());
-        Statement q(m_db->handle(), "UPDATE sandboxes SET status = 'stopped', stopped_at = ?, stop_reason = ? WHERE id = ?");
+        Statement q(m_db->handle(), "UPDATE sandboxes SET status = 'stopped', stopped_at = ?, "
+                                    "stop_reason = ? WHERE id = ?");
         q.bind(1, updated->stoppedAtMs).bind(2, reason).bind(3, id);
         // Even if the row cannot be updated the sandbox is going away: the view says so, and
         // the next start finds the row "running", sees the agent dead and cleans up.

@@ -20,14 +20,17 @@ inline QJsonArray jsonArray(const LocalServer::Response& r)
     return QJsonDocument::fromJson(r.body).array();
 }
 
-inline QByteArray toJson(const QJsonObject& o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+inline QByteArray toJson(const QJsonObject& o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 // The uniform error shape: {"error": CODE, "code": CODE, "message": "..."}.
 inline bool isError(const LocalServer::Response& r, int status, const QString& code)
 {
     const QJsonObject o = jsonObject(r);
-    return r.status == status && o.value("error").toString() == code && o.value("code").toString() == code &&
-           !o.value("message").toString().isEmpty();
+    return r.status == status && o.value("error").toString() == code &&
+           o.value("code").toString() == code && !o.value("message").toString().isEmpty();
 }
 
 inline QString describe(const LocalServer::Response& r)
@@ -36,7 +39,8 @@ inline QString describe(const LocalServer::Response& r)
 }
 
 // Creates a sandbox and returns its id (empty on failure, with the reason in *why).
-inline QString createSandbox(const LocalServer& server, const QJsonObject& body = {}, QString* why = nullptr)
+inline QString createSandbox(const LocalServer& server, const QJsonObject& body = {},
+                             QString* why = nullptr)
 {
     const auto r = server.request("POST", "/api/sandboxes", toJson(body));
     if (r.status != 200) {

@@ -45,8 +45,9 @@ class TestApiExec : public QObject
 
     LocalServer::Response exec(const QJsonObject& body, bool sse = false)
     {
-        return m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", toJson(body), "<default>",
-                                sse ? QList<QByteArray>{"Accept: text/event-stream"} : QList<QByteArray>{});
+        return m_server.request(
+            "POST", "/api/sandboxes/" + m_id + "/exec", toJson(body), "<default>",
+            sse ? QList<QByteArray>{"Accept: text/event-stream"} : QList<QByteArray>{});
     }
 
     // A raw connection that streams an exec, so that a test can act while it runs.
@@ -57,9 +58,11 @@ class TestApiExec : public QObject
         if (!s->waitForConnected(5000))
             return nullptr;
         const QByteArray json = toJson(body);
-        s->write("POST /api/sandboxes/" + m_id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
-                 m_server.apiKey().toUtf8() + "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
-                 "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json);
+        s->write("POST /api/sandboxes/" + m_id.toUtf8() +
+                 "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " + m_server.apiKey().toUtf8() +
+                 "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
+                 "Content-Length: " +
+                 QByteArray::number(json.size()) + "\r\n\r\n" + json);
         return s;
     }
 
@@ -79,7 +82,8 @@ class TestApiExec : public QObject
 
     bool processListed(int pid)
     {
-        for (const auto& v : jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
+        for (const auto& v :
+             jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
             if (v.toObject().value("pid").toInt() == pid)
                 return true;
         }
@@ -122,7 +126,8 @@ private slots:
                              {"workdir", "/tmp"}});
         QCOMPARE(jsonObject(r).value("stdout").toString(), QStringLiteral("x y-root\n/tmp\n0\n"));
         const auto asUser = exec({{"cmd", "echo $USER $HOME"}, {"user", "user"}});
-        QCOMPARE(jsonObject(asUser).value("stdout").toString(), QStringLiteral("user /home/user\n"));
+        QCOMPARE(jsonObject(asUser).value("stdout").toString(),
+                 QStringLiteral("user /home/user\n"));
     }
 
     void invalidRequests_data()
@@ -132,13 +137,20 @@ private slots:
         QTest::newRow("no cmd") << QByteArray("{}") << "INVALID_ARGUMENT";
         QTest::newRow("cmd a number") << QByteArray(R"({"cmd":5})") << "INVALID_ARGUMENT";
         QTest::newRow("empty argv") << QByteArray(R"({"cmd":[]})") << "INVALID_ARGUMENT";
-        QTest::newRow("argv with a number") << QByteArray(R"({"cmd":["echo",1]})") << "INVALID_ARGUMENT";
-        QTest::newRow("envs not strings") << QByteArray(R"({"cmd":"true","envs":{"A":1}})") << "INVALID_ARGUMENT";
-        QTest::newRow("relative workdir") << QByteArray(R"({"cmd":"true","workdir":"tmp"})") << "INVALID_ARGUMENT";
-        QTest::newRow("timeout below 1 s") << QByteArray(R"({"cmd":"true","timeoutMs":999})") << "INVALID_TIMEOUT";
-        QTest::newRow("timeout above 10 min") << QByteArray(R"({"cmd":"true","timeoutMs":600001})") << "INVALID_TIMEOUT";
-        QTest::newRow("timeout a string") << QByteArray(R"({"cmd":"true","timeoutMs":"5"})") << "INVALID_TIMEOUT";
-        QTest::newRow("pidEvent a string") << QByteArray(R"({"cmd":"true","pidEvent":"yes"})") << "INVALID_ARGUMENT";
+        QTest::newRow("argv with a number")
+            << QByteArray(R"({"cmd":["echo",1]})") << "INVALID_ARGUMENT";
+        QTest::newRow("envs not strings")
+            << QByteArray(R"({"cmd":"true","envs":{"A":1}})") << "INVALID_ARGUMENT";
+        QTest::newRow("relative workdir")
+            << QByteArray(R"({"cmd":"true","workdir":"tmp"})") << "INVALID_ARGUMENT";
+        QTest::newRow("timeout below 1 s")
+            << QByteArray(R"({"cmd":"true","timeoutMs":999})") << "INVALID_TIMEOUT";
+        QTest::newRow("timeout above 10 min")
+            << QByteArray(R"({"cmd":"true","timeoutMs":600001})") << "INVALID_TIMEOUT";
+        QTest::newRow("timeout a string")
+            << QByteArray(R"({"cmd":"true","timeoutMs":"5"})") << "INVALID_TIMEOUT";
+        QTest::newRow("pidEvent a string")
+            << QByteArray(R"({"cmd":"true","pidEvent":"yes"})") << "INVALID_ARGUMENT";
         QTest::newRow("malformed json") << QByteArray(R"({"cmd":)") << "INVALID_JSON";
     }
 
@@ -169,8 +181,10 @@ private slots:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
-        QTest::newRow("unknown user") << QByteArray(R"({"cmd":"id","user":"nobody-here"})") << 400 << "UNKNOWN_USER";
-        QTest::newRow("missing workdir") << QByteArray(R"({"cmd":"pwd","workdir":"/no/such/dir"})") << 404 << "NOT_FOUND";
+        QTest::newRow("unknown user")
+            << QByteArray(R"({"cmd":"id","user":"nobody-here"})") << 400 << "UNKNOWN_USER";
+        QTest::newRow("missing workdir")
+            << QByteArray(R"({"cmd":"pwd","workdir":"/no/such/dir"})") << 404 << "NOT_FOUND";
     }
 
     void agentErrors()
@@ -180,9 +194,10 @@ private slots:
         QFETCH(QString, code);
         const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body);
         QVERIFY2(isError(r, status, code), qPrintable(describe(r)));
-        const auto sse = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body, "<default>",
-                                          {"Accept: text/event-stream"});
-        QVERIFY2(isError(sse, status, code), qPrintable(describe(sse))); // an HTTP error, before any event
+        const auto sse = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec", body,
+                                          "<default>", {"Accept: text/event-stream"});
+        QVERIFY2(isError(sse, status, code),
+                 qPrintable(describe(sse))); // an HTTP error, before any event
     }
 
     void commandTimeout()
@@ -207,7 +222,8 @@ private slots:
 
     void streamsEvents()
     {
-        const auto r = exec({{"cmd", "echo one; echo two >&2; printf 'three'; exit 7"}, {"pidEvent", true}}, true);
+        const auto r = exec(
+            {{"cmd", "echo one; echo two >&2; printf 'three'; exit 7"}, {"pidEvent", true}}, true);
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
         QVERIFY(r.contentType.startsWith("text/event-stream"));
         bool ok = false;
@@ -235,7 +251,8 @@ private slots:
     void streamRepairsUtf8()
     {
         bool ok = false;
-        const auto ev = sseEvents(exec({{"cmd", QJsonArray{"printf", "ok \\377\\303\\251\\n"}}}, true).body, &ok);
+        const auto ev = sseEvents(
+            exec({{"cmd", QJsonArray{"printf", "ok \\377\\303\\251\\n"}}}, true).body, &ok);
         QVERIFY(ok);
         QCOMPARE(ev[0].value("line").toString(), QString::fromUtf8("ok \xEF\xBF\xBD\xC3\xA9"));
     }
@@ -260,7 +277,8 @@ private slots:
         const int pid = readPid(*s, got);
         QVERIFY2(pid > 0, got.constData());
         QVERIFY(processListed(pid));
-        const QJsonArray list = jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"));
+        const QJsonArray list =
+            jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"));
         for (const auto& v : list) {
             const QJsonObject p = v.toObject();
             if (p.value("pid").toInt() == pid)
@@ -288,7 +306,8 @@ private slots:
     void badSignals()
     {
         QFETCH(QByteArray, body);
-        const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/processes/signal", body);
+        const auto r =
+            m_server.request("POST", "/api/sandboxes/" + m_id + "/processes/signal", body);
         QVERIFY2(isError(r, 400, "INVALID_ARGUMENT"), qPrintable(describe(r)));
     }
 

@@ -19,7 +19,10 @@ class TestApiFiles : public QObject
     QString m_id;
 
     QString base() const { return "/api/sandboxes/" + m_id; }
-    static QString q(const QString& path) { return QString::fromUtf8(QUrl::toPercentEncoding(path)); }
+    static QString q(const QString& path)
+    {
+        return QString::fromUtf8(QUrl::toPercentEncoding(path));
+    }
 
     LocalServer::Response write(const QString& path, const QByteArray& content, bool binary)
     {
@@ -33,7 +36,10 @@ class TestApiFiles : public QObject
         return m_server.request("POST", base() + "/files", toJson(body));
     }
 
-    LocalServer::Response read(const QString& path) { return m_server.request("GET", base() + "/files?path=" + q(path)); }
+    LocalServer::Response read(const QString& path)
+    {
+        return m_server.request("GET", base() + "/files?path=" + q(path));
+    }
 
 private slots:
     void initTestCase()
@@ -65,8 +71,10 @@ private slots:
         QCOMPARE(write("/tmp/all-bytes.bin", bytes, true).status, 204);
         QCOMPARE(read("/tmp/all-bytes.bin").body, bytes);
         // visible to commands too
-        const auto sum = m_server.request("POST", base() + "/exec", R"({"cmd":"wc -c < /tmp/all-bytes.bin"})");
-        QCOMPARE(jsonObject(sum).value("stdout").toString().trimmed(), QString::number(bytes.size()));
+        const auto sum =
+            m_server.request("POST", base() + "/exec", R"({"cmd":"wc -c < /tmp/all-bytes.bin"})");
+        QCOMPARE(jsonObject(sum).value("stdout").toString().trimmed(),
+                 QString::number(bytes.size()));
     }
 
     void largeFile()
@@ -86,7 +94,8 @@ private slots:
         QCOMPARE(write(path, "odd", false).status, 204);
         QCOMPARE(read(path).body, QByteArray("odd"));
         // URLSearchParams style: space as '+'
-        const auto plus = m_server.request("GET", base() + "/files?path=%2Ftmp%2Fa+b%2Bc%26d%3De%25f.txt");
+        const auto plus =
+            m_server.request("GET", base() + "/files?path=%2Ftmp%2Fa+b%2Bc%26d%3De%25f.txt");
         QCOMPARE(plus.body, QByteArray("odd"));
     }
 
@@ -107,7 +116,8 @@ private slots:
         QCOMPARE(byName["sub"].value("type").toString(), QStringLiteral("dir"));
         QCOMPARE(byName["link"].value("type").toString(), QStringLiteral("symlink"));
 
-        const auto s = m_server.request("GET", base() + "/files/stat?path=" + q("/data/dir/sub/two.txt"));
+        const auto s =
+            m_server.request("GET", base() + "/files/stat?path=" + q("/data/dir/sub/two.txt"));
         QCOMPARE(s.status, 200);
         const QJsonObject st = jsonObject(s);
         QCOMPARE(st.value("size").toInt(), 2);
@@ -115,21 +125,25 @@ private slots:
         QCOMPARE(st.value("mode").toInt() & 0777, 0644);
         QVERIFY(st.value("modTime").isDouble());
         QCOMPARE(st.value("modifiedAt"), st.value("modTime"));
-        QVERIFY(qAbs(qint64(st.value("modTime").toDouble()) - QDateTime::currentMSecsSinceEpoch()) < 120000);
+        QVERIFY(qAbs(qint64(st.value("modTime").toDouble()) - QDateTime::currentMSecsSinceEpoch()) <
+                120000);
     }
 
     void moveAndRemove()
     {
         QCOMPARE(write("/tmp/m/from.txt", "moving", false).status, 204);
-        const auto mv = m_server.request("POST", base() + "/files/move",
-                                         toJson({{"from", "/tmp/m/from.txt"}, {"to", "/tmp/m/new/parents/to.txt"}}));
+        const auto mv = m_server.request(
+            "POST", base() + "/files/move",
+            toJson({{"from", "/tmp/m/from.txt"}, {"to", "/tmp/m/new/parents/to.txt"}}));
         QVERIFY2(mv.status == 204, qPrintable(describe(mv)));
         QVERIFY(isError(read("/tmp/m/from.txt"), 404, "NOT_FOUND"));
         QCOMPARE(read("/tmp/m/new/parents/to.txt").body, QByteArray("moving"));
         const auto rm = m_server.request("DELETE", base() + "/files", toJson({{"path", "/tmp/m"}}));
         QVERIFY2(rm.status == 204, qPrintable(describe(rm)));
-        QVERIFY(isError(m_server.request("GET", base() + "/files/stat?path=" + q("/tmp/m")), 404, "NOT_FOUND"));
-        QVERIFY(isError(m_server.request("DELETE", base() + "/files", toJson({{"path", "/tmp/m"}})), 404, "NOT_FOUND"));
+        QVERIFY(isError(m_server.request("GET", base() + "/files/stat?path=" + q("/tmp/m")), 404,
+                        "NOT_FOUND"));
+        QVERIFY(isError(m_server.request("DELETE", base() + "/files", toJson({{"path", "/tmp/m"}})),
+                        404, "NOT_FOUND"));
     }
 
     void errors_data()
@@ -139,23 +153,50 @@ private slots:
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
-        QTest::newRow("read missing") << QByteArray("GET") << "/files?path=%2Fno%2Fsuch" << QByteArray() << 404 << "NOT_FOUND";
-        QTest::newRow("read relative") << QByteArray("GET") << "/files?path=etc%2Fpasswd" << QByteArray() << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("read without path") << QByteArray("GET") << "/files" << QByteArray() << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("stat missing") << QByteArray("GET") << "/files/stat?path=%2Fnope" << QByteArray() << 404 << "NOT_FOUND";
-        QTest::newRow("list missing") << QByteArray("GET") << "/files/list?path=%2Fnope" << QByteArray() << 404 << "NOT_FOUND";
-        QTest::newRow("write relative") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"x","content":"a"})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("write no content") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x"})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("write content a number") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x","content":1})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("write bad base64") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x","content":"@@@","encoding":"base64"})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("write unknown encoding") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x","content":"a","encoding":"rot13"})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("move missing") << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"/nope","to":"/x"})") << 404 << "NOT_FOUND";
-        QTest::newRow("move relative") << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"a","to":"/x"})") << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("read a directory") << QByteArray("GET") << "/files?path=%2Fetc" << QByteArray() << 400 << "IS_A_DIRECTORY";
-        QTest::newRow("list a file") << QByteArray("GET") << "/files/list?path=%2Fetc%2Fhostname" << QByteArray() << 400 << "NOT_A_DIRECTORY";
+        QTest::newRow("read missing") << QByteArray("GET") << "/files?path=%2Fno%2Fsuch"
+                                      << QByteArray() << 404 << "NOT_FOUND";
+        QTest::newRow("read relative") << QByteArray("GET") << "/files?path=etc%2Fpasswd"
+                                       << QByteArray() << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("read without path")
+            << QByteArray("GET") << "/files" << QByteArray() << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("stat missing") << QByteArray("GET") << "/files/stat?path=%2Fnope"
+                                      << QByteArray() << 404 << "NOT_FOUND";
+        QTest::newRow("list missing") << QByteArray("GET") << "/files/list?path=%2Fnope"
+                                      << QByteArray() << 404 << "NOT_FOUND";
+        QTest::newRow("write relative")
+            << QByteArray("POST") << "/files" << QByteArray(R"({"path":"x","content":"a"})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("write no content")
+            << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x"})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("write content a number")
+            << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/x","content":1})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("write bad base64")
+            << QByteArray("POST") << "/files"
+            << QByteArray(R"({"path":"/x","content":"@@@","encoding":"base64"})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("write unknown encoding")
+            << QByteArray("POST") << "/files"
+            << QByteArray(R"({"path":"/x","content":"a","encoding":"rot13"})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("move missing")
+            << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"/nope","to":"/x"})")
+            << 404 << "NOT_FOUND";
+        QTest::newRow("move relative")
+            << QByteArray("POST") << "/files/move" << QByteArray(R"({"from":"a","to":"/x"})") << 400
+            << "INVALID_ARGUMENT";
+        QTest::newRow("read a directory")
+            << QByteArray("GET") << "/files?path=%2Fetc" << QByteArray() << 400 << "IS_A_DIRECTORY";
+        QTest::newRow("list a file") << QByteArray("GET") << "/files/list?path=%2Fetc%2Fhostname"
+                                     << QByteArray() << 400 << "NOT_A_DIRECTORY";
         // Not an authentication problem: never 401/403 (the SDKs would say AuthenticationError).
-        QTest::newRow("write where the user may not") << QByteArray("POST") << "/files" << QByteArray(R"({"path":"/root/x","content":"a","user":"user"})") << 400 << "PERMISSION_DENIED";
-        QTest::newRow("remove no path") << QByteArray("DELETE") << "/files" << QByteArray("{}") << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("write where the user may not")
+            << QByteArray("POST") << "/files"
+            << QByteArray(R"({"path":"/root/x","content":"a","user":"user"})") << 400
+            << "PERMISSION_DENIED";
+        QTest::newRow("remove no path")
+            << QByteArray("DELETE") << "/files" << QByteArray("{}") << 400 << "INVALID_ARGUMENT";
     }
 
     void errors()

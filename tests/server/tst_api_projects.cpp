@@ -13,7 +13,8 @@ class TestApiProjects : public QObject
 
     QJsonObject create(const QString& name, int expectStatus = 200)
     {
-        const auto r = m_server.request("POST", "/api/projects", lizard::test::toJson({{"name", name}}));
+        const auto r =
+            m_server.request("POST", "/api/projects", lizard::test::toJson({{"name", name}}));
         if (r.status != expectStatus)
             qWarning() << lizard::test::describe(r);
         return r.status == expectStatus ? jsonObject(r) : QJsonObject();
@@ -33,7 +34,8 @@ private slots:
         QCOMPARE(p.value("name").toString(), QStringLiteral("default"));
         QVERIFY(p.value("id").isString());
         QCOMPARE(p.value("workspaceId").toString(), QStringLiteral("ws_local"));
-        QVERIFY(QDateTime::fromString(p.value("createdAt").toString(), Qt::ISODateWithMs).isValid());
+        QVERIFY(
+            QDateTime::fromString(p.value("createdAt").toString(), Qt::ISODateWithMs).isValid());
     }
 
     void createGetRenameDelete()
@@ -42,14 +44,20 @@ private slots:
         QVERIFY(!p.isEmpty());
         QCOMPARE(p.value("slug").toString(), QStringLiteral("data-science"));
         const QString id = p.value("id").toString();
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/projects/" + id)).value("name").toString(), QStringLiteral("Data Science"));
+        QCOMPARE(
+            jsonObject(m_server.request("GET", "/api/projects/" + id)).value("name").toString(),
+            QStringLiteral("Data Science"));
         // by slug too
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/projects/data-science")).value("id").toString(), id);
+        QCOMPARE(jsonObject(m_server.request("GET", "/api/projects/data-science"))
+                     .value("id")
+                     .toString(),
+                 id);
 
         const auto renamed = m_server.request("PATCH", "/api/projects/" + id, R"({"name":"ML"})");
         QCOMPARE(renamed.status, 200);
         QCOMPARE(jsonObject(renamed).value("name").toString(), QStringLiteral("ML"));
-        QCOMPARE(jsonObject(renamed).value("slug").toString(), QStringLiteral("data-science")); // slugs are stable
+        QCOMPARE(jsonObject(renamed).value("slug").toString(),
+                 QStringLiteral("data-science")); // slugs are stable
 
         bool listed = false;
         for (const auto& v : jsonArray(m_server.request("GET", "/api/projects")))
@@ -57,17 +65,22 @@ private slots:
         QVERIFY(listed);
 
         QCOMPARE(m_server.request("DELETE", "/api/projects/" + id).status, 204);
-        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/projects/" + id), 404, "NOT_FOUND"));
-        QVERIFY(lizard::test::isError(m_server.request("DELETE", "/api/projects/" + id), 404, "NOT_FOUND"));
+        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/projects/" + id), 404,
+                                      "NOT_FOUND"));
+        QVERIFY(lizard::test::isError(m_server.request("DELETE", "/api/projects/" + id), 404,
+                                      "NOT_FOUND"));
     }
 
     void nameConflicts_data()
     {
         QTest::addColumn<QString>("first");
         QTest::addColumn<QString>("second");
-        QTest::newRow("same name") << "alpha" << "alpha";
-        QTest::newRow("other case") << "Beta" << "BETA";
-        QTest::newRow("equals a slug") << "Gamma Ray" << "gamma-ray";
+        QTest::newRow("same name") << "alpha"
+                                   << "alpha";
+        QTest::newRow("other case") << "Beta"
+                                    << "BETA";
+        QTest::newRow("equals a slug") << "Gamma Ray"
+                                       << "gamma-ray";
     }
 
     void nameConflicts()
@@ -75,7 +88,8 @@ private slots:
         QFETCH(QString, first);
         QFETCH(QString, second);
         QVERIFY(!create(first).isEmpty());
-        const auto r = m_server.request("POST", "/api/projects", lizard::test::toJson({{"name", second}}));
+        const auto r =
+            m_server.request("POST", "/api/projects", lizard::test::toJson({{"name", second}}));
         QVERIFY2(lizard::test::isError(r, 409, "CONFLICT"), qPrintable(lizard::test::describe(r)));
     }
 
@@ -97,7 +111,8 @@ private slots:
         QTest::newRow("control char") << QByteArray(R"({"name":"a\nb"})");
         QTest::newRow("too long") << "{\"name\":\"" + QByteArray(101, 'x') + "\"}";
         QTest::newRow("array") << QByteArray(R"({"name":["x"]})");
-        QTest::newRow("foreign workspace") << QByteArray(R"({"name":"x","workspaceId":"ws_other"})");
+        QTest::newRow("foreign workspace")
+            << QByteArray(R"({"name":"x","workspaceId":"ws_other"})");
     }
 
     void badNames()
@@ -110,7 +125,8 @@ private slots:
 
     void defaultCannotBeDeleted()
     {
-        const QJsonObject p = jsonArray(m_server.request("GET", "/api/projects")).first().toObject();
+        const QJsonObject p =
+            jsonArray(m_server.request("GET", "/api/projects")).first().toObject();
         const auto r = m_server.request("DELETE", "/api/projects/" + p.value("id").toString());
         QVERIFY2(lizard::test::isError(r, 409, "CONFLICT"), qPrintable(lizard::test::describe(r)));
     }
@@ -120,8 +136,9 @@ private slots:
         const QString id = create("persistent").value("id").toString();
         QVERIFY(!id.isEmpty());
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/projects/" + id)).value("name").toString(),
-                 QStringLiteral("persistent"));
+        QCOMPARE(
+            jsonObject(m_server.request("GET", "/api/projects/" + id)).value("name").toString(),
+            QStringLiteral("persistent"));
     }
 
     void emptyProjectSandboxList()

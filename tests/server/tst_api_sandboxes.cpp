@@ -37,12 +37,17 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_defaultProject = jsonArray(m_server.request("GET", "/api/projects")).first().toObject().value("id").toString();
+        m_defaultProject = jsonArray(m_server.request("GET", "/api/projects"))
+                               .first()
+                               .toObject()
+                               .value("id")
+                               .toString();
         const auto probe = m_server.request("POST", "/api/sandboxes", "{}");
         if (probe.status == 503)
             QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
         QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
-        m_server.request("DELETE", "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
+        m_server.request("DELETE",
+                         "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
     }
 
     void createWithDefaults()
@@ -74,7 +79,10 @@ private slots:
 
     void createWithEveryField()
     {
-        const QString project = jsonObject(m_server.request("POST", "/api/projects", R"({"name":"sb-fields"})")).value("id").toString();
+        const QString project =
+            jsonObject(m_server.request("POST", "/api/projects", R"({"name":"sb-fields"})"))
+                .value("id")
+                .toString();
         const QJsonObject body{{"template", "base"},
                                {"projectId", project},
                                {"size", "small"},
@@ -90,14 +98,16 @@ private slots:
         QCOMPARE(info.value("projectId").toString(), project);
         QCOMPARE(info.value("size").toString(), QStringLiteral("small"));
         QCOMPARE(info.value("metadata").toObject(), body.value("metadata").toObject());
-        QCOMPARE(info.value("internetAccess").toBool(true), false); // never claims network it was asked not to give
+        QCOMPARE(info.value("internetAccess").toBool(true),
+                 false); // never claims network it was asked not to give
         QVERIFY(qAbs(time(info, "startedAt").msecsTo(time(info, "endAt")) - 60000) < 5);
         if (info.contains("cpus")) {
             QCOMPARE(info.value("cpus").toDouble(), 2.0);
             QCOMPARE(info.value("memoryMb").toInt(), 4096);
         }
         // create-time envs reach every command
-        const auto ex = m_server.request("POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"echo $GREETING"})");
+        const auto ex = m_server.request("POST", "/api/sandboxes/" + id + "/exec",
+                                         R"({"cmd":"echo $GREETING"})");
         QCOMPARE(jsonObject(ex).value("stdout").toString(), QStringLiteral("hello from create\n"));
 
         QVERIFY(listed("/api/sandboxes", id));
@@ -116,8 +126,12 @@ private slots:
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
         QVERIFY(isError(m_server.request("DELETE", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
-        QVERIFY(isError(m_server.request("POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"true"})"), 404, "NOT_FOUND"));
-        QVERIFY(isError(m_server.request("POST", "/api/sandboxes/" + id + "/timeout", R"({"timeoutMs":5000})"), 404, "NOT_FOUND"));
+        QVERIFY(
+            isError(m_server.request("POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"true"})"),
+                    404, "NOT_FOUND"));
+        QVERIFY(isError(
+            m_server.request("POST", "/api/sandboxes/" + id + "/timeout", R"({"timeoutMs":5000})"),
+            404, "NOT_FOUND"));
         QVERIFY(!listed("/api/sandboxes", id));
     }
 
@@ -137,11 +151,14 @@ private slots:
         QFETCH(QByteArray, body);
         const QString id = createSandbox(m_server, {{"timeoutMs", 120000}});
         QVERIFY(!id.isEmpty());
-        const QString endAt = jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("endAt").toString();
+        const QString endAt =
+            jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("endAt").toString();
         const auto r = m_server.request("POST", "/api/sandboxes/" + id + "/timeout", body);
         QVERIFY2(r.status == 400, qPrintable(describe(r)));
         QVERIFY(jsonObject(r).value("message").toString().contains("timeoutMs"));
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("endAt").toString(), endAt);
+        QCOMPARE(
+            jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("endAt").toString(),
+            endAt);
         m_server.request("DELETE", "/api/sandboxes/" + id);
     }
 
@@ -149,15 +166,21 @@ private slots:
     {
         const QString id = createSandbox(m_server, {{"timeoutMs", 2000}});
         QVERIFY(!id.isEmpty());
-        const auto r = m_server.request("POST", "/api/sandboxes/" + id + "/timeout", R"({"timeoutMs":600000})");
+        const auto r = m_server.request("POST", "/api/sandboxes/" + id + "/timeout",
+                                        R"({"timeoutMs":600000})");
         QCOMPARE(r.status, 204);
-        const QDateTime endAt = time(jsonObject(m_server.request("GET", "/api/sandboxes/" + id)), "endAt");
+        const QDateTime endAt =
+            time(jsonObject(m_server.request("GET", "/api/sandboxes/" + id)), "endAt");
         QVERIFY(qAbs(QDateTime::currentDateTimeUtc().msecsTo(endAt) - 600000) < 5000);
         QTest::qWait(3000); // past the old deadline: still alive
         QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
         // shortening works too
-        QCOMPARE(m_server.request("POST", "/api/sandboxes/" + id + "/timeout", R"({"timeoutMs":1000})").status, 204);
-        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 5000);
+        QCOMPARE(
+            m_server.request("POST", "/api/sandboxes/" + id + "/timeout", R"({"timeoutMs":1000})")
+                .status,
+            204);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
+                                  5000);
     }
 
     void expiresAtItsDeadline()
@@ -167,7 +190,8 @@ private slots:
         QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
         QElapsedTimer t;
         t.start();
-        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
+                                  5000);
         QVERIFY(t.elapsed() < 3000);
         QVERIFY(!listed("/api/sandboxes", id));
         const QByteArray line = ("sandbox " + id + " destroyed (expired)").toUtf8();
@@ -196,7 +220,8 @@ private slots:
     void cleanupTestCase()
     {
         for (const auto& v : jsonArray(m_server.request("GET", "/api/sandboxes")))
-            m_server.request("DELETE", "/api/sandboxes/" + v.toObject().value("sandboxId").toString());
+            m_server.request("DELETE",
+                             "/api/sandboxes/" + v.toObject().value("sandboxId").toString());
     }
 };
 

@@ -28,7 +28,8 @@ QList<QPair<QString, QByteArray>> decode(const std::string& events, bool* ok)
             *ok = false;
             continue;
         }
-        out.append({doc.object().value("stream").toString(), doc.object().value("line").toString().toUtf8()});
+        out.append({doc.object().value("stream").toString(),
+                    doc.object().value("line").toString().toUtf8()});
     }
     return out;
 }
@@ -45,24 +46,32 @@ private slots:
         QTest::addColumn<QList<QByteArray>>("chunks");
         QTest::addColumn<QList<QByteArray>>("lines");
         QTest::newRow("one line") << QList<QByteArray>{"hello\n"} << QList<QByteArray>{"hello"};
-        QTest::newRow("two in one chunk") << QList<QByteArray>{"a\nb\n"} << QList<QByteArray>{"a", "b"};
-        QTest::newRow("split across chunks") << QList<QByteArray>{"hel", "lo\nwor", "ld\n"}
-                                             << QList<QByteArray>{"hello", "world"};
-        QTest::newRow("partial last line flushed") << QList<QByteArray>{"a\nno newline"}
-                                                   << QList<QByteArray>{"a", "no newline"};
-        QTest::newRow("empty lines kept") << QList<QByteArray>{"\n\nx\n"} << QList<QByteArray>{"", "", "x"};
-        QTest::newRow("carriage return kept") << QList<QByteArray>{"a\r\n"} << QList<QByteArray>{"a\r"};
-        QTest::newRow("quotes and backslashes") << QList<QByteArray>{"say \"hi\" \\o/\n"}
-                                                << QList<QByteArray>{"say \"hi\" \\o/"};
-        QTest::newRow("control characters") << QList<QByteArray>{QByteArray("a\tb\x01\x1f", 6) + "\n"}
-                                            << QList<QByteArray>{QByteArray("a\tb\x01\x1f", 6)};
-        QTest::newRow("utf-8 split across chunks") << QList<QByteArray>{"gr\xC3", "\xBC\xC3\x9F" "e\n"}
-                                                   << QList<QByteArray>{"gr\xC3\xBC\xC3\x9F" "e"};
+        QTest::newRow("two in one chunk")
+            << QList<QByteArray>{"a\nb\n"} << QList<QByteArray>{"a", "b"};
+        QTest::newRow("split across chunks")
+            << QList<QByteArray>{"hel", "lo\nwor", "ld\n"} << QList<QByteArray>{"hello", "world"};
+        QTest::newRow("partial last line flushed")
+            << QList<QByteArray>{"a\nno newline"} << QList<QByteArray>{"a", "no newline"};
+        QTest::newRow("empty lines kept")
+            << QList<QByteArray>{"\n\nx\n"} << QList<QByteArray>{"", "", "x"};
+        QTest::newRow("carriage return kept")
+            << QList<QByteArray>{"a\r\n"} << QList<QByteArray>{"a\r"};
+        QTest::newRow("quotes and backslashes")
+            << QList<QByteArray>{"say \"hi\" \\o/\n"} << QList<QByteArray>{"say \"hi\" \\o/"};
+        QTest::newRow("control characters")
+            << QList<QByteArray>{QByteArray("a\tb\x01\x1f", 6) + "\n"}
+            << QList<QByteArray>{QByteArray("a\tb\x01\x1f", 6)};
+        QTest::newRow("utf-8 split across chunks") << QList<QByteArray>{"gr\xC3", "\xBC\xC3\x9F"
+                                                                                  "e\n"}
+                                                   << QList<QByteArray>{"gr\xC3\xBC\xC3\x9F"
+                                                                        "e"};
         QTest::newRow("invalid utf-8 replaced") << QList<QByteArray>{"a\xFF\xC3(b\n"}
                                                 << QList<QByteArray>{"a\xEF\xBF\xBD\xEF\xBF\xBD(b"};
-        QTest::newRow("surrogate encoding replaced") << QList<QByteArray>{"\xED\xA0\x80\n"}
-                                                     << QList<QByteArray>{"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"};
-        QTest::newRow("nul byte") << QList<QByteArray>{QByteArray("a\0b\n", 4)} << QList<QByteArray>{QByteArray("a\0b", 3)};
+        QTest::newRow("surrogate encoding replaced")
+            << QList<QByteArray>{"\xED\xA0\x80\n"}
+            << QList<QByteArray>{"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"};
+        QTest::newRow("nul byte") << QList<QByteArray>{QByteArray("a\0b\n", 4)}
+                                  << QList<QByteArray>{QByteArray("a\0b", 3)};
     }
 
     void splitsLines()
@@ -93,7 +102,9 @@ private slots:
             big += "\xC3\xA9";
         std::string events;
         for (qsizetype pos = 0; pos < big.size(); pos += 65537)
-            splitter.feed(std::string_view(big.constData() + pos, size_t(std::min<qsizetype>(65537, big.size() - pos))), events);
+            splitter.feed(std::string_view(big.constData() + pos,
+                                           size_t(std::min<qsizetype>(65537, big.size() - pos))),
+                          events);
         splitter.flush(events);
         bool ok = false;
         const auto decoded = decode(events, &ok);

@@ -6,7 +6,6 @@
 #include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTcpSocket>
-
 #include <signal.h>
 
 using lizard::test::describe;
@@ -33,7 +32,8 @@ class TestServerRestart : public QObject
     // The host pid of the sandbox's agent, as lizard-local logged it at creation.
     int agentPid(const QString& id)
     {
-        const QRegularExpression re("sandbox " + QRegularExpression::escape(id) + " started \\(.*pid (\\d+)\\)");
+        const QRegularExpression re("sandbox " + QRegularExpression::escape(id) +
+                                    " started \\(.*pid (\\d+)\\)");
         for (int i = 0; i < 50; ++i) {
             const auto m = re.match(logText());
             if (m.hasMatch())
@@ -58,22 +58,26 @@ private slots:
         if (probe.status == 503)
             QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
         QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
-        m_server.request("DELETE", "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
+        m_server.request("DELETE",
+                         "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
     }
 
     void runningSandboxIsAdopted()
     {
         const QString id = create({{"metadata", QJsonObject{{"k", "v"}}}});
         QVERIFY(!id.isEmpty());
-        const auto w = m_server.request("POST", "/api/sandboxes/" + id + "/files",
-                                        toJson({{"path", "/tmp/keep.txt"}, {"content", "still here"}}));
+        const auto w =
+            m_server.request("POST", "/api/sandboxes/" + id + "/files",
+                             toJson({{"path", "/tmp/keep.txt"}, {"content", "still here"}}));
         QCOMPARE(w.status, 204);
         m_log += m_server.log();
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
         const auto info = m_server.request("GET", "/api/sandboxes/" + id);
         QVERIFY2(info.status == 200, qPrintable(describe(info)));
-        QCOMPARE(jsonObject(info).value("metadata").toObject().value("k").toString(), QStringLiteral("v"));
-        const auto ex = m_server.request("POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"cat /tmp/keep.txt"})");
+        QCOMPARE(jsonObject(info).value("metadata").toObject().value("k").toString(),
+                 QStringLiteral("v"));
+        const auto ex = m_server.request("POST", "/api/sandboxes/" + id + "/exec",
+                                         R"({"cmd":"cat /tmp/keep.txt"})");
         QCOMPARE(jsonObject(ex).value("stdout").toString(), QStringLiteral("still here"));
         QVERIFY(logText().contains("sandbox " + id + ": still running"));
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
@@ -88,12 +92,15 @@ private slots:
         const QString dataDir = m_server.dataDir();
         m_server.stop();
         QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
-        QTRY_VERIFY_WITH_TIMEOUT(!QDir("/proc/" + QString::number(pid)).exists() ||
-                                     QFile("/proc/" + QString::number(pid) + "/stat").open(QIODevice::ReadOnly) == false,
-                                 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !QDir("/proc/" + QString::number(pid)).exists() ||
+                QFile("/proc/" + QString::number(pid) + "/stat").open(QIODevice::ReadOnly) == false,
+            5000);
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
-        QVERIFY2(logText().contains("sandbox " + id + ": its agent is gone"), qPrintable(logText()));
+        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404,
+                                      "NOT_FOUND"));
+        QVERIFY2(logText().contains("sandbox " + id + ": its agent is gone"),
+                 qPrintable(logText()));
         // Its files and socket are gone; so is any cgroup named after it.
         QVERIFY(!QFile::exists(dataDir + "/sandboxes/" + id));
         QVERIFY(!QFile::exists(dataDir + "/run/" + id + ".sock"));
@@ -111,7 +118,8 @@ private slots:
         QVERIFY(pid > 0);
         QCOMPARE(::kill(pid_t(pid), SIGKILL), 0);
         // The health check notices within two rounds (5 s apart).
-        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
+                                  20000);
         QTRY_VERIFY_WITH_TIMEOUT(logText().contains("sandbox " + id + " destroyed (lost)"), 5000);
         QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + id));
     }
@@ -123,8 +131,10 @@ private slots:
         m_server.stop();
         QTest::qWait(2500);
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404, "NOT_FOUND"));
-        QVERIFY2(logText().contains("sandbox " + id + ": its deadline passed"), qPrintable(logText()));
+        QVERIFY(lizard::test::isError(m_server.request("GET", "/api/sandboxes/" + id), 404,
+                                      "NOT_FOUND"));
+        QVERIFY2(logText().contains("sandbox " + id + ": its deadline passed"),
+                 qPrintable(logText()));
         QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + id));
     }
 
@@ -139,8 +149,9 @@ private slots:
         s.connectToHost("127.0.0.1", quint16(m_server.port()));
         QVERIFY(s.waitForConnected(5000));
         const QByteArray body = R"({"cmd":"sleep 2; echo finished"})";
-        s.write("POST /api/sandboxes/" + id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
-                m_server.apiKey().toUtf8() + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        s.write("POST /api/sandboxes/" + id.toUtf8() +
+                "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " + m_server.apiKey().toUtf8() +
+                "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
         QVERIFY(s.waitForBytesWritten(5000));
         QTest::qWait(500);
         QElapsedTimer t;
@@ -152,7 +163,8 @@ private slots:
         QVERIFY2(answer.startsWith("HTTP/1.1 200"), answer.constData());
         QVERIFY2(logText().contains("stopped"), qPrintable(logText()));
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200); // sandboxes outlive the server
+        QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status,
+                 200); // sandboxes outlive the server
         m_server.request("DELETE", "/api/sandboxes/" + id);
     }
 
@@ -167,7 +179,8 @@ private slots:
         if (t.elapsed() > 14000)
             QSKIP("the restart took longer than the deadline");
         QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
-        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
+                                  20000);
         QVERIFY(t.elapsed() >= 14900);
     }
 };

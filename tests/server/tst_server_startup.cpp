@@ -8,7 +8,6 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -18,7 +17,9 @@ namespace {
 
 unsigned modeOf(const QString& path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path.toLocal8Bit().constData(), &st) != 0)
         return 0;
     return st.st_mode & 07777;
@@ -43,7 +44,8 @@ private slots:
                  qPrintable(log));
         QCOMPARE(server.keyFile(), QDir(server.dataDir()).absoluteFilePath("api-key"));
         QVERIFY(QFileInfo(server.keyFile()).isAbsolute());
-        QVERIFY2(QRegularExpression("^liz_[A-Za-z0-9]{40}$").match(server.apiKey()).hasMatch(), qPrintable(server.apiKey()));
+        QVERIFY2(QRegularExpression("^liz_[A-Za-z0-9]{40}$").match(server.apiKey()).hasMatch(),
+                 qPrintable(server.apiKey()));
         if (!server.runsAsOtherUser()) {
             QCOMPARE(modeOf(server.keyFile()), 0600u);
             QCOMPARE(modeOf(server.dataDir()), 0700u);
@@ -60,7 +62,8 @@ private slots:
 
         const auto me = server.request("GET", "/api/auth/me");
         QCOMPARE(me.status, 200);
-        QCOMPARE(lizard::test::jsonObject(me).value("keyPrefix").toString(), server.apiKey().left(8));
+        QCOMPARE(lizard::test::jsonObject(me).value("keyPrefix").toString(),
+                 server.apiKey().left(8));
         // Bearer works as well as X-API-Key.
         const auto bearer = server.request("GET", "/api/auth/me", {}, QByteArray(),
                                            {"Authorization: Bearer " + server.apiKey().toUtf8()});
@@ -102,10 +105,11 @@ private slots:
         QProcess second;
         second.setProcessChannelMode(QProcess::MergedChannels);
         if (server.runsAsOtherUser())
-            second.start("runuser", {"-u", server.serverUser(), "--", LocalServer::serverBinary(), "--port", "0",
-                                     "--data-dir", server.dataDir()});
+            second.start("runuser", {"-u", server.serverUser(), "--", LocalServer::serverBinary(),
+                                     "--port", "0", "--data-dir", server.dataDir()});
         else
-            second.start(LocalServer::serverBinary(), {"--port", "0", "--data-dir", server.dataDir()});
+            second.start(LocalServer::serverBinary(),
+                         {"--port", "0", "--data-dir", server.dataDir()});
         QVERIFY(second.waitForFinished(20000));
         const QString out = QString::fromUtf8(second.readAll());
         QCOMPARE(second.exitCode(), 3);

@@ -1,0 +1,134 @@
+// The store: schema, persistence across reopen, project name rules, sandbox state changes.
+#include "store/store.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using lizard::store::SandboxRecord;
+using lizard::store::Store;
+
+class TestStore : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::string path() const { return (m_dir.path() + "/lizard.db").toStdString(); }
+
+    std::unique_ptr<Store> open()
+    {
+        auto s = Store::open(path());
+        if (!s)
+            qWarning() << QString::fromStdString(s.error().message);
+        return s ? std::move(*s) : nullptr;
+    }
+
+private slots:
+    void keysPersist()
+    {
+        auto s = open();
+        QVERIFY(s);
+        QVERIFY(s->addKey({"key_1", "local", "abc123", "liz_abcd", 1}));
+        s.reset();
+        s = open(); // migrations run again: nothing breaks, nothing is lost
+        QVERIFY(s);
+        QVERIFY(s->keyByHash("abc123").has_value());
+        QCOMPARE(QString::fromStdString(s->keyByHash("abc123")->prefix), QStringLiteral("liz_abcd"));
+        QVERIFY(!s->keyByHash("other").has_value());
+        QVERIFY(s->removeKey("key_1"));
+        QVERIFY(!s->keyByHash("abc123").has_value());
+    }
+
+    void projectNames_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("second");
+        QTest::addColumn<bool>("conflict");
+        QTest::addColumn<QString>("secondSlug");
+        QTest::newRow("distinct") << "Alpha" << "Beta" << false << "beta";
+        QTest::newRow("same, other case") << "Alpha" << "alpha" << true << "";
+        QTest::newRow("name equals a slug") << "My App" << "my-app" << true << "";
+        QTest::newRow("slug collision gets a suffix") << "My App" << "My  App!" << false << "my-app-2";
+        QTest::newRow("symbols only") << "x" << "!!!" << false << "project";
+    }
+
+    void projectNames()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, second);
+        QFETCH(bool, conflict);
+        QFETCH(QString, secondSlug);
+        QTemporaryDir dir;
+        auto s = Store::open((dir.path() + "/p.db").toStdString());
+        QVERIFY(s);
+        QVERIFY((*s)->createProject(first.toStdString()));
+        auto p = (*s)->createProject(second.toStdString());
+        QCOMPARE(!p, conflict);
+        if (conflict) {
+            QCOMPARE(p.error().status, 409);
+            return;
+        }
+        QCOMPARE(QString::fromStdString(p->slug), secondSlug);
+        QVERIFY(QString::fromStdString(p->id).startsWith("proj_"));
+    }
+
+    void sandboxLifecycle()
+    {
+        auto s = open();
+        QVERIFY(s);
+        auto project = s->createProject("sandboxes");
+        QVERIFY(project);
+        SandboxRecord r;
+        r.id = "sb_test1";
+        r.projectId = project->id;
+        r.templateName = "base";
+        r.size = "nano";
+        r.cpus = 0.5;
+        r.memoryMb = 1024;
+        r.limitsEnforced = true;
+        r.startedAtMs = 1000;
+        r.endAtMs = 5000;
+        r.metadata = {{"a", "b"}};
+        r.envs = {{"K", "V"}};
+        r.handle = {"sb_test1", 4242, 777, "/run/sb_test1.sock", true, false};
+        QVERIFY(s->insertSandbox(r));
+        QCOMPARE(s->runningCount(), 1);
+        QVERIFY(s->setEndAt("sb_test1", 9000));
+        // a project with a running sandbox cannot go
+        QCOMPARE(s->deleteProject(project->id).error().status, 409);
+
+        s.reset();
+        s = open();
+        auto back = s->sandbox("sb_test1");
+        QVERIFY(back);
+        QCOMPARE(back->endAtMs, int64_t(9000));
+        QCOMPARE(back->metadata.at("a"), std::string("b"));
+        QCOMPARE(back->envs.at("K"), std::string("V"));
+        QCOMPARE(back->handle.initPid, pid_t(4242));
+        QCOMPARE(back->handle.initStartTime, 777ull);
+        QCOMPARE(back->handle.socketPath, std::string("/run/sb_test1.sock"));
+        QVERIFY(back->limitsEnforced);
+
+        QVERIFY(s->markStopped("sb_test1", "killed"));
+        QVERIFY(!s->markStopped("sb_test1", "killed")); // only once
+        QCOMPARE(s->runningCount(), 0);
+        QVERIFY(!s->setEndAt("sb_test1", 1));
+        s.reset();
+        s = open();
+        QCOMPARE(QString::fromStdString(s->sandbox("sb_test1")->status), QStringLiteral("stopped"));
+        QCOMPARE(QString::fromStdString(s->sandbox("sb_test1")->stopReason), QStringLiteral("killed"));
+        QVERIFY(s->deleteProject(project->id));
+        QVERIFY(!s->sandbox("sb_test1")); // its history goes with it
+    }
+
+    void insertIntoDeletedProjectFails()
+    {
+        auto s = open();
+        SandboxRecord r;
+        r.id = "sb_orphan";
+        r.projectId = "proj_gone";
+        QCOMPARE(s->insertSandbox(r).error().status, 409);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStore)
+#include "tst_api_store.moc"

@@ -6,6 +6,8 @@
 #include "support/localserver.h"
 
 #include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
@@ -33,6 +35,7 @@ private slots:
     void kernelDeathInTheSandbox();
     void serveAnswersRequestFilesQuickly();
     void closingTheStreamEndsServe();
+    void officialSdkSharesContexts();
 
 private:
     QByteArray execBody(const QJsonObject& args, int timeoutMs = 120000) const;
@@ -198,6 +201,51 @@ void TestRunnerSandbox::closingTheStreamEndsServe()
     QTRY_VERIFY_WITH_TIMEOUT(!runnerListed(), 15000);
     // The kernel (state) survives the serve process.
     QCOMPARE(exec({{"action", "run"}, {"code", "x"}}).first("result").value("data").toString(), QString("5"));
+}
+
+void TestRunnerSandbox::officialSdkSharesContexts()
+{
+    // The pinned official SDK (tests/compat, installed by scripts/run-tests.sh) with its own runner
+    // on the same sandbox: it lists and uses a context our runner made, and the reverse.
+    const QString sdk = QStringLiteral(LIZARD_SDK_DIR "/dist/index.mjs");
+    if (!QFile::exists(sdk) || QStandardPaths::findExecutable("node").isEmpty())
+        QSKIP("the pinned SDK is not installed (npm ci in tests/compat) or node is missing");
+    const auto sdkRun = [&](const QStringList& args) {
+        QProcess node;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LIZARD_API_URL", m_server.url());
+        env.insert("LIZARD_API_KEY", m_server.apiKey());
+        node.setProcessEnvironment(env);
+        node.start("node", QStringList{QStringLiteral(LIZARD_RUNNER_TESTS_DIR "/sdk_interop.mjs"), sdk, m_sandbox} + args);
+        node.waitForFinished(120000);
+        const QByteArray out = node.readAllStandardOutput().trimmed();
+        if (node.exitCode() != 0)
+            qWarning("%s", node.readAllStandardError().constData());
+        return QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
+    };
+
+    const QString ours = exec({{"action", "create"}, {"language", "python"}}).first("context").value("id").toString();
+    QVERIFY(!ours.isEmpty());
+    QVERIFY(exec({{"action", "run"}, {"context", ours}, {"code", "shared = 21"}}).first("error").isEmpty());
+    const QJsonObject used = sdkRun({"use", ours});
+    QVERIFY2(!used.isEmpty(), "the SDK script failed");
+    QStringList listed;
+    for (const QJsonValue& c : used.value("contexts").toArray())
+        listed << c.toObject().value("id").toString();
+    QVERIFY2(listed.contains(ours), qPrintable(listed.join(',')));
+    QCOMPARE(used.value("results").toArray().first().toObject().value("data").toString(), QString("42"));
+    QCOMPARE(used.value("executionCount").toInt(), 2); // the same kernel: our run was In[1]
+
+    const QJsonObject made = sdkRun({"make"});
+    const QString theirs = made.value("context").toObject().value("id").toString();
+    QVERIFY2(theirs.startsWith("ctx-"), QJsonDocument(made).toJson().constData());
+    const RunnerOutcome list = exec({{"action", "list"}});
+    QVERIFY(QJsonDocument(list.first("contexts").value("data").toArray()).toJson().contains(theirs.toUtf8()));
+    const RunnerOutcome run = exec({{"action", "run"}, {"context", theirs}, {"code", "sdk_var * 6"}});
+    QVERIFY2(run.ofType("notice").isEmpty(), qPrintable(run.describe())); // the SDK's kernel, reused
+    QCOMPARE(run.first("result").value("data").toString(), QString("42"));
+    for (const QString& id : {ours, theirs})
+        QVERIFY(!exec({{"action", "delete"}, {"context", id}}).first("ok").isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunnerSandbox)

@@ -2,6 +2,7 @@
 
 #include "client/curltransfer.h"
 
+#include <QPointer>
 #include <QSocketNotifier>
 
 #include <algorithm>
@@ -127,14 +128,18 @@ void CurlMulti::socketAction(curl_socket_t fd, int eventMask)
     afterAction();
 }
 
-// Everything that may run the owners' code happens here, after libcurl returned.
+// Everything that may run the owners' code happens here, after libcurl returned. A handler
+// may even destroy this CurlMulti (say, a dialog deleting its LizardApi): `self` notices.
 void CurlMulti::afterAction()
 {
+    const QPointer<CurlMulti> self(this);
     const std::vector<quint64> pending = std::exchange(m_pendingData, {});
     for (quint64 serial : pending) {
         const auto it = m_active.find(serial);
         if (it != m_active.end())
             it->second->deliverPending();
+        if (self == nullptr)
+            return;
     }
 
     std::vector<std::pair<quint64, CURLcode>> done;
@@ -154,6 +159,8 @@ void CurlMulti::afterAction()
         CurlTransfer* t = it->second;
         detach(t);
         t->complete(code);
+        if (self == nullptr)
+            return;
     }
 }
 

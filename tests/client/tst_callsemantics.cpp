@@ -37,6 +37,7 @@ private slots:
     void destroyedContextMeansNoCallback();
     void cancelReportsCancelled();
     void destroyingApiCancelsCalls();
+    void callbackDestroysApi();
     void wrongAnswerTypeIsProtocolError();
     void httpErrorsAreMapped();
     void invalidRawMethod();
@@ -148,6 +149,23 @@ void TestCallSemantics::destroyingApiCancelsCalls()
     m_api.reset();
     QTRY_VERIFY(got.has_value());
     QCOMPARE(got->error().kind, ApiError::Kind::Cancelled);
+}
+
+void TestCallSemantics::callbackDestroysApi()
+{
+    m_server->route("/api/projects", json(200, "[]"));
+    m_server->route("/api/sandboxes", {200, {}, "[]", {}, 0, 2000});
+    std::optional<Outcome<QList<SandboxInfo>>> other;
+    m_api->listSandboxes({}, this, [&](Outcome<QList<SandboxInfo>> o) { other = std::move(o); });
+    bool called = false;
+    m_api->listProjects(this, [&](Outcome<QList<Project>> o) {
+        QVERIFY(o.ok());
+        called = true;
+        m_api.reset(); // e.g. a dialog that owns its LizardApi closes in the callback
+    });
+    QTRY_VERIFY(called);
+    QTRY_VERIFY(other.has_value());
+    QCOMPARE(other->error().kind, ApiError::Kind::Cancelled);
 }
 
 void TestCallSemantics::wrongAnswerTypeIsProtocolError()

@@ -41,6 +41,7 @@ private slots:
     void connectionRefused();
     void transferTimeout();
     void destroyingMultiAbandonsTransfers();
+    void handlerDestroysTheMulti();
     void proxyFromEnvironmentIsHonoured();
     void redirectsAreNotFollowed();
 
@@ -313,6 +314,27 @@ void TestCurlMulti::destroyingMultiAbandonsTransfers()
     QVERIFY(got.has_value());
     QVERIFY(got->cancelled);
     QVERIFY(!t.isRunning());
+}
+
+void TestCurlMulti::handlerDestroysTheMulti()
+{
+    m_server->route("/hello", {200, {}, "hi"});
+    m_server->route("/slow", {200, {}, "late", {}, 0, 2000});
+    CurlTransfer quick(get("/hello"));
+    CurlTransfer slow(get("/slow"));
+    bool quickDone = false;
+    std::optional<HttpResponse> slowGot;
+    quick.setFinishHandler([&](const HttpResponse&) {
+        quickDone = true;
+        m_multi.reset(); // from inside the multi's own event handling
+    });
+    slow.setFinishHandler([&](const HttpResponse& r) { slowGot = r; });
+    QVERIFY(quick.start(m_multi.get()));
+    QVERIFY(slow.start(m_multi.get()));
+    QTRY_VERIFY(quickDone);
+    QVERIFY(slowGot.has_value());
+    QVERIFY(slowGot->cancelled);
+    QVERIFY(!slow.isRunning());
 }
 
 void TestCurlMulti::proxyFromEnvironmentIsHonoured()

@@ -323,6 +323,28 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!processListed(pid), 10000);
     }
 
+    void disconnectCancelsACollectedCommand()
+    {
+        QTcpSocket s;
+        s.connectToHost("127.0.0.1", quint16(m_server.port()));
+        QVERIFY(s.waitForConnected(5000));
+        const QByteArray json = R"({"cmd":"sleep 317"})";
+        s.write("POST /api/sandboxes/" + m_id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
+                m_server.apiKey().toUtf8() + "\r\nContent-Length: " + QByteArray::number(json.size()) +
+                "\r\n\r\n" + json);
+        QVERIFY(s.waitForBytesWritten(5000));
+        auto sleeping = [&] {
+            for (const auto& v : jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
+                if (v.toObject().value("command").toString().contains("sleep 317"))
+                    return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sleeping(), 10000);
+        s.abort();
+        QTRY_VERIFY_WITH_TIMEOUT(!sleeping(), 10000);
+    }
+
     void cleanupTestCase()
     {
         if (!m_id.isEmpty())

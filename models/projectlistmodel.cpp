@@ -22,6 +22,7 @@ void ProjectListModel::refresh()
     if (m_api == nullptr || m_inFlight)
         return;
     m_inFlight = m_api->listProjects(this, [this](auto outcome) {
+        m_inFlight = nullptr;
         if (!outcome) {
             fail(outcome.error(), QStringLiteral("List projects"));
             return;

@@ -87,7 +87,9 @@ private slots:
         QCOMPARE(error.kind, client::ApiError::Kind::Conflict);
         QCOMPARE(error.httpStatus, 409);
         QVERIFY(!error.code.isEmpty());
-        QVERIFY2(error.toDisplayString().contains("Create project \"Twice\""), qPrintable(error.toDisplayString()));
+        const QString text = error.toDisplayString(); // what failed, status, code, the server's message
+        QVERIFY2(text.contains("Create project") && text.contains("409") && text.contains(error.code) &&
+                     text.contains("Twice"), qPrintable(text));
         QCOMPARE(model.rowCount(), 1); // the failed create added nothing
     }
 

@@ -21,7 +21,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QPointer>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
@@ -78,8 +80,9 @@ private slots:
 
     void createThroughDialogAndRunEcho()
     {
-        ui::CreateSandboxDialog* dialog = openCreateDialog();
+        QPointer<ui::CreateSandboxDialog> dialog = openCreateDialog(); // deletes itself on close
         QVERIFY(dialog);
+        QSignalSpy created(dialog.data(), &ui::CreateSandboxDialog::sandboxCreated);
         dialog->templateBox()->setCurrentIndex(dialog->templateBox()->findData("base"));
         dialog->sizeBox()->setCurrentIndex(dialog->sizeBox()->findData("small"));
         dialog->lifetimeBox()->setValue(10);
@@ -92,9 +95,10 @@ private slots:
         QCOMPARE(req.timeoutMs, qint64(600000));
         QCOMPARE(req.envs.value("GREETING"), QString("hi"));
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isVisible(), 60000);
-        m_sandboxId = dialog->created().sandboxId;
+        QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, 60000);
+        m_sandboxId = created.at(0).at(0).value<client::SandboxInfo>().sandboxId;
         QVERIFY(!m_sandboxId.isEmpty());
+        QTRY_VERIFY(dialog.isNull() || !dialog->isVisible());
 
         // The new sandbox is in the table, selected, and its console is shown.
         models::SandboxTableModel* model = m_window->sandboxModel();
@@ -129,6 +133,21 @@ private slots:
         QTest::keyClick(console->commandLine(), Qt::Key_Down);
         QTest::keyClick(console->commandLine(), Qt::Key_Down);
         QCOMPARE(console->commandLine()->text(), QString());
+    }
+
+    // With LIZARD_SCREENSHOT_DIR set: the scenario of the issue, saved as main-window.png.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("LIZARD_SCREENSHOT_DIR not set");
+        ui::ConsoleWidget* console = m_window->consoleArea()->currentConsole();
+        QVERIFY(console);
+        console->runCommand("ls /; python3 -c 'print(6*7)'");
+        QTRY_COMPARE_WITH_TIMEOUT(console->statusText(), QString("exit 0"), 30000);
+        QTest::qWait(1200); // a tick of the time-left column
+        m_window->resize(1280, 760);
+        QVERIFY(m_window->grab().save(dir + "/main-window.png"));
     }
 
     void selectionSurvivesPolling()

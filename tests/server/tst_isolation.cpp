@@ -227,7 +227,7 @@ private slots:
     void networkDoesNotReachHostLoopback()
     {
         if (!m_h.rt().capabilities().network)
-            QSKIP("slirp4netns is not installed");
+            QSKIP("no usable slirp4netns (not installed, or /dev/net/tun not accessible to this user)");
         int listener = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};
         addr.sin_family = AF_INET;

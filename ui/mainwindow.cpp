@@ -27,6 +27,7 @@ MainWindow::MainWindow(QWidget* parent)
     right->addWidget(m_consoles);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
+    right->setSizes({300, 450});
     auto* main = new QSplitter(Qt::Horizontal);
     main->addWidget(m_projects);
     main->addWidget(right);

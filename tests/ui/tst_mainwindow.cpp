@@ -58,7 +58,7 @@ private slots:
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {"test note"});
+        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {"example capability note"});
         m_window->show();
     }
 
@@ -73,7 +73,7 @@ private slots:
     void showsConnectionAndDefaultProject()
     {
         QVERIFY(m_window->connectionText().contains(m_server.url()));
-        QVERIFY(m_window->capabilityNotes().contains("test note"));
+        QVERIFY(m_window->capabilityNotes().contains("example capability note"));
         QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
         QTRY_VERIFY(m_window->sandboxPanel()->newAction()->isEnabled());
     }

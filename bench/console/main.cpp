@@ -132,6 +132,12 @@ int runLive(const QString& url, const QString& key, int total)
             failure = e.toDisplayString();
             done = true;
         });
+        qsizetype batches = 0;
+        qsizetype biggest = 0;
+        QObject::connect(&session, &models::ConsoleSession::output, [&](const QList<OutputLine>& lines) {
+            ++batches;
+            biggest = qMax(biggest, lines.size());
+        });
         meter.start();
         elapsed.start();
         session.run(QStringLiteral("seq %1").arg(total));
@@ -145,6 +151,8 @@ int runLive(const QString& url, const QString& key, int total)
             std::fprintf(stderr, "exit %d, lines logged %lld, %s\n", exitCode,
                          static_cast<long long>(session.log().lineCount()), qPrintable(failure));
         report(" (real lizard-local, seq)", total, meter.maxStallMs(), ms, ok);
+        std::printf("  (%lld batches from the client, the biggest %lld lines)\n", static_cast<long long>(batches),
+                    static_cast<long long>(biggest));
         exitCode = ok ? 0 : 1;
     }
     api.killSandbox(sandboxId, &api, [&](client::Outcome<client::Unit>) { done = true; });

@@ -239,6 +239,7 @@ private slots:
         const int port = ntohs(addr.sin_port);
         auto net = m_h.rt().start(spec("sb_iso_net", 1024, 1024, true));
         QVERIFY2(net, net ? "" : net.error().message.c_str());
+        lizard::test::SandboxGuard guard(m_h.rt(), net.value());
         QVERIFY(net.value().internetAccess);
         std::string out;
         QCOMPARE(m_h.sh(net.value(), "cat /sys/class/net/tap0/operstate").exitCode, 0);
@@ -257,6 +258,7 @@ private slots:
             QSKIP(m_h.rt().capabilities().limitsNote.c_str());
         auto bombed = m_h.rt().start(spec("sb_iso_bomb", 64, 512));
         QVERIFY2(bombed, bombed ? "" : bombed.error().message.c_str());
+        lizard::test::SandboxGuard guard(m_h.rt(), bombed.value());
         QVERIFY(bombed.value().limitsEnforced);
         rt::ExecRequest req;
         req.argv = {"bash", "-c", "bomb() { bomb | bomb & }; bomb; sleep 5"};
@@ -286,6 +288,7 @@ private slots:
             QSKIP(m_h.rt().capabilities().limitsNote.c_str());
         auto small = m_h.rt().start(spec("sb_iso_mem", 256, 128));
         QVERIFY(small);
+        lizard::test::SandboxGuard guard(m_h.rt(), small.value());
         auto r = m_h.sh(small.value(), "python3 -c 'a = bytearray(512 << 20); print(len(a))'");
         m_h.rt().destroy(small.value());
         QVERIFY2(r.exitCode != 0, r.out.c_str());

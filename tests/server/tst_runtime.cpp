@@ -410,6 +410,7 @@ private slots:
         auto started = m_h.rt().start(spec("sb_rt_destroy"));
         QVERIFY2(started, started ? "" : started.error().message.c_str());
         const auto h = started.value();
+        lizard::test::SandboxGuard guard(m_h.rt(), h); // destroy is idempotent
         QCOMPARE(m_h.sh(h, "sleep 1000 >/dev/null 2>&1 & echo ok").out, std::string("ok\n"));
         const QString dir = QString::fromStdString(m_h.dataDir() + "/sandboxes/" + h.id);
         QVERIFY(QFileInfo(dir).isDir());
@@ -465,6 +466,7 @@ private slots:
     {
         auto started = m_h.rt().start(spec("sb_rt_orphan"));
         QVERIFY(started);
+        lizard::test::SandboxGuard guard(m_h.rt(), started.value()); // destroy is idempotent
         m_h.rt().cleanupOrphans({m_sb.id});
         QVERIFY(!m_h.rt().isAlive(started.value()));
         QVERIFY(!QFileInfo(QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_rt_orphan")).exists());

@@ -34,6 +34,20 @@ struct ExecOutcome
     std::optional<Error> error;
 };
 
+// Destroys a sandbox when the test function leaves, also through a failed QVERIFY.
+class SandboxGuard
+{
+public:
+    SandboxGuard(runtime::Runtime& rt, runtime::SandboxHandle h) : m_rt(rt), m_h(std::move(h)) {}
+    ~SandboxGuard() { m_rt.destroy(m_h); }
+    SandboxGuard(const SandboxGuard&) = delete;
+    SandboxGuard& operator=(const SandboxGuard&) = delete;
+
+private:
+    runtime::Runtime& m_rt;
+    runtime::SandboxHandle m_h;
+};
+
 class RuntimeHarness
 {
 public:

@@ -4,6 +4,7 @@
 
 #include <QPointer>
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <algorithm>
 #include <utility>
@@ -67,6 +68,23 @@ void CurlMulti::markPending(CurlTransfer* transfer)
 {
     if (std::find(m_pendingData.begin(), m_pendingData.end(), transfer->m_serial) == m_pendingData.end())
         m_pendingData.push_back(transfer->m_serial);
+}
+
+// Unpauses a transfer whose owner caught up, from a fresh event-loop turn: curl may deliver
+// the held-back bytes from inside curl_easy_pause, so this counts as a curl action.
+void CurlMulti::resumeLater(CurlTransfer* transfer)
+{
+    const quint64 serial = transfer->m_serial;
+    QTimer::singleShot(0, this, [this, serial] {
+        const auto it = m_active.find(serial);
+        if (it == m_active.end() || !it->second->m_paused)
+            return;
+        it->second->m_paused = false;
+        ++m_inCurl;
+        curl_easy_pause(it->second->m_easy, CURLPAUSE_CONT);
+        --m_inCurl;
+        afterAction();
+    });
 }
 
 int CurlMulti::onSocket(CURL*, curl_socket_t fd, int what, void* self, void*)

@@ -40,6 +40,7 @@ private:
     bool attach(CurlTransfer* transfer);   // curl_multi_add_handle
     void detach(CurlTransfer* transfer);   // curl_multi_remove_handle; never from a curl callback
     void markPending(CurlTransfer* transfer);
+    void resumeLater(CurlTransfer* transfer);
 
     static int onSocket(CURL* easy, curl_socket_t fd, int what, void* self, void* socketData);
     static int onTimer(CURLM* multi, long timeoutMs, void* self);

@@ -114,11 +114,21 @@ size_t CurlTransfer::onHeader(char* data, size_t size, size_t count, void* self)
     return n;
 }
 
+namespace {
+constexpr qsizetype kMaxPendingBytes = 128 * 1024;
+}
+
 size_t CurlTransfer::onWrite(char* data, size_t size, size_t count, void* self)
 {
     auto* t = static_cast<CurlTransfer*>(self);
     const size_t n = size * count;
     if (t->m_request.streaming && t->m_response.isSuccess() && t->m_onData) {
+        // Flow control: hand the owner at most kMaxPendingBytes per event-loop turn. A fast
+        // stream (a command printing 100k lines) would otherwise be parsed in one long turn.
+        if (t->m_pending.size() >= kMaxPendingBytes && t->m_multi != nullptr) {
+            t->m_paused = true;
+            return CURL_WRITEFUNC_PAUSE; // curl keeps these bytes and offers them again
+        }
         t->m_pending.append(data, qsizetype(n));
         if (t->m_multi != nullptr)
             t->m_multi->markPending(t);
@@ -134,8 +144,11 @@ void CurlTransfer::deliverPending()
         return;
     const QByteArray chunk = std::move(m_pending);
     m_pending = QByteArray();
+    const std::weak_ptr<int> alive = m_alive;
     const DataHandler handler = m_onData; // the handler may delete this transfer
     handler(chunk);
+    if (!alive.expired() && m_paused && m_multi != nullptr)
+        m_multi->resumeLater(this);
 }
 
 void CurlTransfer::complete(CURLcode code)

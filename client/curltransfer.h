@@ -63,6 +63,7 @@ private:
     CurlMulti* m_multi = nullptr;
     quint64 m_serial = 0;
     bool m_finished = false;
+    bool m_paused = false;               // curl holds data back until the owner caught up
     char m_errorBuffer[CURL_ERROR_SIZE] = {};
     std::shared_ptr<int> m_alive = std::make_shared<int>(0);
 };

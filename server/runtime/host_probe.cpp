@@ -3,6 +3,10 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <sched.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace lizard::runtime {
@@ -47,6 +51,23 @@ std::string missingInterpreterPackages()
     if (::access("/usr/bin/node", X_OK) != 0 && ::access("/usr/bin/nodejs", X_OK) != 0)
         add("nodejs");
     return missing;
+}
+
+std::string probeUserNamespace()
+{
+    // In a child, so this process keeps its namespaces; the exit code carries errno.
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(::unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0xff));
+    if (pid < 0)
+        return std::string("fork: ") + std::strerror(errno);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return {};
+    const int err = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
+    return std::string("unshare(CLONE_NEWUSER): ") + std::strerror(err);
 }
 
 std::string explainUsernsFailure(const std::string& error)

@@ -10,6 +10,9 @@ namespace lizard::runtime {
 std::string missingInterpreterPackages();
 
 // Turns a failed user-namespace start into a message naming the cause and the fix.
+// Empty if this process may create a user namespace, else "unshare(CLONE_NEWUSER): <reason>".
+std::string probeUserNamespace();
+
 std::string explainUsernsFailure(const std::string& error);
 
 // slirp4netns path, or empty if not installed or /dev/net/tun is not usable by this user.

@@ -128,8 +128,12 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     std::string missing = missingInterpreterPackages();
     caps.interpreterTemplate = missing.empty();
     caps.interpreterMissing = missing;
-    // Building the skeleton is the first real use of a user namespace: it doubles as the probe.
-    if (auto s = rt->ensureTemplate(); !s) {
+    // Ask first whether user namespaces work at all, so a host that forbids them gets the
+    // cause and the fix rather than whatever the template build trips over next.
+    if (const std::string denied = probeUserNamespace(); !denied.empty()) {
+        caps.sandboxes = false;
+        caps.sandboxesError = explainUsernsFailure(denied);
+    } else if (auto s = rt->ensureTemplate(); !s) {
         caps.sandboxes = false;
         caps.sandboxesError = s.error().message.find("unshare(CLONE_NEWUSER)") != std::string::npos
             ? explainUsernsFailure(s.error().message)

@@ -126,6 +126,20 @@ private slots:
                  0);
         for (const char* dir : {"/etc/", "/root/", "/opt/", "/var/", "/home/user/"})
             QVERIFY2(!QFile::exists(dir + name), dir);
+        // The server user's own home directory (the desktop user's, for a non-root server):
+        // a sandbox that writes to that path writes into its own file system, never the host's.
+        const QString home = QDir::homePath();
+        const QString keysPath = home + "/.ssh/authorized_keys";
+        auto hostKeys = [&] {
+            QFile f(keysPath);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<absent>");
+        };
+        const QByteArray keysBefore = hostKeys();
+        QCOMPARE(shIn(m_a, "mkdir -p '" + home + "/.ssh' && echo " + name + " >> '" + keysPath + "' && touch '"
+                           + home + "/" + name + "'"),
+                 0);
+        QVERIFY2(!QFile::exists(home + "/" + name), qPrintable(home));
+        QCOMPARE(hostKeys(), keysBefore);
         QFile hosts("/etc/hosts");
         QVERIFY(hosts.open(QIODevice::ReadOnly));
         QVERIFY(!hosts.readAll().contains("10.9.9.9"));

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (CTest). As root it runs it twice for the server-side suites:
-# once with lizard-local as root, once with lizard-local as an ordinary user (lizard-ci),
-# as a desktop user would run it.
+# Runs the whole test suite (CTest). As root it then runs the server-side suites again with
+# lizard-local (and the runtime and isolation suites themselves) running as an ordinary user,
+# lizard-ci, because that is how desktop users run lizard-local.
 set -euo pipefail
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
+BUILD=$(realpath "$BUILD")
 
 # The SDK compatibility suite needs the pinned official SDK.
 if [[ -f tests/compat/package.json && ! -d tests/compat/node_modules/@lizard-build/sdk ]]; then
@@ -17,9 +18,17 @@ ctest --test-dir "$BUILD" --output-on-failure -j2 || status=1
 if [[ $(id -u) -eq 0 ]]; then
   id lizard-ci >/dev/null 2>&1 || useradd --create-home --shell /bin/bash lizard-ci
   grep -q '^lizard-ci:' /etc/subuid 2>/dev/null || usermod --add-subuids 300000-365535 --add-subgids 300000-365535 lizard-ci
-  # The unprivileged server must be able to run the binaries.
-  chmod o+rx "$(realpath "$BUILD")" "$(realpath "$BUILD")/bin" 2>/dev/null || true
+  # The checkout may sit under a directory the user cannot enter (/root): give it copies.
+  bindir=$(mktemp -d /tmp/lizard-ci-bin.XXXXXX)
+  trap 'rm -rf "$bindir"' EXIT
+  cp "$BUILD"/bin/{lizard-local,lizard-agent,tst_runtime,tst_isolation} "$bindir"/
+  chmod 755 "$bindir" "$bindir"/*
+  echo "== runtime and isolation suites as the unprivileged user lizard-ci =="
+  for t in tst_runtime tst_isolation; do
+    runuser -u lizard-ci -- env -C /tmp QT_QPA_PLATFORM=offscreen "$bindir/$t" || status=1
+  done
   echo "== server suites again, lizard-local running as the unprivileged user lizard-ci =="
-  LIZARD_TEST_SERVER_USER=lizard-ci ctest --test-dir "$BUILD" --output-on-failure -L server || status=1
+  LIZARD_TEST_SERVER_USER=lizard-ci LIZARD_LOCAL_BIN="$bindir/lizard-local" \
+    ctest --test-dir "$BUILD" --output-on-failure -L server || status=1
 fi
 exit $status

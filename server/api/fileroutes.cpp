@@ -9,6 +9,8 @@
 #include "common/base64.h"
 #include "runtime/agent_client.h"
 
+#include <functional>
+
 namespace lizard::api {
 
 using http::bhttp::verb;
@@ -70,6 +72,20 @@ void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&&
     if (!sb)
         return ex->replyError(notFound(id));
     handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
+}
+
+// One JSON request to the sandbox's agent: an agent error becomes the API error, a reply
+// goes to `onOk`.
+void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohmann::json req,
+              std::function<void(const nlohmann::json&)> onOk)
+{
+    withAgent(mgr, ex, id, [&](const AgentPtr& agent) {
+        agent->request(std::move(req), [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
+            if (!r)
+                return ex->replyError(apiErrorFromAgent(r.error()));
+            onOk(*r);
+        });
+    });
 }
 
 void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
@@ -176,13 +192,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(path.error());
         else
             req["path"] = *path;
-        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request(req, [ex, agent](Result<nlohmann::json> r) {
-                if (!r)
-                    return ex->replyError(apiErrorFromAgent(r.error()));
-                ex->replyEmpty();
-            });
-        });
+        askAgent(mgr, ex, p[0], std::move(req), [ex](const nlohmann::json&) { ex->replyEmpty(); });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
         if (!mgr.running(p[0]))
@@ -190,18 +200,13 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
-        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request(
-                {{"op", "list"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
-                    if (!r)
-                        return ex->replyError(apiErrorFromAgent(r.error()));
-                    nlohmann::json out = nlohmann::json::array();
-                    if (const auto it = r->find("entries"); it != r->end() && it->is_array()) {
-                        for (const auto& e : *it)
-                            out.push_back(fileEntryJson(e));
-                    }
-                    ex->replyJson(200, out);
-                });
+        askAgent(mgr, ex, p[0], {{"op", "list"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+            nlohmann::json out = nlohmann::json::array();
+            if (const auto it = r.find("entries"); it != r.end() && it->is_array()) {
+                for (const auto& e : *it)
+                    out.push_back(fileEntryJson(e));
+            }
+            ex->replyJson(200, out);
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
@@ -210,17 +215,11 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
-        withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->request(
-                {{"op", "stat"}, {"path", *path}}, [ex, agent](Result<nlohmann::json> r) {
-                    if (!r)
-                        return ex->replyError(apiErrorFromAgent(r.error()));
-                    const auto it = r->find("entry");
-                    if (it == r->end() || !it->is_object())
-                        return ex->replyError(
-                            Error{500, "INTERNAL", "the agent answered stat without an entry"});
-                    ex->replyJson(200, fileEntryJson(*it));
-                });
+        askAgent(mgr, ex, p[0], {{"op", "stat"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+            const auto it = r.find("entry");
+            if (it == r.end() || !it->is_object())
+                return ex->replyError(Error{500, "INTERNAL", "the agent answered stat without an entry"});
+            ex->replyJson(200, fileEntryJson(*it));
         });
     });
     router.add(verb::post, "/api/sandboxes/{}/files/move",
@@ -237,14 +236,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
                    auto to = bodyPath(f, "to");
                    if (!to)
                        return ex->replyError(to.error());
-                   withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-                       agent->request({{"op", "move"}, {"from", *from}, {"to", *to}},
-                                      [ex, agent](Result<nlohmann::json> r) {
-                                          if (!r)
-                                              return ex->replyError(apiErrorFromAgent(r.error()));
-                                          ex->replyEmpty();
-                                      });
-                   });
+                   askAgent(mgr, ex, p[0], {{"op", "move"}, {"from", *from}, {"to", *to}},
+                            [ex](const nlohmann::json&) { ex->replyEmpty(); });
                });
 }
 

@@ -5,26 +5,33 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
+#include "ui/documenttabs.h"
 #include "ui/projectpanel.h"
 #include "ui/sandboxpanel.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace lizard::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel), m_consoles(new ConsoleArea),
-      m_banner(new BannerWidget), m_connection(new QLabel), m_notesLabel(new QLabel)
+      m_tools(new QTabWidget), m_banner(new BannerWidget), m_connection(new QLabel), m_notesLabel(new QLabel)
 {
     setWindowTitle(QStringLiteral("Lizard"));
+    // The selected sandbox's tools; other features add theirs with toolTabs()->addTab().
+    m_tools->setObjectName(QStringLiteral("sandboxTools"));
+    m_tools->setDocumentMode(true);
+    m_tools->addTab(m_consoles, QStringLiteral("Console"));
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_sandboxes);
-    right->addWidget(m_consoles);
+    right->addWidget(m_tools);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
     right->setSizes({300, 450});
@@ -34,11 +41,12 @@ MainWindow::MainWindow(QWidget* parent)
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
     main->setSizes({200, 1000});
+    m_documents = new DocumentTabs(main);
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(8, 8, 8, 4);
     layout->addWidget(m_banner);
-    layout->addWidget(main, 1);
+    layout->addWidget(m_documents, 1);
     setCentralWidget(central);
 
     m_connection->setObjectName(QStringLiteral("connectionLabel"));
@@ -59,6 +67,15 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // Unsaved notebooks and editors ask first.
+    if (m_documents->confirmCloseAll())
+        event->accept();
+    else
+        event->ignore();
+}
 
 void MainWindow::buildMenus()
 {

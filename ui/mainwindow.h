@@ -1,7 +1,8 @@
 #pragma once
-// The main window: projects (left), the selected project's sandboxes (top right), the
-// selected sandbox's console (bottom right), an error/note banner, and the active
-// connection in the status bar. It reads models and calls SandboxActions; it knows no HTTP.
+// The main window: central document tabs whose first tab holds projects (left), the selected
+// project's sandboxes (top right) and the selected sandbox's tools (Console, …; bottom right);
+// further tabs are documents (notebooks, editors, previews). An error/note banner, and the
+// active connection in the status bar. It reads models and calls SandboxActions; no HTTP.
 
 #include "client/lizardapi.h"
 
@@ -10,6 +11,7 @@
 #include <QStringList>
 
 class QLabel;
+class QTabWidget;
 
 namespace lizard::models {
 class ProjectListModel;
@@ -21,6 +23,7 @@ namespace lizard::ui {
 
 class BannerWidget;
 class ConsoleArea;
+class DocumentTabs;
 class ProjectPanel;
 class SandboxPanel;
 
@@ -45,6 +48,11 @@ public:
     ProjectPanel* projectPanel() const { return m_projects; }
     SandboxPanel* sandboxPanel() const { return m_sandboxes; }
     ConsoleArea* consoleArea() const { return m_consoles; }
+    // The selected sandbox's tools (Console first); features add their panels as tabs.
+    QTabWidget* toolTabs() const { return m_tools; }
+    // Central tabs: the home view first, then documents (notebooks, editors, previews).
+    DocumentTabs* documentTabs() const { return m_documents; }
+    client::LizardApi* api() const { return m_api; }
     BannerWidget* banner() const { return m_banner; }
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
@@ -52,6 +60,9 @@ public:
 
 signals:
     void connectionsRequested();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
@@ -62,6 +73,8 @@ private:
     ProjectPanel* m_projects;
     SandboxPanel* m_sandboxes;
     ConsoleArea* m_consoles;
+    QTabWidget* m_tools;
+    DocumentTabs* m_documents = nullptr;
     BannerWidget* m_banner;
     QLabel* m_connection;
     QLabel* m_notesLabel;

@@ -23,9 +23,9 @@ namespace lizard::ui {
 using models::SandboxTableModel;
 
 SandboxPanel::SandboxPanel(QWidget* parent)
-    : QWidget(parent), m_view(new QTableView(this)), m_title(new QLabel(this))
+    : QWidget(parent), m_view(new QTableView(this)), m_title(new QLabel(this)), m_bar(new QToolBar(this))
 {
-    auto* bar = new QToolBar(this);
+    QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_new = bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
     m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton), QStringLiteral("Kill"));
@@ -110,9 +110,18 @@ void SandboxPanel::selectSandbox(const QString& sandboxId)
         m_view->selectRow(row);
 }
 
+void SandboxPanel::addSandboxAction(QAction* action)
+{
+    m_extra.append(action);
+    m_bar->addAction(action);
+    updateActions();
+}
+
 void SandboxPanel::updateActions()
 {
     const bool has = !currentSandboxId().isEmpty();
+    for (QAction* action : std::as_const(m_extra))
+        action->setEnabled(has);
     m_new->setEnabled(m_model && !m_model->projectId().isEmpty());
     m_kill->setEnabled(has);
     m_extend->setEnabled(has);
@@ -199,6 +208,9 @@ void SandboxPanel::showContextMenu(const QPoint& pos)
         menu.addSeparator();
         menu.addAction(m_copy);
         menu.addAction(m_extend);
+        if (!m_extra.isEmpty())
+            menu.addSeparator();
+        menu.addActions(m_extra);
         menu.addSeparator();
         menu.addAction(m_kill);
     }

@@ -10,6 +10,7 @@
 class QAction;
 class QLabel;
 class QTableView;
+class QToolBar;
 
 namespace lizard::models {
 class SandboxActions;
@@ -34,6 +35,11 @@ public:
     QAction* extendAction() const { return m_extend; }
     QAction* copyIdAction() const { return m_copy; }
 
+    // Adds a feature's action on the selected sandbox (e.g. "Open notebook") to the toolbar and
+    // the context menu. It is enabled while a sandbox is selected; the handler reads
+    // currentSandboxId().
+    void addSandboxAction(QAction* action);
+
     // Kill without asking (the Kill action asks first).
     void killSandbox(const QString& sandboxId);
 
@@ -54,6 +60,8 @@ private:
     QPointer<models::SandboxActions> m_actions;
     QTableView* m_view;
     QLabel* m_title;
+    QToolBar* m_bar;
+    QList<QAction*> m_extra;
     QAction* m_new;
     QAction* m_kill;
     QAction* m_extend;

@@ -1,0 +1,7 @@
+#include "ui/documentpage.h"
+
+namespace lizard::ui {
+
+DocumentPage::~DocumentPage() = default;
+
+} // namespace lizard::ui

@@ -50,6 +50,19 @@ const std::vector<std::string>& migrations()
         );
         CREATE INDEX sandboxes_status ON sandboxes(status);
         )sql",
+        // 2: volumes (attached_to: the sandbox holding it, see Store::volumeHolder).
+        R"sql(
+        CREATE TABLE volumes (
+            id TEXT PRIMARY KEY,
+            project_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            size_gb INTEGER NOT NULL,
+            size_enforced INTEGER NOT NULL,
+            attached_to TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL,
+            UNIQUE(project_id, name)
+        );
+        )sql",
     };
     return steps;
 }

@@ -50,6 +50,27 @@ const std::vector<std::string>& migrations()
         );
         CREATE INDEX sandboxes_status ON sandboxes(status);
         )sql",
+        // 2: pause (status 'paused', the last pause error) and snapshots of sandboxes' files.
+        R"sql(
+        ALTER TABLE sandboxes ADD COLUMN pause_error TEXT NOT NULL DEFAULT '';
+        CREATE TABLE snapshots (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            project_id TEXT NOT NULL,
+            source_sandbox_id TEXT NOT NULL,
+            template TEXT NOT NULL,
+            size TEXT NOT NULL,
+            cpus REAL NOT NULL,
+            memory_mb INTEGER NOT NULL,
+            envs TEXT NOT NULL,
+            internet_access INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            error TEXT NOT NULL DEFAULT '',
+            size_bytes INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX snapshots_project ON snapshots(project_id);
+        )sql",
         // 2: volumes (attached_to: the sandbox holding it, see Store::volumeHolder).
         R"sql(
         CREATE TABLE volumes (

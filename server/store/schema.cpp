@@ -50,7 +50,20 @@ const std::vector<std::string>& migrations()
         );
         CREATE INDEX sandboxes_status ON sandboxes(status);
         )sql",
-        // 2: pause (status 'paused', the last pause error) and snapshots of sandboxes' files.
+        // 2: volumes (attached_to: the sandbox holding it, see Store::volumeHolder).
+        R"sql(
+        CREATE TABLE volumes (
+            id TEXT PRIMARY KEY,
+            project_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            size_gb INTEGER NOT NULL,
+            size_enforced INTEGER NOT NULL,
+            attached_to TEXT NOT NULL DEFAULT '',
+            created_at INTEGER NOT NULL,
+            UNIQUE(project_id, name)
+        );
+        )sql",
+        // 3: pause (status 'paused', the last pause error) and snapshots of sandboxes' files.
         R"sql(
         ALTER TABLE sandboxes ADD COLUMN pause_error TEXT NOT NULL DEFAULT '';
         CREATE TABLE snapshots (
@@ -70,19 +83,6 @@ const std::vector<std::string>& migrations()
             created_at INTEGER NOT NULL
         );
         CREATE INDEX snapshots_project ON snapshots(project_id);
-        )sql",
-        // 2: volumes (attached_to: the sandbox holding it, see Store::volumeHolder).
-        R"sql(
-        CREATE TABLE volumes (
-            id TEXT PRIMARY KEY,
-            project_id TEXT NOT NULL,
-            name TEXT NOT NULL,
-            size_gb INTEGER NOT NULL,
-            size_enforced INTEGER NOT NULL,
-            attached_to TEXT NOT NULL DEFAULT '',
-            created_at INTEGER NOT NULL,
-            UNIQUE(project_id, name)
-        );
         )sql",
     };
     return steps;

@@ -84,6 +84,17 @@ const std::vector<std::string>& migrations()
         );
         CREATE INDEX snapshots_project ON snapshots(project_id);
         )sql",
+        // 4: exposed sandbox ports (the port proxy); token is the sandbox's access token.
+        R"sql(
+        CREATE TABLE exposures (
+            sandbox_id TEXT NOT NULL,
+            port INTEGER NOT NULL,
+            address TEXT NOT NULL UNIQUE,
+            token TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY(sandbox_id, port)
+        );
+        )sql",
     };
     return steps;
 }

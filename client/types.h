@@ -124,6 +124,15 @@ struct WhoAmI
     QString id;
     QString name;
     QString email;
+// Ports (issue 5, portsui): an exposed sandbox port, as POST /expose/{port} answers it.
+struct ExposedPort
+{
+    QString hostname;    // "127.x.y.z:PORT" for lizard-local, a DNS name in the cloud (no scheme)
+    QString url;         // browser URL carrying ?lizard_token=…
+    int port = 0;        // the sandbox's port
+    QString accessToken; // X-Lizard-Access-Token for API clients
+};
+
     QString workspaceId;
 };
 
@@ -138,3 +147,4 @@ struct Endpoint
 
 Q_DECLARE_METATYPE(lizard::client::ApiError)
 Q_DECLARE_METATYPE(lizard::client::SandboxInfo)
+Q_DECLARE_METATYPE(lizard::client::ExposedPort) // Ports (issue 5)

@@ -119,11 +119,6 @@ struct FileEntry
     QString symlinkTarget;
 };
 
-struct WhoAmI
-{
-    QString id;
-    QString name;
-    QString email;
 // Ports (issue 5, portsui): an exposed sandbox port, as POST /expose/{port} answers it.
 struct ExposedPort
 {
@@ -133,6 +128,11 @@ struct ExposedPort
     QString accessToken; // X-Lizard-Access-Token for API clients
 };
 
+struct WhoAmI
+{
+    QString id;
+    QString name;
+    QString email;
     QString workspaceId;
 };
 
@@ -145,6 +145,6 @@ struct Endpoint
 
 } // namespace lizard::client
 
+Q_DECLARE_METATYPE(lizard::client::ExposedPort) // Ports (issue 5)
 Q_DECLARE_METATYPE(lizard::client::ApiError)
 Q_DECLARE_METATYPE(lizard::client::SandboxInfo)
-Q_DECLARE_METATYPE(lizard::client::ExposedPort) // Ports (issue 5)

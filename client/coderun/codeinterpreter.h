@@ -1,0 +1,104 @@
+#pragma once
+// runCode for one sandbox through the public API only (exec + files), so the same path works
+// against lizard-local and the cloud. The runner (resources/runner/lizard_runner.py, embedded
+// as :/lizard/runner/lizard_runner.py) runs inside the sandbox.
+//
+// Fast path: one long streaming exec runs the runner in `serve` mode; requests are files written
+// through the files API into its inbox, answers come back on the stream, demultiplexed by `req`.
+// Before the exec's 600 s cap the runner says `expiring` and the next serve process (with a
+// fresh inbox) takes over. Whenever serve is unavailable (it does not start, its stream dies),
+// requests go through exec-per-run (`python3 -c <runner> <b64 json>`) and serve is retried later.
+// Requests in flight when a stream dies fail (they may or may not have run); none is re-sent.
+//
+// Callbacks follow LizardApi's rules: they run from the event loop, never inside the call, and
+// not at all once `ctx` is destroyed (nullptr: always).
+
+#include "client/coderun/coderun.h"
+#include "client/coderun/runcodetypes.h"
+#include "client/outcome.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+
+namespace lizard::client {
+
+class LizardApi;
+class ServeChannel;
+
+class CodeInterpreter : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Transport { Serve, ExecPerRun };
+
+    // `api` must outlive the interpreter.
+    CodeInterpreter(LizardApi* api, QString sandboxId, QObject* parent = nullptr);
+    ~CodeInterpreter() override; // closes the serve stream (the runner then exits; kernels stay)
+
+    QString sandboxId() const { return m_sandboxId; }
+
+    // Off: every request goes through exec-per-run (tests; hosts where streams are cut).
+    void setFastPathEnabled(bool enabled);
+    bool fastPathEnabled() const { return m_fastPathEnabled; }
+    // How the next request will travel (Serve only once a serve process said it is ready).
+    Transport currentTransport() const;
+    // Starts the serve process now instead of with the first request (warms the path).
+    void warmUp();
+
+    CodeRun* runCode(const QString& code, const RunCodeOptions& options = {});
+
+    template <class T>
+    using Done = std::function<void(Outcome<T>)>;
+
+    void createContext(const QString& language, const QString& cwd, QObject* ctx, Done<CodeContext> done);
+    // Every context made with createContext, by this app or anyone else (e.g. the official SDK);
+    // default-<language> contexts are not listed (as with the SDK).
+    void listContexts(QObject* ctx, Done<QList<CodeContext>> done);
+    void restartContext(const QString& contextId, QObject* ctx, Done<Unit> done);
+    void deleteContext(const QString& contextId, QObject* ctx, Done<Unit> done);
+    // true when something was running and got SIGINT.
+    void interrupt(const QString& contextId, QObject* ctx, Done<bool> done);
+    // Python contexts: variables to/from a file in the sandbox (dill). Empty `names`: all.
+    void saveVariables(const QString& contextId, const QString& path, const QStringList& names, QObject* ctx,
+                       Done<VariablesReport> done);
+    void loadVariables(const QString& contextId, const QString& path, QObject* ctx, Done<VariablesReport> done);
+    // Every live Python context saves its variables into its own directory; a kernel that starts
+    // fresh there later (a fork, a restored snapshot) loads them once. Call before forking.
+    void saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done);
+
+    KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
+
+signals:
+    void kernelStateChanged(const QString& contextId, lizard::client::KernelState state);
+    void contextsChanged(); // a context was created, deleted or restarted through this object
+    void transportChanged(lizard::client::CodeInterpreter::Transport transport);
+
+private:
+    RunnerCall* send(QJsonObject request);
+    void sendOneShot(RunnerCall* call);
+    void ensureServe();
+    void onServeReady();
+    void onServeExpiring();
+    void onServeDied(const QString& why);
+    void flushWaiting();
+    void setState(const QString& contextId, KernelState state);
+    void trackRun(CodeRun* run);
+    template <class T>
+    void action(QJsonObject request, QObject* ctx, Done<T> done, std::function<Outcome<T>(const QJsonObject&)> map);
+
+    LizardApi* m_api;
+    QString m_sandboxId;
+    QByteArray m_source; // the runner's source
+    bool m_fastPathEnabled = true;
+    QPointer<ServeChannel> m_serve;    // ready or starting
+    QPointer<ServeChannel> m_retiring; // expiring: answers what it has, takes nothing new
+    QList<QPointer<RunnerCall>> m_waiting; // for a starting serve
+    qint64 m_serveRetryAtMs = 0;       // after a failure, exec-per-run until then
+    QHash<QString, KernelState> m_states;
+};
+
+} // namespace lizard::client

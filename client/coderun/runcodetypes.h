@@ -1,0 +1,104 @@
+#pragma once
+// Value types of runCode (the code interpreter), as the official SDK's Execution and CodeContext,
+// plus what the app needs beyond it: every MIME type of a result, ANSI tracebacks, kernel state.
+// The runner's events are described in resources/runner/PROTOCOL.md.
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lizard::client {
+
+// A context: a Python kernel (state kept between runs) or a working directory (bash, javascript).
+struct CodeContext
+{
+    QString id;       // "ctx-<16 hex>" or "default-<language>"
+    QString language; // python, javascript, bash
+    QString cwd;
+    bool operator==(const CodeContext&) const = default;
+};
+
+struct RunCodeOptions
+{
+    QString contextId;                 // empty: the default context of `language`
+    QString language = QStringLiteral("python"); // used when contextId is empty
+    QMap<QString, QString> envs;       // set for this run only
+    double timeoutS = 60;              // Python: interrupted (state kept) and TimeoutError
+    QString cwd;                       // only when the default context is first made
+};
+
+// One display: every MIME type the kernel sent (images base64, application/json as JSON text).
+struct ExecutionResult
+{
+    QString mime;                      // the best type, as the SDK picks it
+    QMap<QString, QString> bundle;     // MIME type -> data (always holds `mime`)
+    QJsonObject metadata;              // e.g. {"image/png": {"width": 640, "height": 480}}
+    bool isDisplay = true;             // display_data; false for execute_result
+    std::optional<int> executionCount; // execute_result only
+    QString displayId;                 // set when the display can be updated later
+    QString data() const { return bundle.value(mime); }
+};
+
+struct ExecutionError
+{
+    QString name;          // "ZeroDivisionError", "TimeoutError", "KernelDied", "ExitError", ...
+    QString message;
+    QString traceback;     // without ANSI colours
+    QString tracebackAnsi; // with them (Python); equals traceback when there were none
+};
+
+// The whole of a finished run, like the SDK's Execution.
+struct Execution
+{
+    QString stdoutText;
+    QString stderrText;
+    QList<ExecutionResult> results;
+    std::optional<ExecutionError> error;
+    int executionCount = 0;
+    QStringList notices; // e.g. "started a fresh kernel" (ours; the SDK has none)
+
+    bool success() const { return !error.has_value(); }
+    // The text/plain of the execute_result (the value of the last expression), if any.
+    QString text() const;
+    // Results that hold `mime`.
+    QList<ExecutionResult> resultsWith(const QString& mime) const;
+};
+
+// What the runner reported after saving or loading variables.
+struct VariablesReport
+{
+    QStringList names;                 // saved or loaded
+    QList<QPair<QString, QString>> skipped; // name, reason (not serialisable, ...)
+};
+
+// One context's part of saveAllVariables().
+struct ContextVariables
+{
+    QString contextId;
+    VariablesReport report;
+    QString error; // non-empty: nothing was saved for this context
+};
+
+// What the UI shows for a context's kernel.
+enum class KernelState {
+    Unknown,  // nothing run yet from this app
+    Starting, // a (fresh) kernel is being started
+    Idle,
+    Busy,
+    Dead,     // the kernel died; the next run starts a fresh one
+};
+
+QString kernelStateName(KernelState state);
+
+} // namespace lizard::client
+
+Q_DECLARE_METATYPE(lizard::client::ExecutionResult)
+Q_DECLARE_METATYPE(lizard::client::ExecutionError)
+Q_DECLARE_METATYPE(lizard::client::Execution)
+Q_DECLARE_METATYPE(lizard::client::KernelState)

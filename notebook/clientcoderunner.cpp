@@ -1,0 +1,139 @@
+#include "notebook/clientcoderunner.h"
+
+#include <QJsonDocument>
+
+namespace lizard::notebook {
+
+using client::CodeRun;
+using client::ExecutionError;
+using client::ExecutionResult;
+
+ClientCodeRunner::ClientCodeRunner(client::CodeInterpreter* interpreter, QString contextId, QString language,
+                                   QObject* parent)
+    : CodeRunner(parent), m_interpreter(interpreter), m_contextId(std::move(contextId)), m_language(std::move(language))
+{
+    connect(interpreter, &client::CodeInterpreter::kernelStateChanged, this, &ClientCodeRunner::onInterpreterState);
+}
+
+ClientCodeRunner::~ClientCodeRunner()
+{
+    if (m_run)
+        m_run->deleteLater();
+}
+
+void ClientCodeRunner::setContext(const QString& contextId, const QString& language)
+{
+    const client::KernelState before = kernelState();
+    m_contextId = contextId;
+    m_language = language.isEmpty() ? QStringLiteral("python") : language;
+    if (kernelState() != before)
+        emit kernelStateChanged(kernelState());
+}
+
+QString ClientCodeRunner::effectiveContextId() const
+{
+    return m_contextId.isEmpty() ? QStringLiteral("default-") + m_language : m_contextId;
+}
+
+client::KernelState ClientCodeRunner::kernelState() const
+{
+    return m_interpreter ? m_interpreter->kernelState(effectiveContextId()) : client::KernelState::Unknown;
+}
+
+void ClientCodeRunner::onInterpreterState(const QString& contextId, client::KernelState state)
+{
+    if (contextId == effectiveContextId())
+        emit kernelStateChanged(state);
+}
+
+ErrorOutput ClientCodeRunner::toErrorOutput(const ExecutionError& error)
+{
+    ErrorOutput out;
+    out.ename = error.name;
+    out.evalue = error.message;
+    const QString tb = error.tracebackAnsi.isEmpty() ? error.traceback : error.tracebackAnsi;
+    if (!tb.isEmpty())
+        out.traceback = tb.split(QLatin1Char('\n'));
+    return out;
+}
+
+RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
+{
+    RichOutput out;
+    out.kind = result.isDisplay ? RichOutput::Kind::DisplayData : RichOutput::Kind::ExecuteResult;
+    out.executionCount = result.executionCount;
+    for (auto it = result.bundle.begin(); it != result.bundle.end(); ++it) {
+        const std::string value = it.value().toStdString();
+        if (isJsonMime(it.key())) {
+            // The runner sends JSON values as JSON text; nbformat keeps them as JSON.
+            nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+            out.data[it.key().toStdString()] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+        } else {
+            out.data[it.key().toStdString()] = value;
+        }
+    }
+    if (!result.metadata.isEmpty()) {
+        const QByteArray meta = QJsonDocument(result.metadata).toJson(QJsonDocument::Compact);
+        out.metadata = nlohmann::json::parse(meta.constData(), nullptr, false);
+        if (out.metadata.is_discarded())
+            out.metadata = nlohmann::json::object();
+    }
+    return out;
+}
+
+void ClientCodeRunner::run(const QString& code, const QHash<QString, QString>& envs)
+{
+    if (!m_interpreter) {
+        emit failed(QStringLiteral("the sandbox connection is gone"));
+        return;
+    }
+    if (m_run)
+        m_run->deleteLater(); // one at a time: the queue never asks before the last ended
+    client::RunCodeOptions opts;
+    opts.contextId = m_contextId;
+    opts.language = m_language;
+    opts.timeoutS = m_timeoutS;
+    for (auto it = envs.begin(); it != envs.end(); ++it)
+        opts.envs.insert(it.key(), it.value());
+    CodeRun* run = m_interpreter->runCode(code, opts);
+    m_run = run;
+    connect(run, &CodeRun::stdoutReceived, this,
+            [this](const QString& text) { emit streamReceived(StreamOutput{QStringLiteral("stdout"), text}); });
+    connect(run, &CodeRun::stderrReceived, this,
+            [this](const QString& text) { emit streamReceived(StreamOutput{QStringLiteral("stderr"), text}); });
+    connect(run, &CodeRun::resultReceived, this,
+            [this](const ExecutionResult& r) { emit resultReceived(toRichOutput(r)); });
+    connect(run, &CodeRun::displayUpdated, this,
+            [this](const ExecutionResult& r) { emit displayUpdated(r.displayId, toRichOutput(r)); });
+    connect(run, &CodeRun::outputCleared, this, &ClientCodeRunner::outputCleared);
+    connect(run, &CodeRun::errorReceived, this,
+            [this](const ExecutionError& e) { emit errorReceived(toErrorOutput(e)); });
+    connect(run, &CodeRun::noticeReceived, this, &ClientCodeRunner::noticeReceived);
+    connect(run, &CodeRun::finished, this, [this, run](const client::Execution& ex) {
+        run->deleteLater();
+        emit done(ex.executionCount > 0 ? std::optional<int>(ex.executionCount) : std::nullopt);
+    });
+    connect(run, &CodeRun::failed, this, [this, run](const client::ApiError& e) {
+        run->deleteLater();
+        emit failed(e.toDisplayString());
+    });
+}
+
+void ClientCodeRunner::interrupt()
+{
+    if (m_run && !m_run->isFinished())
+        m_run->interrupt();
+}
+
+void ClientCodeRunner::restart(std::function<void(QString error)> done)
+{
+    if (!m_interpreter) {
+        done(QStringLiteral("the sandbox connection is gone"));
+        return;
+    }
+    m_interpreter->restartContext(effectiveContextId(), this, [done](client::Outcome<client::Unit> o) {
+        done(o.ok() ? QString() : o.error().toDisplayString());
+    });
+}
+
+} // namespace lizard::notebook

@@ -1,0 +1,62 @@
+#pragma once
+// The notebook's CodeRunner on the client's code interpreter: runs cells in one context of a
+// sandbox (a created context, or the default context of a language) and maps the runner's events
+// to notebook outputs: stdout/stderr -> StreamOutput, results -> RichOutput with every MIME type
+// (application/json and */*+json as JSON values), errors -> ErrorOutput with the ANSI traceback.
+// Beyond CodeRunner it reports what the notebook UI shows: the kernel state, notices ("started a
+// fresh kernel"), cleared outputs and updated displays.
+
+#include "client/coderun/codeinterpreter.h"
+#include "notebook/coderunner.h"
+
+#include <QPointer>
+
+namespace lizard::notebook {
+
+class ClientCodeRunner : public CodeRunner
+{
+    Q_OBJECT
+public:
+    // `contextId` empty: the default context of `language` (python, javascript, bash).
+    ClientCodeRunner(client::CodeInterpreter* interpreter, QString contextId,
+                     QString language = QStringLiteral("python"), QObject* parent = nullptr);
+    ~ClientCodeRunner() override;
+
+    QString contextId() const { return m_contextId; }
+    QString language() const { return m_language; }
+    // Switches context (the toolbar's selector); takes effect with the next run.
+    void setContext(const QString& contextId, const QString& language);
+    void setTimeout(double seconds) { m_timeoutS = seconds; }
+    double timeout() const { return m_timeoutS; }
+    client::CodeInterpreter* interpreter() const { return m_interpreter; }
+
+    // The context id the runs really use (default-<language> for a default context).
+    QString effectiveContextId() const;
+    client::KernelState kernelState() const;
+
+    void run(const QString& code, const QHash<QString, QString>& envs) override;
+    void interrupt() override;
+    // A fresh kernel for the context (variables gone); `done` gets an empty string or the error.
+    void restart(std::function<void(QString error)> done);
+
+    // The run's text as ErrorOutput, RichOutput: used by run(), public for tests.
+    static ErrorOutput toErrorOutput(const client::ExecutionError& error);
+    static RichOutput toRichOutput(const client::ExecutionResult& result);
+
+signals:
+    void kernelStateChanged(lizard::client::KernelState state);
+    void noticeReceived(const QString& message);
+    void outputCleared(bool wait);
+    void displayUpdated(const QString& displayId, const lizard::notebook::RichOutput& output);
+
+private:
+    void onInterpreterState(const QString& contextId, client::KernelState state);
+
+    QPointer<client::CodeInterpreter> m_interpreter;
+    QString m_contextId;
+    QString m_language;
+    double m_timeoutS = 600;
+    QPointer<client::CodeRun> m_run;
+};
+
+} // namespace lizard::notebook

@@ -1,5 +1,6 @@
 #include "agent/agent_server.h"
 
+#include "agent/connect_op.h"
 #include "agent/exec_op.h"
 #include "agent/file_ops.h"
 #include "agent/frame.h"
@@ -78,6 +79,8 @@ void serve(int fd, AgentContext& context)
             handleMove(stream, req, context);
         else if (op == "mkdir")
             handleMkdir(stream, req, context);
+        else if (op == "connect")
+            handleConnect(stream, req);
         else
             stream.writeError("INVALID_ARGUMENT", "unknown op: " + op);
     } catch (const std::exception& e) {

@@ -1,5 +1,5 @@
 // Calls of lizard-api.md that later issues implement (pause/resume, snapshots, fork, volumes,
-// ports, file watching, logs, API key management): an honest 501 until then.
+// file watching, logs, API key management): an honest 501 until then.
 #include "api/routes.h"
 
 namespace lizard::api {
@@ -19,8 +19,6 @@ void registerLaterRoutes(Router& router)
         {verb::post, "/api/sandboxes/{}/resume", "resume"},
         {verb::post, "/api/sandboxes/{}/snapshot", "snapshots"},
         {verb::post, "/api/sandboxes/{}/fork", "fork"},
-        {verb::post, "/api/sandboxes/{}/expose/{}", "exposing ports"},
-        {verb::delete_, "/api/sandboxes/{}/expose/{}", "exposing ports"},
         {verb::get, "/api/sandboxes/{}/logs", "sandbox logs"},
         {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
@@ -57,6 +55,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerExecRoutes(router, ctx);
     registerProcessRoutes(router, ctx);
     registerFileRoutes(router, ctx);
+    registerExposeRoutes(router, ctx);
     registerLaterRoutes(router);
 }
 

@@ -13,6 +13,9 @@ class Runtime;
 namespace lizard::store {
 class Store;
 }
+namespace lizard::proxy {
+class ProxyServer;
+}
 
 namespace lizard::api {
 
@@ -24,6 +27,7 @@ struct ApiContext
     SandboxManager& sandboxes;
     runtime::Runtime& runtime;
     std::string serverUser;
+    proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
 };
 
 void registerAccountRoutes(Router& router, ApiContext& ctx);
@@ -32,6 +36,7 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx);
 void registerExecRoutes(Router& router, ApiContext& ctx);
 void registerProcessRoutes(Router& router, ApiContext& ctx);
 void registerFileRoutes(Router& router, ApiContext& ctx);
+void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 for now
 void registerAllRoutes(Router& router, ApiContext& ctx);
 

@@ -7,6 +7,7 @@
 #include "common/instancelock.h"
 #include "common/log.h"
 #include "http/httpserver.h"
+#include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
 #include "store/store.h"
 
@@ -92,13 +93,19 @@ int runService(const Options& options)
     manager.reconcileAtStartup();
     manager.startHealthChecks();
 
+    proxy::ProxyServer portProxy(ioc, **store);
+    if (Status s = portProxy.open(static_cast<unsigned short>(options.proxyPort)); !s)
+        return fail(s.error().message);
+
     Router router(**store);
     ApiContext ctx{**store, manager, **rt, userName()};
+    ctx.proxy = &portProxy;
     registerAllRoutes(router, ctx);
     http::HttpServer server(ioc, router);
     if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)
         return fail(s.error().message);
     server.start();
+    portProxy.start();
 
     std::promise<int> stopSignal;
     http::net::signal_set signals(ioc, SIGINT, SIGTERM);
@@ -113,6 +120,7 @@ int runService(const Options& options)
     const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
     const nlohmann::json info = {{"url", url},
                                  {"port", server.port()},
+                                 {"proxyPort", portProxy.port()},
                                  {"pid", ::getpid()},
                                  {"keyFile", *keyFile},
                                  {"version", LIZARD_VERSION}};
@@ -126,6 +134,7 @@ int runService(const Options& options)
     log::info("signal " + std::to_string(sig) +
               ": stopping (sandboxes keep running and are adopted next start)");
     ::unlink((dir + "/server.json").c_str());
+    portProxy.stop();
     server.stop(std::chrono::seconds(10));
     manager.shutdown();
     workers.join();

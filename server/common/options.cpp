@@ -43,8 +43,10 @@ std::string defaultDataDir()
 
 std::string usageText()
 {
-    return "usage: lizard-local [--port N] [--data-dir DIR] [--max-running N]\n"
+    return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
+           "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1;\n"
+           "                   any free port when --port is 0; 0 = any free port)\n"
            "  --data-dir DIR   state directory (default $XDG_DATA_HOME/lizard-local)\n"
            "  --max-running N  sandboxes running at once (default 32)\n"
            "  --version        print the version\n";
@@ -69,6 +71,9 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
         } else if (a == "--port") {
             if (!value(v) || !parseInt(v, 0, 65535, o.port))
                 return usageError("--port needs a number from 0 to 65535");
+        } else if (a == "--proxy-port") {
+            if (!value(v) || !parseInt(v, 0, 65535, o.proxyPort))
+                return usageError("--proxy-port needs a number from 0 to 65535");
         } else if (a == "--data-dir") {
             if (!value(v) || v.empty())
                 return usageError("--data-dir needs a directory");
@@ -83,6 +88,10 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             return usageError("unknown argument: " + a);
         }
     }
+    if (o.proxyPort < 0)
+        o.proxyPort = o.port == 0 || o.port == 65535 ? 0 : o.port + 1;
+    if (o.proxyPort != 0 && o.proxyPort == o.port)
+        return usageError("--proxy-port must differ from --port");
     if (o.dataDir.empty())
         o.dataDir = defaultDataDir();
     while (o.dataDir.size() > 1 && o.dataDir.back() == '/')

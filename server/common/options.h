@@ -14,6 +14,7 @@ struct Options
     std::string
         dataDir; // absolute; default $XDG_DATA_HOME/lizard-local or ~/.local/share/lizard-local
     int maxRunning = 32; // running sandboxes at once; more → 429
+    int proxyPort = -1;  // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool help = false;
     bool version = false;
 };

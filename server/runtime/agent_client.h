@@ -70,6 +70,11 @@ public:
     void writeFile(std::string path, std::string user, std::string content,
                    std::function<void(Status)> done);
 
+    // Connects to 127.0.0.1:port (or [::1]:port) inside the sandbox's network namespace and
+    // hands over the connected TCP socket: the callback owns the fd (close it). Errors:
+    // CONNECTION_REFUSED (nothing listens), CONNECT_TIMEOUT, SANDBOX_UNREACHABLE, ...
+    void connectPort(int port, std::function<void(Result<int>)> done);
+
 private:
     boost::asio::any_io_executor m_ex;
     std::string m_socketPath;

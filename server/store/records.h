@@ -51,4 +51,15 @@ struct SandboxRecord
     bool running() const { return status == "running"; }
 };
 
+// A sandbox port exposed through the port proxy (server/proxy). `token` is the sandbox's
+// access token, the same for all its ports.
+struct ExposureRecord
+{
+    std::string sandboxId;
+    int port = 0;
+    std::string address; // "127.x.y.z", the exposure's own loopback address
+    std::string token;
+    int64_t createdAtMs = 0;
+};
+
 } // namespace lizard::store

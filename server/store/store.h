@@ -47,6 +47,11 @@ public:
     SandboxPtr markStopped(const std::string& id, const std::string& reason);
     Status setEndAt(const std::string& id, int64_t endAtMs);
 
+    // Exposed ports (store_exposures.cpp): SQLite only, the proxy keeps the live table.
+    std::vector<ExposureRecord> exposures() const;
+    Status insertExposure(const ExposureRecord& exposure);
+    Status removeExposure(const std::string& sandboxId, int port);
+
 private:
     explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)) {}
     Status load();

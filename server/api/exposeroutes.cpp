@@ -1,0 +1,76 @@
+// Exposed ports: POST/DELETE /api/sandboxes/{id}/expose/{port}, served by the port proxy.
+#include "api/routes.h"
+#include "proxy/proxyserver.h"
+#include "store/store.h"
+
+#include <charconv>
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+namespace {
+
+Result<int> portParam(const std::string& text)
+{
+    int port = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
+    if (ec != std::errc() || end != text.data() + text.size() || port < 1 || port > 65535)
+        return Error{400, "INVALID_PORT", "the port must be a number from 1 to 65535, not \"" + text + "\""};
+    return port;
+}
+
+// The sandbox must exist and be alive (a paused sandbox may be exposed; the proxy answers
+// 409 until it is resumed).
+Status liveSandbox(const store::Store& st, const std::string& id, store::SandboxPtr& out)
+{
+    out = st.sandbox(id);
+    if (!out || !(out->status == "running" || out->status == "paused" || out->status == "pausing" ||
+                  out->status == "resuming"))
+        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+    return okStatus();
+}
+
+} // namespace
+
+void registerExposeRoutes(Router& router, ApiContext& ctx)
+{
+    router.add(verb::post, "/api/sandboxes/{}/expose/{}", [&ctx](const ExPtr& ex, const Params& p) {
+        store::SandboxPtr sandbox;
+        if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
+            return ex->replyError(s.error());
+        auto port = portParam(p[1]);
+        if (!port)
+            return ex->replyError(port.error());
+        if (!sandbox->internetAccess)
+            return ex->replyError(Error{403, "INTERNET_ACCESS_DISABLED",
+                                        "sandbox " + p[0] +
+                                            " has no internet access (internetAccess: false), so it cannot "
+                                            "expose ports"});
+        if (ctx.proxy == nullptr)
+            return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
+        auto exposed = ctx.proxy->expose(p[0], *port);
+        if (!exposed)
+            return ex->replyError(exposed.error());
+        ex->replyJson(200, {{"hostname", ctx.proxy->hostname(*exposed)},
+                            {"url", ctx.proxy->url(*exposed)},
+                            {"port", exposed->port},
+                            {"accessToken", exposed->token}});
+    });
+    router.add(verb::delete_, "/api/sandboxes/{}/expose/{}", [&ctx](const ExPtr& ex, const Params& p) {
+        store::SandboxPtr sandbox;
+        if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
+            return ex->replyError(s.error());
+        auto port = portParam(p[1]);
+        if (!port)
+            return ex->replyError(port.error());
+        if (ctx.proxy == nullptr)
+            return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
+        if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
+            return ex->replyError(s.error());
+        ex->replyEmpty();
+    });
+}
+
+} // namespace lizard::api

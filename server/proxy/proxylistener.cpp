@@ -1,0 +1,93 @@
+#include "proxy/proxylistener.h"
+
+#include "common/log.h"
+#include "proxy/proxysession.h"
+
+#include <algorithm>
+
+namespace lizard::proxy {
+
+ProxyListener::ProxyListener(http::net::io_context& ioc, std::shared_ptr<const ProxyContext> context,
+                             std::string address)
+    : m_ioc(ioc), m_acceptor(http::net::make_strand(ioc)), m_context(std::move(context)), m_address(std::move(address))
+{
+}
+
+Status ProxyListener::open(unsigned short port)
+{
+    http::beast::error_code ec;
+    const auto ip = http::net::ip::make_address_v4(m_address, ec);
+    if (ec || !ip.is_loopback())
+        return Error{500, "LISTEN_FAILED", "the proxy listens on loopback addresses only, not " + m_address};
+    const http::tcp::endpoint endpoint{ip, port};
+    m_acceptor.open(endpoint.protocol(), ec);
+    if (!ec)
+        m_acceptor.set_option(http::net::socket_base::reuse_address(true), ec);
+    if (!ec)
+        m_acceptor.bind(endpoint, ec);
+    if (!ec)
+        m_acceptor.listen(http::net::socket_base::max_listen_connections, ec);
+    if (ec) {
+        http::beast::error_code ignored;
+        m_acceptor.close(ignored);
+        return Error{500, ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
+                     "cannot listen on " + m_address + ":" + std::to_string(port) + ": " + ec.message()};
+    }
+    return okStatus();
+}
+
+unsigned short ProxyListener::port() const
+{
+    http::beast::error_code ec;
+    return m_acceptor.local_endpoint(ec).port();
+}
+
+void ProxyListener::run()
+{
+    http::net::dispatch(m_acceptor.get_executor(), [self = shared_from_this()] { self->doAccept(); });
+}
+
+void ProxyListener::stop()
+{
+    std::vector<std::weak_ptr<ProxySession>> sessions;
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopped = true;
+        sessions.swap(m_sessions);
+    }
+    for (auto& w : sessions)
+        if (auto s = w.lock())
+            s->stop();
+    http::net::dispatch(m_acceptor.get_executor(), [self = shared_from_this()] {
+        http::beast::error_code ignored;
+        self->m_acceptor.close(ignored);
+    });
+}
+
+void ProxyListener::doAccept()
+{
+    m_acceptor.async_accept(http::net::make_strand(m_ioc), [self = shared_from_this()](http::beast::error_code ec,
+                                                                                      http::tcp::socket socket) {
+        if (ec == http::net::error::operation_aborted || !self->m_acceptor.is_open())
+            return;
+        if (ec) {
+            log::warn("proxy accept failed: " + ec.message());
+            auto timer = std::make_shared<http::net::steady_timer>(self->m_acceptor.get_executor(),
+                                                                   std::chrono::milliseconds(100));
+            return timer->async_wait([self, timer](http::beast::error_code) { self->doAccept(); });
+        }
+        auto session = std::make_shared<ProxySession>(std::move(socket), self->m_context, self->m_address);
+        {
+            std::lock_guard lock(self->m_mutex);
+            if (self->m_stopped)
+                return;
+            auto& list = self->m_sessions;
+            list.erase(std::remove_if(list.begin(), list.end(), [](const auto& w) { return w.expired(); }), list.end());
+            list.push_back(session);
+        }
+        session->run();
+        self->doAccept();
+    });
+}
+
+} // namespace lizard::proxy

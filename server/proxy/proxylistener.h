@@ -1,0 +1,43 @@
+#pragma once
+// Accepts connections on one loopback address of the proxy port (one exposure, or the
+// 127.0.0.1 anchor that keeps the port reserved) and remembers its sessions so that
+// closing it (unexpose) also ends their connections.
+
+#include "common/result.h"
+#include "http/beast.h"
+#include "proxy/proxycontext.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace lizard::proxy {
+
+class ProxySession;
+
+class ProxyListener : public std::enable_shared_from_this<ProxyListener>
+{
+public:
+    ProxyListener(http::net::io_context& ioc, std::shared_ptr<const ProxyContext> context, std::string address);
+
+    // Binds address:port (port 0: any free port). The address must be in 127.0.0.0/8.
+    Status open(unsigned short port);
+    unsigned short port() const;
+    const std::string& address() const { return m_address; }
+    void run();
+    void stop();
+
+private:
+    void doAccept();
+
+    http::net::io_context& m_ioc;
+    http::tcp::acceptor m_acceptor;
+    std::shared_ptr<const ProxyContext> m_context;
+    const std::string m_address;
+    std::mutex m_mutex;
+    std::vector<std::weak_ptr<ProxySession>> m_sessions;
+    bool m_stopped = false;
+};
+
+} // namespace lizard::proxy

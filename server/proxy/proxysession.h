@@ -1,0 +1,87 @@
+#pragma once
+// One client connection to an exposure's address. Every request is parsed and checked
+// (Host, token, exposure, sandbox status) before it is relayed to the sandbox port over a
+// connection the agent opened inside the sandbox. Bodies stream in 64 KiB steps in both
+// directions: the next read waits for the previous write (backpressure). A 101 answer turns
+// the connection into a two-way byte pipe (WebSocket).
+//   proxysession.cpp  requests and access rules
+//   proxyforward.cpp  the relay of one request and its response
+//   proxytunnel.cpp   the byte pipe after an upgrade
+
+#include "http/beast.h"
+#include "proxy/exposure.h"
+#include "proxy/proxycontext.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lizard::proxy {
+
+class ProxySession : public std::enable_shared_from_this<ProxySession>
+{
+public:
+    ProxySession(http::tcp::socket socket, std::shared_ptr<const ProxyContext> context,
+                 std::string address);
+
+    void run();
+    // Ends the connection (unexpose, shutdown). Thread-safe.
+    void stop();
+
+private:
+    using RequestParser = http::bhttp::request_parser<http::bhttp::buffer_body>;
+    using ResponseParser = http::bhttp::response_parser<http::bhttp::buffer_body>;
+    using RequestWriter = http::bhttp::request_serializer<http::bhttp::buffer_body>;
+    using ResponseWriter = http::bhttp::response_serializer<http::bhttp::buffer_body>;
+
+    // proxysession.cpp
+    void readRequest();
+    void onRequestHeader(const http::beast::error_code& ec);
+    void answer(http::bhttp::status status, const std::string& title, const std::string& text);
+    void redirectWithCookie(const std::string& location);
+    void writeLocal(std::shared_ptr<http::StringResponse> res);
+    void close();
+    void linger(); // half-close after the last answer, drain briefly, then close
+
+    // proxyforward.cpp
+    void forward();
+    void dial();
+    void onDialed(int fd);
+    void relayRequestBody();
+    void writeRequest();
+    void readResponseHeader();
+    void relayResponseBody();
+    void writeResponse();
+    void finishExchange();
+    void upstreamFailed(const std::string& what);
+
+    // proxytunnel.cpp
+    void startTunnel();
+    void pipe(bool toUpstream);
+
+    http::beast::tcp_stream m_client;
+    http::beast::flat_buffer m_clientBuffer;
+    std::shared_ptr<const ProxyContext> m_context;
+    const std::string m_address;
+    Exposure m_exposure;
+    std::string m_socketPath;
+
+    std::optional<RequestParser> m_request;
+    std::optional<RequestWriter> m_requestWriter;
+    std::optional<http::beast::tcp_stream> m_upstream;
+    http::beast::flat_buffer m_upstreamBuffer;
+    std::optional<ResponseParser> m_response;
+    std::optional<ResponseWriter> m_responseWriter;
+    std::vector<char> m_chunk;  // one body step at a time
+    bool m_responseStarted = false; // bytes of the sandbox's answer went to the client
+    bool m_closed = false;
+    bool m_upstreamReused = false; // this request went over a kept-alive upstream connection
+    bool m_retried = false;
+
+    std::array<std::vector<char>, 2> m_pipeBuffers; // tunnel: [0] client→sandbox, [1] back
+    int m_pipesOpen = 0;
+};
+
+} // namespace lizard::proxy

@@ -1,6 +1,7 @@
 // Exposed ports: POST/DELETE /api/sandboxes/{id}/expose/{port}, served by the port proxy.
 #include "api/routes.h"
 #include "proxy/proxyserver.h"
+#include "runtime/runtime.h"
 #include "store/store.h"
 
 #include <charconv>
@@ -43,11 +44,14 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
         auto port = portParam(p[1]);
         if (!port)
             return ex->replyError(port.error());
-        if (!sandbox->internetAccess)
+        // The cloud refuses ports for sandboxes created with internetAccess:false. The record
+        // says what the runtime gave; on a host that can give network, false means it was
+        // asked for. On a host without network every sandbox is offline through no choice of
+        // its creator, and the proxy needs no sandbox network (the agent connects inside).
+        if (!sandbox->internetAccess && ctx.runtime.capabilities().network)
             return ex->replyError(Error{403, "INTERNET_ACCESS_DISABLED",
                                         "sandbox " + p[0] +
-                                            " has no internet access (internetAccess: false), so it cannot "
-                                            "expose ports"});
+                                            " was created with internetAccess: false, so it cannot expose ports"});
         if (ctx.proxy == nullptr)
             return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
         auto exposed = ctx.proxy->expose(p[0], *port);

@@ -33,6 +33,10 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.hostname = j.value("hostname", c.hostname);
     c.target = j.value("target", std::string());
     c.resolvConf = j.value("resolvConf", false);
+    if (const auto it = j.find("copies"); it != j.end()) {
+        for (const auto& pair : *it)
+            c.copies.emplace_back(pair.at("from").get<std::string>(), pair.at("to").get<std::string>());
+    }
     return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <sys/types.h>
 #include <vector>
 
@@ -26,7 +27,7 @@ struct IdMap
 
 struct LaunchConfig
 {
-    std::string mode; // "sandbox", "template" or "remove"
+    std::string mode; // "sandbox", "template", "remove" or "copy"
     IdMap idMap;
     std::string newuidmap = "/usr/bin/newuidmap";
     std::string newgidmap = "/usr/bin/newgidmap";
@@ -43,6 +44,8 @@ struct LaunchConfig
     // template and remove
     std::string target;
     bool resolvConf = false;
+    // copy: the contents of each `first` directory into the existing `second` directory
+    std::vector<std::pair<std::string, std::string>> copies;
 };
 
 // Throws nlohmann::json exceptions on malformed input (caught by main).

@@ -5,10 +5,12 @@
 #include "agent/slirp.h"
 #include "agent/status_pipe.h"
 #include "agent/template_builder.h"
+#include "agent/tree_copier.h"
 #include "agent/tree_remover.h"
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <functional>
@@ -217,6 +219,50 @@ int runSandbox(const LaunchConfig& config)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);
     return report({{"ok", true}, {"pid", initPid}, {"network", network}});
+}
+
+// Copies directory contents inside the namespace (owners map as in the sandbox). The
+// directories are opened here, on the host, so their parents need not be searchable there.
+int runCopy(const LaunchConfig& config)
+{
+    std::vector<std::pair<int, int>> fds;
+    auto closeAll = [&] {
+        for (auto [a, b] : fds) {
+            ::close(a);
+            ::close(b);
+        }
+    };
+    for (const auto& [from, to] : config.copies) {
+        int a = openDir(from);
+        int b = a >= 0 ? openDir(to) : -1;
+        if (a < 0 || b < 0) {
+            std::string e = errnoText(a < 0 ? from : to);
+            if (a >= 0)
+                ::close(a);
+            closeAll();
+            return fail(e);
+        }
+        fds.emplace_back(a, b);
+    }
+    auto child = forkIntoUserns(config, [&](int statusFd) {
+        std::string e = becomeNamespaceRoot(config.idMap);
+        CopyStats stats;
+        for (size_t i = 0; e.empty() && i < fds.size(); ++i)
+            e = copyTreeContents(fds[i].first, fds[i].second, stats);
+        sendStatus(statusFd, e.empty() ? "R " + std::to_string(stats.bytes) + " " + std::to_string(stats.reflinked)
+                                       : "E " + e);
+        return e.empty() ? 0 : 1;
+    });
+    closeAll();
+    if (!child.error.empty())
+        return fail(child.error);
+    std::string line;
+    bool got = readStatus(child.statusFd, line, 600000);
+    waitChild(child.pid);
+    unsigned long long bytes = 0, reflinked = 0;
+    if (got && std::sscanf(line.c_str(), "R %llu %llu", &bytes, &reflinked) == 2)
+        return report({{"ok", true}, {"bytes", bytes}, {"reflinked", reflinked}});
+    return fail(got && line.size() > 2 ? line.substr(2) : "copy helper exited without a result");
 }
 
 } // namespace

@@ -11,8 +11,8 @@
 int main(int argc, char** argv)
 {
     if (argc != 2 || (std::strcmp(argv[1], "init") != 0 && std::strcmp(argv[1], "template") != 0
-                      && std::strcmp(argv[1], "remove") != 0)) {
-        std::cerr << "usage: lizard-agent init|template|remove < config.json\n"
+                      && std::strcmp(argv[1], "remove") != 0 && std::strcmp(argv[1], "copy") != 0)) {
+        std::cerr << "usage: lizard-agent init|template|remove|copy < config.json\n"
                      "  Started by lizard-local; not meant to be run by hand.\n";
         return 2;
     }

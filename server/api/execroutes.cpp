@@ -19,20 +19,15 @@ namespace {
 constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP",
                                               "SIGQUIT", "SIGUSR1", "SIGUSR2"};
 
-Error notFound(const std::string& id)
-{
-    return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
-}
-
 } // namespace
 
 void registerExecRoutes(Router& router, ApiContext& ctx)
 {
     SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/exec", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto sb = mgr.running(p[0]);
+        const auto sb = mgr.active(p[0]);
         if (!sb)
-            return ex->replyError(notFound(p[0]));
+            return ex->replyError(sb.error());
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
@@ -40,11 +35,11 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
         if (!parsed)
             return ex->replyError(parsed.error());
         if (ex->wantsEventStream()) {
-            std::make_shared<ExecStream>(ex, sb->handle.socketPath, std::move(parsed->request),
+            std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath, std::move(parsed->request),
                                          parsed->pidEvent)
                 ->start();
         } else {
-            std::make_shared<ExecCollect>(ex, sb->handle.socketPath, std::move(parsed->request))
+            std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath, std::move(parsed->request))
                 ->start();
         }
     });
@@ -54,10 +49,10 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
 {
     SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/processes", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto sb = mgr.running(p[0]);
+        const auto sb = mgr.active(p[0]);
         if (!sb)
-            return ex->replyError(notFound(p[0]));
-        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
+            return ex->replyError(sb.error());
+        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
         agent->request({{"op", "processes"}}, [ex, agent](Result<nlohmann::json> r) {
             if (!r)
                 return ex->replyError(apiErrorFromAgent(r.error()));
@@ -71,9 +66,9 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
     });
     router.add(
         verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
-            const auto sb = mgr.running(p[0]);
+            const auto sb = mgr.active(p[0]);
             if (!sb)
-                return ex->replyError(notFound(p[0]));
+                return ex->replyError(sb.error());
             auto body = parseJsonObject(ex->request());
             if (!body)
                 return ex->replyError(body.error());
@@ -94,7 +89,7 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
                     "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
                     name + "\""));
             auto agent =
-                std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath);
+                std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
             const int64_t target = **pid;
             agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}},
                            [ex, agent, target](Result<nlohmann::json> r) {

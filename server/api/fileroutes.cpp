@@ -64,14 +64,14 @@ Result<std::string> userOf(std::optional<std::string> user)
 
 using AgentPtr = std::shared_ptr<runtime::AgentClient>;
 
-// Runs `handler` with the sandbox's agent, or answers 404.
+// Runs `handler` with the sandbox's agent, or answers 404 (409 SANDBOX_PAUSED while paused).
 template <class Fn>
 void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
 {
-    const auto sb = mgr.running(id);
+    const auto sb = mgr.active(id);
     if (!sb)
-        return ex->replyError(notFound(id));
-    handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
+        return ex->replyError(sb.error());
+    handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath));
 }
 
 // One JSON request to the sandbox's agent: an agent error becomes the API error, a reply

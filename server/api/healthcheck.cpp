@@ -37,7 +37,8 @@ void SandboxManager::checkHealth()
 {
     std::map<std::string, int> failures;
     for (const store::SandboxPtr& rec : m_store.runningSandboxes()) {
-        if (m_runtime.isAlive(rec->handle))
+        // A paused sandbox's agent is frozen and cannot answer: its process must still be there.
+        if (rec->paused() ? m_runtime.isPresent(rec->handle) : m_runtime.isAlive(rec->handle))
             continue;
         const int n = m_healthFailures[rec->id] + 1;
         if (n < kFailuresBeforeLost) {

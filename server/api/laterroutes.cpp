@@ -1,5 +1,5 @@
-// Calls of lizard-api.md that later issues implement (pause/resume, snapshots, fork, volumes,
-// file watching, logs, API key management): an honest 501 until then.
+// Calls of lizard-api.md that later issues implement (volumes, file watching, logs, API key
+// management): an honest 501 until then.
 #include "api/routes.h"
 
 namespace lizard::api {
@@ -15,19 +15,10 @@ void registerLaterRoutes(Router& router)
         const char* what;
     };
     static const Later later[] = {
-        {verb::post, "/api/sandboxes/{}/pause", "pause"},
-        {verb::post, "/api/sandboxes/{}/resume", "resume"},
-        {verb::post, "/api/sandboxes/{}/snapshot", "snapshots"},
-        {verb::post, "/api/sandboxes/{}/fork", "fork"},
         {verb::get, "/api/sandboxes/{}/logs", "sandbox logs"},
         {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::get, "/api/sandboxes/{}/files/watch/events", "file watching"},
-        {verb::get, "/api/projects/{}/snapshots", "snapshots"},
-        {verb::get, "/api/sandbox-snapshots", "snapshots"},
-        {verb::get, "/api/sandbox-snapshots/{}", "snapshots"},
-        {verb::patch, "/api/sandbox-snapshots/{}", "snapshots"},
-        {verb::delete_, "/api/sandbox-snapshots/{}", "snapshots"},
         {verb::get, "/api/projects/{}/volumes", "volumes"},
         {verb::post, "/api/projects/{}/volumes", "volumes"},
         {verb::get, "/api/projects/{}/volumes/{}", "volumes"},
@@ -55,6 +46,9 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerExecRoutes(router, ctx);
     registerProcessRoutes(router, ctx);
     registerFileRoutes(router, ctx);
+    registerLifecycleRoutes(router, ctx);
+    registerSnapshotRoutes(router, ctx);
+    registerForkRoutes(router, ctx);
     registerExposeRoutes(router, ctx);
     registerLaterRoutes(router);
 }

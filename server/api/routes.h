@@ -36,6 +36,9 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx);
 void registerExecRoutes(Router& router, ApiContext& ctx);
 void registerProcessRoutes(Router& router, ApiContext& ctx);
 void registerFileRoutes(Router& router, ApiContext& ctx);
+void registerLifecycleRoutes(Router& router, ApiContext& ctx); // pause, resume
+void registerSnapshotRoutes(Router& router, ApiContext& ctx);
+void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 for now
 void registerAllRoutes(Router& router, ApiContext& ctx);

@@ -1,5 +1,7 @@
 #include "api/sandboxmanager.h"
 
+#include "api/snapshotservice.h"
+
 #include "common/crypto.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -10,9 +12,12 @@ namespace net = http::net;
 
 SandboxManager::SandboxManager(store::Store& store, runtime::Runtime& runtime, net::io_context& ioc,
                                net::thread_pool& workers, int maxRunning)
-    : m_store(store), m_runtime(runtime), m_ioc(ioc), m_workers(workers), m_maxRunning(maxRunning)
+    : m_store(store), m_runtime(runtime), m_ioc(ioc), m_workers(workers), m_maxRunning(maxRunning),
+      m_snapshotService(std::make_unique<SnapshotService>(store, runtime, *this))
 {
 }
+
+SandboxManager::~SandboxManager() = default;
 
 int SandboxManager::runningCount() const
 {
@@ -52,6 +57,7 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.limits = params.limits;
         spec.envs = params.envs;
         spec.internetAccess = params.internetAccess;
+        spec.filesFrom = params.filesFrom;
         auto started = m_runtime.start(spec);
         auto release = [this] {
             std::lock_guard lock(m_mutex);
@@ -103,6 +109,10 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
         return;
     }
     cancelDeadline(id);
+    {
+        std::lock_guard lock(m_mutex);
+        m_operationLocks.erase(id); // a capture still running keeps its own reference
+    }
     net::post(m_workers, [this, rec, reason, done = std::move(done)] {
         m_runtime.destroy(rec->handle);
         log::info("sandbox " + rec->id + " destroyed (" + reason + ")");

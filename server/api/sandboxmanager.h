@@ -26,13 +26,17 @@ struct CreateSandboxParams
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
+    std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
 };
+
+class SnapshotService;
 
 class SandboxManager
 {
 public:
     SandboxManager(store::Store& store, runtime::Runtime& runtime, http::net::io_context& ioc,
                    http::net::thread_pool& workers, int maxRunning);
+    ~SandboxManager();
 
     // Blocking; before serving. Adopts live sandboxes, cleans up dead and expired ones.
     void reconcileAtStartup();
@@ -43,8 +47,21 @@ public:
     void kill(const std::string& id, const std::string& reason, std::function<void(Status)> done);
     Status setTimeout(const std::string& id, int64_t timeoutMs);
 
-    // A running sandbox whose deadline has not passed, else null.
+    // A running or paused sandbox whose deadline has not passed, else null.
     store::SandboxPtr running(const std::string& id) const;
+    // The sandbox for exec, process and file calls: 404 NOT_FOUND if not alive, 409
+    // SANDBOX_PAUSED while paused (its agent is frozen and could not answer).
+    Result<store::SandboxPtr> active(const std::string& id) const;
+
+    // Pause and resume (sandboxpause.cpp). `done` runs on a worker thread once the sandbox is
+    // frozen (thawed). Pausing a paused sandbox, or resuming a running one, changes nothing.
+    void pause(const std::string& id, std::function<void(Status)> done);
+    void resume(const std::string& id, std::function<void(Status)> done);
+    // Serializes pause, resume and file captures of one sandbox (worker threads only).
+    std::unique_lock<std::mutex> lockOperations(const std::string& id);
+    SnapshotService& snapshots() { return *m_snapshotService; }
+    http::net::thread_pool& workers() { return m_workers; }
+
 
     int maxRunning() const { return m_maxRunning; }
     int runningCount() const;
@@ -55,6 +72,7 @@ public:
     void shutdown();
 
 private:
+    bool adoptPaused(const store::SandboxRecord& rec); // reconcile.cpp
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);
@@ -73,6 +91,8 @@ private:
     bool m_shutdown = false;
     std::shared_ptr<http::net::steady_timer> m_healthTimer;
     std::map<std::string, int> m_healthFailures; // worker pool only
+    std::map<std::string, std::shared_ptr<std::mutex>> m_operationLocks; // under m_mutex
+    std::unique_ptr<SnapshotService> m_snapshotService;
 };
 
 } // namespace lizard::api

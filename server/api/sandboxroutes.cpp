@@ -1,5 +1,7 @@
 // Sandboxes: create, list, info, kill, timeout.
 #include "api/jsonbody.h"
+#include "api/restoreparams.h"
+#include "api/snapshotservice.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/sizes.h"
@@ -35,7 +37,7 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
 {
     Fields f(body);
     CreateSandboxParams p;
-    for (const char* later : {"snapshotId", "volumeId", "volumeName"}) {
+    for (const char* later : {"volumeId", "volumeName"}) {
         if (f.has(later))
             return Error{501, "NOT_IMPLEMENTED",
                          std::string(later) + " is not supported by lizard-local yet"};
@@ -119,7 +121,12 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         auto params = createParams(*body, st, extra);
         if (!params)
             return ex->replyError(params.error(), extra);
-        mgr.create(std::move(*params), [ex, &mgr](Result<store::SandboxPtr> created) {
+        auto restoring = applySnapshot(*body, *params, mgr.snapshots()); // restore
+        if (!restoring)
+            return ex->replyError(restoring.error());
+        mgr.create(std::move(*params), [ex, &mgr, snapshot = *restoring](Result<store::SandboxPtr> created) {
+            if (!snapshot.empty())
+                mgr.snapshots().release(snapshot);
             onExchange(ex, [ex, &mgr, created = std::move(created)]() mutable {
                 if (created)
                     return ex->replyJson(200, sandboxJson(**created));

@@ -25,7 +25,7 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s)
         {"size", s.size},
         {"region", "local"},
         {"runtime", "container"},
-        {"pauseError", nullptr},
+        {"pauseError", s.pauseError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.pauseError)},
         {"internetAccess", s.internetAccess},
         {"metadata", s.metadata},
     };
@@ -66,6 +66,32 @@ nlohmann::json processJson(const nlohmann::json& p)
     if (!out.contains("tag"))
         out["tag"] = nullptr;
     return out;
+}
+
+nlohmann::json snapshotJson(const store::SnapshotRecord& s)
+{
+    const bool ready = s.status == "ready";
+    return {{"id", s.id},
+            {"name", s.name},
+            {"projectId", s.projectId},
+            {"workspaceId", store::kWorkspaceId},
+            {"region", "local"},
+            {"sourceSandboxId", s.sourceSandboxId},
+            {"status", s.status},
+            // No warm pools: a restore copies the files from disk. readyCount 1 says that
+            // a ready snapshot can be restored now (the SDK's waitForSnapshot reads it).
+            {"poolSize", 0},
+            {"readyCount", ready ? 1 : 0},
+            {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
+            {"cpus", s.cpus},
+            {"memoryMb", s.memoryMb},
+            {"createdAt", s.createdAtMs},
+            {"scope", "project"},
+            {"sourceVolume", false},
+            {"createdBy", nullptr},
+            {"template", s.templateName},
+            {"size", s.size},
+            {"sizeBytes", s.sizeBytes}};
 }
 
 } // namespace lizard::api

@@ -13,5 +13,7 @@ nlohmann::json sandboxJson(const store::SandboxRecord& sandbox);
 // Agent file entry → API entry: mode as a number (0644 → 420), modifiedAt = modTime.
 nlohmann::json fileEntryJson(const nlohmann::json& agentEntry);
 nlohmann::json processJson(const nlohmann::json& agentProcess);
+// The SDK's SandboxSnapshot (plus sizeBytes and template, which lizard-local adds).
+nlohmann::json snapshotJson(const store::SnapshotRecord& snapshot);
 
 } // namespace lizard::api

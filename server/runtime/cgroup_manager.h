@@ -36,7 +36,16 @@ public:
     // Ids of sandbox cgroups that exist (for orphan cleanup).
     std::vector<std::string> existingIds() const;
 
+    // The freezer of the sandbox's cgroup (cgroup_freezer.cpp): "cgroup-v2", "cgroup-v1", or
+    // empty when the sandbox has none (no cgroups here, or no freezer hierarchy).
+    std::string freezerKind(const std::string& id) const;
+    // Freezes or thaws and waits until the kernel reports it done (at most timeoutMs).
+    // Returns an error text, empty on success.
+    std::string setFrozen(const std::string& id, bool frozen, int timeoutMs) const;
+    bool isFrozen(const std::string& id) const;
+
 private:
+    std::string freezerDir(const std::string& id) const;
     std::vector<std::string> dirsFor(const std::string& id) const;
     bool applyLimits(const std::string& id, const Limits& limits) const;
 

@@ -65,7 +65,7 @@ Status LinuxRuntime::prepareDirs()
 {
     if (auto s = mkdirMode(m_dataDir, 0700); !s)
         return s;
-    for (const char* sub : {"/templates", "/sandboxes", "/run"}) {
+    for (const char* sub : {"/templates", "/sandboxes", "/run", "/files"}) {
         if (auto s = mkdirMode(m_dataDir + sub, 0700); !s)
             return s;
     }
@@ -123,6 +123,9 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     caps.cgroupMode = rt->m_cgroups.mode();
     caps.limits = rt->m_cgroups.limitsAvailable();
     caps.limitsNote = rt->m_cgroups.note();
+    caps.freezer = rt->m_cgroups.mode() == "v2" && caps.limits ? "cgroup-v2"
+        : rt->m_cgroups.mode() == "v1" && caps.limits           ? "cgroup-v1"
+                                                                : "signals";
     caps.fullUidRange = rt->m_ids.fullRange();
     caps.network = !rt->m_slirp.empty();
     std::string missing = missingInterpreterPackages();

@@ -21,6 +21,13 @@ public:
     bool isAlive(const SandboxHandle& handle) override;
     void destroy(const SandboxHandle& handle) override;
     void cleanupOrphans(const std::vector<std::string>& knownIds) override;
+    Status freeze(const SandboxHandle& handle) override;
+    Status thaw(const SandboxHandle& handle) override;
+    bool isFrozen(const SandboxHandle& handle) override;
+    bool isPresent(const SandboxHandle& handle) override;
+    Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
+    void removeFiles(const std::string& name) override;
+    std::vector<std::string> filesNames() override;
 
 private:
     explicit LinuxRuntime(std::string dataDir);
@@ -28,9 +35,14 @@ private:
     Status ensureTemplate();
     Status makeSandboxDirs(const std::string& id);
     void removeSandboxDir(const std::string& id);
+    void removeTree(const std::string& parent, const std::string& name);
+    Status makeOwnedDir(const std::string& path, mode_t mode);
+    // Copies the writable layers (upper, local-upper) of `fromDir` into `toDir`'s.
+    Result<FilesCopy> copyLayers(const std::string& fromDir, const std::string& toDir);
     std::string sandboxDir(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }
     std::string socketPath(const std::string& id) const { return m_dataDir + "/run/" + id + ".sock"; }
     std::string templateDir() const;
+    std::string filesDir(const std::string& name) const { return m_dataDir + "/files/" + name; }
 
     std::string m_dataDir;
     std::string m_agentPath;

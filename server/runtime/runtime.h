@@ -27,6 +27,9 @@ struct SandboxSpec
     Limits limits;
     std::map<std::string, std::string> envs; // create-time envs, applied to every exec
     bool internetAccess = true;
+    // Files to start with: the name of a copy made by captureFiles (a snapshot, or a fork's
+    // copy of its source). Empty: the template alone.
+    std::string filesFrom;
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
@@ -52,6 +55,15 @@ struct Capabilities
     bool network = false;            // internetAccess:true can be honoured (slirp4netns)
     bool interpreterTemplate = false;
     std::string interpreterMissing;  // missing host packages for the interpreter template
+    std::string freezer;             // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
+};
+
+// What captureFiles copied.
+struct FilesCopy
+{
+    std::string dir;                 // absolute path of the copy
+    unsigned long long bytes = 0;    // bytes of file data
+    unsigned long long reflinked = 0; // files whose data is shared (FICLONE), not copied
 };
 
 class Runtime
@@ -76,6 +88,22 @@ public:
 
     // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
     virtual void cleanupOrphans(const std::vector<std::string>& knownIds) = 0;
+    // Pause: freezes every process of the sandbox, memory kept (cgroup freezer, v2 or v1;
+    // SIGSTOP of the whole process tree where the sandbox has no freezer). Returns once frozen.
+    virtual Status freeze(const SandboxHandle& handle) = 0;
+    virtual Status thaw(const SandboxHandle& handle) = 0;
+    virtual bool isFrozen(const SandboxHandle& handle) = 0;
+    // The agent process still runs (pid + start time), without asking it: a frozen agent
+    // cannot answer a ping.
+    virtual bool isPresent(const SandboxHandle& handle) = 0;
+
+    // Copies the sandbox's writable layers (its whole writable file system) into
+    // <dataDir>/files/<name>. The caller freezes the sandbox around it for a consistent copy.
+    virtual Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) = 0;
+    // Removes <dataDir>/files/<name>. Idempotent.
+    virtual void removeFiles(const std::string& name) = 0;
+    // Names of the directories under <dataDir>/files (for cleanup of unknown ones).
+    virtual std::vector<std::string> filesNames() = 0;
 };
 
 } // namespace lizard::runtime

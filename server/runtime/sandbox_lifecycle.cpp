@@ -73,14 +73,19 @@ Status LinuxRuntime::makeSandboxDirs(const std::string& id)
 
 void LinuxRuntime::removeSandboxDir(const std::string& id)
 {
-    const std::string dir = sandboxDir(id);
+    removeTree(m_dataDir + "/sandboxes", id);
+}
+
+void LinuxRuntime::removeTree(const std::string& parentDir, const std::string& name)
+{
+    const std::string dir = parentDir + "/" + name;
     if (::access(dir.c_str(), F_OK) != 0)
         return;
     if (m_ids.kind == "subid") // files of sandbox uids are the subordinate range's: remove inside
         runAgentTool(m_agentPath, "remove", {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", dir}}, 120000);
-    int parent = ::open((m_dataDir + "/sandboxes").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int parent = ::open(parentDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (parent >= 0) {
-        agent::removeTreeAt(parent, id);
+        agent::removeTreeAt(parent, name);
         ::close(parent);
     }
 }
@@ -106,6 +111,15 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         if (s.error().status != 409)
             removeSandboxDir(spec.id);
         return s.error();
+    }
+    if (!spec.filesFrom.empty()) {
+        auto copied = validSandboxId(spec.filesFrom)
+            ? copyLayers(filesDir(spec.filesFrom), sandboxDir(spec.id))
+            : Result<FilesCopy>(Error{400, "INVALID_ARGUMENT", "invalid files name: " + spec.filesFrom});
+        if (!copied) {
+            removeSandboxDir(spec.id);
+            return copied.error();
+        }
     }
     SandboxCgroups cgroups = m_cgroups.create(spec.id, spec.limits);
     handle.limitsEnforced = cgroups.limitsApplied;
@@ -141,6 +155,9 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
 {
     if (!validSandboxId(handle.id))
         return;
+    // A frozen (v1) task dies only once thawed; the pause fallback's stopped ones die anyway.
+    if (m_cgroups.isFrozen(handle.id))
+        m_cgroups.setFrozen(handle.id, false, 1000);
     killAndWait(handle.initPid, handle.initStartTime);
     // A half-created sandbox may have a pid only in its directory.
     std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid");

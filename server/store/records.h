@@ -38,7 +38,7 @@ struct SandboxRecord
     double cpus = 0;
     int memoryMb = 0;
     bool limitsEnforced = false;
-    std::string status = "running"; // running | stopped
+    std::string status = "running"; // running | paused | stopped
     int64_t startedAtMs = 0;
     int64_t endAtMs = 0; // 0: no deadline
     std::map<std::string, std::string> metadata;
@@ -47,8 +47,32 @@ struct SandboxRecord
     runtime::SandboxHandle handle;
     int64_t stoppedAtMs = 0;
     std::string stopReason; // killed | expired | lost | ...
+    std::string pauseError; // why the last pause or resume failed; empty when it did not
 
-    bool running() const { return status == "running"; }
+    // Alive: running or paused (it has processes and memory, counts against --max-running,
+    // is listed, can be killed and expires). paused() says which.
+    bool running() const { return status == "running" || status == "paused"; }
+    bool paused() const { return status == "paused"; }
+};
+
+// A copy of a sandbox's writable file system under <dataDir>/files/<id>, restorable into new
+// sandboxes of the same project.
+struct SnapshotRecord
+{
+    std::string id; // "snap_..."
+    std::string name;
+    std::string projectId;
+    std::string sourceSandboxId;
+    std::string templateName; // what a restore starts (the snapshot is a layer over it)
+    std::string size;
+    double cpus = 0;
+    int memoryMb = 0;
+    std::map<std::string, std::string> envs; // the source's create-time envs
+    bool internetAccess = true;
+    std::string status = "building"; // building | ready | failed
+    std::string error;
+    int64_t sizeBytes = 0;
+    int64_t createdAtMs = 0;
 };
 
 // A sandbox port exposed through the port proxy (server/proxy). `token` is the sandbox's

@@ -41,7 +41,9 @@ Status Store::load()
     }
     if (Status s = loadProjects(); !s)
         return s;
-    return loadSandboxes();
+    if (Status s = loadSandboxes(); !s)
+        return s;
+    return loadSnapshots();
 }
 
 std::optional<ApiKeyRecord> Store::keyByHash(const std::string& hash) const

@@ -6,6 +6,7 @@
 #include "store/database.h"
 #include "store/records.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,6 +47,19 @@ public:
     // Marks a running sandbox stopped; returns the record as it was, or null if not running.
     SandboxPtr markStopped(const std::string& id, const std::string& reason);
     Status setEndAt(const std::string& id, int64_t endAtMs);
+    // running <-> paused (store_snapshots.cpp); clears pauseError. 404 if not alive.
+    Status setPaused(const std::string& id, bool paused);
+    Status setPauseError(const std::string& id, const std::string& error);
+
+    // Snapshots (store_snapshots.cpp), newest first.
+    using SnapshotPtr = std::shared_ptr<const SnapshotRecord>;
+    std::vector<SnapshotPtr> snapshots(const std::string& projectId = {}) const;
+    SnapshotPtr snapshot(const std::string& id) const;
+    Status insertSnapshot(const SnapshotRecord& snapshot);
+    // Writes status, error and sizeBytes.
+    Status updateSnapshot(const SnapshotRecord& snapshot);
+    Status renameSnapshot(const std::string& id, const std::string& name);
+    Status removeSnapshot(const std::string& id);
 
     // Exposed ports (store_exposures.cpp): SQLite only, the proxy keeps the live table.
     std::vector<ExposureRecord> exposures() const;
@@ -57,6 +71,9 @@ private:
     Status load();
     Status loadProjects();
     Status loadSandboxes();
+    Status loadSnapshots();
+    Status updateSandbox(const std::string& id, const std::string& sql,
+                         const std::function<void(SandboxRecord&)>& change);
     std::optional<std::string> nameConflict(const std::string& name,
                                             const std::string& exceptId) const;
     std::string uniqueSlug(const std::string& name) const;
@@ -67,6 +84,7 @@ private:
     std::map<std::string, ApiKeyRecord> m_keysByHash;
     std::map<std::string, ProjectRecord> m_projects;
     std::map<std::string, SandboxPtr> m_sandboxes;
+    std::map<std::string, SnapshotPtr> m_snapshots;
 };
 
 } // namespace lizard::store

@@ -36,7 +36,7 @@ Status Store::loadSandboxes()
                                 "limits_enforced, status, started_at, "
                                 "end_at, metadata, envs, internet_access, init_pid, "
                                 "init_start_time, socket_path, stopped_at, "
-                                "stop_reason FROM sandboxes");
+                                "stop_reason, pause_error FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -60,6 +60,7 @@ Status Store::loadSandboxes()
         r->handle.internetAccess = r->internetAccess;
         r->stoppedAtMs = q.integer(16);
         r->stopReason = q.text(17);
+        r->pauseError = q.text(18);
         m_sandboxes[r->id] = r;
     }
     if (q.failed())

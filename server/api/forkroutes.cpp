@@ -1,0 +1,103 @@
+// POST /api/sandboxes/{id}/fork {count 1..100, timeoutMs}: the source's files are copied once
+// (hook, freeze, copy, thaw: the source keeps running), then each copy starts from that copy
+// like any create (so --max-running applies per copy). One answer entry per copy, in order:
+// {sandbox: info} or {error, code, ...}.
+#include "api/jsonbody.h"
+#include "api/routes.h"
+#include "api/sandboxmanager.h"
+#include "api/sizes.h"
+#include "api/snapshotservice.h"
+#include "api/views.h"
+#include "store/store.h"
+
+#include <atomic>
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+namespace {
+
+constexpr int64_t kMaxForks = 100;
+constexpr int64_t kMaxTimeoutMs = 2147483647;
+
+CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
+                               const std::string& files)
+{
+    CreateSandboxParams p;
+    p.projectId = src.projectId;
+    p.templateName = src.templateName;
+    p.size = src.size;
+    if (auto limits = limitsForSize(src.size))
+        p.limits = *limits;
+    p.timeoutMs = timeoutMs;
+    p.metadata = src.metadata;
+    p.envs = src.envs;
+    p.internetAccess = src.internetAccess;
+    p.filesFrom = files;
+    return p;
+}
+
+nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
+{
+    nlohmann::json j{{"error", e.message}, {"code", e.code}, {"status", e.status}};
+    if (e.status == 429) {
+        j["limit"] = mgr.maxRunning();
+        j["running"] = mgr.runningCount();
+        j["unit"] = "sandboxes";
+        j["retryAfterS"] = 5;
+    }
+    return j;
+}
+
+} // namespace
+
+void registerForkRoutes(Router& router, ApiContext& ctx)
+{
+    SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::post, "/api/sandboxes/{}/fork", [&mgr](const ExPtr& ex, const Params& p) {
+        const auto source = mgr.running(p[0]);
+        if (!source)
+            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        Fields f(*body);
+        auto count = f.optInt("count");
+        if (!count)
+            return ex->replyError(count.error());
+        const int64_t n = count->value_or(1);
+        if (n < 1 || n > kMaxForks)
+            return ex->replyError(invalidArgument("field \"count\" must be 1..100"));
+        auto timeout = f.optInt("timeoutMs");
+        if (!timeout)
+            return ex->replyError(timeout.error());
+        int64_t timeoutMs = timeout->value_or(0);
+        if (timeoutMs != 0 && (timeoutMs < 1000 || timeoutMs > kMaxTimeoutMs))
+            return ex->replyError(Error{400, "INVALID_TIMEOUT",
+                                        "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
+        if (timeoutMs == 0 && source->endAtMs != 0) // the source's lifetime, counted from the fork
+            timeoutMs = std::max<int64_t>(1000, source->endAtMs - source->startedAtMs);
+        mgr.snapshots().captureForFork(source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {
+            if (!files)
+                return onExchange(ex, [ex, e = files.error()] { ex->replyError(e); });
+            auto results = std::make_shared<std::vector<nlohmann::json>>(size_t(n));
+            auto left = std::make_shared<std::atomic<int64_t>>(n);
+            const std::string name = *files;
+            for (int64_t i = 0; i < n; ++i) {
+                mgr.create(copyParams(*source, timeoutMs, name),
+                           [ex, &mgr, results, left, name, i](Result<store::SandboxPtr> r) {
+                               (*results)[size_t(i)] = r ? nlohmann::json{{"sandbox", sandboxJson(*r.value())}}
+                                                         : errorEntry(r.error(), mgr);
+                               if (left->fetch_sub(1) != 1)
+                                   return;
+                               mgr.snapshots().dropFiles(name);
+                               onExchange(ex, [ex, results] { ex->replyJson(200, nlohmann::json(*results)); });
+                           });
+            }
+        });
+    });
+}
+
+} // namespace lizard::api

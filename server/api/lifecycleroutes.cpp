@@ -1,0 +1,30 @@
+// POST /api/sandboxes/{id}/pause and /resume.
+#include "api/routes.h"
+#include "api/sandboxmanager.h"
+
+namespace lizard::api {
+
+using http::bhttp::verb;
+using ExPtr = std::shared_ptr<http::Exchange>;
+
+void registerLifecycleRoutes(Router& router, ApiContext& ctx)
+{
+    SandboxManager& mgr = ctx.sandboxes;
+    auto answer = [](const ExPtr& ex) {
+        return [ex](Status s) {
+            onExchange(ex, [ex, s] {
+                if (!s)
+                    return ex->replyError(s.error());
+                ex->replyEmpty();
+            });
+        };
+    };
+    router.add(verb::post, "/api/sandboxes/{}/pause", [&mgr, answer](const ExPtr& ex, const Params& p) {
+        mgr.pause(p[0], answer(ex));
+    });
+    router.add(verb::post, "/api/sandboxes/{}/resume", [&mgr, answer](const ExPtr& ex, const Params& p) {
+        mgr.resume(p[0], answer(ex));
+    });
+}
+
+} // namespace lizard::api

@@ -1,0 +1,45 @@
+#include "api/restoreparams.h"
+
+#include "api/jsonbody.h"
+#include "api/sizes.h"
+#include "api/snapshotservice.h"
+
+namespace lizard::api {
+
+Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParams& p,
+                                  SnapshotService& snapshots)
+{
+    Fields f(body);
+    auto id = f.optString("snapshotId");
+    if (!id)
+        return id.error();
+    if (!*id)
+        return std::string();
+    auto snap = snapshots.acquire(**id);
+    if (!snap)
+        return snap.error();
+    const store::SnapshotRecord& s = **snap;
+    const bool projectGiven = body.contains("projectId") && !body["projectId"].is_null();
+    if (projectGiven && p.projectId != s.projectId) {
+        snapshots.release(s.id);
+        return Error{403, "SNAPSHOT_SCOPE",
+                     "snapshot " + s.id + " restores only in its own project (" + s.projectId + ")"};
+    }
+    const auto limits = limitsForSize(s.size);
+    if (!limits) {
+        snapshots.release(s.id);
+        return Error{500, "INTERNAL", "snapshot " + s.id + " has an unknown size " + s.size};
+    }
+    p.projectId = s.projectId;
+    p.templateName = s.templateName;
+    p.size = s.size;
+    p.limits = *limits;
+    std::map<std::string, std::string> envs = s.envs;
+    for (const auto& [k, v] : p.envs)
+        envs[k] = v;
+    p.envs = std::move(envs);
+    p.filesFrom = s.id;
+    return s.id;
+}
+
+} // namespace lizard::api

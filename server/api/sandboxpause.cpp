@@ -1,0 +1,80 @@
+// SandboxManager: pause and resume (cgroup freezer through the runtime), and the rule that a
+// paused sandbox takes no exec, process or file call.
+#include "api/sandboxmanager.h"
+#include "common/log.h"
+
+namespace lizard::api {
+
+namespace net = http::net;
+
+Result<store::SandboxPtr> SandboxManager::active(const std::string& id) const
+{
+    auto rec = running(id);
+    if (!rec)
+        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+    if (rec->paused())
+        return Error{409, "SANDBOX_PAUSED",
+                     "sandbox " + id + " is paused; resume it first (POST /api/sandboxes/" + id +
+                         "/resume)"};
+    return rec;
+}
+
+std::unique_lock<std::mutex> SandboxManager::lockOperations(const std::string& id)
+{
+    std::shared_ptr<std::mutex> m;
+    {
+        std::lock_guard lock(m_mutex);
+        auto& slot = m_operationLocks[id];
+        if (!slot)
+            slot = std::make_shared<std::mutex>();
+        m = slot;
+    }
+    // The map keeps the mutex alive for the sandbox's lifetime (dropped when it is killed).
+    return std::unique_lock<std::mutex>(*m);
+}
+
+void SandboxManager::pause(const std::string& id, std::function<void(Status)> done)
+{
+    net::post(m_workers, [this, id, done = std::move(done)] {
+        auto ops = lockOperations(id);
+        const auto rec = running(id);
+        if (!rec)
+            return done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+        if (rec->paused())
+            return done(okStatus());
+        if (Status s = m_runtime.freeze(rec->handle); !s) {
+            m_store.setPauseError(id, s.error().message);
+            log::warn("sandbox " + id + ": pause failed: " + s.error().message);
+            return done(s);
+        }
+        if (Status s = m_store.setPaused(id, true); !s) {
+            m_runtime.thaw(rec->handle);
+            return done(s);
+        }
+        log::info("sandbox " + id + " paused");
+        done(okStatus());
+    });
+}
+
+void SandboxManager::resume(const std::string& id, std::function<void(Status)> done)
+{
+    net::post(m_workers, [this, id, done = std::move(done)] {
+        auto ops = lockOperations(id);
+        const auto rec = running(id);
+        if (!rec)
+            return done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+        if (!rec->paused())
+            return done(okStatus());
+        if (Status s = m_runtime.thaw(rec->handle); !s) {
+            m_store.setPauseError(id, s.error().message);
+            log::warn("sandbox " + id + ": resume failed: " + s.error().message);
+            return done(s);
+        }
+        if (Status s = m_store.setPaused(id, false); !s)
+            return done(s);
+        log::info("sandbox " + id + " resumed");
+        done(okStatus());
+    });
+}
+
+} // namespace lizard::api

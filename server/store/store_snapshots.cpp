@@ -1,0 +1,193 @@
+// Store: snapshots, and the pause state of sandboxes.
+#include "store/store.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace lizard::store {
+
+namespace {
+
+std::map<std::string, std::string> envsFromJson(const std::string& text)
+{
+    std::map<std::string, std::string> out;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_object()) {
+        for (const auto& [k, v] : j.items()) {
+            if (v.is_string())
+                out[k] = v.get<std::string>();
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Status Store::updateSandbox(const std::string& id, const std::string& sql,
+                            const std::function<void(SandboxRecord&)>& change)
+{
+    std::lock_guard writer(m_writeMutex);
+    SandboxPtr old = sandbox(id);
+    if (!old || !old->running())
+        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+    auto updated = std::make_shared<SandboxRecord>(*old);
+    change(*updated);
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(), sql);
+        q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, id);
+        if (!q.run())
+            return Error{500, "STORE", "cannot update the sandbox: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_sandboxes[id] = updated;
+    return okStatus();
+}
+
+Status Store::setPaused(const std::string& id, bool paused)
+{
+    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
+                         [paused](SandboxRecord& r) {
+                             r.status = paused ? "paused" : "running";
+                             r.pauseError.clear();
+                         });
+}
+
+Status Store::setPauseError(const std::string& id, const std::string& error)
+{
+    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
+                         [&error](SandboxRecord& r) { r.pauseError = error; });
+}
+
+Status Store::loadSnapshots()
+{
+    std::lock_guard lock(m_db->mutex());
+    Statement q(m_db->handle(),
+                "SELECT id, name, project_id, source_sandbox_id, template, size, cpus, memory_mb, "
+                "envs, internet_access, status, error, size_bytes, created_at FROM snapshots");
+    while (q.step()) {
+        auto r = std::make_shared<SnapshotRecord>();
+        r->id = q.text(0);
+        r->name = q.text(1);
+        r->projectId = q.text(2);
+        r->sourceSandboxId = q.text(3);
+        r->templateName = q.text(4);
+        r->size = q.text(5);
+        r->cpus = q.real(6);
+        r->memoryMb = int(q.integer(7));
+        r->envs = envsFromJson(q.text(8));
+        r->internetAccess = q.integer(9) != 0;
+        r->status = q.text(10);
+        r->error = q.text(11);
+        r->sizeBytes = q.integer(12);
+        r->createdAtMs = q.integer(13);
+        m_snapshots[r->id] = r;
+    }
+    if (q.failed())
+        return Error{500, "STORE", "cannot read snapshots: " + m_db->lastError()};
+    return okStatus();
+}
+
+std::vector<Store::SnapshotPtr> Store::snapshots(const std::string& projectId) const
+{
+    std::shared_lock lock(m_mutex);
+    std::vector<SnapshotPtr> out;
+    for (const auto& [id, r] : m_snapshots) {
+        if (projectId.empty() || r->projectId == projectId)
+            out.push_back(r);
+    }
+    std::sort(out.begin(), out.end(), [](const SnapshotPtr& a, const SnapshotPtr& b) {
+        return a->createdAtMs != b->createdAtMs ? a->createdAtMs > b->createdAtMs : a->id < b->id;
+    });
+    return out;
+}
+
+Store::SnapshotPtr Store::snapshot(const std::string& id) const
+{
+    std::shared_lock lock(m_mutex);
+    const auto it = m_snapshots.find(id);
+    return it == m_snapshots.end() ? nullptr : it->second;
+}
+
+Status Store::insertSnapshot(const SnapshotRecord& r)
+{
+    std::lock_guard writer(m_writeMutex);
+    if (!project(r.projectId))
+        return Error{404, "NOT_FOUND", "project " + r.projectId + " not found"};
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(),
+                    "INSERT INTO snapshots(id, name, project_id, source_sandbox_id, template, size, "
+                    "cpus, memory_mb, envs, internet_access, status, error, size_bytes, created_at) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        q.bind(1, r.id).bind(2, r.name).bind(3, r.projectId).bind(4, r.sourceSandboxId);
+        q.bind(5, r.templateName).bind(6, r.size).bind(7, r.cpus).bind(8, int64_t(r.memoryMb));
+        q.bind(9, nlohmann::json(r.envs).dump()).bind(10, int64_t(r.internetAccess));
+        q.bind(11, r.status).bind(12, r.error).bind(13, r.sizeBytes).bind(14, r.createdAtMs);
+        if (!q.run())
+            return Error{500, "STORE", "cannot store the snapshot: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_snapshots[r.id] = std::make_shared<const SnapshotRecord>(r);
+    return okStatus();
+}
+
+Status Store::updateSnapshot(const SnapshotRecord& r)
+{
+    std::lock_guard writer(m_writeMutex);
+    const auto current = snapshot(r.id);
+    if (!current)
+        return Error{404, "NOT_FOUND", "snapshot " + r.id + " not found"};
+    auto updated = std::make_shared<SnapshotRecord>(*current); // keeps a rename made meanwhile
+    updated->status = r.status;
+    updated->error = r.error;
+    updated->sizeBytes = r.sizeBytes;
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(),
+                    "UPDATE snapshots SET status = ?, error = ?, size_bytes = ? WHERE id = ?");
+        q.bind(1, r.status).bind(2, r.error).bind(3, r.sizeBytes).bind(4, r.id);
+        if (!q.run())
+            return Error{500, "STORE", "cannot update the snapshot: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_snapshots[r.id] = updated;
+    return okStatus();
+}
+
+Status Store::renameSnapshot(const std::string& id, const std::string& name)
+{
+    std::lock_guard writer(m_writeMutex);
+    const auto current = snapshot(id);
+    if (!current)
+        return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+    auto updated = std::make_shared<SnapshotRecord>(*current);
+    updated->name = name;
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(), "UPDATE snapshots SET name = ? WHERE id = ?");
+        q.bind(1, name).bind(2, id);
+        if (!q.run())
+            return Error{500, "STORE", "cannot rename the snapshot: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_snapshots[id] = updated;
+    return okStatus();
+}
+
+Status Store::removeSnapshot(const std::string& id)
+{
+    std::lock_guard writer(m_writeMutex);
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(), "DELETE FROM snapshots WHERE id = ?");
+        q.bind(1, id);
+        if (!q.run())
+            return Error{500, "STORE", "cannot remove the snapshot: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_snapshots.erase(id);
+    return okStatus();
+}
+
+} // namespace lizard::store

@@ -1,5 +1,5 @@
 #pragma once
-// The four figures of `make bench`, each measured against a running lizard-local.
+// The figures of `make bench`, each measured against a running lizard-local.
 
 #include "apiclient.h"
 #include "figure.h"
@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace lizard::bench {
 
@@ -23,6 +24,14 @@ Figure measureGetRate(const ApiClient& api, const std::string& sandboxId, int co
 
 // A command printing `megabytes` MiB in 100-byte lines, streamed as SSE: MB/s of output.
 Figure measureSse(ApiClient& api, const std::string& sandboxId, int megabytes);
+
+// Issue 4 (lifecyclebench.cpp). Pause and resume of an interpreter sandbox running a Jupyter
+// kernel: medians of `runs` round trips each.
+std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& projectId, int runs);
+// Snapshot of a sandbox with 100 MB written, and restore from it until running.
+std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId, int runs);
+// POST fork {count: copies} until the answer (every copy running).
+Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs);
 
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);

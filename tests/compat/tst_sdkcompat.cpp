@@ -31,7 +31,8 @@ private:
 
 QStringList TestSdkCompat::scenarioNames()
 {
-    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors"};
+    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors",
+            "pause", "paused-exec", "snapshot", "fork"};
 }
 
 void TestSdkCompat::initTestCase()

@@ -31,7 +31,7 @@ private:
 
 QStringList TestSdkCompat::scenarioNames()
 {
-    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors",
+    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors", "expose",
             "pause", "paused-exec", "snapshot", "fork"};
 }
 

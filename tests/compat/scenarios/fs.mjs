@@ -38,6 +38,12 @@ scenario('fs', async () => {
     const big = randomBytes(2 * 1024 * 1024)
     await fs.write(`${root}/bin/big.bin`, big.buffer.slice(big.byteOffset, big.byteOffset + big.byteLength))
     check(Buffer.from(await fs.readBytes(`${root}/bin/big.bin`)).equals(big), '2 MiB of random bytes round-trip (ArrayBuffer)')
+    const five = new Uint8Array(randomBytes(5 * 1000 * 1000))
+    await fs.write(`${root}/bin/five.bin`, five)
+    const fiveBack = await fs.readBytes(`${root}/bin/five.bin`)
+    eq(fiveBack.length, five.length, '5 MB binary: readBytes has the same length')
+    check(Buffer.from(fiveBack).equals(Buffer.from(five)), '5 MB of random bytes round-trip with equal bytes (Uint8Array)')
+    eq((await fs.stat(`${root}/bin/five.bin`)).size, five.length, '5 MB binary: stat gives its size')
     const sum = await sandbox.process.exec(['wc', '-c', `${root}/bin/big.bin`])
     eq(sum.stdout.trim().split(/\s+/)[0], String(big.length), 'the sandbox sees the exact binary size')
 

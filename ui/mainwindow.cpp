@@ -106,6 +106,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_notes.clear();
     updateNotesLabel();
     m_connection->setText(statusText);
+    emit backendChanged(); // Notebook (issue 3)
 }
 
 void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes)
@@ -131,6 +132,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     if (!m_notes.isEmpty())
         m_banner->showMessage(BannerWidget::Kind::Note, QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));
     m_projectModel->refresh();
+    emit backendChanged(); // Notebook (issue 3)
 }
 
 QString MainWindow::connectionText() const { return m_connection->text(); }

@@ -60,6 +60,8 @@ public:
 
 signals:
     void connectionsRequested();
+    // Notebook (issue 3): api() and sandboxModel() changed (set, or cleared on a reconnect).
+    void backendChanged();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -1,73 +1,13 @@
 #include "client/jsonmapping.h"
 
-#include "client/errormapping.h"
-#include "client/jsonreader.h"
+#include "client/jsonhelpers.h"
 #include "client/utf8.h"
-
-#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
-namespace {
+namespace jsonhelpers {
 
-using Json = nlohmann::json;
-
-std::string utf8(const QString& s) { return s.toStdString(); }
-
-Json toJson(const QMap<QString, QString>& map)
-{
-    Json out = Json::object();
-    for (auto it = map.begin(); it != map.end(); ++it)
-        out[utf8(it.key())] = utf8(it.value());
-    return out;
-}
-
-QByteArray dump(const Json& j)
-{
-    return QByteArray::fromStdString(j.dump(-1, ' ', false, Json::error_handler_t::replace));
-}
-
-// Parses body and hands the JSON to fn; any shape error becomes a Protocol ApiError.
-template <class T, class Fn>
-Outcome<T> parseWith(const QByteArray& body, const QString& what, Fn fn)
-{
-    const Json j = Json::parse(body.constBegin(), body.constEnd(), nullptr, false);
-    if (j.is_discarded())
-        return protocolError(QStringLiteral("the answer is not JSON: %1").arg(QString::fromUtf8(body.left(200))), what);
-    try {
-        return Outcome<T>(fn(j));
-    } catch (const JsonShapeError& e) {
-        return protocolError(QString::fromStdString(e.what()), what);
-    } catch (const Json::exception& e) {
-        return protocolError(QString::fromStdString(e.what()), what);
-    }
-}
-
-template <class T, class Item>
-QList<T> listOf(const Json& j, const char* where, Item item)
-{
-    if (!j.is_array())
-        throw JsonShapeError(std::string(where) + ": expected an array");
-    QList<T> out;
-    out.reserve(qsizetype(j.size()));
-    for (const Json& e : j)
-        out.append(item(e));
-    return out;
-}
-
-Project project(const Json& j)
-{
-    const JsonReader r(j, QStringLiteral("project"));
-    Project p;
-    p.id = r.requiredString("id");
-    p.name = r.string("name");
-    p.slug = r.string("slug");
-    p.workspaceId = r.string("workspaceId");
-    p.createdAt = r.time("createdAt");
-    return p;
-}
-
-SandboxInfo sandbox(const Json& j)
+SandboxInfo sandboxFromJson(const Json& j)
 {
     const JsonReader r(j, QStringLiteral("sandbox"));
     SandboxInfo s;
@@ -85,6 +25,32 @@ SandboxInfo sandbox(const Json& j)
     s.internetAccess = r.boolean("internetAccess", true);
     s.metadata = r.stringMap("metadata");
     return s;
+}
+
+} // namespace jsonhelpers
+
+using namespace jsonhelpers;
+
+namespace {
+
+Json toJson(const QMap<QString, QString>& map)
+{
+    Json out = Json::object();
+    for (auto it = map.begin(); it != map.end(); ++it)
+        out[utf8(it.key())] = utf8(it.value());
+    return out;
+}
+
+Project project(const Json& j)
+{
+    const JsonReader r(j, QStringLiteral("project"));
+    Project p;
+    p.id = r.requiredString("id");
+    p.name = r.string("name");
+    p.slug = r.string("slug");
+    p.workspaceId = r.string("workspaceId");
+    p.createdAt = r.time("createdAt");
+    return p;
 }
 
 ProcessInfo process(const Json& j)
@@ -142,13 +108,13 @@ Outcome<QList<Project>> parseProjects(const QByteArray& body, const QString& wha
 
 Outcome<SandboxInfo> parseSandbox(const QByteArray& body, const QString& what)
 {
-    return parseWith<SandboxInfo>(body, what, sandbox);
+    return parseWith<SandboxInfo>(body, what, sandboxFromJson);
 }
 
 Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString& what)
 {
     return parseWith<QList<SandboxInfo>>(body, what,
-                                         [](const Json& j) { return listOf<SandboxInfo>(j, "sandboxes", sandbox); });
+                                         [](const Json& j) { return listOf<SandboxInfo>(j, "sandboxes", sandboxFromJson); });
 }
 
 Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what)
@@ -201,10 +167,19 @@ QByteArray nameBody(const QString& name) { return dump(Json{{"name", utf8(name)}
 QByteArray createSandboxBody(const CreateSandboxRequest& request)
 {
     Json j = Json::object();
-    j["template"] = utf8(request.templateName.isEmpty() ? QStringLiteral("base") : request.templateName);
+    if (request.snapshotId.isEmpty()) {
+        j["template"] = utf8(request.templateName.isEmpty() ? QStringLiteral("base") : request.templateName);
+    } else {
+        // Restore (issue 4): the snapshot decides template and size, as in the SDK's restore().
+        j["snapshotId"] = utf8(request.snapshotId);
+    }
     j["projectId"] = utf8(request.projectId);
-    if (!request.size.isEmpty())
+    if (!request.size.isEmpty() && request.snapshotId.isEmpty())
         j["size"] = utf8(request.size);
+    if (!request.volumeId.isEmpty())
+        j["volumeId"] = utf8(request.volumeId);
+    if (!request.volumeName.isEmpty())
+        j["volumeName"] = utf8(request.volumeName);
     j["timeoutMs"] = request.timeoutMs;
     if (!request.metadata.isEmpty())
         j["metadata"] = toJson(request.metadata);

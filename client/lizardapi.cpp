@@ -1,53 +1,16 @@
 #include "client/lizardapi.h"
 
+#include "client/apicall.h"
 #include "client/curlmulti.h"
-#include "client/errormapping.h"
 #include "client/execstreamimpl.h"
 #include "client/jsonmapping.h"
-#include "client/pendingcallimpl.h"
 #include "client/requestbuilder.h"
-#include "client/urlencoding.h"
 
 #include <QRegularExpression>
 
 namespace lizard::client {
 
-namespace {
-
-template <class T>
-using Done = LizardApi::Done<T>;
-
-// Maps the answer (error or body) to the caller's Outcome with parse.
-template <class T, class Parse>
-PendingCall* startCall(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx, Done<T> done,
-                       Parse parse)
-{
-    return new PendingCallImpl(multi, std::move(request), ctx,
-                               [what, done = std::move(done), parse](const HttpResponse& r) {
-                                   if (const auto error = errorFromResponse(r, what)) {
-                                       if (done)
-                                           done(*error);
-                                       return;
-                                   }
-                                   Outcome<T> outcome = parse(r.body, what);
-                                   if (!outcome.ok()) {
-                                       ApiError e = outcome.error();
-                                       e.httpStatus = r.status;
-                                       outcome = Outcome<T>(e);
-                                   }
-                                   if (done)
-                                       done(std::move(outcome));
-                               });
-}
-
-Outcome<Unit> noValue(const QByteArray&, const QString&) { return Unit{}; }
-Outcome<QByteArray> rawBytes(const QByteArray& body, const QString&) { return body; }
-
-QByteArray seg(const QString& value) { return encodeUriComponent(value); }
-
-QByteArray sandboxPath(const QString& id, const QByteArray& rest = {}) { return "/api/sandboxes/" + seg(id) + rest; }
-
-} // namespace
+using namespace apicall;
 
 LizardApi::LizardApi(Endpoint endpoint, QObject* parent)
     : QObject(parent), m_endpoint(std::move(endpoint)), m_multi(std::make_unique<CurlMulti>())

@@ -115,6 +115,31 @@ public:
     PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done);
     PendingCall* unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done);
 
+    // Lifecycle (issue 4, lifeui; client/lizardapi_lifecycle.cpp). Pause and resume answer at
+    // once; the status then moves to paused / running (poll getSandbox). Restore is
+    // createSandbox with CreateSandboxRequest::snapshotId.
+    PendingCall* pauseSandbox(const QString& id, QObject* ctx, Done<Unit> done);
+    PendingCall* resumeSandbox(const QString& id, QObject* ctx, Done<Unit> done);
+    PendingCall* createSnapshot(const QString& sandboxId, const QString& name, QObject* ctx, Done<Snapshot> done);
+    PendingCall* listSnapshots(const QString& projectId, QObject* ctx, Done<QList<Snapshot>> done);
+    PendingCall* listAllSnapshots(QObject* ctx, Done<QList<Snapshot>> done);
+    PendingCall* getSnapshot(const QString& snapshotId, QObject* ctx, Done<Snapshot> done);
+    PendingCall* deleteSnapshot(const QString& snapshotId, QObject* ctx, Done<Unit> done);
+    // count 1..100; timeoutMs 0 = the source's lifetime. One entry per copy, in order.
+    PendingCall* forkSandbox(const QString& id, int count, qint64 timeoutMs, QObject* ctx,
+                             Done<QList<ForkEntry>> done);
+
+    // Volumes of a project (issue 4, lifeui; client/lizardapi_volumes.cpp). nameOrId: either.
+    PendingCall* createVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
+                              Done<Volume> done);
+    PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
+                                   Done<Volume> done);
+    PendingCall* listVolumes(const QString& projectId, QObject* ctx, Done<QList<Volume>> done);
+    PendingCall* getVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Volume> done);
+    PendingCall* resizeVolume(const QString& projectId, const QString& nameOrId, int sizeGb, QObject* ctx,
+                              Done<Volume> done);
+    PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Unit> done);
+
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
     PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
                          QObject* ctx, Done<QByteArray> done);

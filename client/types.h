@@ -78,6 +78,11 @@ struct CreateSandboxRequest
     QMap<QString, QString> metadata;
     QMap<QString, QString> envs;
     bool internetAccess = true;
+    // Lifecycle (issue 4): start from a snapshot (template and size are then not sent), or
+    // mount a volume at /workspace (by id or by name).
+    QString snapshotId;
+    QString volumeId;
+    QString volumeName;
 };
 
 struct ExecOptions
@@ -136,6 +141,48 @@ struct WhoAmI
     QString workspaceId;
 };
 
+// --- Lifecycle (issue 4): snapshots, fork, volumes ---
+
+struct Snapshot
+{
+    QString id;
+    QString name;
+    QString projectId;
+    QString workspaceId;
+    QString region;
+    QString sourceSandboxId;
+    QString status;           // building, warming, ready, paused, suspended, failed
+    QString error;            // why it failed, empty otherwise
+    QString createdBy;
+    int poolSize = 0;
+    int readyCount = 0;
+    double cpus = 0;
+    int memoryMb = 0;
+    QDateTime createdAt;      // invalid if absent
+    qint64 sizeBytes = -1;    // -1: the server did not say (the cloud does not)
+    std::optional<bool> sourceVolume;
+};
+
+// One copy of a fork: the new sandbox, or why it could not be made.
+struct ForkEntry
+{
+    std::optional<SandboxInfo> sandbox;
+    QString error;
+};
+
+struct Volume
+{
+    QString id;
+    QString projectId;
+    QString name;
+    int sizeGb = 0;
+    QString region;
+    QString status;
+    QString attachedTo;       // sandbox id holding it, empty when free
+    QDateTime createdAt;
+    std::optional<bool> sizeEnforced;
+};
+
 // How to reach a Lizard API: the cloud or a lizard-local.
 struct Endpoint
 {
@@ -148,3 +195,5 @@ struct Endpoint
 Q_DECLARE_METATYPE(lizard::client::ExposedPort) // Ports (issue 5)
 Q_DECLARE_METATYPE(lizard::client::ApiError)
 Q_DECLARE_METATYPE(lizard::client::SandboxInfo)
+Q_DECLARE_METATYPE(lizard::client::Snapshot)
+Q_DECLARE_METATYPE(lizard::client::Volume)

@@ -1,5 +1,6 @@
 #include "models/sandboxactions.h"
 
+#include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 
 namespace lizard::models {
@@ -43,7 +44,11 @@ client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& 
     return m_api->createSandbox(request, ctx, [table, done, what](auto outcome) {
         if (outcome && table)
             table->refresh();
-        done(named(std::move(outcome), what));
+        if (!outcome) {
+            done(withLimitDetails(named(std::move(outcome), what).error())); // 429: limit, running
+            return;
+        }
+        done(std::move(outcome));
     });
 }
 
@@ -76,6 +81,98 @@ void SandboxActions::extend(const QString& sandboxId, int minutes, QObject* ctx,
             table->refresh();
         done(named(std::move(outcome), what));
     });
+}
+
+bool SandboxActions::busy(const QString& sandboxId) const { return m_table && !m_table->activity(sandboxId).isEmpty(); }
+
+void SandboxActions::setBusy(const QString& sandboxId, const QString& activity)
+{
+    if (m_table)
+        m_table->setActivity(sandboxId, activity);
+    emit busyChanged(sandboxId);
+}
+
+template <class T, class Call>
+void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what, const QString& activity,
+                                  QObject* ctx, client::LizardApi::Done<T> done, Call call,
+                                  std::function<void(const client::Outcome<T>&)> always)
+{
+    if (m_api == nullptr) {
+        done(noConnection(what));
+        return;
+    }
+    setBusy(sandboxId, activity);
+    // The call belongs to this object, so the row's activity is cleared even when the caller's
+    // context is gone; the caller's callback then does not run.
+    const QPointer<QObject> caller = ctx;
+    const bool hasCaller = ctx != nullptr;
+    QPointer<SandboxActions> self = this;
+    call(m_api.data(), [self, sandboxId, done, what, caller, hasCaller, always](client::Outcome<T> outcome) {
+        if (self) {
+            self->setBusy(sandboxId, {});
+            if (always)
+                always(outcome);
+            if (self->m_table)
+                self->m_table->refresh();
+        }
+        if (hasCaller && caller.isNull())
+            return;
+        if (!outcome) {
+            done(withLimitDetails(named(std::move(outcome), what).error()));
+            return;
+        }
+        done(std::move(outcome));
+    });
+}
+
+void SandboxActions::pause(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done)
+{
+    runLifecycle<client::Unit>(sandboxId, QStringLiteral("Pause sandbox %1").arg(sandboxId), QStringLiteral("pausing…"),
+                               ctx, std::move(done), [&](client::LizardApi* api, auto wrapped) {
+                                   api->pauseSandbox(sandboxId, this, wrapped);
+                               });
+}
+
+void SandboxActions::resume(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done)
+{
+    runLifecycle<client::Unit>(sandboxId, QStringLiteral("Resume sandbox %1").arg(sandboxId),
+                               QStringLiteral("resuming…"), ctx, std::move(done),
+                               [&](client::LizardApi* api, auto wrapped) {
+                                   api->resumeSandbox(sandboxId, this, wrapped);
+                               });
+}
+
+void SandboxActions::snapshot(const QString& sandboxId, const QString& name, QObject* ctx,
+                              client::LizardApi::Done<client::Snapshot> done)
+{
+    runLifecycle<client::Snapshot>(
+        sandboxId, QStringLiteral("Snapshot sandbox %1").arg(sandboxId),
+        QStringLiteral("taking snapshot “%1”…").arg(name), ctx, std::move(done),
+        [&](client::LizardApi* api, auto wrapped) { api->createSnapshot(sandboxId, name, this, wrapped); },
+        [this](const client::Outcome<client::Snapshot>& outcome) {
+            if (outcome)
+                emit snapshotStarted(outcome.value());
+        });
+}
+
+void SandboxActions::fork(const QString& sandboxId, int count, qint64 timeoutMs, QObject* ctx,
+                          client::LizardApi::Done<QList<client::ForkEntry>> done)
+{
+    // The copies go into the table at once, even when the caller has gone away meanwhile.
+    QPointer<SandboxTableModel> table = m_table;
+    runLifecycle<QList<client::ForkEntry>>(
+        sandboxId, QStringLiteral("Fork sandbox %1").arg(sandboxId),
+        count == 1 ? QStringLiteral("forking…") : QStringLiteral("forking ×%1…").arg(count), ctx, std::move(done),
+        [&](client::LizardApi* api, auto wrapped) { api->forkSandbox(sandboxId, count, timeoutMs, this, wrapped); },
+        [table](const client::Outcome<QList<client::ForkEntry>>& outcome) {
+            if (!outcome || !table)
+                return;
+            QList<client::SandboxInfo> rows = table->sandboxes();
+            for (const auto& entry : outcome.value())
+                if (entry.sandbox && table->rowOf(entry.sandbox->sandboxId) < 0)
+                    rows.append(*entry.sandbox);
+            table->applySandboxes(rows);
+        });
 }
 
 } // namespace lizard::models

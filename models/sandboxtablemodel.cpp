@@ -151,6 +151,19 @@ void SandboxTableModel::tick()
                          {Qt::DisplayRole});
 }
 
+void SandboxTableModel::setActivity(const QString& sandboxId, const QString& text)
+{
+    if (m_activity.value(sandboxId) == text)
+        return;
+    if (text.isEmpty())
+        m_activity.remove(sandboxId);
+    else
+        m_activity.insert(sandboxId, text);
+    const int row = rowOf(sandboxId);
+    if (row >= 0)
+        emit dataChanged(index(row, SandboxColumn::Status), index(row, SandboxColumn::Status));
+}
+
 int SandboxTableModel::rowOf(const QString& sandboxId) const
 {
     for (int row = 0; row < m_rows.size(); ++row)
@@ -176,8 +189,13 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
     const SandboxInfo& info = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
-        return sandboxCellText(info, index.column(), m_clock());
+    case Qt::ToolTipRole: {
+        QString text = sandboxCellText(info, index.column(), m_clock());
+        if (index.column() == SandboxColumn::Status && m_activity.contains(info.sandboxId))
+            text += QStringLiteral(" · ") + m_activity.value(info.sandboxId);
+        return text;
+    }
+    case ActivityRole: return m_activity.value(info.sandboxId);
     case SandboxIdRole: return info.sandboxId;
     case StatusRole: return info.status;
     case EndAtRole: return info.endAt;

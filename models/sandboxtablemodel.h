@@ -7,6 +7,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QHash>
 #include <QPointer>
 #include <QTimer>
 
@@ -18,7 +19,7 @@ class SandboxTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Role { SandboxIdRole = Qt::UserRole + 1, StatusRole, EndAtRole };
+    enum Role { SandboxIdRole = Qt::UserRole + 1, StatusRole, EndAtRole, ActivityRole };
 
     explicit SandboxTableModel(client::LizardApi* api, QObject* parent = nullptr);
 
@@ -33,6 +34,10 @@ public:
     const QList<client::SandboxInfo>& sandboxes() const { return m_rows; }
     // Applies a fresh list as the minimal set of row changes (what a poll does).
     void applySandboxes(const QList<client::SandboxInfo>& fresh);
+    // Lifecycle (issue 4): what the app is doing to a sandbox ("pausing…", "forking ×10…"),
+    // shown after its status until cleared with an empty text.
+    void setActivity(const QString& sandboxId, const QString& text);
+    QString activity(const QString& sandboxId) const { return m_activity.value(sandboxId); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -54,6 +59,7 @@ private:
     QPointer<client::LizardApi> m_api;
     QString m_projectId;
     QList<client::SandboxInfo> m_rows;
+    QHash<QString, QString> m_activity;
     QPointer<client::PendingCall> m_inFlight;
     quint64 m_generation = 0;
     bool m_failing = false;

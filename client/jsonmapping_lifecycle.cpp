@@ -1,0 +1,117 @@
+// JSON of the lifecycle calls (issue 4): snapshots, fork answers, volumes (declared in
+// jsonmapping.h).
+#include "client/jsonhelpers.h"
+#include "client/jsonmapping.h"
+
+namespace lizard::client {
+
+using namespace jsonhelpers;
+
+namespace {
+
+Snapshot snapshot(const Json& j)
+{
+    const JsonReader r(j, QStringLiteral("snapshot"));
+    Snapshot s;
+    s.id = r.requiredString("id");
+    s.name = r.string("name");
+    s.projectId = r.string("projectId");
+    s.workspaceId = r.string("workspaceId");
+    s.region = r.string("region");
+    s.sourceSandboxId = r.string("sourceSandboxId");
+    s.status = r.string("status");
+    s.error = r.string("error");
+    s.createdBy = r.string("createdBy");
+    s.poolSize = int(r.integer("poolSize"));
+    s.readyCount = int(r.integer("readyCount"));
+    s.cpus = r.number("cpus");
+    s.memoryMb = int(r.integer("memoryMb"));
+    s.createdAt = r.time("createdAt");
+    s.sizeBytes = r.integer("sizeBytes", -1);
+    if (r.has("sourceVolume"))
+        s.sourceVolume = r.boolean("sourceVolume", false);
+    return s;
+}
+
+// One fork entry, read the way the SDK reads it: a sandbox without an id is a failed copy.
+ForkEntry forkEntry(const Json& j)
+{
+    const JsonReader r(j, QStringLiteral("fork entry"));
+    ForkEntry e;
+    const Json* sandbox = r.find("sandbox");
+    const bool hasId = sandbox != nullptr && sandbox->is_object() &&
+                       ((sandbox->contains("sandboxId") && (*sandbox)["sandboxId"].is_string()) ||
+                        (sandbox->contains("id") && (*sandbox)["id"].is_string()));
+    if (hasId) {
+        e.sandbox = sandboxFromJson(*sandbox);
+        return e;
+    }
+    e.error = r.string("error", QStringLiteral("fork failed"));
+    return e;
+}
+
+Volume volume(const Json& j)
+{
+    const JsonReader r(j, QStringLiteral("volume"));
+    Volume v;
+    v.id = r.requiredString("id");
+    v.projectId = r.string("projectId");
+    v.name = r.string("name");
+    v.sizeGb = int(r.integer("sizeGb"));
+    v.region = r.string("region");
+    v.status = r.string("status");
+    v.attachedTo = r.string("attachedTo");
+    v.createdAt = r.time("createdAt");
+    if (r.has("sizeEnforced"))
+        v.sizeEnforced = r.boolean("sizeEnforced", false);
+    return v;
+}
+
+} // namespace
+
+Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what)
+{
+    return parseWith<Snapshot>(body, what, snapshot);
+}
+
+Outcome<QList<Snapshot>> parseSnapshots(const QByteArray& body, const QString& what)
+{
+    return parseWith<QList<Snapshot>>(body, what,
+                                      [](const Json& j) { return listOf<Snapshot>(j, "snapshots", snapshot); });
+}
+
+Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString& what)
+{
+    return parseWith<QList<ForkEntry>>(body, what,
+                                       [](const Json& j) { return listOf<ForkEntry>(j, "fork answer", forkEntry); });
+}
+
+Outcome<Volume> parseVolume(const QByteArray& body, const QString& what)
+{
+    return parseWith<Volume>(body, what, volume);
+}
+
+Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what)
+{
+    return parseWith<QList<Volume>>(body, what, [](const Json& j) { return listOf<Volume>(j, "volumes", volume); });
+}
+
+QByteArray snapshotBody(const QString& name)
+{
+    // poolSize 5 is what the SDK sends by default; lizard-local ignores it.
+    return dump(Json{{"name", utf8(name)}, {"poolSize", 5}});
+}
+
+QByteArray forkBody(int count, qint64 timeoutMs) { return dump(Json{{"count", count}, {"timeoutMs", timeoutMs}}); }
+
+QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate)
+{
+    Json j{{"name", utf8(name)}, {"sizeGb", sizeGb}};
+    if (getOrCreate)
+        j["getOrCreate"] = true;
+    return dump(j);
+}
+
+QByteArray resizeVolumeBody(int sizeGb) { return dump(Json{{"sizeGb", sizeGb}}); }
+
+} // namespace lizard::client

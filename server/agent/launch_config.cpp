@@ -31,6 +31,8 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.envs = j.value("envs", std::map<std::string, std::string>());
     c.slirp = j.value("slirp", std::string());
     c.hostname = j.value("hostname", c.hostname);
+    c.volumeDir = j.value("volumeDir", std::string());
+    c.volumeInitOwner = j.value("volumeInitOwner", false);
     c.target = j.value("target", std::string());
     c.resolvConf = j.value("resolvConf", false);
     if (const auto it = j.find("copies"); it != j.end()) {

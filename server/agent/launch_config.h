@@ -41,6 +41,8 @@ struct LaunchConfig
     std::map<std::string, std::string> envs;
     std::string slirp; // slirp4netns path when the sandbox gets internet access
     std::string hostname = "lizard";
+    std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
+    bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
     // template and remove
     std::string target;
     bool resolvConf = false;

@@ -54,7 +54,9 @@ int placeFd(int fd, int target)
         ::_exit(1);
     };
     ::setsid();
-    if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir); !e.empty())
+    if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir, fds.volume,
+                                  config.volumeInitOwner);
+        !e.empty())
         die(e);
     if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)
         die(std::string("sethostname: ") + std::strerror(errno));
@@ -110,7 +112,10 @@ int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int stat
     all.templateRoot = ::open(config.templateRoot.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     all.usrLocal = ::open(config.templateUsrLocal.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     all.sandboxDir = ::open(config.sandboxDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0) {
+    if (!config.volumeDir.empty())
+        all.volume = ::open(config.volumeDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0
+        || (!config.volumeDir.empty() && all.volume < 0)) {
         sendStatus(statusFd, std::string("E opening template or sandbox directory: ") + std::strerror(errno));
         return 1;
     }

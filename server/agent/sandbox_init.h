@@ -14,6 +14,7 @@ struct SandboxFds
     int listen = -1;
     int slirpExit = -1;
     int log = -1;
+    int volume = -1; // the volume bound at /workspace, if any
 };
 
 // Runs in the user-namespace child: unshares the other namespaces and forks PID 1, whose

@@ -58,7 +58,8 @@ std::string mountOrError(const char* source, const std::string& target, const ch
         + ": " + std::strerror(errno);
 }
 
-std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd)
+std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd, int volumeFd,
+                             bool volumeInitOwner)
 {
     if (auto e = mountOrError(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, {}); !e.empty())
         return e;
@@ -74,6 +75,10 @@ std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirF
         + "/local-work,userxattr";
     if (auto e = mountOrError("overlay", root + "/usr/local", "overlay", 0, options); !e.empty())
         return e;
+    if (volumeFd >= 0) {
+        if (auto e = bindVolume(root, volumeFd, volumeInitOwner); !e.empty())
+            return e;
+    }
     if (auto e = mountOrError("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, {}); !e.empty())
         return e;
     if (auto e = setupDev(root); !e.empty())

@@ -6,8 +6,13 @@
 
 namespace lizard::agent {
 
-// Returns an empty string or what failed.
-std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd);
+// Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace.
+std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd, int volumeFd = -1,
+                             bool volumeInitOwner = false);
+
+// Binds the volume (descriptor `volumeFd`) at <root>/workspace, nosuid and nodev; `initOwner`
+// gives it to uid/gid 1000 (sandbox_volume.cpp). Before the pivot.
+std::string bindVolume(const std::string& root, int volumeFd, bool initOwner);
 
 // /dev for the sandbox under `root` (sandbox_dev.cpp).
 std::string setupDev(const std::string& root);

@@ -1,4 +1,4 @@
-// Calls of lizard-api.md that later issues implement (volumes, file watching, logs, API key
+// Calls of lizard-api.md that later issues implement (file watching, logs, API key
 // management): an honest 501 until then.
 #include "api/routes.h"
 
@@ -19,11 +19,6 @@ void registerLaterRoutes(Router& router)
         {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::get, "/api/sandboxes/{}/files/watch/events", "file watching"},
-        {verb::get, "/api/projects/{}/volumes", "volumes"},
-        {verb::post, "/api/projects/{}/volumes", "volumes"},
-        {verb::get, "/api/projects/{}/volumes/{}", "volumes"},
-        {verb::patch, "/api/projects/{}/volumes/{}", "volumes"},
-        {verb::delete_, "/api/projects/{}/volumes/{}", "volumes"},
         {verb::get, "/api/account/api-keys", "API key management"},
         {verb::post, "/api/account/api-keys", "API key management"},
         {verb::delete_, "/api/account/api-keys/{}", "API key management"},
@@ -50,6 +45,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerSnapshotRoutes(router, ctx);
     registerForkRoutes(router, ctx);
     registerExposeRoutes(router, ctx);
+    registerVolumeRoutes(router, ctx);
     registerLaterRoutes(router);
 }
 

@@ -40,6 +40,7 @@ void registerLifecycleRoutes(Router& router, ApiContext& ctx); // pause, resume
 void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
+void registerVolumeRoutes(Router& router, ApiContext& ctx);
 void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 for now
 void registerAllRoutes(Router& router, ApiContext& ctx);
 

@@ -58,11 +58,22 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.envs = params.envs;
         spec.internetAccess = params.internetAccess;
         spec.filesFrom = params.filesFrom;
-        auto started = m_runtime.start(spec);
         auto release = [this] {
             std::lock_guard lock(m_mutex);
             --m_starting;
         };
+        runtime::VolumeMount volume;
+        if (!params.volumeId.empty()) {
+            auto attached = attachVolume(params.volumeId, spec);
+            if (!attached) {
+                release();
+                return done(attached.error());
+            }
+            volume = *attached;
+        }
+        auto started = m_runtime.start(spec);
+        if (!params.volumeId.empty())
+            finishVolume(params.volumeId, spec.id, bool(started), volume);
         if (!started) {
             release();
             log::warn("sandbox " + spec.id + " did not start: " + started.error().message);
@@ -87,6 +98,8 @@ void SandboxManager::create(CreateSandboxParams params,
             log::warn("sandbox " + r.id +
                       " started but could not be recorded, destroying it: " + s.error().message);
             m_runtime.destroy(r.handle);
+            if (!params.volumeId.empty())
+                m_store.detachVolume(params.volumeId, r.id);
             return done(s.error());
         }
         release();

@@ -6,6 +6,7 @@
 #include "common/result.h"
 #include "http/beast.h"
 #include "runtime/runtime.h"
+#include "runtime/volume_storage.h"
 #include "store/store.h"
 
 #include <functional>
@@ -27,6 +28,7 @@ struct CreateSandboxParams
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
     std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
+    std::string volumeId; // mounted at /workspace (resolved from volumeId/volumeName)
 };
 
 class SnapshotService;
@@ -62,8 +64,12 @@ public:
     SnapshotService& snapshots() { return *m_snapshotService; }
     http::net::thread_pool& workers() { return m_workers; }
 
-
     int maxRunning() const { return m_maxRunning; }
+    // Where volumes live (set before serving; sandboxmanager_volumes.cpp).
+    void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
+    runtime::VolumeStorage* volumeStorage() const { return m_volumes; }
+    // Runs `fn` on the worker pool (blocking storage work of the volume routes).
+    void runOnWorker(std::function<void()> fn);
     int runningCount() const;
     // Every few seconds, checks that running sandboxes still have their agent; one that fails
     // twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
@@ -72,6 +78,12 @@ public:
     void shutdown();
 
 private:
+    // Reserves the volume for spec.id and prepares its mount (spec.volumeDir...).
+    Result<runtime::VolumeMount> attachVolume(const std::string& volumeId,
+                                              runtime::SandboxSpec& spec);
+    void finishVolume(const std::string& volumeId, const std::string& sandboxId, bool started,
+                      const runtime::VolumeMount& mount);
+
     bool adoptPaused(const store::SandboxRecord& rec); // reconcile.cpp
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
@@ -93,6 +105,7 @@ private:
     std::map<std::string, int> m_healthFailures; // worker pool only
     std::map<std::string, std::shared_ptr<std::mutex>> m_operationLocks; // under m_mutex
     std::unique_ptr<SnapshotService> m_snapshotService;
+    runtime::VolumeStorage* m_volumes = nullptr;
 };
 
 } // namespace lizard::api

@@ -31,17 +31,36 @@ Status validEnvNames(const std::map<std::string, std::string>& envs, const std::
     return okStatus();
 }
 
+// volumeId or volumeName (either names a volume of the sandbox's project): its id, or "".
+Result<std::string> createVolume(const Fields& f, const store::Store& st, const std::string& projectId)
+{
+    auto byId = f.optString("volumeId");
+    if (!byId)
+        return byId.error();
+    auto byName = f.optString("volumeName");
+    if (!byName)
+        return byName.error();
+    if (*byId && *byName && **byId != **byName) {
+        const auto a = st.volume(projectId, **byId);
+        const auto b = st.volume(projectId, **byName);
+        if (!a || !b || a->id != b->id)
+            return invalidArgument("volumeId and volumeName name different volumes");
+    }
+    const std::optional<std::string> ref = *byId ? *byId : *byName;
+    if (!ref)
+        return std::string();
+    const auto v = st.volume(projectId, *ref);
+    if (!v)
+        return Error{404, "NOT_FOUND", "volume " + *ref + " not found in project " + projectId};
+    return v->id;
+}
+
 // Everything in the body is checked before anything starts.
 Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st,
                                          nlohmann::json& extra)
 {
     Fields f(body);
     CreateSandboxParams p;
-    for (const char* later : {"volumeId", "volumeName"}) {
-        if (f.has(later))
-            return Error{501, "NOT_IMPLEMENTED",
-                         std::string(later) + " is not supported by lizard-local yet"};
-    }
     if (auto hosts = f.stringArray("allowedHosts"); !hosts)
         return hosts.error();
     else if (!hosts->empty())
@@ -104,6 +123,10 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     if (!internet)
         return internet.error();
     p.internetAccess = internet->value_or(true);
+    auto volume = createVolume(f, st, p.projectId);
+    if (!volume)
+        return volume.error();
+    p.volumeId = *volume;
     return p;
 }
 

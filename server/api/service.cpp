@@ -90,6 +90,10 @@ int runService(const Options& options)
     http::net::io_context ioc{2};
     http::net::thread_pool workers{4};
     SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
+    runtime::VolumeStorage volumes(dir);
+    log::info(volumes.enforcesSize() ? std::string("volumes: ext4 images, sizes enforced")
+                                     : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
+    manager.setVolumeStorage(&volumes);
     manager.reconcileAtStartup();
     manager.startHealthChecks();
 

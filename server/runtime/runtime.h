@@ -27,6 +27,9 @@ struct SandboxSpec
     Limits limits;
     std::map<std::string, std::string> envs; // create-time envs, applied to every exec
     bool internetAccess = true;
+    // A volume to bind at /workspace (VolumeStorage::prepareAttach); empty: none.
+    std::string volumeDir;
+    bool volumeInitOwner = false; // first attach: /workspace is given to uid/gid 1000
     // Files to start with: the name of a copy made by captureFiles (a snapshot, or a fork's
     // copy of its source). Empty: the template alone.
     std::string filesFrom;
@@ -88,6 +91,7 @@ public:
 
     // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
     virtual void cleanupOrphans(const std::vector<std::string>& knownIds) = 0;
+
     // Pause: freezes every process of the sandbox, memory kept (cgroup freezer, v2 or v1;
     // SIGSTOP of the whole process tree where the sandbox has no freezer). Returns once frozen.
     virtual Status freeze(const SandboxHandle& handle) = 0;

@@ -129,6 +129,10 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
         {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
         {"slirp", spec.internetAccess ? m_slirp : std::string()}};
+    if (!spec.volumeDir.empty()) {
+        config["volumeDir"] = spec.volumeDir;
+        config["volumeInitOwner"] = spec.volumeInitOwner;
+    }
     auto launched = runAgentTool(m_agentPath, "init", config, 30000);
     if (!launched) {
         destroy(handle);

@@ -75,6 +75,19 @@ struct SnapshotRecord
     int64_t createdAtMs = 0;
 };
 
+// A persistent volume: a directory (or an ext4 image) under <dataDir>/volumes/<id>/ that a
+// sandbox mounts at /workspace. attachedTo is the sandbox that holds it (or is starting with it).
+struct VolumeRecord
+{
+    std::string id; // "vol_..."
+    std::string projectId;
+    std::string name; // slug, unique per project
+    int sizeGb = 5;
+    bool sizeEnforced = false; // an ext4 image really caps it
+    std::string attachedTo;    // as stored; Store::volumeHolder says whether it still holds it
+    int64_t createdAtMs = 0;
+};
+
 // A sandbox port exposed through the port proxy (server/proxy). `token` is the sandbox's
 // access token, the same for all its ports.
 struct ExposureRecord

@@ -43,7 +43,9 @@ Status Store::load()
         return s;
     if (Status s = loadSandboxes(); !s)
         return s;
-    return loadSnapshots();
+    if (Status s = loadSnapshots(); !s)
+        return s;
+    return loadVolumes();
 }
 
 std::optional<ApiKeyRecord> Store::keyByHash(const std::string& hash) const

@@ -61,6 +61,21 @@ public:
     Status renameSnapshot(const std::string& id, const std::string& name);
     Status removeSnapshot(const std::string& id);
 
+    // Volumes (store_volumes.cpp). A volume is held by the sandbox in attachedTo while that
+    // sandbox is starting (not recorded yet) or not stopped; otherwise it is free.
+    std::vector<VolumeRecord> volumes(const std::string& projectId) const;
+    std::optional<VolumeRecord> volume(const std::string& projectId,
+                                       const std::string& nameOrId) const;
+    Status insertVolume(const VolumeRecord& volume); // 409 VOLUME_EXISTS for a taken name
+    Status setVolumeSize(const std::string& id, int sizeGb, bool sizeEnforced);
+    Status removeVolume(const std::string& id); // 409 VOLUME_ATTACHED while held
+    // Reserves the volume for `sandboxId` (409 VOLUME_ATTACHED while another holds it).
+    Status attachVolume(const std::string& volumeId, const std::string& sandboxId);
+    void detachVolume(const std::string& volumeId, const std::string& sandboxId);
+    std::string volumeHolder(const VolumeRecord& volume) const; // "" when free
+    // The volume a running (or starting) sandbox holds, if any (fork refuses those).
+    std::optional<VolumeRecord> volumeOf(const std::string& sandboxId) const;
+
     // Exposed ports (store_exposures.cpp): SQLite only, the proxy keeps the live table.
     std::vector<ExposureRecord> exposures() const;
     Status insertExposure(const ExposureRecord& exposure);
@@ -74,6 +89,8 @@ private:
     Status loadSnapshots();
     Status updateSandbox(const std::string& id, const std::string& sql,
                          const std::function<void(SandboxRecord&)>& change);
+    Status loadVolumes();
+    Status writeVolumeAttachment(const std::string& volumeId, const std::string& sandboxId);
     std::optional<std::string> nameConflict(const std::string& name,
                                             const std::string& exceptId) const;
     std::string uniqueSlug(const std::string& name) const;
@@ -85,6 +102,7 @@ private:
     std::map<std::string, ProjectRecord> m_projects;
     std::map<std::string, SandboxPtr> m_sandboxes;
     std::map<std::string, SnapshotPtr> m_snapshots;
+    std::map<std::string, VolumeRecord> m_volumes; // by id
 };
 
 } // namespace lizard::store

@@ -169,6 +169,10 @@ Status Store::deleteProject(const std::string& id)
         return Error{409, "CONFLICT",
                      "project " + id + " still has " + std::to_string(running.size()) +
                          " running sandbox(es); kill them first"};
+    if (const auto vols = volumes(id); !vols.empty()) // their files would be lost with it
+        return Error{409, "CONFLICT",
+                     "project " + id + " still has " + std::to_string(vols.size()) +
+                         " volume(s); delete them first"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement del(m_db->handle(),

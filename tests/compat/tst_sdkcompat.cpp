@@ -32,7 +32,7 @@ private:
 QStringList TestSdkCompat::scenarioNames()
 {
     return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors", "expose",
-            "pause", "paused-exec", "snapshot", "fork"};
+            "pause", "paused-exec", "snapshot", "fork", "volume"};
 }
 
 void TestSdkCompat::initTestCase()

@@ -1,0 +1,56 @@
+// The volume at /workspace (see sandbox_root.h).
+#include "agent/sandbox_root.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+// Atime and noexec flags of the bound mount: a remount in a user namespace must keep them.
+unsigned long keptFlags(const std::string& path)
+{
+    struct statvfs s{};
+    if (::statvfs(path.c_str(), &s) != 0)
+        return 0;
+    unsigned long flags = 0;
+    if (s.f_flag & ST_NOEXEC)
+        flags |= MS_NOEXEC;
+    if (s.f_flag & ST_NOATIME)
+        flags |= MS_NOATIME;
+    if (s.f_flag & ST_NODIRATIME)
+        flags |= MS_NODIRATIME;
+    if (s.f_flag & ST_RELATIME)
+        flags |= MS_RELATIME;
+    return flags;
+}
+
+} // namespace
+
+std::string bindVolume(const std::string& root, int volumeFd, bool initOwner)
+{
+    const std::string target = root + "/workspace";
+    // A file system restored from elsewhere could have put a symlink there: only a real
+    // directory is a mount point (mount(2) would follow a link).
+    if (::mkdir(target.c_str(), 0755) != 0 && errno != EEXIST)
+        return "mkdir /workspace: " + std::string(std::strerror(errno));
+    struct stat st{};
+    if (::lstat(target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return "/workspace exists in the sandbox and is not a directory; the volume cannot be mounted there";
+    const std::string source = "/proc/self/fd/" + std::to_string(volumeFd);
+    if (auto e = mountOrError(source.c_str(), target, nullptr, MS_BIND, {}); !e.empty())
+        return e;
+    if (auto e = mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | keptFlags(target), {});
+        !e.empty())
+        return e;
+    if (initOwner && ::chown(target.c_str(), 1000, 1000) != 0)
+        return "giving /workspace to the sandbox user: " + std::string(std::strerror(errno));
+    return {};
+}
+
+} // namespace lizard::agent

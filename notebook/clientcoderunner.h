@@ -55,7 +55,7 @@ private:
     QPointer<client::CodeInterpreter> m_interpreter;
     QString m_contextId;
     QString m_language;
-    double m_timeoutS = 600;
+    double m_timeoutS = 280; // the longest a cell may run on the fast path (CodeInterpreter)
     QPointer<client::CodeRun> m_run;
 };
 

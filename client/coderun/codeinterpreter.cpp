@@ -49,7 +49,8 @@ VariablesReport toReport(const QJsonObject& o)
 } // namespace
 
 CodeInterpreter::CodeInterpreter(LizardApi* api, QString sandboxId, QObject* parent)
-    : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(runnerSource())
+    : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(runnerSource()),
+      m_serveLifetimeS(ServeChannel::kLifetimeS)
 {}
 
 CodeInterpreter::~CodeInterpreter()
@@ -74,6 +75,11 @@ CodeInterpreter::Transport CodeInterpreter::currentTransport() const
                                                                                          : Transport::ExecPerRun;
 }
 
+void CodeInterpreter::setServeLifetime(int seconds)
+{
+    m_serveLifetimeS = std::clamp(seconds, 1, 540);
+}
+
 void CodeInterpreter::warmUp()
 {
     if (m_fastPathEnabled)
@@ -84,7 +90,7 @@ void CodeInterpreter::ensureServe()
 {
     if (m_serve || QDateTime::currentMSecsSinceEpoch() < m_serveRetryAtMs)
         return;
-    auto* channel = new ServeChannel(m_api, m_sandboxId, m_source, this);
+    auto* channel = new ServeChannel(m_api, m_sandboxId, m_source, m_serveLifetimeS, this);
     m_serve = channel;
     connect(channel, &ServeChannel::ready, this, &CodeInterpreter::onServeReady);
     connect(channel, &ServeChannel::expiring, this, &CodeInterpreter::onServeExpiring);
@@ -143,8 +149,9 @@ void CodeInterpreter::flushWaiting()
 RunnerCall* CodeInterpreter::send(QJsonObject request)
 {
     auto* call = new RunnerCall(std::move(request), this);
-    // A run longer than a serve process is sure to live goes its own way.
-    const bool fitsServe = call->action() != QLatin1String("run") || call->timeoutS() <= ServeChannel::kLifetimeS - 10;
+    // A serve process takes requests for its lifetime and is cut off by the exec cap (600 s), so
+    // what it accepts has at least 600 - lifetime s; a run that may take longer goes its own way.
+    const bool fitsServe = call->action() != QLatin1String("run") || call->timeoutS() + 20 <= 600 - m_serveLifetimeS;
     if (!m_fastPathEnabled || !fitsServe) {
         sendOneShot(call);
         return call;

@@ -34,6 +34,7 @@ class CodeInterpreter : public QObject
     Q_OBJECT
 public:
     enum class Transport { Serve, ExecPerRun };
+    Q_ENUM(Transport)
 
     // `api` must outlive the interpreter.
     CodeInterpreter(LizardApi* api, QString sandboxId, QObject* parent = nullptr);
@@ -48,6 +49,11 @@ public:
     Transport currentTransport() const;
     // Starts the serve process now instead of with the first request (warms the path).
     void warmUp();
+    // How long each serve process takes requests before the next one takes over (s, at most
+    // 540: the exec API caps a command at 600 s, so a serve process can give what it accepted
+    // 600 - lifetime s; runs with a longer timeout go exec-per-run). Tests shorten it.
+    void setServeLifetime(int seconds);
+    int serveLifetime() const { return m_serveLifetimeS; }
 
     CodeRun* runCode(const QString& code, const RunCodeOptions& options = {});
 
@@ -98,6 +104,7 @@ private:
     QPointer<ServeChannel> m_retiring; // expiring: answers what it has, takes nothing new
     QList<QPointer<RunnerCall>> m_waiting; // for a starting serve
     qint64 m_serveRetryAtMs = 0;       // after a failure, exec-per-run until then
+    int m_serveLifetimeS;
     QHash<QString, KernelState> m_states;
 };
 

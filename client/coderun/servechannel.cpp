@@ -11,8 +11,9 @@ namespace {
 constexpr int kStartTimeoutMs = 30000;
 }
 
-ServeChannel::ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, QObject* parent)
-    : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(std::move(source))
+ServeChannel::ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS, QObject* parent)
+    : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(std::move(source)),
+      m_lifetimeS(lifetimeS)
 {
     m_inboxName = QStringLiteral("app-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     m_startTimer.setSingleShot(true);
@@ -43,7 +44,7 @@ void ServeChannel::start()
     }
     const QJsonObject args{{QStringLiteral("action"), QStringLiteral("serve")},
                            {QStringLiteral("inbox"), m_inboxName},
-                           {QStringLiteral("lifetime"), kLifetimeS}};
+                           {QStringLiteral("lifetime"), m_lifetimeS}};
     ExecOptions opts;
     opts.timeoutMs = 600000;
     m_stream = m_api->execStreamArgv(

@@ -22,7 +22,7 @@ class ServeChannel : public QObject
 public:
     enum class State { Starting, Ready, Expiring, Dead };
 
-    ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, QObject* parent = nullptr);
+    ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS, QObject* parent = nullptr);
     ~ServeChannel() override; // closes the stream: the runner exits, kernels stay
 
     void start();
@@ -32,9 +32,10 @@ public:
     // written never reached the runner: notDelivered hands it back.
     void send(RunnerCall* call);
 
-    // The serve process's lifetime: it says `expiring` then, well before the exec's 600 s cap,
-    // so every request it accepted has at least this long to run.
+    // The serve process's usual lifetime: it says `expiring` then, well before the exec's 600 s
+    // cap, so every request it accepted has at least this long to run.
     static constexpr int kLifetimeS = 300;
+    int lifetimeS() const { return m_lifetimeS; }
 
 signals:
     void ready();
@@ -58,6 +59,7 @@ private:
     QStringList m_stderrTail;
     QTimer m_startTimer;
     State m_state = State::Starting;
+    int m_lifetimeS;
     quint64 m_next = 0;
 };
 

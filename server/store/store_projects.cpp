@@ -165,6 +165,10 @@ Status Store::deleteProject(const std::string& id)
     std::lock_guard writer(m_writeMutex);
     if (!project(id))
         return Error{404, "NOT_FOUND", "project " + id + " not found"};
+    if (const auto snaps = snapshots(id); !snaps.empty()) // restorable only in this project
+        return Error{409, "CONFLICT",
+                     "project " + id + " still has " + std::to_string(snaps.size()) +
+                         " snapshot(s); delete them first"};
     if (const auto running = runningSandboxes(id); !running.empty())
         return Error{409, "CONFLICT",
                      "project " + id + " still has " + std::to_string(running.size()) +

@@ -234,6 +234,25 @@ private slots:
         QVERIFY(isError(m_server.request("GET", "/api/sandbox-snapshots/snap_nope"), 404, "NOT_FOUND"));
     }
 
+    void projectWithSnapshotsIsKept()
+    {
+        const QString project =
+            jsonObject(m_server.request("POST", "/api/projects", R"({"name":"snaps-keep"})")).value("id").toString();
+        QString why;
+        const QString id = lizard::test::createSandbox(m_server, {{"projectId", project}}, &why);
+        QVERIFY2(!id.isEmpty(), qPrintable(why));
+        const auto r = snapshot(id);
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        m_api.kill(id);
+        // its snapshots restore only there: deleting the project would strand them
+        const auto refused = m_server.request("DELETE", "/api/projects/" + project);
+        QVERIFY2(isError(refused, 409, "CONFLICT"), qPrintable(describe(refused)));
+        QVERIFY(jsonObject(refused).value("message").toString().contains("snapshot"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandbox-snapshots/" + jsonObject(r).value("id").toString()).status,
+                 204);
+        QCOMPARE(m_server.request("DELETE", "/api/projects/" + project).status, 204);
+    }
+
     void snapshotsSurviveRestart()
     {
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));

@@ -195,21 +195,23 @@ private slots:
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"projectId":"proj_nope"})")
             << 404 << "NOT_FOUND"
             << "proj_nope";
-        QTest::newRow("create: snapshot")
-            << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"snapshotId":"s1"})") << 501
-            << "NOT_IMPLEMENTED"
-            << "snapshotId";
+        QTest::newRow("create: missing snapshot")
+            << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"snapshotId":"s1"})") << 404
+            << "NOT_FOUND"
+            << "s1";
         QTest::newRow("create: allowedHosts")
             << QByteArray("POST") << "/api/sandboxes"
             << QByteArray(R"({"internetAccess":false,"allowedHosts":["x.org"]})") << 501
             << "NOT_IMPLEMENTED"
             << "allowedHosts";
-        QTest::newRow("pause is later") << QByteArray("POST") << "/api/sandboxes/sb_x/pause"
-                                        << QByteArray() << 501 << "NOT_IMPLEMENTED"
-                                        << "pause";
-        QTest::newRow("volumes are later") << QByteArray("GET") << "/api/projects/p/volumes"
-                                           << QByteArray() << 501 << "NOT_IMPLEMENTED"
-                                           << "volumes";
+        QTest::newRow("pause of a missing sandbox")
+            << QByteArray("POST") << "/api/sandboxes/sb_x/pause" << QByteArray() << 404
+            << "NOT_FOUND"
+            << "sb_x";
+        QTest::newRow("volumes of a missing project")
+            << QByteArray("GET") << "/api/projects/proj_nope/volumes" << QByteArray() << 404
+            << "NOT_FOUND"
+            << "proj_nope";
         QTest::newRow("watch is later") << QByteArray("POST") << "/api/sandboxes/sb_x/files/watch"
                                         << QByteArray("{}") << 501 << "NOT_IMPLEMENTED"
                                         << "watch";

@@ -76,7 +76,7 @@ void finish(Figure& f, const std::vector<double>& samples)
 
 std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& projectId, int runs)
 {
-    Figure pause = figure("pause (Python kernel running)", runs, 100);
+    Figure pause = figure("pause (Python kernel)", runs, 100);
     Figure resume = figure("resume (Python kernel)", runs, 100);
     Leftovers left(api);
     std::string error;
@@ -109,8 +109,8 @@ std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& 
 
 std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId, int runs)
 {
-    Figure snap = figure("snapshot, 100 MB written", runs, 2000);
-    Figure restore = figure("restore 100 MB -> running", runs, 400);
+    Figure snap = figure("snapshot (100 MB written)", runs, 2000);
+    Figure restore = figure("restore (100 MB) -> running", runs, 400);
     Leftovers left(api);
     std::string error;
     const std::string id = start(api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);

@@ -287,6 +287,8 @@ int runLauncher(const LaunchConfig& config)
         std::string name = config.target.substr(slash + 1);
         return runSimple(config, fd, [name](int dirFd) { return removeTreeAt(dirFd, name); });
     }
+    if (config.mode == "copy")
+        return runCopy(config);
     return fail("unknown mode: " + config.mode);
 }
 

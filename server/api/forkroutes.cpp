@@ -22,6 +22,16 @@ namespace {
 constexpr int64_t kMaxForks = 100;
 constexpr int64_t kMaxTimeoutMs = 2147483647;
 
+// A sandbox that holds a volume cannot be forked: the copies could not share it.
+bool holdsVolume(const store::Store& st, const store::SandboxRecord& rec)
+{
+    for (const auto& v : st.volumes(rec.projectId)) {
+        if (st.volumeHolder(v) == rec.id)
+            return true;
+    }
+    return false;
+}
+
 CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
                                const std::string& files)
 {
@@ -55,8 +65,9 @@ nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
 
 void registerForkRoutes(Router& router, ApiContext& ctx)
 {
+    store::Store& st = ctx.store;
     SandboxManager& mgr = ctx.sandboxes;
-    router.add(verb::post, "/api/sandboxes/{}/fork", [&mgr](const ExPtr& ex, const Params& p) {
+    router.add(verb::post, "/api/sandboxes/{}/fork", [&st, &mgr](const ExPtr& ex, const Params& p) {
         const auto source = mgr.running(p[0]);
         if (!source)
             return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
@@ -79,6 +90,9 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
                                         "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
         if (timeoutMs == 0 && source->endAtMs != 0) // the source's lifetime, counted from the fork
             timeoutMs = std::max<int64_t>(1000, source->endAtMs - source->startedAtMs);
+        if (holdsVolume(st, *source))
+            return ex->replyError(Error{409, "SANDBOX_HAS_VOLUME",
+                                        "sandbox " + source->id + " has a volume attached; it cannot be forked"});
         mgr.snapshots().captureForFork(source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {
             if (!files)
                 return onExchange(ex, [ex, e = files.error()] { ex->replyError(e); });

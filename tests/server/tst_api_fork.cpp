@@ -139,6 +139,24 @@ private slots:
         QCOMPARE(m_api.read(id, "/home/user/data.txt").body, QByteArray("from the source"));
     }
 
+    void sourceWithVolumeIsRefused()
+    {
+        const QString project =
+            jsonObject(m_server.request("GET", "/api/sandboxes/" + m_source)).value("projectId").toString();
+        const auto vol = m_server.request("POST", "/api/projects/" + project + "/volumes",
+                                          R"({"name":"fork-vol","sizeGb":1})");
+        QVERIFY2(vol.status == 200 || vol.status == 201, qPrintable(describe(vol)));
+        QString why;
+        const QString id = lizard::test::createSandbox(
+            m_server, {{"projectId", project}, {"volumeName", "fork-vol"}}, &why);
+        QVERIFY2(!id.isEmpty(), qPrintable(why));
+        m_created << id;
+        const auto r = fork(id, R"({"count":1})");
+        QVERIFY2(isError(r, 409, "SANDBOX_HAS_VOLUME"), qPrintable(describe(r)));
+        m_api.kill(id);
+        m_server.request("DELETE", "/api/projects/" + project + "/volumes/fork-vol");
+    }
+
     void limitPerCopy()
     {
         LocalServer limited;

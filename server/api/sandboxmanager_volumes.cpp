@@ -1,6 +1,5 @@
 // SandboxManager: a volume at /workspace of a sandbox being created.
 #include "api/sandboxmanager.h"
-
 #include "common/log.h"
 
 namespace lizard::api {

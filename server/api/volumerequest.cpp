@@ -27,8 +27,9 @@ Result<int> volumeSize(const nlohmann::json& body, int fallback, nlohmann::json&
         extra["code"] = "invalid_volume_size";
         return Error{400, "INVALID_VOLUME_SIZE", "field \"sizeGb\" is required (whole GB)"};
     }
-    const bool whole = it->is_number_integer() ||
-                       (it->is_number_float() && it->get<double>() == double(int64_t(it->get<double>())));
+    const bool whole =
+        it->is_number_integer() ||
+        (it->is_number_float() && it->get<double>() == double(int64_t(it->get<double>())));
     const double value = it->is_number() ? it->get<double>() : 0;
     if (!it->is_number() || !whole || value < 1) {
         extra["code"] = "invalid_volume_size";

@@ -38,7 +38,8 @@ struct VolumeApi
             return std::nullopt;
         auto v = st.volume(proj->id, p[1]);
         if (!v)
-            ex->replyError(Error{404, "NOT_FOUND", "volume " + p[1] + " not found in project " + p[0]});
+            ex->replyError(
+                Error{404, "NOT_FOUND", "volume " + p[1] + " not found in project " + p[0]});
         return v;
     }
 
@@ -76,8 +77,8 @@ void VolumeApi::create(const ExPtr& ex, const Params& p) const
     if (!region)
         return ex->replyError(region.error());
     if (*region && **region != "local")
-        return ex->replyError(invalidArgument("region " + **region +
-                                              " is not available; lizard-local has one region: local"));
+        return ex->replyError(invalidArgument(
+            "region " + **region + " is not available; lizard-local has one region: local"));
     auto getOrCreate = f.optBool("getOrCreate");
     if (!getOrCreate)
         return ex->replyError(getOrCreate.error());
@@ -111,7 +112,8 @@ void VolumeApi::create(const ExPtr& ex, const Params& p) const
             if (!stored)
                 return ex->replyError(stored.error());
             log::info("volume " + v.id + " (" + v.name + ", " + std::to_string(v.sizeGb) + " GB, " +
-                      (v.sizeEnforced ? "ext4 image" : "directory, size not enforced") + ") created");
+                      (v.sizeEnforced ? "ext4 image" : "directory, size not enforced") +
+                      ") created");
             replyVolume(ex, v.projectId, v.id);
         });
     });

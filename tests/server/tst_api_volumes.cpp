@@ -24,8 +24,8 @@ class TestApiVolumes : public QObject
 
     QJsonObject createVolume(const QString& name, int sizeGb = 1)
     {
-        const auto r = m_server.request("POST", volumes(),
-                                        toJson({{"name", name}, {"sizeGb", sizeGb}}));
+        const auto r =
+            m_server.request("POST", volumes(), toJson({{"name", name}, {"sizeGb", sizeGb}}));
         if (r.status != 200) {
             qWarning().noquote() << "create" << name << describe(r);
             return {};
@@ -76,8 +76,9 @@ private slots:
             QDateTime::fromString(v.value("createdAt").toString(), Qt::ISODateWithMs);
         QVERIFY(qAbs(created.msecsTo(QDateTime::currentDateTimeUtc())) < 60000);
         // default size
-        QCOMPARE(m_server.request("POST", volumes(), R"({"name":"default-size","sizeGb":0})").status,
-                 400); // 0 GB is refused...
+        QCOMPARE(
+            m_server.request("POST", volumes(), R"({"name":"default-size","sizeGb":0})").status,
+            400); // 0 GB is refused...
         const auto r5 = m_server.request("POST", volumes(), R"({"name":"default-size"})");
         QCOMPARE(jsonObject(r5).value("sizeGb").toInt(), 5); // ...absent means 5
     }
@@ -99,7 +100,10 @@ private slots:
         QVERIFY(listed);
         // other projects do not see it
         const QString def = jsonArray(m_server.request("GET", "/api/projects"))
-                                .first().toObject().value("id").toString();
+                                .first()
+                                .toObject()
+                                .value("id")
+                                .toString();
         QVERIFY(isError(m_server.request("GET", "/api/projects/" + def + "/volumes/lookup"), 404,
                         "NOT_FOUND"));
         QVERIFY(isError(m_server.request("GET", volumes() + "/missing"), 404, "NOT_FOUND"));
@@ -133,11 +137,15 @@ private slots:
         QTest::newRow("slash") << QByteArray(R"({"name":"a/b"})") << "INVALID_ARGUMENT";
         QTest::newRow("65 chars") << QByteArray(R"({"name":")" + QByteArray(65, 'a') + R"("})")
                                   << "INVALID_ARGUMENT";
-        QTest::newRow("size 0") << QByteArray(R"({"name":"s","sizeGb":0})") << "invalid_volume_size";
-        QTest::newRow("size 1.5") << QByteArray(R"({"name":"s","sizeGb":1.5})") << "invalid_volume_size";
-        QTest::newRow("size text") << QByteArray(R"({"name":"s","sizeGb":"5"})") << "invalid_volume_size";
+        QTest::newRow("size 0") << QByteArray(R"({"name":"s","sizeGb":0})")
+                                << "invalid_volume_size";
+        QTest::newRow("size 1.5") << QByteArray(R"({"name":"s","sizeGb":1.5})")
+                                  << "invalid_volume_size";
+        QTest::newRow("size text")
+            << QByteArray(R"({"name":"s","sizeGb":"5"})") << "invalid_volume_size";
         QTest::newRow("size 51") << QByteArray(R"({"name":"s","sizeGb":51})") << "volume_too_large";
-        QTest::newRow("region") << QByteArray(R"({"name":"s","region":"us-east-1"})") << "INVALID_ARGUMENT";
+        QTest::newRow("region") << QByteArray(R"({"name":"s","region":"us-east-1"})")
+                                << "INVALID_ARGUMENT";
         QTest::newRow("not json") << QByteArray("{") << "INVALID_JSON";
     }
 
@@ -162,10 +170,14 @@ private slots:
         QCOMPARE(jsonObject(m_server.request("GET", path)).value("sizeGb").toInt(), 3);
         const auto shrink = m_server.request("PATCH", path, R"({"sizeGb":2})");
         QVERIFY2(hasCode(shrink, 400, "volume_shrink_unsupported"), qPrintable(describe(shrink)));
-        QVERIFY(hasCode(m_server.request("PATCH", path, R"({"sizeGb":0})"), 400, "invalid_volume_size"));
+        QVERIFY(hasCode(m_server.request("PATCH", path, R"({"sizeGb":0})"), 400,
+                        "invalid_volume_size"));
         QVERIFY(hasCode(m_server.request("PATCH", path, "{}"), 400, "invalid_volume_size"));
-        QVERIFY(hasCode(m_server.request("PATCH", path, R"({"sizeGb":99})"), 400, "volume_too_large"));
-        QCOMPARE(jsonObject(m_server.request("PATCH", path, R"({"sizeGb":3})")).value("sizeGb").toInt(), 3);
+        QVERIFY(
+            hasCode(m_server.request("PATCH", path, R"({"sizeGb":99})"), 400, "volume_too_large"));
+        QCOMPARE(
+            jsonObject(m_server.request("PATCH", path, R"({"sizeGb":3})")).value("sizeGb").toInt(),
+            3);
         QCOMPARE(jsonObject(m_server.request("GET", path)).value("sizeGb").toInt(), 3);
         QVERIFY(isError(m_server.request("PATCH", volumes() + "/missing", R"({"sizeGb":3})"), 404,
                         "NOT_FOUND"));
@@ -184,11 +196,12 @@ private slots:
 
     void createRefusesUnknownVolume()
     {
-        const auto r = m_server.request(
-            "POST", "/api/sandboxes", toJson({{"projectId", m_project}, {"volumeName", "none"}}));
+        const auto r = m_server.request("POST", "/api/sandboxes",
+                                        toJson({{"projectId", m_project}, {"volumeName", "none"}}));
         QVERIFY2(isError(r, 404, "NOT_FOUND"), qPrintable(describe(r)));
         createVolume("elsewhere");
-        const auto other = m_server.request("POST", "/api/sandboxes", R"({"volumeName":"elsewhere"})");
+        const auto other =
+            m_server.request("POST", "/api/sandboxes", R"({"volumeName":"elsewhere"})");
         QVERIFY2(isError(other, 404, "NOT_FOUND"), qPrintable(describe(other))); // default project
     }
 
@@ -204,10 +217,13 @@ private slots:
         QCOMPARE(v.value("attachedTo").toString(), first);
         QCOMPARE(v.value("status").toString(), QStringLiteral("attached"));
         // root and the sandbox user can both write there
-        auto r = exec(first, {{"cmd", "echo from-root > /workspace/a.txt && mount | grep -c ' /workspace '"}});
+        auto r =
+            exec(first,
+                 {{"cmd", "echo from-root > /workspace/a.txt && mount | grep -c ' /workspace '"}});
         QVERIFY2(jsonObject(r).value("exitCode").toInt() == 0, qPrintable(describe(r)));
-        r = exec(first, {{"cmd", "mkdir -p /workspace/dir && echo from-user > /workspace/dir/b.txt"},
-                         {"user", "user"}});
+        r = exec(first,
+                 {{"cmd", "mkdir -p /workspace/dir && echo from-user > /workspace/dir/b.txt"},
+                  {"user", "user"}});
         QVERIFY2(jsonObject(r).value("exitCode").toInt() == 0, qPrintable(describe(r)));
         // a second sandbox cannot take it while the first runs
         const auto busy = m_server.request("POST", "/api/sandboxes", toJson(body));
@@ -222,15 +238,19 @@ private slots:
         QCOMPARE(v.value("status").toString(), QStringLiteral("available"));
 
         // by id this time; the files are there, with their owners, and still writable
-        const QString second = createSandbox(m_server, {{"projectId", m_project}, {"volumeId", volumeId}});
+        const QString second =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeId", volumeId}});
         QVERIFY(!second.isEmpty());
         r = exec(second, {{"cmd", "cat /workspace/a.txt /workspace/dir/b.txt"}});
-        QCOMPARE(jsonObject(r).value("stdout").toString(), QStringLiteral("from-root\nfrom-user\n"));
+        QCOMPARE(jsonObject(r).value("stdout").toString(),
+                 QStringLiteral("from-root\nfrom-user\n"));
         r = exec(second, {{"cmd", "echo more >> /workspace/dir/b.txt && cat /workspace/dir/b.txt"},
                           {"user", "user"}});
-        QVERIFY2(jsonObject(r).value("stdout").toString() == "from-user\nmore\n", qPrintable(describe(r)));
-        QCOMPARE(jsonObject(m_server.request("GET", volumes() + "/work")).value("attachedTo").toString(),
-                 second);
+        QVERIFY2(jsonObject(r).value("stdout").toString() == "from-user\nmore\n",
+                 qPrintable(describe(r)));
+        QCOMPARE(
+            jsonObject(m_server.request("GET", volumes() + "/work")).value("attachedTo").toString(),
+            second);
         // a sandbox without a volume has no /workspace mount
         const QString plain = createSandbox(m_server, {{"projectId", m_project}});
         r = exec(plain, {{"cmd", "ls /workspace"}});
@@ -248,10 +268,15 @@ private slots:
         const QString id = createSandbox(
             m_server, {{"projectId", m_project}, {"volumeName", "brief"}, {"timeoutMs", 1500}});
         QVERIFY(!id.isEmpty());
-        QCOMPARE(jsonObject(m_server.request("GET", volumes() + "/brief")).value("attachedTo").toString(), id);
+        QCOMPARE(jsonObject(m_server.request("GET", volumes() + "/brief"))
+                     .value("attachedTo")
+                     .toString(),
+                 id);
         QTRY_VERIFY_WITH_TIMEOUT(
-            jsonObject(m_server.request("GET", volumes() + "/brief")).value("attachedTo").isNull(), 8000);
-        const QString next = createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "brief"}});
+            jsonObject(m_server.request("GET", volumes() + "/brief")).value("attachedTo").isNull(),
+            8000);
+        const QString next =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "brief"}});
         QVERIFY(!next.isEmpty());
         m_server.request("DELETE", "/api/sandboxes/" + next);
     }
@@ -292,11 +317,13 @@ private slots:
             holder = createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "online"}});
             QVERIFY(!holder.isEmpty());
             id = holder;
-            QVERIFY(!jsonObject(m_server.request("GET", volumes() + "/online")).contains("resizeOnNextAttach"));
+            QVERIFY(!jsonObject(m_server.request("GET", volumes() + "/online"))
+                         .contains("resizeOnNextAttach"));
         }
         QTRY_VERIFY_WITH_TIMEOUT(sizeKb() > 1900000, 5000);
         QVERIFY(fill(holder) != 0);
-        const auto fits = exec(holder, {{"cmd", "fallocate -l 1500M /workspace/big && rm /workspace/big"}});
+        const auto fits =
+            exec(holder, {{"cmd", "fallocate -l 1500M /workspace/big && rm /workspace/big"}});
         QCOMPARE(jsonObject(fits).value("exitCode").toInt(), 0);
         m_server.request("DELETE", "/api/sandboxes/" + id);
     }
@@ -306,24 +333,30 @@ private slots:
         if (!m_sandboxes)
             QSKIP("sandboxes are not available on this host");
         createVolume("kept");
-        const QString id = createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
+        const QString id =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
         QVERIFY(!id.isEmpty());
         exec(id, {{"cmd", "echo kept > /workspace/k.txt"}});
         QVERIFY(m_server.restart());
         // adopted: still attached; then released by a kill
-        QCOMPARE(jsonObject(m_server.request("GET", volumes() + "/kept")).value("attachedTo").toString(), id);
+        QCOMPARE(
+            jsonObject(m_server.request("GET", volumes() + "/kept")).value("attachedTo").toString(),
+            id);
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
-        const QString next = createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
+        const QString next =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
         QVERIFY(!next.isEmpty());
-        QCOMPARE(jsonObject(exec(next, {{"cmd", "cat /workspace/k.txt"}})).value("stdout").toString(),
-                 QStringLiteral("kept\n"));
+        QCOMPARE(
+            jsonObject(exec(next, {{"cmd", "cat /workspace/k.txt"}})).value("stdout").toString(),
+            QStringLiteral("kept\n"));
         m_server.request("DELETE", "/api/sandboxes/" + next);
     }
 
     void cleanupTestCase()
     {
         for (const auto& s : jsonArray(m_server.request("GET", "/api/sandboxes")))
-            m_server.request("DELETE", "/api/sandboxes/" + s.toObject().value("sandboxId").toString());
+            m_server.request("DELETE",
+                             "/api/sandboxes/" + s.toObject().value("sandboxId").toString());
         m_server.stop();
     }
 };

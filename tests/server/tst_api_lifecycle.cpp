@@ -41,9 +41,11 @@ private slots:
             QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
         QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
         m_id = jsonObject(probe).value("sandboxId").toString();
-        // A shell that counts in its own memory and writes the count every 20 ms.
+        // A shell that counts in its own memory and writes the count every 20 ms (replacing the
+        // file, so a reader never sees it half written).
         const auto started = m_api.exec(
-            m_id, "nohup bash -c 'n=0; while :; do n=$((n+1)); echo $n > /tmp/counter; sleep 0.02; done' "
+            m_id, "nohup bash -c 'n=0; while :; do n=$((n+1)); echo $n > /tmp/c.new; mv /tmp/c.new /tmp/counter; "
+                  "sleep 0.02; done' "
                   ">/dev/null 2>&1 & echo $!");
         QVERIFY2(started.status == 200, qPrintable(describe(started)));
         QTRY_VERIFY2_WITH_TIMEOUT(counter() > 3, qPrintable(m_api.run(m_id, "cat /tmp/counter")), 15000);

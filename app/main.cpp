@@ -11,6 +11,9 @@
 
 int main(int argc, char** argv)
 {
+    // Ports (issue 5): QtWebEngine (the preview plugin, loaded on the first preview) needs
+    // shared GL contexts, which can only be asked for before the application object exists.
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("lizard"));
     QApplication::setApplicationName(QStringLiteral("lizard-desktop"));

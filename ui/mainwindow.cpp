@@ -8,6 +8,7 @@
 #include "ui/documenttabs.h"
 #include "ui/projectpanel.h"
 #include "ui/sandboxpanel.h"
+#include "ui/ports/portspanel.h" // Ports (issue 5)
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -48,6 +49,12 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_documents, 1);
     setCentralWidget(central);
+    // Ports (issue 5): the Ports tab follows the selected sandbox; previews open as documents.
+    m_ports = new ports::PortsPanel(m_documents);
+    m_tools->addTab(m_ports, QStringLiteral("Ports"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_ports, &ports::PortsPanel::showSandbox);
+    connect(m_ports, &ports::PortsPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_ports, &ports::PortsPanel::message, this, &MainWindow::showInfo);
 
     m_connection->setObjectName(QStringLiteral("connectionLabel"));
     m_notesLabel->setObjectName(QStringLiteral("capabilityNotes"));
@@ -94,6 +101,7 @@ void MainWindow::buildMenus()
 void MainWindow::clearBackend(const QString& statusText)
 {
     m_consoles->setBackend(nullptr, nullptr);
+    m_ports->setBackend(nullptr); // Ports (issue 5)
     m_sandboxes->setBackend(nullptr, nullptr);
     m_projects->setModel(nullptr);
     delete m_actions;
@@ -126,6 +134,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
     m_consoles->setBackend(api, m_sandboxModel);
+    m_ports->setBackend(api); // Ports (issue 5)
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();

@@ -26,6 +26,9 @@ class ConsoleArea;
 class DocumentTabs;
 class ProjectPanel;
 class SandboxPanel;
+namespace ports {
+class PortsPanel; // Ports (issue 5)
+}
 
 class MainWindow : public QMainWindow
 {
@@ -57,6 +60,7 @@ public:
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
     models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
+    ports::PortsPanel* portsPanel() const { return m_ports; } // Ports (issue 5)
 
 signals:
     void connectionsRequested();
@@ -85,6 +89,7 @@ private:
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
     QStringList m_notes;
+    ports::PortsPanel* m_ports = nullptr; // Ports (issue 5)
 };
 
 } // namespace lizard::ui

@@ -1,0 +1,61 @@
+#pragma once
+// The interface between the app and the web preview plugin (lizard_preview, loaded on first
+// use by PreviewLoader so that QtWebEngine is not loaded at startup). Header-only pure
+// interfaces: the plugin links Qt only, never the app's libraries.
+
+#include <QByteArray>
+#include <QString>
+#include <QUrl>
+#include <QtPlugin>
+
+#include <functional>
+
+class QWidget;
+
+namespace lizard::ui::ports {
+
+// What a browser view reports. Called on the GUI thread.
+class PreviewObserver
+{
+public:
+    virtual ~PreviewObserver() = default;
+    virtual void previewUrlChanged(const QUrl& url) = 0;
+    virtual void previewTitleChanged(const QString& title) = 0;
+    virtual void previewLoadFinished(bool ok) = 0;
+    virtual void previewHistoryChanged() = 0; // canGoBack/canGoForward may have changed
+};
+
+// A browser view: a widget (owned by its Qt parent) whose requests to `origin`, and only
+// those, carry `X-Lizard-Access-Token: token`. Its storage is its own and kept in memory only.
+class PreviewView
+{
+public:
+    virtual ~PreviewView() = default;
+    virtual QWidget* widget() = 0;
+    virtual void load(const QUrl& url) = 0;
+    virtual void back() = 0;
+    virtual void forward() = 0;
+    virtual void reload() = 0;
+    virtual bool canGoBack() const = 0;
+    virtual bool canGoForward() const = 0;
+    virtual QUrl url() const = 0;
+    virtual QString title() const = 0;
+    // Runs `script` in the page; `done` gets its result as text (for tests and diagnostics).
+    virtual void runJavaScript(const QString& script, std::function<void(const QString&)> done) = 0;
+};
+
+// The plugin's root object.
+class PreviewEngine
+{
+public:
+    virtual ~PreviewEngine() = default;
+    // The observer must outlive the view (delete the view's widget first).
+    virtual PreviewView* createView(const QUrl& origin, const QByteArray& token, PreviewObserver* observer,
+                                    QWidget* parent) = 0;
+    virtual QString engineVersion() const = 0; // e.g. "QtWebEngine 6.4.2 (Chromium 102)"
+};
+
+} // namespace lizard::ui::ports
+
+#define LizardPreviewEngine_iid "build.lizard.desktop.PreviewEngine/1"
+Q_DECLARE_INTERFACE(lizard::ui::ports::PreviewEngine, LizardPreviewEngine_iid)

@@ -3,6 +3,8 @@
 #include "support_http.h"
 
 #include <QDateTime>
+#include <QFile>
+#include <csignal>
 
 using lizard::test::createSandbox;
 using lizard::test::describe;
@@ -349,6 +351,29 @@ private slots:
         QCOMPARE(
             jsonObject(exec(next, {{"cmd", "cat /workspace/k.txt"}})).value("stdout").toString(),
             QStringLiteral("kept\n"));
+        m_server.request("DELETE", "/api/sandboxes/" + next);
+    }
+
+    void releasedWhenFoundDeadAtRestart()
+    {
+        if (!m_sandboxes)
+            QSKIP("sandboxes are not available on this host");
+        createVolume("orphaned");
+        const QString id =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "orphaned"}});
+        QVERIFY(!id.isEmpty());
+        QFile pidFile(m_server.dataDir() + "/sandboxes/" + id + "/init.pid");
+        QVERIFY2(pidFile.open(QIODevice::ReadOnly), qPrintable(pidFile.fileName()));
+        const qint64 pid = pidFile.readAll().split(' ').first().toLongLong();
+        QVERIFY(pid > 1);
+        m_server.stop();
+        QVERIFY(::kill(pid_t(pid), SIGKILL) == 0); // the sandbox dies while lizard-local is down
+        QVERIFY(m_server.restart());
+        const auto v = jsonObject(m_server.request("GET", volumes() + "/orphaned"));
+        QVERIFY2(v.value("attachedTo").isNull(), qPrintable(QJsonDocument(v).toJson()));
+        const QString next =
+            createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "orphaned"}});
+        QVERIFY(!next.isEmpty());
         m_server.request("DELETE", "/api/sandboxes/" + next);
     }
 

@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace lizard::ui {
@@ -31,7 +32,7 @@ constexpr SizeChoice kSizes[] = {
 CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QString projectId, QWidget* parent)
     : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)), m_template(new QComboBox(this)),
       m_size(new QComboBox(this)), m_lifetime(new QSpinBox(this)),
-      m_internet(new QCheckBox(QStringLiteral("Internet access"), this)),
+      m_internet(new QCheckBox(QStringLiteral("Internet access"), this)), m_volume(new QComboBox(this)),
       m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
       m_metadata(new KeyValueTable(QStringLiteral("Label"), this)), m_progress(new QProgressBar(this)),
       m_error(new QLabel(this)),
@@ -65,6 +66,7 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     form->addRow(QStringLiteral("Size:"), m_size);
     form->addRow(QStringLiteral("Lifetime:"), m_lifetime);
     form->addRow(QString(), m_internet);
+    form->addRow(QStringLiteral("Volume at /workspace:"), m_volume);
     form->addRow(QStringLiteral("Environment:"), m_envs);
     form->addRow(QStringLiteral("Metadata:"), m_metadata);
     auto* layout = new QVBoxLayout(this);
@@ -74,7 +76,34 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &CreateSandboxDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &CreateSandboxDialog::reject);
-    resize(560, 520);
+    resize(560, 540);
+    loadVolumes();
+}
+
+void CreateSandboxDialog::loadVolumes()
+{
+    m_volume->addItem(QStringLiteral("none"), QString());
+    if (!m_actions || m_actions->api() == nullptr || m_projectId.isEmpty())
+        return;
+    m_actions->api()->listVolumes(m_projectId, this, [this](client::Outcome<QList<client::Volume>> outcome) {
+        if (!outcome) {
+            m_volume->setToolTip(QStringLiteral("The project's volumes could not be listed: ") +
+                                 outcome.error().toDisplayString());
+            return;
+        }
+        for (const client::Volume& v : outcome.value()) {
+            const bool attached = !v.attachedTo.isEmpty();
+            m_volume->addItem(attached ? QStringLiteral("%1 (%2 GB, attached to %3)").arg(v.name).arg(v.sizeGb).arg(v.attachedTo)
+                                       : QStringLiteral("%1 (%2 GB)").arg(v.name).arg(v.sizeGb),
+                              v.name);
+            if (attached) {
+                // A volume held by a running sandbox cannot be attached to a second one.
+                auto* model = qobject_cast<QStandardItemModel*>(m_volume->model());
+                if (model != nullptr)
+                    model->item(m_volume->count() - 1)->setEnabled(false);
+            }
+        }
+    });
 }
 
 bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* error) const
@@ -85,6 +114,7 @@ bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* er
     req.size = m_size->currentData().toString();
     req.timeoutMs = qint64(m_lifetime->value()) * 60000;
     req.internetAccess = m_internet->isChecked();
+    req.volumeName = m_volume->currentData().toString();
     if (!m_envs->values(&req.envs, error) || !m_metadata->values(&req.metadata, error))
         return false;
     *out = req;
@@ -101,7 +131,8 @@ void CreateSandboxDialog::showError(const QString& text)
 
 void CreateSandboxDialog::setBusy(bool busy)
 {
-    for (QWidget* w : std::initializer_list<QWidget*>{m_template, m_size, m_lifetime, m_internet, m_envs, m_metadata})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_template, m_size, m_lifetime, m_internet, m_volume, m_envs, m_metadata})
         w->setEnabled(!busy);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
     m_progress->setVisible(busy);

@@ -1,5 +1,6 @@
 #pragma once
-// "New sandbox": template, size, lifetime, env vars, metadata, internet access. Creates the
+// "New sandbox": template, size, lifetime, env vars, metadata, internet access, a volume of the
+// project at /workspace. Creates the
 // sandbox itself (through SandboxActions), shows progress, and shows the server's message and
 // code when it fails; the dialog stays open so nothing typed is lost.
 
@@ -38,6 +39,7 @@ public:
     QComboBox* sizeBox() const { return m_size; }
     QSpinBox* lifetimeBox() const { return m_lifetime; }
     QCheckBox* internetBox() const { return m_internet; }
+    QComboBox* volumeBox() const { return m_volume; } // data: the volume's name, "" for none
     KeyValueTable* envTable() const { return m_envs; }
     KeyValueTable* metadataTable() const { return m_metadata; }
     QDialogButtonBox* buttons() const { return m_buttons; }
@@ -51,6 +53,7 @@ public slots:
 
 private:
     void setBusy(bool busy);
+    void loadVolumes();
     void showError(const QString& text);
 
     QPointer<models::SandboxActions> m_actions;
@@ -59,6 +62,7 @@ private:
     QComboBox* m_size;
     QSpinBox* m_lifetime;
     QCheckBox* m_internet;
+    QComboBox* m_volume;
     KeyValueTable* m_envs;
     KeyValueTable* m_metadata;
     QProgressBar* m_progress;

@@ -7,6 +7,7 @@
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
 #include "ui/projectpanel.h"
+#include "ui/projecttabs.h" // Lifecycle (issue 4)
 #include "ui/sandboxpanel.h"
 #include "ui/ports/portspanel.h" // Ports (issue 5)
 
@@ -22,7 +23,8 @@
 namespace lizard::ui {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel), m_consoles(new ConsoleArea),
+    : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel),
+      m_projectTabs(new ProjectTabs(m_sandboxes)), m_consoles(new ConsoleArea),
       m_tools(new QTabWidget), m_banner(new BannerWidget), m_connection(new QLabel), m_notesLabel(new QLabel)
 {
     setWindowTitle(QStringLiteral("Lizard"));
@@ -31,7 +33,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tools->setDocumentMode(true);
     m_tools->addTab(m_consoles, QStringLiteral("Console"));
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_sandboxes);
+    right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes (issue 4)
     right->addWidget(m_tools);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
@@ -69,6 +71,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_sandboxes, &SandboxPanel::message, this, &MainWindow::showInfo);
     connect(m_consoles, &ConsoleArea::errorOccurred, this, &MainWindow::showError);
     connect(m_consoles, &ConsoleArea::message, this, &MainWindow::showInfo);
+    // Lifecycle (issue 4): the Snapshots and Volumes tabs report like the sandbox list.
+    connect(m_projectTabs, &ProjectTabs::errorOccurred, this, &MainWindow::showError);
+    connect(m_projectTabs, &ProjectTabs::message, this, &MainWindow::showInfo);
     resize(1280, 800);
     clearBackend(QStringLiteral("Not connected"));
 }
@@ -94,6 +99,11 @@ void MainWindow::buildMenus()
     sandbox->addAction(m_sandboxes->newAction());
     sandbox->addAction(m_sandboxes->copyIdAction());
     sandbox->addAction(m_sandboxes->extendAction());
+    sandbox->addSeparator(); // Lifecycle (issue 4)
+    sandbox->addAction(m_sandboxes->pauseAction());
+    sandbox->addAction(m_sandboxes->resumeAction());
+    sandbox->addAction(m_sandboxes->snapshotAction());
+    sandbox->addAction(m_sandboxes->forkAction());
     sandbox->addSeparator();
     sandbox->addAction(m_sandboxes->killAction());
 }
@@ -103,6 +113,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_consoles->setBackend(nullptr, nullptr);
     m_ports->setBackend(nullptr); // Ports (issue 5)
     m_sandboxes->setBackend(nullptr, nullptr);
+    m_projectTabs->setBackend(nullptr, nullptr); // Lifecycle (issue 4)
     m_projects->setModel(nullptr);
     delete m_actions;
     delete m_sandboxModel;
@@ -133,6 +144,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this, &MainWindow::checkLimitsNote);
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
+    m_projectTabs->setBackend(api, m_actions); // Lifecycle (issue 4)
     m_consoles->setBackend(api, m_sandboxModel);
     m_ports->setBackend(api); // Ports (issue 5)
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
@@ -151,6 +163,7 @@ void MainWindow::onProjectSelected(const QString& projectId, const QString& name
     m_sandboxes->setProjectName(name);
     if (m_sandboxModel && m_sandboxModel->projectId() != projectId)
         m_sandboxModel->setProjectId(projectId);
+    m_projectTabs->setProjectId(projectId); // Lifecycle (issue 4)
     m_sandboxes->setProjectName(name); // enables "New sandbox" now that a project is set
 }
 

@@ -25,6 +25,7 @@ class BannerWidget;
 class ConsoleArea;
 class DocumentTabs;
 class ProjectPanel;
+class ProjectTabs; // Lifecycle (issue 4)
 class SandboxPanel;
 namespace ports {
 class PortsPanel; // Ports (issue 5)
@@ -60,6 +61,8 @@ public:
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
     models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
+    // Lifecycle (issue 4): "Sandboxes | Snapshots | Volumes" of the selected project.
+    ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; } // Ports (issue 5)
 
 signals:
@@ -78,6 +81,7 @@ private:
 
     ProjectPanel* m_projects;
     SandboxPanel* m_sandboxes;
+    ProjectTabs* m_projectTabs; // Lifecycle (issue 4)
     ConsoleArea* m_consoles;
     QTabWidget* m_tools;
     DocumentTabs* m_documents = nullptr;

@@ -2,6 +2,7 @@
 
 #include "models/sandboxactions.h"
 #include "models/sandboxrow.h"
+#include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
 
@@ -28,6 +29,7 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_new = bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
+    createLifecycleActions();
     m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton), QStringLiteral("Kill"));
     m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Extend lifetime…"));
     m_copy = bar->addAction(QStringLiteral("Copy ID"));
@@ -83,6 +85,10 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, changed);
     connect(model, &QAbstractItemModel::rowsRemoved, this, changed);
     connect(model, &QAbstractItemModel::modelReset, this, changed);
+    // A status change (paused, running) or an operation of ours changes what fits.
+    connect(model, &QAbstractItemModel::dataChanged, this, &SandboxPanel::updateActions);
+    if (actions != nullptr)
+        connect(actions, &models::SandboxActions::busyChanged, this, &SandboxPanel::updateActions);
     updateActions();
 }
 
@@ -110,6 +116,30 @@ void SandboxPanel::selectSandbox(const QString& sandboxId)
         m_view->selectRow(row);
 }
 
+void SandboxPanel::selectSandboxes(const QStringList& sandboxIds)
+{
+    if (!m_model || m_view->selectionModel() == nullptr)
+        return;
+    QItemSelection selection;
+    QModelIndex first;
+    for (const QString& id : sandboxIds) {
+        const int row = m_model->rowOf(id);
+        if (row < 0)
+            continue;
+        const QModelIndex left = m_model->index(row, 0);
+        if (!first.isValid())
+            first = left;
+        selection.select(left, m_model->index(row, m_model->columnCount() - 1));
+    }
+    if (!first.isValid())
+        return;
+    // Several rows can be selected this way (the user selects one at a time); the first copy is
+    // current and is what the actions act on.
+    m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(first);
+}
+
 void SandboxPanel::addSandboxAction(QAction* action)
 {
     m_extra.append(action);
@@ -119,13 +149,28 @@ void SandboxPanel::addSandboxAction(QAction* action)
 
 void SandboxPanel::updateActions()
 {
-    const bool has = !currentSandboxId().isEmpty();
+    const QString id = currentSandboxId();
+    const bool has = !id.isEmpty();
+    QString status;
+    if (has && m_model) {
+        const int row = m_model->rowOf(id);
+        if (row >= 0)
+            status = m_model->sandboxAt(row).status;
+    }
+    const bool busy = has && m_actions && m_actions->busy(id);
+    const auto allowed = [&](models::SandboxAction action) {
+        return has && models::sandboxActionAllowed(action, status, busy);
+    };
     for (QAction* action : std::as_const(m_extra))
         action->setEnabled(has);
     m_new->setEnabled(m_model && !m_model->projectId().isEmpty());
-    m_kill->setEnabled(has);
-    m_extend->setEnabled(has);
+    m_kill->setEnabled(allowed(models::SandboxAction::Kill));
+    m_extend->setEnabled(allowed(models::SandboxAction::Extend));
     m_copy->setEnabled(has);
+    m_pause->setEnabled(allowed(models::SandboxAction::Pause));
+    m_resume->setEnabled(allowed(models::SandboxAction::Resume));
+    m_snapshot->setEnabled(allowed(models::SandboxAction::Snapshot));
+    m_fork->setEnabled(allowed(models::SandboxAction::Fork));
 }
 
 void SandboxPanel::newSandbox()
@@ -136,12 +181,17 @@ void SandboxPanel::newSandbox()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &CreateSandboxDialog::sandboxCreated, this, [this](const client::SandboxInfo& info) {
         emit message(QStringLiteral("Created sandbox %1").arg(info.sandboxId));
-        // The table refreshes after a create; select the new row once it is there.
-        if (m_model && m_model->rowOf(info.sandboxId) < 0)
-            m_model->applySandboxes(m_model->sandboxes() + QList<client::SandboxInfo>{info});
-        selectSandbox(info.sandboxId);
+        showNewSandbox(info);
     });
     dialog->open();
+}
+
+void SandboxPanel::showNewSandbox(const client::SandboxInfo& info)
+{
+    // The table refreshes after a create; the row goes in now so it can be selected.
+    if (m_model && m_model->rowOf(info.sandboxId) < 0)
+        m_model->applySandboxes(m_model->sandboxes() + QList<client::SandboxInfo>{info});
+    selectSandbox(info.sandboxId);
 }
 
 void SandboxPanel::confirmKill()
@@ -205,6 +255,11 @@ void SandboxPanel::showContextMenu(const QPoint& pos)
     QMenu menu(this);
     menu.addAction(m_new);
     if (index.isValid()) {
+        menu.addSeparator();
+        menu.addAction(m_pause);
+        menu.addAction(m_resume);
+        menu.addAction(m_snapshot);
+        menu.addAction(m_fork);
         menu.addSeparator();
         menu.addAction(m_copy);
         menu.addAction(m_extend);

@@ -1,6 +1,7 @@
 #pragma once
 // The sandbox table of the selected project with its actions (toolbar and context menu):
-// New sandbox…, Kill (confirmed), Extend lifetime…, Copy id.
+// New sandbox…, Pause, Resume, Snapshot…, Fork…, Kill (confirmed), Extend lifetime…, Copy id.
+// Each is enabled only when it fits the selected sandbox's status (models/sandboxstaterules.h).
 
 #include "client/lizardapi.h"
 
@@ -29,11 +30,18 @@ public:
     void setProjectName(const QString& name);
     QString currentSandboxId() const;
     void selectSandbox(const QString& sandboxId);
+    void selectSandboxes(const QStringList& sandboxIds); // the first becomes current
+    // A sandbox just made (dialog, restore): in the table at once, and selected.
+    void showNewSandbox(const client::SandboxInfo& info);
     QTableView* view() const { return m_view; }
     QAction* newAction() const { return m_new; }
     QAction* killAction() const { return m_kill; }
     QAction* extendAction() const { return m_extend; }
     QAction* copyIdAction() const { return m_copy; }
+    QAction* pauseAction() const { return m_pause; }
+    QAction* resumeAction() const { return m_resume; }
+    QAction* snapshotAction() const { return m_snapshot; }
+    QAction* forkAction() const { return m_fork; }
 
     // Adds a feature's action on the selected sandbox (e.g. "Open notebook") to the toolbar and
     // the context menu. It is enabled while a sandbox is selected; the handler reads
@@ -42,6 +50,10 @@ public:
 
     // Kill without asking (the Kill action asks first).
     void killSandbox(const QString& sandboxId);
+    // Lifecycle (issue 4; sandboxpanel_lifecycle.cpp): what the actions do once asked.
+    void pauseSandbox(const QString& sandboxId);
+    void resumeSandbox(const QString& sandboxId);
+    void snapshotSandbox(const QString& sandboxId, const QString& name);
 
 signals:
     void currentSandboxChanged(const QString& sandboxId);
@@ -53,6 +65,9 @@ private:
     void confirmKill();
     void extendLifetime();
     void copyId();
+    void askSnapshotName();
+    void openForkDialog();
+    void createLifecycleActions();
     void updateActions();
     void showContextMenu(const QPoint& pos);
 
@@ -66,6 +81,10 @@ private:
     QAction* m_kill;
     QAction* m_extend;
     QAction* m_copy;
+    QAction* m_pause = nullptr;
+    QAction* m_resume = nullptr;
+    QAction* m_snapshot = nullptr;
+    QAction* m_fork = nullptr;
     QString m_lastId;
 };
 

@@ -1,0 +1,278 @@
+// The lifecycle buttons and views (issue 4) against a real lizard-local: Pause and Resume from
+// the toolbar change the status shown in the table and which buttons are enabled; Snapshot…
+// puts a snapshot in the Snapshots tab, Restore starts a sandbox from it; Fork… ×2 adds and
+// selects the copies; the Volumes tab creates and grows a volume. A call that lizard-local does
+// not implement yet (501, shown in the banner) skips its test with that message.
+#include "apiwait.h"
+#include "models/sandboxtablemodel.h"
+#include "models/snapshotlistmodel.h"
+#include "models/volumelistmodel.h"
+#include "support/localserver.h"
+#include "ui/bannerwidget.h"
+#include "ui/forkdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/newvolumedialog.h"
+#include "ui/projectpanel.h"
+#include "ui/projecttabs.h"
+#include "ui/sandboxpanel.h"
+#include "ui/snapshotsview.h"
+#include "ui/volumesview.h"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+#include <QToolBar>
+#include <QToolButton>
+
+using namespace lizard;
+
+class TestLifecycleUi : public QObject
+{
+    Q_OBJECT
+private:
+    test::LocalServer m_server;
+    std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<ui::MainWindow> m_window;
+    QString m_sandboxId;
+    QStringList m_made; // sandboxes to kill at the end
+
+    ui::SandboxPanel* panel() const { return m_window->sandboxPanel(); }
+    models::SandboxTableModel* table() const { return m_window->sandboxModel(); }
+    QString statusShown(const QString& id) const
+    {
+        const int row = table()->rowOf(id);
+        return row < 0 ? QString() : table()->index(row, 3).data().toString();
+    }
+    // Clicks the toolbar button of an action, as a user would.
+    void click(QAction* action) const
+    {
+        QVERIFY(action->isEnabled());
+        QWidget* button = nullptr;
+        for (QToolBar* bar : m_window->findChildren<QToolBar*>())
+            if (bar->actions().contains(action))
+                button = bar->widgetForAction(action);
+        QVERIFY(button != nullptr);
+        QTest::mouseClick(button, Qt::LeftButton);
+    }
+    // The banner's text once it shows an error about `what` ("Pause sandbox"), else empty.
+    QString bannerError(const QString& what, int ms = 3000) const
+    {
+        QDeadlineTimer deadline(ms);
+        while (!deadline.hasExpired()) {
+            const auto* b = m_window->banner();
+            if (b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error && b->text().contains(what))
+                return b->text();
+            QTest::qWait(50);
+        }
+        return {};
+    }
+    template <class T>
+    T* waitForChild(const QString& objectName = {})
+    {
+        T* found = nullptr;
+        for (int i = 0; i < 200 && found == nullptr; ++i) {
+            for (T* c : m_window->findChildren<T*>())
+                if (c->isVisible() && (objectName.isEmpty() || c->objectName() == objectName))
+                    found = c;
+            if (found == nullptr)
+                QTest::qWait(20);
+        }
+        return found;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_window = std::make_unique<ui::MainWindow>();
+        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
+        m_window->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
+        client::CreateSandboxRequest req;
+        req.projectId = m_window->projectPanel()->currentProjectId();
+        req.timeoutMs = 900000;
+        const auto created = test::waitFor<client::SandboxInfo>(
+            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
+        QVERIFY(created && created->ok());
+        m_sandboxId = created->value().sandboxId;
+        m_made << m_sandboxId;
+        QTRY_VERIFY_WITH_TIMEOUT(table()->rowOf(m_sandboxId) >= 0, 10000);
+        panel()->selectSandbox(m_sandboxId);
+        QCOMPARE(panel()->currentSandboxId(), m_sandboxId);
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        for (const QString& id : std::as_const(m_made))
+            test::waitFor<client::Unit>([&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+    }
+
+    void buttonsFollowTheStatus()
+    {
+        QTRY_COMPARE(statusShown(m_sandboxId), QString("running"));
+        QTRY_VERIFY(panel()->pauseAction()->isEnabled());
+        QVERIFY(!panel()->resumeAction()->isEnabled());
+        QVERIFY(panel()->snapshotAction()->isEnabled());
+        QVERIFY(panel()->forkAction()->isEnabled());
+        QVERIFY(panel()->killAction()->isEnabled());
+        // On the sandbox toolbar (the context menu shows the same actions).
+        QVERIFY(panel()->findChild<QToolBar*>()->actions().contains(panel()->pauseAction()));
+    }
+
+    void pauseAndResumeFromTheToolbar()
+    {
+        click(panel()->pauseAction());
+        // While the call runs the row says so and the buttons wait.
+        const QString failed = bannerError("Pause sandbox", 1500);
+        if (failed.contains("501"))
+            QSKIP(qPrintable("lizard-local does not pause yet: " + failed));
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("paused"), 15000);
+        QTRY_VERIFY(panel()->resumeAction()->isEnabled());
+        QVERIFY(!panel()->pauseAction()->isEnabled());
+        QVERIFY(!panel()->forkAction()->isEnabled());
+        QVERIFY(panel()->killAction()->isEnabled());
+
+        click(panel()->resumeAction());
+        QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("running"), 15000);
+        QTRY_VERIFY(panel()->pauseAction()->isEnabled());
+        QVERIFY(!panel()->resumeAction()->isEnabled());
+        const auto ran = test::waitFor<client::ExecResult>(
+            [&](QObject* ctx, auto done) { return m_api->exec(m_sandboxId, "echo alive", {}, ctx, done); });
+        QVERIFY(ran && ran->ok());
+        QCOMPARE(ran->value().stdoutText, QString("alive\n"));
+    }
+
+    void snapshotAndRestoreFromTheViews()
+    {
+        const auto wrote = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+            return m_api->writeFile(m_sandboxId, "/home/user/ui.txt", "restored", ctx, done);
+        });
+        QVERIFY(wrote && wrote->ok());
+        click(panel()->snapshotAction());
+        auto* ask = waitForChild<QInputDialog>("snapshotNameDialog");
+        QVERIFY(ask);
+        ask->setTextValue("ui snapshot");
+        ask->accept();
+        const QString failed = bannerError("Snapshot sandbox", 1500);
+        if (failed.contains("501"))
+            QSKIP(qPrintable("lizard-local does not snapshot yet: " + failed));
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+
+        models::SnapshotListModel* snaps = m_window->projectTabs()->snapshotModel();
+        QTRY_VERIFY_WITH_TIMEOUT(snaps->rowCount() == 1, 15000);
+        QCOMPARE(snaps->index(0, models::SnapshotColumn::Name).data().toString(), QString("ui snapshot"));
+        QCOMPARE(snaps->index(0, models::SnapshotColumn::Source).data().toString(), m_sandboxId);
+        QTRY_COMPARE_WITH_TIMEOUT(snaps->snapshotAt(0).status, QString("ready"), 60000);
+
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
+        ui::SnapshotsView* view = m_window->projectTabs()->snapshotsView();
+        view->selectSnapshot(snaps->snapshotAt(0).id);
+        QTRY_VERIFY(view->restoreAction()->isEnabled());
+        QSignalSpy restored(view, &ui::SnapshotsView::restored);
+        click(view->restoreAction());
+        QTRY_COMPARE_WITH_TIMEOUT(restored.count(), 1, 60000);
+        const QString copy = restored.at(0).at(0).value<client::SandboxInfo>().sandboxId;
+        m_made << copy;
+        // The new sandbox is shown selected in the Sandboxes tab, with the snapshot's files.
+        QCOMPARE(m_window->projectTabs()->currentIndex(), int(ui::ProjectTabs::SandboxesTab));
+        QTRY_COMPARE(panel()->currentSandboxId(), copy);
+        const auto read = test::waitFor<QByteArray>(
+            [&](QObject* ctx, auto done) { return m_api->readFile(copy, "/home/user/ui.txt", ctx, done); });
+        QVERIFY(read && read->ok());
+        QCOMPARE(read->value(), QByteArray("restored"));
+    }
+
+    void forkTwoFromTheDialog()
+    {
+        panel()->selectSandbox(m_sandboxId);
+        QTRY_VERIFY(panel()->forkAction()->isEnabled());
+        click(panel()->forkAction());
+        auto* dialog = waitForChild<ui::ForkDialog>();
+        QVERIFY(dialog);
+        dialog->countBox()->setValue(2);
+        dialog->lifetimeBox()->setValue(10);
+        QSignalSpy forked(dialog, &ui::ForkDialog::forked);
+        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(forked.count() == 1 || !dialog->errorText().isEmpty(), 120000);
+        if (forked.isEmpty() && dialog->errorText().contains("501"))
+            QSKIP(qPrintable("lizard-local does not fork yet: " + dialog->errorText()));
+        QCOMPARE(forked.count(), 1);
+        const auto copies = forked.at(0).at(0).value<QList<client::SandboxInfo>>();
+        QCOMPARE(copies.size(), 2);
+        for (const auto& c : copies) {
+            m_made << c.sandboxId;
+            QVERIFY(table()->rowOf(c.sandboxId) >= 0); // in the list at once
+        }
+        // Both copies are selected, the first is current.
+        QCOMPARE(panel()->currentSandboxId(), copies.at(0).sandboxId);
+        QCOMPARE(panel()->view()->selectionModel()->selectedRows().size(), 2);
+        QVERIFY(statusShown(m_sandboxId).startsWith("running")); // the source keeps running
+    }
+
+    void volumesViewCreatesAndGrows()
+    {
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
+        ui::VolumesView* view = m_window->projectTabs()->volumesView();
+        models::VolumeListModel* volumes = m_window->projectTabs()->volumeModel();
+        QTRY_VERIFY(view->createAction()->isEnabled());
+        click(view->createAction());
+        auto* dialog = waitForChild<ui::NewVolumeDialog>();
+        QVERIFY(dialog);
+        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QVERIFY(dialog->errorText().contains("name")); // an empty name is caught here
+        dialog->nameEdit()->setText("ui-scratch");
+        dialog->sizeBox()->setValue(1);
+        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(volumes->rowCount() == 1 || !dialog->errorText().isEmpty(), 30000);
+        if (volumes->rowCount() == 0 && dialog->errorText().contains("501"))
+            QSKIP(qPrintable("lizard-local has no volumes yet: " + dialog->errorText()));
+        QCOMPARE(volumes->rowCount(), 1);
+        QCOMPARE(volumes->index(0, models::VolumeColumn::Name).data().toString(), QString("ui-scratch"));
+        QTRY_COMPARE(view->currentVolumeId(), volumes->volumeAt(0).id);
+
+        view->growVolume(volumes->volumeAt(0).id, 2);
+        QTRY_COMPARE_WITH_TIMEOUT(volumes->volumeAt(0).sizeGb, 2, 30000);
+        QVERIFY(volumes->index(0, models::VolumeColumn::Size).data().toString().startsWith("2 GB"));
+        view->deleteVolume(volumes->volumeAt(0).id);
+        QTRY_COMPARE_WITH_TIMEOUT(volumes->rowCount(), 0, 30000);
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+    }
+
+    // With LIZARD_SCREENSHOT_DIR set: lifecycle.png, the window with the sandbox list (the
+    // source selected, its copies listed) above the Snapshots tab.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("LIZARD_SCREENSHOT_DIR not set");
+        m_window->resize(1280, 720);
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+        panel()->selectSandbox(m_sandboxId);
+        QTest::qWait(1200);
+        const QPixmap window = m_window->grab();
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
+        QTest::qWait(300);
+        const QPixmap snapshots = m_window->projectTabs()->grab();
+        QPixmap both(window.width(), window.height() + snapshots.height() + 8);
+        both.fill(Qt::white);
+        QPainter painter(&both);
+        painter.drawPixmap(0, 0, window);
+        painter.drawPixmap((window.width() - snapshots.width()) / 2, window.height() + 8, snapshots);
+        painter.end();
+        QVERIFY(both.save(dir + "/lifecycle.png"));
+        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+    }
+};
+
+QTEST_MAIN(TestLifecycleUi)
+#include "tst_lifecycleui.moc"

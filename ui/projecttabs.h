@@ -1,0 +1,52 @@
+#pragma once
+// The top-right area of the home view (issue 4): "Sandboxes | Snapshots | Volumes" of the
+// selected project. Owns the snapshot and volume models (they follow the backend and the
+// project); a snapshot taken from the sandbox list appears in Snapshots at once, and a
+// restored sandbox is shown selected in Sandboxes.
+
+#include "client/lizardapi.h"
+
+#include <QTabWidget>
+
+namespace lizard::models {
+class SandboxActions;
+class SnapshotListModel;
+class VolumeListModel;
+}
+
+namespace lizard::ui {
+
+class SandboxPanel;
+class SnapshotsView;
+class VolumesView;
+
+class ProjectTabs : public QTabWidget
+{
+    Q_OBJECT
+public:
+    enum Tab { SandboxesTab, SnapshotsTab, VolumesTab };
+
+    explicit ProjectTabs(SandboxPanel* sandboxes, QWidget* parent = nullptr);
+
+    // api and actions are not owned; nullptr clears (models are deleted).
+    void setBackend(client::LizardApi* api, models::SandboxActions* actions);
+    void setProjectId(const QString& projectId);
+
+    SnapshotsView* snapshotsView() const { return m_snapshots; }
+    VolumesView* volumesView() const { return m_volumes; }
+    models::SnapshotListModel* snapshotModel() const { return m_snapshotModel; }
+    models::VolumeListModel* volumeModel() const { return m_volumeModel; }
+
+signals:
+    void errorOccurred(const lizard::client::ApiError& error);
+    void message(const QString& text);
+
+private:
+    SandboxPanel* m_sandboxes;
+    SnapshotsView* m_snapshots;
+    VolumesView* m_volumes;
+    models::SnapshotListModel* m_snapshotModel = nullptr;
+    models::VolumeListModel* m_volumeModel = nullptr;
+};
+
+} // namespace lizard::ui

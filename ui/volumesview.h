@@ -1,0 +1,57 @@
+#pragma once
+// The project's volumes (issue 4): name, size, which sandbox holds it; New volume…, Grow…,
+// Delete (confirmed). A volume is mounted at /workspace by the create dialog.
+
+#include "client/lizardapi.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QTableView;
+
+namespace lizard::models {
+class VolumeListModel;
+}
+
+namespace lizard::ui {
+
+class VolumesView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit VolumesView(QWidget* parent = nullptr);
+
+    void setBackend(models::VolumeListModel* model); // not owned
+    QString currentVolumeId() const;
+    void selectVolume(const QString& volumeId);
+    QTableView* view() const { return m_view; }
+    QAction* createAction() const { return m_create; }
+    QAction* growAction() const { return m_grow; }
+    QAction* deleteAction() const { return m_delete; }
+
+    // What the actions do once asked (they ask for a name, a size, a confirmation first).
+    void createVolume(const QString& name, int sizeGb);
+    void growVolume(const QString& volumeId, int sizeGb);
+    void deleteVolume(const QString& volumeId);
+
+signals:
+    void errorOccurred(const lizard::client::ApiError& error);
+    void message(const QString& text);
+
+private:
+    void askCreate();
+    void askGrow();
+    void confirmDelete();
+    void updateActions();
+
+    QPointer<models::VolumeListModel> m_model;
+    QTableView* m_view;
+    QLabel* m_empty;
+    QAction* m_create;
+    QAction* m_grow;
+    QAction* m_delete;
+};
+
+} // namespace lizard::ui

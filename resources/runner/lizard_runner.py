@@ -191,15 +191,22 @@ def alive(pid):
         return False
 
 
-def kernel_alive(pid):
-    """alive() and still a Jupyter kernel (a dead kernel's pid may have been reused)."""
+def kernel_alive(pid, m=None):
+    """alive() and still a Jupyter kernel, of context m when given. A dead kernel's pid may have
+    been reused; after a fork or a restored snapshot, kernel.pid names a pid of another sandbox's
+    pid namespace, which here may be any process, even another context's kernel."""
     if not alive(pid):
         return False
     try:
         with open("/proc/%d/cmdline" % pid, "rb") as f:
-            return b"ipykernel" in f.read()
+            argv = f.read().split(b"\0")
     except OSError:
         return False
+    if not any(b"ipykernel" in a for a in argv):
+        return False
+    if m is None:
+        return True
+    return os.path.join(ctx_dir(m["id"]), "kernel.json").encode() in argv
 
 
 def kernel_pid(m):
@@ -243,7 +250,7 @@ def how_it_ended(m, pid):
 
 def stop_kernel(m):
     pid = kernel_pid(m)
-    if pid and kernel_alive(pid):
+    if pid and kernel_alive(pid, m):
         try:
             os.killpg(pid, signal.SIGKILL)
         except OSError:
@@ -259,6 +266,7 @@ def start_kernel(m):
     d = ctx_dir(m["id"])
     conn = os.path.join(d, "kernel.json")
     stop_kernel(m)
+    install_hook()
     try:
         os.makedirs(m["cwd"], exist_ok=True)
     except OSError as e:
@@ -274,6 +282,7 @@ def start_kernel(m):
                 with open(conn) as f:
                     json.load(f)
                 threading.Thread(target=w.wait, daemon=True).start()  # reap the watcher later
+                write_atomic(os.path.join(d, "kernel.ns"), json.dumps({"pidns": pid_ns()}))
                 return
             except (OSError, ValueError):
                 pass
@@ -289,7 +298,7 @@ def start_kernel(m):
 def signal_run(m, sig):
     """Signals what runs in a context: the kernel (python) or the current process (others)."""
     pid = kernel_pid(m)
-    if m["language"] == "python" and pid and kernel_alive(pid):
+    if m["language"] == "python" and pid and kernel_alive(pid, m):
         os.kill(pid, sig)
         return True
     try:
@@ -299,6 +308,75 @@ def signal_run(m, sig):
         return True
     except (OSError, ValueError):
         return False
+
+
+def pid_ns():
+    """This sandbox's pid namespace (differs in a fork or a restored snapshot), or None."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return None
+
+
+def moved_here(m):
+    """True when the context's kernel was started in another sandbox (we were forked/restored)."""
+    try:
+        with open(os.path.join(ctx_dir(m["id"]), "kernel.ns")) as f:
+            ns = json.load(f).get("pidns")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return ns is not None and pid_ns() is not None and ns != pid_ns()
+
+
+# ---------------------------------------------------------------- pre-snapshot hook
+
+def own_source():
+    """This program's source: the file it runs from, or its `python3 -c <source>` argument."""
+    try:
+        with open(os.path.abspath(__file__)) as f:
+            return f.read()
+    except (NameError, OSError):
+        pass
+    try:
+        with open("/proc/self/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+        return argv[argv.index(b"-c") + 1].decode("utf-8")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def install_hook():
+    """<root>/.runner.py and the executable <root>/.hooks/pre-snapshot that runs save_all: the
+    server runs it before a snapshot or fork, so notebook variables survive it (see PROTOCOL.md)."""
+    src = own_source()
+    if not src:
+        return
+    try:
+        runner = os.path.join(ROOT, ".runner.py")
+        try:
+            with open(runner) as f:
+                same = f.read() == src
+        except OSError:
+            same = False
+        if not same:
+            write_atomic(runner, src)
+        hooks = os.path.join(ROOT, ".hooks")
+        os.makedirs(hooks, exist_ok=True)
+        arg = base64.b64encode(json.dumps({"action": "save_all"}).encode()).decode()
+        env = "" if ROOT == "/tmp/.lizard-code" else "LIZARD_CODE_ROOT='%s' " % ROOT.replace("'", "'\\''")
+        script = "#!/bin/sh\n# lizard-desktop: saves notebook variables before a snapshot or fork\n" \
+                 "%sexec '%s' %s %s\n" % (env, sys.executable or "python3", runner, arg)
+        hook = os.path.join(hooks, "pre-snapshot")
+        try:
+            with open(hook) as f:
+                same = f.read() == script
+        except OSError:
+            same = False
+        if not same:
+            write_atomic(hook, script)
+        os.chmod(hook, 0o755)
+    except OSError:
+        pass  # a read-only or full /tmp: the hook is a convenience, runs go on
 
 
 # ---------------------------------------------------------------- kernel clients
@@ -323,11 +401,18 @@ class KernelSlot:
         if self.kc is not None and self.pid == pid and kernel_alive(pid):
             return self.kc
         self.drop()
-        gone = None
-        if not kernel_alive(pid):
-            if pid or os.path.exists(os.path.join(ctx_dir(m["id"]), "kernel.pid")):
+        gone, fresh = None, False
+        if not kernel_alive(pid, m):
+            if not pid and not os.path.exists(os.path.join(ctx_dir(m["id"]), "kernel.pid")):
+                pass
+            elif moved_here(m):
+                gone = "it ran in the sandbox this one was forked or restored from"
+            elif alive(pid):
+                gone = "kernel.pid names another process: the context was copied, forked or restored"
+            else:
                 gone = how_it_ended(m, pid) if pid else "exit status unknown"
             start_kernel(m)
+            fresh = True
         try:
             self.connect(m)
         except (RuntimeError, OSError, ValueError, KeyError):
@@ -340,16 +425,18 @@ class KernelSlot:
         if gone:
             out({"type": "notice", "message": "the previous kernel of context %s is gone (%s); started a fresh "
                  "kernel: variables and imports of earlier runs are lost" % (m["id"], gone)})
+        if fresh:
+            restore_saved(m, self, out)
         return self.kc
 
-    def connect(self, m):
+    def connect(self, m, timeout=30):
         from jupyter_client import BlockingKernelClient
         kc = BlockingKernelClient()
         kc.load_connection_file(os.path.join(ctx_dir(m["id"]), "kernel.json"))
         kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=False)
         pid = kernel_pid(m)
         try:
-            wait_ready(kc, pid)
+            wait_ready(kc, pid, timeout)
         except Exception:
             kc.stop_channels()
             raise
@@ -523,7 +610,20 @@ def interrupt_and_drain(kc, msg_id, pid, out):
 # Runs in the kernel: pickles the user's variables with dill (all together, so shared references
 # stay shared), skipping IPython's own names and what cannot be pickled, or loads such a file.
 VARIABLES = r'''
-def _lz_variables(action, path, names):
+def _lz_kind(v):
+    import io, socket, types
+    if isinstance(v, types.ModuleType):
+        return "a module: import it again"
+    if isinstance(v, io.IOBase):
+        return "an open file: open it again"
+    if isinstance(v, socket.socket):
+        return "a socket: connect again"
+    if isinstance(v, (types.GeneratorType, types.AsyncGeneratorType, types.CoroutineType)):
+        return "a generator: its progress cannot be saved"
+    return None
+
+
+def _lz_variables(action, path, names, strict):
     import dill, json, os
     ip = get_ipython()
     ns, hidden = ip.user_ns, set(ip.user_ns_hidden)
@@ -539,6 +639,10 @@ def _lz_variables(action, path, names):
     for k in chosen:
         if k not in ns:
             skipped.append({"name": k, "reason": "not defined"})
+            continue
+        why = _lz_kind(ns[k]) if strict else None
+        if why:
+            skipped.append({"name": k, "reason": why})
             continue
         try:
             dill.dumps(ns[k])
@@ -564,17 +668,80 @@ def variables(m, a, slot, out):
         raise RunnerError("names must be a list of variable names")
     action = "load" if a["action"] == "load_variables" else "save"
     kc = slot.get(m, out)
-    code = VARIABLES + "try:\n    _lz_r = _lz_variables(%r, %r, %r)\nfinally:\n    del _lz_variables\n" % (
-        action, path, names)
+    out(dict(kernel_variables(kc, slot.pid, action, path, names), type="ok"))
+
+
+def kernel_variables(kc, pid, action, path, names, timeout=300, strict=False):
+    """Runs the save or load in the kernel; its answer ({saved, skipped} or {loaded}). strict
+    (save_all) also skips modules, open files, sockets and generators, which dill could save but
+    which would not mean the same in another sandbox."""
+    code = VARIABLES + "try:\n    _lz_r = _lz_variables(%r, %r, %r, %r)\nfinally:\n    del _lz_variables, _lz_kind\n" % (
+        action, path, names, strict)
     msg_id = kc.execute(code, silent=True, store_history=False, allow_stdin=False,
                         stop_on_error=False, user_expressions={"r": "globals().pop('_lz_r')"})
-    reply = (shell_reply(kc, msg_id, 300, slot.pid) or {}).get("content") or {}
+    reply = (shell_reply(kc, msg_id, timeout, pid) or {}).get("content") or {}
     if reply.get("status") != "ok":
         raise RunnerError("cannot %s variables: %s: %s" % (action, reply.get("ename", "no answer from the kernel"),
                                                            reply.get("evalue", "")))
     import ast
     r = (reply.get("user_expressions") or {}).get("r") or {}
-    out(dict(json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}"), type="ok"))
+    return json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}")
+
+
+def save_all(out):
+    """Every live Python kernel saves its variables to <ctx>/variables.dill (+ variables.json), so
+    that a fork or restored snapshot of this sandbox brings them back (see restore_saved)."""
+    done = []
+    for name in sorted(os.listdir(ROOT)) if has_kernel() else []:
+        m = load_meta(name) if SAFE_ID.match(name) else None
+        if not m or m["language"] != "python" or not kernel_alive(kernel_pid(m), m):
+            continue
+        d, slot = ctx_dir(name), KernelSlot()
+        try:
+            slot.connect(m, timeout=10)
+            r = kernel_variables(slot.kc, slot.pid, "save", os.path.join(d, "variables.dill"), None, timeout=60,
+                                 strict=True)
+            write_atomic(os.path.join(d, "variables.json"),
+                         json.dumps(dict(r, context=name, pidns=pid_ns(), savedAt=time.time())))
+            done.append({"id": name, "saved": r.get("saved", []), "skipped": r.get("skipped", [])})
+        except (RunnerError, RuntimeError, OSError, ValueError, KeyError) as e:
+            done.append({"id": name, "error": str(e) or type(e).__name__})
+        finally:
+            slot.drop()
+    out({"type": "ok", "contexts": done})
+
+
+def restore_saved(m, slot, out):
+    """A fresh kernel in a context whose variables were saved in another sandbox (a fork, a
+    restored snapshot) or another context (a copied directory) loads them, once, and says so.
+    A kernel that dies and restarts where the save was made does not: that would silently bring
+    back an old state."""
+    d = ctx_dir(m["id"])
+    path = os.path.join(d, "variables.dill")
+    if not os.path.exists(path):
+        return
+    try:
+        with open(os.path.join(d, "variables.json")) as f:
+            info = json.load(f)
+        if not isinstance(info, dict):
+            info = {}
+    except (OSError, ValueError):
+        info = {}
+    if info.get("context") == m["id"] and info.get("pidns") == pid_ns():
+        return
+    try:
+        loaded = kernel_variables(slot.kc, slot.pid, "load", path, None).get("loaded", [])
+        msg = "variables saved before the fork or snapshot came along: %s" % (", ".join(loaded) or "none")
+    except RunnerError as e:
+        loaded, msg = [], "variables saved before the fork or snapshot could not be loaded (%s)" % e
+    skipped = [s for s in info.get("skipped", []) if isinstance(s, dict)]
+    if skipped:
+        msg += "; not saved: " + "; ".join("%s (%s)" % (s.get("name"), s.get("reason")) for s in skipped)
+    try:
+        os.replace(path, os.path.join(d, "variables.loaded.dill"))
+    except OSError:
+        pass
+    out({"type": "notice", "message": msg, "loaded": loaded, "skipped": skipped})
 
 
 # ---------------------------------------------------------------- other languages: a process per run
@@ -711,6 +878,9 @@ def handle(a, slot, out):
     os.makedirs(ROOT, exist_ok=True)
     if act == "list":
         out({"type": "contexts", "data": list_contexts()})
+        return
+    if act == "save_all":
+        save_all(out)
         return
     cid = target_context(a)
     if act == "create":
@@ -936,6 +1106,9 @@ def dispatch(r, name, workers):
         cid = target_context(r)
     except RunnerError as e:
         out({"type": "fatal", "message": str(e)})
+        return
+    if act == "save_all":  # may wait for busy kernels: on its own thread
+        threading.Thread(target=serve_one, args=(r, KernelSlot()), daemon=True).start()
         return
     if cid is None or act == "interrupt":  # list, interrupt: at once, never queued behind a run
         serve_one(r, KernelSlot())

@@ -249,7 +249,7 @@ private slots:
     }
 
     // With LIZARD_SCREENSHOT_DIR set: lifecycle.png, the window with the sandbox list (the
-    // source selected, its copies listed) above the Snapshots tab.
+    // source selected, its copies listed, one paused) above the Snapshots tab.
     void screenshot()
     {
         const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
@@ -257,6 +257,10 @@ private slots:
             QSKIP("LIZARD_SCREENSHOT_DIR not set");
         m_window->resize(1280, 720);
         m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+        // One copy paused, so the picture shows both states.
+        const QString other = m_made.last();
+        panel()->pauseSandbox(other);
+        QTRY_COMPARE_WITH_TIMEOUT(statusShown(other), QString("paused"), 15000);
         panel()->selectSandbox(m_sandboxId);
         QTest::qWait(1200);
         const QPixmap window = m_window->grab();

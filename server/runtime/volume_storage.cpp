@@ -68,7 +68,38 @@ VolumeStorage::VolumeStorage(std::string dataDir)
         m_note = "mkfs.ext4 or resize2fs is missing (Debian: apt install e2fsprogs)";
         return;
     }
-    m_enforce = true;
+    m_enforce = probeImages();
+}
+
+bool VolumeStorage::probeImages()
+{
+    // Root may still be unable to mount (a container without CAP_SYS_ADMIN, a seccomp
+    // profile): try a tiny image once, so volumes degrade to directories instead of failing.
+    if (::mkdir(m_root.c_str(), 0700) != 0 && errno != EEXIST) {
+        m_note = m_root + ": " + std::strerror(errno);
+        return false;
+    }
+    const std::string image = m_root + "/.probe.img", mnt = m_root + "/.probe-mnt";
+    ::umount2(mnt.c_str(), MNT_DETACH);
+    ::unlink(image.c_str());
+    ::rmdir(mnt.c_str());
+    int fd = ::open(image.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    Status s = fd >= 0 && ::ftruncate(fd, 16LL * 1024 * 1024) == 0 ? okStatus() : ioError(image);
+    if (fd >= 0)
+        ::close(fd);
+    if (s)
+        s = runHostCommand({m_mkfs, "-q", "-F", image}, 30000);
+    if (s && ::mkdir(mnt.c_str(), 0700) != 0)
+        s = ioError(mnt);
+    if (s)
+        s = mountImage(image, mnt);
+    if (s)
+        ::umount2(mnt.c_str(), 0);
+    ::unlink(image.c_str());
+    ::rmdir(mnt.c_str());
+    if (!s)
+        m_note = "an ext4 image cannot be mounted here: " + s.error().message;
+    return bool(s);
 }
 
 Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)

@@ -43,6 +43,7 @@ public:
 private:
     std::string dir(const std::string& id) const { return m_root + "/" + id; }
     Status removeTree(const std::string& path);
+    bool probeImages(); // can this host mount an ext4 image? (sets m_note when not)
 
     std::string m_dataDir;
     std::string m_root; // <dataDir>/volumes

@@ -80,8 +80,8 @@ private slots:
         qInfo() << "resume took" << t.elapsed() << "ms";
         QCOMPARE(m_api.status(m_id), QStringLiteral("running"));
         const int afterResume = counter();
-        QTest::qWait(300);
-        QVERIFY2(counter() > afterResume, "the counting process runs again after resume");
+        // the counting process runs again (slowly on a loaded host: give it time)
+        QTRY_VERIFY_WITH_TIMEOUT(counter() > afterResume, 5000);
         // the same processes, with their memory: nothing was restarted
         QCOMPARE(m_api.run(m_id, "pgrep -f 'n=[0]' | sort"), processesBefore);
     }

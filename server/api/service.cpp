@@ -53,6 +53,8 @@ void logCapabilities(const runtime::Capabilities& c)
     log::info("runtime: cgroup mode " + c.cgroupMode + ", limits " + yesNo(c.limits) +
               (c.limits ? "" : " (" + c.limitsNote + ")"));
     log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
+    log::info("runtime: pause by " + (c.freezer == "signals" ? std::string("SIGSTOP of the process tree")
+                                                             : "the cgroup freezer (" + c.freezer + ")"));
     log::info("runtime: interpreter template " + yesNo(c.interpreterTemplate) +
               (c.interpreterTemplate ? "" : " (missing: " + c.interpreterMissing + ")"));
 }

@@ -62,6 +62,7 @@ VolumeStorage::VolumeStorage(std::string dataDir)
 {
     m_mkfs = findHostProgram("mkfs.ext4");
     m_resize2fs = findHostProgram("resize2fs");
+    m_debugfs = findHostProgram("debugfs");
     if (!loopDevicesUsable(m_note))
         return;
     if (m_mkfs.empty() || m_resize2fs.empty()) {
@@ -123,6 +124,10 @@ Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)
             s = runHostCommand({m_mkfs, "-q", "-F", "-m", "0", "-L", "lizard-volume", "-E",
                                 "lazy_itable_init=1,lazy_journal_init=1,root_owner=" + owner, image},
                                60000, "VOLUME_CREATE_FAILED");
+        // An empty /workspace, as a directory volume has: lost+found is e2fsck's, which makes
+        // it again when it needs it.
+        if (s && !m_debugfs.empty())
+            runHostCommand({m_debugfs, "-w", "-R", "rmdir lost+found", image}, 30000);
         if (s && ::mkdir((d + "/mnt").c_str(), 0700) != 0)
             s = ioError(d + "/mnt");
         if (s)

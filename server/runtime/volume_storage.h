@@ -50,7 +50,7 @@ private:
     IdMapping m_ids;
     bool m_enforce = false;
     std::string m_note;
-    std::string m_mkfs, m_e2fsck, m_resize2fs;
+    std::string m_mkfs, m_resize2fs, m_debugfs;
     std::mutex m_mutex; // one storage operation at a time
 };
 

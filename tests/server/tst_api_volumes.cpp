@@ -218,7 +218,10 @@ private slots:
         auto v = jsonObject(m_server.request("GET", volumes() + "/work"));
         QCOMPARE(v.value("attachedTo").toString(), first);
         QCOMPARE(v.value("status").toString(), QStringLiteral("attached"));
-        // root and the sandbox user can both write there
+        // a fresh volume is empty; root and the sandbox user can both write there
+        auto empty = exec(first, {{"cmd", "ls -A /workspace"}});
+        QCOMPARE(jsonObject(empty).value("stdout").toString(), QString());
+        QCOMPARE(jsonObject(empty).value("exitCode").toInt(), 0);
         auto r =
             exec(first,
                  {{"cmd", "echo from-root > /workspace/a.txt && mount | grep -c ' /workspace '"}});

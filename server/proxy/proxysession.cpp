@@ -57,9 +57,12 @@ void ProxySession::linger()
     }
     // Closing with unread request bytes would send a reset that can destroy the answer in
     // flight: half-close, read what is left for a moment, then close.
-    http::beast::error_code ignored;
-    m_client.socket().shutdown(http::tcp::socket::shutdown_send, ignored);
-    m_client.expires_after(std::chrono::seconds(5));
+    if (!m_lingering) {
+        m_lingering = true;
+        http::beast::error_code ignored;
+        m_client.socket().shutdown(http::tcp::socket::shutdown_send, ignored);
+        m_client.expires_after(std::chrono::seconds(5)); // once: a talkative client gets no more
+    }
     if (m_chunk.size() < 4096)
         m_chunk.resize(4096);
     m_client.async_read_some(http::net::buffer(m_chunk), [self = shared_from_this()](http::beast::error_code ec, std::size_t) {

@@ -77,6 +77,7 @@ private:
     std::vector<char> m_chunk;  // one body step at a time
     bool m_responseStarted = false; // bytes of the sandbox's answer went to the client
     bool m_closed = false;
+    bool m_lingering = false;
     bool m_upstreamReused = false; // this request went over a kept-alive upstream connection
     bool m_retried = false;
 

@@ -93,12 +93,13 @@ QHash<QString, QStringList> sections(const QString& output)
 
 QStringList portScanCommand()
 {
-    // Markers are printed even when a file is missing (no IPv6), so sections never mix.
+    // Markers are printed even when a file is missing (no IPv6), so sections never mix. They
+    // are quoted: an unquoted # would start a shell comment.
     const QString script = QStringLiteral(
-                               "echo %1; cat /proc/net/tcp 2>/dev/null; "
-                               "echo %2; cat /proc/net/tcp6 2>/dev/null; "
-                               "echo %3; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p %l\\n' 2>/dev/null; "
-                               "echo %4; grep -H '' /proc/[0-9]*/comm 2>/dev/null; true")
+                               "echo '%1'; cat /proc/net/tcp 2>/dev/null; "
+                               "echo '%2'; cat /proc/net/tcp6 2>/dev/null; "
+                               "echo '%3'; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p %l\\n' 2>/dev/null; "
+                               "echo '%4'; grep -H '' /proc/[0-9]*/comm 2>/dev/null; true")
                                .arg(kTcp, kTcp6, kSockets, kComm);
     return {QStringLiteral("/bin/sh"), QStringLiteral("-c"), script};
 }

@@ -1,6 +1,7 @@
 // Parsing the port scan (listeningports.h) with /proc/net/tcp* lines recorded on Linux 6.x.
 #include "models/listeningports.h"
 
+#include <QProcess>
 #include <QTest>
 
 using namespace lizard::models;
@@ -141,6 +142,35 @@ private slots:
             QCOMPARE(got[i].addresses, expected[i].addresses);
             QCOMPARE(got[i].pid, expected[i].pid);
             QCOMPARE(got[i].process, expected[i].process);
+        }
+    }
+
+    // The real script, run on this machine (it has a /proc like a sandbox's): a socket that
+    // python3 listens on is found with its process.
+    void scanOfThisMachine()
+    {
+        QProcess listener;
+        listener.start("python3", {"-c", "import socket,sys,time\n"
+                                         "s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen()\n"
+                                         "print(s.getsockname()[1], flush=True); time.sleep(60)"});
+        QVERIFY(listener.waitForReadyRead(10000));
+        const int port = listener.readLine().trimmed().toInt();
+        QVERIFY(port > 0);
+        const int pid = int(listener.processId());
+        const QStringList argv = portScanCommand();
+        QProcess scan;
+        scan.start(argv[0], argv.mid(1));
+        QVERIFY(scan.waitForFinished(30000));
+        QCOMPARE(scan.exitCode(), 0);
+        const QList<ListeningPort> ports = parsePortScan(QString::fromUtf8(scan.readAllStandardOutput()));
+        listener.kill();
+        listener.waitForFinished();
+        const auto it = std::find_if(ports.begin(), ports.end(), [port](const ListeningPort& p) { return p.port == port; });
+        QVERIFY2(it != ports.end(), "the listening port was not found");
+        QCOMPARE(it->addresses, QStringList{"127.0.0.1"});
+        if (it->pid != 0) { // owners are known when this process may read the listener's fds
+            QCOMPARE(it->pid, pid);
+            QCOMPARE(it->process, QString("python3"));
         }
     }
 

@@ -47,6 +47,11 @@ ForkEntry forkEntry(const Json& j)
         return e;
     }
     e.error = r.string("error", QStringLiteral("fork failed"));
+    e.code = r.string("code");
+    e.httpStatus = int(r.integer("status"));
+    e.limit = int(r.integer("limit", -1));
+    e.running = int(r.integer("running", -1));
+    e.retryAfterS = int(r.integer("retryAfterS", -1));
     return e;
 }
 

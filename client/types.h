@@ -163,11 +163,17 @@ struct Snapshot
     std::optional<bool> sourceVolume;
 };
 
-// One copy of a fork: the new sandbox, or why it could not be made.
+// One copy of a fork: the new sandbox, or why it could not be made (with the limit details of
+// a 429 when the server gives them, -1 otherwise).
 struct ForkEntry
 {
     std::optional<SandboxInfo> sandbox;
     QString error;
+    QString code;
+    int httpStatus = 0;
+    int limit = -1;
+    int running = -1;
+    int retryAfterS = -1;
 };
 
 struct Volume

@@ -35,4 +35,19 @@ client::ApiError withLimitDetails(client::ApiError error)
     return error;
 }
 
+QString forkFailureText(const client::ForkEntry& entry)
+{
+    client::ApiError error;
+    error.kind = entry.httpStatus == 429 ? client::ApiError::Kind::RateLimit : client::ApiError::Kind::Server;
+    error.message = entry.error;
+    error.limit = entry.limit;
+    error.running = entry.running;
+    QString text = withLimitDetails(error).message;
+    if (!entry.code.isEmpty())
+        text = entry.code + QStringLiteral(": ") + text;
+    if (entry.retryAfterS >= 0)
+        text += QStringLiteral(" (retry in %1 s)").arg(entry.retryAfterS);
+    return text;
+}
+
 } // namespace lizard::models

@@ -19,4 +19,8 @@ bool sandboxActionAllowed(SandboxAction action, const QString& status, bool busy
 // A 429's message also says the limit and how many sandboxes run (for the banner).
 client::ApiError withLimitDetails(client::ApiError error);
 
+// Why one copy of a fork could not be made, with the same limit details:
+// "SANDBOX_LIMIT: too many [limit 1, 1 running] (retry in 5 s)".
+QString forkFailureText(const client::ForkEntry& entry);
+
 } // namespace lizard::models

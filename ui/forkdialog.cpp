@@ -1,6 +1,7 @@
 #include "ui/forkdialog.h"
 
 #include "models/sandboxactions.h"
+#include "models/sandboxstaterules.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -95,7 +96,7 @@ void ForkDialog::accept()
                             if (entry.sandbox)
                                 copies << *entry.sandbox;
                             else
-                                failures << entry.error;
+                                failures << models::forkFailureText(entry);
                         }
                         emit forked(copies, failures);
                         if (copies.isEmpty()) {

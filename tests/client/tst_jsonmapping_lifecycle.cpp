@@ -86,7 +86,8 @@ void TestJsonMappingLifecycle::forkEntries()
     // sandbox object without any id (the SDK treats it as "fork failed").
     const auto list = parseForkEntries(R"([{"sandbox":{"sandboxId":"sb_a","status":"running","template":"base"}},
         {"sandbox":{"id":"sb_b"}},
-        {"error":"limit of 2 running sandboxes reached"},
+        {"error":"limit of 2 running sandboxes reached","code":"SANDBOX_LIMIT","status":429,"limit":2,
+         "running":2,"unit":"sandboxes","retryAfterS":5},
         {"sandbox":{"status":"running"}}])");
     QVERIFY2(list.ok(), qPrintable(list.ok() ? QString() : list.error().message));
     QCOMPARE(list.value().size(), 4);
@@ -96,6 +97,12 @@ void TestJsonMappingLifecycle::forkEntries()
     QCOMPARE(list.value().at(1).sandbox->sandboxId, QString("sb_b"));
     QVERIFY(!list.value().at(2).sandbox.has_value());
     QCOMPARE(list.value().at(2).error, QString("limit of 2 running sandboxes reached"));
+    QCOMPARE(list.value().at(2).code, QString("SANDBOX_LIMIT"));
+    QCOMPARE(list.value().at(2).httpStatus, 429);
+    QCOMPARE(list.value().at(2).limit, 2);
+    QCOMPARE(list.value().at(2).running, 2);
+    QCOMPARE(list.value().at(2).retryAfterS, 5);
+    QCOMPARE(list.value().at(3).limit, -1);
     QVERIFY(!list.value().at(3).sandbox.has_value());
     QCOMPARE(list.value().at(3).error, QString("fork failed"));
 }

@@ -229,6 +229,22 @@ private slots:
         QCOMPARE(models::withLimitDetails(other).message, e.message);
     }
 
+    void forkFailures()
+    {
+        client::ForkEntry limited;
+        limited.error = "too many sandboxes";
+        limited.code = "SANDBOX_LIMIT";
+        limited.httpStatus = 429;
+        limited.limit = 1;
+        limited.running = 1;
+        limited.retryAfterS = 5;
+        QCOMPARE(models::forkFailureText(limited),
+                 QString("SANDBOX_LIMIT: too many sandboxes [limit 1, 1 running] (retry in 5 s)"));
+        client::ForkEntry plain;
+        plain.error = "fork failed";
+        QCOMPARE(models::forkFailureText(plain), QString("fork failed"));
+    }
+
     void bytes_data()
     {
         QTest::addColumn<qint64>("bytes");

@@ -72,6 +72,12 @@ if [[ -x $BIN/lizard-bench-console ]]; then
 else
   echo "console figure: $BIN/lizard-bench-console not built (desktop build)"
 fi
+# runCode (issue 3): warm 1+1 through the app's client beside the official SDK's runCode.
+if [[ -x $BIN/lizard-bench-coderun ]]; then
+  "$BIN/lizard-bench-coderun" --url "$url" --key "$key" || status=$?
+else
+  echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
+fi
 if ((status != 0)); then
   echo "bench: a figure could not be measured (status $status); lizard-local log tail:" >&2
   tail -n 40 "$log" >&2

@@ -1,0 +1,131 @@
+// lizard-bench-coderun: the "runCode warm 1+1" figure. The app's CodeInterpreter (serve fast
+// path) runs `1+1` in a warm Python context of a fresh `interpreter` sandbox; the official
+// TypeScript SDK's sandbox.runCode('1+1') is measured against the same sandbox in the same run
+// (node + the pinned SDK from tests/compat) and printed beside it as the reference, with the ratio.
+//
+//   lizard-bench-coderun --url http://127.0.0.1:PORT --key liz_... [--runs 30] [--sdk path/index.mjs]
+// Exit status: 0 when measured (PASS or MISS), 2 when it could not be, 1 on bad arguments.
+
+#include "client/coderun/codeinterpreter.h"
+#include "client/lizardapi.h"
+#include "figure.h"
+#include "sdkreference.h"
+#include "stats.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+
+#include <cstdio>
+#include <functional>
+
+using namespace lizard;
+
+namespace {
+
+// Spins the event loop until `ready` says so or the time is up.
+bool waitUntil(const std::function<bool()>& ready, int timeoutMs)
+{
+    QDeadlineTimer deadline(timeoutMs);
+    while (!ready() && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    return ready();
+}
+
+template <class T>
+std::optional<client::Outcome<T>> await(const std::function<void(client::LizardApi::Done<T>)>& call, int timeoutMs)
+{
+    std::optional<client::Outcome<T>> out;
+    call([&out](client::Outcome<T> o) { out.emplace(std::move(o)); });
+    waitUntil([&] { return out.has_value(); }, timeoutMs);
+    return out;
+}
+
+QString createSandbox(client::LizardApi& api, QString& error)
+{
+    const auto projects = await<QList<client::Project>>(
+        [&](auto done) { api.listProjects(nullptr, std::move(done)); }, 60000);
+    if (!projects || !projects->ok() || projects->value().isEmpty()) {
+        error = projects && !projects->ok() ? projects->error().toDisplayString() : QStringLiteral("no project");
+        return {};
+    }
+    client::CreateSandboxRequest req;
+    req.projectId = projects->value().first().id;
+    req.templateName = QStringLiteral("interpreter");
+    req.timeoutMs = 900000;
+    const auto made = await<client::SandboxInfo>([&](auto done) { api.createSandbox(req, nullptr, std::move(done)); },
+                                                 300000);
+    if (!made || !made->ok()) {
+        error = made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
+        return {};
+    }
+    return made->value().sandboxId;
+}
+
+// Median ms of `runs` warm runs of `1+1` through the app's client, or an error.
+bench::Figure measureApp(client::LizardApi& api, const QString& sandboxId, int runs)
+{
+    bench::Figure f{.name = "runCode warm 1+1", .statistic = "median of " + std::to_string(runs), .unit = "ms",
+                    .target = 50};
+    client::CodeInterpreter interp(&api, sandboxId);
+    interp.warmUp();
+    std::vector<double> samples;
+    for (int i = 0; i < runs + 3; ++i) { // the first starts the kernel; two more to settle
+        const auto start = bench::Clock::now();
+        client::CodeRun* run = interp.runCode(QStringLiteral("1+1"));
+        waitUntil([run] { return run->isFinished(); }, 120000);
+        const double ms = bench::msSince(start);
+        if (!run->isFinished() || run->hasFailed() || run->execution().text() != QLatin1String("2")) {
+            f.error = run->hasFailed() ? run->failure()->toDisplayString().toStdString()
+                                       : std::string("1+1 did not give 2 in time");
+            return f;
+        }
+        run->deleteLater();
+        if (i >= 3)
+            samples.push_back(ms);
+    }
+    f.value = bench::median(samples);
+    char note[128];
+    std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms, %s", bench::quantile(samples, 0.9),
+                  bench::quantile(samples, 1.0),
+                  interp.currentTransport() == client::CodeInterpreter::Transport::Serve ? "serve fast path"
+                                                                                          : "exec-per-run");
+    f.note = note;
+    return f;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addOptions({{"url", "lizard-local URL", "url"},
+                       {"key", "API key", "key"},
+                       {"runs", "timed runs (default 30)", "n", "30"},
+                       {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
+    parser.process(app);
+    if (!parser.isSet("url") || !parser.isSet("key")) {
+        std::fprintf(stderr, "usage: lizard-bench-coderun --url URL --key KEY [--runs N] [--sdk index.mjs]\n");
+        return 1;
+    }
+    const int runs = std::max(1, parser.value("runs").toInt());
+    client::LizardApi api(client::Endpoint{parser.value("url"), parser.value("key")});
+    QString error;
+    const QString sandboxId = createSandbox(api, error);
+    if (sandboxId.isEmpty()) {
+        std::printf("%-50sERROR  %s\n", "runCode warm 1+1", qPrintable(error));
+        return 2;
+    }
+    bench::Figure f = measureApp(api, sandboxId, runs);
+    const bench::SdkReference sdk = bench::sdkRunCodeMedian(parser.value("sdk"), parser.value("url"),
+                                                            parser.value("key"), sandboxId, runs);
+    if (sdk.error.isEmpty())
+        f.reference = bench::Reference{"official SDK runCode('1+1')", sdk.medianMs};
+    else
+        std::printf("reference: none for runCode (%s)\n", qPrintable(sdk.error));
+    std::printf("%s\n", f.line().c_str());
+    std::fflush(stdout);
+    await<client::Unit>([&](auto done) { api.killSandbox(sandboxId, nullptr, std::move(done)); }, 30000);
+    return f.error.empty() ? 0 : 2;
+}

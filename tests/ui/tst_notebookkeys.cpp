@@ -1,0 +1,309 @@
+// The notebook page's keyboard, as in JupyterLab: command and edit mode, A/B/D D/Z/M/Y/Up/Down,
+// Shift/Ctrl/Alt+Enter, auto-indent and Tab in the editor. Runs go to a scripted runner.
+#include "../notebook/scriptedrunner.h"
+#include "notebook/runqueue.h"
+#include "ui/notebook/celleditor.h"
+#include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/cellwidget.h"
+#include "ui/notebook/notebookheader.h"
+#include "ui/notebook/notebookpage.h"
+#include "ui/notebook/outputarea.h"
+#include "ui/notebook/outputview.h"
+#include "ui/notebook/richtextview.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTextBlock>
+#include <QtTest>
+
+using namespace lizard::notebook;
+using namespace lizard::ui::notebook;
+using Mode = CellListWidget::Mode;
+
+class TestNotebookKeys : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void startsInCommandModeWithOneCell();
+    void enterAndEscapeSwitchModes();
+    void insertAboveAndBelow();
+    void deleteTwiceAndUndo();
+    void singleDDoesNothing();
+    void markdownAndCodeTypes();
+    void upAndDownMove();
+    void shiftEnterRunsAndAdvances();
+    void ctrlEnterRunsInPlace();
+    void altEnterRunsAndInserts();
+    void markdownRendersWhenRun();
+    void autoIndentAndTab_data();
+    void autoIndentAndTab();
+    void titleShowsDirty();
+    void kernelStateFollowsQueue();
+
+private:
+    CellListWidget* list() const { return m_page->cells(); }
+    CellEditor* editor(int i) const { return list()->cellWidget(i)->editor(); }
+    void key(int k, Qt::KeyboardModifiers mods = Qt::NoModifier)
+    {
+        QWidget* target = QApplication::focusWidget() ? QApplication::focusWidget() : list();
+        QTest::keyClick(target, Qt::Key(k), mods);
+    }
+
+    test::ScriptedRunner* m_runner = nullptr;
+    NotebookPage* m_page = nullptr;
+};
+
+void TestNotebookKeys::init()
+{
+    m_runner = new test::ScriptedRunner;
+    m_page = new NotebookPage("sb-test", m_runner, nullptr);
+    m_page->resize(900, 700);
+    m_page->show();
+    QApplication::setActiveWindow(m_page);
+    QVERIFY(QTest::qWaitForWindowActive(m_page));
+    list()->enterCommandMode();
+}
+
+void TestNotebookKeys::cleanup()
+{
+    m_page->document()->setClean();
+    delete m_page;
+    m_page = nullptr;
+}
+
+void TestNotebookKeys::startsInCommandModeWithOneCell()
+{
+    QCOMPARE(m_page->document()->cellCount(), 1);
+    QCOMPARE(list()->count(), 1);
+    QCOMPARE(list()->currentIndex(), 0);
+    QCOMPARE(list()->mode(), Mode::Command);
+    QVERIFY(list()->hasFocus());
+    QVERIFY(!m_page->document()->isDirty());
+}
+
+void TestNotebookKeys::enterAndEscapeSwitchModes()
+{
+    key(Qt::Key_Return);
+    QCOMPARE(list()->mode(), Mode::Edit);
+    QTRY_VERIFY(editor(0)->hasFocus());
+    QTest::keyClicks(editor(0), "x = 1");
+    QCOMPARE(m_page->document()->cell(0)->source(), QString("x = 1"));
+    key(Qt::Key_Escape);
+    QCOMPARE(list()->mode(), Mode::Command);
+    QVERIFY(list()->hasFocus());
+    // In command mode letters are commands, not text.
+    key(Qt::Key_Y);
+    QCOMPARE(m_page->document()->cell(0)->source(), QString("x = 1"));
+}
+
+void TestNotebookKeys::insertAboveAndBelow()
+{
+    m_page->document()->cell(0)->setSource("first");
+    key(Qt::Key_B);
+    QCOMPARE(list()->count(), 2);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(m_page->document()->cell(1)->source(), QString());
+    key(Qt::Key_A);
+    QCOMPARE(list()->count(), 3);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(m_page->document()->cell(0)->source(), QString("first"));
+    QCOMPARE(list()->mode(), Mode::Command);
+}
+
+void TestNotebookKeys::deleteTwiceAndUndo()
+{
+    m_page->document()->cell(0)->setSource("keep");
+    key(Qt::Key_B);
+    m_page->document()->cell(1)->setSource("gone");
+    key(Qt::Key_D);
+    QCOMPARE(list()->count(), 2);
+    key(Qt::Key_D);
+    QCOMPARE(list()->count(), 1);
+    QCOMPARE(m_page->document()->cell(0)->source(), QString("keep"));
+    QCOMPARE(list()->currentIndex(), 0);
+    key(Qt::Key_Z);
+    QCOMPARE(list()->count(), 2);
+    QCOMPARE(m_page->document()->cell(1)->source(), QString("gone"));
+    QCOMPARE(list()->currentIndex(), 1);
+    // Deleting the last cell leaves an empty one to type in.
+    key(Qt::Key_D);
+    key(Qt::Key_D);
+    key(Qt::Key_D);
+    key(Qt::Key_D);
+    QCOMPARE(list()->count(), 1);
+    QCOMPARE(m_page->document()->cell(0)->source(), QString());
+}
+
+void TestNotebookKeys::singleDDoesNothing()
+{
+    key(Qt::Key_B);
+    key(Qt::Key_D);
+    key(Qt::Key_B); // anything in between cancels the pending D
+    key(Qt::Key_D);
+    QCOMPARE(list()->count(), 3);
+}
+
+void TestNotebookKeys::markdownAndCodeTypes()
+{
+    key(Qt::Key_M);
+    QCOMPARE(m_page->document()->cell(0)->type(), CellType::Markdown);
+    QCOMPARE(editor(0)->language(), QString("markdown"));
+    QCOMPARE(list()->cellWidget(0)->promptText(), QString());
+    key(Qt::Key_Y);
+    QCOMPARE(m_page->document()->cell(0)->type(), CellType::Code);
+    QCOMPARE(editor(0)->language(), QString("python"));
+    QCOMPARE(list()->cellWidget(0)->promptText(), QString("In [ ]:"));
+}
+
+void TestNotebookKeys::upAndDownMove()
+{
+    key(Qt::Key_B);
+    key(Qt::Key_B);
+    QCOMPARE(list()->currentIndex(), 2);
+    key(Qt::Key_Up);
+    QCOMPARE(list()->currentIndex(), 1);
+    key(Qt::Key_K);
+    QCOMPARE(list()->currentIndex(), 0);
+    key(Qt::Key_Up); // stays at the top
+    QCOMPARE(list()->currentIndex(), 0);
+    key(Qt::Key_Down);
+    key(Qt::Key_J);
+    QCOMPARE(list()->currentIndex(), 2);
+    // In edit mode Up on the first line moves to the cell above, still editing.
+    key(Qt::Key_Return);
+    QTRY_VERIFY(editor(2)->hasFocus());
+    key(Qt::Key_Up);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(list()->mode(), Mode::Edit);
+    QTRY_VERIFY(editor(1)->hasFocus());
+}
+
+void TestNotebookKeys::shiftEnterRunsAndAdvances()
+{
+    key(Qt::Key_Return);
+    QTRY_VERIFY(editor(0)->hasFocus());
+    QTest::keyClicks(editor(0), "out:hello");
+    key(Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(m_runner->calls, QStringList{"out:hello"});
+    // The last cell ran: a new cell below, in edit mode.
+    QCOMPARE(list()->count(), 2);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(list()->mode(), Mode::Edit);
+    QTRY_VERIFY(editor(1)->hasFocus());
+    CellWidget* ran = list()->cellWidget(0);
+    QTRY_COMPARE(ran->outputs()->count(), 1);
+    QTRY_COMPARE(ran->outputs()->view(0)->plainText(), QString("hello"));
+    QTRY_COMPARE(ran->promptText(), QString("In [1]:"));
+
+    // Shift+Enter in command mode on a cell that is not the last: run, select the next.
+    list()->enterCommandMode();
+    list()->setCurrentIndex(0);
+    key(Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(list()->count(), 2);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(list()->mode(), Mode::Command);
+    QTRY_COMPARE(ran->promptText(), QString("In [2]:"));
+}
+
+void TestNotebookKeys::ctrlEnterRunsInPlace()
+{
+    m_page->document()->cell(0)->setSource("raise:ValueError:bad");
+    key(Qt::Key_Return);
+    QTRY_VERIFY(editor(0)->hasFocus());
+    key(Qt::Key_Return, Qt::ControlModifier);
+    QCOMPARE(list()->count(), 1);
+    QCOMPARE(list()->currentIndex(), 0);
+    QCOMPARE(list()->mode(), Mode::Command);
+    QTRY_COMPARE(m_page->document()->cell(0)->status(), CellStatus::Error);
+    QCOMPARE(list()->cellWidget(0)->statusText(), QString("error"));
+    QTRY_VERIFY(list()->cellWidget(0)->outputs()->view(0)->plainText().contains("ValueError"));
+}
+
+void TestNotebookKeys::altEnterRunsAndInserts()
+{
+    key(Qt::Key_B); // two cells; select the first
+    key(Qt::Key_Up);
+    m_page->document()->cell(0)->setSource("out:a");
+    key(Qt::Key_Return, Qt::AltModifier);
+    QCOMPARE(m_runner->calls, QStringList{"out:a"});
+    QCOMPARE(list()->count(), 3);
+    QCOMPARE(list()->currentIndex(), 1);
+    QCOMPARE(list()->mode(), Mode::Edit);
+    QTRY_VERIFY(editor(1)->hasFocus());
+}
+
+void TestNotebookKeys::markdownRendersWhenRun()
+{
+    m_page->document()->cell(0)->setSource("# Title\n\nsome *text*");
+    key(Qt::Key_M);
+    key(Qt::Key_Return, Qt::ControlModifier);
+    CellWidget* w = list()->cellWidget(0);
+    QVERIFY(m_runner->calls.isEmpty()); // markdown never goes to the runner
+    QVERIFY(w->isRendered());
+    QVERIFY(w->rendered()->isVisible());
+    QVERIFY(!w->editor()->isVisible());
+    QCOMPARE(w->rendered()->document()->firstBlock().text(), QString("Title"));
+    // Enter edits it again.
+    key(Qt::Key_Return);
+    QVERIFY(!w->isRendered());
+    QVERIFY(w->editor()->isVisible());
+    QTRY_VERIFY(w->editor()->hasFocus());
+}
+
+void TestNotebookKeys::autoIndentAndTab_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("source");
+    QTest::newRow("after colon") << "for i in range(3):\nx" << "for i in range(3):\n    x";
+    QTest::newRow("keeps indent") << "if a:\nb\nc" << "if a:\n    b\n    c";
+    QTest::newRow("tab is spaces") << "\tx" << "    x";
+    QTest::newRow("tab to next stop") << "ab\tc" << "ab  c";
+    QTest::newRow("backspace a level") << "if a:\n\bb" << "if a:\nb";
+    QTest::newRow("open bracket") << "f(\nx" << "f(\n    x";
+}
+
+void TestNotebookKeys::autoIndentAndTab()
+{
+    QFETCH(QString, typed);
+    QFETCH(QString, source);
+    key(Qt::Key_Return);
+    QTRY_VERIFY(editor(0)->hasFocus());
+    for (const QChar c : typed) {
+        if (c == u'\n')
+            key(Qt::Key_Return);
+        else if (c == u'\t')
+            key(Qt::Key_Tab);
+        else if (c == u'\b')
+            key(Qt::Key_Backspace);
+        else
+            QTest::keyClicks(editor(0), QString(c));
+    }
+    QCOMPARE(m_page->document()->cell(0)->source(), source);
+}
+
+void TestNotebookKeys::titleShowsDirty()
+{
+    QSignalSpy titles(m_page, &lizard::ui::DocumentPage::titleChanged);
+    QVERIFY(!m_page->title().endsWith('*'));
+    m_page->document()->cell(0)->setSource("x");
+    QVERIFY(m_page->title().endsWith('*'));
+    QVERIFY(titles.count() >= 1);
+}
+
+void TestNotebookKeys::kernelStateFollowsQueue()
+{
+    QCOMPARE(m_page->header()->kernelText(), QString("idle"));
+    m_page->document()->cell(0)->setSource("wait");
+    list()->runCurrent(CellEditor::RunMode::InPlace);
+    QTRY_COMPARE(m_page->header()->kernelText(), QString("busy"));
+    QTRY_VERIFY(m_runner->waiting); // the run started (the runner plays its script from the event loop)
+    m_page->interrupt();
+    QTRY_COMPARE(m_page->header()->kernelText(), QString("idle"));
+    QTRY_COMPARE(m_page->document()->cell(0)->status(), CellStatus::Interrupted);
+    QCOMPARE(list()->cellWidget(0)->statusText(), QString("interrupted"));
+}
+
+QTEST_MAIN(TestNotebookKeys)
+#include "tst_notebookkeys.moc"

@@ -1,0 +1,304 @@
+#include "ui/notebook/celllistwidget.h"
+
+#include "notebook/runqueue.h"
+#include "ui/notebook/cellwidget.h"
+
+#include <QKeyEvent>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+namespace lizard::ui::notebook {
+
+using lizard::notebook::Cell;
+using lizard::notebook::CellType;
+using lizard::notebook::NotebookDocument;
+
+namespace {
+constexpr int kDoubleKeyMs = 800;
+}
+
+CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
+    : QScrollArea(parent), m_document(document), m_container(new QWidget), m_layout(new QVBoxLayout(m_container))
+{
+    setWidgetResizable(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_layout->setContentsMargins(4, 6, 4, 6);
+    m_layout->setSpacing(6);
+    m_layout->addStretch(1);
+    setWidget(m_container);
+    connect(document, &NotebookDocument::cellInserted, this, &CellListWidget::insertWidget);
+    connect(document, &NotebookDocument::cellRemoved, this, [this](int index, Cell*) { removeWidget(index); });
+    connect(document, &NotebookDocument::cellMoved, this, &CellListWidget::moveWidget);
+    connect(document, &NotebookDocument::documentReset, this, &CellListWidget::rebuild);
+    rebuild();
+}
+
+CellWidget* CellListWidget::cellWidget(int index) const
+{
+    return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
+}
+
+void CellListWidget::setCodeLanguage(const QString& language)
+{
+    m_language = language;
+    for (CellWidget* w : m_widgets)
+        w->setCodeLanguage(language);
+}
+
+void CellListWidget::rebuild()
+{
+    qDeleteAll(m_widgets);
+    m_widgets.clear();
+    m_current = -1;
+    for (int i = 0; i < m_document->cellCount(); ++i)
+        insertWidget(i);
+    setCurrentIndex(m_widgets.isEmpty() ? -1 : 0);
+}
+
+void CellListWidget::insertWidget(int index)
+{
+    Cell* cell = m_document->cell(index);
+    if (!cell)
+        return;
+    auto* widget = new CellWidget(cell, m_language);
+    connectWidget(widget);
+    m_layout->insertWidget(index, widget);
+    m_widgets.insert(index, widget);
+    if (m_current >= index)
+        ++m_current;
+    if (m_current < 0)
+        setCurrentIndex(index);
+    else
+        updateSelection();
+}
+
+void CellListWidget::removeWidget(int index)
+{
+    if (index < 0 || index >= m_widgets.size())
+        return;
+    const bool hadFocus = m_widgets[index]->editor()->hasFocus();
+    delete m_widgets.takeAt(index);
+    if (m_current > index || m_current >= m_widgets.size())
+        --m_current;
+    if (hadFocus)
+        setFocus(Qt::OtherFocusReason);
+    updateSelection();
+    emit currentChanged(m_current);
+}
+
+void CellListWidget::moveWidget(int from, int to)
+{
+    if (from < 0 || from >= m_widgets.size() || to < 0 || to >= m_widgets.size())
+        return;
+    CellWidget* w = m_widgets.takeAt(from);
+    m_widgets.insert(to, w);
+    m_layout->removeWidget(w);
+    m_layout->insertWidget(to, w);
+    if (m_current == from)
+        m_current = to;
+    updateSelection();
+}
+
+void CellListWidget::connectWidget(CellWidget* widget)
+{
+    auto indexOf = [this](CellWidget* w) { return int(m_widgets.indexOf(w)); };
+    connect(widget, &CellWidget::clicked, this, [this, indexOf](CellWidget* w) {
+        setCurrentIndex(indexOf(w));
+        if (!w->editor()->underMouse())
+            enterCommandMode();
+    });
+    connect(widget, &CellWidget::editRequested, this, [this, indexOf](CellWidget* w) {
+        setCurrentIndex(indexOf(w));
+        enterEditMode();
+    });
+    connect(widget, &CellWidget::editorFocused, this, [this, indexOf](CellWidget* w) {
+        m_current = indexOf(w);
+        if (m_mode != Mode::Edit) {
+            m_mode = Mode::Edit;
+            emit modeChanged(m_mode);
+        }
+        updateSelection();
+        emit currentChanged(m_current);
+    });
+    CellEditor* editor = widget->editor();
+    connect(editor, &CellEditor::runRequested, this, &CellListWidget::runCurrent);
+    connect(editor, &CellEditor::escapePressed, this, &CellListWidget::enterCommandMode);
+    connect(editor, &CellEditor::leaveUp, this, [this] {
+        if (m_current > 0) {
+            setCurrentIndex(m_current - 1);
+            currentWidget()->editor()->moveCursor(QTextCursor::End);
+        }
+    });
+    connect(editor, &CellEditor::leaveDown, this, [this] {
+        if (m_current + 1 < count()) {
+            setCurrentIndex(m_current + 1);
+            currentWidget()->editor()->moveCursor(QTextCursor::Start);
+        }
+    });
+}
+
+void CellListWidget::setCurrentIndex(int index)
+{
+    if (m_widgets.isEmpty())
+        index = -1;
+    else
+        index = std::clamp(index, 0, int(m_widgets.size()) - 1);
+    const bool changed = index != m_current;
+    m_current = index;
+    updateSelection();
+    if (CellWidget* w = currentWidget()) {
+        ensureWidgetVisible(w, 0, 20);
+        if (m_mode == Mode::Edit)
+            w->startEditing();
+    }
+    if (changed)
+        emit currentChanged(m_current);
+}
+
+void CellListWidget::updateSelection()
+{
+    for (int i = 0; i < m_widgets.size(); ++i)
+        m_widgets[i]->setSelected(i == m_current, m_mode == Mode::Edit);
+}
+
+void CellListWidget::enterEditMode()
+{
+    CellWidget* w = currentWidget();
+    if (!w)
+        return;
+    m_mode = Mode::Edit;
+    w->startEditing();
+    updateSelection();
+    emit modeChanged(m_mode);
+}
+
+void CellListWidget::enterCommandMode()
+{
+    const bool changed = m_mode != Mode::Command;
+    m_mode = Mode::Command;
+    setFocus(Qt::OtherFocusReason);
+    updateSelection();
+    if (changed)
+        emit modeChanged(m_mode);
+}
+
+void CellListWidget::focusInEvent(QFocusEvent* event)
+{
+    QScrollArea::focusInEvent(event);
+    if (m_mode == Mode::Edit) { // focus came back to the list itself: command mode
+        m_mode = Mode::Command;
+        updateSelection();
+        emit modeChanged(m_mode);
+    }
+}
+
+void CellListWidget::runCell(int index)
+{
+    Cell* cell = m_document->cell(index);
+    if (cell && m_queue)
+        m_queue->run(cell);
+}
+
+void CellListWidget::runCurrent(CellEditor::RunMode mode)
+{
+    if (m_current < 0)
+        return;
+    const int index = m_current;
+    runCell(index);
+    switch (mode) {
+    case CellEditor::RunMode::InPlace: enterCommandMode(); break;
+    case CellEditor::RunMode::InsertBelow:
+        m_document->insertCell(index + 1, CellType::Code);
+        setCurrentIndex(index + 1);
+        enterEditMode();
+        break;
+    case CellEditor::RunMode::Advance:
+        if (index + 1 >= count()) {
+            m_document->insertCell(index + 1, CellType::Code);
+            setCurrentIndex(index + 1);
+            enterEditMode();
+        } else {
+            enterCommandMode();
+            setCurrentIndex(index + 1);
+        }
+        break;
+    }
+}
+
+void CellListWidget::runAll()
+{
+    if (m_queue)
+        m_queue->runAll();
+}
+
+void CellListWidget::insertCell(bool below)
+{
+    const int index = m_current < 0 ? 0 : m_current + (below ? 1 : 0);
+    m_document->insertCell(index, CellType::Code);
+    setCurrentIndex(index);
+}
+
+void CellListWidget::deleteCurrent()
+{
+    if (m_current < 0)
+        return;
+    const int index = m_current;
+    m_document->removeCell(index);
+    if (m_document->cellCount() == 0)
+        m_document->insertCell(0, CellType::Code); // a notebook always has a cell to type in
+    setCurrentIndex(std::min(index, count() - 1));
+}
+
+void CellListWidget::undoDelete()
+{
+    if (Cell* cell = m_document->undoRemove())
+        setCurrentIndex(m_document->indexOf(cell));
+}
+
+void CellListWidget::setCurrentType(CellType type)
+{
+    if (Cell* cell = m_document->cell(m_current); cell && cell->type() != type)
+        cell->setType(type);
+}
+
+void CellListWidget::keyPressEvent(QKeyEvent* event)
+{
+    const Qt::KeyboardModifiers mods = event->modifiers() & ~Qt::KeypadModifier;
+    const int key = event->key();
+    const bool enter = key == Qt::Key_Return || key == Qt::Key_Enter;
+    const bool pendingD = m_lastD.isValid() && m_lastD.elapsed() < kDoubleKeyMs;
+    m_lastD.invalidate();
+    if (enter && mods == Qt::ShiftModifier)
+        runCurrent(CellEditor::RunMode::Advance);
+    else if (enter && mods == Qt::ControlModifier)
+        runCurrent(CellEditor::RunMode::InPlace);
+    else if (enter && mods == Qt::AltModifier)
+        runCurrent(CellEditor::RunMode::InsertBelow);
+    else if (mods != Qt::NoModifier && mods != Qt::ShiftModifier)
+        QScrollArea::keyPressEvent(event);
+    else if (enter)
+        enterEditMode();
+    else if (key == Qt::Key_A)
+        insertCell(false);
+    else if (key == Qt::Key_B)
+        insertCell(true);
+    else if (key == Qt::Key_D && pendingD)
+        deleteCurrent();
+    else if (key == Qt::Key_D)
+        m_lastD.start();
+    else if (key == Qt::Key_Z)
+        undoDelete();
+    else if (key == Qt::Key_M)
+        setCurrentType(CellType::Markdown);
+    else if (key == Qt::Key_Y)
+        setCurrentType(CellType::Code);
+    else if (key == Qt::Key_Up || key == Qt::Key_K)
+        setCurrentIndex(m_current - 1);
+    else if (key == Qt::Key_Down || key == Qt::Key_J)
+        setCurrentIndex(m_current + 1);
+    else
+        QScrollArea::keyPressEvent(event);
+}
+
+} // namespace lizard::ui::notebook

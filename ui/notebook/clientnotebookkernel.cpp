@@ -1,0 +1,93 @@
+#include "ui/notebook/clientnotebookkernel.h"
+
+#include "client/coderun/codeinterpreter.h"
+#include "notebook/clientcoderunner.h"
+
+namespace lizard::ui::notebook {
+
+using lizard::notebook::ClientCodeRunner;
+
+ClientNotebookKernel::ClientNotebookKernel(client::CodeInterpreter* interpreter, ClientCodeRunner* runner,
+                                           QObject* parent)
+    : NotebookKernel(parent), m_interpreterObject(interpreter), m_interpreter(interpreter), m_runner(runner)
+{
+    interpreter->setParent(this);
+    connect(runner, &ClientCodeRunner::kernelStateChanged, this,
+            [this](client::KernelState s) { emit stateChanged(client::kernelStateName(s)); });
+    connect(runner, &ClientCodeRunner::noticeReceived, this, &NotebookKernel::notice);
+    connect(runner, &ClientCodeRunner::outputCleared, this, [this](bool) { emit outputCleared(); });
+}
+
+ClientNotebookKernel::~ClientNotebookKernel() = default;
+
+ContextChoice ClientNotebookKernel::context() const
+{
+    if (!m_runner)
+        return {};
+    return {m_runner->contextId(), m_runner->language(), m_cwd};
+}
+
+QString ClientNotebookKernel::state() const
+{
+    return m_runner ? client::kernelStateName(m_runner->kernelState()) : QStringLiteral("unknown");
+}
+
+void ClientNotebookKernel::listContexts(ListDone done)
+{
+    if (!interpreter()) {
+        done({}, QStringLiteral("not connected"));
+        return;
+    }
+    m_interpreter->listContexts(this, [done](client::Outcome<QList<client::CodeContext>> result) {
+        if (!result) {
+            done({}, result.error().message);
+            return;
+        }
+        QList<ContextChoice> list;
+        for (const client::CodeContext& c : result.value())
+            list.append({c.id, c.language, c.cwd});
+        done(list, {});
+    });
+}
+
+void ClientNotebookKernel::createContext(const QString& language, ContextDone done)
+{
+    if (!interpreter()) {
+        done({}, QStringLiteral("not connected"));
+        return;
+    }
+    m_interpreter->createContext(language, QString(), this, [done](client::Outcome<client::CodeContext> result) {
+        if (!result)
+            done({}, result.error().message);
+        else
+            done({result.value().id, result.value().language, result.value().cwd}, {});
+    });
+}
+
+void ClientNotebookKernel::selectContext(const ContextChoice& context)
+{
+    if (!m_runner)
+        return;
+    m_runner->setContext(context.id, context.language);
+    m_cwd = context.cwd;
+    emit contextChanged();
+    emit stateChanged(state());
+}
+
+void ClientNotebookKernel::restart(Done done)
+{
+    if (!m_runner || !interpreter()) {
+        done(QStringLiteral("not connected"));
+        return;
+    }
+    m_runner->restart([done](QString error) { done(error); });
+}
+
+void ClientNotebookKernel::detach()
+{
+    delete m_interpreterObject.data();
+    m_interpreter = nullptr;
+    emit notice(QStringLiteral("Disconnected from the server: reopen the notebook to run cells"));
+}
+
+} // namespace lizard::ui::notebook

@@ -1,0 +1,48 @@
+#pragma once
+// NotebookKernel on the client's code interpreter (client/coderun) through the notebook's
+// ClientCodeRunner: contexts listed/created/restarted in the sandbox, the kernel state and
+// notices as the runner reports them.
+
+#include "ui/notebook/notebookkernel.h"
+
+#include <QPointer>
+
+namespace lizard::client {
+class CodeInterpreter;
+class LizardApi;
+}
+
+namespace lizard::notebook {
+class ClientCodeRunner;
+}
+
+namespace lizard::ui::notebook {
+
+class ClientNotebookKernel : public NotebookKernel
+{
+    Q_OBJECT
+public:
+    // Owns interpreter (made for the sandbox on api); runner runs on it (not owned).
+    ClientNotebookKernel(client::CodeInterpreter* interpreter, lizard::notebook::ClientCodeRunner* runner,
+                         QObject* parent = nullptr);
+    ~ClientNotebookKernel() override;
+
+    ContextChoice context() const override;
+    QString state() const override;
+    void listContexts(ListDone done) override;
+    void createContext(const QString& language, ContextDone done) override;
+    void selectContext(const ContextChoice& context) override;
+    void restart(Done done) override;
+
+    // The connection is going away: drop the interpreter (runs fail from now on).
+    void detach();
+    client::CodeInterpreter* interpreter() const { return m_interpreterObject ? m_interpreter : nullptr; }
+
+private:
+    QPointer<QObject> m_interpreterObject; // guards m_interpreter (deleted by detach() or its owner)
+    client::CodeInterpreter* m_interpreter = nullptr;
+    QPointer<lizard::notebook::ClientCodeRunner> m_runner;
+    QString m_cwd;
+};
+
+} // namespace lizard::ui::notebook

@@ -1,0 +1,202 @@
+#include "ui/notebook/notebookcontroller.h"
+
+#include "client/coderun/codeinterpreter.h"
+#include "models/sandboxtablemodel.h"
+#include "notebook/clientcoderunner.h"
+#include "ui/documenttabs.h"
+#include "ui/mainwindow.h"
+#include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/clientnotebookkernel.h"
+#include "ui/notebook/notebookpage.h"
+#include "ui/sandboxpanel.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+
+namespace lizard::ui::notebook {
+
+using namespace lizard::notebook;
+
+NotebookController::NotebookController(MainWindow* window, RecoveryStore store, QObject* parent)
+    : QObject(parent), m_window(window), m_store(std::move(store)),
+      m_openNotebook(new QAction(QStringLiteral("Open notebook"), this))
+{
+    m_openNotebook->setToolTip(QStringLiteral("A new notebook running in the selected sandbox"));
+    connect(m_openNotebook, &QAction::triggered, this,
+            [this] { openNotebook(m_window->sandboxPanel()->currentSandboxId()); });
+    window->sandboxPanel()->addSandboxAction(m_openNotebook);
+
+    QMenu* menu = window->menuBar()->addMenu(QStringLiteral("&Notebook"));
+    menu->addAction(m_openNotebook);
+    menu->addAction(QStringLiteral("&Open…"), this, &NotebookController::openFileInteractive);
+    menu->addSeparator();
+    QAction* save = menu->addAction(QStringLiteral("&Save  (Ctrl+S)"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->saveInteractive();
+    });
+    QAction* saveAs = menu->addAction(QStringLiteral("Save &as…  (Ctrl+Shift+S)"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->saveAsInteractive();
+    });
+    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs] {
+        save->setEnabled(currentPage());
+        saveAs->setEnabled(currentPage());
+    });
+    connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
+    onBackendChanged();
+}
+
+QList<NotebookPage*> NotebookController::pages() const
+{
+    QList<NotebookPage*> list;
+    for (DocumentPage* page : m_window->documentTabs()->documents()) {
+        if (auto* nb = qobject_cast<NotebookPage*>(page))
+            list.append(nb);
+    }
+    return list;
+}
+
+NotebookPage* NotebookController::currentPage() const
+{
+    return qobject_cast<NotebookPage*>(m_window->documentTabs()->currentDocument());
+}
+
+NotebookPage* NotebookController::createPage(client::LizardApi* api, const QString& sandboxId, QWidget* parent)
+{
+    auto* interpreter = new client::CodeInterpreter(api, sandboxId);
+    auto* runner = new ClientCodeRunner(interpreter, QString(), QStringLiteral("python"));
+    auto* kernel = new ClientNotebookKernel(interpreter, runner);
+    return new NotebookPage(sandboxId, runner, kernel, parent);
+}
+
+NotebookPage* NotebookController::addPage(NotebookPage* page)
+{
+    page->setSandboxModel(m_window->sandboxModel());
+    page->enableRecovery(m_store);
+    m_window->documentTabs()->openDocument(page);
+    return page;
+}
+
+NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
+{
+    if (!m_window->api() || sandboxId.isEmpty()) {
+        m_window->showProblem(QStringLiteral("Select a running sandbox to open a notebook on"));
+        return nullptr;
+    }
+    NotebookPage* page = addPage(createPage(m_window->api(), sandboxId));
+    page->cells()->setFocus();
+    return page;
+}
+
+NotebookPage* NotebookController::openFile(const QString& path, const QString& sandboxId, QString* error)
+{
+    for (NotebookPage* page : pages()) { // already open: show it
+        if (QFileInfo(page->file()->path()) == QFileInfo(path)) {
+            m_window->documentTabs()->showDocument(page);
+            return page;
+        }
+    }
+    NotebookPage* page = createPage(m_window->api(), sandboxId);
+    if (const MaybeError failed = page->open(path)) {
+        if (error)
+            *error = failed->message();
+        delete page;
+        return nullptr;
+    }
+    return addPage(page);
+}
+
+QString NotebookController::chooseSandbox(const QString& why)
+{
+    const QString selected = m_window->sandboxPanel()->currentSandboxId();
+    if (!selected.isEmpty())
+        return selected;
+    QStringList ids;
+    if (models::SandboxTableModel* model = m_window->sandboxModel()) {
+        for (const client::SandboxInfo& info : model->sandboxes())
+            ids << info.sandboxId;
+    }
+    if (ids.isEmpty()) {
+        m_window->showProblem(QStringLiteral("%1: create or select a sandbox first").arg(why));
+        return {};
+    }
+    bool ok = false;
+    const QString id = QInputDialog::getItem(m_window, why, QStringLiteral("Run it in sandbox:"), ids, 0, false, &ok);
+    return ok ? id : QString();
+}
+
+void NotebookController::openFileInteractive()
+{
+    if (!m_window->api()) {
+        m_window->showProblem(QStringLiteral("Not connected: connect to a server to open a notebook"));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(m_window, QStringLiteral("Open notebook"), QDir::homePath(),
+                                                      QStringLiteral("Jupyter notebooks (*.ipynb);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const QString sandboxId = chooseSandbox(QStringLiteral("Open notebook"));
+    if (sandboxId.isEmpty())
+        return;
+    QString error;
+    if (!openFile(path, sandboxId, &error))
+        QMessageBox::warning(m_window, QStringLiteral("Open notebook"),
+                             QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1").arg(error));
+}
+
+void NotebookController::offerRecovery()
+{
+    m_offeredRecovery = true;
+    for (const RecoveryEntry& entry : m_store.entries()) {
+        const QString name = entry.originalPath.isEmpty() ? QStringLiteral("an unsaved notebook") : entry.originalPath;
+        const auto answer = QMessageBox::question(
+            m_window, QStringLiteral("Restore notebook"),
+            QStringLiteral("lizard-desktop found unsaved changes to %1 from %2. Restore them?")
+                .arg(name, entry.savedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
+            QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
+        if (answer == QMessageBox::Discard) {
+            m_store.discard(entry);
+            continue;
+        }
+        if (answer != QMessageBox::Yes)
+            continue;
+        Expected<NotebookData> data = m_store.load(entry);
+        if (!data) {
+            m_window->showProblem(QStringLiteral("Cannot restore: %1").arg(data.error().message()));
+            continue;
+        }
+        // The sandbox it ran in, as the page wrote it into the notebook's metadata.
+        QString sandboxId = QString::fromStdString(
+            data.value().metadata.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()));
+        if (sandboxId.isEmpty())
+            sandboxId = chooseSandbox(QStringLiteral("Restore notebook"));
+        if (sandboxId.isEmpty() || !m_window->api())
+            continue; // the copy stays for the next start
+        NotebookPage* page = createPage(m_window->api(), sandboxId);
+        page->file()->restore(entry.originalPath, data.value());
+        m_store.discard(entry); // the page's own watcher writes a fresh copy
+        addPage(page);
+    }
+}
+
+void NotebookController::onBackendChanged()
+{
+    client::LizardApi* api = m_window->api();
+    if (m_api && m_api != api) {
+        for (NotebookPage* page : pages()) {
+            if (auto* kernel = qobject_cast<ClientNotebookKernel*>(page->kernel()))
+                kernel->detach();
+        }
+    }
+    m_api = api;
+    for (NotebookPage* page : pages())
+        page->setSandboxModel(m_window->sandboxModel());
+    if (api && !m_offeredRecovery && !m_store.entries().empty())
+        QMetaObject::invokeMethod(this, &NotebookController::offerRecovery, Qt::QueuedConnection);
+}
+
+} // namespace lizard::ui::notebook

@@ -1,0 +1,60 @@
+#pragma once
+// Wires notebooks into the main window: "Open notebook" on the selected sandbox, a Notebook menu
+// (new, open .ipynb, save, save as), notebooks bound to a sandbox's code interpreter, and the
+// offer to restore notebooks whose recovery copies a crash left behind.
+
+#include "notebook/recoverystore.h"
+
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+
+namespace lizard::client {
+class LizardApi;
+}
+
+namespace lizard::ui {
+class MainWindow;
+}
+
+namespace lizard::ui::notebook {
+
+class NotebookPage;
+
+class NotebookController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit NotebookController(MainWindow* window,
+                                lizard::notebook::RecoveryStore store = lizard::notebook::RecoveryStore(),
+                                QObject* parent = nullptr);
+
+    QAction* openNotebookAction() const { return m_openNotebook; }
+    QList<NotebookPage*> pages() const;
+    NotebookPage* currentPage() const;
+
+    // A new notebook on the sandbox (python's default context), shown in a tab.
+    NotebookPage* openNotebook(const QString& sandboxId);
+    // Opens an .ipynb bound to the sandbox. On failure shows nothing and returns null, error set.
+    NotebookPage* openFile(const QString& path, const QString& sandboxId, QString* error);
+    // With dialogs: the file, then the selected sandbox (or a choice among the listed ones).
+    void openFileInteractive();
+    // The recovery copies found, offered one dialog each; restored ones open as unsaved tabs.
+    void offerRecovery();
+    // Used by openNotebook/openFile: a page whose runs go to the sandbox through api.
+    static NotebookPage* createPage(client::LizardApi* api, const QString& sandboxId, QWidget* parent = nullptr);
+
+private:
+    NotebookPage* addPage(NotebookPage* page);
+    QString chooseSandbox(const QString& why);
+    void onBackendChanged();
+
+    MainWindow* m_window;
+    lizard::notebook::RecoveryStore m_store;
+    QAction* m_openNotebook;
+    QPointer<client::LizardApi> m_api;
+    bool m_offeredRecovery = false;
+};
+
+} // namespace lizard::ui::notebook

@@ -1,0 +1,234 @@
+#include "ui/notebook/notebookpage.h"
+
+#include "notebook/coderunner.h"
+#include "notebook/recoverywatcher.h"
+#include "notebook/runqueue.h"
+#include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/contextselector.h"
+#include "ui/notebook/notebookheader.h"
+#include "ui/notebook/notebookkernel.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QShortcut>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace lizard::ui::notebook {
+
+using namespace lizard::notebook;
+
+namespace {
+int g_untitled = 0;
+}
+
+NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, NotebookKernel* kernel, QWidget* parent)
+    : DocumentPage(parent), m_sandboxId(sandboxId), m_untitled(QStringLiteral("Untitled-%1.ipynb").arg(++g_untitled)),
+      m_document(new NotebookDocument(this)), m_file(new NotebookFile(m_document, this)), m_runner(runner),
+      m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)), m_header(new NotebookHeader(sandboxId)),
+      m_toolbar(new QToolBar), m_cells(new CellListWidget(m_document))
+{
+    runner->setParent(this);
+    if (kernel)
+        kernel->setParent(this);
+    m_cells->setRunQueue(m_queue);
+    m_document->insertCell(0, CellType::Code);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_header);
+    layout->addWidget(m_toolbar);
+    layout->addWidget(m_cells, 1);
+    buildToolBar();
+    // Like the file editor's: active while this tab is the one shown.
+    connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);
+    connect(new QShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")), this), &QShortcut::activated, this,
+            &NotebookPage::saveAsInteractive);
+
+    connect(m_document, &NotebookDocument::dirtyChanged, this, &DocumentPage::titleChanged);
+    connect(m_file, &NotebookFile::pathChanged, this, &DocumentPage::titleChanged);
+    connect(m_queue, &RunQueue::busyChanged, this, &NotebookPage::updateKernelState);
+    if (m_kernel) {
+        connect(m_kernel, &NotebookKernel::stateChanged, this, &NotebookPage::updateKernelState);
+        connect(m_kernel, &NotebookKernel::contextChanged, this, &NotebookPage::updateContextLabel);
+        connect(m_kernel, &NotebookKernel::notice, m_header, &NotebookHeader::setNotice);
+        connect(m_kernel, &NotebookKernel::outputCleared, this, [this] {
+            if (Cell* cell = m_queue->currentCell())
+                cell->clearOutputs();
+        });
+    }
+    updateContextLabel();
+    updateKernelState();
+    m_document->setClean(); // a fresh notebook has nothing to save yet
+}
+
+NotebookPage::~NotebookPage() = default;
+
+void NotebookPage::buildToolBar()
+{
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    QAction* run = m_toolbar->addAction(QStringLiteral("▶ Run"), this, [this] {
+        m_cells->runCurrent(CellEditor::RunMode::Advance);
+    });
+    run->setToolTip(QStringLiteral("Run the cell and select the next (Shift+Enter)"));
+    run->setObjectName(QStringLiteral("runCell"));
+    m_toolbar->addAction(QStringLiteral("Run all"), m_cells, &CellListWidget::runAll)->setObjectName("runAll");
+    m_toolbar->addAction(QStringLiteral("■ Interrupt"), this, &NotebookPage::interrupt)->setObjectName("interrupt");
+    QAction* restart = m_toolbar->addAction(QStringLiteral("↻ Restart"), this, &NotebookPage::restartKernel);
+    restart->setObjectName(QStringLiteral("restart"));
+    restart->setEnabled(m_kernel);
+    m_toolbar->addAction(QStringLiteral("Clear outputs"), this, &NotebookPage::clearOutputs)->setObjectName("clear");
+    if (m_kernel) {
+        m_toolbar->addSeparator();
+        m_contexts = new ContextSelector(m_kernel);
+        connect(m_contexts, &ContextSelector::errorOccurred, m_header, &NotebookHeader::setNotice);
+        m_toolbar->addWidget(m_contexts);
+    }
+}
+
+QString NotebookPage::title() const
+{
+    const QString name = m_file->path().isEmpty() ? m_untitled : QFileInfo(m_file->path()).fileName();
+    return m_document->isDirty() ? name + u'*' : name;
+}
+
+QString NotebookPage::toolTip() const
+{
+    const QString where = m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
+    return QStringLiteral("%1\nsandbox %2").arg(where, m_sandboxId);
+}
+
+void NotebookPage::setSandboxModel(models::SandboxTableModel* model)
+{
+    m_header->setSandboxModel(model);
+}
+
+void NotebookPage::enableRecovery(const RecoveryStore& store, int intervalMs)
+{
+    delete m_recovery;
+    m_recovery = new RecoveryWatcher(store, m_file, this);
+    m_recovery->setInterval(intervalMs);
+}
+
+void NotebookPage::updateKernelState()
+{
+    QString state = m_kernel ? m_kernel->state() : QStringLiteral("idle");
+    if (m_queue->isBusy() && state != u"dead" && state != u"starting")
+        state = QStringLiteral("busy");
+    else if (!m_queue->isBusy() && state == u"busy")
+        state = QStringLiteral("idle");
+    m_header->setKernelState(state);
+}
+
+void NotebookPage::updateContextLabel()
+{
+    const ContextChoice c = m_kernel ? m_kernel->context() : ContextChoice{QString(), QStringLiteral("python"), {}};
+    m_header->setContext(ContextSelector::labelFor(c), c.language);
+    m_cells->setCodeLanguage(c.language);
+    // Say in the file which language its cells are (JupyterLab picks its kernel by this).
+    nlohmann::json meta = m_document->metadata();
+    const std::string language = c.language.toStdString();
+    if (meta.value("language_info", nlohmann::json::object()).value("name", std::string()) != language) {
+        meta["language_info"]["name"] = language;
+        if (language == "python")
+            meta["kernelspec"] = {{"name", "python3"}, {"display_name", "Python 3"}, {"language", "python"}};
+        m_document->setMetadata(meta);
+    }
+    if (meta.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()) != m_sandboxId.toStdString()) {
+        meta["lizard"]["sandboxId"] = m_sandboxId.toStdString();
+        m_document->setMetadata(meta);
+    }
+}
+
+MaybeError NotebookPage::open(const QString& path)
+{
+    return m_file->open(path);
+}
+
+MaybeError NotebookPage::save()
+{
+    return m_file->save();
+}
+
+MaybeError NotebookPage::saveAs(const QString& path)
+{
+    return m_file->saveAs(path);
+}
+
+void NotebookPage::showError(const QString& title, const QString& text)
+{
+    QMessageBox::warning(this, title, text);
+}
+
+bool NotebookPage::saveInteractive()
+{
+    if (m_file->path().isEmpty() || m_file->loadFailed())
+        return saveAsInteractive();
+    if (const MaybeError error = save()) {
+        showError(QStringLiteral("Save notebook"), error->message());
+        return false;
+    }
+    return true;
+}
+
+bool NotebookPage::saveAsInteractive()
+{
+    const QString start = m_file->path().isEmpty() ? QDir::homePath() + u'/' + m_untitled : m_file->path();
+    QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save notebook as"), start,
+                                                QStringLiteral("Jupyter notebooks (*.ipynb)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(QLatin1String(".ipynb"), Qt::CaseInsensitive))
+        path += QLatin1String(".ipynb");
+    if (const MaybeError error = saveAs(path)) {
+        showError(QStringLiteral("Save notebook"), error->message());
+        return false;
+    }
+    return true;
+}
+
+bool NotebookPage::confirmClose()
+{
+    if (m_document->isDirty()) {
+        const auto answer = QMessageBox::question(
+            this, QStringLiteral("Close notebook"),
+            QStringLiteral("%1 has unsaved changes. Save them?").arg(title().chopped(1)),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveInteractive()))
+            return false;
+    }
+    m_queue->interrupt();
+    if (m_recovery)
+        m_recovery->close(); // closed on purpose: no copy to restore
+    return true;
+}
+
+void NotebookPage::interrupt()
+{
+    m_queue->interrupt();
+}
+
+void NotebookPage::restartKernel()
+{
+    if (!m_kernel)
+        return;
+    m_queue->interrupt();
+    m_header->setNotice(QStringLiteral("Restarting the kernel…"));
+    QPointer<NotebookPage> self(this);
+    m_kernel->restart([self](QString error) {
+        if (self)
+            self->m_header->setNotice(error.isEmpty() ? QStringLiteral("Restarted: variables are gone")
+                                                      : QStringLiteral("Restart failed: %1").arg(error));
+    });
+}
+
+void NotebookPage::clearOutputs()
+{
+    for (int i = 0; i < m_document->cellCount(); ++i)
+        m_document->cell(i)->clearOutputs();
+}
+
+} // namespace lizard::ui::notebook

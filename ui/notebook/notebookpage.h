@@ -1,0 +1,93 @@
+#pragma once
+// A notebook open in a document tab: one NotebookDocument bound to a sandbox's code context.
+// The header shows the context, the kernel's state and the sandbox's time left; the toolbar runs,
+// interrupts, restarts, clears and switches context; the cells below are edited and run with
+// JupyterLab's keys (CellListWidget). Saves as .ipynb; autosaves a recovery copy while dirty.
+
+#include "notebook/notebookfile.h"
+#include "notebook/recoverystore.h"
+#include "ui/documentpage.h"
+#include "ui/notebook/notebookkernel.h"
+
+#include <QPointer>
+
+class QAction;
+class QToolBar;
+
+namespace lizard::models {
+class SandboxTableModel;
+}
+
+namespace lizard::notebook {
+class CodeRunner;
+class RecoveryWatcher;
+class RunQueue;
+}
+
+namespace lizard::ui::notebook {
+
+class CellListWidget;
+class ContextSelector;
+class NotebookHeader;
+
+class NotebookPage : public DocumentPage
+{
+    Q_OBJECT
+public:
+    // Takes ownership of runner and kernel (kernel may be null: no context controls).
+    NotebookPage(const QString& sandboxId, lizard::notebook::CodeRunner* runner, NotebookKernel* kernel,
+                 QWidget* parent = nullptr);
+    ~NotebookPage() override;
+
+    QString title() const override;
+    QString toolTip() const override;
+    QString sandboxId() const override { return m_sandboxId; }
+    bool confirmClose() override;
+
+    lizard::notebook::NotebookDocument* document() const { return m_document; }
+    lizard::notebook::NotebookFile* file() const { return m_file; }
+    lizard::notebook::RunQueue* runQueue() const { return m_queue; }
+    lizard::notebook::CodeRunner* runner() const { return m_runner; }
+    CellListWidget* cells() const { return m_cells; }
+    NotebookHeader* header() const { return m_header; }
+    ContextSelector* contextSelector() const { return m_contexts; }
+    NotebookKernel* kernel() const { return m_kernel; }
+    QToolBar* toolBar() const { return m_toolbar; }
+
+    void setSandboxModel(models::SandboxTableModel* model);
+    // Autosave to store while open (RecoveryWatcher); the copy goes when the page closes cleanly.
+    void enableRecovery(const lizard::notebook::RecoveryStore& store, int intervalMs = 5000);
+    lizard::notebook::RecoveryWatcher* recoveryWatcher() const { return m_recovery; }
+
+    lizard::notebook::MaybeError open(const QString& path);
+    lizard::notebook::MaybeError save();
+    lizard::notebook::MaybeError saveAs(const QString& path);
+    // With dialogs: asks for a path when needed, shows errors. true when saved.
+    bool saveInteractive();
+    bool saveAsInteractive();
+
+    void interrupt();
+    void restartKernel();
+    void clearOutputs();
+
+private:
+    void buildToolBar();
+    void updateKernelState();
+    void updateContextLabel();
+    void showError(const QString& title, const QString& text);
+
+    QString m_sandboxId;
+    QString m_untitled;
+    lizard::notebook::NotebookDocument* m_document;
+    lizard::notebook::NotebookFile* m_file;
+    lizard::notebook::CodeRunner* m_runner;
+    QPointer<NotebookKernel> m_kernel;
+    lizard::notebook::RunQueue* m_queue;
+    lizard::notebook::RecoveryWatcher* m_recovery = nullptr;
+    NotebookHeader* m_header;
+    QToolBar* m_toolbar;
+    ContextSelector* m_contexts = nullptr;
+    CellListWidget* m_cells;
+};
+
+} // namespace lizard::ui::notebook

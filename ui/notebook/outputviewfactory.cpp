@@ -1,0 +1,20 @@
+#include "ui/notebook/outputviewfactory.h"
+
+#include "ui/notebook/erroroutputview.h"
+#include "ui/notebook/richoutputview.h"
+#include "ui/notebook/streamoutputview.h"
+
+namespace lizard::ui::notebook {
+
+using namespace lizard::notebook;
+
+OutputView* createOutputView(const Output& output, QWidget* parent)
+{
+    if (const auto* stream = std::get_if<StreamOutput>(&output))
+        return new StreamOutputView(*stream, parent);
+    if (const auto* rich = std::get_if<RichOutput>(&output))
+        return new RichOutputView(*rich, parent);
+    return new ErrorOutputView(std::get<ErrorOutput>(output), parent);
+}
+
+} // namespace lizard::ui::notebook

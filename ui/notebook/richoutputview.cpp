@@ -1,0 +1,145 @@
+#include "ui/notebook/richoutputview.h"
+
+#include "ui/notebook/imagedialog.h"
+#include "ui/notebook/imageoutputview.h"
+#include "ui/notebook/richtextview.h"
+
+#include <QPainter>
+#include <QSvgRenderer>
+#include <QVBoxLayout>
+
+namespace lizard::ui::notebook {
+
+using lizard::notebook::Output;
+using lizard::notebook::RichOutput;
+
+namespace {
+
+bool needsScripts(const QString& html)
+{
+    return html.contains(QLatin1String("<script"), Qt::CaseInsensitive);
+}
+
+QString prettyJson(const RichOutput& output, const QString& mime)
+{
+    const auto it = output.data.find(mime.toStdString());
+    if (it == output.data.end())
+        return {};
+    if (it->is_string()) { // stored as text: parse it to pretty-print
+        const auto parsed = nlohmann::json::parse(it->get<std::string>(), nullptr, false);
+        if (!parsed.is_discarded())
+            return QString::fromStdString(parsed.dump(2));
+        return QString::fromStdString(it->get<std::string>());
+    }
+    return QString::fromStdString(it->dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+} // namespace
+
+QString RichOutputView::preferredMime(const RichOutput& output)
+{
+    for (const char* mime : {"image/png", "image/svg+xml"}) {
+        if (output.has(QLatin1String(mime)) && !decodeImage(QLatin1String(mime), output.text(QLatin1String(mime))).isNull())
+            return QLatin1String(mime);
+    }
+    if (output.has(QStringLiteral("text/html")) &&
+        !(needsScripts(output.text(QStringLiteral("text/html"))) && output.has(QStringLiteral("text/plain"))))
+        return QStringLiteral("text/html");
+    for (const char* mime : {"text/markdown", "application/json", "text/latex", "text/plain"}) {
+        if (output.has(QLatin1String(mime)))
+            return QLatin1String(mime);
+    }
+    for (const QString& mime : output.mimeTypes()) {
+        if (lizard::notebook::isJsonMime(mime))
+            return mime;
+    }
+    return {};
+}
+
+QImage RichOutputView::decodeImage(const QString& mime, const QString& data)
+{
+    if (mime == u"image/png") {
+        const QByteArray bytes = QByteArray::fromBase64(data.toLatin1().trimmed().replace('\n', ""));
+        return QImage::fromData(bytes, "PNG");
+    }
+    if (mime == u"image/svg+xml") {
+        QSvgRenderer renderer(data.toUtf8());
+        if (!renderer.isValid())
+            return {};
+        QSize size = renderer.defaultSize();
+        if (size.isEmpty())
+            size = QSize(400, 300);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        QPainter painter(&image);
+        renderer.render(&painter);
+        return image;
+    }
+    return {};
+}
+
+RichOutputView::RichOutputView(const RichOutput& output, QWidget* parent) : OutputView(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    show(output);
+}
+
+bool RichOutputView::setOutput(const Output& output)
+{
+    const auto* rich = std::get_if<RichOutput>(&output);
+    if (!rich)
+        return false;
+    clear();
+    show(*rich);
+    return true;
+}
+
+void RichOutputView::clear()
+{
+    delete m_image;
+    delete m_text;
+    m_image = nullptr;
+    m_text = nullptr;
+}
+
+void RichOutputView::show(const RichOutput& output)
+{
+    m_mime = preferredMime(output);
+    m_plain = output.text(QStringLiteral("text/plain"));
+    if (m_mime.startsWith(QLatin1String("image/"))) {
+        m_image = new ImageOutputView(decodeImage(m_mime, output.text(m_mime)));
+        connect(m_image, &ImageOutputView::clicked, this, &RichOutputView::openImage);
+        layout()->addWidget(m_image);
+        return;
+    }
+    m_text = new RichTextView;
+    if (m_mime == u"text/html") {
+        m_text->setHtml(output.text(m_mime));
+    } else if (m_mime == u"text/markdown") {
+        m_text->document()->setMarkdown(output.text(m_mime));
+    } else if (m_mime.isEmpty()) {
+        m_text->setPlainText(QStringLiteral("[no displayable data: %1]").arg(output.mimeTypes().join(", ")));
+    } else {
+        m_text->setMonospace(true);
+        const bool json = lizard::notebook::isJsonMime(m_mime);
+        m_text->setPlainText(json ? prettyJson(output, m_mime) : output.text(m_mime));
+    }
+    layout()->addWidget(m_text);
+}
+
+QString RichOutputView::plainText() const
+{
+    if (m_text)
+        return m_text->toPlainText();
+    return m_plain;
+}
+
+void RichOutputView::openImage()
+{
+    auto* dialog = new ImageDialog(m_image->image(), window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+} // namespace lizard::ui::notebook

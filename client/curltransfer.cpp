@@ -138,6 +138,23 @@ size_t CurlTransfer::onWrite(char* data, size_t size, size_t count, void* self)
     return n;
 }
 
+void CurlTransfer::setBodySource(qint64 size, BodySource source)
+{
+    m_bodySource = std::move(source);
+    curl_easy_setopt(m_easy, CURLOPT_POSTFIELDS, nullptr);
+    curl_easy_setopt(m_easy, CURLOPT_POST, 1L);
+    curl_easy_setopt(m_easy, CURLOPT_READFUNCTION, &CurlTransfer::onRead);
+    curl_easy_setopt(m_easy, CURLOPT_READDATA, this);
+    curl_easy_setopt(m_easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(size));
+}
+
+size_t CurlTransfer::onRead(char* data, size_t size, size_t count, void* self)
+{
+    auto* t = static_cast<CurlTransfer*>(self);
+    const qint64 n = t->m_bodySource ? t->m_bodySource(data, qint64(size * count)) : 0;
+    return n < 0 ? CURL_READFUNC_ABORT : size_t(n);
+}
+
 void CurlTransfer::deliverPending()
 {
     if (m_pending.isEmpty() || !m_onData)

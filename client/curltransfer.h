@@ -32,6 +32,11 @@ public:
 
     void setDataHandler(DataHandler handler) { m_onData = std::move(handler); }
     void setFinishHandler(FinishHandler handler) { m_onFinish = std::move(handler); }
+    // Streaming upload (files panel): the POST body comes from source instead of request().body;
+    // size is its exact length. source runs inside libcurl: it returns the bytes it copied (0 at
+    // the end, -1 to abort) and must not call back into Qt objects other than its own.
+    using BodySource = std::function<qint64(char* out, qint64 max)>;
+    void setBodySource(qint64 size, BodySource source);
 
     // Starts the transfer on multi. Returns false (and never calls a handler) if curl refused.
     bool start(CurlMulti* multi);
@@ -48,6 +53,7 @@ private:
 
     static size_t onHeader(char* data, size_t size, size_t count, void* self);
     static size_t onWrite(char* data, size_t size, size_t count, void* self);
+    static size_t onRead(char* data, size_t size, size_t count, void* self);
     void configure();
     void deliverPending();               // called by CurlMulti outside curl callbacks
     void complete(CURLcode code);        // called by CurlMulti after removing the handle
@@ -58,6 +64,7 @@ private:
     QByteArray m_pending;                // streamed bytes not yet handed to m_onData
     DataHandler m_onData;
     FinishHandler m_onFinish;
+    BodySource m_bodySource;
     CURL* m_easy = nullptr;
     curl_slist* m_headerList = nullptr;
     CurlMulti* m_multi = nullptr;

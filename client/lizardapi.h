@@ -140,6 +140,18 @@ public:
                               Done<Volume> done);
     PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Unit> done);
 
+    // Files panel (issue 5, filesui; client/lizardapi_transfer.cpp). Streaming transfers between
+    // a local file and the sandbox: never the whole file in memory; progress(bytes, total) runs
+    // from the event loop; done gets the file's byte count. A download writes localPath
+    // atomically (a failed or cancelled one leaves it untouched).
+    using Progress = std::function<void(qint64 bytes, qint64 total)>;
+    PendingCall* uploadFile(const QString& sandboxId, const QString& localPath, const QString& remotePath,
+                            QObject* ctx, Progress progress, Done<qint64> done);
+    PendingCall* downloadFile(const QString& sandboxId, const QString& remotePath, const QString& localPath,
+                              QObject* ctx, Progress progress, Done<qint64> done);
+    // mkdir -p inside the sandbox (the API has no route for it; the SDK's makeDir execs too).
+    PendingCall* makeDir(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done);
+
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
     PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
                          QObject* ctx, Done<QByteArray> done);

@@ -78,6 +78,13 @@ if [[ -x $BIN/lizard-bench-coderun ]]; then
 else
   echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
 fi
+# Files panel (issue 5): a 10,000-entry folder in the tree.
+if [[ -x $BIN/lizard-bench-files ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  "$BIN/lizard-bench-files" --url "$url" --key "$key" || status=$?
+else
+  echo "files figure: $BIN/lizard-bench-files not built (desktop build)"
+fi
 if ((status != 0)); then
   echo "bench: a figure could not be measured (status $status); lizard-local log tail:" >&2
   tail -n 40 "$log" >&2

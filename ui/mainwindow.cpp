@@ -6,6 +6,7 @@
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
+#include "ui/files/filespanel.h" // Files (issue 5)
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h" // Lifecycle (issue 4)
 #include "ui/sandboxpanel.h"
@@ -51,6 +52,13 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_documents, 1);
     setCentralWidget(central);
+    // Files (issue 5): the Files tab follows the selected sandbox; files open as documents.
+    m_files = new files::FilesPanel;
+    m_tools->addTab(m_files, QStringLiteral("Files"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_files, &files::FilesPanel::showSandbox);
+    connect(m_files, &files::FilesPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_files, &files::FilesPanel::problem, this, &MainWindow::showProblem);
+    connect(m_files, &files::FilesPanel::message, this, &MainWindow::showInfo);
     // Ports (issue 5): the Ports tab follows the selected sandbox; previews open as documents.
     m_ports = new ports::PortsPanel(m_documents);
     m_tools->addTab(m_ports, QStringLiteral("Ports"));
@@ -111,6 +119,7 @@ void MainWindow::buildMenus()
 void MainWindow::clearBackend(const QString& statusText)
 {
     m_consoles->setBackend(nullptr, nullptr);
+    m_files->setBackend(nullptr, m_documents); // Files (issue 5)
     m_ports->setBackend(nullptr); // Ports (issue 5)
     m_sandboxes->setBackend(nullptr, nullptr);
     m_projectTabs->setBackend(nullptr, nullptr); // Lifecycle (issue 4)
@@ -146,6 +155,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
     m_projectTabs->setBackend(api, m_actions); // Lifecycle (issue 4)
     m_consoles->setBackend(api, m_sandboxModel);
+    m_files->setBackend(api, m_documents); // Files (issue 5)
     m_ports->setBackend(api); // Ports (issue 5)
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;

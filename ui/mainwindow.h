@@ -27,6 +27,9 @@ class DocumentTabs;
 class ProjectPanel;
 class ProjectTabs; // Lifecycle (issue 4)
 class SandboxPanel;
+namespace files {
+class FilesPanel; // Files (issue 5)
+}
 namespace ports {
 class PortsPanel; // Ports (issue 5)
 }
@@ -61,6 +64,7 @@ public:
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
     models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
+    files::FilesPanel* filesPanel() const { return m_files; } // Files (issue 5)
     // Lifecycle (issue 4): "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; } // Ports (issue 5)
@@ -93,6 +97,7 @@ private:
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
     QStringList m_notes;
+    files::FilesPanel* m_files = nullptr; // Files (issue 5)
     ports::PortsPanel* m_ports = nullptr; // Ports (issue 5)
 };
 

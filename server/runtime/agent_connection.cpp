@@ -62,7 +62,10 @@ void AgentConnection::readFrame(FrameHandler done)
                          if (ec)
                              return done(ec, 0, self->m_payload);
                          std::uint32_t length = agent::decodeFrameLength(self->m_header.data());
-                         if (length > agent::kMaxFramePayload)
+                         const std::uint32_t limit = char(self->m_header[0]) == agent::kFrameJson
+                                                         ? agent::kMaxJsonAnswerPayload
+                                                         : agent::kMaxFramePayload;
+                         if (length > limit)
                              return done(asio::error::message_size, 0, self->m_payload);
                          self->m_payload.resize(length);
                          asio::async_read(self->m_socket, asio::buffer(self->m_payload),

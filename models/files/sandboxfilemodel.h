@@ -1,0 +1,75 @@
+#pragma once
+// A sandbox's files as a lazy tree: a directory is listed (GET .../files/list) only when a view
+// asks for its rows (canFetchMore/fetchMore), and all its entries arrive in one row insert, so
+// a directory of 10,000 entries costs one layout pass. refresh() re-lists what is shown and
+// applies the difference (removed rows, changed rows, new rows) so expanded folders stay open.
+
+#include "client/lizardapi.h"
+
+#include <QAbstractItemModel>
+#include <QPointer>
+
+#include <memory>
+#include <vector>
+
+namespace lizard::models::files {
+
+class SandboxFileModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { NameColumn, SizeColumn, ModifiedColumn, PermissionsColumn, ColumnCount };
+    enum Role { PathRole = Qt::UserRole + 1, TypeRole, IsDirRole, SortRole, SizeRole, ModifiedRole };
+
+    explicit SandboxFileModel(client::LizardApi* api, QObject* parent = nullptr);
+    ~SandboxFileModel() override;
+
+    // Shows path of sandboxId (empty id: nothing). Resets the model; the root is listed lazily.
+    void setLocation(const QString& sandboxId, const QString& rootPath);
+    QString sandboxId() const { return m_sandboxId; }
+    QString rootPath() const;
+
+    client::FileEntry entry(const QModelIndex& index) const;  // invalid index: the root
+    QModelIndex indexForPath(const QString& path) const;       // only if already listed
+    bool isListing(const QModelIndex& dir) const;
+    bool isListed(const QModelIndex& dir) const;
+
+    // Re-lists dir (invalid: the root) and every listed folder below it.
+    void refresh(const QModelIndex& dir = {});
+    // Re-lists the folder at path if it is shown (after the app's own changes); false if not shown.
+    bool refreshPath(const QString& dirPath);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
+
+    static QString formatSize(qint64 bytes);
+
+signals:
+    void directoryListed(const QString& path, int entries);
+    void listFailed(const QString& path, const lizard::client::ApiError& error);
+
+private:
+    struct Node;
+    Node* nodeOf(const QModelIndex& index) const;
+    QModelIndex indexOf(Node* node, int column = 0) const;
+    Node* findNode(const QString& path) const;
+    void list(Node* node);
+    void applyListing(Node* node, QList<client::FileEntry> entries);
+    void removeChildren(Node* node, const std::vector<int>& rows);
+    void renumber(Node* node, int from);
+
+    QPointer<client::LizardApi> m_api;
+    QString m_sandboxId;
+    std::unique_ptr<Node> m_root;
+    quint64 m_generation = 0;
+};
+
+} // namespace lizard::models::files

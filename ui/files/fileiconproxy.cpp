@@ -1,0 +1,28 @@
+#include "ui/files/fileiconproxy.h"
+
+#include "models/files/sandboxfilemodel.h"
+
+#include <QFileIconProvider>
+
+namespace lizard::ui::files {
+
+using models::files::SandboxFileModel;
+
+FileIconProxy::FileIconProxy(QObject* parent) : FileSortProxy(parent)
+{
+    const QFileIconProvider provider;
+    m_folder = provider.icon(QAbstractFileIconProvider::Folder);
+    m_file = provider.icon(QAbstractFileIconProvider::File);
+    m_link = provider.icon(QAbstractFileIconProvider::File);
+}
+
+QVariant FileIconProxy::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::DecorationRole && index.column() == SandboxFileModel::NameColumn) {
+        const QString type = index.data(SandboxFileModel::TypeRole).toString();
+        return type == QLatin1String("dir") ? m_folder : type == QLatin1String("symlink") ? m_link : m_file;
+    }
+    return FileSortProxy::data(index, role);
+}
+
+} // namespace lizard::ui::files

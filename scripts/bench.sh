@@ -85,6 +85,14 @@ if [[ -x $BIN/lizard-bench-files ]]; then
 else
   echo "files figure: $BIN/lizard-bench-files not built (desktop build)"
 fi
+# Ports (issue 5): startup and memory with and without an in-app preview (QtWebEngine).
+if [[ -x $BIN/lizard-bench-preview ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  if ((EUID == 0)); then export QTWEBENGINE_DISABLE_SANDBOX=1; fi # Chromium refuses its sandbox as root
+  "$BIN/lizard-bench-preview" --url "$url" --key "$key" || status=$?
+else
+  echo "preview figure: $BIN/lizard-bench-preview not built (desktop build)"
+fi
 if ((status != 0)); then
   echo "bench: a figure could not be measured (status $status); lizard-local log tail:" >&2
   tail -n 40 "$log" >&2

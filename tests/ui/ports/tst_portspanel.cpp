@@ -1,0 +1,292 @@
+// The Ports panel and the in-app preview against a real lizard-local: python3 -m http.server
+// serves a page (written through the files API) with a known title; Preview in the panel
+// exposes the port and opens a PreviewPage whose QtWebEngine view shows that title, while the
+// address field never shows the token. QtWebEngine is loaded only when the preview opens.
+#include "../../models/apiwait.h"
+#include "models/exposurelist.h"
+#include "models/portlistmodel.h"
+#include "models/sandboxtablemodel.h"
+#include "support/localserver.h"
+#include "ui/documenttabs.h"
+#include "ui/mainwindow.h"
+#include "ui/ports/portspanel.h"
+#include "ui/ports/previewloader.h"
+#include "ui/ports/previewpage.h"
+#include "ui/sandboxpanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+#include <optional>
+
+using namespace lizard;
+using ui::ports::PortsPanel;
+using ui::ports::PreviewPage;
+
+namespace {
+
+const QString kTitle = QStringLiteral("Lizard preview test 42");
+const QString kSubTitle = QStringLiteral("Second page");
+
+bool webEngineMapped()
+{
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    return maps.open(QIODevice::ReadOnly) && maps.readAll().contains("libQt6WebEngineCore");
+}
+
+QString jsResult(PreviewPage* page, const QString& script)
+{
+    std::optional<QString> result;
+    page->browser()->runJavaScript(script, [&](const QString& r) { result = r; });
+    QDeadlineTimer deadline(10000);
+    while (!result && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    return result.value_or(QStringLiteral("<no answer>"));
+}
+
+} // namespace
+
+class TestPortsPanel : public QObject
+{
+    Q_OBJECT
+private:
+    test::LocalServer m_server;
+    std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<ui::MainWindow> m_window;
+    QString m_sandboxId;
+    client::ExecStream* m_httpServer = nullptr;
+    QPointer<PreviewPage> m_page;
+
+    PortsPanel* panel() const { return m_window->portsPanel(); }
+
+    bool writeFile(const QString& path, const QByteArray& content)
+    {
+        const auto written = test::waitFor<client::Unit>(
+            [&](QObject* ctx, auto done) { return m_api->writeFile(m_sandboxId, path, content, ctx, done); });
+        return written && written->ok();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_window = std::make_unique<ui::MainWindow>();
+        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+
+        const auto projects = test::waitFor<QList<client::Project>>(
+            [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
+        QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
+        client::CreateSandboxRequest req;
+        req.projectId = projects->value().first().id;
+        req.timeoutMs = 900000;
+        const auto created = test::waitFor<client::SandboxInfo>(
+            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
+        QVERIFY(created);
+        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
+        m_sandboxId = created->value().sandboxId;
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        delete m_httpServer;
+        if (!m_sandboxId.isEmpty())
+            test::waitFor<client::Unit>(
+                [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+    }
+
+    void cleanup()
+    {
+        if (QTest::currentTestFailed())
+            qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(3000));
+    }
+
+    void panelFollowsTheSelectedSandbox()
+    {
+        QCOMPARE(panel()->statusText(), QString("Select a sandbox to see its ports."));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel() && m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 20000);
+        m_window->sandboxPanel()->selectSandbox(m_sandboxId);
+        QTRY_COMPARE(panel()->sandboxId(), m_sandboxId);
+        m_window->toolTabs()->setCurrentWidget(panel());
+        QVERIFY(panel()->isVisible());
+        QVERIFY(panel()->model()->isPolling()); // refreshes while visible
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->model()->hasScanned(), 30000);
+        QVERIFY2(panel()->statusText().startsWith("No process"), qPrintable(panel()->statusText()));
+        QVERIFY(!panel()->previewAction()->isEnabled());
+    }
+
+    void previewShowsThePageWithoutTheToken()
+    {
+        const QByteArray html = "<!doctype html><html><head><title>" + kTitle.toUtf8() +
+                                "</title></head><body><h1>Hello from the sandbox</h1>"
+                                "<p><a href=\"sub/page.html\">second page</a></p></body></html>";
+        QVERIFY(writeFile("/tmp/site/index.html", html));
+        QVERIFY(writeFile("/tmp/site/sub/page.html",
+                          "<html><head><title>" + kSubTitle.toUtf8() + "</title></head><body>two</body></html>"));
+        client::ExecOptions opts;
+        opts.timeoutMs = 600000; // the longest a command may run
+        opts.workdir = "/tmp/site";
+        m_httpServer = m_api->execStream(m_sandboxId, "exec python3 -m http.server 8000", opts);
+
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->model()->rowOf(8000) >= 0, 30000);
+        const int row = panel()->model()->rowOf(8000);
+        QCOMPARE(panel()->model()->rowAt(row)->listening->process, QString("python3"));
+        panel()->selectPort(8000);
+        QCOMPARE(panel()->currentPort(), 8000);
+        QVERIFY(panel()->previewAction()->isEnabled());
+        QVERIFY(!panel()->unexposeAction()->isEnabled()); // not exposed yet
+
+        QVERIFY2(!webEngineMapped(), "QtWebEngine must not be loaded before the first preview");
+        QVERIFY(!ui::ports::PreviewLoader::isLoaded());
+
+        int opened = 0;
+        connect(panel(), &PortsPanel::previewOpened, this, [this, &opened](PreviewPage* page) {
+            m_page = page;
+            ++opened;
+        });
+        int exposeStatus = 0;
+        connect(panel()->exposures(), &models::ExposureList::failed, this,
+                [&exposeStatus](const client::ApiError& e) { exposeStatus = e.httpStatus; });
+        panel()->previewAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(opened == 1 || exposeStatus != 0, 30000);
+        disconnect(panel()->exposures(), &models::ExposureList::failed, this, nullptr);
+        if (exposeStatus == 501)
+            QSKIP("this lizard-local does not expose ports yet (501)");
+        QCOMPARE(opened, 1);
+        disconnect(panel(), &PortsPanel::previewOpened, this, nullptr);
+        QVERIFY(m_page);
+        QVERIFY2(m_page->hasBrowser(), qPrintable(ui::ports::PreviewLoader::errorString()));
+        QVERIFY(webEngineMapped());
+        QCOMPARE(m_window->documentTabs()->currentDocument(), static_cast<ui::DocumentPage*>(m_page.data()));
+        QCOMPARE(m_page->sandboxId(), m_sandboxId);
+
+        const auto exposure = panel()->exposures()->exposure(m_sandboxId, 8000);
+        QVERIFY(exposure);
+        QVERIFY(panel()->unexposeAction()->isEnabled());
+
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
+        const int tab = m_window->documentTabs()->indexOf(m_page);
+        QCOMPARE(m_window->documentTabs()->tabText(tab), kTitle);
+        QCOMPARE(jsResult(m_page, "document.querySelector('h1').textContent"), QString("Hello from the sandbox"));
+
+        // The token reached the server (as a header), never the address field or the page's URL.
+        const QString address = m_page->addressField()->text();
+        QCOMPARE(QUrl(address), QUrl("http://" + exposure->hostname + "/"));
+        QVERIFY(!address.contains(exposure->accessToken));
+        QVERIFY(!address.contains("lizard_token"));
+        QVERIFY(!jsResult(m_page, "location.href").contains(exposure->accessToken));
+        QVERIFY(!m_page->browser()->url().toString().contains(exposure->accessToken));
+    }
+
+    void navigateBackAndForward()
+    {
+        if (!m_page)
+            QSKIP("no preview was opened");
+        QVERIFY(!m_page->backAction()->isEnabled());
+        m_page->addressField()->setText("/sub/page.html");
+        QTest::keyClick(m_page->addressField(), Qt::Key_Return);
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kSubTitle, 30000);
+        QVERIFY(m_page->addressField()->text().endsWith("/sub/page.html"));
+        QTRY_VERIFY(m_page->backAction()->isEnabled());
+        m_page->backAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
+        QTRY_VERIFY(m_page->forwardAction()->isEnabled());
+        m_page->forwardAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kSubTitle, 30000);
+        QVERIFY(!m_page->addressField()->text().contains("lizard_token"));
+    }
+
+    void copyUrlCarriesTheToken()
+    {
+        if (!m_page)
+            QSKIP("no preview was opened");
+        const auto exposure = panel()->exposures()->exposure(m_sandboxId, 8000);
+        QVERIFY(exposure);
+        m_page->copyUrlAction()->trigger();
+        const QUrl copied(QApplication::clipboard()->text());
+        QCOMPARE(copied.path(), QString("/sub/page.html"));
+        QCOMPARE(copied.authority(), exposure->hostname);
+        QVERIFY2(copied.query().contains("lizard_token=" + exposure->accessToken), qPrintable(copied.toString()));
+
+        panel()->copyUrlAction()->trigger();
+        QTRY_COMPARE(QApplication::clipboard()->text(), exposure->url);
+
+        // Preview again: the open tab is shown, no second one.
+        const int pages = m_window->documentTabs()->documents().size();
+        m_window->documentTabs()->setCurrentIndex(0);
+        panel()->previewAction()->trigger();
+        QCOMPARE(m_window->documentTabs()->documents().size(), pages);
+        QCOMPARE(m_window->documentTabs()->currentDocument(), static_cast<ui::DocumentPage*>(m_page.data()));
+    }
+
+    // With LIZARD_SCREENSHOT_DIR set: the panel and the preview side by side, as ports-panel.png.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
+        if (dir.isEmpty())
+            QSKIP("LIZARD_SCREENSHOT_DIR not set");
+        if (!m_page)
+            QSKIP("no preview was opened");
+        m_page->backAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
+        // The home tab with the Ports panel, and the preview as a window of its own next to it.
+        m_window->documentTabs()->setCurrentIndex(0);
+        m_window->toolTabs()->setCurrentWidget(panel());
+        panel()->selectPort(8000);
+        QTest::qWait(1500);
+        QVERIFY(m_window->grab().save(dir + "/ports-panel.png"));
+        m_window->documentTabs()->showDocument(m_page);
+        QTest::qWait(1500);
+        QVERIFY(m_window->grab().save(dir + "/ports-preview.png"));
+    }
+
+    void unexposeEndsTheAccess()
+    {
+        if (!m_page)
+            QSKIP("no preview was opened");
+        panel()->selectPort(8000);
+        QVERIFY(panel()->unexposeAction()->isEnabled());
+        panel()->unexposeAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->exposures()->exposure(m_sandboxId, 8000), 30000);
+        const int row = panel()->model()->rowOf(8000);
+        QVERIFY(row >= 0); // still listening
+        QVERIFY(panel()->model()->index(row, models::PortListModel::UrlColumn).data().toString().isEmpty());
+        QVERIFY(!panel()->unexposeAction()->isEnabled());
+        // The open preview no longer reaches the page.
+        m_page->reloadAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(m_page->pageTitle() != kSubTitle && m_page->pageTitle() != kTitle, 30000);
+    }
+
+    void closingThePreviewTab()
+    {
+        if (!m_page)
+            QSKIP("no preview was opened");
+        QVERIFY(m_window->documentTabs()->closeDocument(m_page));
+        QTRY_VERIFY(m_page.isNull());
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // As lizard-desktop does: QtWebEngine, loaded later from the plugin, shares GL contexts.
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // tests may run as root
+    QApplication app(argc, argv);
+    TestPortsPanel test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_portspanel.moc"

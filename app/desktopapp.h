@@ -7,6 +7,9 @@
 
 namespace lizard::ui {
 class MainWindow;
+namespace notebook {
+class NotebookController; // Notebook (issue 3)
+}
 }
 
 namespace lizard::app {
@@ -34,6 +37,7 @@ private:
     KeyStore* m_keys;
     ConnectionController* m_controller;
     std::unique_ptr<ui::MainWindow> m_window;
+    ui::notebook::NotebookController* m_notebooks = nullptr; // Notebook (issue 3)
 };
 
 } // namespace lizard::app

@@ -78,6 +78,13 @@ if [[ -x $BIN/lizard-bench-coderun ]]; then
 else
   echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
 fi
+# Notebook (issue 3): a cell printing 100k lines, the longest event-loop stall.
+if [[ -x $BIN/lizard-bench-notebook ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  "$BIN/lizard-bench-notebook" --url "$url" --key "$key" || status=$?
+else
+  echo "notebook figure: $BIN/lizard-bench-notebook not built (desktop build)"
+fi
 # Files panel (issue 5): a 10,000-entry folder in the tree.
 if [[ -x $BIN/lizard-bench-files ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

@@ -1,0 +1,230 @@
+// The notebook UI against a real lizard-local and an `interpreter` sandbox: a matplotlib chart
+// typed into a cell and run with Shift+Enter shows inline at its size; the walk-through
+// (pandas, 6 beside Out [2], a table, ZeroDivisionError, a 5 s timeout that keeps variables).
+#include "../models/apiwait.h"
+#include "notebook/clientcoderunner.h"
+#include "notebook/runqueue.h"
+#include "support/localserver.h"
+#include "ui/documenttabs.h"
+#include "ui/mainwindow.h"
+#include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/cellwidget.h"
+#include "ui/notebook/contextselector.h"
+#include "ui/notebook/imageoutputview.h"
+#include "ui/notebook/notebookcontroller.h"
+#include "ui/notebook/notebookheader.h"
+#include "ui/notebook/notebookpage.h"
+#include "ui/notebook/outputarea.h"
+#include "ui/notebook/richoutputview.h"
+#include "ui/notebook/richtextview.h"
+#include "ui/sandboxpanel.h"
+
+#include <QApplication>
+#include <QTemporaryDir>
+#include <QTextFrame>
+#include <QTextTable>
+#include <QToolBar>
+#include <QtTest>
+
+using namespace lizard;
+using namespace lizard::ui::notebook;
+using lizard::notebook::CellStatus;
+
+namespace {
+constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+}
+
+class TestNotebookLive : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void plotShowsInlineAtItsSize();
+    void walkThrough();
+
+private:
+    // Types code into the current cell (edit mode) the way a user does, line by line.
+    void type(NotebookPage* page, const QStringList& lines)
+    {
+        CellListWidget* list = page->cells();
+        list->enterEditMode();
+        CellEditor* editor = list->currentWidget()->editor();
+        QTRY_VERIFY(editor->hasFocus());
+        for (int i = 0; i < lines.size(); ++i) {
+            if (i > 0) {
+                QTest::keyClick(editor, Qt::Key_Return);
+                // Auto-indent kept the indentation; the lines below carry their own.
+                QTextCursor c = editor->textCursor();
+                c.movePosition(QTextCursor::StartOfBlock, QTextCursor::KeepAnchor);
+                c.removeSelectedText();
+            }
+            QTest::keyClicks(editor, lines[i]);
+        }
+    }
+    CellWidget* runWithShiftEnter(NotebookPage* page)
+    {
+        CellListWidget* list = page->cells();
+        CellWidget* cell = list->currentWidget();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
+        const auto finished = [cell] {
+            const CellStatus s = cell->cell()->status();
+            return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
+        };
+        (void)QTest::qWaitFor(finished, kRunTimeoutMs); // callers check the status
+        return cell;
+    }
+    QString describe(CellWidget* cell)
+    {
+        QStringList parts;
+        for (int i = 0; i < cell->outputs()->count(); ++i)
+            parts << cell->outputs()->promptText(i) + " " + cell->outputs()->view(i)->plainText().left(2000);
+        return parts.join("\n---\n");
+    }
+
+    test::LocalServer m_server;
+    std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<ui::MainWindow> m_window;
+    NotebookController* m_controller = nullptr;
+    QTemporaryDir m_recovery;
+    QString m_sandboxId;
+};
+
+void TestNotebookLive::initTestCase()
+{
+    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    const auto projects = test::waitFor<QList<client::Project>>(
+        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
+    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
+    client::CreateSandboxRequest req;
+    req.projectId = projects->value().first().id;
+    req.templateName = QStringLiteral("interpreter");
+    req.timeoutMs = 1800000;
+    const auto created = test::waitFor<client::SandboxInfo>(
+        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
+    QVERIFY2(created && created->ok(),
+             !created ? "create sandbox timed out"
+                      : created->ok() ? "" : qPrintable(test::describe(created->error())));
+    m_sandboxId = created->value().sandboxId;
+
+    m_window = std::make_unique<ui::MainWindow>();
+    m_controller = new NotebookController(m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()),
+                                          m_window.get());
+    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
+    m_window->resize(1200, 900);
+    m_window->show();
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    // The action is on the sandbox panel.
+    bool onToolbar = false;
+    for (QToolBar* bar : m_window->sandboxPanel()->findChildren<QToolBar*>())
+        onToolbar = onToolbar || bar->actions().contains(m_controller->openNotebookAction());
+    QVERIFY(onToolbar);
+}
+
+void TestNotebookLive::cleanupTestCase()
+{
+    if (m_window) {
+        for (NotebookPage* page : m_controller->pages())
+            page->document()->setClean();
+        m_window.reset();
+    }
+    if (!m_sandboxId.isEmpty())
+        test::waitFor<client::Unit>([this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+    if (QTest::currentTestFailed())
+        qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
+}
+
+void TestNotebookLive::plotShowsInlineAtItsSize()
+{
+    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    QVERIFY(page);
+    QCOMPARE(m_window->documentTabs()->currentDocument(), page);
+    type(page, {"%config InlineBackend.print_figure_kwargs = {'bbox_inches': None}",
+                "import matplotlib.pyplot as plt",
+                "fig = plt.figure(figsize=(4, 3), dpi=100)",
+                "plt.plot([1, 2, 3], [1, 4, 9])",
+                "plt.show()"});
+    CellWidget* cell = runWithShiftEnter(page);
+    QVERIFY2(cell->cell()->status() == CellStatus::Done, qPrintable(describe(cell)));
+    ImageOutputView* image = nullptr;
+    for (int i = 0; i < cell->outputs()->count() && !image; ++i) {
+        if (auto* rich = qobject_cast<RichOutputView*>(cell->outputs()->view(i)))
+            image = rich->imageView();
+    }
+    QVERIFY2(image, qPrintable(describe(cell)));
+    QCOMPARE(image->image().size(), QSize(400, 300));
+    QTRY_COMPARE(image->shownSize(), QSize(400, 300)); // narrower than the cell: natural size
+    QVERIFY(image->isVisible());
+    QVERIFY(cell->isAncestorOf(image));
+    // A new cell below, ready for typing.
+    QCOMPARE(page->cells()->count(), 2);
+    QCOMPARE(page->cells()->mode(), CellListWidget::Mode::Edit);
+    QVERIFY(page->header()->kernelText() == "idle" || page->header()->kernelText() == "busy");
+    QVERIFY(page->header()->timeLeftText().startsWith("time left"));
+    if (const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        QTest::qWait(300);
+        QVERIFY(m_window->grab().save(dir + "/notebook.png"));
+    }
+}
+
+void TestNotebookLive::walkThrough()
+{
+    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    QVERIFY(page);
+    // A fresh python context, from the toolbar's selector: execution counts start at 1.
+    ContextSelector* selector = page->contextSelector();
+    QVERIFY(selector);
+    QSignalSpy changed(page->kernel(), &NotebookKernel::contextChanged);
+    selector->choose(selector->findData(QStringLiteral("new:python")));
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 60000);
+    QVERIFY(page->kernel()->context().id.startsWith("ctx-"));
+    QTRY_VERIFY_WITH_TIMEOUT(selector->currentText().contains(page->kernel()->context().id), 30000);
+
+    type(page, {"import pandas as pd; df = pd.DataFrame({\"x\": [1, 2, 3]})"});
+    CellWidget* first = runWithShiftEnter(page);
+    QVERIFY2(first->cell()->status() == CellStatus::Done, qPrintable(describe(first)));
+
+    type(page, {"df.x.sum()"});
+    CellWidget* sum = runWithShiftEnter(page);
+    QVERIFY2(sum->outputs()->count() == 1, qPrintable(describe(sum)));
+    QCOMPARE(sum->outputs()->promptText(0), QString("Out [2]:"));
+    QCOMPARE(sum->outputs()->view(0)->plainText(), QString("6"));
+
+    type(page, {"df"});
+    CellWidget* table = runWithShiftEnter(page);
+    auto* rich = qobject_cast<RichOutputView*>(table->outputs()->view(0));
+    QVERIFY2(rich, qPrintable(describe(table)));
+    QCOMPARE(rich->shownMime(), QString("text/html"));
+    QTextTable* html = nullptr;
+    for (QTextFrame* f : rich->textView()->document()->rootFrame()->childFrames())
+        html = html ? html : qobject_cast<QTextTable*>(f);
+    QVERIFY(html);
+    QCOMPARE(html->rows(), 4);
+
+    type(page, {"1/0"});
+    CellWidget* error = runWithShiftEnter(page);
+    QCOMPARE(error->cell()->status(), CellStatus::Error);
+    QVERIFY2(error->outputs()->view(0)->plainText().contains("ZeroDivisionError"), qPrintable(describe(error)));
+
+    auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->runner());
+    QVERIFY(runner);
+    runner->setTimeout(5);
+    type(page, {"while True: pass"});
+    QElapsedTimer clock;
+    clock.start();
+    CellWidget* loop = runWithShiftEnter(page);
+    QCOMPARE(loop->cell()->status(), CellStatus::Error);
+    QVERIFY2(describe(loop).contains("TimeoutError"), qPrintable(describe(loop)));
+    QVERIFY(clock.elapsed() < 60000);
+    runner->setTimeout(60);
+
+    type(page, {"df.x.sum() * 2"});
+    CellWidget* kept = runWithShiftEnter(page);
+    QVERIFY2(kept->outputs()->count() == 1, qPrintable(describe(kept)));
+    QCOMPARE(kept->outputs()->view(0)->plainText(), QString("12")); // df survived the timeout
+}
+
+QTEST_MAIN(TestNotebookLive)
+#include "tst_notebooklive.moc"

@@ -42,6 +42,7 @@ private slots:
     void cleanupTestCase();
     void plotShowsInlineAtItsSize();
     void walkThrough();
+    void forkNotebookBranches();
 
 private:
     // Types code into the current cell (edit mode) the way a user does, line by line.
@@ -88,6 +89,7 @@ private:
     NotebookController* m_controller = nullptr;
     QTemporaryDir m_recovery;
     QString m_sandboxId;
+    QString m_forkId;
 };
 
 void TestNotebookLive::initTestCase()
@@ -130,8 +132,10 @@ void TestNotebookLive::cleanupTestCase()
             page->document()->setClean();
         m_window.reset();
     }
-    if (!m_sandboxId.isEmpty())
-        test::waitFor<client::Unit>([this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+    for (const QString& id : {m_forkId, m_sandboxId}) {
+        if (!id.isEmpty())
+            test::waitFor<client::Unit>([this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+    }
     if (QTest::currentTestFailed())
         qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
 }
@@ -224,6 +228,56 @@ void TestNotebookLive::walkThrough()
     CellWidget* kept = runWithShiftEnter(page);
     QVERIFY2(kept->outputs()->count() == 1, qPrintable(describe(kept)));
     QCOMPARE(kept->outputs()->view(0)->plainText(), QString("12")); // df survived the timeout
+}
+
+// Issue 4: x = 41, Fork notebook, x + 1 is 42 in the branch; x changed in the branch leaves the
+// original at 41.
+void TestNotebookLive::forkNotebookBranches()
+{
+    NotebookPage* original = m_controller->openNotebook(m_sandboxId);
+    QVERIFY(original);
+    type(original, {"x = 41"});
+    CellWidget* set = runWithShiftEnter(original);
+    QVERIFY2(set->cell()->status() == CellStatus::Done, qPrintable(describe(set)));
+
+    QAction* fork = original->toolBar()->findChild<QAction*>(QStringLiteral("forkNotebook"));
+    if (fork == nullptr) {
+        for (QAction* a : original->toolBar()->actions())
+            fork = a->objectName() == "forkNotebook" ? a : fork;
+    }
+    QVERIFY(fork);
+    QPointer<NotebookPage> branch;
+    QString failure;
+    connect(m_controller, &NotebookController::notebookForked, this,
+            [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
+    connect(m_controller, &NotebookController::forkFailed, this, [&failure](const QString& m) { failure = m; });
+    fork->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    QVERIFY(branch);
+    m_forkId = branch->sandboxId();
+    QVERIFY(m_forkId != m_sandboxId);
+    QCOMPARE(m_window->documentTabs()->currentDocument(), branch);
+    QVERIFY2(branch->title().contains("branch of"), qPrintable(branch->title()));
+    QCOMPARE(branch->document()->cellCount(), original->document()->cellCount());
+
+    branch->cells()->setCurrentIndex(branch->cells()->count() - 1);
+    type(branch, {"x + 1"});
+    CellWidget* plusOne = runWithShiftEnter(branch);
+    QVERIFY2(plusOne->cell()->status() == CellStatus::Done, qPrintable(describe(plusOne)));
+    QCOMPARE(plusOne->outputs()->view(plusOne->outputs()->count() - 1)->plainText(), QString("42"));
+    if (const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR"); !dir.isEmpty())
+        QVERIFY(m_window->grab().save(dir + "/notebook-fork.png"));
+
+    type(branch, {"x = 1000"});
+    QCOMPARE(runWithShiftEnter(branch)->cell()->status(), CellStatus::Done);
+
+    m_window->documentTabs()->showDocument(original);
+    type(original, {"x"});
+    CellWidget* still = runWithShiftEnter(original);
+    QVERIFY2(still->cell()->status() == CellStatus::Done, qPrintable(describe(still)));
+    QCOMPARE(still->outputs()->view(still->outputs()->count() - 1)->plainText(), QString("41"));
+    branch->document()->setClean();
 }
 
 QTEST_MAIN(TestNotebookLive)

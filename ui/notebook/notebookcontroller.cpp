@@ -7,6 +7,7 @@
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/clientnotebookkernel.h"
+#include "ui/notebook/notebookforker.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/sandboxpanel.h"
 
@@ -16,6 +17,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QToolBar>
 
 namespace lizard::ui::notebook {
 
@@ -42,9 +44,15 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         if (NotebookPage* page = currentPage())
             page->saveAsInteractive();
     });
-    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs] {
+    menu->addSeparator();
+    QAction* fork = menu->addAction(QStringLiteral("&Fork notebook"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            forkNotebook(page);
+    });
+    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork] {
         save->setEnabled(currentPage());
         saveAs->setEnabled(currentPage());
+        fork->setEnabled(currentPage());
     });
     connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
     onBackendChanged();
@@ -77,8 +85,32 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
 {
     page->setSandboxModel(m_window->sandboxModel());
     page->enableRecovery(m_store);
+    QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
+    fork->setObjectName(QStringLiteral("forkNotebook"));
+    fork->setToolTip(QStringLiteral("Fork this notebook's sandbox and open a copy of the notebook on the fork, "
+                                    "with the variables that can be carried"));
+    connect(fork, &QAction::triggered, this, [this, page] { forkNotebook(page); });
     m_window->documentTabs()->openDocument(page);
     return page;
+}
+
+void NotebookController::forkNotebook(NotebookPage* page)
+{
+    if (!m_window->api()) {
+        m_window->showProblem(QStringLiteral("Not connected: connect to a server to fork a notebook"));
+        return;
+    }
+    auto* forker = new NotebookForker(m_window->api(), page, this);
+    connect(forker, &NotebookForker::progress, m_window, &MainWindow::showInfo);
+    connect(forker, &NotebookForker::failed, this, [this](const QString& message) {
+        m_window->showProblem(message);
+        emit forkFailed(message);
+    });
+    connect(forker, &NotebookForker::forked, this, [this, page = QPointer<NotebookPage>(page)](NotebookPage* branch) {
+        addPage(branch);
+        emit notebookForked(page, branch);
+    });
+    forker->start();
 }
 
 NotebookPage* NotebookController::openNotebook(const QString& sandboxId)

@@ -40,10 +40,16 @@ public:
     NotebookPage* openFile(const QString& path, const QString& sandboxId, QString* error);
     // With dialogs: the file, then the selected sandbox (or a choice among the listed ones).
     void openFileInteractive();
+    // Fork notebook (see NotebookForker): the branch opens in a new tab when the fork is ready.
+    void forkNotebook(NotebookPage* page);
     // The recovery copies found, offered one dialog each; restored ones open as unsaved tabs.
     void offerRecovery();
     // Used by openNotebook/openFile: a page whose runs go to the sandbox through api.
     static NotebookPage* createPage(client::LizardApi* api, const QString& sandboxId, QWidget* parent = nullptr);
+
+signals:
+    void notebookForked(lizard::ui::notebook::NotebookPage* original, lizard::ui::notebook::NotebookPage* branch);
+    void forkFailed(const QString& message);
 
 private:
     NotebookPage* addPage(NotebookPage* page);

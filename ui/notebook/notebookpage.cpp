@@ -91,14 +91,23 @@ void NotebookPage::buildToolBar()
 
 QString NotebookPage::title() const
 {
-    const QString name = m_file->path().isEmpty() ? m_untitled : QFileInfo(m_file->path()).fileName();
+    QString name = m_file->path().isEmpty() ? m_untitled : QFileInfo(m_file->path()).fileName();
+    if (!m_branchOf.isEmpty() && m_file->path().isEmpty())
+        name = QStringLiteral("%1 (branch of %2)").arg(name, m_branchOf);
     return m_document->isDirty() ? name + u'*' : name;
+}
+
+void NotebookPage::setBranchOf(const QString& originalTitle)
+{
+    m_branchOf = originalTitle;
+    emit titleChanged();
 }
 
 QString NotebookPage::toolTip() const
 {
     const QString where = m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
-    return QStringLiteral("%1\nsandbox %2").arg(where, m_sandboxId);
+    const QString branch = m_branchOf.isEmpty() ? QString() : QStringLiteral("\nbranch of %1").arg(m_branchOf);
+    return QStringLiteral("%1\nsandbox %2%3").arg(where, m_sandboxId, branch);
 }
 
 void NotebookPage::setSandboxModel(models::SandboxTableModel* model)

@@ -66,6 +66,10 @@ public:
     bool saveInteractive();
     bool saveAsInteractive();
 
+    // Marks this page as a fork's copy of another notebook (shown in its title).
+    void setBranchOf(const QString& originalTitle);
+    QString branchOf() const { return m_branchOf; }
+
     void interrupt();
     void restartKernel();
     void clearOutputs();
@@ -78,6 +82,7 @@ private:
 
     QString m_sandboxId;
     QString m_untitled;
+    QString m_branchOf;
     lizard::notebook::NotebookDocument* m_document;
     lizard::notebook::NotebookFile* m_file;
     lizard::notebook::CodeRunner* m_runner;

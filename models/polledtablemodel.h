@@ -10,6 +10,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <utility>
+
 namespace lizard::models {
 
 class PolledTableModel : public QAbstractTableModel
@@ -35,6 +37,22 @@ protected:
     virtual void clearRows() = 0;
     // Bookkeeping of an answer; true when the caller should apply it (then emit refreshed()).
     bool fetchDone(quint64 generation, const client::ApiError* error, const QString& what);
+
+    // The first and last of columnCount columns whose text differs between a and b, or {-1, -1}.
+    template <class T, class Text>
+    static std::pair<int, int> changedColumns(const T& a, const T& b, int columnCount, Text text)
+    {
+        int first = -1;
+        int last = -1;
+        for (int col = 0; col < columnCount; ++col) {
+            if (text(a, col) != text(b, col)) {
+                if (first < 0)
+                    first = col;
+                last = col;
+            }
+        }
+        return {first, last};
+    }
 
     // rows becomes fresh (matched by key) with minimal changes; cellsDiffer(old, new) returns the
     // first and last changed column, or {-1, -1}.

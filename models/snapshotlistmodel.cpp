@@ -33,16 +33,7 @@ void SnapshotListModel::applySnapshots(const QList<Snapshot>& fresh)
 {
     applyRows(m_rows, fresh, [](const Snapshot& s) { return s.id; },
               [](const Snapshot& a, const Snapshot& b) {
-                  int first = -1;
-                  int last = -1;
-                  for (int col = 0; col < SnapshotColumn::Count; ++col) {
-                      if (cellText(a, col) != cellText(b, col)) {
-                          if (first < 0)
-                              first = col;
-                          last = col;
-                      }
-                  }
-                  return std::pair{first, last};
+                  return changedColumns(a, b, SnapshotColumn::Count, &SnapshotListModel::cellText);
               });
     for (auto it = m_activity.begin(); it != m_activity.end();) {
         if (rowOf(it.key()) < 0)

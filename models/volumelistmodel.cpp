@@ -32,15 +32,7 @@ void VolumeListModel::applyVolumes(const QList<Volume>& fresh)
 {
     applyRows(m_rows, fresh, [](const Volume& v) { return v.id; },
               [](const Volume& a, const Volume& b) {
-                  int first = -1;
-                  int last = -1;
-                  for (int col = 0; col < VolumeColumn::Count; ++col) {
-                      if (cellText(a, col) != cellText(b, col)) {
-                          if (first < 0)
-                              first = col;
-                          last = col;
-                      }
-                  }
+                  auto [first, last] = changedColumns(a, b, VolumeColumn::Count, &VolumeListModel::cellText);
                   if (first < 0 && a.sizeGb != b.sizeGb) // only a role changed
                       first = last = VolumeColumn::Size;
                   return std::pair{first, last};

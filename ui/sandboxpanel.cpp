@@ -5,6 +5,7 @@
 #include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
+#include "ui/tableselection.h"
 
 #include <QAction>
 #include <QApplication>
@@ -101,10 +102,7 @@ void SandboxPanel::setProjectName(const QString& name)
 
 QString SandboxPanel::currentSandboxId() const
 {
-    if (m_view->selectionModel() == nullptr)
-        return {};
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(SandboxTableModel::SandboxIdRole).toString();
+    return selectedRowData(m_view, SandboxTableModel::SandboxIdRole).toString();
 }
 
 void SandboxPanel::selectSandbox(const QString& sandboxId)

@@ -3,6 +3,7 @@
 #include "models/sandboxactions.h"
 #include "models/sandboxstaterules.h"
 #include "models/snapshotlistmodel.h"
+#include "ui/tableselection.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -77,10 +78,7 @@ void SnapshotsView::setBackend(SnapshotListModel* model, models::SandboxActions*
 
 QString SnapshotsView::currentSnapshotId() const
 {
-    if (m_view->selectionModel() == nullptr)
-        return {};
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(SnapshotListModel::SnapshotIdRole).toString();
+    return selectedRowData(m_view, SnapshotListModel::SnapshotIdRole).toString();
 }
 
 void SnapshotsView::selectSnapshot(const QString& snapshotId)

@@ -2,6 +2,7 @@
 
 #include "models/volumelistmodel.h"
 #include "ui/newvolumedialog.h"
+#include "ui/tableselection.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -66,10 +67,7 @@ void VolumesView::setBackend(VolumeListModel* model)
 
 QString VolumesView::currentVolumeId() const
 {
-    if (m_view->selectionModel() == nullptr)
-        return {};
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(VolumeListModel::VolumeIdRole).toString();
+    return selectedRowData(m_view, VolumeListModel::VolumeIdRole).toString();
 }
 
 void VolumesView::selectVolume(const QString& volumeId)

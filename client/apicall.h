@@ -12,26 +12,48 @@ namespace lizard::client::apicall {
 template <class T>
 using Done = LizardApi::Done<T>;
 
+// The caller's Outcome for an answer: the API's error, or what parse makes of the body.
+template <class T, class Parse>
+Outcome<T> mapAnswer(const HttpResponse& r, const QString& what, const Parse& parse)
+{
+    if (auto error = errorFromResponse(r, what))
+        return Outcome<T>(std::move(*error));
+    Outcome<T> outcome = parse(r.body, what);
+    if (!outcome.ok()) {
+        ApiError e = outcome.error();
+        e.httpStatus = r.status;
+        outcome = Outcome<T>(e);
+    }
+    return outcome;
+}
+
 template <class T, class Parse>
 PendingCall* startCall(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx, Done<T> done,
                        Parse parse)
 {
     return new PendingCallImpl(multi, std::move(request), ctx,
                                [what, done = std::move(done), parse](const HttpResponse& r) {
-                                   if (const auto error = errorFromResponse(r, what)) {
-                                       if (done)
-                                           done(*error);
-                                       return;
-                                   }
-                                   Outcome<T> outcome = parse(r.body, what);
-                                   if (!outcome.ok()) {
-                                       ApiError e = outcome.error();
-                                       e.httpStatus = r.status;
-                                       outcome = Outcome<T>(e);
-                                   }
+                                   Outcome<T> outcome = mapAnswer<T>(r, what, parse);
                                    if (done)
                                        done(std::move(outcome));
                                });
+}
+
+// startCall for answers that can be large (a directory listing): the body is parsed on a pool
+// thread so the event loop keeps running meanwhile.
+template <class T, class Parse>
+PendingCall* startCallParsedOffThread(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx,
+                                      Done<T> done, Parse parse)
+{
+    return new PendingCallImpl(
+        multi, std::move(request), ctx,
+        [what, parse](const HttpResponse& r) { return std::any(mapAnswer<T>(r, what, parse)); },
+        [what, done = std::move(done), parse](const HttpResponse& r, std::any prepared) {
+            Outcome<T> outcome = prepared.has_value() ? std::any_cast<Outcome<T>>(std::move(prepared))
+                                                      : mapAnswer<T>(r, what, parse);
+            if (done)
+                done(std::move(outcome));
+        });
 }
 
 inline Outcome<Unit> noValue(const QByteArray&, const QString&) { return Unit{}; }

@@ -163,8 +163,9 @@ PendingCall* LizardApi::listDir(const QString& sandboxId, const QString& path, Q
 {
     const auto req =
         RequestBuilder(m_endpoint).json("GET", withQuery(sandboxPath(sandboxId, "/files/list"), {{"path", path}}));
-    return startCall<QList<FileEntry>>(m_multi.get(), req, tr("List directory"), ctx, std::move(done),
-                                       parseFileEntries);
+    // A listing can hold many thousands of entries (about 200 bytes of JSON each).
+    return startCallParsedOffThread<QList<FileEntry>>(m_multi.get(), req, tr("List directory"), ctx,
+                                                      std::move(done), parseFileEntries);
 }
 
 PendingCall* LizardApi::statFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<FileEntry> done)

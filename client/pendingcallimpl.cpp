@@ -1,5 +1,7 @@
 #include "client/pendingcallimpl.h"
 
+#include "client/offthread.h"
+
 #include <QMetaObject>
 
 #include <curl/curl.h>
@@ -8,13 +10,33 @@ namespace lizard::client {
 
 PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Handler handler)
     : PendingCall(ctx), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_ctx(ctx),
-      m_hasCtx(ctx != nullptr), m_handler(std::move(handler))
+      m_hasCtx(ctx != nullptr),
+      m_handler([handler = std::move(handler)](const HttpResponse& r, std::any) { handler(r); })
+{
+    start(multi);
+}
+
+PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Prepare prepare,
+                                 PreparedHandler handler)
+    : PendingCall(ctx), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_ctx(ctx),
+      m_hasCtx(ctx != nullptr), m_prepare(std::move(prepare)), m_handler(std::move(handler))
+{
+    start(multi);
+}
+
+void PendingCallImpl::start(CurlMulti* multi)
 {
     m_transfer->setFinishHandler([this](const HttpResponse& response) {
-        if (response.cancelled)
+        if (response.cancelled) {
             deliverLater(response); // the CurlMulti is being destroyed: not a moment to run callers' code
-        else
+        } else if (m_prepare) {
+            // A cancel() meanwhile delivers first; this call's deletion drops the prepared answer.
+            runOffThread<std::any>(
+                this, [prepare = m_prepare, response] { return prepare(response); },
+                [this, response](std::any prepared) { deliver(response, std::move(prepared)); });
+        } else {
             deliver(response);
+        }
     });
     if (!m_transfer->start(multi)) {
         HttpResponse failed;
@@ -26,7 +48,7 @@ PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject*
 
 PendingCallImpl::PendingCallImpl(QObject* ctx, std::function<void()> report)
     : PendingCall(ctx), m_ctx(ctx), m_hasCtx(ctx != nullptr),
-      m_handler([report = std::move(report)](const HttpResponse&) { report(); })
+      m_handler([report = std::move(report)](const HttpResponse&, std::any) { report(); })
 {
     deliverLater(HttpResponse());
 }
@@ -49,15 +71,15 @@ void PendingCallImpl::deliverLater(const HttpResponse& response)
     QMetaObject::invokeMethod(this, [this, response] { deliver(response); }, Qt::QueuedConnection);
 }
 
-void PendingCallImpl::deliver(const HttpResponse& response)
+void PendingCallImpl::deliver(const HttpResponse& response, std::any prepared)
 {
     if (m_done)
         return;
     m_done = true;
     const QPointer<PendingCallImpl> self(this);
     if (!m_hasCtx || m_ctx != nullptr) {
-        const Handler handler = std::move(m_handler);
-        handler(response); // may destroy ctx, and with it this call
+        const PreparedHandler handler = std::move(m_handler);
+        handler(response, std::move(prepared)); // may destroy ctx, and with it this call
     }
     if (self == nullptr)
         return;

@@ -11,6 +11,7 @@ namespace lizard::models::files {
 struct SandboxFileModel::Node
 {
     client::FileEntry entry;
+    QString sortKey; // entry.name case-folded, for sorting
     Node* parent = nullptr;
     int row = 0;
     std::vector<std::unique_ptr<Node>> children;
@@ -23,14 +24,21 @@ struct SandboxFileModel::Node
 
 namespace {
 
-bool entryLess(const client::FileEntry& a, const client::FileEntry& b)
+// An entry of a fresh listing with its sort key.
+struct Listed
 {
-    const bool aDir = a.type == QLatin1String("dir");
-    const bool bDir = b.type == QLatin1String("dir");
+    client::FileEntry entry;
+    QString key;
+};
+
+bool listedLess(const Listed& a, const Listed& b)
+{
+    const bool aDir = a.entry.type == QLatin1String("dir");
+    const bool bDir = b.entry.type == QLatin1String("dir");
     if (aDir != bDir)
         return aDir;
-    const int c = a.name.compare(b.name, Qt::CaseInsensitive);
-    return c != 0 ? c < 0 : a.name < b.name;
+    const int c = a.key.compare(b.key);
+    return c != 0 ? c < 0 : a.entry.name < b.entry.name;
 }
 
 bool sameEntry(const client::FileEntry& a, const client::FileEntry& b)
@@ -77,6 +85,29 @@ QModelIndex SandboxFileModel::indexOf(Node* node, int column) const
 }
 
 client::FileEntry SandboxFileModel::entry(const QModelIndex& index) const { return nodeOf(index)->entry; }
+const client::FileEntry& SandboxFileModel::entryRef(const QModelIndex& index) const { return nodeOf(index)->entry; }
+bool SandboxFileModel::isDir(const QModelIndex& index) const { return nodeOf(index)->isDir(); }
+
+int SandboxFileModel::compare(const QModelIndex& a, const QModelIndex& b, int column) const
+{
+    const Node* x = nodeOf(a);
+    const Node* y = nodeOf(b);
+    const auto three = [](auto l, auto r) { return l < r ? -1 : r < l ? 1 : 0; };
+    switch (column) {
+    case SizeColumn: return three(x->isDir() ? qint64(-1) : x->entry.size, y->isDir() ? qint64(-1) : y->entry.size);
+    case ModifiedColumn: return three(x->entry.modifiedAt.isValid() ? x->entry.modifiedAt.toMSecsSinceEpoch() : 0,
+                                      y->entry.modifiedAt.isValid() ? y->entry.modifiedAt.toMSecsSinceEpoch() : 0);
+    case PermissionsColumn: {
+        const QString& l = x->entry.permissions.isEmpty() ? x->entry.mode : x->entry.permissions;
+        const QString& r = y->entry.permissions.isEmpty() ? y->entry.mode : y->entry.permissions;
+        return l.compare(r);
+    }
+    default: {
+        const int c = x->sortKey.compare(y->sortKey);
+        return c != 0 ? c : x->entry.name.compare(y->entry.name);
+    }
+    }
+}
 
 SandboxFileModel::Node* SandboxFileModel::findNode(const QString& path) const
 {
@@ -159,25 +190,31 @@ void SandboxFileModel::list(Node* node)
 
 void SandboxFileModel::applyListing(Node* node, QList<client::FileEntry> entries)
 {
-    std::sort(entries.begin(), entries.end(), entryLess);
+    std::vector<Listed> items;
+    items.reserve(size_t(entries.size()));
+    for (auto& e : entries) {
+        QString key = e.name.toLower();
+        items.push_back({std::move(e), std::move(key)});
+    }
+    std::sort(items.begin(), items.end(), listedLess);
     const QModelIndex parentIndex = indexOf(node);
     node->listed = true;
-    QHash<QString, qsizetype> fresh;
-    fresh.reserve(entries.size());
-    for (qsizetype i = 0; i < entries.size(); ++i)
-        fresh.insert(entries[i].name, i);
+    QHash<QString, size_t> fresh;
+    fresh.reserve(qsizetype(items.size()));
+    for (size_t i = 0; i < items.size(); ++i)
+        fresh.insert(items[i].entry.name, i);
 
     // Rows that are gone (or changed between file and folder) leave first.
     std::vector<int> gone;
-    std::vector<bool> kept(size_t(entries.size()), false);
+    std::vector<bool> kept(items.size(), false);
     for (const auto& child : node->children) {
         const auto it = fresh.constFind(child->entry.name);
-        if (it == fresh.cend() || entries[*it].type != child->entry.type) {
+        if (it == fresh.cend() || items[*it].entry.type != child->entry.type) {
             gone.push_back(child->row);
         } else {
-            kept[size_t(*it)] = true;
-            if (!sameEntry(child->entry, entries[*it])) {
-                child->entry = entries[*it];
+            kept[*it] = true;
+            if (!sameEntry(child->entry, items[*it].entry)) {
+                child->entry = items[*it].entry;
                 emit dataChanged(indexOf(child.get(), 0), indexOf(child.get(), ColumnCount - 1));
             }
         }
@@ -186,11 +223,12 @@ void SandboxFileModel::applyListing(Node* node, QList<client::FileEntry> entries
 
     // New entries arrive in one insert, however many there are.
     std::vector<std::unique_ptr<Node>> added;
-    for (qsizetype i = 0; i < entries.size(); ++i) {
-        if (kept[size_t(i)])
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (kept[i])
             continue;
         auto child = std::make_unique<Node>();
-        child->entry = std::move(entries[i]);
+        child->entry = std::move(items[i].entry);
+        child->sortKey = std::move(items[i].key);
         child->parent = node;
         added.push_back(std::move(child));
     }

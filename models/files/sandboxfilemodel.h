@@ -30,6 +30,11 @@ public:
     QString rootPath() const;
 
     client::FileEntry entry(const QModelIndex& index) const;  // invalid index: the root
+    // The sort order of column (folders are not put first here): <0, 0 or >0 when a sorts
+    // before, with, or after b; names compare case-insensitively. For FileSortProxy, which
+    // sorts 10,000 rows without a QVariant per comparison.
+    int compare(const QModelIndex& a, const QModelIndex& b, int column) const;
+    bool isDir(const QModelIndex& index) const;
     QModelIndex indexForPath(const QString& path) const;       // only if already listed
     bool isListing(const QModelIndex& dir) const;
     bool isListed(const QModelIndex& dir) const;
@@ -59,6 +64,7 @@ signals:
 private:
     struct Node;
     Node* nodeOf(const QModelIndex& index) const;
+    const client::FileEntry& entryRef(const QModelIndex& index) const;
     QModelIndex indexOf(Node* node, int column = 0) const;
     Node* findNode(const QString& path) const;
     void list(Node* node);

@@ -21,7 +21,7 @@ QVariant SandboxFileModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid())
         return {};
-    const client::FileEntry& e = entry(index);
+    const client::FileEntry& e = entryRef(index);
     const bool dir = e.type == QLatin1String("dir");
     switch (role) {
     case Qt::DisplayRole:

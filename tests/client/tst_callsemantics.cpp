@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 #include <memory>
 #include <optional>
@@ -41,6 +42,9 @@ private slots:
     void wrongAnswerTypeIsProtocolError();
     void httpErrorsAreMapped();
     void invalidRawMethod();
+    void largeListingIsParsedOffTheEventLoop();
+    void listingErrorsAreMappedOffThread();
+    void cancelledListingReportsCancelled();
     void execStreamBatchesInOrder();
     void execStreamErrorEvent();
     void execStreamEndsWithoutExitCode();
@@ -202,6 +206,65 @@ void TestCallSemantics::invalidRawMethod()
     QTRY_VERIFY(got.has_value());
     QCOMPARE(got->error().kind, ApiError::Kind::InvalidRequest);
     QVERIFY(m_server->requests().isEmpty());
+}
+
+void TestCallSemantics::largeListingIsParsedOffTheEventLoop()
+{
+    constexpr int kEntries = 20000;
+    QByteArray body = "[";
+    for (int i = 0; i < kEntries; ++i) {
+        if (i > 0)
+            body += ',';
+        body += QStringLiteral(R"({"name":"f%1","path":"/d/f%1","type":"file","size":%1,"modTime":1700000000000})")
+                    .arg(i)
+                    .toUtf8();
+    }
+    body += ']';
+    m_server->route("/api/sandboxes/sb_1/files/list", json(200, body));
+    std::optional<Outcome<QList<FileEntry>>> got;
+    QThread* calledOn = nullptr;
+    m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this, [&](Outcome<QList<FileEntry>> o) {
+        calledOn = QThread::currentThread();
+        got = std::move(o);
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
+    QVERIFY(got->ok());
+    QCOMPARE(calledOn, QThread::currentThread()); // the caller's thread, as for every call
+    QCOMPARE(got->value().size(), kEntries);
+    QCOMPARE(got->value().last().path, QStringLiteral("/d/f19999"));
+    QCOMPARE(got->value().last().size, qint64(19999));
+}
+
+void TestCallSemantics::listingErrorsAreMappedOffThread()
+{
+    m_server->route("/api/sandboxes/sb_1/files/list",
+                    json(404, R"({"code":"NOT_FOUND","error":"NOT_FOUND","message":"/nope: No such file"})"));
+    std::optional<Outcome<QList<FileEntry>>> got;
+    m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/nope"), this,
+                   [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->error().kind, ApiError::Kind::NotFound);
+    QCOMPARE(got->error().httpStatus, 404);
+
+    m_server->route("/api/sandboxes/sb_1/files/list", json(200, R"({"not":"a list"})"));
+    got.reset();
+    m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this,
+                   [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->error().kind, ApiError::Kind::Protocol);
+    QCOMPARE(got->error().httpStatus, 200);
+}
+
+void TestCallSemantics::cancelledListingReportsCancelled()
+{
+    m_server->route("/api/sandboxes/sb_1/files/list", {200, {}, "[]", {}, 0, 2000});
+    std::optional<Outcome<QList<FileEntry>>> got;
+    QPointer<PendingCall> call = m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this,
+                                                [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
+    call->cancel();
+    QTRY_VERIFY(got.has_value());
+    QCOMPARE(got->error().kind, ApiError::Kind::Cancelled);
+    QTRY_VERIFY(call.isNull());
 }
 
 void TestCallSemantics::execStreamBatchesInOrder()

@@ -63,9 +63,9 @@ void DownloadJob::packFolder()
 {
     m_remoteArchive = QStringLiteral("/tmp/.lizard-download-%1.tar")
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
-    const QStringList argv{QStringLiteral("tar"), QStringLiteral("-C"), RemotePath::parentOf(m_remotePath),
-                           QStringLiteral("-cf"), m_remoteArchive, QStringLiteral("--"),
-                           RemotePath::fileName(m_remotePath)};
+    // The folder's contents, from inside it: a symlink to a folder downloads as that folder.
+    const QStringList argv{QStringLiteral("tar"), QStringLiteral("-C"), m_remotePath,       QStringLiteral("-cf"),
+                           m_remoteArchive,       QStringLiteral("--"), QStringLiteral(".")};
     client::ExecOptions opts;
     opts.timeoutMs = 600000;
     track(m_api->execArgv(m_sandboxId, argv, opts, this, [this](client::Outcome<client::ExecResult> r) {
@@ -124,14 +124,10 @@ void DownloadJob::unpack()
 
 void DownloadJob::placeFolder()
 {
-    const QDir out(m_staging->filePath(QLatin1String(kUnpackDir)));
-    const QString name = RemotePath::fileName(m_remotePath);
-    const QStringList top = out.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-    if (top != QStringList{name} || !QFileInfo(out.filePath(name)).isDir())
-        return fail(tr("the archive of %1 did not hold just that folder").arg(m_remotePath));
+    const QString out = m_staging->filePath(QLatin1String(kUnpackDir)); // the folder itself
     if (QFileInfo::exists(m_localTarget))
         return fail(tr("%1 already exists; choose another name").arg(m_localTarget));
-    if (!QDir().rename(out.filePath(name), m_localTarget))
+    if (!QDir().rename(out, m_localTarget))
         return fail(tr("cannot move the folder to %1").arg(m_localTarget));
     setProgress(bytesTotal(), bytesTotal());
     finish(State::Done);

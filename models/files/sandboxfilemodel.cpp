@@ -1,6 +1,7 @@
 #include "models/files/sandboxfilemodel.h"
 
 #include "models/files/remotepath.h"
+#include "models/files/sandboxfilemodel_node.h"
 
 #include <QHash>
 
@@ -8,19 +9,6 @@
 
 namespace lizard::models::files {
 
-struct SandboxFileModel::Node
-{
-    client::FileEntry entry;
-    QString sortKey; // entry.name case-folded, for sorting
-    Node* parent = nullptr;
-    int row = 0;
-    std::vector<std::unique_ptr<Node>> children;
-    bool listed = false;
-    bool listing = false;
-    bool failed = false;     // the last listing failed: no automatic retry until refresh()
-    bool listAgain = false;  // a refresh came while a listing was in flight
-    bool isDir() const { return entry.type == QLatin1String("dir"); }
-};
 
 namespace {
 
@@ -63,6 +51,8 @@ void SandboxFileModel::setLocation(const QString& sandboxId, const QString& root
     beginResetModel();
     ++m_generation; // answers for the old location are dropped
     m_sandboxId = sandboxId;
+    m_linkProbes.clear();
+    m_probesInFlight = 0; // probes still in flight belong to the old generation
     m_root = std::make_unique<Node>();
     m_root->entry.type = QStringLiteral("dir");
     m_root->entry.path = RemotePath::clean(rootPath);
@@ -85,7 +75,6 @@ QModelIndex SandboxFileModel::indexOf(Node* node, int column) const
 }
 
 client::FileEntry SandboxFileModel::entry(const QModelIndex& index) const { return nodeOf(index)->entry; }
-const client::FileEntry& SandboxFileModel::entryRef(const QModelIndex& index) const { return nodeOf(index)->entry; }
 bool SandboxFileModel::isDir(const QModelIndex& index) const { return nodeOf(index)->isDir(); }
 
 int SandboxFileModel::compare(const QModelIndex& a, const QModelIndex& b, int column) const
@@ -182,6 +171,7 @@ void SandboxFileModel::list(Node* node)
         } else {
             applyListing(n, std::move(r.value()));
             emit directoryListed(path, int(n->children.size()));
+            probeLinks(n);
         }
         if (std::exchange(n->listAgain, false))
             list(n);

@@ -3,12 +3,15 @@
 // asks for its rows (canFetchMore/fetchMore), and all its entries arrive in one row insert, so
 // a directory of 10,000 entries costs one layout pass. refresh() re-lists what is shown and
 // applies the difference (removed rows, changed rows, new rows) so expanded folders stay open.
+// A symlink is probed after its folder is listed (stat of "link/." follows it): one that leads
+// to a folder then lists, sorts and expands as a folder, still typed "symlink".
 
 #include "client/lizardapi.h"
 
 #include <QAbstractItemModel>
 #include <QPointer>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -64,18 +67,23 @@ signals:
 private:
     struct Node;
     Node* nodeOf(const QModelIndex& index) const;
-    const client::FileEntry& entryRef(const QModelIndex& index) const;
     QModelIndex indexOf(Node* node, int column = 0) const;
     Node* findNode(const QString& path) const;
     void list(Node* node);
     void applyListing(Node* node, QList<client::FileEntry> entries);
     void removeChildren(Node* node, const std::vector<int>& rows);
     void renumber(Node* node, int from);
+    // Symlinks (sandboxfilemodel_links.cpp): which ones lead to folders.
+    void probeLinks(Node* dir);
+    void startLinkProbes();
+    void setLinkKind(const QString& path, bool toDir);
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;
     std::unique_ptr<Node> m_root;
     quint64 m_generation = 0;
+    std::deque<QString> m_linkProbes; // symlink paths waiting for a probe
+    int m_probesInFlight = 0;
 };
 
 } // namespace lizard::models::files

@@ -1,6 +1,8 @@
 // SandboxFileModel: what each cell shows.
 #include "models/files/sandboxfilemodel.h"
 
+#include "models/files/sandboxfilemodel_node.h"
+
 namespace lizard::models::files {
 
 QString SandboxFileModel::formatSize(qint64 bytes)
@@ -21,8 +23,9 @@ QVariant SandboxFileModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid())
         return {};
-    const client::FileEntry& e = entryRef(index);
-    const bool dir = e.type == QLatin1String("dir");
+    const Node* node = nodeOf(index);
+    const client::FileEntry& e = node->entry;
+    const bool dir = node->isDir(); // a symlink to a folder too
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {

@@ -37,6 +37,7 @@ private slots:
     void refreshAppliesDifferences();
     void listFailureDoesNotRetryForever();
     void tenThousandEntriesInOneInsert();
+    void symlinkedFoldersActAsFolders();
     void operations();
     void operationsRefuseBadInput_data();
     void operationsRefuseBadInput();
@@ -274,6 +275,39 @@ void TestSandboxFileModel::tenThousandEntriesInOneInsert()
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(proxy.index(9999, 0).data().toString(), QString("f09999"));
     qInfo("10,000 entries listed and sorted in %lld ms", static_cast<long long>(ms));
+}
+
+void TestSandboxFileModel::symlinkedFoldersActAsFolders()
+{
+    QVERIFY(sh("mkdir -p /home/user/lk/real && cd /home/user/lk && printf 1 > real/inside && printf 22 > f && "
+               "ln -s /home/user/lk/real dlink && ln -s f flink && ln -s nowhere dangling"));
+    SandboxFileModel model(&m_fx.api());
+    FileSortProxy proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(SandboxFileModel::NameColumn);
+    model.setLocation(m_fx.sandboxId(), "/home/user/lk");
+    QVERIFY(listed(model, {}));
+    const QPersistentModelIndex dlink = model.indexForPath("/home/user/lk/dlink");
+    QVERIFY(dlink.isValid());
+    // The probe finds that dlink leads to a folder: it moves up among the folders.
+    QTRY_VERIFY_WITH_TIMEOUT(dlink.data(SandboxFileModel::IsDirRole).toBool(), 30000);
+    QCOMPARE(dlink.data(SandboxFileModel::TypeRole).toString(), QString("symlink"));
+    QCOMPARE(names(proxy), QStringList({"dlink", "real", "dangling", "f", "flink"}));
+    QVERIFY(!model.indexForPath("/home/user/lk/flink").data(SandboxFileModel::IsDirRole).toBool());
+    QVERIFY(!model.indexForPath("/home/user/lk/dangling").data(SandboxFileModel::IsDirRole).toBool());
+    QVERIFY(model.hasChildren(dlink));
+    QVERIFY(listed(model, dlink));
+    QCOMPARE(names(model, dlink), QStringList{"inside"});
+    QCOMPARE(model.index(0, 0, dlink).data(SandboxFileModel::PathRole).toString(), QString("/home/user/lk/dlink/inside"));
+
+    // Pointed at a file instead: the refresh's probe turns it back into a file without rows.
+    QVERIFY(sh("ln -sfn f /home/user/lk/dlink"));
+    model.refresh();
+    QTRY_VERIFY_WITH_TIMEOUT(!dlink.data(SandboxFileModel::IsDirRole).toBool(), 30000);
+    QCOMPARE(model.rowCount(dlink), 0);
+    QVERIFY(!model.canFetchMore(dlink));
+    QCOMPARE(names(proxy), QStringList({"real", "dangling", "dlink", "f", "flink"}));
 }
 
 void TestSandboxFileModel::operations()

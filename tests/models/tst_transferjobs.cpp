@@ -81,6 +81,7 @@ private slots:
     void folderRoundTrip();
     void fileUploadAndDownload();
     void existingLocalFolderIsKept();
+    void linkedFolderDownloadsAsFolder();
     void missingRemoteFolderFails();
     void cancelUpload();
     void jobsModel();
@@ -177,6 +178,26 @@ void TestTransferJobs::existingLocalFolderIsKept()
     QCOMPARE(down.state(), TransferJob::State::Failed);
     QVERIFY2(down.message().contains("already exists"), qPrintable(down.message()));
     QCOMPARE(snapshot(target).keys(), QStringList{"mine.txt"});
+}
+
+void TestTransferJobs::linkedFolderDownloadsAsFolder()
+{
+    ApiWaiter<client::ExecResult> made;
+    m_fx.api().exec(m_fx.sandboxId(),
+                    "mkdir -p /home/user/realdir/sub && printf abc > /home/user/realdir/sub/f && "
+                    "ln -sfn /home/user/realdir /home/user/linkdir",
+                    {}, nullptr, made.done());
+    LIZ_AWAIT_OK(made);
+    QCOMPARE(made.value().exitCode, 0);
+    const QString target = m_tmp.filePath("linked-copy");
+    DownloadJob down(&m_fx.api(), m_fx.sandboxId(), "/home/user/linkdir", true, target);
+    QVERIFY(runJob(&down));
+    QVERIFY2(down.state() == TransferJob::State::Done, qPrintable(down.message()));
+    QVERIFY(!QFileInfo(target).isSymLink()); // the folder it leads to, not the link
+    QCOMPARE(snapshot(target).keys(), QStringList({"sub", "sub/f"}));
+    QFile f(target + "/sub/f");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("abc"));
 }
 
 void TestTransferJobs::missingRemoteFolderFails()

@@ -13,14 +13,12 @@ FileIconProxy::FileIconProxy(QObject* parent) : FileSortProxy(parent)
     const QFileIconProvider provider;
     m_folder = provider.icon(QAbstractFileIconProvider::Folder);
     m_file = provider.icon(QAbstractFileIconProvider::File);
-    m_link = provider.icon(QAbstractFileIconProvider::File);
 }
 
 QVariant FileIconProxy::data(const QModelIndex& index, int role) const
 {
     if (role == Qt::DecorationRole && index.column() == SandboxFileModel::NameColumn) {
-        const QString type = index.data(SandboxFileModel::TypeRole).toString();
-        return type == QLatin1String("dir") ? m_folder : type == QLatin1String("symlink") ? m_link : m_file;
+        return index.data(SandboxFileModel::IsDirRole).toBool() ? m_folder : m_file; // links: what they lead to
     }
     return FileSortProxy::data(index, role);
 }

@@ -17,7 +17,6 @@ public:
 private:
     QIcon m_folder;
     QIcon m_file;
-    QIcon m_link;
 };
 
 } // namespace lizard::ui::files

@@ -198,14 +198,19 @@ client::FileEntry FilesPanel::selectedEntry() const
 
 bool FilesPanel::hasSelection() const { return m_view->currentIndex().isValid(); }
 
+bool FilesPanel::selectedIsFolder() const
+{
+    return m_view->currentIndex().data(SandboxFileModel::IsDirRole).toBool();
+}
+
 QString FilesPanel::selectedPath() const { return hasSelection() ? selectedEntry().path : QString(); }
 
 QString FilesPanel::currentDir() const
 {
     if (!hasSelection())
         return rootPath();
-    const client::FileEntry e = selectedEntry();
-    return e.type == QLatin1String("dir") ? e.path : RemotePath::parentOf(e.path);
+    const QString path = selectedPath();
+    return selectedIsFolder() ? path : RemotePath::parentOf(path);
 }
 
 bool FilesPanel::selectPath(const QString& path)

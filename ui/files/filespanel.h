@@ -85,6 +85,7 @@ private:
     QString dropTarget(const QPoint& viewportPos) const;
     client::FileEntry selectedEntry() const;
     bool hasSelection() const;
+    bool selectedIsFolder() const; // a folder, or a symlink that leads to one
 
     // filespanel_actions.cpp: the actions' dialogs
     void openSelected();

@@ -61,10 +61,9 @@ void FilesPanel::openSelected()
 {
     if (!hasSelection())
         return;
-    const client::FileEntry e = selectedEntry();
-    if (e.type == QLatin1String("dir"))
-        return setRootPath(e.path); // "open" on a folder shows it
-    openPath(e.path);
+    if (selectedIsFolder())
+        return setRootPath(selectedPath()); // "open" on a folder shows it
+    openPath(selectedPath());
 }
 
 void FilesPanel::openPath(const QString& path)
@@ -145,7 +144,7 @@ void FilesPanel::downloadSelected()
     if (!hasSelection())
         return;
     const client::FileEntry e = selectedEntry();
-    const bool folder = e.type == QLatin1String("dir");
+    const bool folder = selectedIsFolder();
     const QString proposal = QDir(localStartDir()).filePath(e.name);
     // A folder arrives as a folder of this name; the dialog asks about replacing files only.
     const QString target = QFileDialog::getSaveFileName(
@@ -198,7 +197,9 @@ void FilesPanel::deleteSelected()
     if (!hasSelection())
         return;
     const client::FileEntry e = selectedEntry();
-    const QString what = e.type == QLatin1String("dir") ? tr("the folder %1 and everything in it").arg(e.path) : e.path;
+    const QString what = e.type == QLatin1String("dir")       ? tr("the folder %1 and everything in it").arg(e.path)
+                         : e.type == QLatin1String("symlink") ? tr("the link %1 (what it leads to stays)").arg(e.path)
+                                                              : e.path;
     QMessageBox box(QMessageBox::Warning, tr("Delete"), tr("Delete %1? This cannot be undone.").arg(what),
                     QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("confirmDeleteBox"));

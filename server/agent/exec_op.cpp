@@ -16,7 +16,7 @@ namespace lizard::agent {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kChunk = 256 * 1024;
+constexpr std::size_t kOutputChunk = 256 * 1024;
 // After the command exited, output still in its pipes is sent; a background child that
 // keeps a pipe open does not hold the answer back longer than this.
 constexpr int kDrainIdleMs = 30;
@@ -105,7 +105,7 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     stream.setStallHandler(deadline, [&] { timedOut = true; killTree(); });
 
     bool peerOk = stream.writeJson({{"ok", true}, {"pid", pid}});
-    std::string buffer(kChunk, '\0');
+    std::string buffer(kOutputChunk, '\0');
     int fds[2] = {child.stdoutFd, child.stderrFd};
     bool exited = false;
     while (peerOk && (fds[0] >= 0 || fds[1] >= 0)) {

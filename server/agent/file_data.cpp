@@ -13,7 +13,7 @@ namespace lizard::agent {
 
 namespace {
 
-constexpr std::size_t kChunk = 256 * 1024;
+constexpr std::size_t kDataChunk = 256 * 1024;
 constexpr std::size_t kMaxUnsizedRead = 64u << 20; // files that report size 0 (/proc ...)
 
 struct FdCloser
@@ -100,8 +100,8 @@ void handleRead(FrameStream& stream, const nlohmann::json& request, AgentContext
             return void(writeErrno(stream, errno, *path));
         if (!stream.writeJson({{"ok", true}, {"size", content.size()}}))
             return;
-        for (std::size_t off = 0; off < content.size(); off += kChunk) {
-            if (!stream.writeFrame(kFrameData, content.data() + off, std::min(kChunk, content.size() - off)))
+        for (std::size_t off = 0; off < content.size(); off += kDataChunk) {
+            if (!stream.writeFrame(kFrameData, content.data() + off, std::min(kDataChunk, content.size() - off)))
                 return;
         }
         stream.writeFrame(kFrameDataEnd, nullptr, 0);
@@ -109,7 +109,7 @@ void handleRead(FrameStream& stream, const nlohmann::json& request, AgentContext
     }
     if (!stream.writeJson({{"ok", true}, {"size", std::uint64_t(st.st_size)}}))
         return;
-    std::string buffer(kChunk, '\0');
+    std::string buffer(kDataChunk, '\0');
     std::uint64_t left = std::uint64_t(st.st_size);
     while (left > 0) {
         ssize_t n = ::read(file.fd, buffer.data(), std::min<std::uint64_t>(buffer.size(), left));

@@ -9,6 +9,8 @@
 
 namespace lizard {
 
+bool pathExists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
 Status writeFileAtomic(const std::string& path, const std::string& content, unsigned mode)
 {
     const std::string tmp = path + ".tmp";

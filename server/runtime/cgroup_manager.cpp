@@ -1,5 +1,7 @@
 #include "runtime/cgroup_manager.h"
 
+#include "common/fileutil.h"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -34,11 +36,6 @@ std::string readFile(const std::string& path)
     return s.str();
 }
 
-bool exists(const std::string& path)
-{
-    return ::access(path.c_str(), F_OK) == 0;
-}
-
 bool makeDir(const std::string& path)
 {
     return ::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST;
@@ -70,7 +67,7 @@ bool enableControllers(const std::string& dir)
 
 void killAll(const std::string& dir)
 {
-    if (exists(dir + "/cgroup.kill")) {
+    if (pathExists(dir + "/cgroup.kill")) {
         writeFile(dir + "/cgroup.kill", "1");
         return;
     }
@@ -84,7 +81,7 @@ void killAll(const std::string& dir)
 
 void CgroupManager::probe(const std::string& instance)
 {
-    if (exists(std::string(kRoot) + "/cgroup.controllers")) {
+    if (pathExists(std::string(kRoot) + "/cgroup.controllers")) {
         m_mode = "v2";
         std::string base = std::string(kRoot) + (::getuid() == 0 ? "" : ownV2Cgroup());
         if (::getuid() != 0) {
@@ -101,7 +98,7 @@ void CgroupManager::probe(const std::string& instance)
         if (!ok)
             m_note = "cgroup v2 controllers cpu, memory, pids are not delegated to " + base
                 + " (systemd: run lizard-local in a unit or scope with Delegate=yes)";
-    } else if (exists(std::string(kRoot) + "/memory/cgroup.procs")) {
+    } else if (pathExists(std::string(kRoot) + "/memory/cgroup.procs")) {
         m_mode = "v1";
         bool ok = true;
         for (const char* c : kV1Controllers) {
@@ -188,7 +185,7 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
 void CgroupManager::remove(const std::string& id)
 {
     for (const auto& dir : dirsFor(id)) {
-        if (!exists(dir))
+        if (!pathExists(dir))
             continue;
         for (int attempt = 0; attempt < 100; ++attempt) {
             if (::rmdir(dir.c_str()) == 0 || errno == ENOENT)

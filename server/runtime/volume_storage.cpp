@@ -1,5 +1,7 @@
 #include "runtime/volume_storage.h"
 
+#include "common/fileutil.h"
+
 #include "agent/tree_remover.h"
 #include "common/log.h"
 #include "runtime/agent_tool.h"
@@ -25,11 +27,6 @@ constexpr int kReleaseWaitMs = 10000;
 Error ioError(const std::string& what)
 {
     return Error{500, "INTERNAL", what + ": " + std::strerror(errno)};
-}
-
-bool exists(const std::string& path)
-{
-    return ::access(path.c_str(), F_OK) == 0;
 }
 
 Status growImageFile(const std::string& image, int sizeGb)
@@ -172,7 +169,7 @@ Result<bool> VolumeStorage::grow(const std::string& id, int sizeGb, bool enforce
 
 Status VolumeStorage::removeTree(const std::string& path)
 {
-    if (!exists(path))
+    if (!pathExists(path))
         return okStatus();
     if (m_ids.kind == "subid") { // files of the sandbox's other uids: removed inside its userns
         auto r = runAgentTool(findAgentBinary(), "remove",
@@ -197,7 +194,7 @@ Status VolumeStorage::remove(const std::string& id)
         return Error{400, "INVALID_ARGUMENT", "invalid volume id: " + id};
     std::lock_guard lock(m_mutex);
     const std::string d = dir(id);
-    if (exists(d + "/disk.img") && !waitLoopReleased(d + "/disk.img", kReleaseWaitMs))
+    if (pathExists(d + "/disk.img") && !waitLoopReleased(d + "/disk.img", kReleaseWaitMs))
         return Error{409, "VOLUME_ATTACHED", "the volume is still being released; try again"};
     if (Status s = removeTree(d + "/data"); !s)
         return s;
@@ -211,17 +208,17 @@ Result<VolumeMount> VolumeStorage::prepareAttach(const std::string& id, bool enf
     std::lock_guard lock(m_mutex);
     VolumeMount m;
     const std::string d = dir(id);
-    m.initOwner = m_ids.fullRange() && !exists(d + "/owner-set");
+    m.initOwner = m_ids.fullRange() && !pathExists(d + "/owner-set");
     if (!enforced) {
         m.hostDir = d + "/data";
-        if (!exists(m.hostDir))
+        if (!pathExists(m.hostDir))
             return Error{500, "VOLUME_MISSING", "the volume's directory is gone: " + m.hostDir};
         return m;
     }
     const std::string image = d + "/disk.img";
     if (!waitLoopReleased(image, kReleaseWaitMs))
         return Error{409, "VOLUME_ATTACHED", "the volume is still being released by its last sandbox"};
-    if (exists(d + "/grow-pending")) { // grown while attached, where online resize is not allowed
+    if (pathExists(d + "/grow-pending")) { // grown while attached, where online resize is not allowed
         if (Status s = runHostCommand({m_resize2fs, "-f", image}, 120000, "VOLUME_RESIZE_FAILED"); s)
             ::unlink((d + "/grow-pending").c_str());
         else

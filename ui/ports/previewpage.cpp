@@ -134,7 +134,8 @@ void PreviewPage::showAddress(const QUrl& url)
 
 void PreviewPage::previewUrlChanged(const QUrl& url)
 {
-    if (!m_addressField->hasFocus())
+    // Back, forward and links update the field, unless the user is typing an address there.
+    if (!m_addressField->isModified())
         showAddress(url);
     emit titleChanged(); // the tooltip shows the address
 }

@@ -200,11 +200,20 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kSubTitle, 30000);
         QVERIFY(m_page->addressField()->text().endsWith("/sub/page.html"));
         QTRY_VERIFY(m_page->backAction()->isEnabled());
+        m_page->addressField()->setFocus(); // where the user typed; Back still updates the field
         m_page->backAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
+        QTRY_VERIFY(!m_page->addressField()->text().contains("/sub/"));
         QTRY_VERIFY(m_page->forwardAction()->isEnabled());
+        // An address being typed is not overwritten by a navigation.
+        m_page->addressField()->clear();
+        QTest::keyClicks(m_page->addressField(), "/typed");
         m_page->forwardAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kSubTitle, 30000);
+        QCOMPARE(m_page->addressField()->text(), QString("/typed"));
+        m_page->addressField()->setText("/sub/page.html");
+        QTest::keyClick(m_page->addressField(), Qt::Key_Return);
+        QTRY_VERIFY(m_page->addressField()->text().startsWith("http://"));
         QVERIFY(!m_page->addressField()->text().contains("lizard_token"));
     }
 

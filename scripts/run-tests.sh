@@ -29,6 +29,6 @@ if [[ $(id -u) -eq 0 ]]; then
   done
   echo "== server suites again, lizard-local running as the unprivileged user lizard-ci =="
   LIZARD_TEST_SERVER_USER=lizard-ci LIZARD_LOCAL_BIN="$bindir/lizard-local" \
-    ctest --test-dir "$BUILD" --output-on-failure -L server || status=1
+    ctest --test-dir "$BUILD" --output-on-failure -j2 -L server || status=1
 fi
 exit $status

@@ -17,6 +17,7 @@ constexpr auto kWriteTimeout =
     std::chrono::seconds(120); // each write (a client that stops reading)
 constexpr uint32_t kHeaderLimit = 32 * 1024;
 constexpr uint64_t kMaxBodyLimit = 128u << 20; // no route accepts more
+constexpr std::size_t kBodyReadBuffer = 64 * 1024; // Beast reads at most 64 KiB at a time
 
 bool isDisconnect(beast::error_code ec)
 {
@@ -110,6 +111,10 @@ void HttpSession::readBody()
 {
     if (m_parser->is_done())
         return onRequest();
+    // Beast reads at most what the buffer has room for: without room set aside, an upload
+    // arrived in pieces of about 1 KiB, one event-loop round trip each.
+    if (m_buffer.capacity() < kBodyReadBuffer)
+        m_buffer.reserve(kBodyReadBuffer);
     m_stream.expires_after(kReadTimeout);
     bhttp::async_read_some(m_stream, m_buffer, *m_parser,
                            [self = shared_from_this()](beast::error_code ec, std::size_t) {

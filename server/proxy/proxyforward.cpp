@@ -25,8 +25,13 @@ constexpr std::uint32_t kResponseHeaderLimit = 64 * 1024;
 
 void ProxySession::forward()
 {
-    if (m_chunk.empty())
+    if (m_chunk.empty()) {
         m_chunk.resize(kChunkSize);
+        // Beast reads at most what the buffer has room for (and 64 KiB): without room set
+        // aside, a body arrived in pieces of a few KiB, one event-loop round trip each.
+        m_clientBuffer.reserve(kChunkSize);
+        m_upstreamBuffer.reserve(kChunkSize);
+    }
     auto& req = m_request->get();
     if (http::beast::iequals(req[field::expect], "100-continue")) {
         // Answer the client's wait ourselves; the body is relayed as it comes.

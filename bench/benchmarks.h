@@ -33,6 +33,10 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
 // POST fork {count: copies} until the answer (every copy running).
 Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs);
 
+// Issue 5 (proxybench.cpp): `megabytes` MiB served by python3 -m http.server in the sandbox,
+// fetched through the port proxy; the reference is the same download inside the sandbox.
+Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes);
+
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);
 

@@ -1,7 +1,7 @@
 // lizard-bench: measures lizard-local against its targets and prints one line per figure, with a
 // reference measured in the same run where one exists. Usage:
 //   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
-//                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5]
+//                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb 200]
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
@@ -23,7 +23,7 @@ namespace {
 void usage()
 {
     std::fprintf(stderr, "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
-                         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N]\n");
+                         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]\n");
 }
 
 bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
@@ -36,7 +36,7 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
     }
     for (const auto& [name, value] : opts) {
         static const char* known[] = {"url", "key", "create-runs", "exec-runs", "seconds",
-                                      "connections", "sse-mb", "lifecycle-runs"};
+                                      "connections", "sse-mb", "lifecycle-runs", "proxy-mb"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
@@ -102,6 +102,7 @@ int run(std::map<std::string, std::string>& opts)
     if (pipe.error.empty())
         sse.reference = Reference{"same bytes piped locally", pipe.value};
     print(sse, allMeasured);
+    print(measureProxy(api, id, positive(opts, "proxy-mb", 200)), allMeasured);
     if (!session.destroy(id))
         std::printf("warning: %s\n", session.error().c_str());
 

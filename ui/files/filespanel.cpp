@@ -15,6 +15,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -148,8 +149,17 @@ void FilesPanel::buildModel()
     m_ops = new models::files::FileOperations(m_api, m_model, this);
     m_view->setModel(m_proxy);
     m_view->sortByColumn(SandboxFileModel::NameColumn, Qt::AscendingOrder);
-    m_view->header()->setSectionResizeMode(SandboxFileModel::NameColumn, QHeaderView::Stretch);
-    m_view->header()->setStretchLastSection(false);
+    QHeaderView* header = m_view->header();
+    header->setSectionResizeMode(SandboxFileModel::NameColumn, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
+    // Wide enough for their longest usual text (measuring 10,000 rows would stall the app).
+    const QFontMetrics fm(m_view->font());
+    const int pad = 4 * fm.averageCharWidth(); // margins and the sort arrow
+    header->resizeSection(SandboxFileModel::SizeColumn, fm.horizontalAdvance(QStringLiteral("1023.9 KiB")) + pad);
+    header->resizeSection(SandboxFileModel::ModifiedColumn,
+                          fm.horizontalAdvance(QStringLiteral("2026-12-31 23:59")) + pad);
+    header->resizeSection(SandboxFileModel::PermissionsColumn,
+                          fm.horizontalAdvance(QStringLiteral("drwxr-xr-x")) + pad);
     connect(m_ops, &models::files::FileOperations::failed, this, &FilesPanel::errorOccurred);
     connect(m_ops, &models::files::FileOperations::succeeded, this, &FilesPanel::message);
     connect(m_model, &SandboxFileModel::listFailed, this,

@@ -64,8 +64,8 @@ void DownloadJob::packFolder()
     m_remoteArchive = QStringLiteral("/tmp/.lizard-download-%1.tar")
                           .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     // The folder's contents, from inside it: a symlink to a folder downloads as that folder.
-    const QStringList argv{QStringLiteral("tar"), QStringLiteral("-C"), m_remotePath,       QStringLiteral("-cf"),
-                           m_remoteArchive,       QStringLiteral("--"), QStringLiteral(".")};
+    const QStringList argv{QStringLiteral("tar"), QStringLiteral("-C"), m_remotePath, QStringLiteral("-cf"),
+                           m_remoteArchive, QStringLiteral("--"), QStringLiteral(".")};
     client::ExecOptions opts;
     opts.timeoutMs = 600000;
     track(m_api->execArgv(m_sandboxId, argv, opts, this, [this](client::Outcome<client::ExecResult> r) {

@@ -9,7 +9,6 @@
 
 namespace lizard::models::files {
 
-
 namespace {
 
 // An entry of a fresh listing with its sort key.

@@ -62,6 +62,7 @@ RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
     RichOutput out;
     out.kind = result.isDisplay ? RichOutput::Kind::DisplayData : RichOutput::Kind::ExecuteResult;
     out.executionCount = result.executionCount;
+    out.displayId = result.displayId;
     for (auto it = result.bundle.begin(); it != result.bundle.end(); ++it) {
         const std::string value = it.value().toStdString();
         if (isJsonMime(it.key())) {

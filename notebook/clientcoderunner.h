@@ -47,7 +47,6 @@ signals:
     void kernelStateChanged(lizard::client::KernelState state);
     void noticeReceived(const QString& message);
     void outputCleared(bool wait);
-    void displayUpdated(const QString& displayId, const lizard::notebook::RichOutput& output);
 
 private:
     void onInterpreterState(const QString& contextId, client::KernelState state);

@@ -29,6 +29,9 @@ signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);
     void resultReceived(const lizard::notebook::RichOutput& output);
     void errorReceived(const lizard::notebook::ErrorOutput& output);
+    // update_display_data: every output shown with this display id, in any cell, now shows
+    // output's data and metadata.
+    void displayUpdated(const QString& displayId, const lizard::notebook::RichOutput& output);
     void done(std::optional<int> executionCount); // the runner's "done" event
     void failed(const QString& message);
 };

@@ -26,6 +26,9 @@ struct RichOutput
     nlohmann::json data = nlohmann::json::object();
     nlohmann::json metadata = nlohmann::json::object();
     std::optional<int> executionCount; // execute_result only
+    // Set when the kernel may update this output later (update_display_data with the same id
+    // replaces its data and metadata). Runtime only: nbformat saves no display id.
+    QString displayId;
 
     QStringList mimeTypes() const;
     bool has(const QString& mime) const;

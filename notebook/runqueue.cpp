@@ -8,6 +8,7 @@ RunQueue::RunQueue(NotebookDocument* document, CodeRunner* runner, QObject* pare
     connect(runner, &CodeRunner::streamReceived, this, &RunQueue::onStream);
     connect(runner, &CodeRunner::resultReceived, this, &RunQueue::onResult);
     connect(runner, &CodeRunner::errorReceived, this, &RunQueue::onError);
+    connect(runner, &CodeRunner::displayUpdated, this, &RunQueue::onDisplayUpdated);
     connect(runner, &CodeRunner::done, this, &RunQueue::onDone);
     connect(runner, &CodeRunner::failed, this, &RunQueue::onFailed);
     connect(document, &NotebookDocument::cellRemoved, this, &RunQueue::onCellRemoved);
@@ -103,6 +104,27 @@ void RunQueue::onResult(const RichOutput& output)
 {
     if (m_running && m_current)
         m_current->appendOutput(output);
+}
+
+void RunQueue::onDisplayUpdated(const QString& displayId, const RichOutput& output)
+{
+    // As in JupyterLab: the update reaches every output with that id, in this cell or an
+    // earlier one (a progress bar made in one cell and advanced from the next).
+    if (displayId.isEmpty())
+        return;
+    for (int c = 0; c < m_document->cellCount(); ++c) {
+        Cell* cell = m_document->cell(c);
+        const auto& outputs = cell->outputs();
+        for (int i = 0; i < int(outputs.size()); ++i) {
+            const auto* shown = std::get_if<RichOutput>(&outputs[size_t(i)]);
+            if (shown == nullptr || shown->displayId != displayId)
+                continue;
+            RichOutput updated = *shown; // keeps its kind and execution count
+            updated.data = output.data;
+            updated.metadata = output.metadata;
+            cell->setOutput(i, updated);
+        }
+    }
 }
 
 void RunQueue::onError(const ErrorOutput& output)

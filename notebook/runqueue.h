@@ -42,6 +42,7 @@ private:
     void onStream(const StreamOutput& output);
     void onResult(const RichOutput& output);
     void onError(const ErrorOutput& output);
+    void onDisplayUpdated(const QString& displayId, const RichOutput& output);
     void onDone(std::optional<int> executionCount);
     void onFailed(const QString& message);
     void stampResults(Cell* cell, int executionCount);

@@ -100,7 +100,9 @@ void TestCodeRunNotebook::cellsRunThroughTheQueue()
     notebook::Cell* set = doc.insertCell(0, CellType::Code, "import pandas as pd; df = pd.DataFrame({'x': [1, 2, 3]})");
     notebook::Cell* sum = doc.insertCell(1, CellType::Code, "print('sum:'); df.x.sum()");
     notebook::Cell* table = doc.insertCell(2, CellType::Code, "df");
-    notebook::Cell* boom = doc.insertCell(3, CellType::Code, "1/0");
+    notebook::Cell* shown = doc.insertCell(3, CellType::Code, "h = display('first', display_id=True)");
+    notebook::Cell* update = doc.insertCell(4, CellType::Code, "h.update('second')");
+    notebook::Cell* boom = doc.insertCell(5, CellType::Code, "1/0");
     queue.runAll();
     QTRY_VERIFY_WITH_TIMEOUT(!queue.isBusy(), 120000);
     QCOMPARE(set->status(), CellStatus::Done);
@@ -112,6 +114,10 @@ void TestCodeRunNotebook::cellsRunThroughTheQueue()
     const RichOutput& html = std::get<RichOutput>(table->outputs().at(0));
     QVERIFY(html.text("text/html").contains("<table"));
     QVERIFY(html.has("text/plain"));
+    // update_display_data from the next cell replaced what the first one shows.
+    QCOMPARE(shown->outputs().size(), size_t(1));
+    QCOMPARE(std::get<RichOutput>(shown->outputs().at(0)).text("text/plain"), QString("'second'"));
+    QVERIFY(update->outputs().empty());
     QCOMPARE(boom->status(), CellStatus::Error);
     const ErrorOutput& err = std::get<ErrorOutput>(boom->outputs().at(0));
     QCOMPARE(err.ename, QString("ZeroDivisionError"));

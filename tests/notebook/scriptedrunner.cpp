@@ -58,6 +58,16 @@ void ScriptedRunner::step()
         r.kind = RichOutput::Kind::ExecuteResult;
         r.data[rest.section('=', 0, 0).toStdString()] = rest.section('=', 1).toStdString();
         emit resultReceived(r);
+    } else if (kind == QLatin1String("display") || kind == QLatin1String("update")) {
+        RichOutput r;
+        r.kind = RichOutput::Kind::DisplayData;
+        r.displayId = rest.section(':', 0, 0);
+        const QString bundle = rest.section(':', 1);
+        r.data[bundle.section('=', 0, 0).toStdString()] = bundle.section('=', 1).toStdString();
+        if (kind == QLatin1String("display"))
+            emit resultReceived(r);
+        else
+            emit displayUpdated(r.displayId, r);
     } else if (kind == QLatin1String("raise")) {
         emit errorReceived(ErrorOutput{rest.section(':', 0, 0),
                                        rest.section(':', 1),

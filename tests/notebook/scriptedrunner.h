@@ -3,6 +3,8 @@
 // line, played back from the event loop (or synchronously inside run() when sync is set):
 //   out:<text>            stdout line (text + "\n")      err:<text>   stderr line
 //   result:<mime>=<data>  an execute_result               raise:<ename>:<evalue>  an error
+//   display:<id>:<mime>=<data>  display_data with a display id
+//   update:<id>:<mime>=<data>   update_display_data for that id
 //   wait                  stop until release() or interrupt()
 //   fail:<message>        the run breaks off (failed)
 // When the script ends the run finishes with the next execution count, like a kernel.

@@ -48,6 +48,7 @@ private slots:
     void runsOneAtATimeInOrder_data();
     void runsOneAtATimeInOrder();
     void outputsArriveAsTheyCome();
+    void displayUpdatesReplaceEveryOutputWithTheirId();
     void errorStopsTheQueue();
     void interruptStopsRunningAndClearsQueue();
     void interruptedCellCanBeQueuedAgainAtOnce();
@@ -91,6 +92,31 @@ void TestRunQueue::runsOneAtATimeInOrder()
     QCOMPARE(busy.at(0).at(0).toBool(), true);
     QCOMPARE(busy.at(1).at(0).toBool(), false);
     QVERIFY(f.doc.isDirty()); // outputs and counts are saved with the notebook
+}
+
+void TestRunQueue::displayUpdatesReplaceEveryOutputWithTheirId()
+{
+    // A display made in one cell (twice, like a progress bar shown in two places) and
+    // updated from the next; another display id is left alone.
+    Fixture f({{CellType::Code, "display:bar:text/plain=0%\ndisplay:other:text/plain=keep\nout:x\n"
+                                "display:bar:text/plain=0%"},
+               {CellType::Code, "update:bar:text/plain=100%\nupdate:nobody:text/plain=lost"}});
+    Cell* first = f.cell(0);
+    Cell* second = f.cell(1);
+    f.queue.run(first);
+    QTRY_COMPARE(first->status(), CellStatus::Done);
+    QSignalSpy changed(first, &Cell::outputChanged);
+    f.queue.run(second);
+    QTRY_COMPARE(second->status(), CellStatus::Done);
+    QCOMPARE(first->outputs().size(), std::size_t(4));
+    QCOMPARE(std::get<RichOutput>(first->outputs()[0]).text("text/plain"), QString("100%"));
+    QCOMPARE(std::get<RichOutput>(first->outputs()[1]).text("text/plain"), QString("keep"));
+    QCOMPARE(std::get<RichOutput>(first->outputs()[3]).text("text/plain"), QString("100%"));
+    QCOMPARE(std::get<RichOutput>(first->outputs()[3]).kind, RichOutput::Kind::DisplayData);
+    QCOMPARE(changed.size(), 2);
+    QCOMPARE(changed.at(0).at(0).toInt(), 0);
+    QCOMPARE(changed.at(1).at(0).toInt(), 3);
+    QVERIFY(second->outputs().empty()); // an update shows nothing where it ran
 }
 
 void TestRunQueue::outputsArriveAsTheyCome()

@@ -74,6 +74,7 @@ private slots:
     void traceback();
     void streamsTintedAndGrowing();
     void executeResultPrompt();
+    void updatedDisplayIsRedrawn();
     void headTail_data();
     void headTail();
     void hugeOutput();
@@ -267,6 +268,28 @@ void TestNotebookOutputs::executeResultPrompt()
     QCOMPARE(area.view(1)->plainText(), QString("6"));
     cell.clearOutputs();
     QCOMPARE(area.count(), 0);
+}
+
+void TestNotebookOutputs::updatedDisplayIsRedrawn()
+{
+    // What the run queue does for update_display_data: the row shows the new data, in place,
+    // also when the new data needs another kind of view (text -> image).
+    Cell cell(CellData{});
+    OutputArea area(&cell);
+    RichOutput bar = rich("text/plain", "10%");
+    bar.displayId = "bar";
+    cell.appendOutput(bar);
+    cell.appendOutput(StreamOutput{"stdout", "after\n"});
+    bar.data = {{"text/plain", "100%"}};
+    QVERIFY(cell.setOutput(0, bar));
+    QCOMPARE(area.count(), 2);
+    QCOMPARE(area.view(0)->plainText(), QString("100%"));
+    bar.data = {{"image/png", pngBase64(QSize(40, 30)).toStdString()}, {"text/plain", "<Figure>"}};
+    QVERIFY(cell.setOutput(0, bar));
+    QCOMPARE(area.count(), 2);
+    auto* image = qobject_cast<RichOutputView*>(area.view(0));
+    QVERIFY(image && image->imageView());
+    QCOMPARE(image->imageView()->image().size(), QSize(40, 30));
 }
 
 void TestNotebookOutputs::headTail_data()

@@ -207,6 +207,17 @@ void TestNotebookLive::walkThrough()
     QVERIFY(html);
     QCOMPARE(html->rows(), 4);
 
+    // A display with an id, advanced from the next cell (what progress bars do).
+    type(page, {"h = display('step 1 of 2', display_id=True)"});
+    CellWidget* progress = runWithShiftEnter(page);
+    QVERIFY2(progress->outputs()->count() == 1, qPrintable(describe(progress)));
+    QCOMPARE(progress->outputs()->view(0)->plainText(), QString("'step 1 of 2'"));
+    type(page, {"h.update('step 2 of 2')"});
+    CellWidget* advance = runWithShiftEnter(page);
+    QCOMPARE(advance->cell()->status(), CellStatus::Done);
+    QCOMPARE(advance->outputs()->count(), 0);
+    QCOMPARE(progress->outputs()->view(0)->plainText(), QString("'step 2 of 2'"));
+
     type(page, {"1/0"});
     CellWidget* error = runWithShiftEnter(page);
     QCOMPARE(error->cell()->status(), CellStatus::Error);

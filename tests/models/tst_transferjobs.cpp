@@ -84,6 +84,7 @@ private slots:
     void linkedFolderDownloadsAsFolder();
     void missingRemoteFolderFails();
     void cancelUpload();
+    void cancelFolderDownloadWhilePacking();
     void jobsModel();
 
 private:
@@ -230,6 +231,35 @@ void TestTransferJobs::cancelUpload()
     m_fx.api().statFile(m_fx.sandboxId(), "/home/user/cancelled/huge.bin", nullptr, st.done());
     QVERIFY(st.wait());
     QCOMPARE(st.error().kind, client::ApiError::Kind::NotFound); // a cut upload writes nothing
+}
+
+void TestTransferJobs::cancelFolderDownloadWhilePacking()
+{
+    // Enough to keep the sandbox's tar busy for a while after the cancel.
+    ApiWaiter<client::ExecResult> made;
+    m_fx.api().exec(m_fx.sandboxId(),
+                    "mkdir -p /home/user/bulky && for i in 1 2 3 4; do head -c 100000000 /dev/zero > "
+                    "/home/user/bulky/part$i; done",
+                    {}, nullptr, made.done());
+    LIZ_AWAIT_OK(made);
+    QCOMPARE(made.value().exitCode, 0);
+    const QString target = m_tmp.filePath("bulky-copy");
+    DownloadJob down(&m_fx.api(), m_fx.sandboxId(), "/home/user/bulky", true, target);
+    QSignalSpy finished(&down, &TransferJob::finished);
+    down.start();
+    QTest::qWait(150); // the tar exec is under way
+    down.cancel();
+    QCOMPARE(down.state(), TransferJob::State::Cancelled);
+    QVERIFY(!QFileInfo::exists(target));
+    // No tar left running (lizard-local ends a command whose caller hung up) and no archive
+    // left behind in the sandbox.
+    QTRY_COMPARE_WITH_TIMEOUT(remoteLs("/tmp/.lizard-download-*"), QString(), 20000);
+    ApiWaiter<client::ExecResult> tars;
+    m_fx.api().exec(m_fx.sandboxId(), "pgrep -f '^tar -C /home/user/bulky' || true", {}, nullptr, tars.done());
+    LIZ_AWAIT_OK(tars);
+    QCOMPARE(tars.value().stdoutText, QString());
+    QTest::qWait(1000); // and none appears later
+    QCOMPARE(remoteLs("/tmp/.lizard-download-*"), QString());
 }
 
 void TestTransferJobs::jobsModel()

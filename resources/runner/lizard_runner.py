@@ -262,6 +262,47 @@ def stop_kernel(m):
             pass
 
 
+def spawn_detached(argv, cwd, log_path, env):
+    """Starts argv in a session of its own as a grandchild, so that it is no descendant of this
+    runner: when the exec that runs a serving runner is cancelled (the app closed a notebook, or
+    lost its connection), the agent kills that exec's process tree, and the kernel must outlive
+    it like the kernels of one-shot runs do. Returns the grandchild's pid (0 if it failed)."""
+    r, w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(r)
+            os.setsid()
+            grandchild = os.fork()
+            if grandchild == 0:
+                os.chdir(cwd)
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                out = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+                os.dup2(out, 1)
+                os.dup2(out, 2)
+                for fd in os.listdir("/proc/self/fd"):  # not the exec's pipes, nor anything else
+                    if int(fd) > 2:
+                        try:
+                            os.close(int(fd))
+                        except OSError:
+                            pass
+                os.execve(argv[0], argv, env)
+            os.write(w, str(grandchild).encode())
+            os._exit(0)
+        except BaseException:
+            os._exit(127)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 32)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    os.waitpid(child, 0)
+    return int(data) if data.isdigit() else 0
+
+
 def start_kernel(m):
     d = ctx_dir(m["id"])
     conn = os.path.join(d, "kernel.json")
@@ -271,22 +312,19 @@ def start_kernel(m):
         os.makedirs(m["cwd"], exist_ok=True)
     except OSError as e:
         raise RunnerError("cannot create the working directory %s: %s" % (m["cwd"], e.strerror))
-    with open(os.path.join(d, "kernel.log"), "ab") as log:
-        w = subprocess.Popen([sys.executable, "-S", "-c", WATCHER, d, conn], cwd=m["cwd"],
-                             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    watcher = spawn_detached([sys.executable, "-S", "-c", WATCHER, d, conn], m["cwd"],
+                             os.path.join(d, "kernel.log"), dict(os.environ, PYTHONUNBUFFERED="1"))
     end = time.time() + 30
     while time.time() < end:
         if kernel_pid(m) and os.path.exists(conn):
             try:
                 with open(conn) as f:
                     json.load(f)
-                threading.Thread(target=w.wait, daemon=True).start()  # reap the watcher later
                 write_atomic(os.path.join(d, "kernel.ns"), json.dumps({"pidns": pid_ns()}))
                 return
             except (OSError, ValueError):
                 pass
-        if w.poll() is not None:
+        if not alive(watcher):
             break
         time.sleep(0.02)
     stop_kernel(m)

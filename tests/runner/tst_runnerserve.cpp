@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <csignal>
 #include <memory>
 
 using lizard::test::RunnerHost;
@@ -57,12 +58,35 @@ private slots:
     void shutdownRequestEndsIt();
     void lifetimeDrainsThenExits();
     void exitsWhenStdoutIsClosed();
+    void kernelOutlivesAKilledServeTree();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<RunnerHost> m_host;
     std::unique_ptr<ServeSession> m_serve;
 };
+
+namespace {
+// What the agent does to a cancelled exec: SIGKILL for the process and all its descendants.
+void killTree(qint64 root)
+{
+    QList<qint64> tree{root};
+    for (int i = 0; i < tree.size(); ++i) {
+        for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+            bool isPid = false;
+            const qint64 pid = entry.toLongLong(&isPid);
+            QFile stat("/proc/" + entry + "/stat");
+            if (!isPid || !stat.open(QIODevice::ReadOnly))
+                continue;
+            const QList<QByteArray> fields = stat.readAll().split(')').value(1).trimmed().split(' ');
+            if (fields.value(1).toLongLong() == tree.at(i) && !tree.contains(pid))
+                tree.append(pid);
+        }
+    }
+    for (qint64 pid : tree)
+        ::kill(pid_t(pid), SIGKILL);
+}
+} // namespace
 
 void TestRunnerServe::initTestCase()
 {
@@ -87,6 +111,22 @@ void TestRunnerServe::cleanup()
     m_host->killKernels();
     m_host.reset();
     m_dir.reset();
+}
+
+void TestRunnerServe::kernelOutlivesAKilledServeTree()
+{
+    // The app closed a notebook (or lost its connection): the serve exec is cancelled and the
+    // agent kills its tree. Kernels it started live on, like those of one-shot runs.
+    const RunnerOutcome created = m_serve->request({{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}});
+    const QString ctx = created.first("context").value("id").toString();
+    QVERIFY2(!ctx.isEmpty(), qPrintable(created.describe()));
+    QVERIFY(m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept = 5"}}).finished);
+    killTree(m_serve->process().processId());
+    QVERIFY(m_serve->process().waitForFinished(10000));
+    m_serve = std::make_unique<ServeSession>(*m_host);
+    QVERIFY2(m_serve->start(), qPrintable(m_serve->error()));
+    const RunnerOutcome after = m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept + 1"}});
+    QCOMPARE(after.first("result").value("data").toString(), QString("6"));
 }
 
 void TestRunnerServe::answersRequestsWrittenAsFiles()

@@ -15,6 +15,17 @@ ClientCodeRunner::ClientCodeRunner(client::CodeInterpreter* interpreter, QString
     connect(interpreter, &client::CodeInterpreter::kernelStateChanged, this, &ClientCodeRunner::onInterpreterState);
 }
 
+void ClientCodeRunner::setInterpreter(client::CodeInterpreter* interpreter)
+{
+    if (m_interpreter)
+        disconnect(m_interpreter, nullptr, this, nullptr);
+    m_interpreter = interpreter;
+    if (interpreter)
+        connect(interpreter, &client::CodeInterpreter::kernelStateChanged, this,
+                &ClientCodeRunner::onInterpreterState);
+    emit kernelStateChanged(kernelState());
+}
+
 ClientCodeRunner::~ClientCodeRunner()
 {
     if (m_run)

@@ -29,6 +29,9 @@ public:
     void setTimeout(double seconds) { m_timeoutS = seconds; }
     double timeout() const { return m_timeoutS; }
     client::CodeInterpreter* interpreter() const { return m_interpreter; }
+    // Runs go through interpreter from now on (a new connection to the same sandbox); the
+    // context stays, and with it the kernel's variables if the kernel is still alive there.
+    void setInterpreter(client::CodeInterpreter* interpreter);
 
     // The context id the runs really use (default-<language> for a default context).
     QString effectiveContextId() const;

@@ -43,6 +43,7 @@ private slots:
     void plotShowsInlineAtItsSize();
     void walkThrough();
     void forkNotebookBranches();
+    void notebookFollowsReconnect();
 
 private:
     // Types code into the current cell (edit mode) the way a user does, line by line.
@@ -85,6 +86,7 @@ private:
 
     test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<client::LizardApi> m_apiAgain; // a second connection to the same server
     std::unique_ptr<ui::MainWindow> m_window;
     NotebookController* m_controller = nullptr;
     QTemporaryDir m_recovery;
@@ -289,6 +291,33 @@ void TestNotebookLive::forkNotebookBranches()
     QVERIFY2(still->cell()->status() == CellStatus::Done, qPrintable(describe(still)));
     QCOMPARE(still->outputs()->view(still->outputs()->count() - 1)->plainText(), QString("41"));
     branch->document()->setClean();
+}
+
+// A reconnect (the app makes a new LizardApi, e.g. after lizard-local restarted): the open
+// notebook says it lost the connection, refuses runs meanwhile, then runs again on the same
+// context with its variables.
+void TestNotebookLive::notebookFollowsReconnect()
+{
+    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    QVERIFY(page);
+    type(page, {"survivor = 7"});
+    QCOMPARE(runWithShiftEnter(page)->cell()->status(), CellStatus::Done);
+
+    m_window->clearBackend("Connecting…");
+    QVERIFY(page->header()->noticeText().contains("Disconnected"));
+    type(page, {"survivor"});
+    CellWidget* refused = runWithShiftEnter(page);
+    QCOMPARE(refused->cell()->status(), CellStatus::Error);
+    QVERIFY2(describe(refused).contains("connection"), qPrintable(describe(refused)));
+
+    m_apiAgain = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    m_window->setBackend(m_apiAgain.get(), "Local again", {});
+    QVERIFY(page->header()->noticeText().contains("Connected again"));
+    type(page, {"survivor * 6"});
+    CellWidget* again = runWithShiftEnter(page);
+    QVERIFY2(again->cell()->status() == CellStatus::Done, qPrintable(describe(again)));
+    QCOMPARE(again->outputs()->view(again->outputs()->count() - 1)->plainText(), QString("42"));
+    page->document()->setClean();
 }
 
 QTEST_MAIN(TestNotebookLive)

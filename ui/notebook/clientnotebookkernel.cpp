@@ -85,9 +85,23 @@ void ClientNotebookKernel::restart(Done done)
 
 void ClientNotebookKernel::detach()
 {
+    if (m_runner)
+        m_runner->setInterpreter(nullptr);
     delete m_interpreterObject.data();
     m_interpreter = nullptr;
-    emit notice(QStringLiteral("Disconnected from the server: reopen the notebook to run cells"));
+    emit notice(QStringLiteral("Disconnected from the server: cells run again once the app is connected"));
+}
+
+void ClientNotebookKernel::attach(client::CodeInterpreter* interpreter)
+{
+    detach();
+    interpreter->setParent(this);
+    m_interpreterObject = interpreter;
+    m_interpreter = interpreter;
+    if (m_runner)
+        m_runner->setInterpreter(interpreter);
+    emit notice(QStringLiteral("Connected again: cells run on the same context"));
+    emit stateChanged(state());
 }
 
 } // namespace lizard::ui::notebook

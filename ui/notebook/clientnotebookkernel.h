@@ -34,8 +34,11 @@ public:
     void selectContext(const ContextChoice& context) override;
     void restart(Done done) override;
 
-    // The connection is going away: drop the interpreter (runs fail from now on).
+    // The connection is going away: drop the interpreter (runs fail until attach()).
     void detach();
+    // A new connection: runs go through interpreter (made for the same sandbox; owned from now
+    // on) on the same context, so a kernel that is still alive keeps its variables.
+    void attach(client::CodeInterpreter* interpreter);
     client::CodeInterpreter* interpreter() const { return m_interpreterObject ? m_interpreter : nullptr; }
 
 private:

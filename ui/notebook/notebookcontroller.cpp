@@ -218,17 +218,30 @@ void NotebookController::offerRecovery()
 void NotebookController::onBackendChanged()
 {
     client::LizardApi* api = m_window->api();
-    if (m_api && m_api != api) {
+    if (m_api != api) {
+        // Open notebooks follow the connection: a new one (the same server after a restart,
+        // or another profile) gets a fresh interpreter for the page's sandbox, on the same
+        // context; without one, runs say "not connected".
         for (NotebookPage* page : pages()) {
-            if (auto* kernel = qobject_cast<ClientNotebookKernel*>(page->kernel()))
+            auto* kernel = qobject_cast<ClientNotebookKernel*>(page->kernel());
+            if (kernel == nullptr)
+                continue;
+            if (api)
+                kernel->attach(new client::CodeInterpreter(api, page->sandboxId()));
+            else if (m_api)
                 kernel->detach();
         }
     }
     m_api = api;
     for (NotebookPage* page : pages())
         page->setSandboxModel(m_window->sandboxModel());
-    if (api && !m_offeredRecovery && !m_store.entries().empty())
-        QMetaObject::invokeMethod(this, &NotebookController::offerRecovery, Qt::QueuedConnection);
+    // Copies left by an earlier run are offered once, at the first connection: after a
+    // reconnect the store also holds the copies of the notebooks open right now.
+    if (api && !m_offeredRecovery) {
+        m_offeredRecovery = true;
+        if (!m_store.entries().empty())
+            QMetaObject::invokeMethod(this, &NotebookController::offerRecovery, Qt::QueuedConnection);
+    }
 }
 
 } // namespace lizard::ui::notebook

@@ -2,6 +2,7 @@
 // files in its inbox, events tagged with the request id, concurrency, interrupt, shutdown.
 #include "runner/runnerhost.h"
 #include "runner/servesession.h"
+#include "support/proctree.h"
 
 #include <QDir>
 #include <QFile>
@@ -70,21 +71,10 @@ namespace {
 // What the agent does to a cancelled exec: SIGKILL for the process and all its descendants.
 void killTree(qint64 root)
 {
-    QList<qint64> tree{root};
-    for (int i = 0; i < tree.size(); ++i) {
-        for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-            bool isPid = false;
-            const qint64 pid = entry.toLongLong(&isPid);
-            QFile stat("/proc/" + entry + "/stat");
-            if (!isPid || !stat.open(QIODevice::ReadOnly))
-                continue;
-            const QList<QByteArray> fields = stat.readAll().split(')').value(1).trimmed().split(' ');
-            if (fields.value(1).toLongLong() == tree.at(i) && !tree.contains(pid))
-                tree.append(pid);
-        }
-    }
-    for (qint64 pid : tree)
-        ::kill(pid_t(pid), SIGKILL);
+    const QList<lizard::test::ProcEntry> tree = lizard::test::descendants(root);
+    ::kill(pid_t(root), SIGKILL);
+    for (const lizard::test::ProcEntry& p : tree)
+        ::kill(pid_t(p.pid), SIGKILL);
 }
 } // namespace
 

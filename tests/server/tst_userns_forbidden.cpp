@@ -2,6 +2,7 @@
 // with an error that names the cause and the fix, and never runs code unsandboxed.
 // The host is simulated: lizard-local runs inside a user namespace whose
 // user.max_user_namespaces is 0, so its own unshare(CLONE_NEWUSER) fails as on such a host.
+#include "support/proctree.h"
 #include "support_http.h"
 
 #include <QDir>
@@ -21,28 +22,9 @@ using lizard::test::LocalServer;
 // Command names (comm) of every descendant of `root`.
 static QStringList descendantNames(qint64 root)
 {
-    QMap<qint64, QList<qint64>> children;
-    QMap<qint64, QString> names;
-    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
-        bool isPid = false;
-        const qint64 pid = entry.toLongLong(&isPid);
-        QFile stat("/proc/" + entry + "/stat");
-        if (!isPid || !stat.open(QIODevice::ReadOnly))
-            continue;
-        const QByteArray s = stat.readAll();
-        const qsizetype open = s.indexOf('('), close = s.lastIndexOf(')');
-        if (open < 0 || close < 0)
-            continue;
-        names[pid] = QString::fromUtf8(s.mid(open + 1, close - open - 1));
-        children[s.mid(close + 2).split(' ').value(1).toLongLong()].append(pid);
-    }
     QStringList out;
-    QList<qint64> todo = children.value(root);
-    while (!todo.isEmpty()) {
-        const qint64 pid = todo.takeFirst();
-        out << names.value(pid);
-        todo += children.value(pid);
-    }
+    for (const lizard::test::ProcEntry& p : lizard::test::descendants(root))
+        out << p.name;
     return out;
 }
 

@@ -17,6 +17,13 @@ ClientCodeRunner::ClientCodeRunner(client::CodeInterpreter* interpreter, QString
 
 void ClientCodeRunner::setInterpreter(client::CodeInterpreter* interpreter)
 {
+    if (m_run && !m_run->isFinished()) {
+        // The old interpreter takes its runs with it: the cell must not wait for ever.
+        disconnect(m_run, nullptr, this, nullptr);
+        m_run = nullptr;
+        emit failed(QStringLiteral("the connection to the sandbox was lost while the cell ran "
+                                   "(it may have finished there)"));
+    }
     if (m_interpreter)
         disconnect(m_interpreter, nullptr, this, nullptr);
     m_interpreter = interpreter;

@@ -303,7 +303,14 @@ void TestNotebookLive::notebookFollowsReconnect()
     type(page, {"survivor = 7"});
     QCOMPARE(runWithShiftEnter(page)->cell()->status(), CellStatus::Done);
 
+    // A cell still running when the connection goes ends with an error, not "running" for ever.
+    type(page, {"import time; time.sleep(20)"});
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
+    CellWidget* cut = page->cells()->cellWidget(page->cells()->currentIndex() - 1);
+    QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Running, 30000);
     m_window->clearBackend("Connecting…");
+    QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Error, 5000);
+    QVERIFY2(describe(cut).contains("connection to the sandbox was lost"), qPrintable(describe(cut)));
     QVERIFY(page->header()->noticeText().contains("Disconnected"));
     type(page, {"survivor"});
     CellWidget* refused = runWithShiftEnter(page);

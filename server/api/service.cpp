@@ -100,8 +100,15 @@ int runService(const Options& options)
     manager.startHealthChecks();
 
     proxy::ProxyServer portProxy(ioc, **store);
-    if (Status s = portProxy.open(static_cast<unsigned short>(options.proxyPort)); !s)
-        return fail(s.error().message);
+    Status proxyOpen = portProxy.open(static_cast<unsigned short>(options.proxyPort));
+    if (!proxyOpen && !options.proxyPortGiven && options.proxyPort != 0) {
+        // API port + 1 is only our habit: another program (or an outgoing connection, for an
+        // API port in the ephemeral range) may hold it. Any free port serves; exposures say which.
+        log::warn(proxyOpen.error().message + "; the port proxy uses a free port instead");
+        proxyOpen = portProxy.open(0);
+    }
+    if (!proxyOpen)
+        return fail(proxyOpen.error().message);
 
     Router router(**store);
     ApiContext ctx{**store, manager, **rt, userName()};

@@ -88,6 +88,7 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             return usageError("unknown argument: " + a);
         }
     }
+    o.proxyPortGiven = o.proxyPort >= 0;
     if (o.proxyPort < 0)
         o.proxyPort = o.port == 0 || o.port == 65535 ? 0 : o.port + 1;
     if (o.proxyPort != 0 && o.proxyPort == o.port)

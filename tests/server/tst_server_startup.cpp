@@ -8,7 +8,11 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 using lizard::test::LocalServer;
@@ -138,6 +142,51 @@ private slots:
         QCOMPARE(lines.size(), 2);
         QVERIFY(lines[0].startsWith("lizard-local "));
         QCOMPARE(lines[1], "key file: " + QDir(dir).absoluteFilePath("api-key").toUtf8());
+    }
+
+    void busyProxyPortIsNotFatal()
+    {
+        // Another program holds API port + 1 (the proxy's usual port): lizard-local still starts,
+        // with its port proxy on a free port, and says where in server.json.
+        int held = -1;
+        int apiPort = 0;
+        for (int attempt = 0; attempt < 20 && held < 0; ++attempt) {
+            const int probe = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in a{};
+            a.sin_family = AF_INET;
+            a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            socklen_t len = sizeof a;
+            ::bind(probe, reinterpret_cast<sockaddr*>(&a), sizeof a);
+            ::getsockname(probe, reinterpret_cast<sockaddr*>(&a), &len);
+            apiPort = ntohs(a.sin_port);
+            ::close(probe);
+            held = ::socket(AF_INET, SOCK_STREAM, 0);
+            a.sin_port = htons(quint16(apiPort + 1));
+            if (::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(held, 1) != 0) {
+                ::close(held);
+                held = -1;
+            }
+        }
+        QVERIFY(held >= 0);
+        QTemporaryDir tmp;
+        const QString dir = tmp.path() + "/data";
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(LocalServer::serverBinary(), {"--port", QString::number(apiPort), "--data-dir", dir});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("key file: ") || p.state() != QProcess::Running, 60000);
+        ::close(held);
+        QVERIFY2(out.contains("key file: "), out.constData());
+        QFile info(dir + "/server.json");
+        QVERIFY(info.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(info.readAll()).object();
+        QCOMPARE(j.value("port").toInt(), apiPort);
+        const int proxyPort = j.value("proxyPort").toInt();
+        QVERIFY2(proxyPort > 0 && proxyPort != apiPort + 1, qPrintable(QString::number(proxyPort)));
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(20000));
+        QVERIFY2(out.contains("the port proxy uses a free port instead"), out.constData());
     }
 
     void badArguments_data()

@@ -45,8 +45,8 @@ std::string usageText()
 {
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
-           "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1;\n"
-           "                   any free port when --port is 0; 0 = any free port)\n"
+           "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
+           "                   any free port when that is taken or --port is 0; 0 = any free port)\n"
            "  --data-dir DIR   state directory (default $XDG_DATA_HOME/lizard-local)\n"
            "  --max-running N  sandboxes running at once (default 32)\n"
            "  --version        print the version\n";

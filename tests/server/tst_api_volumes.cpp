@@ -342,7 +342,7 @@ private slots:
             createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
         QVERIFY(!id.isEmpty());
         exec(id, {{"cmd", "echo kept > /workspace/k.txt"}});
-        QVERIFY(m_server.restart());
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
         // adopted: still attached; then released by a kill
         QCOMPARE(
             jsonObject(m_server.request("GET", volumes() + "/kept")).value("attachedTo").toString(),
@@ -371,7 +371,7 @@ private slots:
         QVERIFY(pid > 1);
         m_server.stop();
         QVERIFY(::kill(pid_t(pid), SIGKILL) == 0); // the sandbox dies while lizard-local is down
-        QVERIFY(m_server.restart());
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
         const auto v = jsonObject(m_server.request("GET", volumes() + "/orphaned"));
         QVERIFY2(v.value("attachedTo").isNull(), qPrintable(QJsonDocument(v).toJson()));
         const QString next =

@@ -7,6 +7,7 @@
 
 #include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
+#include "benchawait.h"
 #include "stallmeter.h"
 #include "ui/files/fileiconproxy.h"
 
@@ -18,6 +19,7 @@
 #include <cstdio>
 
 using namespace lizard;
+using lizard::bench::await;
 
 namespace {
 
@@ -70,21 +72,6 @@ void report(const char* what, int entries, const Run& run)
     std::fflush(stdout);
 }
 
-template <class T, class Call>
-bool await(Call call, T* out, QString* failure)
-{
-    bool done = false;
-    call([&](client::Outcome<T> o) {
-        if (o)
-            *out = o.value();
-        else
-            *failure = o.error().toDisplayString();
-        done = true;
-    });
-    while (!done)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-    return failure->isEmpty();
-}
 
 } // namespace
 
@@ -109,7 +96,7 @@ int main(int argc, char** argv)
     client::LizardApi api({parser.value(QStringLiteral("url")), parser.value(QStringLiteral("key"))});
     QString failure;
     QList<client::Project> projects;
-    if (!await<QList<client::Project>>([&](auto done) { api.listProjects(&api, done); }, &projects, &failure) ||
+    if (!await<QList<client::Project>>([&](QObject* c, auto done) { return api.listProjects(c, done); }, &projects, &failure) ||
         projects.isEmpty()) {
         std::fprintf(stderr, "lizard-bench-files: no project: %s\n", qPrintable(failure));
         return 2;
@@ -117,7 +104,7 @@ int main(int argc, char** argv)
     client::CreateSandboxRequest req;
     req.projectId = projects.first().id;
     client::SandboxInfo sandbox;
-    if (!await<client::SandboxInfo>([&](auto done) { api.createSandbox(req, &api, done); }, &sandbox, &failure)) {
+    if (!await<client::SandboxInfo>([&](QObject* c, auto done) { return api.createSandbox(req, c, done); }, &sandbox, &failure)) {
         std::fprintf(stderr, "lizard-bench-files: create sandbox: %s\n", qPrintable(failure));
         return 2;
     }
@@ -128,7 +115,7 @@ int main(int argc, char** argv)
     client::ExecOptions opts;
     opts.timeoutMs = 300000;
     const bool filled = await<client::ExecResult>(
-        [&](auto done) { api.execArgv(sandbox.sandboxId, {"python3", "-c", script}, opts, &api, done); }, &made, &failure);
+        [&](QObject* c, auto done) { return api.execArgv(sandbox.sandboxId, {"python3", "-c", script}, opts, c, done); }, &made, &failure);
     int rc = 0;
     if (!filled || made.exitCode != 0) {
         std::fprintf(stderr, "lizard-bench-files: filling the folder failed: %s %s\n", qPrintable(failure),
@@ -153,6 +140,6 @@ int main(int argc, char** argv)
         rc = first.ok && again.ok ? 0 : 1;
     }
     client::Unit unit;
-    await<client::Unit>([&](auto done) { api.killSandbox(sandbox.sandboxId, &api, done); }, &unit, &failure);
+    await<client::Unit>([&](QObject* c, auto done) { return api.killSandbox(sandbox.sandboxId, c, done); }, &unit, &failure);
     return rc;
 }

@@ -5,6 +5,7 @@
 //
 //   lizard-bench-notebook [--lines N] [--url http://127.0.0.1:7411 --key liz_...]
 
+#include "../console/benchawait.h"
 #include "../console/stallmeter.h"
 #include "client/lizardapi.h"
 #include "notebook/cell.h"
@@ -24,6 +25,7 @@
 #include <cstdio>
 
 using namespace lizard;
+using lizard::bench::await;
 using lizard::notebook::CellStatus;
 using lizard::ui::notebook::StreamOutputView;
 
@@ -90,22 +92,6 @@ int runSynthetic(int total)
     return ok ? 0 : 1;
 }
 
-template <class T, class Call>
-bool await(Call call, T* out, QString* failure)
-{
-    bool done = false;
-    QObject ctx;
-    call(&ctx, [&](client::Outcome<T> o) {
-        if (o)
-            *out = o.value();
-        else
-            *failure = o.error().toDisplayString();
-        done = true;
-    });
-    while (!done)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-    return failure->isEmpty();
-}
 
 int runLive(const QString& url, const QString& key, int total)
 {

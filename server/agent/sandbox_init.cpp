@@ -1,6 +1,7 @@
 #include "agent/sandbox_init.h"
 
 #include "agent/agent_server.h"
+#include "agent/confinement.h"
 #include "agent/id_map.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
@@ -89,6 +90,12 @@ int placeFd(int fd, int target)
         std::fprintf(stderr, "lizard-agent: fatal: uncaught exception\n");
         std::abort();
     });
+    // Last, so that nothing above needs what it takes away; before any request is served,
+    // so that every process the sandbox ever runs inherits it.
+    if (auto e = confineSandbox(); !e.empty()) {
+        sendStatus(status, "E " + e);
+        ::_exit(1);
+    }
     static AgentContext context;
     context.envs = config.envs;
     context.singleUid = config.idMap.kind == "single";

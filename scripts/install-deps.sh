@@ -7,7 +7,7 @@ PKGS=(
   # toolchain
   build-essential cmake ninja-build pkg-config
   # desktop app
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
   # server
   libboost1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QUrl>
 
 using namespace lizard::test;
@@ -158,6 +159,27 @@ private slots:
         // Control: the writable places are writable.
         QCOMPARE(sh("touch /tmp/probe /usr/local/probe /home/user/probe && echo ok").out.trimmed(),
                  QString("ok"));
+    }
+
+    void mountsAreLockedEvenWithoutTheFilter()
+    {
+        // Enter the sandbox's namespaces from the host, with every capability there and no
+        // seccomp filter: only the kernel's mount lock is left to refuse the remount.
+        QByteArray seen;
+        const QString id = createSandbox(m_server, {{"templateId", "base"}});
+        QVERIFY(!id.isEmpty());
+        const qint64 pid = agentHostPid(m_server, id, seen);
+        QVERIFY2(pid > 0, seen.right(2000).constData());
+        QProcess p;
+        p.start("nsenter", {"-t", QString::number(pid), "-U", "-m", "-r", "-w", "/bin/sh", "-c",
+                            "mount -o remount,bind,rw /usr 2>&1; echo usr=$?; "
+                            "mount -o remount,bind,suid /usr 2>&1; echo suid=$?; umount -l /usr 2>&1; echo umount=$?; "
+                            "mount -t tmpfs none /mnt && echo tmpfs-ok && umount /mnt"});
+        QVERIFY(p.waitForFinished(30000));
+        const QString out = QString::fromUtf8(p.readAll());
+        m_server.request("DELETE", "/api/sandboxes/" + id);
+        QVERIFY2(out.contains("usr=") && !out.contains("usr=0") && !out.contains("suid=0") && !out.contains("umount=0"), qPrintable(out));
+        QVERIFY2(out.contains("tmpfs-ok"), qPrintable(out)); // control: the capabilities were there
     }
 
     void hostEnvironmentDoesNotLeak()

@@ -162,7 +162,8 @@ class TestSecAgentCalls : public QObject
         s->connectToHost("127.0.0.1", quint16(m_server.port()));
         if (!s->waitForConnected(5000))
             return nullptr;
-        const QByteArray json = toJson(QJsonObject{{"cmd", cmd}, {"timeoutMs", 60000}});
+        const QByteArray json =
+            toJson(QJsonObject{{"cmd", cmd}, {"timeoutMs", 60000}, {"pidEvent", true}});
         s->write(
             "POST " + path(id, "/exec").toUtf8() +
             " HTTP/1.1\r\nHost: x\r\nX-API-Key: " + m_server.apiKey().toUtf8() +
@@ -261,6 +262,10 @@ private slots:
             t->join();
         const qint64 frozenFor = since.elapsed();
         frozen.thaw();
+        qInfo("frozen agent: read %lld ms, list %lld ms, exec %lld ms, sse exec %lld ms, running "
+              "stream %lld ms; "
+              "other sandbox read %lld ms, exec %lld ms (T = %d ms)",
+              read.ms, list.ms, exec.ms, sse.ms, streamMs, otherRead.ms, otherExec.ms, kDeadlineMs);
 
         for (const auto& [name, call] :
              {std::pair{"read", read}, {"list", list}, {"exec", exec}, {"sse exec", sse}}) {

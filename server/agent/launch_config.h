@@ -40,6 +40,9 @@ struct LaunchConfig
     std::vector<std::string> cgroupProcs;
     std::map<std::string, std::string> envs;
     std::string slirp; // slirp4netns path when the sandbox gets internet access
+    // Prohibit routes PID 1 installs with internet access (net_guard.h). Not read from the
+    // JSON: the launcher fills it on the host side, so it is fresh at every start.
+    std::vector<std::string> blockedPrefixes;
     std::string hostname = "lizard";
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)

@@ -2,6 +2,7 @@
 
 #include "agent/agent_server.h"
 #include "agent/id_map.h"
+#include "agent/net_guard.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
 
@@ -62,6 +63,9 @@ int placeFd(int fd, int target)
         die(std::string("sethostname: ") + std::strerror(errno));
     if (auto e = bringUpLoopback(); !e.empty())
         die(e);
+    // Before anything of the sandbox runs; its processes cannot remove these (no CAP_NET_ADMIN).
+    if (auto e = installNetGuard(config.blockedPrefixes); !e.empty())
+        die("blocking host addresses: " + e);
 
     int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devNull < 0)

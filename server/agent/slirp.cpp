@@ -18,8 +18,12 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
     int ready[2];
     if (::pipe2(ready, O_CLOEXEC) != 0)
         return out;
-    std::vector<std::string> args{config.slirp, "--configure", "--mtu=65520", "--disable-host-loopback",
-                                  "--exit-fd=3", "--ready-fd=4"};
+    // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
+    // in the host's network namespace: it runs in its own mount namespace without the
+    // host's file system (--enable-sandbox) and under its own seccomp filter.
+    std::vector<std::string> args{
+        config.slirp,       "--configure",      "--mtu=65520", "--disable-host-loopback",
+        "--enable-sandbox", "--enable-seccomp", "--exit-fd=3", "--ready-fd=4"};
     if (::getuid() != 0)
         args.push_back("--userns-path=/proc/" + std::to_string(initPid) + "/ns/user");
     args.push_back(std::to_string(initPid));

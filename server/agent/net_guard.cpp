@@ -172,12 +172,12 @@ std::vector<std::string> fixedBlockedPrefixes()
 namespace {
 
 // ENOENT is fine: a kernel without IPv6, or tap0 not created yet.
-std::string writeSysctl(const char* path)
+std::string writeSysctl(const char* path, const std::string& value)
 {
     int fd = ::open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT ? std::string() : std::string(path) + ": " + std::strerror(errno);
-    const bool ok = ::write(fd, "1", 1) == 1;
+    const bool ok = ::write(fd, value.data(), value.size()) == ssize_t(value.size());
     const int err = errno;
     ::close(fd);
     return ok ? std::string() : std::string(path) + ": " + std::strerror(err);
@@ -227,18 +227,22 @@ std::string installProhibitRoutes(const std::vector<std::string>& prefixes)
 
 } // namespace
 
-std::string installNetGuard(const std::vector<std::string>& prefixes)
+std::string installNetGuard(const LaunchConfig& config)
 {
-    if (prefixes.empty())
+    if (config.blockedPrefixes.empty())
         return {};
     // slirp4netns may create tap0 at any moment: "default" covers a later tap0, the second
     // write one that already exists.
     for (const char* path : {"/proc/sys/net/ipv6/conf/default/disable_ipv6",
                              "/proc/sys/net/ipv6/conf/tap0/disable_ipv6"}) {
-        if (auto e = writeSysctl(path); !e.empty())
+        if (auto e = writeSysctl(path, "1"); !e.empty())
             return e;
     }
-    return installProhibitRoutes(prefixes);
+    const unsigned lastGid = config.idMap.kind == "single" ? 0 : config.idMap.count - 1;
+    if (auto e = writeSysctl("/proc/sys/net/ipv4/ping_group_range", "0 " + std::to_string(lastGid));
+        !e.empty())
+        return e;
+    return installProhibitRoutes(config.blockedPrefixes);
 }
 
 } // namespace lizard::agent

@@ -7,6 +7,8 @@
 // connect() fails at once with EACCES. Sandbox processes lack CAP_NET_ADMIN, so they cannot
 // remove these routes.
 
+#include "agent/launch_config.h"
+
 #include <string>
 #include <vector>
 
@@ -21,10 +23,11 @@ std::vector<std::string> hostLocalPrefixes(std::string* error);
 // What PID 1 blocks besides the host's addresses: the slirp gateway and 169.254.0.0/16.
 std::vector<std::string> fixedBlockedPrefixes();
 
-// Inside the sandbox's network namespace (PID 1, after /proc is mounted): one prohibit route
-// per prefix, and IPv6 off on tap0 (slirp4netns runs without IPv6, so there it only leads to
-// neighbour discovery timeouts). Does nothing for an empty list (no internet access).
-// Returns "" or what failed.
-std::string installNetGuard(const std::vector<std::string>& prefixes);
+// Inside the sandbox's network namespace (PID 1, after /proc is mounted), with internet
+// access (config.blockedPrefixes not empty): one prohibit route per prefix; IPv6 off on
+// tap0 (slirp4netns runs without IPv6, so there it only leads to neighbour discovery
+// timeouts); ping through ICMP datagram sockets for every sandbox group, so that ping needs
+// no CAP_NET_RAW (packet sockets would skip the routes). Returns "" or what failed.
+std::string installNetGuard(const LaunchConfig& config);
 
 } // namespace lizard::agent

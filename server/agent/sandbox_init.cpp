@@ -64,7 +64,7 @@ int placeFd(int fd, int target)
     if (auto e = bringUpLoopback(); !e.empty())
         die(e);
     // Before anything of the sandbox runs; its processes cannot remove these (no CAP_NET_ADMIN).
-    if (auto e = installNetGuard(config.blockedPrefixes); !e.empty())
+    if (auto e = installNetGuard(config); !e.empty())
         die("blocking host addresses: " + e);
 
     int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);

@@ -193,4 +193,37 @@ inline ConnectOutcome connectFrom(const LocalServer& server, const QString& id, 
             o.value("reply").toString()};
 }
 
+// Python that hand-builds a TCP SYN to argv[2]:argv[1] and sends it on tap0 through a packet
+// socket, which skips the routing table. Prints "socket <errno>" or "sent <gateway mac>".
+inline QString pyRawSynProbe()
+{
+    return QStringLiteral(R"(import socket, struct, sys, time, os
+port = int(sys.argv[1]); dst = sys.argv[2]
+# learn the gateway MAC: any datagram to the DNS alias makes the kernel ARP for it
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.sendto(b'x', ('10.0.2.3', 9)); time.sleep(0.3)
+mac = None
+for line in open('/proc/net/arp').read().splitlines()[1:]:
+    f = line.split()
+    if f[0] == '10.0.2.3': mac = bytes.fromhex(f[3].replace(':', ''))
+def csum(b):
+    if len(b) % 2: b += b'\0'
+    s = sum(struct.unpack('!%dH' % (len(b) // 2), b)); s = (s >> 16) + (s & 0xffff); s += s >> 16
+    return (~s) & 0xffff
+try:
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+except OSError as e:
+    print('socket', e.errno); sys.exit(0)
+p.bind(('tap0', 0))
+me = p.getsockname()[4]
+src = socket.inet_aton('10.0.2.100'); d = socket.inet_aton(dst)
+tcp = struct.pack('!HHIIBBHHH', 40000, port, 1, 0, 5 << 4, 0x02, 65535, 0, 0)
+tcp = tcp[:16] + struct.pack('!H', csum(src + d + struct.pack('!BBH', 0, 6, len(tcp)) + tcp)) + tcp[18:]
+ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(tcp), 1, 0, 64, 6, 0, src, d)
+ip = ip[:10] + struct.pack('!H', csum(ip)) + ip[12:]
+p.send(mac + me + b'\x08\x00' + ip + tcp)
+time.sleep(0.5)
+print('sent', mac.hex() if mac else None)
+)");
+}
+
 } // namespace lizard::test

@@ -24,6 +24,7 @@ class TestSecNetwork : public QObject
     // The attempt fails within a second with one of `errors`, and nothing reached the host.
     void expectRefused(const QString& host, int port, const QStringList& errors)
     {
+        m_listener.takeConnections(); // what an earlier, failed attempt let through is not ours
         QString raw;
         const ConnectOutcome c = connectFrom(m_server, m_online, host, port, false, &raw);
         QVERIFY2(errors.contains(c.error), qPrintable(host + ": " + c.error + " (" + raw + ")"));
@@ -100,14 +101,57 @@ private slots:
         expectRefused("169.254.1.1", m_listener.port(), {"EACCES"});
     }
 
-    void guardCannotBeRemovedFromInside()
+    void packetSocketCannotSkipTheRoutes()
     {
         requireNetwork();
-        const ProbeResult del =
-            runShell(m_server, m_online, "ip route del prohibit 10.0.2.2/32 2>&1");
-        QVERIFY2(del.exitCode != 0, qPrintable(del.describe()));
-        QVERIFY2(del.out.contains("Operation not permitted"), qPrintable(del.describe()));
-        expectRefused("10.0.2.2", m_listener.port(), {"EACCES"});
+        QString target;
+        for (const QString& a : hostAddresses()) {
+            if (!a.contains(':') && target.isEmpty())
+                target = a;
+        }
+        if (target.isEmpty())
+            QSKIP("this host has no IPv4 address besides loopback");
+        m_listener.takeConnections();
+        const ProbeResult p =
+            runArgv(m_server, m_online,
+                    {"python3", "-c", pyRawSynProbe(), QString::number(m_listener.port()), target});
+        QVERIFY2(p.exitCode == 0, qPrintable(p.describe()));
+        // Either no packet socket at all (no CAP_NET_RAW), or slirp4netns must not have
+        // connected to the host on the frame's behalf.
+        QVERIFY2(p.out.startsWith("socket 1") || p.out.startsWith("sent"),
+                 qPrintable(p.describe()));
+        QTest::qWait(300);
+        QVERIFY2(m_listener.takeConnections() == 0,
+                 qPrintable("a raw SYN reached the host: " + p.describe()));
+    }
+
+    // Without CAP_NET_RAW, ping uses ICMP datagram sockets: they work for the sandbox's
+    // users and obey the routes.
+    void pingSocketsFollowTheRoutes()
+    {
+        requireNetwork();
+        const QString code =
+            "import socket, sys\n"
+            "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_ICMP)\n"
+            "for a in sys.argv[1:]:\n"
+            "    try: s.sendto(b'\\x08\\0\\0\\0\\0\\1\\0\\1', (a, 0)); print(a, 'sent')\n"
+            "    except OSError as e: print(a, e.errno)\n";
+        QStringList argv{"python3", "-c", code, "10.0.2.2", "169.254.169.254"};
+        for (const QString& a : hostAddresses()) {
+            if (!a.contains(':'))
+                argv << a;
+        }
+        if (!m_remote.remote.isEmpty())
+            argv << m_remote.remote;
+        const ProbeResult p = runArgv(m_server, m_online, argv, "user");
+        QVERIFY2(p.exitCode == 0, qPrintable(p.describe()));
+        for (const QString& line : p.out.trimmed().split('\n')) {
+            const QString expected =
+                line.startsWith(m_remote.remote + " ") && !m_remote.remote.isEmpty()
+                    ? "sent"
+                    : QString::number(EACCES);
+            QVERIFY2(line.section(' ', 1) == expected, qPrintable(line + " | " + p.describe()));
+        }
     }
 
     // Controls.
@@ -173,6 +217,17 @@ private slots:
         const ConnectOutcome c = connectFrom(
             m_server, m_offline, m_remote.remote.isEmpty() ? "192.0.2.1" : m_remote.remote, 80);
         QCOMPARE(c.error, QString("ENETUNREACH"));
+    }
+
+    // Last: if it fails, the route it removed would fail the tests after it too.
+    void guardCannotBeRemovedFromInside()
+    {
+        requireNetwork();
+        const ProbeResult del =
+            runShell(m_server, m_online, "ip route del prohibit 10.0.2.2/32 2>&1");
+        QVERIFY2(del.exitCode != 0, qPrintable(del.describe()));
+        QVERIFY2(del.out.contains("Operation not permitted"), qPrintable(del.describe()));
+        expectRefused("10.0.2.2", m_listener.port(), {"EACCES"});
     }
 };
 

@@ -6,6 +6,13 @@
 
 using namespace lizard::test;
 
+// A macro: QSKIP returns from the function it is written in.
+#define REQUIRE_NETWORK()                                                                          \
+    do {                                                                                           \
+        if (!m_noNetwork.isEmpty())                                                                \
+            QSKIP(qPrintable(m_noNetwork));                                                        \
+    } while (false)
+
 class TestSecNetwork : public QObject
 {
     Q_OBJECT
@@ -14,12 +21,6 @@ class TestSecNetwork : public QObject
     HostListener m_listener;
     VethHost m_remote;
     QString m_online, m_offline, m_noNetwork, m_noRemote;
-
-    void requireNetwork()
-    {
-        if (!m_noNetwork.isEmpty())
-            QSKIP(qPrintable(m_noNetwork));
-    }
 
     // The attempt fails within a second with one of `errors`, and nothing reached the host.
     void expectRefused(const QString& host, int port, const QStringList& errors)
@@ -68,7 +69,7 @@ private slots:
 
     void hostLoopbackIsOutOfReach()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         // 127.0.0.1 and ::1 are the sandbox's own: nothing listens there.
         expectRefused("127.0.0.1", m_listener.port(), {"ECONNREFUSED"});
         expectRefused("::1", m_listener.port(), {"ECONNREFUSED"});
@@ -82,7 +83,7 @@ private slots:
     }
     void hostAddressesAreProhibited()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         QFETCH(QString, address);
         // IPv4: our prohibit routes; IPv6: off on tap0, prohibit routes besides.
         expectRefused(address, m_listener.port(), {"EACCES", "ENETUNREACH"});
@@ -90,20 +91,20 @@ private slots:
 
     void slirpGatewayIsProhibited()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         expectRefused("10.0.2.2", m_listener.port(), {"EACCES"});
     }
 
     void metadataAddressIsProhibited()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         expectRefused("169.254.169.254", 80, {"EACCES"});
         expectRefused("169.254.1.1", m_listener.port(), {"EACCES"});
     }
 
     void packetSocketCannotSkipTheRoutes()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         QString target;
         for (const QString& a : hostAddresses()) {
             if (!a.contains(':') && target.isEmpty())
@@ -129,7 +130,7 @@ private slots:
     // users and obey the routes.
     void pingSocketsFollowTheRoutes()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         const QString code =
             "import socket, sys\n"
             "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM, socket.IPPROTO_ICMP)\n"
@@ -158,7 +159,7 @@ private slots:
 
     void ownLoopbackServerAnswers()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         const ProbeResult p =
             runPython(m_server, m_online,
                       "import socket\n"
@@ -170,7 +171,7 @@ private slots:
 
     void remoteHostAnswers()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         if (!m_noRemote.isEmpty())
             QSKIP(qPrintable(m_noRemote));
         QString raw;
@@ -183,7 +184,7 @@ private slots:
 
     void dnsStillAnswers()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         // A query for example.com; any answer (NXDOMAIN too) with our id will do.
         const QString query =
             "import socket, sys\n"
@@ -222,7 +223,7 @@ private slots:
     // Last: if it fails, the route it removed would fail the tests after it too.
     void guardCannotBeRemovedFromInside()
     {
-        requireNetwork();
+        REQUIRE_NETWORK();
         const ProbeResult del =
             runShell(m_server, m_online, "ip route del prohibit 10.0.2.2/32 2>&1");
         QVERIFY2(del.exitCode != 0, qPrintable(del.describe()));

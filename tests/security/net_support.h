@@ -89,7 +89,8 @@ public:
     {
         const QString pid = QString::number(::getpid());
         m_ns = "lzt-net-" + pid;
-        const QString outer = "lztn" + pid + "a", inner = "lztn" + pid + "b";
+        m_outer = "lztn" + pid + "a";
+        const QString outer = m_outer, inner = "lztn" + pid + "b";
         const QString used = run({"ip", "-o", "addr"});
         int net = 100 + int(::getpid() % 150);
         while (used.contains(QStringLiteral("172.31.%1.").arg(net)))
@@ -134,6 +135,15 @@ public:
             run({"ip", "netns", "delete", m_ns}); // takes the veth pair along
         m_ns.clear();
     }
+    // Gives this host one more address, or takes it away again (on the veth pair).
+    bool addHostAddress(const QString& address, QString* why)
+    {
+        return !run({"ip", "addr", "add", address + "/32", "dev", m_outer}, why).isNull();
+    }
+    void removeHostAddress(const QString& address)
+    {
+        run({"ip", "addr", "del", address + "/32", "dev", m_outer});
+    }
     QString hostSide, remote;
     int port = 0;
 
@@ -150,7 +160,7 @@ private:
         }
         return QString::fromUtf8(p.readAllStandardOutput()) + ""; // "" is not null
     }
-    QString m_ns;
+    QString m_ns, m_outer;
     QProcess m_server;
 };
 

@@ -85,6 +85,7 @@ inline QStringList hostAddresses()
 class VethHost
 {
 public:
+    ~VethHost() { stop(); }
     bool start(QString* why)
     {
         const QString pid = QString::number(::getpid());

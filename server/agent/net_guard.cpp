@@ -150,7 +150,9 @@ std::vector<std::string> hostLocalPrefixes(std::string* error)
                 (r->rtm_family != AF_INET6 || RTA_PAYLOAD(dst) != 16))
                 return;
             const auto* addr = static_cast<const unsigned char*>(RTA_DATA(dst));
-            if (!isLoopback(r->rtm_family, addr))
+            // A local default route (transparent proxying) is for marked packets only; as a
+            // prohibit route it would end all internet access.
+            if (r->rtm_dst_len > 0 && !isLoopback(r->rtm_family, addr))
                 out.push_back(formatPrefix(r->rtm_family, addr, r->rtm_dst_len));
         });
     }
@@ -200,15 +202,15 @@ std::string installProhibitRoutes(const std::vector<std::string>& prefixes)
             char attrs[64];
         } req{};
         req.h.nlmsg_type = RTM_NEWROUTE;
-        // Replace: a host address inside 169.254.0.0/16 must not make the launch fail.
-        req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE;
+        // Never replace: slirp4netns' own routes (10.0.2.0/24, default) must stay.
+        req.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
         req.h.nlmsg_seq = ++seq;
         req.r.rtm_family = static_cast<unsigned char>(p.family);
         req.r.rtm_dst_len = static_cast<unsigned char>(p.len);
         req.r.rtm_table = RT_TABLE_MAIN;
         req.r.rtm_protocol = RTPROT_STATIC;
-        // Universe scope: the kernel's check of slirp4netns' gateway route looks only at
-        // link-scope routes, so "default via 10.0.2.2" is still accepted after this.
+        // Universe scope: when slirp4netns adds "default via 10.0.2.2", the kernel checks the
+        // gateway against routes of link scope or narrower only, so it still accepts it.
         req.r.rtm_scope = RT_SCOPE_UNIVERSE;
         req.r.rtm_type = RTN_PROHIBIT;
         const int addrLen = p.family == AF_INET ? 4 : 16;
@@ -222,7 +224,8 @@ std::string installProhibitRoutes(const std::vector<std::string>& prefixes)
         const int err = sock.receive(seq, [](const nlmsghdr*) {});
         // No IPv6 routes possible here (kernel without IPv6, or IPv6 off on lo): IPv6 is off on
         // tap0 already (installNetGuard), so there is no IPv6 way out to block.
-        if (err != 0 && !(p.family == AF_INET6 && (err == EAFNOSUPPORT || err == ENODEV)))
+        if (err != 0 && err != EEXIST &&
+            !(p.family == AF_INET6 && (err == EAFNOSUPPORT || err == ENODEV)))
             return "adding a route for " + text + ": " + std::strerror(err);
     }
     return {};

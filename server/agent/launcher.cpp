@@ -205,15 +205,18 @@ int runSandbox(const LaunchConfig& original)
     if (fds.listen < 0)
         return fail(error);
     int exitPipe[2] = {-1, -1};
-    if (!config.slirp.empty() && ::pipe2(exitPipe, O_CLOEXEC) != 0)
+    SlirpPipes& ready = config.slirpReady;
+    if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
 
     auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    if (exitPipe[1] >= 0)
-        ::close(exitPipe[1]);
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay}) {
+        if (fd >= 0)
+            ::close(fd);
+    }
     if (!child.error.empty()) {
         ::unlink(config.socketPath.c_str());
         return fail(child.error);
@@ -232,8 +235,10 @@ int runSandbox(const LaunchConfig& original)
     if (initPid <= 0)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
     Slirp slirp;
-    if (exitPipe[0] >= 0)
-        slirp = startSlirp(config, initPid, exitPipe[0]);
+    if (exitPipe[0] >= 0) {
+        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite);
+        slirp.readyFd = ready.launcherRead;
+    }
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);

@@ -19,6 +19,7 @@ namespace {
 constexpr const char* kSlirpGateway = "10.0.2.2/32";
 constexpr const char* kLinkLocal4 = "169.254.0.0/16";
 constexpr int kReplyTimeoutMs = 2000;
+constexpr int kSlirpReadyTimeoutMs = 15000; // the launcher waits 20 s for PID 1
 
 struct Prefix
 {
@@ -185,6 +186,23 @@ std::string writeSysctl(const char* path, const std::string& value)
     return ok ? std::string() : std::string(path) + ": " + std::strerror(err);
 }
 
+// Before PID 1 becomes non-dumpable (SlirpPipes). A slirp4netns that fails closes its end,
+// so this waits the whole time only for one that hangs (the launcher kills that one).
+void waitForSlirp(const SlirpPipes& pipes)
+{
+    if (pipes.initRead < 0)
+        return;
+    ::close(pipes.slirpWrite);
+    ::close(pipes.launcherRead);
+    pollfd p{pipes.initRead, POLLIN, 0};
+    char c = 0;
+    if (::poll(&p, 1, kSlirpReadyTimeoutMs) == 1 && ::read(pipes.initRead, &c, 1) == 1) {
+        [[maybe_unused]] auto w = ::write(pipes.initRelay, &c, 1);
+    }
+    ::close(pipes.initRead);
+    ::close(pipes.initRelay);
+}
+
 std::string installProhibitRoutes(const std::vector<std::string>& prefixes)
 {
     RouteSocket sock;
@@ -248,7 +266,10 @@ std::string installNetGuard(const LaunchConfig& config)
     if (auto e = writeSysctl("/proc/sys/net/ipv4/ping_group_range", "0 " + std::to_string(lastGid));
         !e.empty())
         return e;
-    return installProhibitRoutes(config.blockedPrefixes);
+    if (auto e = installProhibitRoutes(config.blockedPrefixes); !e.empty())
+        return e;
+    waitForSlirp(config.slirpReady);
+    return {};
 }
 
 } // namespace lizard::agent

@@ -27,7 +27,8 @@ std::vector<std::string> fixedBlockedPrefixes();
 // access (config.blockedPrefixes not empty): one prohibit route per prefix; IPv6 off on
 // tap0 (slirp4netns runs without IPv6, so there it only leads to neighbour discovery
 // timeouts); ping through ICMP datagram sockets for every sandbox group, so that ping needs
-// no CAP_NET_RAW (packet sockets would skip the routes). Returns "" or what failed.
+// no CAP_NET_RAW (packet sockets would skip the routes). Then waits until slirp4netns is
+// ready (SlirpPipes): call it before PID 1 becomes non-dumpable. Returns "" or what failed.
 std::string installNetGuard(const LaunchConfig& config);
 
 } // namespace lizard::agent

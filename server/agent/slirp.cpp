@@ -12,12 +12,23 @@
 
 namespace lizard::agent {
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
+bool openSlirpPipes(SlirpPipes& pipes)
+{
+    int ready[2], relay[2];
+    if (::pipe2(ready, O_CLOEXEC) != 0)
+        return false;
+    if (::pipe2(relay, O_CLOEXEC) != 0) {
+        ::close(ready[0]);
+        ::close(ready[1]);
+        return false;
+    }
+    pipes = {ready[1], ready[0], relay[1], relay[0]};
+    return true;
+}
+
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd)
 {
     Slirp out;
-    int ready[2];
-    if (::pipe2(ready, O_CLOEXEC) != 0)
-        return out;
     // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
     // in the host's network namespace: it runs in its own mount namespace without the
     // host's file system (--enable-sandbox) and under its own seccomp filter.
@@ -40,21 +51,17 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
         ::dup2(devNull, 2);
         // dup2 clears close-on-exec on the copies.
         int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
-        int readyFd = ::fcntl(ready[1], F_DUPFD, 10);
+        int readyFd = ::fcntl(readyWriteFd, F_DUPFD, 10);
         ::dup2(exitFd, 3);
         ::dup2(readyFd, 4);
         ::close_range(5, ~0U, 0);
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }
-    ::close(ready[1]);
+    ::close(readyWriteFd);
     ::close(exitReadFd);
-    if (pid < 0) {
-        ::close(ready[0]);
-        return out;
-    }
-    out.pid = pid;
-    out.readyFd = ready[0];
+    if (pid > 0)
+        out.pid = pid;
     return out;
 }
 

@@ -12,8 +12,13 @@ struct Slirp
     int readyFd = -1;
 };
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd);
-// True once slirp4netns configured tap0; kills it and returns false otherwise.
+// See SlirpPipes (launch_config.h).
+bool openSlirpPipes(SlirpPipes& pipes);
+
+// Closes readyWriteFd and exitReadFd on this side.
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd);
+// True once slirp4netns configured tap0 (as relayed by PID 1); kills it and returns false
+// otherwise.
 bool waitSlirpReady(Slirp& slirp, int timeoutMs);
 
 } // namespace lizard::agent

@@ -177,27 +177,16 @@ std::string joinCgroups(const std::vector<std::string>& procsFiles)
     return {};
 }
 
-// With internet access, the addresses the sandbox must not reach (net_guard.h), read now so
-// that a sandbox started after an address appeared (a VPN) blocks it too.
-std::string addBlockedPrefixes(LaunchConfig& config)
-{
-    if (config.slirp.empty())
-        return {};
-    std::string error;
-    auto host = hostLocalPrefixes(&error);
-    if (!error.empty())
-        return error;
-    config.blockedPrefixes = fixedBlockedPrefixes();
-    config.blockedPrefixes.insert(config.blockedPrefixes.end(), host.begin(), host.end());
-    return {};
-}
-
 int runSandbox(const LaunchConfig& original)
 {
     ::setsid(); // detached: the sandbox outlives a restart of lizard-local
     LaunchConfig config = original;
-    if (auto e = addBlockedPrefixes(config); !e.empty())
-        return fail(e);
+    if (!config.slirp.empty()) {
+        std::string error;
+        config.blockedPrefixes = sandboxBlockedPrefixes(&error);
+        if (!error.empty())
+            return fail(error);
+    }
     SandboxFds fds;
     fds.log = ::open((config.sandboxDir + "/agent.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     std::string error;

@@ -4,8 +4,9 @@
 // addresses would reach the host's services (--disable-host-loopback only covers 127.0.0.1
 // through the gateway). PID 1 therefore installs "prohibit" routes in the sandbox's network
 // namespace for every host address, the slirp gateway and link-local (metadata) addresses:
-// connect() fails at once with EACCES. Sandbox processes lack CAP_NET_ADMIN, so they cannot
-// remove these routes.
+// connect() fails at once with EACCES. This holds as long as sandbox processes have neither
+// CAP_NET_ADMIN (they could remove the routes) nor CAP_NET_RAW (a packet socket on tap0
+// skips the routing table).
 
 #include "agent/launch_config.h"
 
@@ -14,14 +15,11 @@
 
 namespace lizard::agent {
 
-// Host side (launcher): the host's local addresses ("192.0.2.2/32", "fd00::2/128", local
-// ranges such as "10.9.0.0/16" of `ip route add local`), read from the host's local
-// routing table. Loopback is left out: inside the sandbox 127.0.0.0/8 and ::1 are its own.
-// Empty with *error set if the table could not be read.
-std::vector<std::string> hostLocalPrefixes(std::string* error);
-
-// What PID 1 blocks besides the host's addresses: the slirp gateway and 169.254.0.0/16.
-std::vector<std::string> fixedBlockedPrefixes();
+// Host side (launcher), at each start, so that an address the host gained since (a VPN
+// coming up) is blocked too: the slirp gateway, 169.254.0.0/16 and the host's own addresses
+// (loopback left out: inside the sandbox 127.0.0.0/8 and ::1 are its own). Empty with
+// *error set if the host's addresses could not be read.
+std::vector<std::string> sandboxBlockedPrefixes(std::string* error);
 
 // Inside the sandbox's network namespace (PID 1, after /proc is mounted), with internet
 // access (config.blockedPrefixes not empty): one prohibit route per prefix; IPv6 off on

@@ -198,11 +198,15 @@ int runSandbox(const LaunchConfig& original)
     if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
+    int proceed[2];
+    if (::pipe2(proceed, O_CLOEXEC) != 0)
+        return fail(errnoText("pipe"));
+    fds.proceed = proceed[0];
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
 
     auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay}) {
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, proceed[0]}) {
         if (fd >= 0)
             ::close(fd);
     }
@@ -223,11 +227,20 @@ int runSandbox(const LaunchConfig& original)
     };
     if (initPid <= 0)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
+    // PID 1 waits for the byte below before it moves to an inner user namespace, so this is
+    // still the namespace that owns the sandbox's network.
+    int userns = ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
+    if (userns < 0)
+        return abort(errnoText("opening the sandbox's user namespace"));
     Slirp slirp;
     if (exitPipe[0] >= 0) {
-        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite);
+        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns);
         slirp.readyFd = ready.launcherRead;
     }
+    ::close(userns);
+    char go = 'g';
+    [[maybe_unused]] auto n = ::write(proceed[1], &go, 1);
+    ::close(proceed[1]);
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);

@@ -3,6 +3,7 @@
 #include "agent/route_netlink.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -58,21 +59,29 @@ std::vector<std::string> sandboxBlockedPrefixes(std::string* error)
     return out;
 }
 
+void tuneSandboxNetwork(const LaunchConfig& config)
+{
+    if (config.blockedPrefixes.empty())
+        return;
+    // slirp4netns may create tap0 at any moment: "default" covers a later tap0, the second
+    // write one that already exists.
+    std::string errors;
+    auto note = [&](const std::string& e) {
+        errors += (errors.empty() || e.empty() ? "" : "; ") + e;
+    };
+    for (const char* path : {"/proc/sys/net/ipv6/conf/default/disable_ipv6",
+                             "/proc/sys/net/ipv6/conf/tap0/disable_ipv6"})
+        note(writeSysctl(path, "1"));
+    const unsigned lastGid = config.idMap.kind == "single" ? 0 : config.idMap.count - 1;
+    note(writeSysctl("/proc/sys/net/ipv4/ping_group_range", "0 " + std::to_string(lastGid)));
+    if (!errors.empty())
+        std::fprintf(stderr, "lizard-agent: network settings: %s\n", errors.c_str());
+}
+
 std::string installNetGuard(const LaunchConfig& config)
 {
     if (config.blockedPrefixes.empty())
         return {};
-    // slirp4netns may create tap0 at any moment: "default" covers a later tap0, the second
-    // write one that already exists.
-    for (const char* path : {"/proc/sys/net/ipv6/conf/default/disable_ipv6",
-                             "/proc/sys/net/ipv6/conf/tap0/disable_ipv6"}) {
-        if (auto e = writeSysctl(path, "1"); !e.empty())
-            return e;
-    }
-    const unsigned lastGid = config.idMap.kind == "single" ? 0 : config.idMap.count - 1;
-    if (auto e = writeSysctl("/proc/sys/net/ipv4/ping_group_range", "0 " + std::to_string(lastGid));
-        !e.empty())
-        return e;
     if (auto e = addProhibitRoutes(config.blockedPrefixes); !e.empty())
         return e;
     waitForSlirp(config.slirpReady);

@@ -21,12 +21,17 @@ namespace lizard::agent {
 // *error set if the host's addresses could not be read.
 std::vector<std::string> sandboxBlockedPrefixes(std::string* error);
 
-// Inside the sandbox's network namespace (PID 1, after /proc is mounted), with internet
-// access (config.blockedPrefixes not empty): one prohibit route per prefix; IPv6 off on
-// tap0 (slirp4netns runs without IPv6, so there it only leads to neighbour discovery
-// timeouts); ping through ICMP datagram sockets for every sandbox group, so that ping needs
-// no CAP_NET_RAW (packet sockets would skip the routes). Then waits until slirp4netns is
-// ready (SlirpPipes): call it before PID 1 becomes non-dumpable. Returns "" or what failed.
+// PID 1, before its root is set up: /proc is still the host's, whose /proc/sys/net shows
+// the sandbox's network namespace (the sandbox's own /proc/sys is read-only). With internet
+// access: IPv6 off on tap0 (slirp4netns runs without IPv6, so there it would only lead to
+// neighbour discovery timeouts), and ping through ICMP datagram sockets for every sandbox
+// group (sandbox processes have no CAP_NET_RAW in the network's user namespace). Best
+// effort, reported on stderr: neither is a boundary.
+void tuneSandboxNetwork(const LaunchConfig& config);
+
+// PID 1, inside the sandbox's network namespace, with internet access (config.blockedPrefixes
+// not empty): one prohibit route per prefix, then waits until slirp4netns is ready
+// (SlirpPipes): call it before PID 1 becomes non-dumpable. Returns "" or what failed.
 std::string installNetGuard(const LaunchConfig& config);
 
 } // namespace lizard::agent

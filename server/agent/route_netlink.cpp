@@ -199,8 +199,8 @@ std::string addProhibitRoutes(const std::vector<std::string>& prefixes)
         if (!sock.send(&req.h))
             return "adding a route for " + text + ": " + std::strerror(errno);
         const int err = sock.receive(seq, [](const nlmsghdr*) {});
-        // No IPv6 routes possible here (kernel without IPv6, or IPv6 off on lo): IPv6 is off on
-        // tap0 already (net_guard.h), so there is no IPv6 way out to block.
+        // No IPv6 routes possible here (kernel without IPv6, or IPv6 off on lo): there is
+        // nothing to block, slirp4netns forwards no IPv6 anyway.
         if (err != 0 && err != EEXIST &&
             !(p.family == AF_INET6 && (err == EAFNOSUPPORT || err == ENODEV)))
             return "adding a route for " + text + ": " + std::strerror(err);

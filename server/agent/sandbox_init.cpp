@@ -1,7 +1,9 @@
 #include "agent/sandbox_init.h"
 
 #include "agent/agent_server.h"
+#include "agent/confinement.h"
 #include "agent/id_map.h"
+#include "agent/mount_lock.h"
 #include "agent/net_guard.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
@@ -14,6 +16,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -39,6 +42,15 @@ std::string bringUpLoopback()
     return ok ? std::string() : std::string("bringing up lo: ") + std::strerror(err);
 }
 
+constexpr int kProceedTimeoutMs = 20000;
+
+bool awaitByte(int fd, int timeoutMs)
+{
+    pollfd p{fd, POLLIN, 0};
+    char c = 0;
+    return fd >= 0 && ::poll(&p, 1, timeoutMs) == 1 && ::read(fd, &c, 1) == 1;
+}
+
 // Moves `fd` to number `target` (close-on-exec kept), or leaves -1 alone.
 int placeFd(int fd, int target)
 {
@@ -55,6 +67,7 @@ int placeFd(int fd, int target)
         ::_exit(1);
     };
     ::setsid();
+    tuneSandboxNetwork(config);
     if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir, fds.volume,
                                   config.volumeInitOwner);
         !e.empty())
@@ -63,7 +76,7 @@ int placeFd(int fd, int target)
         die(std::string("sethostname: ") + std::strerror(errno));
     if (auto e = bringUpLoopback(); !e.empty())
         die(e);
-    // Before anything of the sandbox runs; its processes cannot remove these (no CAP_NET_ADMIN).
+    // Before anything of the sandbox runs, and while PID 1 is dumpable (net_guard.h).
     if (auto e = installNetGuard(config); !e.empty())
         die("blocking host addresses: " + e);
 
@@ -73,16 +86,27 @@ int placeFd(int fd, int target)
     ::dup2(devNull, 0);
     ::dup2(devNull, 1);
     ::dup2(fds.log >= 0 ? fds.log : devNull, 2);
-    // Park the descriptors we keep high, then put them at 3, 4, 5 and close everything else.
+    // Park the descriptors we keep high, then put them at 3, 4, 5, 6 and close everything else.
     int listenFd = ::fcntl(fds.listen, F_DUPFD_CLOEXEC, 100);
     int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
     int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
+    int proceed = ::fcntl(fds.proceed, F_DUPFD_CLOEXEC, 100);
     ::close_range(3, 99, 0);
     listenFd = placeFd(listenFd, 3);
     exitFd = placeFd(exitFd, 4);
     status = placeFd(status, 5);
-    ::close_range(6, ~0U, 0);
+    proceed = placeFd(proceed, 6);
+    ::close_range(7, ~0U, 0);
 
+    if (!awaitByte(proceed, kProceedTimeoutMs)) {
+        sendStatus(status, "E the launcher did not let the sandbox proceed");
+        ::_exit(1);
+    }
+    ::close(proceed);
+    if (auto e = lockMounts(); !e.empty()) {
+        sendStatus(status, "E locking the sandbox's mounts: " + e);
+        ::_exit(1);
+    }
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
@@ -93,6 +117,12 @@ int placeFd(int fd, int target)
         std::fprintf(stderr, "lizard-agent: fatal: uncaught exception\n");
         std::abort();
     });
+    // Last, so that nothing above needs what it takes away; before any request is served,
+    // so that every process the sandbox ever runs inherits it.
+    if (auto e = confineSandbox(); !e.empty()) {
+        sendStatus(status, "E " + e);
+        ::_exit(1);
+    }
     static AgentContext context;
     context.envs = config.envs;
     context.singleUid = config.idMap.kind == "single";

@@ -26,7 +26,7 @@ bool openSlirpPipes(SlirpPipes& pipes)
     return true;
 }
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd)
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd, int usernsFd)
 {
     Slirp out;
     // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
@@ -35,8 +35,7 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
     std::vector<std::string> args{
         config.slirp,       "--configure",      "--mtu=65520", "--disable-host-loopback",
         "--enable-sandbox", "--enable-seccomp", "--exit-fd=3", "--ready-fd=4"};
-    if (::getuid() != 0)
-        args.push_back("--userns-path=/proc/" + std::to_string(initPid) + "/ns/user");
+    args.push_back("--userns-path=/proc/self/fd/5");
     args.push_back(std::to_string(initPid));
     args.push_back("tap0");
     std::vector<char*> argv;
@@ -52,9 +51,11 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
         // dup2 clears close-on-exec on the copies.
         int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
         int readyFd = ::fcntl(readyWriteFd, F_DUPFD, 10);
+        int userns = ::fcntl(usernsFd, F_DUPFD, 10);
         ::dup2(exitFd, 3);
         ::dup2(readyFd, 4);
-        ::close_range(5, ~0U, 0);
+        ::dup2(userns, 5);
+        ::close_range(6, ~0U, 0);
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }

@@ -21,6 +21,7 @@ QList<ConnectionProfile> SettingsStore::profiles() const
         p.name = m_settings->value(QStringLiteral("name")).toString();
         p.url = m_settings->value(QStringLiteral("url")).toString();
         p.kind = ConnectionProfile::Kind::Cloud;
+        p.keyInClearConfirmed = m_settings->value(QStringLiteral("keyInClearConfirmed"), false).toBool();
         if (p.id.isEmpty() || p.id == QLatin1String("local") || p.url.isEmpty())
             continue; // damaged entry: skip it rather than fail the whole list
         result.append(p);
@@ -41,6 +42,8 @@ void SettingsStore::setProfiles(const QList<ConnectionProfile>& profiles)
         m_settings->setValue(QStringLiteral("id"), p.id);
         m_settings->setValue(QStringLiteral("name"), p.name);
         m_settings->setValue(QStringLiteral("url"), p.url);
+        if (p.keyInClearConfirmed)
+            m_settings->setValue(QStringLiteral("keyInClearConfirmed"), true);
     }
     m_settings->endArray();
 }

@@ -1,5 +1,7 @@
 #include "client/requestbuilder.h"
 
+#include "client/keytransport.h"
+
 namespace lizard::client {
 
 RequestBuilder::RequestBuilder(const Endpoint& endpoint)
@@ -9,6 +11,10 @@ RequestBuilder::RequestBuilder(const Endpoint& endpoint)
         m_base.chop(1);
     // Header injection guard: a key with line breaks would smuggle headers.
     m_key.replace('\r', "").replace('\n', "");
+    // Defence in depth behind the Connections dialog's warning: whatever path built this
+    // endpoint, an unconfirmed key does not go out unencrypted (the server answers 401).
+    if (!endpoint.keyInClearConfirmed && keyTravelsInClear(endpoint.baseUrl))
+        m_key.clear();
 }
 
 QByteArray RequestBuilder::userAgent()
@@ -35,7 +41,8 @@ HttpRequest RequestBuilder::json(const QByteArray& method, const QByteArray& pat
     return r;
 }
 
-HttpRequest RequestBuilder::eventStream(const QByteArray& pathAndQuery, const QByteArray& body) const
+HttpRequest RequestBuilder::eventStream(const QByteArray& pathAndQuery,
+                                        const QByteArray& body) const
 {
     HttpRequest r = json("POST", pathAndQuery, body);
     r.headers.removeIf([](const QByteArray& h) { return h.startsWith("Accept:"); });

@@ -194,6 +194,9 @@ struct Endpoint
 {
     QString baseUrl;  // e.g. "https://lizard.build" or "http://127.0.0.1:7411"
     QString apiKey;
+    // The user confirmed sending the key over plain http:// to a host that is not this
+    // computer. Without it such a key is never sent (see keytransport.h).
+    bool keyInClearConfirmed = false;
 };
 
 } // namespace lizard::client

@@ -13,10 +13,13 @@ struct ConnectionProfile
     QString name; // shown to the user
     Kind kind = Kind::Local;
     QString url;  // cloud: base URL; local: empty (found at connect time)
+    // The user confirmed, in the Connections dialog's warning, that the key may go to `url`
+    // over plain http:// (not needed for https:// or loopback).
+    bool keyInClearConfirmed = false;
 
     static ConnectionProfile local()
     {
-        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}};
+        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}, false};
     }
 };
 

@@ -1,11 +1,14 @@
 #include "ui/connectionsdialog.h"
 
+#include "client/keytransport.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -14,11 +17,13 @@ namespace lizard::ui {
 
 using models::ConnectionProfile;
 
-ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles, const QString& activeId,
-                                     const QString& keyStorageNote, QWidget* parent)
-    : QDialog(parent), m_profiles(profiles), m_list(new QListWidget(this)), m_name(new QLineEdit(this)),
-      m_url(new QLineEdit(QStringLiteral("https://lizard.build"), this)), m_key(new QLineEdit(this)),
-      m_error(new QLabel(this))
+ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
+                                     const QString& activeId, const QString& keyStorageNote,
+                                     QWidget* parent)
+    : QDialog(parent), m_profiles(profiles), m_list(new QListWidget(this)),
+      m_name(new QLineEdit(this)),
+      m_url(new QLineEdit(QStringLiteral("https://lizard.build"), this)),
+      m_key(new QLineEdit(this)), m_error(new QLabel(this))
 {
     setWindowTitle(QStringLiteral("Connections"));
     m_key->setEchoMode(QLineEdit::Password);
@@ -72,7 +77,8 @@ void ConnectionsDialog::rebuildList(const QString& selectId)
 {
     m_list->clear();
     for (const ConnectionProfile& p : std::as_const(m_profiles)) {
-        const QString where = p.kind == ConnectionProfile::Kind::Local ? QStringLiteral("this computer") : p.url;
+        const QString where =
+            p.kind == ConnectionProfile::Kind::Local ? QStringLiteral("this computer") : p.url;
         auto* item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(p.name, where), m_list);
         item->setData(Qt::UserRole, p.id);
         if (p.id == selectId)
@@ -91,7 +97,8 @@ QString ConnectionsDialog::activeId() const
 bool ConnectionsDialog::addCloudFromForm(QString* error)
 {
     const QUrl url(m_url->text().trimmed(), QUrl::StrictMode);
-    if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
+    if (!url.isValid() ||
+        (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
         url.host().isEmpty()) {
         *error = QStringLiteral("The URL must look like https://lizard.build.");
         return false;
@@ -99,6 +106,13 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     const QString key = m_key->text().trimmed();
     if (key.isEmpty()) {
         *error = QStringLiteral("An API key is needed for a cloud connection.");
+        return false;
+    }
+    const bool inClear = client::keyTravelsInClear(url.toString());
+    if (inClear && !confirmKeyInClear(url.toString())) {
+        *error =
+            QStringLiteral("Not added: the API key would travel unencrypted to %1. Use https://.")
+                .arg(url.host());
         return false;
     }
     int n = 1;
@@ -114,8 +128,10 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     } while (taken(id));
     ConnectionProfile profile;
     profile.id = id;
-    profile.name = m_name->text().trimmed().isEmpty() ? QStringLiteral("Lizard cloud") : m_name->text().trimmed();
+    profile.name = m_name->text().trimmed().isEmpty() ? QStringLiteral("Lizard cloud")
+                                                      : m_name->text().trimmed();
     profile.kind = ConnectionProfile::Kind::Cloud;
+    profile.keyInClearConfirmed = inClear;
     QString base = url.toString();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
@@ -128,6 +144,47 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     return true;
 }
 
+bool ConnectionsDialog::confirmKeyInClear(const QString& url)
+{
+    const QString host = QUrl(url).host();
+    QMessageBox box(QMessageBox::Warning, QStringLiteral("Send the API key unencrypted?"),
+                    QStringLiteral("%1 uses plain http://, not https://.").arg(url),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("keyInClearWarning"));
+    box.setInformativeText(
+        QStringLiteral(
+            "Your API key would be sent unencrypted with every request. Anyone on the network "
+            "between this computer and %1 (Wi-Fi, a proxy, a provider) could read it and use your "
+            "Lizard account and sandboxes. Use an https:// URL unless you trust every network in "
+            "between.")
+            .arg(host));
+    QPushButton* send =
+        box.addButton(QStringLiteral("Send the key unencrypted"), QMessageBox::DestructiveRole);
+    QPushButton* cancel = box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(cancel);
+    box.setEscapeButton(cancel);
+    box.exec();
+    return box.clickedButton() == send;
+}
+
+void ConnectionsDialog::accept()
+{
+    const QString id = activeId();
+    for (ConnectionProfile& p : m_profiles) {
+        if (p.id != id || p.kind != ConnectionProfile::Kind::Cloud || p.keyInClearConfirmed ||
+            !client::keyTravelsInClear(p.url))
+            continue;
+        if (!confirmKeyInClear(p.url)) {
+            m_error->setText(
+                QStringLiteral("Not switched: %1 would get the API key unencrypted.").arg(p.url));
+            m_error->show();
+            return;
+        }
+        p.keyInClearConfirmed = true;
+    }
+    QDialog::accept();
+}
+
 void ConnectionsDialog::removeSelected()
 {
     const QString id = activeId();
@@ -135,7 +192,8 @@ void ConnectionsDialog::removeSelected()
         if (m_profiles.at(i).id != id)
             continue;
         if (m_profiles.at(i).kind == ConnectionProfile::Kind::Local) {
-            m_error->setText(QStringLiteral("The local connection is built in and cannot be removed."));
+            m_error->setText(
+                QStringLiteral("The local connection is built in and cannot be removed."));
             m_error->show();
             return;
         }

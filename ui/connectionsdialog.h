@@ -29,10 +29,18 @@ public:
     QLineEdit* nameEdit() const { return m_name; }
     QLineEdit* urlEdit() const { return m_url; }
     QLineEdit* keyEdit() const { return m_key; }
-    bool addCloudFromForm(QString* error); // validates and adds; selects it
+    // Validates and adds; selects it. An http:// URL that is not loopback asks first (a
+    // warning naming the risk; Cancel is the default) and is not added unless confirmed.
+    bool addCloudFromForm(QString* error);
     QListWidget* list() const { return m_list; }
 
+    // "Use selected": a connection that would send its key unencrypted and was never
+    // confirmed asks first; declined, the dialog stays open.
+    void accept() override;
+
 private:
+    // The warning box (object name "keyInClearWarning"); true if the user chose to send.
+    bool confirmKeyInClear(const QString& url);
     void rebuildList(const QString& selectId);
     void removeSelected();
 

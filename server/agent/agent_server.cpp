@@ -6,12 +6,15 @@
 #include "agent/frame.h"
 #include "agent/frame_stream.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <system_error>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -22,9 +25,9 @@ namespace {
 int signalNumber(const std::string& name)
 {
     static const std::pair<const char*, int> table[] = {
-        {"SIGTERM", SIGTERM}, {"SIGKILL", SIGKILL}, {"SIGINT", SIGINT}, {"SIGHUP", SIGHUP},
-        {"SIGQUIT", SIGQUIT}, {"SIGUSR1", SIGUSR1}, {"SIGUSR2", SIGUSR2}, {"SIGSTOP", SIGSTOP},
-        {"SIGCONT", SIGCONT}};
+        {"SIGTERM", SIGTERM}, {"SIGKILL", SIGKILL}, {"SIGINT", SIGINT},
+        {"SIGHUP", SIGHUP},   {"SIGQUIT", SIGQUIT}, {"SIGUSR1", SIGUSR1},
+        {"SIGUSR2", SIGUSR2}, {"SIGSTOP", SIGSTOP}, {"SIGCONT", SIGCONT}};
     for (const auto& [n, s] : table)
         if (name == n || name == n + 3)
             return s;
@@ -41,8 +44,49 @@ void handleSignal(FrameStream& stream, const nlohmann::json& req, AgentContext& 
     if (sig == 0)
         return void(stream.writeError("INVALID_ARGUMENT", "unknown signal: " + name));
     if (!context.processes.signalTree(pid_t(pidIt->get<long long>()), sig))
-        return void(stream.writeError("NO_SUCH_PROCESS", "no running command with pid " + std::to_string(pidIt->get<long long>())));
+        return void(
+            stream.writeError("NO_SUCH_PROCESS", "no running command with pid " +
+                                                     std::to_string(pidIt->get<long long>())));
     stream.writeJson({{"ok", true}});
+}
+
+// Requests served at once, each on its own thread (an exec holds its thread until the
+// command ends). lizard-local keeps at most 32 commands and 16 other calls in flight per
+// sandbox; the rest is room for its liveness pings and for calls it gave up on that the
+// agent has not noticed yet. At the cap, requests are answered on the accepting thread.
+constexpr int kMaxServing = 64;
+// A peer that sends nothing (or stops in the middle of a file) must not hold a thread.
+constexpr int kReceiveTimeoutS = 60;
+// At the cap, how long the accepting thread waits for a request before dropping it.
+constexpr int kInlineRequestWaitMs = 1000;
+
+std::atomic<int> g_serving{0};
+
+void setReceiveTimeout(int fd, int seconds)
+{
+    timeval tv{seconds, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
+// At the cap: answers a ping (or lizard-local would take the sandbox for lost), refuses the
+// rest with BUSY. Never blocks the accept loop for long.
+void answerAtCap(int fd, const std::string& why)
+{
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, kInlineRequestWaitMs) != 1)
+        return;
+    setReceiveTimeout(fd, 1);
+    FrameStream stream(fd);
+    char type = 0;
+    std::string payload;
+    if (!stream.readFrame(type, payload) || type != kFrameJson)
+        return;
+    const nlohmann::json req = nlohmann::json::parse(payload, nullptr, false);
+    if (req.is_object() && req.value("op", std::string()) == "ping") {
+        stream.writeJson({{"ok", true}});
+        return;
+    }
+    stream.writeError("BUSY", why);
 }
 
 void serve(int fd, AgentContext& context)
@@ -54,7 +98,8 @@ void serve(int fd, AgentContext& context)
         return;
     nlohmann::json req = nlohmann::json::parse(payload, nullptr, false);
     if (!req.is_object() || !req.contains("op") || !req["op"].is_string())
-        return void(stream.writeError("INVALID_ARGUMENT", "request must be a JSON object with an op"));
+        return void(
+            stream.writeError("INVALID_ARGUMENT", "request must be a JSON object with an op"));
     const std::string op = req["op"];
     try {
         if (op == "ping")
@@ -99,7 +144,8 @@ void runAgentServer(int listenFd, AgentContext& context)
         if (fd < 0) {
             int err = errno;
             if (err == EBADF || err == EINVAL || err == ENOTSOCK) {
-                std::fprintf(stderr, "lizard-agent: the listening socket is gone: %s\n", std::strerror(err));
+                std::fprintf(stderr, "lizard-agent: the listening socket is gone: %s\n",
+                             std::strerror(err));
                 ::_exit(1);
             }
             if (err != EINTR && err != ECONNABORTED) {
@@ -108,6 +154,15 @@ void runAgentServer(int listenFd, AgentContext& context)
             }
             continue;
         }
+        if (g_serving.load() >= kMaxServing) {
+            // The accept loop is the only place that raises g_serving, so this cannot overshoot.
+            answerAtCap(fd, "the agent serves " + std::to_string(kMaxServing) +
+                                " requests at once; retry later");
+            ::close(fd);
+            continue;
+        }
+        setReceiveTimeout(fd, kReceiveTimeoutS);
+        ++g_serving;
         try {
             std::thread([fd, &context] {
                 try {
@@ -116,10 +171,14 @@ void runAgentServer(int listenFd, AgentContext& context)
                     // Never let one connection take PID 1 (and so the sandbox) down.
                 }
                 ::close(fd);
+                --g_serving;
             }).detach();
         } catch (const std::system_error& e) {
-            // No thread (the sandbox is at its pids or memory limit): refuse this one.
+            // No thread (the sandbox is at its pids or memory limit): answer what can be
+            // answered here (a ping), refuse the rest.
+            --g_serving;
             std::fprintf(stderr, "lizard-agent: cannot start a thread: %s\n", e.what());
+            answerAtCap(fd, std::string("the agent cannot start a thread: ") + e.what());
             ::close(fd);
             ::usleep(10000);
         }

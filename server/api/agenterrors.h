@@ -10,6 +10,7 @@ namespace lizard::api {
 
 // PERMISSION_DENIED inside the sandbox is not an authentication failure (the SDKs turn
 // 401/403 into AuthenticationError): 400 with the same code. NO_SUCH_PROCESS → 404.
+// SANDBOX_UNRESPONSIVE (504), SANDBOX_BUSY (429) and SANDBOX_UNREACHABLE (502) pass as they are.
 Error apiErrorFromAgent(const Error& error);
 
 // A command that could not be started is an ordinary result, as a shell reports it:

@@ -3,10 +3,10 @@
 #include "agent/frame.h"
 #include "runtime/agent_connection.h"
 #include "runtime/agent_errors.h"
-
-#include <boost/asio/post.hpp>
+#include "runtime/agent_limits.h"
 
 #include <atomic>
+#include <boost/asio/post.hpp>
 
 namespace lizard::runtime {
 
@@ -69,16 +69,17 @@ struct ExecOp : std::enable_shared_from_this<ExecOp>
 
     void readNext()
     {
-        state->conn->readFrame([self = shared_from_this()](const boost::system::error_code& ec, char type,
-                                                            const std::string& payload) {
+        state->conn->readFrame([self = shared_from_this()](const boost::system::error_code& ec,
+                                                           char type, const std::string& payload) {
             if (self->state->cancelled || self->state->finished)
                 return;
             if (ec)
-                return self->fail(agentUnreachable("connection lost during exec"));
+                return self->fail(self->state->conn->failure("connection lost during exec"));
             if (type == agent::kFrameStdout || type == agent::kFrameStderr) {
                 auto resume = makeResume(self->state, [self] { self->readNext(); });
                 if (self->handlers.onOutput)
-                    self->handlers.onOutput(type == agent::kFrameStdout ? OutStream::Stdout : OutStream::Stderr,
+                    self->handlers.onOutput(type == agent::kFrameStdout ? OutStream::Stdout
+                                                                        : OutStream::Stderr,
                                             std::string_view(payload), resume);
                 else
                     resume();
@@ -107,7 +108,10 @@ struct ExecOp : std::enable_shared_from_this<ExecOp>
 
 } // namespace
 
-AgentClient::AgentClient(asio::any_io_executor ex, std::string socketPath) : m_ex(ex), m_socketPath(std::move(socketPath)) {}
+AgentClient::AgentClient(asio::any_io_executor ex, std::string socketPath)
+    : m_ex(ex), m_socketPath(std::move(socketPath))
+{
+}
 
 std::shared_ptr<Cancel> AgentClient::exec(ExecRequest req, ExecHandlers handlers)
 {
@@ -115,13 +119,15 @@ std::shared_ptr<Cancel> AgentClient::exec(ExecRequest req, ExecHandlers handlers
     op->state = std::make_shared<OpState>();
     op->state->conn = std::make_shared<AgentConnection>(m_ex, m_socketPath);
     op->handlers = std::move(handlers);
-    nlohmann::json j{{"op", "exec"}, {"argv", req.argv}, {"env", req.env}, {"cwd", req.cwd},
-                     {"user", req.user}, {"timeoutMs", req.timeoutMs}};
-    op->state->conn->connect([op, text = j.dump()](const boost::system::error_code& ec) {
+    nlohmann::json j{{"op", "exec"},   {"argv", req.argv}, {"env", req.env},
+                     {"cwd", req.cwd}, {"user", req.user}, {"timeoutMs", req.timeoutMs}};
+    // A command may be silent for as long as its timeout: silence is probed, not failed.
+    op->state->conn->setReadWait(AgentConnection::ReadWait::Probe, agentDeadlines().reply());
+    op->state->conn->open(CallKind::Exec, [op, text = j.dump()](std::optional<Error> error) {
         if (op->state->cancelled)
             return;
-        if (ec)
-            return op->fail(agentUnreachable(ec.message()));
+        if (error)
+            return op->fail(*error);
         op->state->conn->writeFrame(agent::kFrameJson, text);
         op->readNext();
     });
@@ -131,15 +137,19 @@ std::shared_ptr<Cancel> AgentClient::exec(ExecRequest req, ExecHandlers handlers
 void AgentClient::request(nlohmann::json req, std::function<void(Result<nlohmann::json>)> done)
 {
     auto conn = std::make_shared<AgentConnection>(m_ex, m_socketPath);
-    conn->connect([conn, text = req.dump(), done = std::move(done)](const boost::system::error_code& ec) mutable {
-        if (ec)
-            return done(agentUnreachable(ec.message()));
+    // A remove of a big tree or a listing of a huge folder takes long while the agent is fine.
+    conn->setReadWait(AgentConnection::ReadWait::Probe, agentDeadlines().reply());
+    conn->open(CallKind::Other, [conn, text = req.dump(),
+                                 done = std::move(done)](std::optional<Error> error) mutable {
+        if (error)
+            return done(*error);
         conn->writeFrame(agent::kFrameJson, std::move(text));
-        conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec2, char type,
-                                                       const std::string& payload) {
+        conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec2,
+                                                       char type, const std::string& payload) {
+            const Error lost = conn->failure(ec2 ? ec2.message() : "unexpected frame");
             conn->close();
             if (ec2 || type != agent::kFrameJson)
-                return done(agentUnreachable(ec2 ? ec2.message() : "unexpected frame"));
+                return done(lost);
             auto j = nlohmann::json::parse(payload, nullptr, false);
             if (!j.is_object())
                 return done(agentUnreachable("malformed reply"));

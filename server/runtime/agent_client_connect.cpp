@@ -1,14 +1,13 @@
 // AgentClient::connectPort: the "connect" request, whose reply carries a connected socket
 // (SCM_RIGHTS). asio's reads drop ancillary data, so the reply is read with recvmsg here.
-#include "runtime/agent_client.h"
-
 #include "agent/frame.h"
+#include "runtime/agent_client.h"
 #include "runtime/agent_errors.h"
+#include "runtime/agent_gate.h"
 
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
@@ -20,6 +19,7 @@ namespace asio = boost::asio;
 
 namespace {
 
+// Longer than the agent's own connect timeout (10 s), so that its CONNECT_TIMEOUT arrives.
 constexpr auto kConnectTimeout = std::chrono::seconds(15);
 
 struct ConnectOp : std::enable_shared_from_this<ConnectOp>
@@ -39,6 +39,7 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
     std::function<void(Result<int>)> done;
     std::string request;
     std::string received;
+    std::shared_ptr<AgentSlot> slot;
     int fd = -1;
     bool finished = false;
 
@@ -50,6 +51,7 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
         timer.cancel();
         boost::system::error_code ignored;
         socket.close(ignored);
+        slot.reset();
         auto d = std::move(done);
         d(std::move(result));
     }
@@ -59,7 +61,7 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
         timer.expires_after(kConnectTimeout);
         timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
             if (!ec)
-                self->finish(agentUnreachable("no answer to connect within 15 s"));
+                self->finish(agentUnresponsive("no answer to connect within 15 s"));
         });
         socket.async_connect(asio::local::stream_protocol::endpoint(path),
                              [self = shared_from_this()](const boost::system::error_code& ec) {
@@ -71,23 +73,25 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
 
     void sendRequest()
     {
-        asio::async_write(socket, asio::buffer(request),
-                          [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
-                              if (ec)
-                                  return self->finish(agentUnreachable(ec.message()));
-                              self->waitReply();
-                          });
+        asio::async_write(
+            socket, asio::buffer(request),
+            [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                if (ec)
+                    return self->finish(agentUnreachable(ec.message()));
+                self->waitReply();
+            });
     }
 
     void waitReply()
     {
-        socket.async_wait(asio::socket_base::wait_read, [self = shared_from_this()](const boost::system::error_code& ec) {
-            if (self->finished)
-                return;
-            if (ec)
-                return self->finish(agentUnreachable(ec.message()));
-            self->readSome();
-        });
+        socket.async_wait(asio::socket_base::wait_read,
+                          [self = shared_from_this()](const boost::system::error_code& ec) {
+                              if (self->finished)
+                                  return;
+                              if (ec)
+                                  return self->finish(agentUnreachable(ec.message()));
+                              self->readSome();
+                          });
     }
 
     void readSome()
@@ -117,7 +121,8 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
             return finish(agentUnreachable("unexpected frame"));
         if (received.size() < agent::kFrameHeaderSize + length)
             return waitReply();
-        auto j = nlohmann::json::parse(received.substr(agent::kFrameHeaderSize, length), nullptr, false);
+        auto j =
+            nlohmann::json::parse(received.substr(agent::kFrameHeaderSize, length), nullptr, false);
         if (!j.is_object())
             return finish(agentUnreachable("malformed reply"));
         if (!j.value("ok", false))
@@ -155,10 +160,16 @@ void AgentClient::connectPort(int port, std::function<void(Result<int>)> done)
     auto op = std::make_shared<ConnectOp>(m_ex, std::move(done));
     const std::string json = nlohmann::json{{"op", "connect"}, {"port", port}}.dump();
     op->request.assign(agent::kFrameHeaderSize, '\0');
-    agent::encodeFrameHeader(reinterpret_cast<unsigned char*>(op->request.data()), agent::kFrameJson,
-                             std::uint32_t(json.size()));
+    agent::encodeFrameHeader(reinterpret_cast<unsigned char*>(op->request.data()),
+                             agent::kFrameJson, std::uint32_t(json.size()));
     op->request += json;
-    op->start(m_socketPath);
+    acquireAgentSlot(m_ex, m_socketPath, CallKind::Other,
+                     [op, path = m_socketPath](std::shared_ptr<AgentSlot> slot) {
+                         if (!slot)
+                             return op->finish(sandboxBusy(CallKind::Other));
+                         op->slot = std::move(slot);
+                         op->start(path);
+                     });
 }
 
 } // namespace lizard::runtime

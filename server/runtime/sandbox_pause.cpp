@@ -1,10 +1,10 @@
 // LinuxRuntime: pause and resume. The cgroup freezer where the sandbox has one (every
 // process, also ones forked meanwhile, stops atomically); otherwise SIGSTOP/SIGCONT of the
 // agent's process tree. Memory stays either way.
+#include "runtime/agent_gate.h"
 #include "runtime/linux_runtime.h"
-
-#include "runtime/process_tree.h"
 #include "runtime/proc_info.h"
+#include "runtime/process_tree.h"
 
 #include <chrono>
 #include <csignal>
@@ -32,18 +32,23 @@ Status LinuxRuntime::freeze(const SandboxHandle& handle)
 {
     if (!isPresent(handle))
         return Error{404, "NOT_FOUND", "sandbox " + handle.id + " is not running"};
+    // Calls in flight wait through the freeze instead of reporting a wedged agent.
+    setAgentFrozen(handle.socketPath, true);
     if (!m_cgroups.freezerKind(handle.id).empty()) {
         if (auto e = m_cgroups.setFrozen(handle.id, true, kFreezeTimeoutMs); !e.empty()) {
             m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs);
+            setAgentFrozen(handle.socketPath, false);
             return Error{500, "PAUSE_FAILED", e};
         }
         return okStatus();
     }
     signalTree(handle.initPid, SIGSTOP);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kFreezeTimeoutMs);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kFreezeTimeoutMs);
     while (!treeStopped(handle.initPid)) {
         if (std::chrono::steady_clock::now() >= deadline) {
             signalTree(handle.initPid, SIGCONT);
+            setAgentFrozen(handle.socketPath, false);
             return Error{500, "PAUSE_FAILED", "the sandbox's processes did not all stop"};
         }
         signalTree(handle.initPid, SIGSTOP); // children forked meanwhile
@@ -59,9 +64,11 @@ Status LinuxRuntime::thaw(const SandboxHandle& handle)
     if (!m_cgroups.freezerKind(handle.id).empty()) {
         if (auto e = m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs); !e.empty())
             return Error{500, "RESUME_FAILED", e};
+        setAgentFrozen(handle.socketPath, false);
         return okStatus();
     }
     signalTree(handle.initPid, SIGCONT);
+    setAgentFrozen(handle.socketPath, false);
     return okStatus();
 }
 

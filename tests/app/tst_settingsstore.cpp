@@ -19,17 +19,21 @@ private slots:
             SettingsStore store(ini);
             QCOMPARE(store.profiles().size(), 1);
             QCOMPARE(store.activeProfile().kind, ConnectionProfile::Kind::Local);
-            ConnectionProfile cloud{"cloud-1", "Work", ConnectionProfile::Kind::Cloud, "https://lizard.build"};
-            store.setProfiles({ConnectionProfile::local(), cloud});
+            ConnectionProfile cloud{"cloud-1", "Work", ConnectionProfile::Kind::Cloud, "https://lizard.build", false};
+            // The user's yes to an unencrypted key is remembered, per connection.
+            ConnectionProfile lab{"cloud-2", "Lab", ConnectionProfile::Kind::Cloud, "http://lab.test", true};
+            store.setProfiles({ConnectionProfile::local(), cloud, lab});
             store.setActiveId("cloud-1");
             store.sync();
         }
         SettingsStore again(ini);
         const auto profiles = again.profiles();
-        QCOMPARE(profiles.size(), 2);
+        QCOMPARE(profiles.size(), 3);
         QCOMPARE(profiles.at(0).id, QString("local"));
         QCOMPARE(profiles.at(1).name, QString("Work"));
         QCOMPARE(profiles.at(1).url, QString("https://lizard.build"));
+        QVERIFY(!profiles.at(1).keyInClearConfirmed);
+        QVERIFY(profiles.at(2).keyInClearConfirmed);
         QCOMPARE(again.activeProfile().id, QString("cloud-1"));
     }
 

@@ -25,6 +25,19 @@ struct IdMap
     unsigned count = 65536;
 };
 
+// slirp4netns tells PID 1 that it is ready, and PID 1 passes that on to the launcher:
+// slirp4netns, running as the server's user, opens /proc/<PID 1>/ns/user (with
+// --enable-sandbox even after it has set up tap0), which for an ordinary user only works
+// while PID 1 is dumpable; so PID 1 stays dumpable until slirp4netns is ready. PID 1 (and the
+// launcher's child) inherit all four ends; each side closes those it does not use.
+struct SlirpPipes
+{
+    int slirpWrite = -1;   // slirp4netns' --ready-fd
+    int initRead = -1;     // PID 1 waits on it
+    int initRelay = -1;    // PID 1 passes the byte on
+    int launcherRead = -1; // the launcher waits on it
+};
+
 struct LaunchConfig
 {
     std::string mode; // "sandbox", "template", "remove" or "copy"
@@ -40,6 +53,10 @@ struct LaunchConfig
     std::vector<std::string> cgroupProcs;
     std::map<std::string, std::string> envs;
     std::string slirp; // slirp4netns path when the sandbox gets internet access
+    // Prohibit routes PID 1 installs with internet access (net_guard.h). Not read from the
+    // JSON: the launcher fills it on the host side, so it is fresh at every start.
+    std::vector<std::string> blockedPrefixes;
+    SlirpPipes slirpReady; // set by the launcher only
     std::string hostname = "lizard";
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)

@@ -1,6 +1,7 @@
 #include "agent/launcher.h"
 
 #include "agent/id_map.h"
+#include "agent/net_guard.h"
 #include "agent/sandbox_init.h"
 #include "agent/slirp.h"
 #include "agent/status_pipe.h"
@@ -176,9 +177,16 @@ std::string joinCgroups(const std::vector<std::string>& procsFiles)
     return {};
 }
 
-int runSandbox(const LaunchConfig& config)
+int runSandbox(const LaunchConfig& original)
 {
     ::setsid(); // detached: the sandbox outlives a restart of lizard-local
+    LaunchConfig config = original;
+    if (!config.slirp.empty()) {
+        std::string error;
+        config.blockedPrefixes = sandboxBlockedPrefixes(&error);
+        if (!error.empty())
+            return fail(error);
+    }
     SandboxFds fds;
     fds.log = ::open((config.sandboxDir + "/agent.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     std::string error;
@@ -186,7 +194,8 @@ int runSandbox(const LaunchConfig& config)
     if (fds.listen < 0)
         return fail(error);
     int exitPipe[2] = {-1, -1};
-    if (!config.slirp.empty() && ::pipe2(exitPipe, O_CLOEXEC) != 0)
+    SlirpPipes& ready = config.slirpReady;
+    if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
     int proceed[2];
@@ -197,9 +206,10 @@ int runSandbox(const LaunchConfig& config)
         return fail("joining cgroup: " + e);
 
     auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    if (exitPipe[1] >= 0)
-        ::close(exitPipe[1]);
-    ::close(proceed[0]);
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, proceed[0]}) {
+        if (fd >= 0)
+            ::close(fd);
+    }
     if (!child.error.empty()) {
         ::unlink(config.socketPath.c_str());
         return fail(child.error);
@@ -223,8 +233,10 @@ int runSandbox(const LaunchConfig& config)
     if (userns < 0)
         return abort(errnoText("opening the sandbox's user namespace"));
     Slirp slirp;
-    if (exitPipe[0] >= 0)
-        slirp = startSlirp(config, initPid, exitPipe[0], userns);
+    if (exitPipe[0] >= 0) {
+        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns);
+        slirp.readyFd = ready.launcherRead;
+    }
     ::close(userns);
     char go = 'g';
     [[maybe_unused]] auto n = ::write(proceed[1], &go, 1);

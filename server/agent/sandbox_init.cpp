@@ -4,6 +4,7 @@
 #include "agent/confinement.h"
 #include "agent/id_map.h"
 #include "agent/mount_lock.h"
+#include "agent/net_guard.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
 
@@ -66,6 +67,7 @@ int placeFd(int fd, int target)
         ::_exit(1);
     };
     ::setsid();
+    tuneSandboxNetwork(config);
     if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir, fds.volume,
                                   config.volumeInitOwner);
         !e.empty())
@@ -74,6 +76,9 @@ int placeFd(int fd, int target)
         die(std::string("sethostname: ") + std::strerror(errno));
     if (auto e = bringUpLoopback(); !e.empty())
         die(e);
+    // Before anything of the sandbox runs, and while PID 1 is dumpable (net_guard.h).
+    if (auto e = installNetGuard(config); !e.empty())
+        die("blocking host addresses: " + e);
 
     int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devNull < 0)

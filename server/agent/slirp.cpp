@@ -12,14 +12,29 @@
 
 namespace lizard::agent {
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int usernsFd)
+bool openSlirpPipes(SlirpPipes& pipes)
+{
+    int ready[2], relay[2];
+    if (::pipe2(ready, O_CLOEXEC) != 0)
+        return false;
+    if (::pipe2(relay, O_CLOEXEC) != 0) {
+        ::close(ready[0]);
+        ::close(ready[1]);
+        return false;
+    }
+    pipes = {ready[1], ready[0], relay[1], relay[0]};
+    return true;
+}
+
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd, int usernsFd)
 {
     Slirp out;
-    int ready[2];
-    if (::pipe2(ready, O_CLOEXEC) != 0)
-        return out;
-    std::vector<std::string> args{config.slirp, "--configure", "--mtu=65520", "--disable-host-loopback",
-                                  "--exit-fd=3", "--ready-fd=4"};
+    // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
+    // in the host's network namespace: it runs in its own mount namespace without the
+    // host's file system (--enable-sandbox) and under its own seccomp filter.
+    std::vector<std::string> args{
+        config.slirp,       "--configure",      "--mtu=65520", "--disable-host-loopback",
+        "--enable-sandbox", "--enable-seccomp", "--exit-fd=3", "--ready-fd=4"};
     args.push_back("--userns-path=/proc/self/fd/5");
     args.push_back(std::to_string(initPid));
     args.push_back("tap0");
@@ -35,7 +50,7 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
         ::dup2(devNull, 2);
         // dup2 clears close-on-exec on the copies.
         int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
-        int readyFd = ::fcntl(ready[1], F_DUPFD, 10);
+        int readyFd = ::fcntl(readyWriteFd, F_DUPFD, 10);
         int userns = ::fcntl(usernsFd, F_DUPFD, 10);
         ::dup2(exitFd, 3);
         ::dup2(readyFd, 4);
@@ -44,14 +59,10 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }
-    ::close(ready[1]);
+    ::close(readyWriteFd);
     ::close(exitReadFd);
-    if (pid < 0) {
-        ::close(ready[0]);
-        return out;
-    }
-    out.pid = pid;
-    out.readyFd = ready[0];
+    if (pid > 0)
+        out.pid = pid;
     return out;
 }
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <system_error>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <thread>
 #include <unistd.h>
 
@@ -89,6 +90,28 @@ void serve(int fd, AgentContext& context)
     }
 }
 
+// No thread to spare (the sandbox is at its pids or memory limit): this connection is
+// answered here, on the accept thread, within a second. A ping gets its answer, so the server
+// does not take a sandbox at its limit for a dead one; anything else is refused and says why.
+void serveWithoutThread(int fd)
+{
+    const timeval timeout{1, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    FrameStream stream(fd);
+    char type = 0;
+    std::string payload;
+    if (!stream.readFrame(type, payload) || type != kFrameJson)
+        return;
+    const nlohmann::json req = nlohmann::json::parse(payload, nullptr, false);
+    if (req.is_object() && req.value("op", std::string()) == "ping")
+        stream.writeJson({{"ok", true}});
+    else
+        stream.writeError("RESOURCE_EXHAUSTED",
+                          "the sandbox is at its process or memory limit: the agent cannot start a "
+                          "thread for this request");
+}
+
 } // namespace
 
 void runAgentServer(int listenFd, AgentContext& context)
@@ -117,11 +140,12 @@ void runAgentServer(int listenFd, AgentContext& context)
                 }
                 ::close(fd);
             }).detach();
-        } catch (const std::system_error& e) {
-            // No thread (the sandbox is at its pids or memory limit): refuse this one.
-            std::fprintf(stderr, "lizard-agent: cannot start a thread: %s\n", e.what());
+        } catch (const std::system_error&) {
+            try {
+                serveWithoutThread(fd);
+            } catch (...) {
+            }
             ::close(fd);
-            ::usleep(10000);
         }
     }
 }

@@ -25,6 +25,13 @@ struct IdMap
     unsigned count = 65536;
 };
 
+// Bounds the sandbox gets from the kernel whatever cgroups allow (rlimits.h). 0: none.
+struct SandboxRlimits
+{
+    int pids = 0;     // tasks (processes and threads) of the whole sandbox
+    int memoryMb = 0; // data memory of each process
+};
+
 struct LaunchConfig
 {
     std::string mode; // "sandbox", "template", "remove" or "copy"
@@ -43,6 +50,7 @@ struct LaunchConfig
     std::string hostname = "lizard";
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
+    SandboxRlimits rlimits;
     // template and remove
     std::string target;
     bool resolvConf = false;

@@ -128,7 +128,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"mode", "sandbox"}, {"idMap", m_ids.toJson()}, {"id", spec.id}, {"socketPath", handle.socketPath},
         {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
         {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
-        {"slirp", spec.internetAccess ? m_slirp : std::string()}};
+        {"slirp", spec.internetAccess ? m_slirp : std::string()},
+        {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}}};
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
@@ -139,6 +140,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         return launched.error();
     }
     handle.initPid = launched->value("pid", 0);
+    handle.rlimitsApplied = true; // the launcher fails rather than start a sandbox without them
     handle.internetAccess = launched->value("network", false);
     if (auto st = readProcStat(handle.initPid))
         handle.initStartTime = st->startTime;

@@ -122,6 +122,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         }
     }
     SandboxCgroups cgroups = m_cgroups.create(spec.id, spec.limits);
+    // No cgroup of our own: the systemd user manager's scope, where there is one.
+    const bool scoped = !cgroups.limitsApplied && m_scope.usable();
     handle.limitsEnforced = cgroups.limitsApplied;
 
     nlohmann::json config{
@@ -134,13 +136,16 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
     }
-    auto launched = runAgentTool(m_agentPath, "init", config, 30000);
+    auto launched = runAgentTool(m_agentPath, "init", config, 30000,
+                                 scoped ? m_scope.prefix(spec.id, spec.limits) : std::vector<std::string>());
     if (!launched) {
         destroy(handle);
         return launched.error();
     }
     handle.initPid = launched->value("pid", 0);
     handle.rlimitsApplied = true; // the launcher fails rather than start a sandbox without them
+    if (scoped) // reported only if the scope's cgroup really has them
+        handle.limitsEnforced = SystemdScope::enforced(handle.initPid, spec.limits);
     handle.internetAccess = launched->value("network", false);
     if (auto st = readProcStat(handle.initPid))
         handle.initStartTime = st->startTime;

@@ -148,6 +148,10 @@ private slots:
         } else {
             QVERIFY(!info.contains("cpus") && !info.contains("memoryMb")); // never claimed
             QVERIFY(limits.value("processMemoryMb").toInt() > 0);
+            // Says why neither a cgroup nor the systemd user manager's scope was usable
+            // (this CI host has cgroup v1 and no user manager; the scope path is untested here).
+            QVERIFY2(m_server.log().contains("no systemd scope: "),
+                     m_server.log().left(3000).constData());
         }
     }
 
@@ -162,6 +166,29 @@ private slots:
             QVERIFY2(r.exitCode == 0 && r.out.trimmed() == "50",
                      qPrintable(user + ": " + r.describe()));
         }
+    }
+
+    // Control: what agents run needs threads and address space (V8 reserves GiBs it never
+    // uses): node with a worker thread and JIT, and python with 200 threads, under the rlimits.
+    void threadedRuntimesWork()
+    {
+        const auto node =
+            runArgv(m_server, m_other,
+                    {"node", "-e",
+                     "const { Worker } = require('worker_threads');"
+                     "const w = new Worker('let s=0; for (let i=0;i<1e7;i++) s+=i; "
+                     "require(\"worker_threads\").parentPort.postMessage(s)', { eval: true });"
+                     "w.on('message', (m) => console.log(m))"},
+                    "user", 60000);
+        QVERIFY2(node.exitCode == 0 && node.out.trimmed() == "49999995000000",
+                 qPrintable(node.describe()));
+        const auto py =
+            runPython(m_server, m_other,
+                      "import threading, time\n"
+                      "ts = [threading.Thread(target=time.sleep, args=(1,)) for _ in range(200)]\n"
+                      "[t.start() for t in ts]; [t.join() for t in ts]; print(len(ts))",
+                      "user", 60000);
+        QVERIFY2(py.exitCode == 0 && py.out.trimmed() == "200", qPrintable(py.describe()));
     }
 
     void forkBombStaysAtThePidsLimitAndTheApiAnswers()

@@ -41,7 +41,8 @@ std::string identityMap(const char* ownMap)
     std::string out;
     unsigned long long first = 0, lower = 0, count = 0;
     while (in >> first >> lower >> count)
-        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) + "\n";
+        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) +
+               "\n";
     return out;
 }
 

@@ -102,7 +102,8 @@ int placeFd(int fd, int target)
 
 int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int statusFd)
 {
-    if (int rc = enterBoundedUserns(config, statusFd); rc >= 0) return rc;
+    if (int rc = enterBoundedUserns(config, statusFd); rc >= 0)
+        return rc;
     int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID;
     if (::unshare(flags | CLONE_NEWCGROUP) != 0 && ::unshare(flags) != 0) {
         sendStatus(statusFd, std::string("E unshare: ") + std::strerror(errno));

@@ -37,9 +37,9 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s)
     // What really bounds the sandbox (DECISIONS.md, "Limits"): "cgroup" (cpus, memoryMb and
     // pids of the whole sandbox), "rlimit" (pids of the whole sandbox, memory per process; no
     // cpu limit) or "none" (sandboxes from before rlimits, without cgroups).
-    nlohmann::json limits = {{"enforcedBy", s.limitsEnforced ? "cgroup"
-                                                : s.handle.rlimitsApplied ? "rlimit"
-                                                                          : "none"}};
+    nlohmann::json limits = {{"enforcedBy", s.limitsEnforced          ? "cgroup"
+                                            : s.handle.rlimitsApplied ? "rlimit"
+                                                                      : "none"}};
     if (s.limitsEnforced || s.handle.rlimitsApplied)
         limits["pids"] = pidsForSize(s.size);
     if (s.handle.rlimitsApplied)

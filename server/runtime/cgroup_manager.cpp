@@ -22,8 +22,8 @@ const char* const kV1Controllers[] = {"memory", "pids", "cpu", "freezer"};
 // All sandboxes together weigh half of what a sibling (the server's own cgroup, the desktop's
 // slices) weighs when the CPU is contended: a fork bomb at its pids limit, even with cpus =
 // every CPU of the host, leaves lizard-local its share and the API answering.
-constexpr const char* kSandboxesCpuWeightV2 = "50";   // default 100
-constexpr const char* kSandboxesCpuSharesV1 = "512";  // default 1024
+constexpr const char* kSandboxesCpuWeightV2 = "50";  // default 100
+constexpr const char* kSandboxesCpuSharesV1 = "512"; // default 1024
 
 bool writeFile(const std::string& path, const std::string& value)
 {

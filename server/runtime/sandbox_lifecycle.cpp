@@ -136,15 +136,17 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
     }
-    auto launched = runAgentTool(m_agentPath, "init", config, 30000,
-                                 scoped ? m_scope.prefix(spec.id, spec.limits) : std::vector<std::string>());
+    auto launched =
+        runAgentTool(m_agentPath, "init", config, 30000,
+                     scoped ? m_scope.prefix(spec.id, spec.limits) : std::vector<std::string>());
     if (!launched) {
         destroy(handle);
         return launched.error();
     }
     handle.initPid = launched->value("pid", 0);
     handle.rlimitsApplied = true; // the launcher fails rather than start a sandbox without them
-    if (scoped) // reported only if the scope's cgroup really has them
+    // With a systemd scope, reported only if the scope's cgroup really has the limits.
+    if (scoped)
         handle.limitsEnforced = SystemdScope::enforced(handle.initPid, spec.limits);
     handle.internetAccess = launched->value("network", false);
     if (auto st = readProcStat(handle.initPid))

@@ -119,7 +119,9 @@ Status Store::insertSandbox(const SandboxRecord& r)
             .bind(3, r.templateName)
             .bind(4, r.size)
             .bind(5, r.cpus);
-        q.bind(6, int64_t(r.memoryMb)).bind(7, int64_t(r.limitsEnforced ? 1 : 0) | (r.handle.rlimitsApplied ? 2 : 0)).bind(8, r.status);
+        q.bind(6, int64_t(r.memoryMb))
+            .bind(7, int64_t(r.limitsEnforced ? 1 : 0) | (r.handle.rlimitsApplied ? 2 : 0))
+            .bind(8, r.status);
         q.bind(9, r.startedAtMs)
             .bind(10, r.endAtMs)
             .bind(11, mapToJson(r.metadata))

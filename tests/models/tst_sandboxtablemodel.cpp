@@ -136,7 +136,8 @@ private slots:
         info.cpus = 2;
         info.memoryMb = 8192;
         info.pidsLimit = 1024;
-        QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · 2 vCPU · 8 GB · 1024 pids"));
+        QCOMPARE(lizard::models::sandboxSizeText(info),
+                 QString("medium · 2 vCPU · 8 GB · 1024 pids"));
         QVERIFY(lizard::models::sandboxLimitsToolTip(info).startsWith("Enforced by cgroups"));
         info.limitsEnforcedBy = "rlimit";
         info.cpus = 0;
@@ -153,7 +154,8 @@ private slots:
         // The model shows the same: text in the Size cell, the sentence as its tooltip.
         SandboxTableModel model(nullptr);
         model.applySandboxes({info});
-        QCOMPARE(model.index(0, SandboxColumn::Size).data().toString(), QString("medium · limits not enforced"));
+        QCOMPARE(model.index(0, SandboxColumn::Size).data().toString(),
+                 QString("medium · limits not enforced"));
         QCOMPARE(model.index(0, SandboxColumn::Size).data(Qt::ToolTipRole).toString(),
                  QString("No limits: cgroups are not writable on this host."));
     }

@@ -204,8 +204,17 @@ private slots:
                 execs.add(clock);
                 QCOMPARE(echo, QStringLiteral("alive\n"));
             }
+            // The bombing sandbox itself answers too: a result or 503 RESOURCE_EXHAUSTED (its
+            // agent has no thread to spare), never a hang.
             QElapsedTimer clock;
             clock.start();
+            const auto own = runShell(m_server, id, "echo hi", {}, 5000);
+            const qint64 ownExecMs = clock.elapsed();
+            qInfo().noquote() << "exec in the bombing sandbox:" << ownExecMs << "ms,"
+                              << own.describe().left(200);
+            QVERIFY2(ownExecMs <= 10000, qPrintable(own.describe()));
+            QVERIFY2(own.httpStatus == 200 || own.httpStatus == 503, qPrintable(own.describe()));
+            clock.restart();
             const QString status = m_api.status(id);
             const double ownGetMs = double(clock.nsecsElapsed()) / 1e6;
             qInfo().noquote() << "fork bomb:" << count.processes << "processes," << count.tasks

@@ -3,7 +3,6 @@
 #include "support_http.h"
 
 #include <QDateTime>
-
 #include <sched.h>
 
 using lizard::test::createSandbox;
@@ -81,9 +80,11 @@ private slots:
             // never more CPUs than the host has (a 2-core host gets 2)
             QCOMPARE(info.value("cpus").toDouble(), qMin(4.0, double(hostCpus())));
             QCOMPARE(info.value("memoryMb").toInt(), 8192);
-            QCOMPARE(info.value("limits").toObject().value("enforcedBy").toString(), QStringLiteral("cgroup"));
+            QCOMPARE(info.value("limits").toObject().value("enforcedBy").toString(),
+                     QStringLiteral("cgroup"));
         } else { // without cgroups the kernel's rlimits still bound it
-            QCOMPARE(info.value("limits").toObject().value("enforcedBy").toString(), QStringLiteral("rlimit"));
+            QCOMPARE(info.value("limits").toObject().value("enforcedBy").toString(),
+                     QStringLiteral("rlimit"));
         }
         QCOMPARE(info.value("limits").toObject().value("pids").toInt(), 1024);
         const auto got = m_server.request("GET", "/api/sandboxes/" + id);

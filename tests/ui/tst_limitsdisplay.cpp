@@ -83,6 +83,11 @@ private slots:
             QVERIFY(!info.contains("cpus") && !info.contains("memoryMb"));
             QCOMPARE(text, QString("small · 1024 pids · 4 GB per process · cpu not limited"));
             QVERIFY2(tip.startsWith("cgroups are not writable on this host"), qPrintable(tip));
+            // and the window's notes say so once
+            QTRY_VERIFY_WITH_TIMEOUT(
+                m_window->capabilityNotes().contains(
+                    "cgroups not writable: only process and per-process memory limits"),
+                10000);
         }
     }
 };

@@ -22,6 +22,12 @@ SandboxInfo sandboxFromJson(const Json& j)
     s.pauseError = r.optionalString("pauseError");
     s.cpus = r.number("cpus");
     s.memoryMb = int(r.integer("memoryMb"));
+    if (const Json* limits = r.find("limits")) {
+        const JsonReader l(*limits, QStringLiteral("sandbox limits"));
+        s.limitsEnforcedBy = l.string("enforcedBy");
+        s.pidsLimit = int(l.integer("pids"));
+        s.processMemoryMb = int(l.integer("processMemoryMb"));
+    }
     s.internetAccess = r.boolean("internetAccess", true);
     s.metadata = r.stringMap("metadata");
     return s;

@@ -65,6 +65,11 @@ struct SandboxInfo
     std::optional<QString> pauseError;
     double cpus = 0;
     int memoryMb = 0;
+    // What really bounds the sandbox, when the server says (lizard-local's "limits" object; the
+    // cloud may not send it): "cgroup", "rlimit", "none", or empty when not reported.
+    QString limitsEnforcedBy;
+    int pidsLimit = 0;       // tasks of the whole sandbox; 0: not reported
+    int processMemoryMb = 0; // rlimit: memory of each process; 0: not reported
     bool internetAccess = true;
     QMap<QString, QString> metadata;
 };

@@ -20,14 +20,50 @@ QString sandboxColumnTitle(int column)
     }
 }
 
+namespace {
+
+QString memoryText(int mb)
+{
+    return mb % 1024 == 0 ? QStringLiteral("%1 GB").arg(mb / 1024)
+                          : QStringLiteral("%1 MB").arg(mb);
+}
+
+} // namespace
+
 QString sandboxSizeText(const client::SandboxInfo& info)
 {
     const QString size = info.size.isEmpty() ? QStringLiteral("default") : info.size;
-    if (info.cpus <= 0 && info.memoryMb <= 0)
+    const QString pids =
+        info.pidsLimit > 0 ? QStringLiteral(" · %1 pids").arg(info.pidsLimit) : QString();
+    if (info.limitsEnforcedBy == QLatin1String("rlimit"))
+        return QStringLiteral("%1%2 · %3 per process · cpu not limited")
+            .arg(size, pids, memoryText(info.processMemoryMb));
+    if (info.limitsEnforcedBy == QLatin1String("none") || (info.cpus <= 0 && info.memoryMb <= 0))
         return size + QStringLiteral(" · limits not enforced");
-    const QString mem = info.memoryMb % 1024 == 0 ? QStringLiteral("%1 GB").arg(info.memoryMb / 1024)
-                                                  : QStringLiteral("%1 MB").arg(info.memoryMb);
-    return QStringLiteral("%1 · %2 vCPU · %3").arg(size).arg(info.cpus).arg(mem);
+    return QStringLiteral("%1 · %2 vCPU · %3%4")
+        .arg(size)
+        .arg(info.cpus)
+        .arg(memoryText(info.memoryMb), pids);
+}
+
+QString sandboxLimitsToolTip(const client::SandboxInfo& info)
+{
+    if (info.limitsEnforcedBy == QLatin1String("cgroup"))
+        return QStringLiteral("Enforced by cgroups for the whole sandbox: %1 CPUs, %2 of memory, "
+                              "%3 processes.")
+            .arg(info.cpus)
+            .arg(memoryText(info.memoryMb))
+            .arg(info.pidsLimit);
+    if (info.limitsEnforcedBy == QLatin1String("rlimit"))
+        return QStringLiteral(
+                   "cgroups are not writable on this host: the kernel bounds the sandbox to %1 "
+                   "processes and each process to %2 of memory (rlimits); its CPU use and its "
+                   "memory as a whole are not limited.")
+            .arg(info.pidsLimit)
+            .arg(memoryText(info.processMemoryMb));
+    if (info.limitsEnforcedBy == QLatin1String("none") || (info.cpus <= 0 && info.memoryMb <= 0))
+        return QStringLiteral("No limits: cgroups are not writable on this host.");
+    return QStringLiteral("%1 CPUs, %2 of memory.").arg(info.cpus).arg(memoryText(info.memoryMb));
 }
 
 QString sandboxCellText(const client::SandboxInfo& info, int column, const QDateTime& now)
@@ -59,7 +95,9 @@ bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& 
     return a.templateName != b.templateName || a.size != b.size || a.status != b.status ||
            a.startedAt != b.startedAt || a.endAt != b.endAt || a.metadata != b.metadata ||
            a.cpus != b.cpus || a.memoryMb != b.memoryMb || a.pauseError != b.pauseError ||
-           a.internetAccess != b.internetAccess || a.projectId != b.projectId;
+           a.limitsEnforcedBy != b.limitsEnforcedBy || a.pidsLimit != b.pidsLimit ||
+           a.processMemoryMb != b.processMemoryMb || a.internetAccess != b.internetAccess ||
+           a.projectId != b.projectId;
 }
 
 } // namespace lizard::models

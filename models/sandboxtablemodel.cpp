@@ -190,6 +190,8 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole: {
+        if (role == Qt::ToolTipRole && index.column() == SandboxColumn::Size)
+            return sandboxLimitsToolTip(info);
         QString text = sandboxCellText(info, index.column(), m_clock());
         if (index.column() == SandboxColumn::Status && m_activity.contains(info.sandboxId))
             text += QStringLiteral(" · ") + m_activity.value(info.sandboxId);

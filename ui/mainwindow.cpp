@@ -189,6 +189,11 @@ void MainWindow::checkLimitsNote()
 {
     // The server reports cpus/memoryMb only for sandboxes whose limits it enforces.
     for (const auto& info : m_sandboxModel->sandboxes()) {
+        if (info.limitsEnforcedBy == QLatin1String("rlimit")) {
+            addCapabilityNote(
+                QStringLiteral("cgroups not writable: only process and per-process memory limits"));
+            return;
+        }
         if (info.cpus <= 0 && info.memoryMb <= 0) {
             addCapabilityNote(QStringLiteral("resource limits not enforced"));
             return;

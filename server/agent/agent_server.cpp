@@ -68,9 +68,9 @@ void setReceiveTimeout(int fd, int seconds)
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
-// At the cap: answers a ping (or lizard-local would take the sandbox for lost), refuses the
-// rest with BUSY. Never blocks the accept loop for long.
-void answerAtCap(int fd, const std::string& why)
+// At the cap, or with no thread to spare: answers a ping (or lizard-local would take the
+// sandbox for lost), refuses the rest with `code`. Never blocks the accept loop for long.
+void answerAtCap(int fd, const char* code, const std::string& why)
 {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, kInlineRequestWaitMs) != 1)
@@ -86,7 +86,7 @@ void answerAtCap(int fd, const std::string& why)
         stream.writeJson({{"ok", true}});
         return;
     }
-    stream.writeError("BUSY", why);
+    stream.writeError(code, why);
 }
 
 void serve(int fd, AgentContext& context)
@@ -156,7 +156,7 @@ void runAgentServer(int listenFd, AgentContext& context)
         }
         if (g_serving.load() >= kMaxServing) {
             // The accept loop is the only place that raises g_serving, so this cannot overshoot.
-            answerAtCap(fd, "the agent serves " + std::to_string(kMaxServing) +
+            answerAtCap(fd, "BUSY", "the agent serves " + std::to_string(kMaxServing) +
                                 " requests at once; retry later");
             ::close(fd);
             continue;
@@ -173,14 +173,17 @@ void runAgentServer(int listenFd, AgentContext& context)
                 ::close(fd);
                 --g_serving;
             }).detach();
-        } catch (const std::system_error& e) {
+        } catch (const std::system_error&) {
             // No thread (the sandbox is at its pids or memory limit): answer what can be
             // answered here (a ping), refuse the rest.
             --g_serving;
-            std::fprintf(stderr, "lizard-agent: cannot start a thread: %s\n", e.what());
-            answerAtCap(fd, std::string("the agent cannot start a thread: ") + e.what());
+            try {
+                answerAtCap(fd, "RESOURCE_EXHAUSTED",
+                            "the sandbox is at its process or memory limit: the agent cannot start a thread "
+                            "for this request");
+            } catch (...) {
+            }
             ::close(fd);
-            ::usleep(10000);
         }
     }
 }

@@ -33,6 +33,10 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.hostname = j.value("hostname", c.hostname);
     c.volumeDir = j.value("volumeDir", std::string());
     c.volumeInitOwner = j.value("volumeInitOwner", false);
+    if (const auto it = j.find("rlimits"); it != j.end()) {
+        c.rlimits.pids = it->value("pids", 0);
+        c.rlimits.memoryMb = it->value("memoryMb", 0);
+    }
     c.target = j.value("target", std::string());
     c.resolvConf = j.value("resolvConf", false);
     if (const auto it = j.find("copies"); it != j.end()) {

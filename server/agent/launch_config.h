@@ -38,6 +38,13 @@ struct SlirpPipes
     int launcherRead = -1; // the launcher waits on it
 };
 
+// Bounds the sandbox gets from the kernel whatever cgroups allow (rlimits.h). 0: none.
+struct SandboxRlimits
+{
+    int pids = 0;     // tasks (processes and threads) of the whole sandbox
+    int memoryMb = 0; // data memory of each process
+};
+
 struct LaunchConfig
 {
     std::string mode; // "sandbox", "template", "remove" or "copy"
@@ -60,6 +67,7 @@ struct LaunchConfig
     std::string hostname = "lizard";
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
+    SandboxRlimits rlimits;
     // template and remove
     std::string target;
     bool resolvConf = false;

@@ -5,6 +5,7 @@
 #include "agent/id_map.h"
 #include "agent/mount_lock.h"
 #include "agent/net_guard.h"
+#include "agent/rlimits.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
 
@@ -135,6 +136,8 @@ int placeFd(int fd, int target)
 
 int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int statusFd)
 {
+    if (int rc = enterBoundedUserns(config, statusFd); rc >= 0)
+        return rc;
     int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWPID;
     if (::unshare(flags | CLONE_NEWCGROUP) != 0 && ::unshare(flags) != 0) {
         sendStatus(statusFd, std::string("E unshare: ") + std::strerror(errno));

@@ -9,6 +9,8 @@ Error apiErrorFromAgent(const Error& error)
         e.status = 400;
     else if (e.code == "NO_SUCH_PROCESS")
         e.status = 404;
+    else if (e.code == "RESOURCE_EXHAUSTED") // the sandbox is at its pids or memory limit
+        e.status = 503;
     return e;
 }
 

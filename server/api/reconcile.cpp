@@ -6,11 +6,11 @@
 
 namespace lizard::api {
 
-// A sandbox paused (or frozen for a file copy) when lizard-local stopped: its processes are
-// still there but its agent cannot answer a ping. Store and freezer agree afterwards: a
-// paused record whose processes run again becomes running; a frozen running one is thawed.
+// A sandbox is adopted when its PID 1 is still there. One paused (or frozen for a file copy)
+// when lizard-local stopped cannot answer a ping; store and freezer agree afterwards: a paused
+// record whose processes run again becomes running; a frozen running one is thawed.
 // True if the sandbox is alive and now matches its record.
-bool SandboxManager::adoptPaused(const store::SandboxRecord& rec)
+bool SandboxManager::adoptPresent(const store::SandboxRecord& rec)
 {
     if (!m_runtime.isPresent(rec.handle))
         return false;
@@ -19,11 +19,13 @@ bool SandboxManager::adoptPaused(const store::SandboxRecord& rec)
         return true;
     if (rec.paused()) {
         m_store.setPaused(rec.id, false);
-        return m_runtime.isAlive(rec.handle);
+        return true;
     }
-    if (frozen && m_runtime.thaw(rec.handle)) // a crash during a snapshot or fork copy
-        return m_runtime.isAlive(rec.handle);
-    return false; // running and not frozen: the caller pings it
+    if (frozen && !m_runtime.thaw(rec.handle)) // frozen by a crash during a snapshot or fork copy
+        return false;
+    // Running and not frozen: its PID 1 (pid and start time) is there, so it is this
+    // sandbox, whether or not it answers now (at its pids limit it may not).
+    return true;
 }
 
 void SandboxManager::reconcileAtStartup()
@@ -38,7 +40,7 @@ void SandboxManager::reconcileAtStartup()
                       ": its deadline passed while lizard-local was down; destroyed");
             continue;
         }
-        if (adoptPaused(*rec) || m_runtime.isAlive(rec->handle)) {
+        if (adoptPresent(*rec)) {
             adopted.push_back(rec->id);
             if (rec->endAtMs != 0)
                 armDeadline(rec->id, rec->endAtMs);

@@ -71,8 +71,9 @@ public:
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);
     int runningCount() const;
-    // Every few seconds, checks that running sandboxes still have their agent; one that fails
-    // twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
+    // Every few seconds, checks that running sandboxes still have their PID 1 (pid and start
+    // time; a ping is no proof of death: an agent at its pids limit may not answer). One whose
+    // PID 1 is gone twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
     void startHealthChecks();
     // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
     void shutdown();
@@ -84,7 +85,7 @@ private:
     void finishVolume(const std::string& volumeId, const std::string& sandboxId, bool started,
                       const runtime::VolumeMount& mount);
 
-    bool adoptPaused(const store::SandboxRecord& rec); // reconcile.cpp
+    bool adoptPresent(const store::SandboxRecord& rec); // reconcile.cpp
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);

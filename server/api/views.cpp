@@ -1,5 +1,6 @@
 #include "api/views.h"
 
+#include "api/sizes.h"
 #include "common/timeutil.h"
 
 namespace lizard::api {
@@ -33,6 +34,17 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s)
         j["cpus"] = s.cpus;
         j["memoryMb"] = s.memoryMb;
     }
+    // What really bounds the sandbox (DECISIONS.md, "Limits"): "cgroup" (cpus, memoryMb and
+    // pids of the whole sandbox), "rlimit" (pids of the whole sandbox, memory per process; no
+    // cpu limit) or "none" (sandboxes from before rlimits, without cgroups).
+    nlohmann::json limits = {{"enforcedBy", s.limitsEnforced          ? "cgroup"
+                                            : s.handle.rlimitsApplied ? "rlimit"
+                                                                      : "none"}};
+    if (s.limitsEnforced || s.handle.rlimitsApplied)
+        limits["pids"] = pidsForSize(s.size);
+    if (s.handle.rlimitsApplied)
+        limits["processMemoryMb"] = s.memoryMb;
+    j["limits"] = limits;
     return j;
 }
 

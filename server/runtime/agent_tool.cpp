@@ -34,7 +34,8 @@ Error toolError(const std::string& message)
 } // namespace
 
 Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
-                                    const nlohmann::json& config, int timeoutMs)
+                                    const nlohmann::json& config, int timeoutMs,
+                                    const std::vector<std::string>& prefix)
 {
     int in[2], out[2];
     if (::pipe2(in, O_CLOEXEC) != 0)
@@ -56,10 +57,15 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    std::string modeArg = mode;
-    char* argv[] = {const_cast<char*>(agentPath.c_str()), modeArg.data(), nullptr};
+    std::vector<std::string> args = prefix;
+    args.push_back(agentPath);
+    args.push_back(mode);
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_t pid = 0;
-    int rc = posix_spawn(&pid, agentPath.c_str(), &actions, &attr, argv, environ);
+    int rc = posix_spawn(&pid, args.front().c_str(), &actions, &attr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     ::close(in[0]);

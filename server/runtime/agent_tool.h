@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace lizard::runtime {
 
@@ -14,7 +15,9 @@ namespace lizard::runtime {
 // are not in the build's bin directory).
 std::string findAgentBinary();
 
+// `prefix`: a program and arguments that run the agent (systemd-run ... --); empty: none.
 Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
-                                    const nlohmann::json& config, int timeoutMs);
+                                    const nlohmann::json& config, int timeoutMs,
+                                    const std::vector<std::string>& prefix = {});
 
 } // namespace lizard::runtime

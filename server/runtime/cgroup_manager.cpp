@@ -19,6 +19,11 @@ namespace {
 
 constexpr const char* kRoot = "/sys/fs/cgroup";
 const char* const kV1Controllers[] = {"memory", "pids", "cpu", "freezer"};
+// All sandboxes together weigh half of what a sibling (the server's own cgroup, the desktop's
+// slices) weighs when the CPU is contended: a fork bomb at its pids limit, even with cpus =
+// every CPU of the host, leaves lizard-local its share and the API answering.
+constexpr const char* kSandboxesCpuWeightV2 = "50";  // default 100
+constexpr const char* kSandboxesCpuSharesV1 = "512"; // default 1024
 
 bool writeFile(const std::string& path, const std::string& value)
 {
@@ -95,6 +100,7 @@ void CgroupManager::probe(const std::string& instance)
         m_v2Base = top + "/" + instance;
         bool ok = ::access(base.c_str(), W_OK) == 0 && enableControllers(base) && makeDir(top)
             && enableControllers(top) && makeDir(m_v2Base) && enableControllers(m_v2Base);
+        ok = ok && writeFile(top + "/cpu.weight", kSandboxesCpuWeightV2);
         if (!ok)
             m_note = "cgroup v2 controllers cpu, memory, pids are not delegated to " + base
                 + " (systemd: run lizard-local in a unit or scope with Delegate=yes)";
@@ -105,6 +111,8 @@ void CgroupManager::probe(const std::string& instance)
             const std::string top = std::string(kRoot) + "/" + c + "/lizard-local";
             m_v1Bases.push_back(top + "/" + instance);
             ok = makeDir(top) && makeDir(m_v1Bases.back()) && ok;
+            if (ok && std::strcmp(c, "cpu") == 0)
+                ok = writeFile(top + "/cpu.shares", kSandboxesCpuSharesV1);
         }
         if (!ok)
             m_note = "cgroup v1 hierarchies under /sys/fs/cgroup are not writable by this user "

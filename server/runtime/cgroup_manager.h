@@ -1,7 +1,8 @@
 #pragma once
 // Per-sandbox cgroups with cpu, memory and pids limits: cgroup v2 (a lizard-local subtree,
 // delegated when not root) or v1 (memory, pids, cpu, freezer hierarchies). The launcher
-// joins the returned cgroup.procs files before anything of the sandbox runs.
+// joins the returned cgroup.procs files before anything of the sandbox runs. The sandboxes'
+// common parent (lizard-local) gets half the default cpu weight, below the server's.
 
 #include "runtime/runtime.h"
 

@@ -126,6 +126,11 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     caps.freezer = rt->m_cgroups.mode() == "v2" && caps.limits ? "cgroup-v2"
         : rt->m_cgroups.mode() == "v1" && caps.limits           ? "cgroup-v1"
                                                                 : "signals";
+    if (!caps.limits) {
+        rt->m_scope.probe();
+        caps.limits = rt->m_scope.usable();
+        caps.limitsNote = caps.limits ? "" : caps.limitsNote + "; " + rt->m_scope.note();
+    }
     caps.fullUidRange = rt->m_ids.fullRange();
     caps.network = !rt->m_slirp.empty();
     std::string missing = missingInterpreterPackages();

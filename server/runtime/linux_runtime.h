@@ -4,6 +4,7 @@
 #include "runtime/cgroup_manager.h"
 #include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
+#include "runtime/systemd_scope.h"
 
 #include <mutex>
 #include <string>
@@ -49,6 +50,7 @@ private:
     std::string m_slirp;
     IdMapping m_ids;
     CgroupManager m_cgroups;
+    SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable
     Capabilities m_caps;
 };
 

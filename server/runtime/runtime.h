@@ -43,6 +43,9 @@ struct SandboxHandle
     unsigned long long initStartTime = 0; // /proc/<pid>/stat field 22, guards against pid reuse
     std::string socketPath;              // agent socket, host side
     bool limitsEnforced = false;         // cgroup limits really applied
+    // The kernel's own bounds, with or without cgroups: all tasks of the sandbox <= pidsMax
+    // (RLIMIT_NPROC of a nested user namespace) and RLIMIT_DATA <= memoryMb per process.
+    bool rlimitsApplied = false;
     bool internetAccess = false;         // really has a network route out
 };
 

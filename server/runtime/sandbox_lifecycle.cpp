@@ -122,23 +122,32 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         }
     }
     SandboxCgroups cgroups = m_cgroups.create(spec.id, spec.limits);
+    // No cgroup of our own: the systemd user manager's scope, where there is one.
+    const bool scoped = !cgroups.limitsApplied && m_scope.usable();
     handle.limitsEnforced = cgroups.limitsApplied;
 
     nlohmann::json config{
         {"mode", "sandbox"}, {"idMap", m_ids.toJson()}, {"id", spec.id}, {"socketPath", handle.socketPath},
         {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
         {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
-        {"slirp", spec.internetAccess ? m_slirp : std::string()}};
+        {"slirp", spec.internetAccess ? m_slirp : std::string()},
+        {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}}};
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
     }
-    auto launched = runAgentTool(m_agentPath, "init", config, 30000);
+    auto launched =
+        runAgentTool(m_agentPath, "init", config, 30000,
+                     scoped ? m_scope.prefix(spec.id, spec.limits) : std::vector<std::string>());
     if (!launched) {
         destroy(handle);
         return launched.error();
     }
     handle.initPid = launched->value("pid", 0);
+    handle.rlimitsApplied = true; // the launcher fails rather than start a sandbox without them
+    // With a systemd scope, reported only if the scope's cgroup really has the limits.
+    if (scoped)
+        handle.limitsEnforced = SystemdScope::enforced(handle.initPid, spec.limits);
     handle.internetAccess = launched->value("network", false);
     if (auto st = readProcStat(handle.initPid))
         handle.initStartTime = st->startTime;

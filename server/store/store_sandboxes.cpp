@@ -45,7 +45,9 @@ Status Store::loadSandboxes()
         r->size = q.text(3);
         r->cpus = q.real(4);
         r->memoryMb = int(q.integer(5));
-        r->limitsEnforced = q.integer(6) != 0;
+        // limits_enforced: bit 0 cgroup limits, bit 1 rlimits (older rows: 0 or 1).
+        r->limitsEnforced = (q.integer(6) & 1) != 0;
+        r->handle.rlimitsApplied = (q.integer(6) & 2) != 0;
         r->status = q.text(7);
         r->startedAtMs = q.integer(8);
         r->endAtMs = q.integer(9);
@@ -117,7 +119,9 @@ Status Store::insertSandbox(const SandboxRecord& r)
             .bind(3, r.templateName)
             .bind(4, r.size)
             .bind(5, r.cpus);
-        q.bind(6, int64_t(r.memoryMb)).bind(7, int64_t(r.limitsEnforced)).bind(8, r.status);
+        q.bind(6, int64_t(r.memoryMb))
+            .bind(7, int64_t(r.limitsEnforced ? 1 : 0) | (r.handle.rlimitsApplied ? 2 : 0))
+            .bind(8, r.status);
         q.bind(9, r.startedAtMs)
             .bind(10, r.endAtMs)
             .bind(11, mapToJson(r.metadata))

@@ -128,6 +128,37 @@ private slots:
         info.memoryMb = 1536;
         QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · 0.5 vCPU · 1536 MB"));
     }
+
+    void sizeSaysHowLimitsAreEnforced()
+    {
+        SandboxInfo info = sb("a");
+        info.limitsEnforcedBy = "cgroup";
+        info.cpus = 2;
+        info.memoryMb = 8192;
+        info.pidsLimit = 1024;
+        QCOMPARE(lizard::models::sandboxSizeText(info),
+                 QString("medium · 2 vCPU · 8 GB · 1024 pids"));
+        QVERIFY(lizard::models::sandboxLimitsToolTip(info).startsWith("Enforced by cgroups"));
+        info.limitsEnforcedBy = "rlimit";
+        info.cpus = 0;
+        info.memoryMb = 0;
+        info.processMemoryMb = 8192;
+        QCOMPARE(lizard::models::sandboxSizeText(info),
+                 QString("medium · 1024 pids · 8 GB per process · cpu not limited"));
+        QVERIFY(lizard::models::sandboxLimitsToolTip(info).contains("cgroups are not writable"));
+        info.limitsEnforcedBy = "none";
+        info.pidsLimit = 0;
+        QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · limits not enforced"));
+        QCOMPARE(lizard::models::sandboxLimitsToolTip(info),
+                 QString("No limits: cgroups are not writable on this host."));
+        // The model shows the same: text in the Size cell, the sentence as its tooltip.
+        SandboxTableModel model(nullptr);
+        model.applySandboxes({info});
+        QCOMPARE(model.index(0, SandboxColumn::Size).data().toString(),
+                 QString("medium · limits not enforced"));
+        QCOMPARE(model.index(0, SandboxColumn::Size).data(Qt::ToolTipRole).toString(),
+                 QString("No limits: cgroups are not writable on this host."));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSandboxTableModel)

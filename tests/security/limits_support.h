@@ -1,0 +1,98 @@
+#pragma once
+// Helpers of tst_sec_limits: what a sandbox's processes are, seen from the host (the test
+// runs as root in both CI modes), and timing of API calls.
+
+#include "escape_support.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <algorithm>
+#include <sys/stat.h>
+#include <vector>
+
+namespace lizard::test {
+
+// The host pid of the sandbox's PID 1 (<data>/sandboxes/<id>/init.pid: "pid starttime").
+inline qint64 sandboxInitPid(const LocalServer& server, const QString& id)
+{
+    QFile f(server.dataDir() + "/sandboxes/" + id + "/init.pid");
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return QString::fromLatin1(f.readAll()).split(' ').value(0).toLongLong();
+}
+
+// The inode of a process's pid namespace, 0 if it is gone.
+inline quint64 pidNamespace(qint64 pid)
+{
+    struct stat st
+    {
+    };
+    const QByteArray path = QStringLiteral("/proc/%1/ns/pid").arg(pid).toLocal8Bit();
+    return ::stat(path.constData(), &st) == 0 ? quint64(st.st_ino) : 0;
+}
+
+struct TaskCount
+{
+    int processes = 0;
+    int tasks = 0; // threads included: what pids limits count
+};
+
+// Processes and tasks on the host that live in pid namespace `ns`.
+inline TaskCount tasksInNamespace(quint64 ns)
+{
+    TaskCount c;
+    const QStringList pids = QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& p : pids) {
+        bool number = false;
+        const qint64 pid = p.toLongLong(&number);
+        if (!number || pidNamespace(pid) != ns)
+            continue;
+        ++c.processes;
+        c.tasks += std::max<int>(1, int(QDir(QStringLiteral("/proc/%1/task").arg(pid))
+                                            .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                                            .size()));
+    }
+    return c;
+}
+
+// MemAvailable of the host in MiB.
+inline qint64 hostAvailableMb()
+{
+    QFile f("/proc/meminfo");
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        if (line.startsWith("MemAvailable:"))
+            return line.mid(13).trimmed().split(' ').value(0).toLongLong() / 1024;
+    }
+    return -1;
+}
+
+struct Timings
+{
+    std::vector<double> ms;
+    void add(const QElapsedTimer& clock) { ms.push_back(double(clock.nsecsElapsed()) / 1e6); }
+    double median() const
+    {
+        if (ms.empty())
+            return -1;
+        std::vector<double> s = ms;
+        std::sort(s.begin(), s.end());
+        return s[s.size() / 2];
+    }
+    double max() const { return ms.empty() ? -1 : *std::max_element(ms.begin(), ms.end()); }
+    QString text() const
+    {
+        QStringList parts;
+        for (double v : ms)
+            parts << QString::number(v, 'f', 1);
+        return QStringLiteral("median %1 ms, max %2 ms [%3]")
+            .arg(median(), 0, 'f', 1)
+            .arg(max(), 0, 'f', 1)
+            .arg(parts.join(' '));
+    }
+};
+
+} // namespace lizard::test

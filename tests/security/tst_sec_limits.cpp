@@ -1,0 +1,386 @@
+// Escape suite: resource limits. A fork bomb stays at the sandbox's pids limit (also one that
+// spreads over many uids), the API keeps answering for other sandboxes and DELETE ends the
+// bomb at once; a memory bomb ends in MemoryError or an OOM kill, not in a host out of memory;
+// `kill -9 -1` as root in a sandbox reaches nothing outside it. Controls: 50 processes and
+// 100 MB work. As root the limits are cgroups; as an ordinary user without a writable cgroup
+// they are rlimits (RLIMIT_NPROC of a nested user namespace, RLIMIT_DATA): same cases.
+#include "limits_support.h"
+
+#include <QProcess>
+#include <atomic>
+#include <functional>
+#include <sched.h>
+#include <thread>
+
+using namespace lizard::test;
+
+namespace {
+
+constexpr int kPids = 1024; // every size
+
+const QString kBomb = QStringLiteral("bomb() { bomb | bomb & }; bomb; sleep 60");
+
+// Forks sleeping children until fork fails; each child moves to a uid of its own first, so a
+// per-uid count alone would never stop it. Prints how many forks succeeded.
+const QString kUidSpreadingBomb =
+    QStringLiteral("import os, time\n"
+                   "n = 0; fails = 0\n"
+                   "while n < 3000 and fails < 200:\n"
+                   "    try:\n"
+                   "        pid = os.fork()\n"
+                   "    except OSError:\n"
+                   "        fails += 1; time.sleep(0.005); continue\n"
+                   "    if pid == 0:\n"
+                   "        try:\n"
+                   "            os.setgid(1000 + n); os.setuid(1000 + n)\n"
+                   "        except OSError:\n"
+                   "            pass\n"
+                   "        time.sleep(20); os._exit(0)\n"
+                   "    n += 1\n"
+                   "print(n, flush=True)\n");
+
+// Allocates and touches 12 GiB in 256 MiB steps, printing each step.
+const QString kMemoryBomb =
+    QStringLiteral("chunks = []\n"
+                   "try:\n"
+                   "    for i in range(48):\n"
+                   "        chunks.append(bytearray(b'\\x01') * (256 << 20))\n"
+                   "        print(i + 1, flush=True)\n"
+                   "    print('reached', flush=True)\n"
+                   "except MemoryError:\n"
+                   "    print('MemoryError', flush=True)\n");
+
+// Four processes of 3 GiB each: more than medium's 8 GiB together, less than it alone.
+const QString kManyProcessMemoryBomb =
+    QStringLiteral("import os, time\n"
+                   "kids = []\n"
+                   "for k in range(4):\n"
+                   "    pid = os.fork()\n"
+                   "    if pid == 0:\n"
+                   "        chunks = []\n"
+                   "        try:\n"
+                   "            for i in range(12):\n"
+                   "                chunks.append(bytearray(b'\\x01') * (256 << 20))\n"
+                   "        except MemoryError:\n"
+                   "            os._exit(3)\n"
+                   "        time.sleep(3); os._exit(0)\n"
+                   "    kids.append(pid)\n"
+                   "print(' '.join(str(os.waitpid(p, 0)[1]) for p in kids), flush=True)\n");
+
+} // namespace
+
+class TestSecLimits : public QObject
+{
+    Q_OBJECT
+
+    LocalServer m_server;
+    SandboxApi m_api{m_server};
+    QString m_other; // a bystander sandbox
+    QString m_enforcedBy;
+
+    QString create(const QJsonObject& body = {})
+    {
+        QString why;
+        const QString id = createSandbox(m_server, body, &why);
+        if (id.isEmpty())
+            qWarning() << why;
+        return id;
+    }
+
+    // GETs of the bystander, `rounds` times `gapMs` apart.
+    Timings timeOtherGets(int rounds, int gapMs)
+    {
+        Timings t;
+        for (int i = 0; i < rounds; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            const auto r = m_server.request("GET", "/api/sandboxes/" + m_other);
+            t.add(clock);
+            if (r.status != 200)
+                t.ms.back() = 999999; // an error is no answer
+            QTest::qWait(gapMs);
+        }
+        return t;
+    }
+
+    // Runs `body` while a bomb rages in a fresh sandbox; then DELETEs it and checks that
+    // nothing of it is left. `bomb` runs as root through exec with a 15 s timeout.
+    void duringBomb(const QStringList& argv,
+                    const std::function<void(const QString&, quint64)>& body)
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const quint64 ns = pidNamespace(sandboxInitPid(m_server, id));
+        QVERIFY(ns != 0);
+        ProbeResult bombResult;
+        std::thread bomb([&] { bombResult = runArgv(m_server, id, argv, {}, 15000); });
+        QTest::qWait(2000); // the bomb fills the sandbox
+        body(id, ns);
+        QElapsedTimer clock;
+        clock.start();
+        const auto deleted = m_server.request("DELETE", "/api/sandboxes/" + id);
+        const qint64 deleteMs = clock.elapsed();
+        bomb.join();
+        qInfo().noquote() << "DELETE of the bombing sandbox:" << deleteMs
+                          << "ms; the bomb's exec:" << bombResult.describe().left(120);
+        QCOMPARE(deleted.status, 204);
+        // Its ~1000 processes must run to die; on an idle host this is tens of ms, with the
+        // CPU shared by parallel builds a few hundred.
+        QVERIFY2(deleteMs <= 2000, qPrintable(QString::number(deleteMs)));
+        QTRY_COMPARE_WITH_TIMEOUT(tasksInNamespace(ns).processes, 0, 3000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_other = create();
+        QVERIFY(!m_other.isEmpty());
+        const QJsonObject limits = m_api.info(m_other).value("limits").toObject();
+        m_enforcedBy = limits.value("enforcedBy").toString();
+        qInfo().noquote() << "server user:"
+                          << (m_server.runsAsOtherUser() ? m_server.serverUser() : "root")
+                          << "limits:" << QJsonDocument(limits).toJson(QJsonDocument::Compact);
+    }
+
+    void cleanupTestCase()
+    {
+        if (!m_other.isEmpty())
+            m_api.kill(m_other);
+    }
+
+    void limitsAreReportedAsEnforced()
+    {
+        const QJsonObject info = m_api.info(m_other);
+        const QJsonObject limits = info.value("limits").toObject();
+        // Every sandbox is bounded: by cgroups where they are writable, by rlimits anyway.
+        QVERIFY2(m_enforcedBy == "cgroup" || m_enforcedBy == "rlimit", qPrintable(m_enforcedBy));
+        QCOMPARE(limits.value("pids").toInt(), kPids);
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        QCOMPARE(::sched_getaffinity(0, sizeof set, &set), 0);
+        if (m_enforcedBy == "cgroup") {
+            QVERIFY(info.value("cpus").toDouble() > 0);
+            QVERIFY2(info.value("cpus").toDouble() <= CPU_COUNT(&set), qPrintable(toJson(info)));
+        } else {
+            QVERIFY(!info.contains("cpus") && !info.contains("memoryMb")); // never claimed
+            QVERIFY(limits.value("processMemoryMb").toInt() > 0);
+            // Says why neither a cgroup nor the systemd user manager's scope was usable
+            // (this CI host has cgroup v1 and no user manager; the scope path is untested here).
+            QVERIFY2(m_server.log().contains("no systemd scope: "),
+                     m_server.log().left(3000).constData());
+        }
+    }
+
+    void fiftyProcessesWork() // control
+    {
+        for (const QString& user : {QString(), QStringLiteral("user")}) {
+            const auto r = runArgv(m_server, m_other,
+                                   {"bash", "-c",
+                                    "for i in $(seq 50); do sleep 5 & done; sleep 0.5; "
+                                    "ps -e --no-headers | grep -c sleep; kill $(jobs -p)"},
+                                   user, 30000);
+            QVERIFY2(r.exitCode == 0 && r.out.trimmed() == "50",
+                     qPrintable(user + ": " + r.describe()));
+        }
+    }
+
+    // Control: what agents run needs threads and address space (V8 reserves GiBs it never
+    // uses): node with a worker thread and JIT, and python with 200 threads, under the rlimits.
+    void threadedRuntimesWork()
+    {
+        const auto node =
+            runArgv(m_server, m_other,
+                    {"node", "-e",
+                     "const { Worker } = require('worker_threads');"
+                     "const w = new Worker('let s=0; for (let i=0;i<1e7;i++) s+=i; "
+                     "require(\"worker_threads\").parentPort.postMessage(s)', { eval: true });"
+                     "w.on('message', (m) => console.log(m))"},
+                    "user", 60000);
+        QVERIFY2(node.exitCode == 0 && node.out.trimmed() == "49999995000000",
+                 qPrintable(node.describe()));
+        const auto py =
+            runPython(m_server, m_other,
+                      "import threading, time\n"
+                      "ts = [threading.Thread(target=time.sleep, args=(1,)) for _ in range(200)]\n"
+                      "[t.start() for t in ts]; [t.join() for t in ts]; print(len(ts))",
+                      "user", 60000);
+        QVERIFY2(py.exitCode == 0 && py.out.trimmed() == "200", qPrintable(py.describe()));
+    }
+
+    void forkBombStaysAtThePidsLimitAndTheApiAnswers()
+    {
+        duringBomb({"bash", "-c", kBomb}, [&](const QString& id, quint64 ns) {
+            const Timings gets = timeOtherGets(10, 200);
+            const TaskCount count = tasksInNamespace(ns);
+            Timings execs;
+            for (int i = 0; i < 5; ++i) {
+                QElapsedTimer clock;
+                clock.start();
+                const QString echo = m_api.run(m_other, "echo alive");
+                execs.add(clock);
+                QCOMPARE(echo, QStringLiteral("alive\n"));
+            }
+            // The bombing sandbox itself answers too: a result or 503 RESOURCE_EXHAUSTED (its
+            // agent has no thread to spare), never a hang.
+            QElapsedTimer clock;
+            clock.start();
+            const auto own = runShell(m_server, id, "echo hi", {}, 5000);
+            const qint64 ownExecMs = clock.elapsed();
+            qInfo().noquote() << "exec in the bombing sandbox:" << ownExecMs << "ms,"
+                              << own.describe().left(200);
+            QVERIFY2(ownExecMs <= 10000, qPrintable(own.describe()));
+            QVERIFY2(own.httpStatus == 200 || own.httpStatus == 503, qPrintable(own.describe()));
+            clock.restart();
+            const QString status = m_api.status(id);
+            const double ownGetMs = double(clock.nsecsElapsed()) / 1e6;
+            qInfo().noquote() << "fork bomb:" << count.processes << "processes," << count.tasks
+                              << "tasks (limit" << kPids
+                              << "); GET of another sandbox:" << gets.text()
+                              << "; exec in another sandbox:" << execs.text()
+                              << "; GET of the bombing one" << QString::number(ownGetMs, 'f', 1)
+                              << "ms";
+            QVERIFY2(count.tasks <= kPids, qPrintable(QString::number(count.tasks)));
+            QVERIFY2(count.processes > 100, "the bomb did not run"); // really at work
+            QVERIFY2(gets.median() <= 100 && gets.max() <= 1000, qPrintable(gets.text()));
+            QVERIFY2(execs.median() <= 500, qPrintable(execs.text()));
+            QVERIFY2(ownGetMs <= 1000, qPrintable(QString::number(ownGetMs)));
+            QCOMPARE(status, QStringLiteral("running"));
+        });
+    }
+
+    void bombSpreadOverUidsStaysAtThePidsLimit()
+    {
+        duringBomb({"python3", "-c", kUidSpreadingBomb}, [&](const QString&, quint64 ns) {
+            const TaskCount count = tasksInNamespace(ns);
+            qInfo().noquote() << "uid-spreading bomb:" << count.processes << "processes,"
+                              << count.tasks << "tasks";
+            QVERIFY2(count.tasks <= kPids, qPrintable(QString::number(count.tasks)));
+            QVERIFY2(count.processes > 100, "the bomb did not run");
+        });
+    }
+
+    void atThePidsLimitTheSandboxIsNotLost()
+    {
+        duringBomb({"bash", "-c", kBomb}, [&](const QString& id, quint64) {
+            QTest::qWait(11000); // two health check rounds at the limit
+            QCOMPARE(m_api.status(id), QStringLiteral("running"));
+            QVERIFY2(!m_server.log().contains("sandbox " + id.toUtf8() + ": its agent is gone"),
+                     m_server.log().right(2000).constData());
+        });
+    }
+
+    void hundredMegabytesWork() // control
+    {
+        const auto r = runPython(m_server, m_other,
+                                 "b = bytearray(b'\\x01') * (100 << 20); print(len(b) >> 20)");
+        QVERIFY2(r.exitCode == 0 && r.out.trimmed() == "100", qPrintable(r.describe()));
+    }
+
+    void memoryBombEndsBeforeTheHostRunsOut()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const QJsonObject info = m_api.info(id);
+        const int limitMb = info.contains("memoryMb")
+                                ? info.value("memoryMb").toInt()
+                                : info.value("limits").toObject().value("processMemoryMb").toInt();
+        QVERIFY(limitMb > 0);
+        const qint64 before = hostAvailableMb();
+        qint64 lowest = before;
+        ProbeResult r;
+        std::atomic<bool> done{false};
+        std::thread bomb([&] {
+            r = runPython(m_server, id, kMemoryBomb, {}, 120000);
+            done = true;
+        });
+        while (!done) {
+            lowest = std::min(lowest, hostAvailableMb());
+            QTest::qWait(50);
+        }
+        bomb.join();
+        m_api.kill(id);
+        const QStringList steps = r.out.split('\n', Qt::SkipEmptyParts);
+        const int reachedMb = steps.size() > 1 ? steps[steps.size() - 2].toInt() * 256 : 0;
+        qInfo().noquote() << "memory bomb: limit" << limitMb << "MiB, last line"
+                          << steps.value(steps.size() - 1) << ", host MemAvailable" << before
+                          << "->" << lowest << "MiB;" << r.describe().left(200);
+        QVERIFY2(!r.out.contains("reached"), qPrintable(r.describe()));
+        QVERIFY2(r.out.contains("MemoryError") || r.exitCode != 0, qPrintable(r.describe()));
+        QVERIFY2(reachedMb <= limitMb + 256, qPrintable(r.describe()));
+        // The host kept what the sandbox may not take (other developers' work moves it a bit).
+        QVERIFY2(lowest >= before - limitMb - 2048, qPrintable(QString::number(lowest)));
+    }
+
+    // The sandbox's memory as a whole: only a memory cgroup bounds it (rlimits bound each
+    // process), so without one this case cannot be contained and is skipped, saying so.
+    void memoryBombOfManyProcessesIsBoundedTogether()
+    {
+        if (m_enforcedBy != "cgroup")
+            QSKIP("no memory cgroup (not writable for this user): memory is bounded per process "
+                  "only");
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const int limitMb = m_api.info(id).value("memoryMb").toInt();
+        QVERIFY(limitMb > 0 && limitMb < 4 * 3072);
+        const qint64 before = hostAvailableMb();
+        qint64 lowest = before;
+        ProbeResult r;
+        std::atomic<bool> done{false};
+        std::thread bomb([&] {
+            r = runPython(m_server, id, kManyProcessMemoryBomb, {}, 120000);
+            done = true;
+        });
+        while (!done) {
+            lowest = std::min(lowest, hostAvailableMb());
+            QTest::qWait(50);
+        }
+        bomb.join();
+        m_api.kill(id);
+        qInfo().noquote() << "4 x 3 GiB: limit" << limitMb << "MiB, wait statuses"
+                          << r.out.trimmed() << "(9: OOM-killed), host MemAvailable" << before
+                          << "->" << lowest << "MiB;" << r.describe().left(200);
+        // The OOM killer ended some of them (or the whole command), never the host's memory.
+        const QStringList codes = r.out.trimmed().split(' ', Qt::SkipEmptyParts);
+        QVERIFY2(r.exitCode != 0 || codes.contains("9"), qPrintable(r.describe()));
+        QVERIFY2(lowest >= before - limitMb - 2048, qPrintable(QString::number(lowest)));
+    }
+
+    void killMinusOneAsRootReachesOnlyTheSandbox()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        QProcess canary; // a host process of the server's own user
+        if (m_server.runsAsOtherUser())
+            canary.start("runuser", {"-u", m_server.serverUser(), "--", "sleep", "120"});
+        else
+            canary.start("sleep", {"120"});
+        QVERIFY(canary.waitForStarted());
+        QCOMPARE(m_api.run(id, "sleep 100 >/dev/null 2>&1 & echo started"),
+                 QStringLiteral("started\n"));
+        const auto killed = runShell(m_server, id, "kill -9 -1; echo survived", {}, 10000);
+        QElapsedTimer clock;
+        clock.start();
+        const auto list = m_server.request("GET", "/api/sandboxes");
+        const qint64 listMs = clock.elapsed();
+        const QString status = m_api.status(id);
+        qInfo().noquote() << "kill -9 -1:" << killed.describe().left(120) << "; sandbox" << status
+                          << "; GET /api/sandboxes" << listMs << "ms";
+        QCOMPARE(list.status, 200);
+        QVERIFY(listMs <= 1000);
+        QCOMPARE(canary.state(), QProcess::Running);
+        QCOMPARE(m_api.run(m_other, "echo alive"), QStringLiteral("alive\n"));
+        // PID 1 of a pid namespace takes no signal it does not handle from inside: the agent
+        // survives and the sandbox keeps working (else it would be reported gone, not hang).
+        if (status == "running")
+            QCOMPARE(m_api.run(id, "echo ok"), QStringLiteral("ok\n"));
+        else
+            QCOMPARE(status, QStringLiteral("404"));
+        canary.kill();
+        canary.waitForFinished();
+        m_api.kill(id);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSecLimits)
+#include "tst_sec_limits.moc"

@@ -1,0 +1,96 @@
+// What the sandbox table says about a sandbox's limits, against a real lizard-local (as root:
+// cgroups; as an ordinary user without a writable cgroup: rlimits). The text is what the
+// server reports it enforces, never more.
+#include "apiwait.h"
+#include "models/sandboxrow.h"
+#include "models/sandboxtablemodel.h"
+#include "server/support_http.h"
+#include "support/localserver.h"
+#include "ui/mainwindow.h"
+#include "ui/projectpanel.h"
+#include "ui/sandboxpanel.h"
+
+#include <QAbstractItemModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace lizard;
+
+class TestLimitsDisplay : public QObject
+{
+    Q_OBJECT
+private:
+    test::LocalServer m_server;
+    std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<ui::MainWindow> m_window;
+    QString m_sandboxId;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_window = std::make_unique<ui::MainWindow>();
+        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
+        m_window->show();
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
+                                  QString("default"), 10000);
+        client::CreateSandboxRequest req;
+        req.projectId = m_window->projectPanel()->currentProjectId();
+        req.size = "small";
+        const auto created = test::waitFor<client::SandboxInfo>(
+            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
+        QVERIFY(created && created->ok());
+        m_sandboxId = created->value().sandboxId;
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        if (!m_sandboxId.isEmpty())
+            test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+                return m_api->killSandbox(m_sandboxId, ctx, done);
+            });
+    }
+
+    void sizeCellShowsTheEnforcedLimits()
+    {
+        const QJsonObject info =
+            test::jsonObject(m_server.request("GET", "/api/sandboxes/" + m_sandboxId));
+        const QJsonObject limits = info.value("limits").toObject();
+        const QString by = limits.value("enforcedBy").toString();
+        QTableView* view = m_window->sandboxPanel()->view();
+        QAbstractItemModel* model = view->model();
+        int row = -1;
+        QTRY_VERIFY_WITH_TIMEOUT((row = m_window->sandboxModel()->rowOf(m_sandboxId)) >= 0, 10000);
+        const QModelIndex cell = model->index(row, models::SandboxColumn::Size);
+        const QString text = cell.data().toString();
+        const QString tip = cell.data(Qt::ToolTipRole).toString();
+        qInfo().noquote() << "server reports"
+                          << QJsonDocument(limits).toJson(QJsonDocument::Compact) << "cpus"
+                          << info.value("cpus").toDouble() << "; the table shows [" << text
+                          << "], tooltip [" << tip << "]";
+        QCOMPARE(limits.value("pids").toInt(), 1024);
+        if (by == "cgroup") {
+            // cpus is what is enforced: 2 for small, or fewer on a smaller host.
+            const QString cpus = QString::number(info.value("cpus").toDouble());
+            QCOMPARE(text, QString("small · %1 vCPU · 4 GB · 1024 pids").arg(cpus));
+            QVERIFY2(tip.startsWith("Enforced by cgroups for the whole sandbox: " + cpus + " CPUs"),
+                     qPrintable(tip));
+        } else {
+            QCOMPARE(by, QString("rlimit"));
+            QVERIFY(!info.contains("cpus") && !info.contains("memoryMb"));
+            QCOMPARE(text, QString("small · 1024 pids · 4 GB per process · cpu not limited"));
+            QVERIFY2(tip.startsWith("cgroups are not writable on this host"), qPrintable(tip));
+            // and the window's notes say so once
+            QTRY_VERIFY_WITH_TIMEOUT(
+                m_window->capabilityNotes().contains(
+                    "cgroups not writable: only process and per-process memory limits"),
+                10000);
+        }
+    }
+};
+
+QTEST_MAIN(TestLimitsDisplay)
+#include "tst_limitsdisplay.moc"

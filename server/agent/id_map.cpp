@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <grp.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -21,6 +22,16 @@ std::string writeProcFile(const std::string& path, const std::string& content)
     if (n != ssize_t(content.size()))
         return path + ": " + std::strerror(err);
     return {};
+}
+
+std::string identityMap(const char* ownMap)
+{
+    std::ifstream in(ownMap);
+    std::string out;
+    unsigned long long first = 0, lower = 0, count = 0;
+    while (in >> first >> lower >> count)
+        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) + "\n";
+    return out;
 }
 
 namespace {

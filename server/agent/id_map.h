@@ -14,6 +14,12 @@ std::string writeIdMaps(pid_t child, const LaunchConfig& config);
 // Writes `content` to a /proc file in one write (id maps must arrive whole). Empty or an error.
 std::string writeProcFile(const std::string& path, const std::string& content);
 
+// The identity over the ids of the calling process's user namespace, extent by extent, as
+// a map for a nested namespace ("0 0 1\n1 1 65535\n"): files keep their owners across the
+// two, and each extent lies within one extent of the parent's map, as the kernel requires.
+// `ownMap` is /proc/self/uid_map or gid_map.
+std::string identityMap(const char* ownMap);
+
 // Child side, after the maps exist: switches to uid/gid 0 of the namespace.
 std::string becomeNamespaceRoot(const IdMap& map);
 

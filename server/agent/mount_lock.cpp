@@ -5,9 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <sched.h>
-#include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,18 +13,6 @@
 namespace lizard::agent {
 
 namespace {
-
-// The identity over every id this namespace maps ("inside inside count" per line), so that
-// files keep their owners across the two namespaces.
-std::string identityMap(const char* ownMap)
-{
-    std::ifstream in(ownMap);
-    std::ostringstream out;
-    unsigned long inside = 0, outside = 0, count = 0;
-    while (in >> inside >> outside >> count)
-        out << inside << ' ' << inside << ' ' << count << '\n';
-    return out.str();
-}
 
 // Runs in a child that stays in the outer namespace, where it may write the new maps.
 [[noreturn]] void writeMapsFor(pid_t target, int goFd, int doneFd)

@@ -1,12 +1,12 @@
 #include "agent/rlimits.h"
 
+#include "agent/id_map.h"
 #include "agent/status_pipe.h"
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -19,31 +19,6 @@ namespace {
 std::string rlimitErrno(const std::string& what)
 {
     return what + ": " + std::strerror(errno);
-}
-
-std::string writeProcFile(const std::string& path, const std::string& content)
-{
-    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return rlimitErrno("open " + path);
-    ssize_t n = ::write(fd, content.data(), content.size());
-    int err = errno;
-    ::close(fd);
-    return n == ssize_t(content.size()) ? std::string() : path + ": " + std::strerror(err);
-}
-
-// The first namespace's ids, extent by extent ("0 0 1\n1 1 65535\n" for 0 -> the user and
-// 1.. -> the subordinate range): an extent of the nested map must lie within one extent of
-// its parent's, so one "0 0 65536" line would be refused.
-std::string identityMap(const char* ownMap)
-{
-    std::ifstream in(ownMap);
-    std::string out;
-    unsigned long long first = 0, lower = 0, count = 0;
-    while (in >> first >> lower >> count)
-        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) +
-               "\n";
-    return out;
 }
 
 bool setLimit(int resource, rlim_t value)

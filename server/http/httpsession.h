@@ -1,10 +1,14 @@
 #pragma once
-// One HTTP/1.1 connection: reads a request (per-read timeouts, body limits), hands it to the
-// RequestHandler as an Exchange, writes the answer (whole, or streamed), then keeps alive.
+// One HTTP/1.1 connection: reads a request (header deadline, key checked before any body
+// byte is read, body deadline and minimum rate, body limits), hands it to the RequestHandler
+// as an Exchange, writes the answer (whole, or streamed), then keeps alive (idle timeout).
 // All state lives on the connection's strand; the public methods may be called from anywhere.
+//   httpsession.cpp        reading requests, closing
+//   httpsession_write.cpp  answers, streams, the close watch
 
 #include "http/beast.h"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,7 +44,10 @@ private:
     enum class Next { Read, Close };
 
     void doRead();
+    void waitForRequest();
+    void readHeader();
     void onHeader(beast::error_code ec);
+    void startBody();
     void readBody();
     void onRequest();
     void failRead(beast::error_code ec);
@@ -59,6 +66,9 @@ private:
     std::shared_ptr<SessionRegistry> m_registry;
 
     bool m_keepAlive = true;
+    bool m_keyShown = false; // a request on this connection had the key (idle waits allowed)
+    std::chrono::steady_clock::time_point m_bodyStart;
+    uint64_t m_bodyBytes = 0;
     bool m_exchangeActive = false;
     bool m_answered = false;
     bool m_stopping = false;

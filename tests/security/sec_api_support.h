@@ -6,8 +6,11 @@
 #include "support/localserver.h"
 
 #include <QByteArray>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSet>
+#include <QStringList>
 #include <QThread>
 #include <algorithm>
 #include <arpa/inet.h>
@@ -47,6 +50,43 @@ inline qint64 rssKb(qint64 pid)
         if (line.startsWith("VmRSS:"))
             return line.mid(6).trimmed().split(' ').value(0).toLongLong();
     return 0;
+}
+
+// The TCP sockets a process listens on, as "a.b.c.d:port" (IPv6 ones as "[hex]:port").
+inline QStringList listeningAddresses(qint64 pid)
+{
+    QSet<QByteArray> inodes;
+    const QDir fds(QStringLiteral("/proc/%1/fd").arg(pid));
+    for (const QFileInfo& fd : fds.entryInfoList(QDir::System | QDir::NoDotAndDotDot)) {
+        const QByteArray target = fd.symLinkTarget().section('/', -1).toLatin1();
+        if (target.startsWith("socket:["))
+            inodes.insert(target.mid(8).chopped(1));
+    }
+    QStringList out;
+    for (const char* table : {"tcp", "tcp6"}) {
+        QFile f(QStringLiteral("/proc/%1/net/%2").arg(pid).arg(table));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray& line : f.readAll().split('\n').mid(1)) {
+            const QList<QByteArray> c = line.simplified().split(' ');
+            if (c.size() < 10 || c[3] != "0A" || !inodes.contains(c[9]))
+                continue; // 0A: LISTEN
+            const QByteArray hexAddress = c[1].left(c[1].indexOf(':'));
+            const int port = c[1].mid(c[1].indexOf(':') + 1).toInt(nullptr, 16);
+            if (hexAddress.size() == 8) {
+                const quint32 a = hexAddress.toUInt(nullptr, 16); // little-endian in the table
+                out << QStringLiteral("%1.%2.%3.%4:%5")
+                           .arg(a & 0xff)
+                           .arg((a >> 8) & 0xff)
+                           .arg((a >> 16) & 0xff)
+                           .arg(a >> 24)
+                           .arg(port);
+            } else {
+                out << QStringLiteral("[%1]:%2").arg(QString::fromLatin1(hexAddress)).arg(port);
+            }
+        }
+    }
+    return out;
 }
 
 // Samples a process's RSS every 20 ms on a thread until destroyed; peakKb() is the highest.

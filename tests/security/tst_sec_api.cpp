@@ -402,6 +402,41 @@ private slots:
                  ok.body.constData());
     }
 
+    // Every socket lizard-local listens on is in 127.0.0.0/8: the API on 127.0.0.1, the
+    // proxy's anchor and each exposure's address (none on 0.0.0.0 or IPv6).
+    void listensOnLoopbackOnly()
+    {
+        QString why;
+        const Exposed e = expose(m_server, m_id, 8080, &why);
+        QVERIFY2(!e.hostname.isEmpty(), qPrintable(why));
+        const QStringList listening = listeningAddresses(m_pid);
+        const QString api = QStringLiteral("127.0.0.1:%1").arg(port());
+        QVERIFY2(listening.contains(api) && listening.contains(e.hostname),
+                 qPrintable(listening.join(' ')));
+        for (const QString& address : listening)
+            QVERIFY2(address.startsWith("127."), qPrintable(listening.join(' ')));
+    }
+
+    // An exec stream that stays quiet longer than the idle timeout and the header deadline
+    // is not idle: it is answered in full.
+    void quietExecStreamIsNotIdle()
+    {
+        const QByteArray body = toJson({{"cmd", "sleep 5; echo done"}});
+        RawConn reader;
+        QVERIFY(reader.connectTo(port()));
+        QVERIFY(reader.send(head("POST", ("/api/sandboxes/" + m_id + "/exec").toUtf8(), key(),
+                                 body.size(), {"Accept: text/event-stream"}) +
+                            body));
+        QElapsedTimer t;
+        t.start();
+        while (!reader.closed() && !reader.in().contains("\r\n0\r\n\r\n") && t.elapsed() < 20000)
+            reader.readSome(500);
+        QVERIFY2(reader.in().contains("\"line\":\"done\"") &&
+                     reader.in().contains("\"exitCode\":0"),
+                 reader.in().constData());
+        QVERIFY(t.elapsed() >= 4500);
+    }
+
     // 1 GB of exec output to a reader that stalls: the server holds back (backpressure), its
     // memory stays bounded, and the stream then completes with exit code 0.
     void execStreamToSlowReaderIsBounded()

@@ -106,7 +106,8 @@ void Listener::doAccept()
                                                              std::chrono::milliseconds(100));
             return timer->async_wait([self, timer](beast::error_code) { self->doAccept(); });
         }
-        // The cap counts this server's API connections only (the port proxy has its own).
+        // The cap counts this server's API connections only (the port proxy has its own
+        // listeners, whose connections never reach this registry).
         if (self->m_registry->count() >= connectionLimits().maxConnections)
             refuse(socket);
         else

@@ -1,26 +1,18 @@
 #pragma once
-// Helpers of the API flood suite (tst_sec_api): raw TCP connections that control every byte
-// and every pause (POSIX sockets, non-blocking, poll with timeouts), and the server's memory
-// read from /proc while an attack runs.
+// Helpers of the API flood suites (tst_sec_api, tst_sec_api_conn): the server they attack,
+// started with short deadlines, and its memory and sockets read from /proc while an attack
+// runs. Raw connections: rawconn.h.
 
-#include "support/localserver.h"
+#include "rawconn.h"
+#include "server/proxy_support.h"
 
-#include <QByteArray>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSet>
 #include <QStringList>
 #include <QThread>
-#include <algorithm>
-#include <arpa/inet.h>
 #include <atomic>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <thread>
-#include <unistd.h>
 
 namespace lizard::test {
 
@@ -121,133 +113,77 @@ private:
     std::thread m_thread;
 };
 
-// One client connection; all waits are bounded. closed() once the peer ended it.
-class RawConn
+inline constexpr qint64 kMiB = 1024 * 1024;
+
+// idle and header differ so that a test can tell which deadline cut a connection.
+inline constexpr char kTestLimits[] =
+    "idleMs=3000,headerMs=2000,bodyGraceMs=2000,bodyMinRate=1048576,bodyMs=15000,"
+    "maxConnections=64";
+
+// A request header; contentLength < 0: no body headers.
+inline QByteArray requestHead(const QByteArray& method, const QByteArray& target,
+                              const QByteArray& key, qint64 contentLength,
+                              const QList<QByteArray>& extra = {})
+{
+    QByteArray r = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    if (!key.isEmpty())
+        r += "X-API-Key: " + key + "\r\n";
+    if (contentLength >= 0)
+        r += "Content-Type: application/json\r\nContent-Length: " +
+             QByteArray::number(contentLength) + "\r\n";
+    for (const auto& h : extra)
+        r += h + "\r\n";
+    return r + "\r\n";
+}
+
+// The lizard-local both suites attack: short deadlines (LIZARD_HTTP_LIMITS, see
+// server/http/limits.h for the production values), one sandbox with the echo server of
+// proxy_support.h on port 8080.
+class SecApiFixture
 {
 public:
-    RawConn() = default;
-    RawConn(const RawConn&) = delete;
-    RawConn& operator=(const RawConn&) = delete;
-    ~RawConn()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
+    LocalServer server;
+    QString id;
+    qint64 pid = 0;
 
-    // receiveBuffer > 0 shrinks SO_RCVBUF first (a slow reader that holds back little).
-    bool connectTo(quint16 port, const char* address = "127.0.0.1", int receiveBuffer = 0)
+    bool start(QString* why)
     {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (m_fd < 0)
-            return false;
-        if (receiveBuffer > 0)
-            ::setsockopt(m_fd, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, sizeof receiveBuffer);
-        sockaddr_in sa{};
-        sa.sin_family = AF_INET;
-        sa.sin_port = htons(port);
-        ::inet_pton(AF_INET, address, &sa.sin_addr);
-        if (::connect(m_fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0)
-            return false;
-        ::fcntl(m_fd, F_SETFL, ::fcntl(m_fd, F_GETFL) | O_NONBLOCK);
-        return true;
-    }
-
-    // Sends all of `data`; false if the peer closed or reset, or on timeout.
-    bool send(const QByteArray& data, int timeoutMs = 10000)
-    {
-        qsizetype done = 0;
-        QElapsedTimer t;
-        t.start();
-        while (done < data.size()) {
-            const ssize_t n =
-                ::send(m_fd, data.constData() + done, size_t(data.size() - done), MSG_NOSIGNAL);
-            if (n > 0) {
-                done += n;
-                continue;
-            }
-            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-                return false;
-            const int left = timeoutMs - int(t.elapsed());
-            if (left <= 0)
-                return false;
-            pollfd p{m_fd, POLLOUT, 0};
-            ::poll(&p, 1, left);
-            if (p.revents & (POLLERR | POLLHUP))
-                return false;
-        }
-        return true;
-    }
-
-    // Waits up to timeoutMs for bytes, appends them to in() (or only counts them with
-    // keep = false). False once the connection ended (closed() tells) or nothing came.
-    bool readSome(int timeoutMs, bool keep = true, qint64* count = nullptr)
-    {
-        pollfd p{m_fd, POLLIN, 0};
-        if (::poll(&p, 1, std::max(timeoutMs, 0)) <= 0)
-            return false;
-        char buf[65536];
-        const ssize_t n = ::recv(m_fd, buf, sizeof buf, 0);
-        if (n <= 0) {
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
-                m_closed = true;
+        qputenv("LIZARD_HTTP_LIMITS", kTestLimits);
+        if (!server.start()) {
+            *why = server.errorString();
             return false;
         }
-        if (keep)
-            m_in.append(buf, n);
-        else
-            m_tail = (m_tail +
-                      QByteArray(buf + std::max<ssize_t>(0, n - 256), std::min<ssize_t>(n, 256)))
-                         .right(512);
-        if (count)
-            *count += n;
-        return true;
+        // Without the short limits the deadline cases would not mean what they say.
+        if (const QByteArray log = server.log(); !log.contains("adjusted by LIZARD_HTTP_LIMITS")) {
+            *why = "the server did not take LIZARD_HTTP_LIMITS:\n" + QString::fromUtf8(log);
+            return false;
+        }
+        pid = serverProcessPid(server);
+        if (pid <= 0 || rssKb(pid) <= 0) {
+            *why = "cannot find lizard-local's pid";
+            return false;
+        }
+        id = createSandbox(server, {}, why);
+        return !id.isEmpty() && startSandboxServer(server, id, 8080, why);
     }
-
-    // One answer with a Content-Length body: its status (0 if none came), body in *body.
-    int readResponse(int timeoutMs, QByteArray* body = nullptr)
+    void stop()
     {
-        QElapsedTimer t;
-        t.start();
-        qsizetype end = -1;
-        while ((end = m_in.indexOf("\r\n\r\n")) < 0)
-            if (!readSome(timeoutMs - int(t.elapsed())) && (m_closed || t.elapsed() >= timeoutMs))
-                return 0;
-        const QByteArray head = m_in.left(end);
-        qint64 length = 0;
-        for (const QByteArray& line : head.split('\n'))
-            if (line.toLower().startsWith("content-length:"))
-                length = line.mid(15).trimmed().toLongLong();
-        while (m_in.size() < end + 4 + length)
-            if (!readSome(timeoutMs - int(t.elapsed())) && (m_closed || t.elapsed() >= timeoutMs))
-                return 0;
-        if (body)
-            *body = m_in.mid(end + 4, length);
-        const int status = head.split(' ').value(1).toInt();
-        m_in.remove(0, end + 4 + length);
-        return status;
+        if (!id.isEmpty())
+            server.request("DELETE", "/api/sandboxes/" + id);
+        qunsetenv("LIZARD_HTTP_LIMITS");
     }
 
-    // Milliseconds until the peer ended the connection (reading and dropping what comes),
-    // or -1 if it was still open after timeoutMs.
-    qint64 waitClosed(int timeoutMs)
+    quint16 port() const { return quint16(server.port()); }
+    QByteArray key() const { return server.apiKey().toUtf8(); }
+    QByteArray target(const char* what) const
     {
-        QElapsedTimer t;
-        t.start();
-        while (!m_closed && t.elapsed() < timeoutMs)
-            readSome(timeoutMs - int(t.elapsed()));
-        return m_closed ? t.elapsed() : -1;
+        return ("/api/sandboxes/" + id + "/" + what).toUtf8();
     }
-
-    bool closed() const { return m_closed; }
-    QByteArray& in() { return m_in; }
-    QByteArray tail() const { return m_tail; }
-    int fd() const { return m_fd; }
-
-private:
-    int m_fd = -1;
-    bool m_closed = false;
-    QByteArray m_in;
-    QByteArray m_tail; // last bytes seen by readSome(keep = false)
+    bool apiAnswers() const { return server.request("GET", "/api/sandboxes/" + id).status == 200; }
+    LocalServer::Response exec(const QByteArray& body) const
+    {
+        return server.request("POST", "/api/sandboxes/" + id + "/exec", body);
+    }
 };
 
 } // namespace lizard::test

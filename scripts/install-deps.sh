@@ -7,10 +7,10 @@ PKGS=(
   # toolchain
   build-essential cmake ninja-build pkg-config
   # desktop app
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
   # server
-  libboost1.81-dev libsqlite3-dev libssl-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap
+  libboost1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap
   # sandbox templates (base: python3; interpreter: Jupyter stack)
   python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas
   python3-matplotlib python3-dill python3-nbformat

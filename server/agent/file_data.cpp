@@ -1,5 +1,6 @@
 // read and write: file bytes travel as D frames ended by Z.
 #include "agent/file_ops.h"
+#include "agent/path_guard.h"
 
 #include "agent/frame.h"
 #include "agent/fs_identity.h"
@@ -82,9 +83,9 @@ void handleRead(FrameStream& stream, const nlohmann::json& request, AgentContext
     if (!user)
         return;
     FsIdentity identity(*user);
-    FdCloser file{::open(path->c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)};
+    FdCloser file{openNoMagic(*path, O_RDONLY | O_NOCTTY | O_NONBLOCK)};
     if (file.fd < 0)
-        return void(writeErrno(stream, errno, *path));
+        return void(writePathErrno(stream, errno, *path));
     struct stat st{};
     if (::fstat(file.fd, &st) != 0)
         return void(writeErrno(stream, errno, *path));
@@ -139,8 +140,16 @@ void handleWrite(FrameStream& stream, const nlohmann::json& request, AgentContex
     };
     if (*path == "/")
         return fail(EISDIR);
+    auto refuse = [&] {
+        if (receiveData(stream, -1) >= 0)
+            stream.writeError("PERMISSION_DENIED", magicLinkMessage(*path));
+    };
+    if (parentIsMagic(*path))
+        return refuse();
     if (int err = makeParents(*path); err != 0)
         return fail(err);
+    if (parentIsMagic(*path)) // again, now that the parents exist
+        return refuse();
     struct stat existing{};
     mode_t mode = 0644;
     if (::stat(path->c_str(), &existing) == 0) {

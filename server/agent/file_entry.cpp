@@ -1,5 +1,7 @@
 #include "agent/file_entry.h"
 
+#include "agent/path_guard.h"
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -79,7 +81,8 @@ std::optional<nlohmann::json> fileEntry(const std::string& path, const std::stri
                          {"mode", mode}, {"permissions", permissionString(st.st_mode)},
                          {"owner", names.user(st.st_uid)}, {"group", names.group(st.st_gid)},
                          {"modTime", modTime}};
-    if (S_ISLNK(st.st_mode)) {
+    // A /proc magic link's text is a path outside the sandbox (a host path for PID 1's files).
+    if (S_ISLNK(st.st_mode) && !isMagicLink(path)) {
         std::string target(4096, '\0');
         ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
         if (n >= 0) {

@@ -1,5 +1,7 @@
 #include "agent/file_ops.h"
 
+#include "agent/path_guard.h"
+
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
@@ -27,6 +29,28 @@ std::string errnoCode(int err)
 bool writeErrno(FrameStream& stream, int err, const std::string& path)
 {
     return stream.writeError(errnoCode(err), path + ": " + std::strerror(err));
+}
+
+bool writePathErrno(FrameStream& stream, int err, const std::string& path)
+{
+    if (reachedThroughMagicLink(path, err))
+        return stream.writeError("PERMISSION_DENIED", magicLinkMessage(path));
+    return writeErrno(stream, err, path);
+}
+
+bool parentIsMagic(const std::string& path)
+{
+    auto slash = path.find_last_of('/');
+    const std::string parent = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+    return reachedThroughMagicLink(parent, checkParent(path));
+}
+
+bool refuseMagicParent(FrameStream& stream, const std::string& path)
+{
+    if (!parentIsMagic(path))
+        return false;
+    stream.writeError("PERMISSION_DENIED", magicLinkMessage(path));
+    return true;
 }
 
 int makeDirs(const std::string& path)

@@ -1,6 +1,7 @@
 // list, stat, remove, move, mkdir.
 #include "agent/file_entry.h"
 #include "agent/file_ops.h"
+#include "agent/path_guard.h"
 
 #include "agent/exec_spawn.h"
 #include "agent/fs_identity.h"
@@ -8,10 +9,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <unistd.h>
 
 namespace lizard::agent {
@@ -59,9 +62,14 @@ void handleList(FrameStream& stream, const nlohmann::json& request)
     auto path = requirePath(stream, request, "path");
     if (!path)
         return;
-    DIR* dir = ::opendir(path->c_str());
-    if (!dir)
-        return void(writeErrno(stream, errno, *path));
+    int fd = openNoMagic(*path, O_RDONLY | O_DIRECTORY);
+    DIR* dir = fd >= 0 ? ::fdopendir(fd) : nullptr;
+    if (!dir) {
+        int err = errno;
+        if (fd >= 0)
+            ::close(fd);
+        return void(writePathErrno(stream, err, *path));
+    }
     std::vector<std::string> names;
     while (dirent* e = ::readdir(dir)) {
         std::string name = e->d_name;
@@ -84,6 +92,8 @@ void handleStat(FrameStream& stream, const nlohmann::json& request)
     auto path = requirePath(stream, request, "path");
     if (!path)
         return;
+    if (refuseMagicParent(stream, *path))
+        return;
     auto entry = fileEntry(*path, baseName(*path), OwnerNames());
     if (!entry)
         return void(writeErrno(stream, errno, *path));
@@ -101,6 +111,8 @@ void handleRemove(FrameStream& stream, const nlohmann::json& request, AgentConte
     if (!user)
         return;
     FsIdentity identity(*user);
+    if (refuseMagicParent(stream, *path))
+        return;
     struct stat st{};
     if (::lstat(path->c_str(), &st) != 0)
         return void(writeErrno(stream, errno, *path));
@@ -126,11 +138,15 @@ void handleMove(FrameStream& stream, const nlohmann::json& request, AgentContext
     if (!user)
         return;
     FsIdentity identity(*user);
+    if (refuseMagicParent(stream, *from) || refuseMagicParent(stream, *to))
+        return;
     struct stat st{};
     if (::lstat(from->c_str(), &st) != 0)
         return void(writeErrno(stream, errno, *from));
     if (int err = makeParents(*to); err != 0)
         return void(writeErrno(stream, err, *to));
+    if (refuseMagicParent(stream, *to))
+        return;
     int err = ::rename(from->c_str(), to->c_str()) == 0 ? 0 : errno;
     if (err == EXDEV)
         err = moveWithMv(*from, *to, *user, context);
@@ -148,6 +164,8 @@ void handleMkdir(FrameStream& stream, const nlohmann::json& request, AgentContex
     if (!user)
         return;
     FsIdentity identity(*user);
+    if (refuseMagicParent(stream, *path))
+        return;
     if (int err = makeDirs(*path); err != 0)
         return void(writeErrno(stream, err, *path));
     stream.writeJson({{"ok", true}});

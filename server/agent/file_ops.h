@@ -25,6 +25,12 @@ void handleMkdir(FrameStream& stream, const nlohmann::json& request, AgentContex
 // Shared helpers (file_errors.cpp).
 std::string errnoCode(int err);
 bool writeErrno(FrameStream& stream, int err, const std::string& path);
+// As writeErrno, but a path refused for passing through a /proc magic link says so.
+bool writePathErrno(FrameStream& stream, int err, const std::string& path);
+// True when the directory holding `path` is reached through a /proc magic link.
+bool parentIsMagic(const std::string& path);
+// Writes the refusal and answers true for such a path; else false.
+bool refuseMagicParent(FrameStream& stream, const std::string& path);
 // Creates the parents of `path` (like mkdir -p of its directory). Returns 0 or an errno.
 int makeParents(const std::string& path);
 int makeDirs(const std::string& path);

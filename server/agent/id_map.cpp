@@ -10,9 +10,7 @@
 
 namespace lizard::agent {
 
-namespace {
-
-std::string writeFile(const std::string& path, const std::string& content)
+std::string writeProcFile(const std::string& path, const std::string& content)
 {
     int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0)
@@ -24,6 +22,8 @@ std::string writeFile(const std::string& path, const std::string& content)
         return path + ": " + std::strerror(err);
     return {};
 }
+
+namespace {
 
 std::string runTool(const std::string& tool, const std::vector<std::string>& args)
 {
@@ -54,9 +54,9 @@ std::string writeIdMaps(pid_t child, const LaunchConfig& config)
     const std::string proc = "/proc/" + std::to_string(child);
     if (m.kind == "root") {
         std::string line = "0 " + std::to_string(m.hostRoot) + " " + std::to_string(m.count) + "\n";
-        if (auto e = writeFile(proc + "/uid_map", line); !e.empty())
+        if (auto e = writeProcFile(proc + "/uid_map", line); !e.empty())
             return e;
-        return writeFile(proc + "/gid_map", line);
+        return writeProcFile(proc + "/gid_map", line);
     }
     if (m.kind == "subid") {
         std::string rest = std::to_string(m.count - 1);
@@ -66,11 +66,11 @@ std::string writeIdMaps(pid_t child, const LaunchConfig& config)
         return runTool(config.newgidmap, {std::to_string(child), "0", std::to_string(m.gid), "1", "1",
                                           std::to_string(m.subGid), rest});
     }
-    if (auto e = writeFile(proc + "/setgroups", "deny"); !e.empty())
+    if (auto e = writeProcFile(proc + "/setgroups", "deny"); !e.empty())
         return e;
-    if (auto e = writeFile(proc + "/uid_map", "0 " + std::to_string(m.uid) + " 1\n"); !e.empty())
+    if (auto e = writeProcFile(proc + "/uid_map", "0 " + std::to_string(m.uid) + " 1\n"); !e.empty())
         return e;
-    return writeFile(proc + "/gid_map", "0 " + std::to_string(m.gid) + " 1\n");
+    return writeProcFile(proc + "/gid_map", "0 " + std::to_string(m.gid) + " 1\n");
 }
 
 std::string becomeNamespaceRoot(const IdMap& map)

@@ -189,12 +189,17 @@ int runSandbox(const LaunchConfig& config)
     if (!config.slirp.empty() && ::pipe2(exitPipe, O_CLOEXEC) != 0)
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
+    int proceed[2];
+    if (::pipe2(proceed, O_CLOEXEC) != 0)
+        return fail(errnoText("pipe"));
+    fds.proceed = proceed[0];
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
 
     auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
     if (exitPipe[1] >= 0)
         ::close(exitPipe[1]);
+    ::close(proceed[0]);
     if (!child.error.empty()) {
         ::unlink(config.socketPath.c_str());
         return fail(child.error);
@@ -212,9 +217,18 @@ int runSandbox(const LaunchConfig& config)
     };
     if (initPid <= 0)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
+    // PID 1 waits for the byte below before it moves to an inner user namespace, so this is
+    // still the namespace that owns the sandbox's network.
+    int userns = ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
+    if (userns < 0)
+        return abort(errnoText("opening the sandbox's user namespace"));
     Slirp slirp;
     if (exitPipe[0] >= 0)
-        slirp = startSlirp(config, initPid, exitPipe[0]);
+        slirp = startSlirp(config, initPid, exitPipe[0], userns);
+    ::close(userns);
+    char go = 'g';
+    [[maybe_unused]] auto n = ::write(proceed[1], &go, 1);
+    ::close(proceed[1]);
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);

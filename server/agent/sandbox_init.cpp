@@ -1,7 +1,9 @@
 #include "agent/sandbox_init.h"
 
 #include "agent/agent_server.h"
+#include "agent/confinement.h"
 #include "agent/id_map.h"
+#include "agent/mount_lock.h"
 #include "agent/sandbox_root.h"
 #include "agent/status_pipe.h"
 
@@ -13,6 +15,7 @@
 #include <exception>
 #include <fcntl.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -36,6 +39,15 @@ std::string bringUpLoopback()
     int err = errno;
     ::close(s);
     return ok ? std::string() : std::string("bringing up lo: ") + std::strerror(err);
+}
+
+constexpr int kProceedTimeoutMs = 20000;
+
+bool awaitByte(int fd, int timeoutMs)
+{
+    pollfd p{fd, POLLIN, 0};
+    char c = 0;
+    return fd >= 0 && ::poll(&p, 1, timeoutMs) == 1 && ::read(fd, &c, 1) == 1;
 }
 
 // Moves `fd` to number `target` (close-on-exec kept), or leaves -1 alone.
@@ -69,16 +81,27 @@ int placeFd(int fd, int target)
     ::dup2(devNull, 0);
     ::dup2(devNull, 1);
     ::dup2(fds.log >= 0 ? fds.log : devNull, 2);
-    // Park the descriptors we keep high, then put them at 3, 4, 5 and close everything else.
+    // Park the descriptors we keep high, then put them at 3, 4, 5, 6 and close everything else.
     int listenFd = ::fcntl(fds.listen, F_DUPFD_CLOEXEC, 100);
     int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
     int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
+    int proceed = ::fcntl(fds.proceed, F_DUPFD_CLOEXEC, 100);
     ::close_range(3, 99, 0);
     listenFd = placeFd(listenFd, 3);
     exitFd = placeFd(exitFd, 4);
     status = placeFd(status, 5);
-    ::close_range(6, ~0U, 0);
+    proceed = placeFd(proceed, 6);
+    ::close_range(7, ~0U, 0);
 
+    if (!awaitByte(proceed, kProceedTimeoutMs)) {
+        sendStatus(status, "E the launcher did not let the sandbox proceed");
+        ::_exit(1);
+    }
+    ::close(proceed);
+    if (auto e = lockMounts(); !e.empty()) {
+        sendStatus(status, "E locking the sandbox's mounts: " + e);
+        ::_exit(1);
+    }
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
@@ -89,6 +112,12 @@ int placeFd(int fd, int target)
         std::fprintf(stderr, "lizard-agent: fatal: uncaught exception\n");
         std::abort();
     });
+    // Last, so that nothing above needs what it takes away; before any request is served,
+    // so that every process the sandbox ever runs inherits it.
+    if (auto e = confineSandbox(); !e.empty()) {
+        sendStatus(status, "E " + e);
+        ::_exit(1);
+    }
     static AgentContext context;
     context.envs = config.envs;
     context.singleUid = config.idMap.kind == "single";

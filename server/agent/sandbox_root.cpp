@@ -18,8 +18,9 @@ std::string fdPath(int fd)
     return "/proc/self/fd/" + std::to_string(fd);
 }
 
-// Flags a bind remount in a user namespace must keep (the kernel locks them).
-unsigned long lockedFlags(const std::string& path)
+} // namespace
+
+unsigned long lockedMountFlags(const std::string& path)
 {
     struct statvfs s{};
     if (::statvfs(path.c_str(), &s) != 0)
@@ -40,11 +41,13 @@ unsigned long lockedFlags(const std::string& path)
     return flags;
 }
 
+namespace {
+
 std::string bindReadOnly(const std::string& source, const std::string& target)
 {
     if (auto e = mountOrError(source.c_str(), target, nullptr, MS_BIND | MS_REC, {}); !e.empty())
         return e;
-    return mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | lockedFlags(target), {});
+    return mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | lockedMountFlags(target), {});
 }
 
 } // namespace
@@ -85,6 +88,8 @@ std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirF
         return e;
     // sysfs is only allowed when the kernel deems it safe; the sandbox works without it.
     mountOrError("sysfs", root + "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, {});
+    if (auto e = maskKernelFiles(root); !e.empty())
+        return e;
 
     if (::chdir(root.c_str()) != 0)
         return "chdir to new root: " + std::string(std::strerror(errno));

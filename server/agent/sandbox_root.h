@@ -17,6 +17,13 @@ std::string bindVolume(const std::string& root, int volumeFd, bool initOwner);
 // /dev for the sandbox under `root` (sandbox_dev.cpp).
 std::string setupDev(const std::string& root);
 
+// Hides and write-protects the host kernel's files in <root>/proc and <root>/sys
+// (kernel_masks.cpp). After /proc, /sys and /dev are mounted.
+std::string maskKernelFiles(const std::string& root);
+
+// The flags a bind remount of `path` in a user namespace must keep (the kernel locks them).
+unsigned long lockedMountFlags(const std::string& path);
+
 // mount(2) with the error as text.
 std::string mountOrError(const char* source, const std::string& target, const char* type,
                          unsigned long flags, const std::string& data);

@@ -5,32 +5,10 @@
 #include <cstring>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace lizard::agent {
 
-namespace {
-
-// Atime and noexec flags of the bound mount: a remount in a user namespace must keep them.
-unsigned long keptFlags(const std::string& path)
-{
-    struct statvfs s{};
-    if (::statvfs(path.c_str(), &s) != 0)
-        return 0;
-    unsigned long flags = 0;
-    if (s.f_flag & ST_NOEXEC)
-        flags |= MS_NOEXEC;
-    if (s.f_flag & ST_NOATIME)
-        flags |= MS_NOATIME;
-    if (s.f_flag & ST_NODIRATIME)
-        flags |= MS_NODIRATIME;
-    if (s.f_flag & ST_RELATIME)
-        flags |= MS_RELATIME;
-    return flags;
-}
-
-} // namespace
 
 std::string bindVolume(const std::string& root, int volumeFd, bool initOwner)
 {
@@ -45,7 +23,7 @@ std::string bindVolume(const std::string& root, int volumeFd, bool initOwner)
     const std::string source = "/proc/self/fd/" + std::to_string(volumeFd);
     if (auto e = mountOrError(source.c_str(), target, nullptr, MS_BIND, {}); !e.empty())
         return e;
-    if (auto e = mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | keptFlags(target), {});
+    if (auto e = mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_NOSUID | MS_NODEV | lockedMountFlags(target), {});
         !e.empty())
         return e;
     if (initOwner && ::chown(target.c_str(), 1000, 1000) != 0)

@@ -12,7 +12,7 @@
 
 namespace lizard::agent {
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int usernsFd)
 {
     Slirp out;
     int ready[2];
@@ -20,8 +20,7 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
         return out;
     std::vector<std::string> args{config.slirp, "--configure", "--mtu=65520", "--disable-host-loopback",
                                   "--exit-fd=3", "--ready-fd=4"};
-    if (::getuid() != 0)
-        args.push_back("--userns-path=/proc/" + std::to_string(initPid) + "/ns/user");
+    args.push_back("--userns-path=/proc/self/fd/5");
     args.push_back(std::to_string(initPid));
     args.push_back("tap0");
     std::vector<char*> argv;
@@ -37,9 +36,11 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd)
         // dup2 clears close-on-exec on the copies.
         int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
         int readyFd = ::fcntl(ready[1], F_DUPFD, 10);
+        int userns = ::fcntl(usernsFd, F_DUPFD, 10);
         ::dup2(exitFd, 3);
         ::dup2(readyFd, 4);
-        ::close_range(5, ~0U, 0);
+        ::dup2(userns, 5);
+        ::close_range(6, ~0U, 0);
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }

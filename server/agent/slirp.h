@@ -12,7 +12,9 @@ struct Slirp
     int readyFd = -1;
 };
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd);
+// `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 has left
+// it by the time slirp4netns joins).
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int usernsFd);
 // True once slirp4netns configured tap0; kills it and returns false otherwise.
 bool waitSlirpReady(Slirp& slirp, int timeoutMs);
 

@@ -5,6 +5,8 @@
 
 #include "server/lifecycle_support.h"
 
+#include <QRegularExpression>
+
 namespace lizard::test {
 
 struct ProbeResult
@@ -48,6 +50,20 @@ inline ProbeResult runPython(const LocalServer& server, const QString& id, const
                              const QString& user = {}, int timeoutMs = 60000)
 {
     return runArgv(server, id, {"python3", "-c", code}, user, timeoutMs);
+}
+
+// The host pid of a sandbox's PID 1, as lizard-local logged it at creation. `seen` collects
+// the server's output across calls (each read of the log takes what it returns).
+inline qint64 agentHostPid(const LocalServer& server, const QString& id, QByteArray& seen)
+{
+    const QRegularExpression re("sandbox " + QRegularExpression::escape(id) + " started \\(.*pid (\\d+)\\)");
+    for (int i = 0; i < 50; ++i) {
+        seen += server.log();
+        if (const auto m = re.match(QString::fromUtf8(seen)); m.hasMatch())
+            return m.captured(1).toLongLong();
+        QTest::qWait(100);
+    }
+    return 0;
 }
 
 // Python source that defines sc(nr, *args) -> 0 or the errno of a raw syscall.

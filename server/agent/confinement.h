@@ -1,0 +1,12 @@
+#pragma once
+// The last step before a sandbox's PID 1 serves requests: what it and every process it starts
+// may do from then on. Capabilities are cut to Docker's default set (the non-root user gets
+// none: changing uid from 0 clears them), no_new_privs is set, then the seccomp filter loads.
+
+#include <string>
+
+namespace lizard::agent {
+
+std::string confineSandbox();
+
+} // namespace lizard::agent

@@ -1,0 +1,88 @@
+#include "agent/mount_lock.h"
+
+#include "agent/id_map.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sched.h>
+#include <sstream>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+// The identity over every id this namespace maps ("inside inside count" per line), so that
+// files keep their owners across the two namespaces.
+std::string identityMap(const char* ownMap)
+{
+    std::ifstream in(ownMap);
+    std::ostringstream out;
+    unsigned long inside = 0, outside = 0, count = 0;
+    while (in >> inside >> outside >> count)
+        out << inside << ' ' << inside << ' ' << count << '\n';
+    return out.str();
+}
+
+// Runs in a child that stays in the outer namespace, where it may write the new maps.
+[[noreturn]] void writeMapsFor(pid_t target, int goFd, int doneFd)
+{
+    char c = 0;
+    if (::read(goFd, &c, 1) != 1)
+        ::_exit(1);
+    const std::string base = "/proc/" + std::to_string(target);
+    bool ok = writeProcFile(base + "/uid_map", identityMap("/proc/self/uid_map")).empty() &&
+              writeProcFile(base + "/gid_map", identityMap("/proc/self/gid_map")).empty();
+    c = ok ? 'k' : 'e';
+    [[maybe_unused]] auto n = ::write(doneFd, &c, 1);
+    ::_exit(ok ? 0 : 1);
+}
+
+} // namespace
+
+std::string lockMounts()
+{
+    int go[2], done[2];
+    if (::pipe2(go, O_CLOEXEC) != 0)
+        return std::string("pipe: ") + std::strerror(errno);
+    if (::pipe2(done, O_CLOEXEC) != 0) {
+        ::close(go[0]);
+        ::close(go[1]);
+        return std::string("pipe: ") + std::strerror(errno);
+    }
+    // The helper writes our /proc/<pid>/uid_map, which only our owner may open: a process that
+    // is not dumpable has its /proc files owned by the host's root.
+    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    const pid_t self = ::getpid();
+    const pid_t helper = ::fork();
+    if (helper == 0) {
+        ::close(go[1]);
+        ::close(done[0]);
+        writeMapsFor(self, go[0], done[1]);
+    }
+    ::close(go[0]);
+    ::close(done[1]);
+    std::string error;
+    if (helper < 0)
+        error = std::string("fork: ") + std::strerror(errno);
+    else if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        error = std::string("unshare: ") + std::strerror(errno);
+    char c = error.empty() ? 'g' : 'x';
+    if (helper > 0) {
+        [[maybe_unused]] auto n = ::write(go[1], &c, 1);
+        if (error.empty() && (::read(done[0], &c, 1) != 1 || c != 'k'))
+            error = "writing the id maps of the inner user namespace failed";
+        while (::waitpid(helper, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    ::close(go[1]);
+    ::close(done[0]);
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return error;
+}
+
+} // namespace lizard::agent

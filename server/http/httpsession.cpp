@@ -57,6 +57,17 @@ void HttpSession::stop()
     });
 }
 
+bool HttpSession::evict()
+{
+    if (m_keyShown || m_evicted.exchange(true))
+        return false;
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
+        if (!self->m_keyShown)
+            self->close(); // its pending read ends with operation_aborted
+    });
+    return true;
+}
+
 void HttpSession::doRead()
 {
     if (m_stopping || m_registry->stopping())

@@ -8,6 +8,7 @@
 
 #include "http/beast.h"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -40,6 +41,13 @@ public:
     // Server shutdown: finish the current exchange, then close; close now if idle.
     void stop();
 
+    // For the connection cap (any thread): a connection that has not shown the key yet may be
+    // closed to make room for a new one, oldest first.
+    bool keyShown() const { return m_keyShown; }
+    std::chrono::steady_clock::time_point acceptedAt() const { return m_acceptedAt; }
+    // Claims this connection for eviction (true once) and closes it unless it showed the key.
+    bool evict();
+
 private:
     enum class Next { Read, Close };
 
@@ -66,7 +74,10 @@ private:
     std::shared_ptr<SessionRegistry> m_registry;
 
     bool m_keepAlive = true;
-    bool m_keyShown = false; // a request on this connection had the key (idle waits allowed)
+    // A request on this connection had the key: it may idle, and it is never evicted.
+    std::atomic<bool> m_keyShown{false};
+    std::atomic<bool> m_evicted{false};
+    const std::chrono::steady_clock::time_point m_acceptedAt = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point m_bodyStart;
     uint64_t m_bodyBytes = 0;
     bool m_exchangeActive = false;

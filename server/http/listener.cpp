@@ -26,9 +26,9 @@ std::string refusal()
     return out.str();
 }
 
-// Over the cap: one short answer that fits the empty send buffer of a new socket, written
-// without waiting, then the socket is closed. Nothing is read and nothing stays open, so a
-// flood costs a file descriptor for a moment per connection, never memory.
+// Over the cap, every connection with the key: one short answer that fits the empty send buffer of
+// a new socket, written without waiting, then the socket is closed. Nothing is read and nothing
+// stays open, so a flood costs a file descriptor for a moment per connection, never memory.
 void refuse(tcp::socket& socket)
 {
     static const std::string answer = refusal();
@@ -45,7 +45,7 @@ void refuse(tcp::socket& socket)
     if (now - lastLog.exchange(now) >= 10)
         log::warn("API connection limit reached (" +
                   std::to_string(connectionLimits().maxConnections) +
-                  " open): refusing new connections with 503");
+                  " open, all with the key): refusing new connections with 503");
 }
 
 } // namespace
@@ -107,8 +107,11 @@ void Listener::doAccept()
             return timer->async_wait([self, timer](beast::error_code) { self->doAccept(); });
         }
         // The cap counts this server's API connections only (the port proxy has its own
-        // listeners, whose connections never reach this registry).
-        if (self->m_registry->count() >= connectionLimits().maxConnections)
+        // listeners, whose connections never reach this registry). Over it, the oldest
+        // connection that has not shown the key makes room, so that a flood of keyless
+        // connections cannot lock the key holder out; if all have shown it, 503.
+        if (self->m_registry->count() >= connectionLimits().maxConnections &&
+            !self->m_registry->evictOldestUnproven())
             refuse(socket);
         else
             std::make_shared<HttpSession>(std::move(socket), self->m_handler, self->m_registry)

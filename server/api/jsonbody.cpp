@@ -26,6 +26,41 @@ const char* typeName(const nlohmann::json& v)
     }
 }
 
+// nlohmann's own DOM builder, refusing to open a container deeper than kMaxJsonDepth. The
+// parser keeps its state on the heap (no recursion), so a 10 MB "[[[[..." costs one linear
+// pass up to the limit and is then abandoned; the depth counts objects and arrays alike.
+class DepthLimitedBuilder : public nlohmann::detail::json_sax_dom_parser<nlohmann::json>
+{
+public:
+    explicit DepthLimitedBuilder(nlohmann::json& result) : json_sax_dom_parser(result, false) {}
+
+    bool start_object(std::size_t n) { return enter() && json_sax_dom_parser::start_object(n); }
+    bool start_array(std::size_t n) { return enter() && json_sax_dom_parser::start_array(n); }
+    bool end_object()
+    {
+        --m_depth;
+        return json_sax_dom_parser::end_object();
+    }
+    bool end_array()
+    {
+        --m_depth;
+        return json_sax_dom_parser::end_array();
+    }
+    bool tooDeep() const { return m_tooDeep; }
+
+private:
+    bool enter()
+    {
+        if (++m_depth <= kMaxJsonDepth)
+            return true;
+        m_tooDeep = true;
+        return false;
+    }
+
+    std::size_t m_depth = 0;
+    bool m_tooDeep = false;
+};
+
 Error wrongType(const std::string& name, const char* expected, const nlohmann::json& got)
 {
     return invalidArgument("field \"" + name + "\" must be " + expected + ", got " + typeName(got));
@@ -43,8 +78,14 @@ Result<nlohmann::json> parseJsonObject(const http::Request& request)
     const std::string& body = request.body();
     if (body.find_first_not_of(" \t\r\n") == std::string::npos)
         return nlohmann::json::object();
-    nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
-    if (j.is_discarded())
+    nlohmann::json j;
+    DepthLimitedBuilder builder(j);
+    const bool parsed = nlohmann::json::sax_parse(body, &builder);
+    if (builder.tooDeep())
+        return Error{400, "INVALID_JSON",
+                     "the request body nests objects or arrays deeper than " +
+                         std::to_string(kMaxJsonDepth) + " levels"};
+    if (!parsed || builder.is_errored())
         return Error{400, "INVALID_JSON", "the request body is not valid JSON"};
     if (!j.is_object())
         return Error{400, "INVALID_JSON",

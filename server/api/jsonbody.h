@@ -1,6 +1,7 @@
 #pragma once
-// Reading request bodies: JSON parsing (400 INVALID_JSON) and typed field access that
-// names the field and the expected type (400 INVALID_ARGUMENT). null counts as absent.
+// Reading request bodies: JSON parsing (400 INVALID_JSON, also for nesting deeper than 64)
+// and typed field access that names the field and the expected type (400 INVALID_ARGUMENT).
+// null counts as absent.
 
 #include "common/result.h"
 #include "http/beast.h"
@@ -12,6 +13,9 @@
 #include <vector>
 
 namespace lizard::api {
+
+// Objects and arrays nested deeper than this are refused (400 INVALID_JSON) while parsing.
+inline constexpr std::size_t kMaxJsonDepth = 64;
 
 // An empty body is an empty object; anything else must be one JSON object.
 Result<nlohmann::json> parseJsonObject(const http::Request& request);

@@ -1,5 +1,6 @@
 #include "http/httpserver.h"
 
+#include "http/limits.h"
 #include "http/listener.h"
 #include "http/sessionregistry.h"
 
@@ -17,6 +18,7 @@ HttpServer::~HttpServer() = default;
 
 Status HttpServer::listen(unsigned short port)
 {
+    connectionLimits(); // read (and logged, if adjusted) now rather than at the first client
     return m_listener->open(port);
 }
 unsigned short HttpServer::port() const

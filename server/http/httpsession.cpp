@@ -1,22 +1,20 @@
 #include "http/httpsession.h"
 
 #include "http/exchange.h"
+#include "http/limits.h"
 #include "http/requesthandler.h"
 #include "http/responses.h"
 #include "http/sessionregistry.h"
 
-#include <chrono>
+#include <algorithm>
+#include <array>
 
 namespace lizard::http {
 
 namespace {
 
-constexpr auto kIdleTimeout = std::chrono::seconds(120); // keep-alive wait for the next request
-constexpr auto kReadTimeout = std::chrono::seconds(60);  // each read of a request
-constexpr auto kWriteTimeout =
-    std::chrono::seconds(120); // each write (a client that stops reading)
 constexpr uint32_t kHeaderLimit = 32 * 1024;
-constexpr uint64_t kMaxBodyLimit = 128u << 20; // no route accepts more
+constexpr uint64_t kMaxBodyLimit = 128u << 20;     // no route accepts more
 constexpr std::size_t kBodyReadBuffer = 64 * 1024; // Beast reads at most 64 KiB at a time
 
 bool isDisconnect(beast::error_code ec)
@@ -59,6 +57,17 @@ void HttpSession::stop()
     });
 }
 
+bool HttpSession::evict()
+{
+    if (m_keyShown || m_evicted.exchange(true))
+        return false;
+    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
+        if (!self->m_keyShown)
+            self->close(); // its pending read ends with operation_aborted
+    });
+    return true;
+}
+
 void HttpSession::doRead()
 {
     if (m_stopping || m_registry->stopping())
@@ -69,7 +78,31 @@ void HttpSession::doRead()
     // per-route limit is set (and checked) once the header is in.
     m_parser->body_limit(kMaxBodyLimit);
     m_answered = false;
-    m_stream.expires_after(kIdleTimeout);
+    // A new connection has proven nothing yet: its first header must be complete within the
+    // header deadline, counted from accept. Only a client that showed the key may idle.
+    if (m_keyShown && m_buffer.size() == 0)
+        return waitForRequest();
+    readHeader();
+}
+
+// Keep-alive: wait up to the idle timeout for the first byte of the next request.
+void HttpSession::waitForRequest()
+{
+    m_stream.expires_after(connectionLimits().idle);
+    m_stream.async_read_some(m_buffer.prepare(4096),
+                             [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                                 if (ec)
+                                     return self->failRead(ec);
+                                 self->m_buffer.commit(n);
+                                 self->readHeader();
+                             });
+}
+
+// One deadline for the whole header (not per read): a client trickling a byte at a time
+// cannot hold the connection longer than that.
+void HttpSession::readHeader()
+{
+    m_stream.expires_after(connectionLimits().header);
     bhttp::async_read_header(
         m_stream, m_buffer, *m_parser,
         [self = shared_from_this()](beast::error_code ec, std::size_t) { self->onHeader(ec); });
@@ -81,6 +114,14 @@ void HttpSession::onHeader(beast::error_code ec)
         return failRead(ec);
     const auto& header = m_parser->get();
     m_keepAlive = m_parser->keep_alive();
+    // The key is checked before a single body byte is read, for every request: without it
+    // a body is never buffered (the answer goes out, what follows is discarded, then close).
+    if (!m_handler.authorized(header))
+        return sendNow(errorResponse(Error{401, "UNAUTHORIZED",
+                                           "missing or invalid API key (X-API-Key or "
+                                           "Authorization: Bearer)"}),
+                       true);
+    m_keyShown = true;
     const uint64_t limit = m_handler.bodyLimit(header);
     m_parser->body_limit(limit);
     if (const auto length = m_parser->content_length(); length && *length > limit) {
@@ -90,20 +131,24 @@ void HttpSession::onHeader(beast::error_code ec)
                        true);
     }
     const auto expect = header[bhttp::field::expect];
-    if (beast::iequals(expect, "100-continue")) {
-        if (!m_handler.authorized(header))
-            return sendNow(errorResponse(Error{401, "UNAUTHORIZED", "missing or invalid API key"}),
-                           true);
+    if (beast::iequals(expect, "100-continue") && !m_parser->is_done()) {
         auto cont = std::make_shared<std::string>("HTTP/1.1 100 Continue\r\n\r\n");
-        m_stream.expires_after(kWriteTimeout);
+        m_stream.expires_after(connectionLimits().write);
         return net::async_write(
             m_stream, net::buffer(*cont),
             [self = shared_from_this(), cont](beast::error_code wec, std::size_t) {
                 if (wec)
                     return self->close();
-                self->readBody();
+                self->startBody();
             });
     }
+    startBody();
+}
+
+void HttpSession::startBody()
+{
+    m_bodyStart = std::chrono::steady_clock::now();
+    m_bodyBytes = 0;
     readBody();
 }
 
@@ -115,11 +160,17 @@ void HttpSession::readBody()
     // arrived in pieces of about 1 KiB, one event-loop round trip each.
     if (m_buffer.capacity() < kBodyReadBuffer)
         m_buffer.reserve(kBodyReadBuffer);
-    m_stream.expires_after(kReadTimeout);
+    // A total deadline, and a minimum average rate after a grace period: the body is cut at
+    // the moment what arrived so far falls below the rate (not a timer reset by every read,
+    // which a byte a minute would keep alive forever).
+    const ConnectionLimits& lim = connectionLimits();
+    const auto earned = std::chrono::milliseconds(m_bodyBytes * 1000 / lim.bodyMinRate);
+    m_stream.expires_at(std::min(m_bodyStart + lim.body, m_bodyStart + lim.bodyGrace + earned));
     bhttp::async_read_some(m_stream, m_buffer, *m_parser,
-                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                           [self = shared_from_this()](beast::error_code ec, std::size_t n) {
                                if (ec)
                                    return self->failRead(ec);
+                               self->m_bodyBytes += n;
                                self->readBody();
                            });
 }
@@ -144,187 +195,7 @@ void HttpSession::onRequest()
 {
     Request request = m_parser->release();
     m_exchangeActive = true;
-    if (!m_handler.authorized(request)) {
-        // Auth comes before any routing, for every path.
-        return sendNow(errorResponse(Error{401, "UNAUTHORIZED",
-                                           "missing or invalid API key (X-API-Key or "
-                                           "Authorization: Bearer)"}),
-                       false);
-    }
     m_handler.handle(std::make_shared<Exchange>(shared_from_this(), std::move(request)));
-}
-
-void HttpSession::sendResponse(StringResponse&& response)
-{
-    net::dispatch(m_stream.get_executor(),
-                  [self = shared_from_this(), r = std::move(response)]() mutable {
-                      self->sendNow(std::move(r), false);
-                  });
-}
-
-void HttpSession::sendNow(StringResponse&& response, bool forceClose)
-{
-    if (m_answered || m_closed)
-        return;
-    m_answered = true;
-    m_exchangeActive = true;
-    response.version(11);
-    response.keep_alive(m_keepAlive && !forceClose && !m_stopping && !m_registry->stopping());
-    auto sp = std::make_shared<StringResponse>(std::move(response));
-    m_stream.expires_after(kWriteTimeout);
-    bhttp::async_write(
-        m_stream, *sp,
-        [self = shared_from_this(), sp, forceClose](beast::error_code ec, std::size_t) {
-            if (ec)
-                return self->close();
-            if (forceClose)
-                return self->lingerClose();
-            self->finishExchange(sp->keep_alive());
-        });
-}
-
-void HttpSession::startStream(bhttp::response<bhttp::empty_body>&& header,
-                              std::function<void(bool)> done)
-{
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), h = std::move(header),
-                                            done = std::move(done)]() mutable {
-        if (self->m_answered || self->m_closed)
-            return done(false);
-        self->m_answered = true;
-        h.version(11);
-        h.keep_alive(self->m_keepAlive && !self->m_stopping && !self->m_registry->stopping());
-        self->m_chunked = h.chunked();
-        self->m_streamHeader = std::make_shared<bhttp::response<bhttp::empty_body>>(std::move(h));
-        self->m_streamSerializer =
-            std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*self->m_streamHeader);
-        self->m_stream.expires_after(kWriteTimeout);
-        bhttp::async_write_header(
-            self->m_stream, *self->m_streamSerializer,
-            [self, done = std::move(done)](beast::error_code ec, std::size_t) {
-                if (ec)
-                    self->close();
-                done(!ec);
-            });
-    });
-}
-
-void HttpSession::writeStream(std::shared_ptr<const std::string> data,
-                              std::function<void(bool)> done)
-{
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this(), data = std::move(data),
-                                            done = std::move(done)] {
-        if (self->m_closed)
-            return done(false);
-        if (data->empty())
-            return done(true); // an empty chunk would end a chunked body
-        auto onWritten = [self, data, done](beast::error_code ec, std::size_t) {
-            if (ec)
-                self->close();
-            done(!ec);
-        };
-        self->m_stream.expires_after(kWriteTimeout);
-        if (self->m_chunked)
-            net::async_write(self->m_stream, bhttp::make_chunk(net::buffer(*data)),
-                             std::move(onWritten));
-        else
-            net::async_write(self->m_stream, net::buffer(*data), std::move(onWritten));
-    });
-}
-
-void HttpSession::endStream()
-{
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
-        if (self->m_closed)
-            return;
-        const bool keepAlive = self->m_streamHeader && self->m_streamHeader->keep_alive();
-        self->m_streamHeader.reset();
-        self->m_streamSerializer.reset();
-        if (!self->m_chunked)
-            return self->finishExchange(keepAlive);
-        self->m_stream.expires_after(kWriteTimeout);
-        net::async_write(self->m_stream, bhttp::make_chunk_last(),
-                         [self, keepAlive](beast::error_code ec, std::size_t) {
-                             if (ec)
-                                 return self->close();
-                             self->finishExchange(keepAlive);
-                         });
-    });
-}
-
-void HttpSession::abortStream()
-{
-    net::dispatch(m_stream.get_executor(), [self = shared_from_this()] { self->close(); });
-}
-
-void HttpSession::finishExchange(bool keepAlive)
-{
-    m_exchangeActive = false;
-    m_onGone = nullptr;
-    const Next next =
-        keepAlive && !m_stopping && !m_registry->stopping() ? Next::Read : Next::Close;
-    if (m_watchPending) {
-        // The close watch still reads; cancel it and continue once its handler ran.
-        m_afterWatch = next;
-        beast::error_code ec;
-        m_stream.socket().cancel(ec);
-        return;
-    }
-    proceed(next);
-}
-
-void HttpSession::proceed(Next next)
-{
-    if (next == Next::Read)
-        doRead();
-    else
-        close();
-}
-
-void HttpSession::watchClose(std::function<void()> onGone)
-{
-    net::dispatch(m_stream.get_executor(),
-                  [self = shared_from_this(), onGone = std::move(onGone)]() mutable {
-                      if (self->m_closed) {
-                          onGone();
-                          return;
-                      }
-                      if (!self->m_exchangeActive)
-                          return;
-                      self->m_onGone = std::move(onGone);
-                      if (!self->m_watchPending)
-                          self->startWatch();
-                  });
-}
-
-void HttpSession::startWatch()
-{
-    m_watchPending = true;
-    // The raw socket, not the tcp_stream: the watch must not be subject to write timeouts.
-    m_stream.socket().async_read_some(
-        m_buffer.prepare(4096),
-        [self = shared_from_this()](beast::error_code ec, std::size_t n) { self->onWatch(ec, n); });
-}
-
-void HttpSession::onWatch(beast::error_code ec, std::size_t n)
-{
-    m_watchPending = false;
-    if (!ec) {
-        m_buffer.commit(n); // a pipelined next request: kept for the next read
-        if (m_exchangeActive && m_buffer.size() < 64 * 1024)
-            return startWatch();
-        if (!m_exchangeActive)
-            proceed(m_afterWatch);
-        return;
-    }
-    if (ec == net::error::operation_aborted && !m_exchangeActive)
-        return proceed(m_afterWatch);
-    // The client hung up while we were working for it.
-    if (auto cb = std::move(m_onGone)) {
-        m_onGone = nullptr;
-        cb();
-    }
-    if (!m_exchangeActive)
-        close();
 }
 
 void HttpSession::close()

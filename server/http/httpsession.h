@@ -1,10 +1,15 @@
 #pragma once
-// One HTTP/1.1 connection: reads a request (per-read timeouts, body limits), hands it to the
-// RequestHandler as an Exchange, writes the answer (whole, or streamed), then keeps alive.
+// One HTTP/1.1 connection: reads a request (header deadline, key checked before any body
+// byte is read, body deadline and minimum rate, body limits), hands it to the RequestHandler
+// as an Exchange, writes the answer (whole, or streamed), then keeps alive (idle timeout).
 // All state lives on the connection's strand; the public methods may be called from anywhere.
+//   httpsession.cpp        reading requests, closing
+//   httpsession_write.cpp  answers, streams, the close watch
 
 #include "http/beast.h"
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -36,11 +41,21 @@ public:
     // Server shutdown: finish the current exchange, then close; close now if idle.
     void stop();
 
+    // For the connection cap (any thread): a connection that has not shown the key yet may be
+    // closed to make room for a new one, oldest first.
+    bool keyShown() const { return m_keyShown; }
+    std::chrono::steady_clock::time_point acceptedAt() const { return m_acceptedAt; }
+    // Claims this connection for eviction (true once) and closes it unless it showed the key.
+    bool evict();
+
 private:
     enum class Next { Read, Close };
 
     void doRead();
+    void waitForRequest();
+    void readHeader();
     void onHeader(beast::error_code ec);
+    void startBody();
     void readBody();
     void onRequest();
     void failRead(beast::error_code ec);
@@ -59,6 +74,12 @@ private:
     std::shared_ptr<SessionRegistry> m_registry;
 
     bool m_keepAlive = true;
+    // A request on this connection had the key: it may idle, and it is never evicted.
+    std::atomic<bool> m_keyShown{false};
+    std::atomic<bool> m_evicted{false};
+    const std::chrono::steady_clock::time_point m_acceptedAt = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point m_bodyStart;
+    uint64_t m_bodyBytes = 0;
     bool m_exchangeActive = false;
     bool m_answered = false;
     bool m_stopping = false;

@@ -2,8 +2,53 @@
 
 #include "common/log.h"
 #include "http/httpsession.h"
+#include "http/limits.h"
+#include "http/responses.h"
+#include "http/sessionregistry.h"
+
+#include <atomic>
+#include <sstream>
 
 namespace lizard::http {
+
+namespace {
+
+std::string refusal()
+{
+    StringResponse res = errorResponse(
+        Error{503, "TOO_MANY_CONNECTIONS",
+              "lizard-local has " + std::to_string(connectionLimits().maxConnections) +
+                  " connections open, its limit; try again shortly"});
+    res.set(bhttp::field::retry_after, "1");
+    res.keep_alive(false);
+    std::ostringstream out;
+    out << res;
+    return out.str();
+}
+
+// Over the cap, every connection with the key: one short answer that fits the empty send buffer of
+// a new socket, written without waiting, then the socket is closed. Nothing is read and nothing
+// stays open, so a flood costs a file descriptor for a moment per connection, never memory.
+void refuse(tcp::socket& socket)
+{
+    static const std::string answer = refusal();
+    beast::error_code ec;
+    socket.non_blocking(true, ec);
+    socket.write_some(net::buffer(answer), ec);
+    socket.shutdown(tcp::socket::shutdown_send, ec);
+    socket.close(ec);
+    // Once per quiet period, not once per refused connection.
+    static std::atomic<int64_t> lastLog{0};
+    const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    if (now - lastLog.exchange(now) >= 10)
+        log::warn("API connection limit reached (" +
+                  std::to_string(connectionLimits().maxConnections) +
+                  " open, all with the key): refusing new connections with 503");
+}
+
+} // namespace
 
 Listener::Listener(net::io_context& ioc, RequestHandler& handler,
                    std::shared_ptr<SessionRegistry> registry)
@@ -61,7 +106,16 @@ void Listener::doAccept()
                                                              std::chrono::milliseconds(100));
             return timer->async_wait([self, timer](beast::error_code) { self->doAccept(); });
         }
-        std::make_shared<HttpSession>(std::move(socket), self->m_handler, self->m_registry)->run();
+        // The cap counts this server's API connections only (the port proxy has its own
+        // listeners, whose connections never reach this registry). Over it, the oldest
+        // connection that has not shown the key makes room, so that a flood of keyless
+        // connections cannot lock the key holder out; if all have shown it, 503.
+        if (self->m_registry->count() >= connectionLimits().maxConnections &&
+            !self->m_registry->evictOldestUnproven())
+            refuse(socket);
+        else
+            std::make_shared<HttpSession>(std::move(socket), self->m_handler, self->m_registry)
+                ->run();
         self->doAccept();
     });
 }

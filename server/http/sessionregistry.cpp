@@ -2,6 +2,7 @@
 
 #include "http/httpsession.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace lizard::http {
@@ -31,6 +32,26 @@ void SessionRegistry::stopAll()
     }
     for (const auto& s : live)
         s->stop();
+}
+
+bool SessionRegistry::evictOldestUnproven()
+{
+    // Several may be claimed at once by other accepts; try the oldest first, then the next.
+    std::vector<std::shared_ptr<HttpSession>> candidates;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& [ptr, weak] : m_sessions) {
+            if (auto s = weak.lock(); s && !s->keyShown())
+                candidates.push_back(std::move(s));
+        }
+    }
+    std::sort(candidates.begin(), candidates.end(),
+              [](const auto& a, const auto& b) { return a->acceptedAt() < b->acceptedAt(); });
+    for (const auto& s : candidates) {
+        if (s->evict())
+            return true;
+    }
+    return false;
 }
 
 std::size_t SessionRegistry::count() const

@@ -1,5 +1,6 @@
 #pragma once
-// The live connections, so that shutdown can stop idle ones and wait for busy ones.
+// The live connections, so that shutdown can stop idle ones and wait for busy ones, and the
+// connection cap can make room.
 
 #include <atomic>
 #include <cstddef>
@@ -20,6 +21,9 @@ public:
     void stopAll();
     bool stopping() const { return m_stopping; }
     std::size_t count() const;
+    // Over the connection cap: closes the oldest connection that has not shown the key yet.
+    // False if every connection has (then the new one is refused).
+    bool evictOldestUnproven();
 
 private:
     mutable std::mutex m_mutex;

@@ -4,6 +4,8 @@
 #include "proxy/proxypages.h"
 #include "store/store.h"
 
+#include <iterator>
+
 namespace lizard::proxy {
 
 using http::bhttp::field;
@@ -99,6 +101,12 @@ void ProxySession::onRequestHeader(const http::beast::error_code& ec)
     if (ec)
         return close();
     auto& req = m_request->get();
+    // Exactly one Host: with two, this check and the sandbox's server might each read a
+    // different one; with none (HTTP/1.0) there is nothing to check against rebinding.
+    const auto hosts = req.equal_range(field::host);
+    if (std::distance(hosts.first, hosts.second) != 1)
+        return answer(status::bad_request, "Bad request",
+                      "A request must carry exactly one Host header.");
     const auto target = parseTarget(std::string_view(req.target().data(), req.target().size()));
     if (!target)
         return answer(status::bad_request, "Bad request", "This request target cannot be proxied.");

@@ -17,7 +17,9 @@ struct ProbeResult
     QString describe() const
     {
         return QStringLiteral("HTTP %1, exit %2, stdout [%3], stderr [%4]")
-            .arg(httpStatus).arg(exitCode).arg(out.left(400), err.left(400));
+            .arg(httpStatus)
+            .arg(exitCode)
+            .arg(out.left(400), err.left(400));
     }
 };
 
@@ -67,16 +69,16 @@ inline qint64 agentHostPid(const LocalServer& server, const QString& id, QByteAr
 // Python source that defines sc(nr, *args) -> 0 or the errno of a raw syscall.
 inline QString pySyscallPrelude()
 {
-    return QStringLiteral(
-        "import ctypes, errno, os\n"
-        "libc = ctypes.CDLL(None, use_errno=True)\n"
-        "libc.syscall.restype = ctypes.c_long\n"
-        "def sc(nr, *args):\n"
-        "    ctypes.set_errno(0)\n"
-        "    r = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) if isinstance(a, int) else a for a in args])\n"
-        "    return 0 if r >= 0 else ctypes.get_errno()\n"
-        "def name(e):\n"
-        "    return errno.errorcode.get(e, str(e)) if e else 'OK'\n");
+    return QStringLiteral("import ctypes, errno, os\n"
+                          "libc = ctypes.CDLL(None, use_errno=True)\n"
+                          "libc.syscall.restype = ctypes.c_long\n"
+                          "def sc(nr, *args):\n"
+                          "    ctypes.set_errno(0)\n"
+                          "    r = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) if "
+                          "isinstance(a, int) else a for a in args])\n"
+                          "    return 0 if r >= 0 else ctypes.get_errno()\n"
+                          "def name(e):\n"
+                          "    return errno.errorcode.get(e, str(e)) if e else 'OK'\n");
 }
 
 } // namespace lizard::test

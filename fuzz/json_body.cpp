@@ -29,7 +29,14 @@ void readFields(const nlohmann::json& body)
         if (auto s = f.requiredString(name))
             FUZZ_CHECK(!s->empty());
         expectClientError(f.optBool(name));
-        expectClientError(f.optInt(name));
+        auto number = f.optInt(name);
+        expectClientError(number);
+        // An integer is read as itself: never wrapped into another (negative) value.
+        if (const auto it = body.find(name); number && *number && it->is_number_unsigned())
+            FUZZ_CHECK(uint64_t(**number) == it->get<uint64_t>() && **number >= 0);
+        if (const auto it = body.find(name); number && *number && it->is_number_integer() &&
+                                             !it->is_number_unsigned())
+            FUZZ_CHECK(**number == it->get<int64_t>());
         expectClientError(f.stringMap(name));
         expectClientError(f.stringArray(name));
     }

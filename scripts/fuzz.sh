@@ -21,10 +21,12 @@ run() {
   local name=$1 corpus="$BUILD/corpus/$1"
   local inputs=("$corpus" "fuzz/corpus/$name")
   [[ -d fuzz/regressions/$name ]] && inputs+=("fuzz/regressions/$name")
+  local dict=()
+  [[ -f fuzz/dicts/$name.dict ]] && dict=(-dict="fuzz/dicts/$name.dict")
   mkdir -p "$corpus"
   # The first corpus dir (in the build dir) takes what the run finds; fuzz/ stays as it is.
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a runaway allocation fails.
-  if "$BUILD/fuzz_$name" "${inputs[@]}" -max_total_time="$secs" -timeout=10 \
+  if "$BUILD/fuzz_$name" "${inputs[@]}" "${dict[@]}" -max_total_time="$secs" -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$name-" \
       >"$BUILD/logs/$name.log" 2>&1; then
     echo "fuzz: $name: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "$BUILD/logs/$name.log" | grep -o '[0-9]*$') runs in ${secs} s, no crash"

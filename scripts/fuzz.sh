@@ -40,6 +40,8 @@ run() {
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Reports with function names and lines (llvm-14).
+[[ -x /usr/bin/llvm-symbolizer-14 ]] && export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
 status=0
 pids=()
 for name in "${harnesses[@]}"; do

@@ -10,6 +10,8 @@
 #include "http/target.h"
 
 #include <boost/beast/http.hpp>
+#include <string>
+#include <vector>
 
 using namespace lizard;
 using http::bhttp::verb;
@@ -25,25 +27,27 @@ const ApiRoute kApiRoutes[] = {
 #include "api_routes.inc"
 };
 
-size_t captures(std::string_view pattern)
-{
-    size_t n = 0;
-    for (auto pos = pattern.find("{}"); pos != std::string_view::npos;
-         pos = pattern.find("{}", pos + 2))
-        ++n;
-    return n;
-}
+// The segments of the request being routed, for the handlers below to check their match.
+std::vector<std::string> g_segments;
 
 const api::RouteTable& table()
 {
     static const api::RouteTable t = [] {
         api::RouteTable t;
         for (const ApiRoute& r : kApiRoutes) {
-            const std::string pattern = r.pattern;
-            const auto fixed = api::splitPath(pattern);
-            // The handler only checks what it was given: never called with a real exchange.
-            t.add(r.method, pattern, [pattern, fixed](const auto&, const api::Params& params) {
-                FUZZ_CHECK(params.size() == captures(pattern));
+            const auto fixed = api::splitPath(r.pattern);
+            // Never called with a real exchange: it only checks that the route matches the
+            // path, segment by segment, and that the captures are the {} segments.
+            t.add(r.method, r.pattern, [fixed](const auto&, const api::Params& params) {
+                FUZZ_CHECK(fixed.size() == g_segments.size());
+                size_t k = 0;
+                for (size_t i = 0; i < fixed.size(); ++i) {
+                    if (fixed[i] != "{}")
+                        FUZZ_CHECK(fixed[i] == g_segments[i]);
+                    else
+                        FUZZ_CHECK(k < params.size() && params[k++] == g_segments[i]);
+                }
+                FUZZ_CHECK(k == params.size());
             });
         }
         return t;
@@ -57,6 +61,7 @@ void route(const http::Request& req)
     (void)http::presentedApiKey(req);
     const std::string_view path = http::targetPath(target);
     FUZZ_CHECK(path.size() <= target.size());
+    g_segments = api::splitPath(path);
     const auto m = table().resolve(req.method(), path);
     if (m.handler) {
         FUZZ_CHECK(m.allowed.empty());

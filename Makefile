@@ -1,8 +1,9 @@
 # The two commands of the README: `make run` and `make test`. Both install what they need.
 BUILD ?= build
 CMAKE_FLAGS ?=
+SECONDS ?= 25
 
-.PHONY: deps build run test bench clean format
+.PHONY: deps build run test bench clean format fuzz test-asan
 
 deps:
 	@scripts/install-deps.sh
@@ -16,6 +17,14 @@ run: build
 
 test: build
 	@scripts/run-tests.sh $(BUILD)
+
+# libFuzzer harnesses (fuzz/, clang, own build dir build-fuzz), SECONDS each.
+fuzz: deps
+	@scripts/fuzz.sh $(SECONDS) build-fuzz
+
+# lizard-local, lizard-agent and the server suites under ASan+UBSan (build-asan).
+test-asan: deps
+	@scripts/test-asan.sh build-asan
 
 bench: build
 	@scripts/bench.sh $(BUILD)

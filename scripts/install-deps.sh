@@ -16,6 +16,9 @@ PKGS=(
   python3-matplotlib python3-dill python3-nbformat
   # UI tests and screenshots
   xvfb xauth
+  # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and
+  # libFuzzer runtimes, and llvm-symbolizer for readable reports
+  clang-14 libclang-rt-14-dev llvm-14
 )
 
 missing=()

@@ -1,4 +1,5 @@
 #include "agent/file_ops.h"
+#include "agent/file_paths.h"
 
 #include "agent/path_guard.h"
 
@@ -55,19 +56,9 @@ bool refuseMagicParent(FrameStream& stream, const std::string& path)
 
 int makeDirs(const std::string& path)
 {
-    std::string current;
-    std::size_t pos = 0;
-    while (pos < path.size()) {
-        auto next = path.find('/', pos + 1);
-        if (next == std::string::npos)
-            next = path.size();
-        current = path.substr(0, next);
-        pos = next;
-        if (current.empty() || current == "/")
-            continue;
-        if (::mkdir(current.c_str(), 0755) != 0 && errno != EEXIST)
+    for (const std::string& dir : dirChain(path))
+        if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
             return errno;
-    }
     struct stat st{};
     if (::stat(path.c_str(), &st) != 0)
         return errno;
@@ -76,10 +67,8 @@ int makeDirs(const std::string& path)
 
 int makeParents(const std::string& path)
 {
-    auto slash = path.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-        return 0;
-    return makeDirs(path.substr(0, slash));
+    const std::string parent = parentDir(path);
+    return parent.empty() ? 0 : makeDirs(parent);
 }
 
 } // namespace lizard::agent
@@ -93,20 +82,18 @@ std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json
         stream.writeError("INVALID_ARGUMENT", std::string(key) + " must be a string");
         return std::nullopt;
     }
-    std::string path = it->get<std::string>();
-    if (path.empty() || path[0] != '/' || path.find('\0') != std::string::npos) {
-        stream.writeError("INVALID_ARGUMENT", std::string(key) + " must be an absolute path: " + path);
-        return std::nullopt;
-    }
-    while (path.size() > 1 && path.back() == '/')
-        path.pop_back();
+    auto path = requestPath(it->get<std::string>());
+    if (!path)
+        stream.writeError("INVALID_ARGUMENT", std::string(key) + " must be an absolute path: " +
+                                                  it->get<std::string>());
     return path;
 }
 
 std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request, const AgentContext& context)
 {
     std::string name = "root";
-    if (auto it = request.find("user"); it != request.end() && it->is_string() && !it->get<std::string>().empty())
+    if (auto it = request.find("user");
+        it != request.end() && it->is_string() && !it->get<std::string>().empty())
         name = it->get<std::string>();
     auto user = lookupUser(name, context.singleUid);
     if (!user)

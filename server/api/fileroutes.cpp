@@ -1,6 +1,7 @@
 // Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
 // only check that it is absolute.
 #include "api/agenterrors.h"
+#include "api/filepaths.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
@@ -23,15 +24,6 @@ Error notFound(const std::string& id)
     return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
 }
 
-Status checkPath(const std::string& path, const std::string& field)
-{
-    if (path.empty() || path.front() != '/')
-        return invalidArgument("\"" + field + "\" must be an absolute path, got \"" + path + "\"");
-    if (path.size() > 4096 || path.find('\0') != std::string::npos)
-        return invalidArgument("\"" + field + "\" is not a valid path");
-    return okStatus();
-}
-
 // The query parameter `name` as an absolute path.
 Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
 {
@@ -51,15 +43,6 @@ Result<std::string> bodyPath(const Fields& f, const std::string& name)
     if (Status s = checkPath(*v, name); !s)
         return s.error();
     return v;
-}
-
-Result<std::string> userOf(std::optional<std::string> user)
-{
-    const std::string u = user.value_or("root");
-    if (u.empty() || u.size() > 64 || u.find_first_of("/:\n") != std::string::npos ||
-        u.find('\0') != std::string::npos)
-        return invalidArgument("\"user\" is not a valid user name");
-    return u;
 }
 
 using AgentPtr = std::shared_ptr<runtime::AgentClient>;
@@ -157,7 +140,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         auto user = f.optString("user");
         if (!user)
             return ex->replyError(user.error());
-        auto u = userOf(*user);
+        auto u = fileUser(*user);
         if (!u)
             return ex->replyError(u.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
@@ -174,7 +157,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
-        auto user = userOf(ex->query("user"));
+        auto user = fileUser(ex->query("user"));
         if (!user)
             return ex->replyError(user.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) { readFile(ex, agent, *path, *user); });

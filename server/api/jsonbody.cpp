@@ -134,14 +134,16 @@ Result<std::optional<int64_t>> Fields::optInt(const std::string& name) const
     const auto it = m_obj.find(name);
     if (it == m_obj.end() || it->is_null())
         return std::optional<int64_t>();
-    if (it->is_number_integer())
-        return std::optional<int64_t>(it->get<int64_t>());
+    // Unsigned first: is_number_integer() is true for unsigned numbers too, and reading one
+    // above INT64_MAX as int64_t wraps it to a negative number.
     if (it->is_number_unsigned()) {
         const uint64_t u = it->get<uint64_t>();
         if (u > uint64_t(INT64_MAX))
             return invalidArgument("field \"" + name + "\" is out of range");
         return std::optional<int64_t>(int64_t(u));
     }
+    if (it->is_number_integer())
+        return std::optional<int64_t>(it->get<int64_t>());
     if (it->is_number_float()) {
         const double d = it->get<double>();
         if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15)

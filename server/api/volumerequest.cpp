@@ -3,6 +3,8 @@
 #include "api/jsonbody.h"
 #include "common/timeutil.h"
 
+#include <cmath>
+
 namespace lizard::api {
 
 Status validVolumeName(const std::string& name)
@@ -27,10 +29,10 @@ Result<int> volumeSize(const nlohmann::json& body, int fallback, nlohmann::json&
         extra["code"] = "invalid_volume_size";
         return Error{400, "INVALID_VOLUME_SIZE", "field \"sizeGb\" is required (whole GB)"};
     }
-    const bool whole =
-        it->is_number_integer() ||
-        (it->is_number_float() && it->get<double>() == double(int64_t(it->get<double>())));
     const double value = it->is_number() ? it->get<double>() : 0;
+    // std::trunc, not a cast to an integer: casting a double beyond int64's range is undefined.
+    const bool whole =
+        it->is_number_integer() || (it->is_number_float() && std::trunc(value) == value);
     if (!it->is_number() || !whole || value < 1) {
         extra["code"] = "invalid_volume_size";
         return Error{400, "INVALID_VOLUME_SIZE",

@@ -5,6 +5,7 @@
 
 #include "common/result.h"
 #include "http/beast.h"
+#include "http/target.h"
 
 #include <functional>
 #include <memory>
@@ -54,7 +55,5 @@ private:
     bool m_streaming = false;
     bool m_streamEnded = false;
 };
-
-std::string percentDecode(std::string_view text, bool plusIsSpace);
 
 } // namespace lizard::http

@@ -13,7 +13,7 @@ nlohmann::json projectJson(const store::ProjectRecord& p)
             {"createdAt", isoUtc(p.createdAtMs)}};
 }
 
-nlohmann::json sandboxJson(const store::SandboxRecord& s)
+nlohmann::json sandboxJson(const store::SandboxRecord& s, int diskGb)
 {
     nlohmann::json j = {
         {"sandboxId", s.id},
@@ -33,6 +33,8 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s)
         j["cpus"] = s.cpus;
         j["memoryMb"] = s.memoryMb;
     }
+    if (diskGb > 0)
+        j["diskGb"] = diskGb;
     return j;
 }
 

@@ -6,10 +6,15 @@
 #include "runtime/loop_device.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <dirent.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 namespace lizard::runtime {
@@ -21,6 +26,9 @@ constexpr long long kDiskGiB = 1024LL * 1024 * 1024;
 constexpr int kDiskReleaseWaitMs = 5000;
 // Bump when the mkfs options change: old golden images are then simply not used.
 constexpr const char* kGoldenVersion = "v1";
+// From linux/ext4.h (not in every distribution's uapi headers).
+constexpr unsigned long kExt4IocShutdown = _IOR('X', 125, std::uint32_t);
+constexpr std::uint32_t kExt4GoingNoLogFlush = 0x2;
 
 Error diskError(const std::string& what)
 {
@@ -36,6 +44,34 @@ std::vector<std::string> mkfsOptions(const IdMapping& ids, bool prezeroed)
         "root_owner=" + std::to_string(ids.hostRoot) + ":" + std::to_string(ids.hostRootGid);
     extended += prezeroed ? ",assume_storage_prezeroed=1" : ",lazy_itable_init=1";
     return {"-m", "0", "-L", "lizard-sandbox", "-O", "^has_journal,^resize_inode", "-E", extended};
+}
+
+// The layer is about to be deleted: writing its dirty pages to the image first (what an
+// unmount does) would cost the host I/O for nothing. Shutting the file system down drops
+// them. Only when `mountPoint` really is the root of the ext4 on `img`'s loop device: the
+// same ioctl on the host's own file system would take it down.
+void discardWrites(const std::string& img, const std::string& mountPoint)
+{
+    const std::string device = loopDeviceOf(img);
+    struct stat dev
+    {
+    };
+    if (device.empty() || ::stat(device.c_str(), &dev) != 0 || !S_ISBLK(dev.st_mode))
+        return;
+    int fd = ::open(mountPoint.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat st
+    {
+    };
+    struct statfs fs
+    {
+    };
+    std::uint32_t flags = kExt4GoingNoLogFlush;
+    if (::fstat(fd, &st) == 0 && st.st_dev == dev.st_rdev && ::fstatfs(fd, &fs) == 0 &&
+        fs.f_type == EXT4_SUPER_MAGIC)
+        ::ioctl(fd, kExt4IocShutdown, &flags);
+    ::close(fd);
 }
 
 } // namespace
@@ -58,6 +94,13 @@ SandboxDisks::SandboxDisks(std::string dataDir, IdMapping ids)
     m_enforce = bool(made);
     if (!made)
         m_note = made.error().message;
+    else
+        startPool();
+}
+
+SandboxDisks::~SandboxDisks()
+{
+    stopPool();
 }
 
 Result<std::string> SandboxDisks::golden(int sizeGb)
@@ -92,10 +135,16 @@ Status SandboxDisks::attach(const std::string& id, int sizeGb, const std::string
         return Error{400, "INVALID_ARGUMENT",
                      "the disk size must be " + std::to_string(kMinGb) + ".." +
                          std::to_string(kMaxGb) + " GiB"};
+    if (sizeGb == kDefaultGb && takeFromPool(id, mountPoint))
+        return okStatus();
+    return prepare(image(id), sizeGb, mountPoint);
+}
+
+Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::string& mountPoint)
+{
     auto from = golden(sizeGb);
     if (!from)
         return from.error();
-    const std::string img = image(id);
     if (Status s = copySparseFile(*from, img); !s)
         return Error{500, "SANDBOX_DISK_FAILED", s.error().message};
     Status s = mountImage(img, mountPoint);
@@ -109,7 +158,8 @@ Status SandboxDisks::attach(const std::string& id, int sizeGb, const std::string
     if (::chmod(mountPoint.c_str(), 0700) != 0 ||
         ::chown(mountPoint.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0) {
         s = diskError("preparing " + mountPoint);
-        release(id, mountPoint);
+        ::umount2(mountPoint.c_str(), MNT_DETACH);
+        ::unlink(img.c_str());
         return s;
     }
     return okStatus();
@@ -120,6 +170,7 @@ void SandboxDisks::release(const std::string& id, const std::string& mountPoint)
     const std::string img = image(id);
     if (::access(img.c_str(), F_OK) != 0)
         return;
+    discardWrites(img, mountPoint);
     // Detached, so a process still inside (a copy helper) cannot keep the mount point busy.
     ::umount2(mountPoint.c_str(), MNT_DETACH | UMOUNT_NOFOLLOW);
     if (!waitLoopReleased(img, kDiskReleaseWaitMs))

@@ -168,11 +168,11 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
     if (m_cgroups.isFrozen(handle.id))
         m_cgroups.setFrozen(handle.id, false, 1000);
     killAndWait(handle.initPid, handle.initStartTime);
-    // A half-created sandbox may have a pid only in its directory.
-    std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid");
+    // A half-created sandbox may have a pid only in its directory. (Closed before the
+    // directory goes: an open file would keep the sandbox's disk mounted.)
     pid_t pid = 0;
     unsigned long long startTime = 0;
-    if (pidFile >> pid >> startTime)
+    if (std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid"); pidFile >> pid >> startTime)
         killAndWait(pid, startTime);
     m_cgroups.remove(handle.id);
     ::unlink(socketPath(handle.id).c_str());

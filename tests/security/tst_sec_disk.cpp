@@ -54,6 +54,21 @@ bool mountedAt(const QString& path)
     return false;
 }
 
+// The lizard-local serving `dataDir` (as another user it runs under runuser and env).
+pid_t serverPid(const QString& dataDir)
+{
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile f("/proc/" + pid + "/cmdline");
+        if (pid.toInt() <= 0 || !f.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> argv = f.readAll().split('\0');
+        if (!argv.isEmpty() && argv[0].endsWith("lizard-local") &&
+            argv.contains(dataDir.toLocal8Bit()))
+            return pid_t(pid.toInt());
+    }
+    return 0;
+}
+
 } // namespace
 
 class TestSecDisk : public QObject
@@ -298,7 +313,10 @@ private slots:
         QVERIFY(!id.isEmpty());
         QCOMPARE(m_api.run(id, "echo before > /root/mark && cat /root/mark"),
                  QStringLiteral("before\n"));
-        QCOMPARE(::kill(pid_t(m_server.pid()), SIGKILL), 0);
+        const pid_t server = serverPid(m_server.dataDir());
+        QVERIFY(server > 0);
+        QCOMPARE(::kill(server, SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(serverPid(m_server.dataDir()) == 0, 5000);
         m_server.stop();
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         QCOMPARE(m_api.status(id), QStringLiteral("running"));

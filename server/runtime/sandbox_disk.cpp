@@ -25,7 +25,7 @@ constexpr long long kDiskGiB = 1024LL * 1024 * 1024;
 // A killed sandbox's mount namespace lets go of the loop device shortly after its last process.
 constexpr int kDiskReleaseWaitMs = 5000;
 // Bump when the mkfs options change: old golden images are then simply not used.
-constexpr const char* kGoldenVersion = "v1";
+constexpr const char* kGoldenVersion = "v2";
 // From linux/ext4.h (not in every distribution's uapi headers).
 constexpr unsigned long kExt4IocShutdown = _IOR('X', 125, std::uint32_t);
 constexpr std::uint32_t kExt4GoingNoLogFlush = 0x2;
@@ -43,7 +43,8 @@ std::vector<std::string> mkfsOptions(const IdMapping& ids, bool prezeroed)
     std::string extended =
         "root_owner=" + std::to_string(ids.hostRoot) + ":" + std::to_string(ids.hostRootGid);
     extended += prezeroed ? ",assume_storage_prezeroed=1" : ",lazy_itable_init=1";
-    return {"-m", "0", "-L", "lizard-sandbox", "-O", "^has_journal,^resize_inode", "-E", extended};
+    return {"-b", "4096",  "-m", "0", "-L", "lizard-sandbox", "-O", "^has_journal,^resize_inode",
+            "-E", extended};
 }
 
 // The layer is about to be deleted: writing its dirty pages to the image first (what an
@@ -53,20 +54,14 @@ std::vector<std::string> mkfsOptions(const IdMapping& ids, bool prezeroed)
 void discardWrites(const std::string& img, const std::string& mountPoint)
 {
     const std::string device = loopDeviceOf(img);
-    struct stat dev
-    {
-    };
+    struct stat dev{};
     if (device.empty() || ::stat(device.c_str(), &dev) != 0 || !S_ISBLK(dev.st_mode))
         return;
     int fd = ::open(mountPoint.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
-    struct stat st
-    {
-    };
-    struct statfs fs
-    {
-    };
+    struct stat st{};
+    struct statfs fs{};
     std::uint32_t flags = kExt4GoingNoLogFlush;
     if (::fstat(fd, &st) == 0 && st.st_dev == dev.st_rdev && ::fstatfs(fd, &fs) == 0 &&
         fs.f_type == EXT4_SUPER_MAGIC)
@@ -147,7 +142,7 @@ Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::stri
         return from.error();
     if (Status s = copySparseFile(*from, img); !s)
         return Error{500, "SANDBOX_DISK_FAILED", s.error().message};
-    Status s = mountImage(img, mountPoint);
+    Status s = mountImage(img, mountPoint, true);
     if (!s) {
         ::unlink(img.c_str());
         return Error{500, "SANDBOX_DISK_FAILED", s.error().message};
@@ -181,9 +176,7 @@ void SandboxDisks::release(const std::string& id, const std::string& mountPoint)
 
 int SandboxDisks::sizeGb(const std::string& id) const
 {
-    struct stat st
-    {
-    };
+    struct stat st{};
     if (!m_enforce || ::stat(image(id).c_str(), &st) != 0)
         return 0;
     return int(st.st_size / kDiskGiB);

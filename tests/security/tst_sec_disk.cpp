@@ -21,9 +21,7 @@ constexpr qint64 kGiB = 1024LL * 1024 * 1024;
 
 qint64 hostFreeBytes(const QString& path)
 {
-    struct statvfs s
-    {
-    };
+    struct statvfs s{};
     return ::statvfs(path.toLocal8Bit().constData(), &s) == 0
                ? qint64(s.f_bavail) * qint64(s.f_frsize)
                : -1;
@@ -211,9 +209,7 @@ private slots:
         runShell(m_server, id, "sync");
         // The image holds at most its size; the host lost at most about that (other writers
         // on the host make the figure noisy, a 5 GiB write would move it by 5 GiB).
-        struct stat st
-        {
-        };
+        struct stat st{};
         QCOMPARE(::stat(image(id).toLocal8Bit().constData(), &st), 0);
         QVERIFY2(qint64(st.st_blocks) * 512 <= kGiB + kGiB / 20,
                  qPrintable(QString::number(st.st_blocks)));

@@ -243,6 +243,24 @@ private slots:
         kill(id);
     }
 
+    // The upper layer is on another file system than the template: the sandbox still sees
+    // one file system at / (tools that stay on one, like nftw FTW_MOUNT, skip nothing).
+    void rootIsOneFileSystem()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const ProbeResult p = runShell(m_server, id,
+                                       "mkdir -p /tmp/x/y && echo 1 > /tmp/x/y/f && echo 2 > /usr/local/f && "
+                                       "stat -c %d / /etc/passwd /tmp/x /tmp/x/y/f | sort -u | wc -l && "
+                                       "stat -c %d /usr/local /usr/local/f | sort -u | wc -l && "
+                                       "rm -rf --one-file-system /tmp/x && test ! -e /tmp/x && echo gone");
+        QVERIFY2(p.exitCode == 0 && p.out == "1\n1\ngone\n", qPrintable(p.describe()));
+        const auto rm = m_server.request("DELETE", "/api/sandboxes/" + id + "/files",
+                                         toJson({{"path", "/usr/local/f"}}));
+        QVERIFY2(rm.status == 204, qPrintable(describe(rm)));
+        kill(id);
+    }
+
     void deleteLeavesNoImageLoopOrMount()
     {
         const QString id = create();

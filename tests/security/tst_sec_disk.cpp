@@ -321,6 +321,32 @@ private slots:
         m_server.request("DELETE", "/api/sandbox-snapshots/" + snapId);
     }
 
+    // A restore copies the snapshot's files into the new sandbox's disk on the host side:
+    // that copy is bounded too.
+    void restoreIntoASmallerDiskFails()
+    {
+        const QString src = create({{"diskGb", 2}});
+        QVERIFY(!src.isEmpty());
+        REQUIRE_QUOTA(src);
+        QCOMPARE(m_api.run(src, "head -c 1300000000 /dev/zero > /root/big && echo ok"), QStringLiteral("ok\n"));
+        const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
+        QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
+        const QString snapId = jsonObject(snap).value("id").toString();
+        kill(src);
+        const QString before = QDir(m_server.dataDir() + "/disks").entryList({"sb_*"}, QDir::Files).join(',');
+        const auto small = m_server.request("POST", "/api/sandboxes", toJson({{"snapshotId", snapId}, {"diskGb", 1}}));
+        QVERIFY2(isError(small, 500, "COPY_FAILED") && small.body.contains("No space left"), qPrintable(describe(small)));
+        QCOMPARE(QDir(m_server.dataDir() + "/disks").entryList({"sb_*"}, QDir::Files).join(','), before);
+        // control: without diskGb the restored disk is big enough for the snapshot
+        const auto fits = m_server.request("POST", "/api/sandboxes", toJson({{"snapshotId", snapId}}));
+        QVERIFY2(fits.status == 200, qPrintable(describe(fits)));
+        const QString copy = jsonObject(fits).value("sandboxId").toString();
+        m_created << copy;
+        QCOMPARE(m_api.run(copy, "stat -c %s /root/big"), QStringLiteral("1300000000\n"));
+        kill(copy);
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snapId);
+    }
+
     void diskSurvivesAServerKill()
     {
         const QString id = create();

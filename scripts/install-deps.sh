@@ -11,6 +11,7 @@ PKGS=(
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
   # server
   libboost1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap
+  e2fsprogs # mkfs.ext4: size-enforced volumes and sandbox disks (lizard-local as root)
   # sandbox templates (base: python3; interpreter: Jupyter stack)
   python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas
   python3-matplotlib python3-dill python3-nbformat

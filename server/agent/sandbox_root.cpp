@@ -68,14 +68,17 @@ std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirF
         return e;
     const std::string dir = fdPath(sandboxDirFd);
     const std::string root = dir + "/merged";
+    // xino=on: the upper layer may be the sandbox's own disk, another file system than the
+    // template's; without it files would report that file system's st_dev and directories the
+    // overlay's, and tools that stay on one file system (nftw FTW_MOUNT, find -xdev) skip them.
     std::string options = "lowerdir=" + fdPath(templateRootFd) + ",upperdir=" + dir + "/upper,workdir=" + dir
-        + "/work,userxattr";
+        + "/work,userxattr,xino=on";
     if (auto e = mountOrError("overlay", root, "overlay", 0, options); !e.empty())
         return e;
     if (auto e = bindReadOnly("/usr", root + "/usr"); !e.empty())
         return e;
     options = "lowerdir=" + fdPath(usrLocalFd) + ",upperdir=" + dir + "/local-upper,workdir=" + dir
-        + "/local-work,userxattr";
+        + "/local-work,userxattr,xino=on";
     if (auto e = mountOrError("overlay", root + "/usr/local", "overlay", 0, options); !e.empty())
         return e;
     if (volumeFd >= 0) {

@@ -33,7 +33,7 @@ bool holdsVolume(const store::Store& st, const store::SandboxRecord& rec)
 }
 
 CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
-                               const std::string& files)
+                               const std::string& files, int diskGb)
 {
     CreateSandboxParams p;
     p.projectId = src.projectId;
@@ -46,6 +46,8 @@ CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutM
     p.envs = src.envs;
     p.internetAccess = src.internetAccess;
     p.filesFrom = files;
+    if (diskGb > 0) // the copies get the source's disk size, so its files fit
+        p.diskGb = diskGb;
     return p;
 }
 
@@ -100,9 +102,9 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
             auto left = std::make_shared<std::atomic<int64_t>>(n);
             const std::string name = *files;
             for (int64_t i = 0; i < n; ++i) {
-                mgr.create(copyParams(*source, timeoutMs, name),
+                mgr.create(copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
                            [ex, &mgr, results, left, name, i](Result<store::SandboxPtr> r) {
-                               (*results)[size_t(i)] = r ? nlohmann::json{{"sandbox", sandboxJson(*r.value())}}
+                               (*results)[size_t(i)] = r ? nlohmann::json{{"sandbox", sandboxJson(*r.value(), mgr.diskGb(r.value()->id))}}
                                                          : errorEntry(r.error(), mgr);
                                if (left->fetch_sub(1) != 1)
                                    return;

@@ -2,6 +2,7 @@
 // start, used when a sandbox is created without projectId) can be renamed, not deleted.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxmanager.h"
 #include "api/views.h"
 #include "store/store.h"
 
@@ -100,13 +101,13 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(s.error());
         ex->replyEmpty();
     });
-    router.add(verb::get, "/api/projects/{}/sandboxes", [&st](const ExPtr& ex, const Params& p) {
+    router.add(verb::get, "/api/projects/{}/sandboxes", [&st, &ctx](const ExPtr& ex, const Params& p) {
         auto project = findProject(st, p[0]);
         if (!project)
             return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
         nlohmann::json out = nlohmann::json::array();
         for (const auto& s : st.runningSandboxes(project->id))
-            out.push_back(sandboxJson(*s));
+            out.push_back(sandboxJson(*s, ctx.sandboxes.diskGb(s->id)));
         ex->replyJson(200, out);
     });
 }

@@ -4,6 +4,8 @@
 #include "api/sizes.h"
 #include "api/snapshotservice.h"
 
+#include <algorithm>
+
 namespace lizard::api {
 
 Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParams& p,
@@ -39,6 +41,12 @@ Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParam
         envs[k] = v;
     p.envs = std::move(envs);
     p.filesFrom = s.id;
+    // Without an explicit diskGb the restored sandbox gets a disk its files fit on (metadata
+    // and a margin to keep working), so a snapshot of a bigger disk still restores.
+    if (!body.contains("diskGb")) {
+        const long long needed = static_cast<long long>(s.sizeBytes * 1.1) / (1LL << 30) + 2;
+        p.diskGb = int(std::clamp<long long>(needed, p.diskGb, runtime::SandboxDisks::kMaxGb));
+    }
     return s.id;
 }
 

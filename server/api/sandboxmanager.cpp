@@ -58,6 +58,7 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.envs = params.envs;
         spec.internetAccess = params.internetAccess;
         spec.filesFrom = params.filesFrom;
+        spec.diskGb = params.diskGb;
         auto release = [this] {
             std::lock_guard lock(m_mutex);
             --m_starting;

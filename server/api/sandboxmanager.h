@@ -6,6 +6,7 @@
 #include "common/result.h"
 #include "http/beast.h"
 #include "runtime/runtime.h"
+#include "runtime/sandbox_disk.h"
 #include "runtime/volume_storage.h"
 #include "store/store.h"
 
@@ -29,6 +30,7 @@ struct CreateSandboxParams
     bool internetAccess = true;
     std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
     std::string volumeId; // mounted at /workspace (resolved from volumeId/volumeName)
+    int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
 };
 
 class SnapshotService;
@@ -65,6 +67,8 @@ public:
     http::net::thread_pool& workers() { return m_workers; }
 
     int maxRunning() const { return m_maxRunning; }
+    // The enforced size of the sandbox's writable layer in GiB, 0 when it is not bounded.
+    int diskGb(const std::string& id) const { return m_runtime.diskSizeGb(id); }
     // Where volumes live (set before serving; sandboxmanager_volumes.cpp).
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }

@@ -123,6 +123,13 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     if (!internet)
         return internet.error();
     p.internetAccess = internet->value_or(true);
+    auto disk = f.optInt("diskGb");
+    if (!disk)
+        return disk.error();
+    const int64_t diskGb = disk->value_or(p.diskGb);
+    if (diskGb < runtime::SandboxDisks::kMinGb || diskGb > runtime::SandboxDisks::kMaxGb)
+        return invalidArgument("field \"diskGb\" must be an integer from 1 to 256 (GiB of writable disk)");
+    p.diskGb = int(diskGb);
     auto volume = createVolume(f, st, p.projectId);
     if (!volume)
         return volume.error();
@@ -152,7 +159,7 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
                 mgr.snapshots().release(snapshot);
             onExchange(ex, [ex, &mgr, created = std::move(created)]() mutable {
                 if (created)
-                    return ex->replyJson(200, sandboxJson(**created));
+                    return ex->replyJson(200, sandboxJson(**created, mgr.diskGb((*created)->id)));
                 nlohmann::json more = nlohmann::json::object();
                 if (created.error().status == 429)
                     more = {{"limit", mgr.maxRunning()},
@@ -170,13 +177,13 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         nlohmann::json out = nlohmann::json::array();
         for (const auto& s : st.runningSandboxes()) {
             if (mgr.running(s->id))
-                out.push_back(sandboxJson(*s));
+                out.push_back(sandboxJson(*s, mgr.diskGb(s->id)));
         }
         ex->replyJson(200, out);
     });
     router.add(verb::get, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
         if (auto s = mgr.running(p[0]))
-            return ex->replyJson(200, sandboxJson(*s));
+            return ex->replyJson(200, sandboxJson(*s, mgr.diskGb(s->id)));
         ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
     });
     router.add(verb::delete_, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {

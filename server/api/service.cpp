@@ -55,6 +55,8 @@ void logCapabilities(const runtime::Capabilities& c)
     log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
     log::info("runtime: pause by " + (c.freezer == "signals" ? std::string("SIGSTOP of the process tree")
                                                              : "the cgroup freezer (" + c.freezer + ")"));
+    log::info("runtime: sandbox disk quota " + yesNo(c.diskQuota) +
+              (c.diskQuota ? "" : " (" + c.diskQuotaNote + ")"));
     log::info("runtime: interpreter template " + yesNo(c.interpreterTemplate) +
               (c.interpreterTemplate ? "" : " (missing: " + c.interpreterMissing + ")"));
 }

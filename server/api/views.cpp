@@ -14,7 +14,7 @@ nlohmann::json projectJson(const store::ProjectRecord& p)
             {"createdAt", isoUtc(p.createdAtMs)}};
 }
 
-nlohmann::json sandboxJson(const store::SandboxRecord& s)
+nlohmann::json sandboxJson(const store::SandboxRecord& s, int diskGb)
 {
     nlohmann::json j = {
         {"sandboxId", s.id},
@@ -45,6 +45,8 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s)
     if (s.handle.rlimitsApplied)
         limits["processMemoryMb"] = s.memoryMb;
     j["limits"] = limits;
+    if (diskGb > 0)
+        j["diskGb"] = diskGb;
     return j;
 }
 

@@ -8,8 +8,9 @@
 namespace lizard::api {
 
 nlohmann::json projectJson(const store::ProjectRecord& project);
-// cpus and memoryMb appear only when the limits are really enforced.
-nlohmann::json sandboxJson(const store::SandboxRecord& sandbox);
+// cpus and memoryMb appear only when the limits are really enforced, diskGb only when the
+// writable layer is really bounded (SandboxManager::diskGb > 0).
+nlohmann::json sandboxJson(const store::SandboxRecord& sandbox, int diskGb);
 // Agent file entry → API entry: mode as a number (0644 → 420), modifiedAt = modTime.
 nlohmann::json fileEntryJson(const nlohmann::json& agentEntry);
 nlohmann::json processJson(const nlohmann::json& agentProcess);

@@ -118,6 +118,7 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     rt->m_slirp = findSlirp();
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));
+    rt->m_disks = std::make_unique<SandboxDisks>(dataDir, rt->m_ids);
 
     Capabilities& caps = rt->m_caps;
     caps.cgroupMode = rt->m_cgroups.mode();
@@ -133,6 +134,8 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     }
     caps.fullUidRange = rt->m_ids.fullRange();
     caps.network = !rt->m_slirp.empty();
+    caps.diskQuota = rt->m_disks->enforced();
+    caps.diskQuotaNote = rt->m_disks->note();
     std::string missing = missingInterpreterPackages();
     caps.interpreterTemplate = missing.empty();
     caps.interpreterMissing = missing;

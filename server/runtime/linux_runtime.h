@@ -5,7 +5,9 @@
 #include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
 #include "runtime/systemd_scope.h"
+#include "runtime/sandbox_disk.h"
 
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -29,12 +31,13 @@ public:
     Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
     void removeFiles(const std::string& name) override;
     std::vector<std::string> filesNames() override;
+    int diskSizeGb(const std::string& id) override { return m_disks->sizeGb(id); }
 
 private:
     explicit LinuxRuntime(std::string dataDir);
     Status prepareDirs();
     Status ensureTemplate();
-    Status makeSandboxDirs(const std::string& id);
+    Status makeSandboxDirs(const std::string& id, int diskGb);
     void removeSandboxDir(const std::string& id);
     void removeTree(const std::string& parent, const std::string& name);
     Status makeOwnedDir(const std::string& path, mode_t mode);
@@ -51,6 +54,7 @@ private:
     IdMapping m_ids;
     CgroupManager m_cgroups;
     SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable
+    std::unique_ptr<SandboxDisks> m_disks;
     Capabilities m_caps;
 };
 

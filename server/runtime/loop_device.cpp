@@ -62,7 +62,7 @@ bool loopDevicesUsable(std::string& whyNot)
     return true;
 }
 
-Status mountImage(const std::string& image, const std::string& mountPoint)
+Status mountImage(const std::string& image, const std::string& mountPoint, bool directIo)
 {
     int ctl = ::open("/dev/loop-control", O_RDWR | O_CLOEXEC);
     if (ctl < 0)
@@ -86,10 +86,17 @@ Status mountImage(const std::string& image, const std::string& mountPoint)
         }
         loop_config config{};
         config.fd = unsigned(file);
-        config.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+        config.info.lo_flags = LO_FLAGS_AUTOCLEAR | (directIo ? LO_FLAGS_DIRECT_IO : 0);
+        config.block_size = directIo ? 4096 : 0;
         std::strncpy(reinterpret_cast<char*>(config.info.lo_file_name), realPath(image).c_str(),
                      LO_NAME_SIZE - 1);
-        if (::ioctl(dev, LOOP_CONFIGURE, &config) != 0) {
+        bool configured = ::ioctl(dev, LOOP_CONFIGURE, &config) == 0;
+        if (!configured && errno == EINVAL && directIo) { // a backing file system without O_DIRECT
+            config.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+            config.block_size = 0;
+            configured = ::ioctl(dev, LOOP_CONFIGURE, &config) == 0;
+        }
+        if (!configured) {
             const int err = errno;
             ::close(dev);
             if (err == EBUSY)

@@ -13,8 +13,10 @@ namespace lizard::runtime {
 bool loopDevicesUsable(std::string& whyNot);
 
 // Attaches `image` to a free loop device (auto-cleared once unmounted) and mounts it
-// (ext4, nosuid, nodev) on `mountPoint`.
-Status mountImage(const std::string& image, const std::string& mountPoint);
+// (ext4, nosuid, nodev) on `mountPoint`. `directIo`: the loop device reads and writes the
+// image with O_DIRECT and 4096-byte sectors (the file system's blocks must be 4096), so its
+// pages are not cached twice (3-4x the write throughput); buffered where the host refuses.
+Status mountImage(const std::string& image, const std::string& mountPoint, bool directIo = false);
 
 // "/dev/loopN" still backed by `image`, or "" (an old mount is gone once this is "").
 std::string loopDeviceOf(const std::string& image);

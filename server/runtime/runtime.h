@@ -33,6 +33,8 @@ struct SandboxSpec
     // Files to start with: the name of a copy made by captureFiles (a snapshot, or a fork's
     // copy of its source). Empty: the template alone.
     std::string filesFrom;
+    // Size of the writable layer (GiB; enforced where capabilities().diskQuota).
+    int diskGb = 10;
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
@@ -62,6 +64,8 @@ struct Capabilities
     bool interpreterTemplate = false;
     std::string interpreterMissing;  // missing host packages for the interpreter template
     std::string freezer;             // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
+    bool diskQuota = false;          // each sandbox's writable layer is bounded (SandboxSpec::diskGb)
+    std::string diskQuotaNote;       // why not, when diskQuota == false
 };
 
 // What captureFiles copied.
@@ -111,6 +115,9 @@ public:
     virtual void removeFiles(const std::string& name) = 0;
     // Names of the directories under <dataDir>/files (for cleanup of unknown ones).
     virtual std::vector<std::string> filesNames() = 0;
+
+    // The enforced size of the sandbox's writable layer in GiB; 0 when it is not bounded.
+    virtual int diskSizeGb(const std::string& /*id*/) { return 0; }
 };
 
 } // namespace lizard::runtime

@@ -52,12 +52,15 @@ std::vector<std::string> dirNames(const std::string& path, const std::string& su
 
 } // namespace
 
-Status LinuxRuntime::makeSandboxDirs(const std::string& id)
+Status LinuxRuntime::makeSandboxDirs(const std::string& id, int diskGb)
 {
     const std::string dir = sandboxDir(id);
     if (::mkdir(dir.c_str(), 0700) != 0)
         return Error{errno == EEXIST ? 409 : 500, errno == EEXIST ? "CONFLICT" : "INTERNAL",
                      dir + ": " + std::strerror(errno)};
+    // The layers below, the agent's log and pid file all live on the sandbox's own disk.
+    if (auto s = m_disks->attach(id, diskGb, dir); !s)
+        return s;
     std::vector<std::string> paths{dir};
     for (const char* sub : kSandboxSubdirs)
         paths.push_back(dir + "/" + sub);
@@ -73,6 +76,8 @@ Status LinuxRuntime::makeSandboxDirs(const std::string& id)
 
 void LinuxRuntime::removeSandboxDir(const std::string& id)
 {
+    // Unmounting drops the whole layer at once; what is left is the empty mount point.
+    m_disks->release(id, sandboxDir(id));
     removeTree(m_dataDir + "/sandboxes", id);
 }
 
@@ -107,7 +112,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     SandboxHandle handle;
     handle.id = spec.id;
     handle.socketPath = socketPath(spec.id);
-    if (auto s = makeSandboxDirs(spec.id); !s) {
+    if (auto s = makeSandboxDirs(spec.id, spec.diskGb); !s) {
         if (s.error().status != 409)
             removeSandboxDir(spec.id);
         return s.error();
@@ -172,11 +177,11 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
     if (m_cgroups.isFrozen(handle.id))
         m_cgroups.setFrozen(handle.id, false, 1000);
     killAndWait(handle.initPid, handle.initStartTime);
-    // A half-created sandbox may have a pid only in its directory.
-    std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid");
+    // A half-created sandbox may have a pid only in its directory. (Closed before the
+    // directory goes: an open file would keep the sandbox's disk mounted.)
     pid_t pid = 0;
     unsigned long long startTime = 0;
-    if (pidFile >> pid >> startTime)
+    if (std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid"); pidFile >> pid >> startTime)
         killAndWait(pid, startTime);
     m_cgroups.remove(handle.id);
     ::unlink(socketPath(handle.id).c_str());
@@ -192,6 +197,8 @@ void LinuxRuntime::cleanupOrphans(const std::vector<std::string>& knownIds)
     for (const auto& id : dirNames(m_dataDir + "/run", ".sock"))
         found.insert(id);
     for (const auto& id : m_cgroups.existingIds())
+        found.insert(id);
+    for (const auto& id : m_disks->ids())
         found.insert(id);
     for (const auto& id : found) {
         if (known.count(id))

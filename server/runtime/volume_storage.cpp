@@ -5,6 +5,7 @@
 #include "agent/tree_remover.h"
 #include "common/log.h"
 #include "runtime/agent_tool.h"
+#include "runtime/ext4_image.h"
 #include "runtime/host_command.h"
 #include "runtime/loop_device.h"
 
@@ -71,33 +72,9 @@ VolumeStorage::VolumeStorage(std::string dataDir)
 
 bool VolumeStorage::probeImages()
 {
-    // Root may still be unable to mount (a container without CAP_SYS_ADMIN, a seccomp
-    // profile): try a tiny image once, so volumes degrade to directories instead of failing.
-    if (::mkdir(m_root.c_str(), 0700) != 0 && errno != EEXIST) {
-        m_note = m_root + ": " + std::strerror(errno);
-        return false;
-    }
-    const std::string image = m_root + "/.probe.img", mnt = m_root + "/.probe-mnt";
-    ::umount2(mnt.c_str(), MNT_DETACH);
-    ::unlink(image.c_str());
-    ::rmdir(mnt.c_str());
-    int fd = ::open(image.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    Status s = fd >= 0 && ::ftruncate(fd, 16LL * 1024 * 1024) == 0 ? okStatus() : ioError(image);
-    if (fd >= 0)
-        ::close(fd);
-    if (s)
-        s = runHostCommand({m_mkfs, "-q", "-F", image}, 30000);
-    if (s && ::mkdir(mnt.c_str(), 0700) != 0)
-        s = ioError(mnt);
-    if (s)
-        s = mountImage(image, mnt);
-    if (s)
-        ::umount2(mnt.c_str(), 0);
-    ::unlink(image.c_str());
-    ::rmdir(mnt.c_str());
-    if (!s)
-        m_note = "an ext4 image cannot be mounted here: " + s.error().message;
-    return bool(s);
+    // Volumes degrade to directories instead of failing when the host cannot mount images.
+    m_note = probeExt4Mount(m_mkfs, m_root);
+    return m_note.empty();
 }
 
 Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)
@@ -113,14 +90,10 @@ Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)
     if (m_enforce) {
         const std::string image = d + "/disk.img";
         const std::string owner = std::to_string(m_ids.hostRoot) + ":" + std::to_string(m_ids.hostRootGid);
-        int fd = ::open(image.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        Status s = fd >= 0 && ::ftruncate(fd, sizeGb * kGiB) == 0 ? okStatus() : ioError(image);
-        if (fd >= 0)
-            ::close(fd);
-        if (s)
-            s = runHostCommand({m_mkfs, "-q", "-F", "-m", "0", "-L", "lizard-volume", "-E",
-                                "lazy_itable_init=1,lazy_journal_init=1,root_owner=" + owner, image},
-                               60000, "VOLUME_CREATE_FAILED");
+        Status s = makeExt4Image(m_mkfs, image, sizeGb * kGiB,
+                                 {"-m", "0", "-L", "lizard-volume", "-E",
+                                  "lazy_itable_init=1,lazy_journal_init=1,root_owner=" + owner},
+                                 "VOLUME_CREATE_FAILED");
         // An empty /workspace, as a directory volume has: lost+found is e2fsck's, which makes
         // it again when it needs it.
         if (s && !m_debugfs.empty())

@@ -1,0 +1,378 @@
+// Escape suite: a sandbox cannot fill the host's disk. Its writable layer (root and
+// /usr/local) is a loop-mounted ext4 image of diskGb GiB when lizard-local runs as root:
+// writes past it fail with ENOSPC, `df /` shows that size, and deleting the sandbox leaves no
+// image, loop device or mount. As an ordinary user lizard-local cannot bound it (see
+// server/runtime/README.md "Disk"): then getInfo must not claim a size, and the containment
+// cases say why they cannot run.
+#include "escape_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <csignal>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+using namespace lizard::test;
+
+namespace {
+
+constexpr qint64 kGiB = 1024LL * 1024 * 1024;
+
+qint64 hostFreeBytes(const QString& path)
+{
+    struct statvfs s{};
+    return ::statvfs(path.toLocal8Bit().constData(), &s) == 0
+               ? qint64(s.f_bavail) * qint64(s.f_frsize)
+               : -1;
+}
+
+// Loop devices whose backing file is under `dir`.
+QStringList loopsBackedBy(const QString& dir)
+{
+    QStringList out;
+    for (const QString& name : QDir("/sys/block").entryList({"loop*"}, QDir::Dirs | QDir::System)) {
+        QFile f("/sys/block/" + name + "/loop/backing_file");
+        if (f.open(QIODevice::ReadOnly) && QString::fromLocal8Bit(f.readAll()).startsWith(dir))
+            out << name;
+    }
+    return out;
+}
+
+bool mountedAt(const QString& path)
+{
+    QFile f("/proc/self/mountinfo");
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray& line : f.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() > 4 && QString::fromLocal8Bit(fields[4]) == path)
+            return true;
+    }
+    return false;
+}
+
+// The lizard-local serving `dataDir` (as another user it runs under runuser and env).
+pid_t serverPid(const QString& dataDir)
+{
+    for (const QString& pid : QDir("/proc").entryList(QDir::Dirs)) {
+        QFile f("/proc/" + pid + "/cmdline");
+        if (pid.toInt() <= 0 || !f.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> argv = f.readAll().split('\0');
+        if (!argv.isEmpty() && argv[0].endsWith("lizard-local") &&
+            argv.contains(dataDir.toLocal8Bit()))
+            return pid_t(pid.toInt());
+    }
+    return 0;
+}
+
+} // namespace
+
+class TestSecDisk : public QObject
+{
+    Q_OBJECT
+
+    LocalServer m_server;
+    SandboxApi m_api{m_server};
+    bool m_quota = false; // lizard-local runs as root: sizes must be enforced
+    QStringList m_created;
+
+    QString create(const QJsonObject& body = {{"diskGb", 1}})
+    {
+        QString why;
+        const QString id = createSandbox(m_server, body, &why);
+        if (id.isEmpty())
+            qWarning().noquote() << "create failed:" << why;
+        else
+            m_created << id;
+        return id;
+    }
+
+    void kill(const QString& id)
+    {
+        m_api.kill(id);
+        m_created.removeAll(id);
+    }
+
+    QString image(const QString& id) const { return m_server.dataDir() + "/disks/" + id + ".img"; }
+
+    // The quota cases need a root server; as an ordinary user the sandbox must not claim one.
+    bool quotaOrHonest(const QString& id)
+    {
+        if (m_quota)
+            return true;
+        const QJsonObject info = m_api.info(id);
+        if (info.contains("diskGb"))
+            qWarning() << "getInfo claims a disk size that is not enforced";
+        return !info.contains("diskGb");
+    }
+#define REQUIRE_QUOTA(id)                                                                          \
+    do {                                                                                           \
+        QVERIFY2(quotaOrHonest(id), "getInfo claims an unenforced disk size");                     \
+        if (!m_quota)                                                                              \
+            QSKIP("lizard-local runs as an ordinary user: the kernel mounts no ext4 image in a "   \
+                  "user namespace and /dev/fuse is root's here, so the disk is not bounded "       \
+                  "(getInfo says so by leaving out diskGb)");                                      \
+    } while (0)
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        m_quota = !m_server.runsAsOtherUser() && ::geteuid() == 0;
+        const QString probe = create({});
+        QVERIFY2(!probe.isEmpty(), "sandboxes must be available for the escape suite");
+        kill(probe);
+    }
+
+    void cleanupTestCase()
+    {
+        for (const QString& id : m_created)
+            m_api.kill(id);
+    }
+
+    void infoShowsTheDiskSize()
+    {
+        const QString small = create(), normal = create({});
+        QVERIFY(!small.isEmpty() && !normal.isEmpty());
+        REQUIRE_QUOTA(small);
+        QCOMPARE(m_api.info(small).value("diskGb").toInt(), 1);
+        QCOMPARE(m_api.info(normal).value("diskGb").toInt(), 10); // the default
+        kill(small);
+        kill(normal);
+    }
+
+    void badDiskSizesAreRejected_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::newRow("zero") << QByteArray(R"({"diskGb":0})");
+        QTest::newRow("too big") << QByteArray(R"({"diskGb":257})");
+        QTest::newRow("negative") << QByteArray(R"({"diskGb":-1})");
+        QTest::newRow("string") << QByteArray(R"({"diskGb":"5"})");
+        QTest::newRow("fraction") << QByteArray(R"({"diskGb":1.5})");
+    }
+
+    void badDiskSizesAreRejected()
+    {
+        QFETCH(QByteArray, body);
+        const auto r = m_server.request("POST", "/api/sandboxes", body);
+        QVERIFY2(isError(r, 400, "INVALID_ARGUMENT"), qPrintable(describe(r)));
+        // control: the largest size is accepted (the image is sparse, nothing is reserved)
+        const QString big = create({{"diskGb", 256}});
+        QVERIFY(!big.isEmpty());
+        kill(big);
+    }
+
+    void dfShowsTheSandboxSize()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        REQUIRE_QUOTA(id);
+        for (const QString& dir :
+             {QStringLiteral("/"), QStringLiteral("/usr/local"), QStringLiteral("/tmp")}) {
+            const ProbeResult p =
+                runShell(m_server, id, "df -k --output=size " + dir + " | tail -1");
+            QVERIFY2(p.exitCode == 0, qPrintable(p.describe()));
+            const qint64 kb = p.out.trimmed().toLongLong();
+            QVERIFY2(kb > 900 * 1024 && kb <= 1024 * 1024, qPrintable(dir + ": " + p.describe()));
+        }
+        kill(id);
+    }
+
+    void ddBombGetsEnospc_data()
+    {
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("root in /root") << QString() << "/root/bomb";
+        QTest::newRow("user in /tmp") << "user"
+                                      << "/tmp/bomb";
+        QTest::newRow("root in /usr/local") << QString() << "/usr/local/bomb";
+    }
+
+    void ddBombGetsEnospc()
+    {
+        QFETCH(QString, user);
+        QFETCH(QString, path);
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        REQUIRE_QUOTA(id);
+        // control: 100 MB fit
+        ProbeResult p = runShell(
+            m_server, id, "dd if=/dev/zero of=" + path + ".ok bs=1M count=100 && sync", user);
+        QVERIFY2(p.exitCode == 0, qPrintable(p.describe()));
+        const qint64 before = hostFreeBytes(m_server.dataDir());
+        p = runShell(m_server, id, "dd if=/dev/zero of=" + path + " bs=1M count=5120", user,
+                     120000);
+        QVERIFY2(p.httpStatus == 200 && p.exitCode != 0, qPrintable(p.describe()));
+        QVERIFY2(p.err.contains("No space left on device"), qPrintable(p.describe()));
+        runShell(m_server, id, "sync");
+        // The image holds at most its size; the host lost at most about that (other writers
+        // on the host make the figure noisy, a 5 GiB write would move it by 5 GiB).
+        struct stat st{};
+        QCOMPARE(::stat(image(id).toLocal8Bit().constData(), &st), 0);
+        QVERIFY2(qint64(st.st_blocks) * 512 <= kGiB + kGiB / 20,
+                 qPrintable(QString::number(st.st_blocks)));
+        const qint64 lost = before - hostFreeBytes(m_server.dataDir());
+        QVERIFY2(lost < 3 * kGiB,
+                 qPrintable(QString("host free space fell by %1 bytes").arg(lost)));
+        // the sandbox still works once the bomb is gone
+        p = runShell(m_server, id,
+                     "rm -f " + path + " && echo x > " + path + ".after && cat " + path + ".after",
+                     user);
+        QVERIFY2(p.exitCode == 0 && p.out == "x\n", qPrintable(p.describe()));
+        kill(id);
+    }
+
+    void fallocateBombGetsEnospc()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        REQUIRE_QUOTA(id);
+        const QString code = QStringLiteral("import os, errno\n"
+                                            "fd = os.open('/root/%1', os.O_WRONLY | os.O_CREAT)\n"
+                                            "try:\n"
+                                            "    os.posix_fallocate(fd, 0, %2)\n"
+                                            "    print('OK')\n"
+                                            "except OSError as e:\n"
+                                            "    print(errno.errorcode[e.errno])\n");
+        ProbeResult p = runPython(m_server, id, code.arg("small").arg(100LL << 20)); // control
+        QVERIFY2(p.out.trimmed() == "OK", qPrintable(p.describe()));
+        p = runPython(m_server, id, code.arg("big").arg(5 * kGiB));
+        QVERIFY2(p.out.trimmed() == "ENOSPC", qPrintable(p.describe()));
+        kill(id);
+    }
+
+    // The upper layer is on another file system than the template: the sandbox still sees
+    // one file system at / (tools that stay on one, like nftw FTW_MOUNT, skip nothing).
+    void rootIsOneFileSystem()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const ProbeResult p = runShell(m_server, id,
+                                       "mkdir -p /tmp/x/y && echo 1 > /tmp/x/y/f && echo 2 > /usr/local/f && "
+                                       "stat -c %d / /etc/passwd /tmp/x /tmp/x/y/f | sort -u | wc -l && "
+                                       "stat -c %d /usr/local /usr/local/f | sort -u | wc -l && "
+                                       "rm -rf --one-file-system /tmp/x && test ! -e /tmp/x && echo gone");
+        QVERIFY2(p.exitCode == 0 && p.out == "1\n1\ngone\n", qPrintable(p.describe()));
+        const auto rm = m_server.request("DELETE", "/api/sandboxes/" + id + "/files",
+                                         toJson({{"path", "/usr/local/f"}}));
+        QVERIFY2(rm.status == 204, qPrintable(describe(rm)));
+        kill(id);
+    }
+
+    void deleteLeavesNoImageLoopOrMount()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        const QString dir = m_server.dataDir() + "/sandboxes/" + id;
+        if (m_quota) { // while it runs: an image, its loop device and the mount
+            QVERIFY(QFile::exists(image(id)));
+            QCOMPARE(loopsBackedBy(image(id)).size(), 1);
+            QVERIFY(mountedAt(dir));
+        }
+        QCOMPARE(runShell(m_server, id, "head -c 50000000 /dev/zero > /root/data && echo ok").out,
+                 QStringLiteral("ok\n"));
+        kill(id);
+        QVERIFY(!QFile::exists(image(id)));
+        QVERIFY(!QFile::exists(dir));
+        QVERIFY(!mountedAt(dir));
+        QTRY_VERIFY_WITH_TIMEOUT(loopsBackedBy(image(id)).isEmpty(), 5000);
+    }
+
+    void snapshotRestoreAndForkKeepData()
+    {
+        const QString src = create({{"diskGb", 2}});
+        QVERIFY(!src.isEmpty());
+        QCOMPARE(runShell(m_server, src,
+                          "head -c 20000000 /dev/urandom > /root/blob && md5sum < /root/blob"
+                          " > /usr/local/sum && cat /usr/local/sum")
+                     .exitCode,
+                 0);
+        const QString sum = m_api.run(src, "md5sum < /root/blob");
+        QVERIFY(sum.size() > 30);
+        const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
+        QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
+        const QString snapId = jsonObject(snap).value("id").toString();
+        for (const QJsonObject& body : {QJsonObject{{"snapshotId", snapId}},
+                                        QJsonObject{{"snapshotId", snapId}, {"diskGb", 1}}}) {
+            const auto r = m_server.request("POST", "/api/sandboxes", toJson(body));
+            QVERIFY2(r.status == 200, qPrintable(describe(r)));
+            const QString copy = jsonObject(r).value("sandboxId").toString();
+            m_created << copy;
+            QCOMPARE(m_api.run(copy, "md5sum < /root/blob"), sum);
+            QCOMPARE(m_api.run(copy, "cat /usr/local/sum"), sum);
+            if (m_quota)
+                QCOMPARE(jsonObject(r).value("diskGb").toInt(), body.value("diskGb").toInt(10));
+            kill(copy);
+        }
+        const auto fork =
+            m_server.request("POST", "/api/sandboxes/" + src + "/fork", R"({"count":1})");
+        QVERIFY2(fork.status == 200, qPrintable(describe(fork)));
+        const QJsonObject copy = jsonArray(fork).at(0).toObject().value("sandbox").toObject();
+        const QString forked = copy.value("sandboxId").toString();
+        QVERIFY2(!forked.isEmpty(), qPrintable(describe(fork)));
+        m_created << forked;
+        QCOMPARE(m_api.run(forked, "md5sum < /root/blob"), sum);
+        if (m_quota)
+            QCOMPARE(copy.value("diskGb").toInt(), 2); // the source's
+        kill(forked);
+        kill(src);
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snapId);
+    }
+
+    // A restore copies the snapshot's files into the new sandbox's disk on the host side:
+    // that copy is bounded too.
+    void restoreIntoASmallerDiskFails()
+    {
+        const QString src = create({{"diskGb", 2}});
+        QVERIFY(!src.isEmpty());
+        REQUIRE_QUOTA(src);
+        QCOMPARE(m_api.run(src, "head -c 1300000000 /dev/zero > /root/big && echo ok"), QStringLiteral("ok\n"));
+        const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
+        QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
+        const QString snapId = jsonObject(snap).value("id").toString();
+        kill(src);
+        const QString before = QDir(m_server.dataDir() + "/disks").entryList({"sb_*"}, QDir::Files).join(',');
+        const auto small = m_server.request("POST", "/api/sandboxes", toJson({{"snapshotId", snapId}, {"diskGb", 1}}));
+        QVERIFY2(isError(small, 500, "COPY_FAILED") && small.body.contains("No space left"), qPrintable(describe(small)));
+        QCOMPARE(QDir(m_server.dataDir() + "/disks").entryList({"sb_*"}, QDir::Files).join(','), before);
+        // control: without diskGb the restored disk is big enough for the snapshot
+        const auto fits = m_server.request("POST", "/api/sandboxes", toJson({{"snapshotId", snapId}}));
+        QVERIFY2(fits.status == 200, qPrintable(describe(fits)));
+        const QString copy = jsonObject(fits).value("sandboxId").toString();
+        m_created << copy;
+        QCOMPARE(m_api.run(copy, "stat -c %s /root/big"), QStringLiteral("1300000000\n"));
+        kill(copy);
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snapId);
+    }
+
+    void diskSurvivesAServerKill()
+    {
+        const QString id = create();
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(m_api.run(id, "echo before > /root/mark && cat /root/mark"),
+                 QStringLiteral("before\n"));
+        const pid_t server = serverPid(m_server.dataDir());
+        QVERIFY(server > 0);
+        QCOMPARE(::kill(server, SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(serverPid(m_server.dataDir()) == 0, 5000);
+        m_server.stop();
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        QCOMPARE(m_api.status(id), QStringLiteral("running"));
+        QCOMPARE(m_api.run(id, "cat /root/mark; echo after >> /root/mark; cat /root/mark"),
+                 QStringLiteral("before\nbefore\nafter\n"));
+        REQUIRE_QUOTA(id);
+        QCOMPARE(m_api.info(id).value("diskGb").toInt(), 1);
+        const ProbeResult p =
+            runShell(m_server, id, "dd if=/dev/zero of=/root/bomb bs=1M count=2048", {}, 120000);
+        QVERIFY2(p.exitCode != 0 && p.err.contains("No space left on device"),
+                 qPrintable(p.describe()));
+        kill(id);
+        QVERIFY(!QFile::exists(image(id)));
+        QTRY_VERIFY_WITH_TIMEOUT(loopsBackedBy(image(id)).isEmpty(), 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSecDisk)
+#include "tst_sec_disk.moc"

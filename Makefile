@@ -2,7 +2,7 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 
-.PHONY: deps build run test bench clean format
+.PHONY: deps build run test bench package clean format
 
 deps:
 	@scripts/install-deps.sh
@@ -19,6 +19,10 @@ test: build
 
 bench: build
 	@scripts/bench.sh $(BUILD)
+
+# The release .deb (stripped) and its -dbgsym package in $(BUILD)/packages, validated.
+package: build
+	@scripts/package.sh $(BUILD)
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

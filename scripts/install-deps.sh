@@ -16,6 +16,8 @@ PKGS=(
   python3-matplotlib python3-dill python3-nbformat
   # UI tests and screenshots
   xvfb xauth
+  # `make package` (man pages, CPack, validators) and its install test in a clean Debian root
+  scdoc file lintian desktop-file-utils appstream mmdebstrap
 )
 
 missing=()

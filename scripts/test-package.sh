@@ -34,6 +34,8 @@ mmdebstrap --quiet --variant=minbase --skip=download/empty \
   "deb http://deb.debian.org/debian bookworm main" \
   "deb http://deb.debian.org/debian bookworm-updates main" \
   "deb http://deb.debian.org/debian-security bookworm-security main"
+save_cache() { cp -n "$root"/var/cache/apt/archives/*.deb "$cache"/ 2>/dev/null || true; }
+save_cache
 cp "$deb" "$root/tmp/"
 name=$(basename "$deb")
 
@@ -44,26 +46,25 @@ unshare --mount --propagation private env ROOT="$root" DEB="$name" bash -euo pip
   mount --rbind /dev "$ROOT/dev"
   mount -t tmpfs tmpfs "$ROOT/run"
   cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
-  in() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive "$@"; }
+  inroot() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive "$@"; }
   # dpkg -i stops at the missing dependencies, as on any clean system; apt-get -f install
   # must then fetch them all and finish the configuration.
-  in dpkg -i "/tmp/$DEB" >/tmp/lizard-dpkg-i.log 2>&1 || grep -E "dependency problems|depends on" /tmp/lizard-dpkg-i.log | head -n 3
-  in apt-get -q -y -o Dpkg::Use-Pty=0 -f install >/tmp/lizard-apt.log 2>&1 || { tail -n 40 /tmp/lizard-apt.log; exit 1; }
-  grep -E "^[0-9]+ upgraded" /tmp/lizard-apt.log
-  in dpkg-query -W -f="\${Package} \${Version}: \${Status}\n" lizard-desktop | tee /dev/stderr | grep -q "install ok installed"
+  inroot dpkg -i "/tmp/$DEB" >"$ROOT/tmp/dpkg-i.log" 2>&1 || grep -E "dependency problems|depends on" "$ROOT/tmp/dpkg-i.log" | head -n 3
+  inroot apt-get -q -y -o Dpkg::Use-Pty=0 -f install >"$ROOT/tmp/apt.log" 2>&1 || { tail -n 40 "$ROOT/tmp/apt.log"; exit 1; }
+  grep -E "^[0-9]+ upgraded" "$ROOT/tmp/apt.log"
+  inroot dpkg-query -W -f="\${Package} \${Version}: \${Status}\n" lizard-desktop | tee /dev/stderr | grep -q "install ok installed"
 '
-# Keep what was downloaded for the next run.
-cp -n "$root"/var/cache/apt/archives/*.deb "$cache"/ 2>/dev/null || true
+save_cache # what apt-get downloaded, for the next run
 
 step "programs, files"
 unshare --mount --propagation private env ROOT="$root" bash -euo pipefail -c '
   mount -t proc proc "$ROOT/proc"
   mount --rbind /dev "$ROOT/dev"
-  in() { chroot "$ROOT" env -i PATH=/usr/bin:/bin "$@"; }
-  in lizard-local --version
-  in lizard-desktop --version
-  in lizard-local --help | head -n 1
-  in lizard-desktop --help | head -n 1
+  inroot() { chroot "$ROOT" env -i PATH=/usr/bin:/bin "$@"; }
+  inroot lizard-local --version
+  inroot lizard-desktop --version
+  inroot lizard-local --help | head -n 1
+  inroot lizard-desktop --help | head -n 1
   for f in /usr/bin/lizard-agent /usr/lib/lizard-desktop/lizard_preview.so \
            /usr/share/man/man1/lizard-desktop.1.gz /usr/share/man/man1/lizard-local.1.gz \
            /usr/lib/systemd/user/lizard-local.service /usr/share/applications/build.lizard.LizardDesktop.desktop \
@@ -72,7 +73,7 @@ unshare --mount --propagation private env ROOT="$root" bash -euo pipefail -c '
     [[ -e $ROOT$f ]] || { echo "missing in the package: $f" >&2; exit 1; }
   done
   # Every library the app, the server and the preview plugin link is there after the install.
-  if in ldd /usr/bin/lizard-desktop /usr/bin/lizard-local /usr/bin/lizard-agent \
+  if inroot ldd /usr/bin/lizard-desktop /usr/bin/lizard-local /usr/bin/lizard-agent \
         /usr/lib/lizard-desktop/lizard_preview.so | grep "not found"; then exit 1; fi
   echo "all libraries found"
 '

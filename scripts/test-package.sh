@@ -6,6 +6,7 @@
 #    server.json where the app looks for it, serves /api/projects with its key and stops
 #    cleanly on SIGTERM (no sandboxes: they need nothing the chroot lacks, but are not tested).
 # The root is made by mmdebstrap (minbase) from deb.debian.org: bookworm, -updates, -security.
+# The root keeps the package lists mmdebstrap fetched, as an installed system does.
 # Downloaded packages are kept in CACHE (default ~/.cache/lizard-desktop/test-package) and
 # copied into the next root, so a second run downloads only what changed; an empty cache works.
 # Needs root (mmdebstrap's root mode, chroot, mount namespaces).
@@ -27,7 +28,7 @@ t0=$SECONDS
 step() { printf '== test-package [%3ds] %s\n' $((SECONDS - t0)) "$*"; }
 
 step "clean Debian 12 root (mmdebstrap, cache: $cache)"
-mmdebstrap --quiet --variant=minbase --skip=download/empty \
+mmdebstrap --quiet --variant=minbase --skip=essential/unlink,cleanup/apt --dpkgopt=force-unsafe-io \
   --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
   --setup-hook="find '$cache' -maxdepth 1 -name '*.deb' -exec cp -t \"\$1\"/var/cache/apt/archives {} +" \
   bookworm "$root" \
@@ -40,7 +41,7 @@ cp "$deb" "$root/tmp/"
 name=$(basename "$deb")
 
 # Everything that mounts runs in a private mount namespace: its mounts vanish with it.
-step "dpkg -i $name; apt-get -f install"
+step "dpkg -i $name; apt-get -f install; the Recommends"
 unshare --mount --propagation private env ROOT="$root" DEB="$name" bash -euo pipefail -c '
   mount -t proc proc "$ROOT/proc"
   mount --rbind /dev "$ROOT/dev"
@@ -49,10 +50,23 @@ unshare --mount --propagation private env ROOT="$root" DEB="$name" bash -euo pip
   inroot() { chroot "$ROOT" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive "$@"; }
   # dpkg -i stops at the missing dependencies, as on any clean system; apt-get -f install
   # must then fetch them all and finish the configuration.
-  inroot dpkg -i "/tmp/$DEB" >"$ROOT/tmp/dpkg-i.log" 2>&1 || grep -E "dependency problems|depends on" "$ROOT/tmp/dpkg-i.log" | head -n 3
+  if ! inroot dpkg -i "/tmp/$DEB" >"$ROOT/tmp/dpkg-i.log" 2>&1; then
+    # Only missing dependencies may stop it: the package must be unpacked.
+    inroot dpkg-query -W -f="\${Status}" lizard-desktop 2>/dev/null | grep -q unpacked || { cat "$ROOT/tmp/dpkg-i.log"; exit 1; }
+    echo "dpkg -i: $(grep -c "depends on" "$ROOT/tmp/dpkg-i.log") dependencies missing, as expected on a clean system"
+  fi
   inroot apt-get -q -y -o Dpkg::Use-Pty=0 -f install >"$ROOT/tmp/apt.log" 2>&1 || { tail -n 40 "$ROOT/tmp/apt.log"; exit 1; }
   grep -E "^[0-9]+ upgraded" "$ROOT/tmp/apt.log"
-  inroot dpkg-query -W -f="\${Package} \${Version}: \${Status}\n" lizard-desktop | tee /dev/stderr | grep -q "install ok installed"
+  # apt-get -f may also "fix" by removing the package: it must be installed now.
+  state=$(inroot dpkg-query -W -f="\${Package} \${Version}: \${Status}" lizard-desktop 2>&1) || true
+  echo "$state"
+  [[ $state == *"install ok installed" ]] || { grep -E "REMOVED|lizard|unmet|Depends" "$ROOT/tmp/apt.log" | head -n 20; exit 1; }
+  # `apt install ./lizard-desktop_*.deb` also installs the Recommends (the interpreter
+  # template'"'"'s Jupyter and data stack, Node.js); dpkg -i + apt-get -f does not. Install them as
+  # apt would: each must exist in Debian 12, and lizard-local must then find the template usable.
+  recommends=$(inroot dpkg-query -W -f="\${Recommends}" lizard-desktop | sed "s/([^)]*)//g; s/,/ /g")
+  inroot apt-get -q -y -o Dpkg::Use-Pty=0 install $recommends >"$ROOT/tmp/apt-rec.log" 2>&1 || { tail -n 40 "$ROOT/tmp/apt-rec.log"; exit 1; }
+  echo "Recommends: $(grep -E "^[0-9]+ upgraded" "$ROOT/tmp/apt-rec.log")"
 '
 save_cache # what apt-get downloaded, for the next run
 
@@ -100,6 +114,7 @@ unshare --mount --net --propagation private env ROOT="$root" EXEC_START="$exec_s
   done
   [[ -s $info ]] || { echo "no server.json after 60 s:"; cat "$ROOT/tmp/lizard-local.log"; exit 1; }
   cat "$ROOT/tmp/lizard-local.log"
+  grep -q "interpreter template yes" "$ROOT/tmp/lizard-local.log" || { echo "the interpreter template is not usable"; exit 1; }
   chroot --userspec=newcomer:newcomer "$ROOT" env -i HOME=/home/newcomer /usr/bin/python3 -c "
 import json, urllib.request, urllib.error
 info = json.load(open(\"/home/newcomer/.local/share/lizard-local/server.json\"))

@@ -30,7 +30,8 @@ fi
 deb=${debs[0]} ddeb=${ddebs[0]}
 
 tree=$out/tree
-repack() { dpkg-deb --root-owner-group -Zxz -z6 --threads-max=2 --build "$tree" "$1" >/dev/null; }
+# xz level 1 for the debug symbols: 29 MB in 8 s instead of 24 MB in 45 s at level 6.
+repack() { dpkg-deb --root-owner-group -Zxz -z"$2" --threads-max=2 --build "$tree" "$1" >/dev/null; }
 
 rm -rf "$tree" && dpkg-deb -R "$deb" "$tree"
 for script in postinst postrm; do
@@ -43,13 +44,13 @@ for script in postinst postrm; do
   fi
   rm "$f"
 done
-repack "$deb"
+repack "$deb" 9
 
 rm -rf "$tree" && dpkg-deb -R "$ddeb" "$tree"
 mkdir -p "$tree/usr/share/doc"
 ln -s lizard-desktop "$tree/usr/share/doc/lizard-desktop-dbgsym" # as debhelper's dbgsym packages
 (cd "$tree" && find usr -type f -print0 | sort -z | xargs -0 md5sum >DEBIAN/md5sums)
-repack "$ddeb"
+repack "$ddeb" 1
 rm -rf "$tree" "$out/_CPack_Packages"
 
 for f in "$deb" "$ddeb"; do

@@ -49,7 +49,13 @@ step "make build as lizard-ci, without sudo, on a copy of the built tree"
 id lizard-ci >/dev/null 2>&1 || useradd --create-home --shell /bin/bash lizard-ci
 copy=$(mktemp -d /tmp/lizard-ci-tree.XXXXXX)
 chmod 755 "$copy"
-cp -a "$repo" "$copy/src"
+mkdir "$copy/src"
+# Everything but other build directories (a fuzzing build, say): they are not BUILD's business.
+for entry in "$repo"/* "$repo"/.[!.]*; do
+  [[ -e $entry ]] || continue
+  if [[ -f $entry/CMakeCache.txt && $(realpath "$entry") != "$BUILD" ]]; then continue; fi
+  cp -a "$entry" "$copy/src/"
+done
 case $BUILD/ in
   "$repo"/*) ;; # inside the checkout: copied with it
   *) cp -a "$BUILD" "$copy/build" ;;

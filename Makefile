@@ -3,7 +3,7 @@ BUILD ?= build
 CMAKE_FLAGS ?=
 SECONDS ?= 25
 
-.PHONY: deps build run test bench clean format fuzz test-asan
+.PHONY: deps build run test bench package clean format fuzz test-asan
 
 deps:
 	@scripts/install-deps.sh
@@ -28,6 +28,10 @@ test-asan: deps
 
 bench: build
 	@scripts/bench.sh $(BUILD)
+
+# The release .deb (stripped) and its -dbgsym package in $(BUILD)/packages, validated.
+package: build
+	@scripts/package.sh $(BUILD)
 
 format:
 	@git ls-files '*.cpp' '*.h' | xargs clang-format -i

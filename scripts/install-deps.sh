@@ -20,6 +20,8 @@ PKGS=(
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable reports
   clang-14 libclang-rt-14-dev llvm-14
+  # `make package` (man pages, CPack, validators) and its install test in a clean Debian root
+  scdoc file lintian desktop-file-utils appstream mmdebstrap
 )
 
 missing=()

@@ -49,7 +49,8 @@ std::string usageText()
            "                   any free port when that is taken or --port is 0; 0 = any free port)\n"
            "  --data-dir DIR   state directory (default $XDG_DATA_HOME/lizard-local)\n"
            "  --max-running N  sandboxes running at once (default 32)\n"
-           "  --version        print the version\n";
+           "  --version        print the version\n"
+           "  -h, --help       print this help\n";
 }
 
 Result<Options> parseOptions(const std::vector<std::string>& args)

@@ -1,37 +1,12 @@
 #include "proxy/accessrules.h"
 
+#include "http/target.h"
+
 #include <vector>
 
 namespace lizard::proxy {
 
 namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-std::string percentDecode(std::string_view s)
-{
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hexValue(s[i + 1]) >= 0 && hexValue(s[i + 2]) >= 0) {
-            out += char(hexValue(s[i + 1]) * 16 + hexValue(s[i + 2]));
-            i += 2;
-        } else if (s[i] == '+') {
-            out += ' ';
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
 
 std::string_view trim(std::string_view s)
 {
@@ -112,7 +87,7 @@ std::optional<std::string> takeQueryToken(Target& target)
         const size_t eq = part.find('=');
         const std::string_view name = part.substr(0, eq);
         if (name == kTokenParam) {
-            token = eq == std::string_view::npos ? std::string() : percentDecode(part.substr(eq + 1));
+            token = eq == std::string_view::npos ? std::string() : http::percentDecode(part.substr(eq + 1), true);
         } else if (!part.empty()) {
             if (!kept.empty())
                 kept += '&';

@@ -8,7 +8,10 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <sys/stat.h>
 #include <vector>
 
@@ -68,6 +71,31 @@ inline qint64 hostAvailableMb()
             return line.mid(13).trimmed().split(' ').value(0).toLongLong() / 1024;
     }
     return -1;
+}
+
+// A memory bomb run in a sandbox while the host's MemAvailable is watched.
+struct WatchedRun
+{
+    ProbeResult result;
+    qint64 before = 0; // MiB available when it started
+    qint64 lowest = 0; // the least seen while it ran
+};
+
+inline WatchedRun runWatchingHostMemory(const LocalServer& server, const QString& id, const QString& code)
+{
+    WatchedRun w;
+    w.before = w.lowest = hostAvailableMb();
+    std::atomic<bool> done{false};
+    std::thread bomb([&] {
+        w.result = runPython(server, id, code, {}, 120000);
+        done = true;
+    });
+    while (!done) {
+        w.lowest = std::min(w.lowest, hostAvailableMb());
+        QTest::qWait(50);
+    }
+    bomb.join();
+    return w;
 }
 
 struct Timings

@@ -5,6 +5,7 @@
 
 #include "rawconn.h"
 #include "server/proxy_support.h"
+#include "support/procstatus.h"
 
 #include <QDir>
 #include <QFile>
@@ -29,18 +30,6 @@ inline qint64 serverProcessPid(const LocalServer& server)
             return 0;
         pid = children.readAll().trimmed().split(' ').value(0).toLongLong();
     }
-    return 0;
-}
-
-// VmRSS of a process in KiB (0 if it is gone).
-inline qint64 rssKb(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
     return 0;
 }
 
@@ -85,12 +74,12 @@ inline QStringList listeningAddresses(qint64 pid)
 class RssWatch
 {
 public:
-    explicit RssWatch(qint64 pid) : m_pid(pid), m_baseline(rssKb(pid))
+    explicit RssWatch(qint64 pid) : m_pid(pid), m_baseline(rssKiB(pid))
     {
         m_peak = m_baseline;
         m_thread = std::thread([this] {
             while (!m_stop) {
-                const qint64 now = rssKb(m_pid);
+                const qint64 now = rssKiB(m_pid);
                 m_peak = std::max<qint64>(m_peak, now);
                 QThread::msleep(20);
             }
@@ -159,7 +148,7 @@ public:
             return false;
         }
         pid = serverProcessPid(server);
-        if (pid <= 0 || rssKb(pid) <= 0) {
+        if (pid <= 0 || rssKiB(pid) <= 0) {
             *why = "cannot find lizard-local's pid";
             return false;
         }

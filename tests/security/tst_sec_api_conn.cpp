@@ -147,7 +147,7 @@ private slots:
             QCOMPARE(over.readResponse(2000, &body), 503);
             QVERIFY2(body.contains("TOO_MANY_CONNECTIONS"), body.constData());
         }
-        QVERIFY(rssKb(m_f.pid) > 0);
+        QVERIFY(rssKiB(m_f.pid) > 0);
         held.clear();
         QTRY_VERIFY_WITH_TIMEOUT(m_f.apiAnswers(), 5000);
     }

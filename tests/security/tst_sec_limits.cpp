@@ -286,19 +286,9 @@ private slots:
                                 ? info.value("memoryMb").toInt()
                                 : info.value("limits").toObject().value("processMemoryMb").toInt();
         QVERIFY(limitMb > 0);
-        const qint64 before = hostAvailableMb();
-        qint64 lowest = before;
-        ProbeResult r;
-        std::atomic<bool> done{false};
-        std::thread bomb([&] {
-            r = runPython(m_server, id, kMemoryBomb, {}, 120000);
-            done = true;
-        });
-        while (!done) {
-            lowest = std::min(lowest, hostAvailableMb());
-            QTest::qWait(50);
-        }
-        bomb.join();
+        const WatchedRun w = runWatchingHostMemory(m_server, id, kMemoryBomb);
+        const ProbeResult& r = w.result;
+        const qint64 before = w.before, lowest = w.lowest;
         m_api.kill(id);
         const QStringList steps = r.out.split('\n', Qt::SkipEmptyParts);
         const int reachedMb = steps.size() > 1 ? steps[steps.size() - 2].toInt() * 256 : 0;
@@ -323,19 +313,9 @@ private slots:
         QVERIFY(!id.isEmpty());
         const int limitMb = m_api.info(id).value("memoryMb").toInt();
         QVERIFY(limitMb > 0 && limitMb < 4 * 3072);
-        const qint64 before = hostAvailableMb();
-        qint64 lowest = before;
-        ProbeResult r;
-        std::atomic<bool> done{false};
-        std::thread bomb([&] {
-            r = runPython(m_server, id, kManyProcessMemoryBomb, {}, 120000);
-            done = true;
-        });
-        while (!done) {
-            lowest = std::min(lowest, hostAvailableMb());
-            QTest::qWait(50);
-        }
-        bomb.join();
+        const WatchedRun w = runWatchingHostMemory(m_server, id, kManyProcessMemoryBomb);
+        const ProbeResult& r = w.result;
+        const qint64 before = w.before, lowest = w.lowest;
         m_api.kill(id);
         qInfo().noquote() << "4 x 3 GiB: limit" << limitMb << "MiB, wait statuses"
                           << r.out.trimmed() << "(9: OOM-killed), host MemAvailable" << before

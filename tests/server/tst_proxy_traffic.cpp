@@ -1,6 +1,7 @@
 // Traffic through the port proxy: a WebSocket echo, request bodies, and a 200 MiB download
 // that streams with backpressure while lizard-local's memory stays flat.
 #include "proxy_support.h"
+#include "support/procstatus.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -10,17 +11,6 @@ using namespace lizard::test;
 
 namespace {
 
-// VmRSS of a process in KiB (0 if unknown).
-qint64 rssKiB(qint64 pid)
-{
-    QFile f(QString("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
-    return 0;
-}
 
 // A client WebSocket frame (FIN, masked).
 QByteArray wsFrame(int opcode, const QByteArray& payload)

@@ -75,6 +75,10 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
         return;
     m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Id, 190);
     m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Size, 190);
+    // The size cell names the limits that really hold, a text that varies with the host.
+    const auto fitSize = [this] { m_view->resizeColumnToContents(models::SandboxColumn::Size); };
+    connect(model, &QAbstractItemModel::rowsInserted, this, fitSize);
+    connect(model, &QAbstractItemModel::modelReset, this, fitSize);
     const auto changed = [this] {
         updateActions();
         const QString id = currentSandboxId();

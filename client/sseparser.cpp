@@ -1,6 +1,23 @@
 #include "client/sseparser.h"
 
+#include <QStringDecoder>
+
 namespace lizard::client {
+
+namespace {
+
+// QString::fromUtf8 drops a byte order mark at the start, which would turn `event: <BOM>`
+// into no event name at all and cut a character off data that starts with one: only the
+// stream's own first BOM is framing (processLine drops it), a field's is content.
+QString decodeField(QByteArrayView bytes)
+{
+    // Stateless: a sequence cut short at the end is U+FFFD, not held back for more bytes.
+    QStringDecoder decoder(QStringDecoder::Utf8,
+                           QStringDecoder::Flag::ConvertInitialBom | QStringDecoder::Flag::Stateless);
+    return decoder.decode(bytes);
+}
+
+} // namespace
 
 QList<SseEvent> SseParser::feed(QByteArrayView chunk)
 {
@@ -82,7 +99,7 @@ void SseParser::processLine(QByteArrayView line, QList<SseEvent>& out)
         m_eventType = value.toByteArray();
     } else if (field == "id") {
         if (!value.contains('\0'))
-            m_lastId = QString::fromUtf8(value);
+            m_lastId = decodeField(value);
     } else if (field == "retry") {
         bool ok = false;
         const int ms = value.toByteArray().toInt(&ok);
@@ -97,8 +114,8 @@ void SseParser::dispatch(QList<SseEvent>& out)
     if (m_hasData) {
         SseEvent ev;
         if (!m_eventType.isEmpty())
-            ev.event = QString::fromUtf8(m_eventType);
-        ev.data = QString::fromUtf8(m_data);
+            ev.event = decodeField(m_eventType);
+        ev.data = decodeField(m_data);
         ev.id = m_lastId;
         out.append(std::move(ev));
     }

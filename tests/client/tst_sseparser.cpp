@@ -55,6 +55,7 @@ private slots:
     void eventsArriveAsSoonAsTheirBlankLine();
     void crAtChunkEndThenLf();
     void retryField();
+    void byteOrderMarkInAFieldIsContent();
 };
 
 void TestSseParser::parses_data()
@@ -177,6 +178,21 @@ void TestSseParser::retryField()
     QCOMPARE(p.retryMs(), 1500);
     p.feed("retry: soon\n");
     QCOMPARE(p.retryMs(), 1500);
+}
+
+// Found by the fuzzer: a field whose value starts with U+FEFF lost it, and `event: <BOM>`
+// became an event without a name. Only the stream's first BOM is framing.
+void TestSseParser::byteOrderMarkInAFieldIsContent()
+{
+    SseParser p;
+    const QList<SseEvent> events = p.feed("\xEF\xBB\xBF" "event: \xEF\xBB\xBF\r\ndata: \xEF\xBB\xBFx\n\n");
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events[0].event, QString(QChar(0xFEFF)));
+    QCOMPARE(events[0].data, QString(QChar(0xFEFF)) + "x");
+    // A sequence cut short is a replacement character, as everywhere else, not nothing.
+    const QList<SseEvent> cut = p.feed("event: \xEF\ndata: x\n\n");
+    QCOMPARE(cut.size(), 1);
+    QCOMPARE(cut[0].event, QString(QChar(0xFFFD)));
 }
 
 QTEST_GUILESS_MAIN(TestSseParser)

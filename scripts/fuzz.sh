@@ -5,6 +5,8 @@
 # the input that caused it is kept as BUILD/artifacts/<harness>-crash-… (copy it to
 # fuzz/regressions/<harness>/ once the bug is fixed).
 #   scripts/fuzz.sh [SECONDS] [BUILD_DIR]     FUZZ_JOBS=n harnesses at once (default 2)
+#   FUZZ_SEED=n: the same sequence of inputs every run (CI: a run that passed here passes
+#   there); without it each run explores anew.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-25}
@@ -23,6 +25,7 @@ run() {
   [[ -d fuzz/regressions/$name ]] && inputs+=("fuzz/regressions/$name")
   local dict=()
   [[ -f fuzz/dicts/$name.dict ]] && dict=(-dict="fuzz/dicts/$name.dict")
+  [[ -n ${FUZZ_SEED:-} ]] && dict+=(-seed="$FUZZ_SEED")
   mkdir -p "$corpus"
   # The first corpus dir (in the build dir) takes what the run finds; fuzz/ stays as it is.
   # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a runaway allocation fails.

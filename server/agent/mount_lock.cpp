@@ -2,6 +2,7 @@
 
 #include "agent/id_map.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -21,11 +22,13 @@ namespace {
     if (::read(goFd, &c, 1) != 1)
         ::_exit(1);
     const std::string base = "/proc/" + std::to_string(target);
-    bool ok = writeProcFile(base + "/uid_map", identityMap("/proc/self/uid_map")).empty() &&
-              writeProcFile(base + "/gid_map", identityMap("/proc/self/gid_map")).empty();
-    c = ok ? 'k' : 'e';
-    [[maybe_unused]] auto n = ::write(doneFd, &c, 1);
-    ::_exit(ok ? 0 : 1);
+    std::string e = writeProcFile(base + "/uid_map", identityMap("/proc/self/uid_map"));
+    if (e.empty())
+        e = writeProcFile(base + "/gid_map", identityMap("/proc/self/gid_map"));
+    // "k", or what failed: the parent reports it.
+    const std::string answer = e.empty() ? "k" : "e" + e;
+    [[maybe_unused]] auto n = ::write(doneFd, answer.data(), std::min<std::size_t>(answer.size(), 512));
+    ::_exit(e.empty() ? 0 : 1);
 }
 
 } // namespace
@@ -60,8 +63,14 @@ std::string lockMounts()
     char c = error.empty() ? 'g' : 'x';
     if (helper > 0) {
         [[maybe_unused]] auto n = ::write(go[1], &c, 1);
-        if (error.empty() && (::read(done[0], &c, 1) != 1 || c != 'k'))
-            error = "writing the id maps of the inner user namespace failed";
+        char answer[513] = {};
+        if (error.empty()) {
+            const ssize_t n = ::read(done[0], answer, 512);
+            if (n <= 0)
+                error = "the helper that writes the inner namespace's id maps died";
+            else if (answer[0] != 'k')
+                error = "writing the inner namespace's id maps: " + std::string(answer + 1, std::size_t(n - 1));
+        }
         while (::waitpid(helper, nullptr, 0) < 0 && errno == EINTR) {
         }
     }

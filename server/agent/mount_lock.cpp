@@ -65,11 +65,11 @@ std::string lockMounts()
         [[maybe_unused]] auto n = ::write(go[1], &c, 1);
         char answer[513] = {};
         if (error.empty()) {
-            const ssize_t n = ::read(done[0], answer, 512);
-            if (n <= 0)
+            const ssize_t got = ::read(done[0], answer, 512);
+            if (got <= 0)
                 error = "the helper that writes the inner namespace's id maps died";
             else if (answer[0] != 'k')
-                error = "writing the inner namespace's id maps: " + std::string(answer + 1, std::size_t(n - 1));
+                error = "writing the inner namespace's id maps: " + std::string(answer + 1, std::size_t(got - 1));
         }
         while (::waitpid(helper, nullptr, 0) < 0 && errno == EINTR) {
         }

@@ -47,7 +47,9 @@ public:
         if (m_api && !m_sandboxId.isEmpty()) {
             ApiWaiter<client::Unit> killed;
             m_api->killSandbox(m_sandboxId, nullptr, killed.done());
-            killed.wait(30000);
+            if (!killed.wait(30000) || !killed.ok())
+                qWarning().noquote() << "killing" << m_sandboxId << "failed:" << killed.why() << "\n"
+                                     << QString::fromUtf8(m_server.log().right(3000));
         }
         m_api.reset();
         m_server.stop();

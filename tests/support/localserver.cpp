@@ -3,6 +3,9 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QThread>
 
@@ -22,11 +25,24 @@ LocalServer::LocalServer()
 
 LocalServer::~LocalServer()
 {
+    // The data directory goes with the fixture: a sandbox still running now would outlive it
+    // (sandboxes survive their server by design), so every suite ends them here, whatever its
+    // own cleanup did.
+    deleteAllSandboxes();
     stop();
     if (m_proc == nullptr && !m_dataDir.isEmpty() && runsAsOtherUser()) {
         // Files there belong to the other user (and its sandboxes); root removes them.
         QProcess::execute("rm", {"-rf", m_dataDir});
     }
+}
+
+void LocalServer::deleteAllSandboxes()
+{
+    if (!m_proc || m_proc->state() != QProcess::Running)
+        return;
+    const Response list = request("GET", "/api/sandboxes");
+    for (const QJsonValue& s : QJsonDocument::fromJson(list.body).array())
+        request("DELETE", "/api/sandboxes/" + s.toObject().value("sandboxId").toString());
 }
 
 QString LocalServer::serverBinary()

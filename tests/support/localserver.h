@@ -42,6 +42,8 @@ public:
     static QString serverBinary();
 
 private:
+    void deleteAllSandboxes();
+
     std::unique_ptr<QTemporaryDir> m_tmp;
     std::unique_ptr<QProcess> m_proc;
     QString m_dataDir, m_url, m_key, m_keyFile, m_error, m_user;

@@ -90,7 +90,9 @@ UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(i
     char c = 0;
     if (::read(toParent[0], &c, 1) != 1) {
         std::string line;
-        out.error = readStatus(status[0], line, 1000) && line.size() > 2 ? line.substr(2) : "user namespace setup failed";
+        out.error = readStatus(status[0], line, 1000) && line.size() > 2
+                        ? line.substr(2)
+                        : "user namespace setup failed";
     } else if (auto e = writeIdMaps(pid, config); !e.empty()) {
         out.error = "writing id maps: " + e;
     } else {
@@ -151,7 +153,8 @@ int makeListener(const std::string& path, std::string& error)
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     ::unlink(path.c_str());
     mode_t old = ::umask(0177); // the socket is the server user's alone
-    bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(fd, 128) == 0;
+    bool ok = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+              ::listen(fd, 128) == 0;
     ::umask(old);
     if (!ok) {
         error = errnoText("agent socket " + path);
@@ -188,7 +191,8 @@ int runSandbox(const LaunchConfig& original)
             return fail(error);
     }
     SandboxFds fds;
-    fds.log = ::open((config.sandboxDir + "/agent.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    fds.log = ::open((config.sandboxDir + "/agent.log").c_str(),
+                     O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     std::string error;
     fds.listen = makeListener(config.socketPath, error);
     if (fds.listen < 0)
@@ -198,15 +202,12 @@ int runSandbox(const LaunchConfig& original)
     if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
-    int proceed[2];
-    if (::pipe2(proceed, O_CLOEXEC) != 0)
-        return fail(errnoText("pipe"));
-    fds.proceed = proceed[0];
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
 
-    auto child = forkIntoUserns(config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, proceed[0]}) {
+    auto child = forkIntoUserns(
+        config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay}) {
         if (fd >= 0)
             ::close(fd);
     }
@@ -227,20 +228,18 @@ int runSandbox(const LaunchConfig& original)
     };
     if (initPid <= 0)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
-    // PID 1 waits for the byte below before it moves to an inner user namespace, so this is
-    // still the namespace that owns the sandbox's network.
-    int userns = ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
-    if (userns < 0)
-        return abort(errnoText("opening the sandbox's user namespace"));
     Slirp slirp;
     if (exitPipe[0] >= 0) {
+        // PID 1 moves to an inner user namespace (mount_lock.h) only once slirp4netns is ready
+        // (net_guard.h), so this is still the namespace that owns the sandbox's network.
+        int userns =
+            ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
+        if (userns < 0)
+            return abort(errnoText("opening the sandbox's user namespace"));
         slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns);
         slirp.readyFd = ready.launcherRead;
+        ::close(userns);
     }
-    ::close(userns);
-    char go = 'g';
-    [[maybe_unused]] auto n = ::write(proceed[1], &go, 1);
-    ::close(proceed[1]);
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);
@@ -275,7 +274,8 @@ int runCopy(const LaunchConfig& config)
         CopyStats stats;
         for (size_t i = 0; e.empty() && i < fds.size(); ++i)
             e = copyTreeContents(fds[i].first, fds[i].second, stats);
-        sendStatus(statusFd, e.empty() ? "R " + std::to_string(stats.bytes) + " " + std::to_string(stats.reflinked)
+        sendStatus(statusFd, e.empty() ? "R " + std::to_string(stats.bytes) + " " +
+                                             std::to_string(stats.reflinked)
                                        : "E " + e);
         return e.empty() ? 0 : 1;
     });

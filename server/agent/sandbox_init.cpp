@@ -17,7 +17,6 @@
 #include <exception>
 #include <fcntl.h>
 #include <net/if.h>
-#include <poll.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -41,15 +40,6 @@ std::string bringUpLoopback()
     int err = errno;
     ::close(s);
     return ok ? std::string() : std::string("bringing up lo: ") + std::strerror(err);
-}
-
-constexpr int kProceedTimeoutMs = 20000;
-
-bool awaitByte(int fd, int timeoutMs)
-{
-    pollfd p{fd, POLLIN, 0};
-    char c = 0;
-    return fd >= 0 && ::poll(&p, 1, timeoutMs) == 1 && ::read(fd, &c, 1) == 1;
 }
 
 // Moves `fd` to number `target` (close-on-exec kept), or leaves -1 alone.
@@ -87,23 +77,16 @@ int placeFd(int fd, int target)
     ::dup2(devNull, 0);
     ::dup2(devNull, 1);
     ::dup2(fds.log >= 0 ? fds.log : devNull, 2);
-    // Park the descriptors we keep high, then put them at 3, 4, 5, 6 and close everything else.
+    // Park the descriptors we keep high, then put them at 3, 4, 5 and close everything else.
     int listenFd = ::fcntl(fds.listen, F_DUPFD_CLOEXEC, 100);
     int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
     int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
-    int proceed = ::fcntl(fds.proceed, F_DUPFD_CLOEXEC, 100);
     ::close_range(3, 99, 0);
     listenFd = placeFd(listenFd, 3);
     exitFd = placeFd(exitFd, 4);
     status = placeFd(status, 5);
-    proceed = placeFd(proceed, 6);
-    ::close_range(7, ~0U, 0);
+    ::close_range(6, ~0U, 0);
 
-    if (!awaitByte(proceed, kProceedTimeoutMs)) {
-        sendStatus(status, "E the launcher did not let the sandbox proceed");
-        ::_exit(1);
-    }
-    ::close(proceed);
     if (auto e = lockMounts(); !e.empty()) {
         sendStatus(status, "E locking the sandbox's mounts: " + e);
         ::_exit(1);
@@ -151,9 +134,10 @@ int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int stat
     all.sandboxDir = ::open(config.sandboxDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (!config.volumeDir.empty())
         all.volume = ::open(config.volumeDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0
-        || (!config.volumeDir.empty() && all.volume < 0)) {
-        sendStatus(statusFd, std::string("E opening template or sandbox directory: ") + std::strerror(errno));
+    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0 ||
+        (!config.volumeDir.empty() && all.volume < 0)) {
+        sendStatus(statusFd,
+                   std::string("E opening template or sandbox directory: ") + std::strerror(errno));
         return 1;
     }
     if (auto e = becomeNamespaceRoot(config.idMap); !e.empty()) {

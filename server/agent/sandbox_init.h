@@ -15,9 +15,6 @@ struct SandboxFds
     int slirpExit = -1;
     int log = -1;
     int volume = -1; // the volume bound at /workspace, if any
-    // PID 1 reads one byte from it before it locks its mounts: by then the launcher holds the
-    // user namespace slirp4netns must join (PID 1 leaves it for a child namespace).
-    int proceed = -1;
 };
 
 // Runs in the user-namespace child: unshares the other namespaces and forks PID 1, whose

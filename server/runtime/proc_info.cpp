@@ -1,5 +1,6 @@
 #include "runtime/proc_info.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -19,8 +20,10 @@ std::optional<ProcStat> readProcStat(pid_t pid)
     ProcStat st;
     rest >> st.state;
     std::string field;
-    // After the state come fields 4..21; field 22 is the start time.
+    // After the state come fields 4..21: field 9 is the flags, field 22 the start time.
     for (int i = 4; i <= 21 && rest >> field; ++i) {
+        if (i == 9)
+            st.flags = std::strtoul(field.c_str(), nullptr, 10);
     }
     rest >> st.startTime;
     if (!rest)
@@ -28,12 +31,32 @@ std::optional<ProcStat> readProcStat(pid_t pid)
     return st;
 }
 
-bool processMatches(pid_t pid, unsigned long long startTime)
+namespace {
+
+std::optional<ProcStat> sameProcess(pid_t pid, unsigned long long startTime)
 {
     if (pid <= 0)
-        return false;
+        return std::nullopt;
     auto st = readProcStat(pid);
-    return st && st->state != 'Z' && st->state != 'X' && st->startTime == startTime;
+    if (!st || st->state == 'Z' || st->state == 'X' || st->startTime != startTime)
+        return std::nullopt;
+    return st;
+}
+
+} // namespace
+
+bool processMatches(pid_t pid, unsigned long long startTime)
+{
+    // A killed PID 1 of a pid namespace stays in its exit path (not yet a zombie) until
+    // the kernel has killed and reaped everything inside; it is gone all the same.
+    constexpr unsigned long kExiting = 0x4; // PF_EXITING
+    auto st = sameProcess(pid, startTime);
+    return st && !(st->flags & kExiting);
+}
+
+bool processRemains(pid_t pid, unsigned long long startTime)
+{
+    return sameProcess(pid, startTime).has_value();
 }
 
 std::string selfExeDir()

@@ -10,13 +10,18 @@ namespace lizard::runtime {
 struct ProcStat
 {
     char state = '?';
+    unsigned long flags = 0;           // field 9, the kernel's PF_* flags
     unsigned long long startTime = 0; // field 22, clock ticks since boot
 };
 
 std::optional<ProcStat> readProcStat(pid_t pid);
 
-// True if `pid` runs (not a zombie) and started at `startTime`.
+// True if `pid` runs (neither exiting nor a zombie) and started at `startTime`.
 bool processMatches(pid_t pid, unsigned long long startTime);
+
+// True until `pid` (started at `startTime`) has finished exiting: a PID 1 of a pid namespace
+// finishes only after every process inside it is gone.
+bool processRemains(pid_t pid, unsigned long long startTime);
 
 // Directory of the running executable (/proc/self/exe).
 std::string selfExeDir();

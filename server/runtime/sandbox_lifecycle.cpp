@@ -26,11 +26,10 @@ constexpr const char* kSandboxSubdirs[] = {"upper", "work", "merged", "local-upp
 
 void killAndWait(pid_t pid, unsigned long long startTime)
 {
-    if (!processMatches(pid, startTime))
+    if (!processRemains(pid, startTime))
         return;
     ::kill(pid, SIGKILL);
-    // PID 1 of a pid namespace exits only after every process in it is gone.
-    for (int i = 0; i < 1000 && processMatches(pid, startTime); ++i)
+    for (int i = 0; i < 1000 && processRemains(pid, startTime); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What every connection handler of the agent shares.
 
+#include "agent/lease.h"
 #include "agent/process_table.h"
 #include "agent/reaper.h"
 
@@ -15,6 +16,7 @@ struct AgentContext
     bool singleUid = false;
     Reaper reaper;
     ProcessTable processes;
+    Lease lease;
 };
 
 } // namespace lizard::agent

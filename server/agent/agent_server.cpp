@@ -34,6 +34,18 @@ int signalNumber(const std::string& name)
     return 0;
 }
 
+// A ping from lizard-local may renew the lease (lease.h): {"op":"ping","lease":{...}}.
+void renewLease(const nlohmann::json& req, AgentContext& context)
+{
+    const auto it = req.find("lease");
+    if (it == req.end() || !it->is_object())
+        return;
+    const auto endAt = it->find("endAtMs"), grace = it->find("graceMs");
+    if (endAt != it->end() && endAt->is_number_integer() && grace != it->end() &&
+        grace->is_number_integer())
+        context.lease.renew(endAt->get<std::int64_t>(), grace->get<std::int64_t>());
+}
+
 void handleSignal(FrameStream& stream, const nlohmann::json& req, AgentContext& context)
 {
     auto pidIt = req.find("pid");
@@ -70,7 +82,7 @@ void setReceiveTimeout(int fd, int seconds)
 
 // At the cap, or with no thread to spare: answers a ping (or lizard-local would take the
 // sandbox for lost), refuses the rest with `code`. Never blocks the accept loop for long.
-void answerAtCap(int fd, const char* code, const std::string& why)
+void answerAtCap(int fd, AgentContext& context, const char* code, const std::string& why)
 {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, kInlineRequestWaitMs) != 1)
@@ -83,6 +95,7 @@ void answerAtCap(int fd, const char* code, const std::string& why)
         return;
     const nlohmann::json req = nlohmann::json::parse(payload, nullptr, false);
     if (req.is_object() && req.value("op", std::string()) == "ping") {
+        renewLease(req, context);
         stream.writeJson({{"ok", true}});
         return;
     }
@@ -102,8 +115,10 @@ void serve(int fd, AgentContext& context)
             stream.writeError("INVALID_ARGUMENT", "request must be a JSON object with an op"));
     const std::string op = req["op"];
     try {
-        if (op == "ping")
+        if (op == "ping") {
+            renewLease(req, context);
             stream.writeJson({{"ok", true}});
+        }
         else if (op == "exec")
             handleExec(stream, req, context);
         else if (op == "processes")
@@ -156,7 +171,7 @@ void runAgentServer(int listenFd, AgentContext& context)
         }
         if (g_serving.load() >= kMaxServing) {
             // The accept loop is the only place that raises g_serving, so this cannot overshoot.
-            answerAtCap(fd, "BUSY", "the agent serves " + std::to_string(kMaxServing) +
+            answerAtCap(fd, context, "BUSY", "the agent serves " + std::to_string(kMaxServing) +
                                 " requests at once; retry later");
             ::close(fd);
             continue;
@@ -178,7 +193,7 @@ void runAgentServer(int listenFd, AgentContext& context)
             // answered here (a ping), refuse the rest.
             --g_serving;
             try {
-                answerAtCap(fd, "RESOURCE_EXHAUSTED",
+                answerAtCap(fd, context, "RESOURCE_EXHAUSTED",
                             "the sandbox is at its process or memory limit: the agent cannot start a thread "
                             "for this request");
             } catch (...) {

@@ -37,6 +37,10 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
         c.rlimits.pids = it->value("pids", 0);
         c.rlimits.memoryMb = it->value("memoryMb", 0);
     }
+    if (const auto it = j.find("lease"); it != j.end()) {
+        c.endAtMs = it->value("endAtMs", std::int64_t(0));
+        c.orphanGraceMs = it->value("graceMs", std::int64_t(0));
+    }
     c.target = j.value("target", std::string());
     c.resolvConf = j.value("resolvConf", false);
     if (const auto it = j.find("copies"); it != j.end()) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -68,6 +69,10 @@ struct LaunchConfig
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
     SandboxRlimits rlimits;
+    // The sandbox's lifetime when lizard-local is gone (lease.h): unix ms, 0 = none; and the
+    // grace period without a renewal, 0 = never.
+    std::int64_t endAtMs = 0;
+    std::int64_t orphanGraceMs = 0;
     // template and remove
     std::string target;
     bool resolvConf = false;

@@ -110,6 +110,11 @@ int placeFd(int fd, int target)
     static AgentContext context;
     context.envs = config.envs;
     context.singleUid = config.idMap.kind == "single";
+    context.lease.renew(config.endAtMs, config.orphanGraceMs);
+    if (!context.lease.start()) {
+        sendStatus(status, "E no thread for the lease watchdog");
+        ::_exit(1);
+    }
     sendStatus(status, "R");
     ::close(status);
     runAgentServer(listenFd, context);

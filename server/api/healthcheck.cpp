@@ -1,13 +1,18 @@
 // SandboxManager health checks: a sandbox whose agent died while lizard-local runs (killed
-// from outside, out of memory) must not stay "running" in the API forever.
+// from outside, out of memory) must not stay "running" in the API forever. The same rounds
+// renew the agents' leases, so that sandboxes end by themselves once lizard-local is gone.
 #include "api/sandboxmanager.h"
 #include "common/log.h"
+
+#include <algorithm>
 
 namespace lizard::api {
 
 namespace {
 
-constexpr auto kHealthInterval = std::chrono::seconds(5);
+constexpr auto kHealthInterval = std::chrono::milliseconds(5000);
+// A lease is renewed at least four times per grace period (short ones are for tests).
+constexpr auto kShortestInterval = std::chrono::milliseconds(250);
 // The PID 1 is looked at, never only asked: an agent at its sandbox's pids limit, or starved
 // of CPU by a fork bomb of its own sandbox, answers late or not at all and still runs. Twice
 // in a row guards against a pid read mid-exit.
@@ -25,7 +30,7 @@ void SandboxManager::scheduleHealthCheck()
     std::lock_guard lock(m_mutex);
     if (m_shutdown)
         return;
-    m_healthTimer = std::make_shared<http::net::steady_timer>(m_ioc, kHealthInterval);
+    m_healthTimer = std::make_shared<http::net::steady_timer>(m_ioc, healthInterval());
     m_healthTimer->async_wait([this](boost::system::error_code ec) {
         if (ec)
             return;
@@ -36,12 +41,29 @@ void SandboxManager::scheduleHealthCheck()
     });
 }
 
+std::chrono::milliseconds SandboxManager::healthInterval() const
+{
+    if (m_orphanGraceMs <= 0)
+        return kHealthInterval;
+    return std::clamp(std::chrono::milliseconds(m_orphanGraceMs / 4), kShortestInterval,
+                      kHealthInterval);
+}
+
+void SandboxManager::renewLease(const store::SandboxRecord& rec)
+{
+    // A frozen agent cannot answer; its lease restarts when it thaws (agent/lease.h).
+    if (!rec.paused())
+        m_runtime.renewLease(rec.handle, rec.endAtMs, m_orphanGraceMs);
+}
+
 void SandboxManager::checkHealth()
 {
     std::map<std::string, int> failures;
     for (const store::SandboxPtr& rec : m_store.runningSandboxes()) {
-        if (m_runtime.isPresent(rec->handle))
+        if (m_runtime.isPresent(rec->handle)) {
+            renewLease(*rec);
             continue;
+        }
         const int n = m_healthFailures[rec->id] + 1;
         if (n < kFailuresBeforeLost) {
             failures[rec->id] = n;

@@ -42,6 +42,8 @@ void SandboxManager::reconcileAtStartup()
         }
         if (adoptPresent(*rec)) {
             adopted.push_back(rec->id);
+            if (store::SandboxPtr adoptedRec = m_store.sandbox(rec->id))
+                renewLease(*adoptedRec);
             if (rec->endAtMs != 0)
                 armDeadline(rec->id, rec->endAtMs);
             log::info("sandbox " + rec->id + ": still running (pid " +

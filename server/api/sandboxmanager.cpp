@@ -59,6 +59,8 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.internetAccess = params.internetAccess;
         spec.filesFrom = params.filesFrom;
         spec.diskGb = params.diskGb;
+        spec.endAtMs = params.timeoutMs > 0 ? nowMs() + params.timeoutMs : 0;
+        spec.orphanGraceMs = m_orphanGraceMs;
         auto release = [this] {
             std::lock_guard lock(m_mutex);
             --m_starting;
@@ -128,9 +130,12 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
         m_operationLocks.erase(id); // a capture still running keeps its own reference
     }
     net::post(m_workers, [this, rec, reason, done = std::move(done)] {
+        // The answer does not wait for the clean-up: a fork bomb's thousand processes take
+        // a while to exit, but from here on none of them runs again.
+        m_runtime.end(rec->handle);
+        done(okStatus());
         m_runtime.destroy(rec->handle);
         log::info("sandbox " + rec->id + " destroyed (" + reason + ")");
-        done(okStatus());
     });
 }
 
@@ -142,6 +147,10 @@ Status SandboxManager::setTimeout(const std::string& id, int64_t timeoutMs)
     if (Status s = m_store.setEndAt(id, endAt); !s)
         return s;
     armDeadline(id, endAt);
+    net::post(m_workers, [this, id] {
+        if (store::SandboxPtr rec = running(id))
+            renewLease(*rec);
+    });
     return okStatus();
 }
 

@@ -47,7 +47,8 @@ public:
 
     // `done` runs on a worker thread. 429 LIMIT_EXCEEDED when maxRunning are running.
     void create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done);
-    // 404 if not running. `done` runs on a worker thread once the runtime destroyed it.
+    // 404 if not running. `done` runs on a worker thread once every process of the sandbox
+    // got its SIGKILL; the clean-up (exit, mounts, cgroups, files) goes on after it.
     void kill(const std::string& id, const std::string& reason, std::function<void(Status)> done);
     Status setTimeout(const std::string& id, int64_t timeoutMs);
 
@@ -78,7 +79,11 @@ public:
     // Every few seconds, checks that running sandboxes still have their PID 1 (pid and start
     // time; a ping is no proof of death: an agent at its pids limit may not answer). One whose
     // PID 1 is gone twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
+    // Each check also renews the lease of every running agent (agent/lease.h): with no word
+    // from lizard-local for `orphanGraceMs` (0: never), or past its deadline, a sandbox ends
+    // itself. Set before startHealthChecks.
     void startHealthChecks();
+    void setOrphanGrace(int64_t ms) { m_orphanGraceMs = ms; }
     // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
     void shutdown();
 
@@ -95,6 +100,9 @@ private:
     void onDeadline(const std::string& id);
     void scheduleHealthCheck();
     void checkHealth();
+    std::chrono::milliseconds healthInterval() const;
+    // Sends the sandbox's deadline and the grace period to its agent (worker threads only).
+    void renewLease(const store::SandboxRecord& rec);
 
     store::Store& m_store;
     runtime::Runtime& m_runtime;
@@ -111,6 +119,7 @@ private:
     std::map<std::string, std::shared_ptr<std::mutex>> m_operationLocks; // under m_mutex
     std::unique_ptr<SnapshotService> m_snapshotService;
     runtime::VolumeStorage* m_volumes = nullptr;
+    int64_t m_orphanGraceMs = 0;
 };
 
 } // namespace lizard::api

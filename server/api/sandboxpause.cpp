@@ -72,6 +72,8 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
         }
         if (Status s = m_store.setPaused(id, false); !s)
             return done(s);
+        if (store::SandboxPtr now = running(id))
+            renewLease(*now);
         log::info("sandbox " + id + " resumed");
         done(okStatus());
     });

@@ -99,6 +99,7 @@ int runService(const Options& options)
                                      : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
     manager.setVolumeStorage(&volumes);
     manager.reconcileAtStartup();
+    manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();
 
     proxy::ProxyServer portProxy(ioc, **store);

@@ -14,6 +14,8 @@ struct Options
     std::string
         dataDir; // absolute; default $XDG_DATA_HOME/lizard-local or ~/.local/share/lizard-local
     int maxRunning = 32; // running sandboxes at once; more → 429
+    // Sandboxes end by themselves this long after lizard-local is gone (0: never).
+    int orphanGraceS = 600;
     int proxyPort = -1;  // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
     bool help = false;

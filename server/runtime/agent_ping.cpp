@@ -30,7 +30,7 @@ bool waitFor(int fd, short events, std::chrono::steady_clock::time_point deadlin
 
 } // namespace
 
-bool pingAgent(const std::string& socketPath, int timeoutMs)
+bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& request)
 {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -43,12 +43,11 @@ bool pingAgent(const std::string& socketPath, int timeoutMs)
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0
         || (errno == EINPROGRESS && waitFor(fd, POLLOUT, deadline));
-    const std::string request = R"({"op":"ping"})";
-    unsigned char frame[agent::kFrameHeaderSize + 32];
-    agent::encodeFrameHeader(frame, agent::kFrameJson, std::uint32_t(request.size()));
-    std::memcpy(frame + agent::kFrameHeaderSize, request.data(), request.size());
-    const std::size_t frameSize = agent::kFrameHeaderSize + request.size();
-    ok = ok && ::send(fd, frame, frameSize, MSG_NOSIGNAL) == ssize_t(frameSize);
+    std::string frame(agent::kFrameHeaderSize, '\0');
+    agent::encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), agent::kFrameJson,
+                             std::uint32_t(request.size()));
+    frame += request;
+    ok = ok && ::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) == ssize_t(frame.size());
     std::string reply;
     while (ok && reply.size() < agent::kFrameHeaderSize + 11) {
         if (!waitFor(fd, POLLIN, deadline))

@@ -5,6 +5,8 @@
 
 namespace lizard::runtime {
 
-bool pingAgent(const std::string& socketPath, int timeoutMs);
+// `request` is the ping's JSON (a ping may carry a lease, see agent/lease.h).
+bool pingAgent(const std::string& socketPath, int timeoutMs,
+               const std::string& request = R"({"op":"ping"})");
 
 } // namespace lizard::runtime

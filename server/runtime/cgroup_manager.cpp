@@ -190,6 +190,14 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
     return out;
 }
 
+void CgroupManager::unthrottle(const std::string& id) const
+{
+    if (m_mode == "v2" && !m_v2Base.empty())
+        writeFile(m_v2Base + "/" + id + "/cpu.max", "max");
+    else if (m_mode == "v1" && m_v1Bases.size() > 2)
+        writeFile(m_v1Bases[2] + "/" + id + "/cpu.cfs_quota_us", "-1");
+}
+
 void CgroupManager::remove(const std::string& id)
 {
     for (const auto& dir : dirsFor(id)) {

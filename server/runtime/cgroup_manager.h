@@ -34,6 +34,9 @@ public:
     SandboxCgroups create(const std::string& id, const Limits& limits);
     // Kills what is left in the sandbox's cgroups and removes them. Idempotent.
     void remove(const std::string& id);
+    // Lifts the cpu quota of a sandbox about to be killed: a thousand processes need cpu time
+    // to exit, and under the quota a fork bomb's would take seconds to die.
+    void unthrottle(const std::string& id) const;
     // Ids of sandbox cgroups that exist (for orphan cleanup).
     std::vector<std::string> existingIds() const;
 

@@ -28,6 +28,8 @@ public:
     Status thaw(const SandboxHandle& handle) override;
     bool isFrozen(const SandboxHandle& handle) override;
     bool isPresent(const SandboxHandle& handle) override;
+    void end(const SandboxHandle& handle) override;
+    bool renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs) override;
     Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
     void removeFiles(const std::string& name) override;
     std::vector<std::string> filesNames() override;

@@ -24,6 +24,8 @@ std::optional<ProcStat> readProcStat(pid_t pid)
     for (int i = 4; i <= 21 && rest >> field; ++i) {
         if (i == 9)
             st.flags = std::strtoul(field.c_str(), nullptr, 10);
+        else if (i == 20)
+            st.threads = std::strtol(field.c_str(), nullptr, 10);
     }
     rest >> st.startTime;
     if (!rest)
@@ -31,32 +33,23 @@ std::optional<ProcStat> readProcStat(pid_t pid)
     return st;
 }
 
-namespace {
-
-std::optional<ProcStat> sameProcess(pid_t pid, unsigned long long startTime)
-{
-    if (pid <= 0)
-        return std::nullopt;
-    auto st = readProcStat(pid);
-    if (!st || st->state == 'Z' || st->state == 'X' || st->startTime != startTime)
-        return std::nullopt;
-    return st;
-}
-
-} // namespace
-
 bool processMatches(pid_t pid, unsigned long long startTime)
 {
-    // A killed PID 1 of a pid namespace stays in its exit path (not yet a zombie) until
-    // the kernel has killed and reaped everything inside; it is gone all the same.
+    // A killed PID 1 of a pid namespace stays in its exit path until the kernel has killed
+    // and reaped everything inside; it is gone all the same.
     constexpr unsigned long kExiting = 0x4; // PF_EXITING
-    auto st = sameProcess(pid, startTime);
-    return st && !(st->flags & kExiting);
+    auto st = pid > 0 ? readProcStat(pid) : std::nullopt;
+    return st && st->state != 'Z' && st->state != 'X' && !(st->flags & kExiting) &&
+           st->startTime == startTime;
 }
 
 bool processRemains(pid_t pid, unsigned long long startTime)
 {
-    return sameProcess(pid, startTime).has_value();
+    // The thread group leader turns zombie as soon as it has exited, while another of its
+    // threads may still be in the exit path: then the thread count says more than one.
+    auto st = pid > 0 ? readProcStat(pid) : std::nullopt;
+    return st && st->startTime == startTime &&
+           !((st->state == 'Z' || st->state == 'X') && st->threads <= 1);
 }
 
 std::string selfExeDir()

@@ -11,6 +11,7 @@ struct ProcStat
 {
     char state = '?';
     unsigned long flags = 0;           // field 9, the kernel's PF_* flags
+    long threads = 0;                  // field 20
     unsigned long long startTime = 0; // field 22, clock ticks since boot
 };
 

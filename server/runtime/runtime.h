@@ -35,6 +35,9 @@ struct SandboxSpec
     std::string filesFrom;
     // Size of the writable layer (GiB; enforced where capabilities().diskQuota).
     int diskGb = 10;
+    // What the agent enforces by itself when lizard-local is gone (Runtime::renewLease).
+    int64_t endAtMs = 0;        // unix ms; 0: no deadline
+    int64_t orphanGraceMs = 0;  // 0: never
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
@@ -92,8 +95,11 @@ public:
     // True if the sandbox's agent process still runs (pid + start time match) and answers.
     virtual bool isAlive(const SandboxHandle& handle) = 0;
 
-    // Kills every process of the sandbox and removes its mounts, cgroups and files.
-    // Safe to call for a sandbox that is already dead or half-created.
+    // Sends SIGKILL to every process of the sandbox (its PID 1: the kernel kills the rest)
+    // and returns without waiting for them; destroy() finishes the job.
+    virtual void end(const SandboxHandle& handle) = 0;
+    // Kills every process of the sandbox, waits until they are gone, and removes its mounts,
+    // cgroups and files. Safe to call for a sandbox that is already dead or half-created.
     virtual void destroy(const SandboxHandle& handle) = 0;
 
     // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
@@ -107,6 +113,10 @@ public:
     // The agent process still runs (pid + start time), without asking it: a frozen agent
     // cannot answer a ping.
     virtual bool isPresent(const SandboxHandle& handle) = 0;
+    // Tells the agent that lizard-local is still there, and the sandbox's deadline (unix ms,
+    // 0: none): the agent ends its sandbox at that deadline, or `graceMs` after the last
+    // renewal, when lizard-local is gone (`graceMs` 0: never). False if it did not answer.
+    virtual bool renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs) = 0;
 
     // Copies the sandbox's writable layers (its whole writable file system) into
     // <dataDir>/files/<name>. The caller freezes the sandbox around it for a consistent copy.

@@ -135,7 +135,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
         {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
         {"slirp", spec.internetAccess ? m_slirp : std::string()},
-        {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}}};
+        {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
+        {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
@@ -163,18 +164,35 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     return handle;
 }
 
+bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs)
+{
+    const nlohmann::json ping{{"op", "ping"},
+                              {"lease", {{"endAtMs", endAtMs}, {"graceMs", graceMs}}}};
+    return pingAgent(handle.socketPath, 1000, ping.dump());
+}
+
 bool LinuxRuntime::isAlive(const SandboxHandle& handle)
 {
     return processMatches(handle.initPid, handle.initStartTime) && pingAgent(handle.socketPath, 2000);
 }
 
-void LinuxRuntime::destroy(const SandboxHandle& handle)
+void LinuxRuntime::end(const SandboxHandle& handle)
 {
     if (!validSandboxId(handle.id))
         return;
     // A frozen (v1) task dies only once thawed; the pause fallback's stopped ones die anyway.
     if (m_cgroups.isFrozen(handle.id))
         m_cgroups.setFrozen(handle.id, false, 1000);
+    m_cgroups.unthrottle(handle.id);
+    if (processRemains(handle.initPid, handle.initStartTime))
+        ::kill(handle.initPid, SIGKILL);
+}
+
+void LinuxRuntime::destroy(const SandboxHandle& handle)
+{
+    if (!validSandboxId(handle.id))
+        return;
+    end(handle);
     killAndWait(handle.initPid, handle.initStartTime);
     // A half-created sandbox may have a pid only in its directory. (Closed before the
     // directory goes: an open file would keep the sandbox's disk mounted.)

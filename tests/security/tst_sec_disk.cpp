@@ -89,10 +89,13 @@ class TestSecDisk : public QObject
         return id;
     }
 
+    // DELETE answers once the sandbox's processes are killed; its disk goes right after.
     void kill(const QString& id)
     {
         m_api.kill(id);
         m_created.removeAll(id);
+        const QString dir = m_server.dataDir() + "/sandboxes/" + id;
+        QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(image(id)) && !QFile::exists(dir), 10000);
     }
 
     QString image(const QString& id) const { return m_server.dataDir() + "/disks/" + id + ".img"; }

@@ -124,9 +124,9 @@ class TestSecLimits : public QObject
         qInfo().noquote() << "DELETE of the bombing sandbox:" << deleteMs
                           << "ms; the bomb's exec:" << bombResult.describe().left(120);
         QCOMPARE(deleted.status, 204);
-        // Its ~1000 processes must run to die; on an idle host this is tens of ms, with the
-        // CPU shared by parallel builds a few hundred.
-        QVERIFY2(deleteMs <= 2000, qPrintable(QString::number(deleteMs)));
+        // DELETE answers once the sandbox's processes got their SIGKILL (a few ms when idle);
+        // its ~1000 processes then exit while lizard-local cleans up.
+        QVERIFY2(deleteMs <= 1000, qPrintable(QString::number(deleteMs)));
         QTRY_COMPARE_WITH_TIMEOUT(tasksInNamespace(ns).processes, 0, 3000);
     }
 

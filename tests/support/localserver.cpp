@@ -144,6 +144,20 @@ void LocalServer::stop()
     m_proc.reset();
 }
 
+bool LocalServer::crash()
+{
+    QFile info(m_dataDir + "/server.json");
+    if (!m_proc || !info.open(QIODevice::ReadOnly))
+        return false;
+    const qint64 serverPid = QJsonDocument::fromJson(info.readAll()).object().value("pid").toInteger();
+    if (serverPid <= 1 || ::kill(pid_t(serverPid), SIGKILL) != 0)
+        return false;
+    m_proc->waitForFinished(10000);
+    m_log += m_proc->readAll();
+    m_proc.reset();
+    return true;
+}
+
 bool LocalServer::restart()
 {
     stop();

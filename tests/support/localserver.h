@@ -22,6 +22,9 @@ public:
     bool start(const QStringList& extraArgs = {});
     void stop();             // SIGTERM, wait; sandboxes stay (they are adopted on the next start)
     bool restart();          // stop + start on the same data dir and port
+    // SIGKILL of the server process itself (also when it runs as another user): no clean-up,
+    // sandboxes keep running. False if its pid was not found.
+    bool crash();
 
     QString url() const { return m_url; }          // "http://127.0.0.1:PORT"
     int port() const { return m_port; }

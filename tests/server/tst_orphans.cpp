@@ -1,0 +1,177 @@
+// Sandboxes of a lizard-local that was killed and never started again end by themselves: at
+// their deadline (plus a margin) and after the grace period without a renewal of their lease.
+// Controls: while the server runs, nothing ends early; a restart within the grace period
+// adopts them; a sandbox paused when the server died is not ended for having been frozen.
+#include "support_http.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <csignal>
+
+using namespace lizard::test;
+
+namespace {
+
+// The deadline margin is a quarter of it (2 s), so the deadline path ends a sandbox whose
+// deadline is 1 s away well before the grace period (6..8 s after the last renewal) could.
+constexpr int kGraceS = 8;
+
+// The host pid of the sandbox's PID 1 (<data>/sandboxes/<id>/init.pid: "pid starttime").
+qint64 initPid(const LocalServer& server, const QString& id)
+{
+    QFile f(server.dataDir() + "/sandboxes/" + id + "/init.pid");
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return QString::fromLatin1(f.readAll()).split(' ').value(0).toLongLong();
+}
+
+QString agentLog(const LocalServer& server, const QString& id)
+{
+    QFile f(server.dataDir() + "/sandboxes/" + id + "/agent.log");
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// Running or stopped, but not a zombie nor gone.
+bool runs(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 1 || !stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    const int close = line.lastIndexOf(')');
+    return close > 0 && line.size() > close + 2 && line.at(close + 2) != 'Z';
+}
+
+// Milliseconds until `pid` is gone, or -1 after `limitMs`.
+qint64 msUntilGone(qint64 pid, int limitMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < limitMs) {
+        if (!runs(pid))
+            return clock.elapsed();
+        QTest::qWait(50);
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestOrphans : public QObject
+{
+    Q_OBJECT
+
+    LocalServer m_server;
+    QString m_project;
+
+    QString create(int timeoutMs)
+    {
+        QString why;
+        const QString id = createSandbox(
+            m_server, {{"projectId", m_project}, {"timeoutMs", timeoutMs}}, &why);
+        if (id.isEmpty())
+            qWarning().noquote() << why;
+        return id;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(m_server.start({"--orphan-grace", QString::number(kGraceS)}),
+                 qPrintable(m_server.errorString()));
+        const auto projects = jsonArray(m_server.request("GET", "/api/projects"));
+        QVERIFY(!projects.isEmpty());
+        m_project = projects.first().toObject().value("id").toString();
+        QString why;
+        const QString probe = createSandbox(m_server, {{"projectId", m_project}}, &why);
+        if (probe.isEmpty())
+            QSKIP(qPrintable("sandboxes are not available on this host: " + why));
+        m_server.request("DELETE", "/api/sandboxes/" + probe);
+    }
+
+    void leasesKeepSandboxesWhileTheServerRuns() // control
+    {
+        const QString id = create(0);
+        QVERIFY(!id.isEmpty());
+        const qint64 pid = initPid(m_server, id);
+        QVERIFY(runs(pid));
+        QTest::qWait((kGraceS + 1) * 1000);
+        QVERIFY2(runs(pid), "a sandbox ended while its server renewed its lease");
+        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("status").toString(),
+                 QStringLiteral("running"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
+    void aRestartWithinTheGracePeriodAdopts() // control
+    {
+        const QString id = create(0);
+        QVERIFY(!id.isEmpty());
+        const qint64 pid = initPid(m_server, id);
+        QVERIFY(m_server.crash());
+        QTest::qWait(kGraceS * 1000 / 3);
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        QTest::qWait((kGraceS + 1) * 1000);
+        QVERIFY2(runs(pid), "an adopted sandbox ended");
+        const auto exec = jsonObject(m_server.request(
+            "POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"echo adopted"})"));
+        QCOMPARE(exec.value("stdout").toString(), QStringLiteral("adopted\n"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
+    void withoutServerSandboxesEndAtGraceAndDeadline()
+    {
+        const QString noDeadline = create(0);
+        const QString deadline = create(60000);
+        const QString paused = create(0);
+        QVERIFY(!noDeadline.isEmpty() && !deadline.isEmpty() && !paused.isEmpty());
+        QCOMPARE(m_server.request("POST", "/api/sandboxes/" + paused + "/pause").status, 204);
+        const qint64 noDeadlinePid = initPid(m_server, noDeadline);
+        const qint64 deadlinePid = initPid(m_server, deadline);
+        const qint64 pausedPid = initPid(m_server, paused);
+        // A timeout change reaches the agent: the deadline is now 1 s after the crash.
+        QCOMPARE(m_server.request("POST", "/api/sandboxes/" + deadline + "/timeout",
+                                  R"({"timeoutMs":1300})")
+                     .status,
+                 204);
+        QTest::qWait(300); // the change's lease renewal is sent from a worker
+        QVERIFY(m_server.crash());
+        QElapsedTimer clock;
+        clock.start();
+        // Deadline 1 s + margin 2 s + a 0.25 s tick.
+        const qint64 deadlineGone = msUntilGone(deadlinePid, 6000);
+        const qint64 noDeadlineGone = msUntilGone(noDeadlinePid, 12000 - int(clock.elapsed()));
+        qInfo().noquote() << "without a server: the sandbox with a deadline 1 s away ended after"
+                          << deadlineGone << "ms; the one without a deadline after"
+                          << clock.elapsed() << "ms (grace" << kGraceS << "s)";
+        QVERIFY2(deadlineGone >= 0, "a sandbox outlived its deadline with no server");
+        QVERIFY2(agentLog(m_server, deadline).contains("its deadline passed"),
+                 qPrintable(agentLog(m_server, deadline)));
+        QVERIFY2(noDeadlineGone >= 0, "a sandbox outlived its grace period with no server");
+        QVERIFY2(clock.elapsed() >= (kGraceS - 2) * 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(agentLog(m_server, noDeadline).contains("no word from lizard-local"),
+                 qPrintable(agentLog(m_server, noDeadline)));
+        // The frozen one waits for a server, however long.
+        QTest::qWait(1000);
+        QVERIFY2(runs(pausedPid), "a paused sandbox ended while frozen");
+
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        for (const QString& gone : {noDeadline, deadline})
+            QCOMPARE(m_server.request("GET", "/api/sandboxes/" + gone).status, 404);
+        QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + noDeadline));
+        // Thawed, the paused one gets a fresh grace period and its server renews it.
+        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + paused)).value("status").toString(),
+                 QStringLiteral("paused"));
+        QCOMPARE(m_server.request("POST", "/api/sandboxes/" + paused + "/resume").status, 204);
+        QTest::qWait((kGraceS + 1) * 1000);
+        QVERIFY2(runs(pausedPid), "a resumed sandbox ended");
+        const auto exec = jsonObject(m_server.request(
+            "POST", "/api/sandboxes/" + paused + "/exec", R"({"cmd":"echo thawed"})"));
+        QCOMPARE(exec.value("stdout").toString(), QStringLiteral("thawed\n"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + paused).status, 204);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOrphans)
+#include "tst_orphans.moc"

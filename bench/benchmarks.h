@@ -37,6 +37,11 @@ Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int
 // fetched through the port proxy; the reference is the same download inside the sandbox.
 Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes);
 
+// restartbench.cpp: a lizard-local of its own (`localBin`) with `sandboxes` running, stopped
+// and started again `runs` times: the median from SIGTERM until every sandbox is listed
+// running again (adopted by the new process).
+Figure measureRestart(const std::string& localBin, int sandboxes, int runs);
+
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);
 

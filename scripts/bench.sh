@@ -10,7 +10,7 @@ set -euo pipefail
 BUILD=${1:-build}
 shift || true
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
-  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 "$@"
+  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
 
@@ -69,7 +69,8 @@ fi
 key=$(<"$keyfile")
 
 status=0
-"$BIN/lizard-bench" --url "$url" --key "$key" "$@" || status=$?
+# The restart figure restarts a lizard-local of its own (--local-bin), not this one.
+"$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" "$@" || status=$?
 if [[ -x $BIN/lizard-bench-console ]]; then
   # The console figure renders a widget; without a display it renders offscreen.
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

@@ -1,6 +1,5 @@
-// LizardApi's lifecycle calls (issue 4) against a real lizard-local: pause and resume, snapshot
-// and restore, fork, volumes. A call the server answers with 501 (not built yet) skips its test
-// with that reason; every other answer is checked.
+// LizardApi's lifecycle calls against a real lizard-local: pause and resume, snapshot and
+// restore, fork, volumes.
 
 #include "apiwaiter.h"
 #include "sandboxfixture.h"
@@ -10,13 +9,6 @@
 
 using namespace lizard::client;
 using lizard::test::ApiWaiter;
-
-// Skips the test when lizard-local does not implement the call yet (501).
-#define LIZ_SKIP_IF_NOT_BUILT(waiter)                                                                   \
-    do {                                                                                                \
-        if ((waiter).arrived() && !(waiter).ok() && (waiter).error().httpStatus == 501)                 \
-            QSKIP(qPrintable("lizard-local does not implement this yet: " + (waiter).error().message)); \
-    } while (false)
 
 class TestLizardApiLifecycle : public QObject
 {
@@ -102,7 +94,6 @@ void TestLizardApiLifecycle::pauseAndResume()
     ApiWaiter<Unit> paused;
     api().pauseSandbox(sb(), this, paused.done());
     QVERIFY(paused.wait());
-    LIZ_SKIP_IF_NOT_BUILT(paused);
     QVERIFY2(paused.ok(), paused.why().constData());
     QString status;
     QVERIFY2(waitForStatus(sb(), "paused", &status), qPrintable(status));
@@ -140,7 +131,6 @@ void TestLizardApiLifecycle::snapshotAndRestore()
     ApiWaiter<Snapshot> taken;
     api().createSnapshot(sb(), QString::fromUtf8("lifecycle test ✓"), this, taken.done());
     QVERIFY(taken.wait(120000));
-    LIZ_SKIP_IF_NOT_BUILT(taken);
     QVERIFY2(taken.ok(), taken.why().constData());
     const Snapshot snap = taken.value();
     QVERIFY(!snap.id.isEmpty());
@@ -198,7 +188,6 @@ void TestLizardApiLifecycle::forkTwo()
     ApiWaiter<QList<ForkEntry>> forked;
     api().forkSandbox(sb(), 2, 600000, this, forked.done());
     QVERIFY(forked.wait(180000));
-    LIZ_SKIP_IF_NOT_BUILT(forked);
     QVERIFY2(forked.ok(), forked.why().constData());
     QCOMPARE(forked.value().size(), 2);
     QStringList ids;
@@ -235,7 +224,6 @@ void TestLizardApiLifecycle::volumes()
     ApiWaiter<Volume> created;
     api().createVolume(project, name, 1, this, created.done());
     QVERIFY(created.wait());
-    LIZ_SKIP_IF_NOT_BUILT(created);
     QVERIFY2(created.ok(), created.why().constData());
     const Volume vol = created.value();
     QCOMPARE(vol.name, name);

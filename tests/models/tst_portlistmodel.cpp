@@ -120,8 +120,6 @@ private slots:
         std::optional<client::Outcome<client::ExposedPort>> exposed;
         exposures.expose(m_sandboxId, 8123, [&](client::Outcome<client::ExposedPort> o) { exposed.emplace(o); });
         QTRY_VERIFY_WITH_TIMEOUT(exposed.has_value(), 30000);
-        if (!exposed->ok() && exposed->error().httpStatus == 501)
-            QSKIP("this lizard-local does not expose ports yet (501)");
         QVERIFY2(exposed->ok(), qPrintable(exposed->ok() ? QString() : test::describe(exposed->error())));
         const client::ExposedPort e = exposed->value();
         QCOMPARE(e.port, 8123);

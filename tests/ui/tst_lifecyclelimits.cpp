@@ -1,6 +1,6 @@
-// A lizard-local that lets one sandbox run (--max-running 1): what the app shows at the limit
-// (issue 4). The create dialog and the fork dialog say the limit, how many run and when to
-// retry, and keep what was typed.
+// A lizard-local that lets one sandbox run (--max-running 1): what the app shows at the limit.
+// The create dialog and the fork dialog say the limit, how many run and when to retry, and
+// keep what was typed.
 #include "apiwait.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"

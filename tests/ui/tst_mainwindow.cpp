@@ -135,7 +135,8 @@ private slots:
         QCOMPARE(console->commandLine()->text(), QString());
     }
 
-    // With LIZARD_SCREENSHOT_DIR set: the scenario of the issue, saved as main-window.png.
+    // With LIZARD_SCREENSHOT_DIR set: the window with a sandbox and a command's output, saved
+    // as main-window.png.
     void screenshot()
     {
         const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");

@@ -1,7 +1,7 @@
 // PortListModel and ExposureList against a real lizard-local: a port opened by
 // `python3 -m http.server` in the sandbox is found with its process, exposures are merged in
 // and removed again, under QAbstractItemModelTester.
-#include "apiwait.h"
+#include "support/apiwait.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "support/localserver.h"
@@ -31,22 +31,16 @@ private slots:
         const auto projects = test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-        client::CreateSandboxRequest req;
-        req.projectId = projects->value().first().id;
-        req.timeoutMs = 600000;
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        QVERIFY(created);
-        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 600000, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
     {
         delete m_httpServer;
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>(
-                [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+            test::killSandbox(*m_api, m_sandboxId);
     }
 
     void cleanup()

@@ -62,10 +62,3 @@ inline QString createSandbox(const LocalServer& server, const QJsonObject& body 
         if (liz_created_.status != 200)                                                            \
             LIZ_NO_SANDBOX(liz_created_.status == 503, ::lizard::test::describe(liz_created_));    \
     } while (false)
-
-// The same after createSandbox(): `id` empty, with `why` its reason ("HTTP 503: ...").
-#define LIZ_REQUIRE_SANDBOX(id, why)                                                               \
-    do {                                                                                           \
-        if ((id).isEmpty())                                                                        \
-            LIZ_NO_SANDBOX((why).startsWith(QLatin1String("HTTP 503")), (why));                    \
-    } while (false)

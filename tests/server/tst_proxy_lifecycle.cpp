@@ -17,14 +17,7 @@ bool refused(const QString& hostname)
 
 bool waitRefused(const QString& hostname, int timeoutMs)
 {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        if (refused(hostname))
-            return true;
-        QThread::msleep(200);
-    }
-    return false;
+    return waitUntil([&] { return refused(hostname); }, timeoutMs, 200);
 }
 
 } // namespace
@@ -129,9 +122,9 @@ private slots:
 
     void exposureEndsWithTheSandbox()
     {
-        QString other;
-        requireSandbox(other);
         QString why;
+        const QString other = createSandbox(m_server, {}, &why);
+        LIZ_REQUIRE_SANDBOX(other, why);
         QVERIFY2(startSandboxServer(m_server, other, 8000, &why), qPrintable(why));
         const Exposed e = expose(m_server, other, 8000);
         QVERIFY(waitUntilServing(e));

@@ -25,3 +25,12 @@ void reportNoSandbox(bool hostLacksSandboxes, const QString& why, const char* fi
         ::lizard::test::reportNoSandbox((hostLacksSandboxes), (why), __FILE__, __LINE__);          \
         return;                                                                                    \
     } while (false)
+
+// After a create that gave `id` (empty on failure) with `why` its reason, "HTTP 503: ..." when
+// the server has no sandboxes here (createSandbox() of server/support_http.h and startSandbox()
+// of support/apiwait.h say it so): nothing when there is an id, else LIZ_NO_SANDBOX.
+#define LIZ_REQUIRE_SANDBOX(id, why)                                                               \
+    do {                                                                                           \
+        if ((id).isEmpty())                                                                        \
+            LIZ_NO_SANDBOX((why).startsWith(QLatin1String("HTTP 503")), (why));                    \
+    } while (false)

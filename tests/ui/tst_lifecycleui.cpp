@@ -2,7 +2,7 @@
 // toolbar change the status shown in the table and which buttons are enabled; Snapshot… puts a
 // snapshot in the Snapshots tab, Restore starts a sandbox from it; Fork… ×2 adds and selects
 // the copies; the Volumes tab creates and grows a volume.
-#include "apiwait.h"
+#include "support/apiwait.h"
 #include "models/sandboxtablemodel.h"
 #include "models/snapshotlistmodel.h"
 #include "models/volumelistmodel.h"
@@ -63,14 +63,11 @@ private:
     // The banner's text once it shows an error about `what` ("Pause sandbox"), else empty.
     QString bannerError(const QString& what, int ms = 3000) const
     {
-        QDeadlineTimer deadline(ms);
-        while (!deadline.hasExpired()) {
-            const auto* b = m_window->banner();
-            if (b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error && b->text().contains(what))
-                return b->text();
-            QTest::qWait(50);
-        }
-        return {};
+        const auto* b = m_window->banner();
+        const bool shown = test::waitUntil(
+            [&] { return b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error && b->text().contains(what); },
+            ms);
+        return shown ? b->text() : QString();
     }
     template <class T>
     T* waitForChild(const QString& objectName = {})
@@ -95,13 +92,9 @@ private slots:
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
-        client::CreateSandboxRequest req;
-        req.projectId = m_window->projectPanel()->currentProjectId();
-        req.timeoutMs = 900000;
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        QVERIFY(created && created->ok());
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 900000, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         m_made << m_sandboxId;
         QTRY_VERIFY_WITH_TIMEOUT(table()->rowOf(m_sandboxId) >= 0, 10000);
         panel()->selectSandbox(m_sandboxId);
@@ -112,7 +105,7 @@ private slots:
     {
         m_window.reset();
         for (const QString& id : std::as_const(m_made))
-            test::waitFor<client::Unit>([&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+            test::killSandbox(*m_api, id);
     }
 
     void buttonsFollowTheStatus()

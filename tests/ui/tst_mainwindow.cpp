@@ -1,6 +1,6 @@
 // The main window against a real lizard-local: the default project is selected, a sandbox is
 // created through the dialog, `echo hi` runs in its console, errors reach the banner.
-#include "apiwait.h"
+#include "support/apiwait.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"

@@ -2,7 +2,7 @@
 // serves a page (written through the files API) with a known title; Preview in the panel
 // exposes the port and opens a PreviewPage whose QtWebEngine view shows that title, while the
 // address field never shows the token. QtWebEngine is loaded only when the preview opens.
-#include "../../models/apiwait.h"
+#include "support/apiwait.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "models/sandboxtablemodel.h"
@@ -17,7 +17,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -47,9 +46,7 @@ QString jsResult(PreviewPage* page, const QString& script)
 {
     std::optional<QString> result;
     page->browser()->runJavaScript(script, [&](const QString& r) { result = r; });
-    QDeadlineTimer deadline(10000);
-    while (!result && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    test::waitUntil([&result] { return result.has_value(); }, 10000);
     return result.value_or(QStringLiteral("<no answer>"));
 }
 
@@ -88,14 +85,9 @@ private slots:
         const auto projects = test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-        client::CreateSandboxRequest req;
-        req.projectId = projects->value().first().id;
-        req.timeoutMs = 900000;
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        QVERIFY(created);
-        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 900000, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
@@ -103,8 +95,7 @@ private slots:
         m_window.reset();
         delete m_httpServer;
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>(
-                [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+            test::killSandbox(*m_api, m_sandboxId);
     }
 
     void cleanup()

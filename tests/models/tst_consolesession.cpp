@@ -3,6 +3,7 @@
 #include "support/apiwait.h"
 #include "models/consolesession.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QElapsedTimer>
 #include <QFile>

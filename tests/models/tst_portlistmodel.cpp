@@ -5,6 +5,7 @@
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -5,6 +5,7 @@
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -5,8 +5,7 @@
 // Both wait with support/wait.h's waitUntil.
 
 #include "client/lizardapi.h"
-#include "support/sandboxpolicy.h"
-#include "support/wait.h"
+#include "wait.h" // beside this file: bench/ includes it as tests/support/apiwait.h
 
 #include <QDebug>
 #include <QObject>

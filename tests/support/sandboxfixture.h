@@ -6,6 +6,7 @@
 #include "client/lizardapi.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QTest>
 

@@ -4,6 +4,7 @@
 #include "support/apiwait.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/forkdialog.h"

@@ -7,6 +7,7 @@
 #include "models/portlistmodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"

@@ -170,10 +170,10 @@ bool allRunning(ApiClient& api, const std::vector<std::string>& ids, std::string
 
 Figure measureRestart(const std::string& localBin, int sandboxes, int runs)
 {
-    Figure f{.name = "restart, " + std::to_string(sandboxes) + " sandboxes adopted",
+    Figure f{.name = "restart with " + std::to_string(sandboxes) + " sandboxes",
              .statistic = "median of " + std::to_string(runs),
              .unit = "ms",
-             .target = 2000};
+             .target = 1000};
     std::string dirTemplate =
         (std::filesystem::temp_directory_path() / "lizard-bench-restart-XXXXXX").string();
     if (mkdtemp(dirTemplate.data()) == nullptr) {

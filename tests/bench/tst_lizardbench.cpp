@@ -59,7 +59,7 @@ void TestLizardBench::shortRunPrintsEveryFigure()
     const QStringList lines = r.output.split('\n');
     const QStringList figures{"sandbox create -> running", "exec of `true`, round trip",
                               "GET /api/sandboxes/{id}", "SSE exec throughput",
-                              "restart, 2 sandboxes adopted"};
+                              "restart with 2 sandboxes"};
     for (const QString& name : figures) {
         const auto it = std::find_if(lines.begin(), lines.end(),
                                      [&](const QString& l) { return l.startsWith(name); });

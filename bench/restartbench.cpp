@@ -103,7 +103,8 @@ public:
             }
             if (waitpid(m_pid, nullptr, WNOHANG) == m_pid) {
                 m_pid = -1;
-                error = "lizard-local exited at start: " + text.substr(text.size() > 600 ? text.size() - 600 : 0);
+                error = "lizard-local exited at start: " +
+                        text.substr(text.size() > 600 ? text.size() - 600 : 0);
                 return false;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -218,7 +219,8 @@ Figure measureRestart(const std::string& localBin, int sandboxes, int runs)
             } else {
                 f.value = median(total);
                 char note[128];
-                std::snprintf(note, sizeof note, "stop %.0f ms + start to all adopted %.0f ms; max %.0f ms",
+                std::snprintf(note, sizeof note,
+                              "stop %.0f ms + start to all adopted %.0f ms; max %.0f ms",
                               median(stops), median(starts), quantile(total, 1));
                 f.note = note;
             }

@@ -8,10 +8,10 @@
 
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
-#include "tests/support/apiwait.h"
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
+#include "tests/support/apiwait.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,8 +38,8 @@ QString createSandbox(client::LizardApi& api, QString& error)
     req.projectId = projects->value().first().id;
     req.templateName = QStringLiteral("interpreter");
     req.timeoutMs = 900000;
-    const auto made = waitFor<client::SandboxInfo>([&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); },
-                                                 300000);
+    const auto made = waitFor<client::SandboxInfo>(
+        [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
     if (!made || !made->ok()) {
         error = made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
         return {};
@@ -111,6 +111,7 @@ int main(int argc, char** argv)
         std::printf("reference: none for runCode (%s)\n", qPrintable(sdk.error));
     std::printf("%s\n", f.line().c_str());
     std::fflush(stdout);
-    waitFor<client::Unit>([&](QObject* ctx, auto done) { api.killSandbox(sandboxId, ctx, std::move(done)); }, 30000);
+    waitFor<client::Unit>(
+        [&](QObject* ctx, auto done) { api.killSandbox(sandboxId, ctx, std::move(done)); }, 30000);
     return f.error.empty() ? 0 : 2;
 }

@@ -3,8 +3,8 @@
 #include "processmemory.h"
 
 #include "client/lizardapi.h"
-#include "tests/support/apiwait.h"
 #include "models/portlistmodel.h"
+#include "tests/support/apiwait.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"
 #include "ui/ports/previewpage.h"

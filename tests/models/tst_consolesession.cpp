@@ -1,7 +1,7 @@
 // ConsoleSession against a real sandbox: streamed stdout/stderr, exit code, Stop, the full
 // output in the log.
-#include "support/apiwait.h"
 #include "models/consolesession.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 
@@ -28,7 +28,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         const auto projects = test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());

@@ -1,9 +1,9 @@
 // PortListModel and ExposureList against a real lizard-local: a port opened by
 // `python3 -m http.server` in the sandbox is found with its process, exposures are merged in
 // and removed again, under QAbstractItemModelTester.
-#include "support/apiwait.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 

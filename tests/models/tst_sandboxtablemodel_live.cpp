@@ -1,9 +1,9 @@
 // SandboxTableModel against a real lizard-local: sandboxes created through the API appear,
 // time left ticks, extend and kill show up, a bad key is reported once.
-#include "support/apiwait.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 

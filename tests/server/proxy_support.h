@@ -271,7 +271,9 @@ inline Exposed expose(const LocalServer& server, const QString& sandboxId, int p
 inline bool waitUntilServing(const Exposed& e, int timeoutMs = 20000)
 {
     return waitUntil(
-        [&] { return proxyRequest(e.hostname, "GET", "/ready", {tokenHeader(e.token)}).status == 200; },
+        [&] {
+            return proxyRequest(e.hostname, "GET", "/ready", {tokenHeader(e.token)}).status == 200;
+        },
         timeoutMs, 100);
 }
 

@@ -58,7 +58,7 @@ inline QString createSandbox(const LocalServer& server, const QJsonObject& body 
 // (503 is a host without sandboxes; support/sandboxpolicy.h) and returns.
 #define LIZ_REQUIRE_CREATED(response)                                                              \
     do {                                                                                           \
-        const ::lizard::test::LocalServer::Response& liz_created_ = (response);                   \
+        const ::lizard::test::LocalServer::Response& liz_created_ = (response);                    \
         if (liz_created_.status != 200)                                                            \
             LIZ_NO_SANDBOX(liz_created_.status == 503, ::lizard::test::describe(liz_created_));    \
     } while (false)

@@ -43,7 +43,9 @@ private slots:
         QString why;
         m_id = createSandbox(m_server, {}, &why);
         LIZ_REQUIRE_SANDBOX(m_id, why);
-        m_hostHasNetwork = jsonObject(m_server.request("GET", "/api/sandboxes/" + m_id)).value("internetAccess").toBool();
+        m_hostHasNetwork = jsonObject(m_server.request("GET", "/api/sandboxes/" + m_id))
+                               .value("internetAccess")
+                               .toBool();
         QVERIFY2(startSandboxServer(m_server, m_id, 8000, &why), qPrintable(why));
     }
 

@@ -176,7 +176,8 @@ private slots:
         t.start();
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
         const qint64 restartMs = t.elapsed();
-        QVERIFY2(restartMs < 10000, qPrintable(QStringLiteral("the restart took %1 ms").arg(restartMs)));
+        QVERIFY2(restartMs < 10000,
+                 qPrintable(QStringLiteral("the restart took %1 ms").arg(restartMs)));
         QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
         QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
                                   25000);

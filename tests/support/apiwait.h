@@ -17,8 +17,7 @@ namespace lizard::test {
 
 // Holds the outcome of one call. The slot outlives the wait, so a late callback after a
 // failed wait is harmless.
-template <class T>
-class ApiWaiter
+template <class T> class ApiWaiter
 {
 public:
     client::LizardApi::Done<T> done()
@@ -59,11 +58,15 @@ std::optional<client::Outcome<T>> waitFor(Call call, int timeoutMs = 60000)
     return result;
 }
 
-inline QString describe(const client::ApiError& e) { return e.toDisplayString(); }
+inline QString describe(const client::ApiError& e)
+{
+    return e.toDisplayString();
+}
 
 // Creates a sandbox as `req` asks and waits for it: its id, or empty with the reason in *why
 // ("HTTP 503: ..." on a host without sandboxes, as LIZ_REQUIRE_SANDBOX expects).
-inline QString startSandbox(client::LizardApi& api, const client::CreateSandboxRequest& req, QString* why)
+inline QString startSandbox(client::LizardApi& api, const client::CreateSandboxRequest& req,
+                            QString* why)
 {
     const auto created = waitFor<client::SandboxInfo>(
         [&](QObject* ctx, auto done) { return api.createSandbox(req, ctx, done); }, 300000);
@@ -72,14 +75,17 @@ inline QString startSandbox(client::LizardApi& api, const client::CreateSandboxR
     if (!created)
         *why = QStringLiteral("no answer to the create in time");
     else if (created->error().httpStatus > 0)
-        *why = QStringLiteral("HTTP %1: %2").arg(created->error().httpStatus).arg(describe(created->error()));
+        *why = QStringLiteral("HTTP %1: %2")
+                   .arg(created->error().httpStatus)
+                   .arg(describe(created->error()));
     else
         *why = describe(created->error());
     return {};
 }
 
 // The same for a sandbox in `projectId` that lives `lifetimeMs`.
-inline QString startSandbox(client::LizardApi& api, const QString& projectId, int lifetimeMs, QString* why)
+inline QString startSandbox(client::LizardApi& api, const QString& projectId, int lifetimeMs,
+                            QString* why)
 {
     client::CreateSandboxRequest req;
     req.projectId = projectId;
@@ -94,7 +100,8 @@ inline void killSandbox(client::LizardApi& api, const QString& id)
         [&](QObject* ctx, auto done) { return api.killSandbox(id, ctx, done); }, 30000);
     if (!killed || !killed->ok())
         qWarning().noquote() << "killing" << id << "failed:"
-                             << (killed ? describe(killed->error()) : QStringLiteral("no answer in time"));
+                             << (killed ? describe(killed->error())
+                                        : QStringLiteral("no answer in time"));
 }
 
 } // namespace lizard::test

@@ -23,7 +23,8 @@ public:
     {
         if (!m_server.start())
             return QStringLiteral("lizard-local did not start: ") + m_server.errorString();
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         ApiWaiter<QList<client::Project>> projects;
         m_api->listProjects(nullptr, projects.done());
         if (!projects.wait() || !projects.ok() || projects.value().isEmpty())
@@ -37,7 +38,8 @@ public:
         m_sandboxId = startSandbox(*m_api, req, &why);
         if (m_sandboxId.isEmpty()) {
             m_hostLacksSandboxes = why.startsWith(QLatin1String("HTTP 503"));
-            return QStringLiteral("create sandbox: ") + why + "\n" + QString::fromUtf8(m_server.log().right(3000));
+            return QStringLiteral("create sandbox: ") + why + "\n" +
+                   QString::fromUtf8(m_server.log().right(3000));
         }
         return {};
     }
@@ -53,8 +55,9 @@ public:
             ApiWaiter<client::Unit> killed;
             m_api->killSandbox(m_sandboxId, nullptr, killed.done());
             if (!killed.wait(30000) || !killed.ok())
-                qWarning().noquote() << "killing" << m_sandboxId << "failed:" << killed.why() << "\n"
-                                     << QString::fromUtf8(m_server.log().right(3000));
+                qWarning().noquote()
+                    << "killing" << m_sandboxId << "failed:" << killed.why() << "\n"
+                    << QString::fromUtf8(m_server.log().right(3000));
         }
         m_api.reset();
         m_server.stop();
@@ -64,7 +67,8 @@ public:
     void reportIfFailed() const
     {
         if (QTest::currentTestFailed())
-            qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
+            qWarning().noquote() << "lizard-local log (end):\n"
+                                 << QString::fromUtf8(m_server.log().right(4000));
     }
 
     client::LizardApi& api() { return *m_api; }

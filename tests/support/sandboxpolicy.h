@@ -20,7 +20,7 @@ void reportNoSandbox(bool hostLacksSandboxes, const QString& why, const char* fi
 } // namespace lizard::test
 
 // In a test function: reports (see reportNoSandbox) and returns from the function.
-#define LIZ_NO_SANDBOX(hostLacksSandboxes, why)                                                  \
+#define LIZ_NO_SANDBOX(hostLacksSandboxes, why)                                                    \
     do {                                                                                           \
         ::lizard::test::reportNoSandbox((hostLacksSandboxes), (why), __FILE__, __LINE__);          \
         return;                                                                                    \

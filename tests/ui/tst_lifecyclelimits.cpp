@@ -1,8 +1,8 @@
 // A lizard-local that lets one sandbox run (--max-running 1): what the app shows at the limit.
 // The create dialog and the fork dialog say the limit, how many run and when to retry, and
 // keep what was typed.
-#include "support/apiwait.h"
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
@@ -54,7 +54,8 @@ private slots:
         m_window->show();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 600000, &why);
+        m_sandboxId =
+            test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 600000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 10000);
         m_window->sandboxPanel()->selectSandbox(m_sandboxId);

@@ -2,10 +2,10 @@
 // toolbar change the status shown in the table and which buttons are enabled; Snapshot… puts a
 // snapshot in the Snapshots tab, Restore starts a sandbox from it; Fork… ×2 adds and selects
 // the copies; the Volumes tab creates and grows a volume.
-#include "support/apiwait.h"
 #include "models/sandboxtablemodel.h"
 #include "models/snapshotlistmodel.h"
 #include "models/volumelistmodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
@@ -66,7 +66,10 @@ private:
     {
         const auto* b = m_window->banner();
         const bool shown = test::waitUntil(
-            [&] { return b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error && b->text().contains(what); },
+            [&] {
+                return b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error &&
+                       b->text().contains(what);
+            },
             ms);
         return shown ? b->text() : QString();
     }
@@ -94,7 +97,8 @@ private slots:
         m_window->show();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 900000, &why);
+        m_sandboxId =
+            test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 900000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         m_made << m_sandboxId;
         QTRY_VERIFY_WITH_TIMEOUT(table()->rowOf(m_sandboxId) >= 0, 10000);

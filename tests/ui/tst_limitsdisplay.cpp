@@ -1,10 +1,10 @@
 // What the sandbox table says about a sandbox's limits, against a real lizard-local (as root:
 // cgroups; as an ordinary user without a writable cgroup: rlimits). The text is what the
 // server reports it enforces, never more.
-#include "support/apiwait.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
 #include "server/support_http.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"

@@ -1,5 +1,5 @@
 // The notebook UI against a real lizard-local and an `interpreter` sandbox: a matplotlib chart
-// typed into a cell and run with Shift+Enter shows inline at its size; a first session's walk-through
+// typed into a cell and run with Shift+Enter shows inline at its size; a user's walk-through
 // (pandas, 6 beside Out [2], a table, ZeroDivisionError, a 5 s timeout that keeps variables).
 #include "support/apiwait.h"
 #include "notebook/clientcoderunner.h"

@@ -2,10 +2,10 @@
 // serves a page (written through the files API) with a known title; Preview in the panel
 // exposes the port and opens a PreviewPage whose QtWebEngine view shows that title, while the
 // address field never shows the token. QtWebEngine is loaded only when the preview opens.
-#include "support/apiwait.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "ui/documenttabs.h"
@@ -154,7 +154,10 @@ private slots:
         panel()->previewAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(opened == 1 || exposeStatus != 0, 30000);
         disconnect(panel()->exposures(), &models::ExposureList::failed, this, nullptr);
-        QVERIFY2(opened == 1, qPrintable(QStringLiteral("no preview opened; expose answered HTTP %1").arg(exposeStatus)));
+        QVERIFY2(
+            opened == 1,
+            qPrintable(
+                QStringLiteral("no preview opened; expose answered HTTP %1").arg(exposeStatus)));
         disconnect(panel(), &PortsPanel::previewOpened, this, nullptr);
         QVERIFY(m_page);
         QVERIFY2(m_page->hasBrowser(), qPrintable(ui::ports::PreviewLoader::errorString()));

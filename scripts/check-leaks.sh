@@ -20,10 +20,11 @@ tmp=${TMPDIR:-/tmp}
 
 current() {
   # Processes by their exact name (a sandbox's PID 1 keeps lizard-agent's), with their command.
-  local name pid
+  local name pid cmd
   for name in lizard-agent lizard-local; do
     for pid in $(pgrep -x "$name" || true); do
-      echo "process $pid $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)"
+      cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+      [[ -n $cmd ]] && echo "process $pid $cmd" # (empty: it ended meanwhile)
     done
   done
   local dir

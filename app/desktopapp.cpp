@@ -5,7 +5,7 @@
 #include "app/settingsstore.h"
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
-#include "ui/notebook/notebookcontroller.h" // Notebook (issue 3)
+#include "ui/notebook/notebookcontroller.h"
 
 #include <QStatusBar>
 
@@ -30,7 +30,7 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
         m_window->showProblem(message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
     });
     connect(m_window.get(), &ui::MainWindow::connectionsRequested, this, &DesktopApp::editConnections);
-    // Notebook (issue 3): "Open notebook", the Notebook menu, restoring recovery copies.
+    // Notebook: "Open notebook", the Notebook menu, restoring recovery copies.
     m_notebooks = new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
 }
 

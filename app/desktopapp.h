@@ -8,7 +8,7 @@
 namespace lizard::ui {
 class MainWindow;
 namespace notebook {
-class NotebookController; // Notebook (issue 3)
+class NotebookController;
 }
 }
 
@@ -37,7 +37,7 @@ private:
     KeyStore* m_keys;
     ConnectionController* m_controller;
     std::unique_ptr<ui::MainWindow> m_window;
-    ui::notebook::NotebookController* m_notebooks = nullptr; // Notebook (issue 3)
+    ui::notebook::NotebookController* m_notebooks = nullptr;
 };
 
 } // namespace lizard::app

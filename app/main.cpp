@@ -43,7 +43,7 @@ int main(int argc, char** argv)
 {
     if (const int rc = answerInfoOptions(argc, argv); rc >= 0)
         return rc;
-    // Ports (issue 5): QtWebEngine (the preview plugin, loaded on the first preview) needs
+    // Ports: QtWebEngine (the preview plugin, loaded on the first preview) needs
     // shared GL contexts, which can only be asked for before the application object exists.
     QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication app(argc, argv);

@@ -25,7 +25,7 @@ Figure measureGetRate(const ApiClient& api, const std::string& sandboxId, int co
 // A command printing `megabytes` MiB in 100-byte lines, streamed as SSE: MB/s of output.
 Figure measureSse(ApiClient& api, const std::string& sandboxId, int megabytes);
 
-// Issue 4 (lifecyclebench.cpp). Pause and resume of an interpreter sandbox running a Jupyter
+// lifecyclebench.cpp: pause and resume of an interpreter sandbox running a Jupyter
 // kernel: medians of `runs` round trips each.
 std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& projectId, int runs);
 // Snapshot of a sandbox with 100 MB written, and restore from it until running.
@@ -33,9 +33,14 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
 // POST fork {count: copies} until the answer (every copy running).
 Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs);
 
-// Issue 5 (proxybench.cpp): `megabytes` MiB served by python3 -m http.server in the sandbox,
+// proxybench.cpp: `megabytes` MiB served by python3 -m http.server in the sandbox,
 // fetched through the port proxy; the reference is the same download inside the sandbox.
 Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes);
+
+// restartbench.cpp: a lizard-local of its own (`localBin`) with `sandboxes` running, stopped
+// and started again `runs` times: the median from SIGTERM until every sandbox is listed
+// running again (adopted by the new process).
+Figure measureRestart(const std::string& localBin, int sandboxes, int runs);
 
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);

@@ -1,4 +1,4 @@
-// The lifecycle figures of issue 4: pause and resume of a sandbox with a running Python
+// The lifecycle figures: pause and resume of a sandbox with a running Python
 // kernel, snapshot of 100 MB of written files, restore from it to running, fork x10.
 #include "benchmarks.h"
 #include "stats.h"

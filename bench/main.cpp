@@ -1,7 +1,10 @@
 // lizard-bench: measures lizard-local against its targets and prints one line per figure, with a
 // reference measured in the same run where one exists. Usage:
 //   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
-//                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb 200]
+//                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
+//                200]
+//                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]]
+// --local-bin: the lizard-local to restart for the restart figure (it runs one of its own).
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
@@ -22,8 +25,11 @@ namespace {
 
 void usage()
 {
-    std::fprintf(stderr, "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
-                         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]\n");
+    std::fprintf(
+        stderr,
+        "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
+        " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]]\n");
 }
 
 bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
@@ -35,8 +41,10 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
         opts[arg.substr(2)] = argv[++i];
     }
     for (const auto& [name, value] : opts) {
-        static const char* known[] = {"url", "key", "create-runs", "exec-runs", "seconds",
-                                      "connections", "sse-mb", "lifecycle-runs", "proxy-mb"};
+        static const char* known[] = {
+            "url",      "key",         "create-runs",  "exec-runs",
+            "seconds",  "connections", "sse-mb",       "lifecycle-runs",
+            "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
@@ -106,7 +114,7 @@ int run(std::map<std::string, std::string>& opts)
     if (!session.destroy(id))
         std::printf("warning: %s\n", session.error().c_str());
 
-    // Issue 4: pause, resume, snapshot, restore, fork.
+    // Pause, resume, snapshot, restore, fork.
     const int lifecycleRuns = positive(opts, "lifecycle-runs", 5);
     auto [pause, resume] = measurePauseResume(api, session.projectId(), 4 * lifecycleRuns);
     print(pause, allMeasured);
@@ -115,6 +123,13 @@ int run(std::map<std::string, std::string>& opts)
     print(snapshot, allMeasured);
     print(restore, allMeasured);
     print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
+
+    if (opts.count("local-bin"))
+        print(measureRestart(opts["local-bin"], positive(opts, "restart-sandboxes", 5),
+                             positive(opts, "restart-runs", 5)),
+              allMeasured);
+    else
+        std::printf("restart figure: no --local-bin given\n");
     return allMeasured ? 0 : 2;
 }
 

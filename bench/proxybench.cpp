@@ -1,4 +1,4 @@
-// Issue 5: a download through the port proxy, beside the same download made inside the sandbox
+// A download through the port proxy, beside the same download made inside the sandbox
 // (no proxy) as the reference.
 #include "benchmarks.h"
 #include "stats.h"

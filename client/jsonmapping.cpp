@@ -176,7 +176,7 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
     if (request.snapshotId.isEmpty()) {
         j["template"] = utf8(request.templateName.isEmpty() ? QStringLiteral("base") : request.templateName);
     } else {
-        // Restore (issue 4): the snapshot decides template and size, as in the SDK's restore().
+        // Restore: the snapshot decides template and size, as in the SDK's restore().
         j["snapshotId"] = utf8(request.snapshotId);
     }
     j["projectId"] = utf8(request.projectId);

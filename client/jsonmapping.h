@@ -23,7 +23,7 @@ Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what = 
 Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what = {});
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});
 
-// Lifecycle (issue 4): snapshots, fork answers, volumes.
+// Lifecycle: snapshots, fork answers, volumes.
 Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what = {});
 Outcome<QList<Snapshot>> parseSnapshots(const QByteArray& body, const QString& what = {});
 Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString& what = {});
@@ -42,7 +42,7 @@ QByteArray signalBody(int pid, const QString& signal);
 QByteArray writeFileBody(const QString& path, const QByteArray& content);
 QByteArray pathBody(const QString& path);
 QByteArray moveBody(const QString& from, const QString& to);
-// Lifecycle (issue 4).
+// Lifecycle.
 QByteArray snapshotBody(const QString& name);                          // {"name", "poolSize": 5}
 QByteArray forkBody(int count, qint64 timeoutMs);                      // {"count", "timeoutMs"}
 QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate);

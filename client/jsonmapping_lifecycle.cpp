@@ -1,4 +1,4 @@
-// JSON of the lifecycle calls (issue 4): snapshots, fork answers, volumes (declared in
+// JSON of the lifecycle calls: snapshots, fork answers, volumes (declared in
 // jsonmapping.h).
 #include "client/jsonhelpers.h"
 #include "client/jsonmapping.h"

@@ -110,12 +110,12 @@ public:
     PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to, QObject* ctx,
                           Done<Unit> done);
 
-    // Ports (issue 5, portsui; client/lizardapi_ports.cpp). The API cannot list exposures:
+    // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.
     PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done);
     PendingCall* unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done);
 
-    // Lifecycle (issue 4, lifeui; client/lizardapi_lifecycle.cpp). Pause and resume answer at
+    // Lifecycle (client/lizardapi_lifecycle.cpp). Pause and resume answer at
     // once; the status then moves to paused / running (poll getSandbox). Restore is
     // createSandbox with CreateSandboxRequest::snapshotId.
     PendingCall* pauseSandbox(const QString& id, QObject* ctx, Done<Unit> done);
@@ -129,7 +129,7 @@ public:
     PendingCall* forkSandbox(const QString& id, int count, qint64 timeoutMs, QObject* ctx,
                              Done<QList<ForkEntry>> done);
 
-    // Volumes of a project (issue 4, lifeui; client/lizardapi_volumes.cpp). nameOrId: either.
+    // Volumes of a project (client/lizardapi_volumes.cpp). nameOrId: either.
     PendingCall* createVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
                               Done<Volume> done);
     PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
@@ -140,7 +140,7 @@ public:
                               Done<Volume> done);
     PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Unit> done);
 
-    // Files panel (issue 5, filesui; client/lizardapi_transfer.cpp). Streaming transfers between
+    // Files panel (client/lizardapi_transfer.cpp). Streaming transfers between
     // a local file and the sandbox: never the whole file in memory; progress(bytes, total) runs
     // from the event loop; done gets the file's byte count. A download writes localPath
     // atomically (a failed or cancelled one leaves it untouched).

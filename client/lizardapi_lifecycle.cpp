@@ -1,4 +1,4 @@
-// LizardApi: pause, resume, snapshots and fork (issue 4).
+// LizardApi: pause, resume, snapshots and fork.
 #include "client/apicall.h"
 #include "client/jsonmapping.h"
 #include "client/lizardapi.h"

@@ -1,4 +1,4 @@
-// LizardApi: exposing sandbox ports (issue 5). Kept apart from lizardapi.cpp so features
+// LizardApi: exposing sandbox ports. Kept apart from lizardapi.cpp so features
 // add calls without touching each other's files.
 #include "client/lizardapi.h"
 

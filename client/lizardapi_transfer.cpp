@@ -1,4 +1,4 @@
-// LizardApi: streaming file transfers and makeDir (the files panel, issue 5).
+// LizardApi: streaming file transfers and makeDir (the files panel).
 #include "client/lizardapi.h"
 
 #include "client/curlmulti.h"

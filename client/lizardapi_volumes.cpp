@@ -1,4 +1,4 @@
-// LizardApi: the volumes of a project (issue 4).
+// LizardApi: the volumes of a project.
 #include "client/apicall.h"
 #include "client/jsonmapping.h"
 #include "client/lizardapi.h"

@@ -1,5 +1,5 @@
 #pragma once
-// JSON of the port calls (issue 5): the answer of POST /api/sandboxes/{id}/expose/{port}.
+// JSON of the port calls: the answer of POST /api/sandboxes/{id}/expose/{port}.
 // Tolerant of unknown fields; hostname, url and accessToken are required (a preview cannot
 // work without them), port falls back to the requested one.
 

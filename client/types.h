@@ -83,7 +83,7 @@ struct CreateSandboxRequest
     QMap<QString, QString> metadata;
     QMap<QString, QString> envs;
     bool internetAccess = true;
-    // Lifecycle (issue 4): start from a snapshot (template and size are then not sent), or
+    // Lifecycle: start from a snapshot (template and size are then not sent), or
     // mount a volume at /workspace (by id or by name).
     QString snapshotId;
     QString volumeId;
@@ -129,7 +129,7 @@ struct FileEntry
     QString symlinkTarget;
 };
 
-// Ports (issue 5, portsui): an exposed sandbox port, as POST /expose/{port} answers it.
+// Ports: an exposed sandbox port, as POST /expose/{port} answers it.
 struct ExposedPort
 {
     QString hostname;    // "127.x.y.z:PORT" for lizard-local, a DNS name in the cloud (no scheme)
@@ -146,7 +146,7 @@ struct WhoAmI
     QString workspaceId;
 };
 
-// --- Lifecycle (issue 4): snapshots, fork, volumes ---
+// --- Lifecycle: snapshots, fork, volumes ---
 
 struct Snapshot
 {
@@ -206,7 +206,7 @@ struct Endpoint
 
 } // namespace lizard::client
 
-Q_DECLARE_METATYPE(lizard::client::ExposedPort) // Ports (issue 5)
+Q_DECLARE_METATYPE(lizard::client::ExposedPort)
 Q_DECLARE_METATYPE(lizard::client::ApiError)
 Q_DECLARE_METATYPE(lizard::client::SandboxInfo)
 Q_DECLARE_METATYPE(lizard::client::Snapshot)

@@ -28,7 +28,7 @@ public:
     void extend(const QString& sandboxId, int minutes, QObject* ctx,
                 client::LizardApi::Done<client::Unit> done);
 
-    // Lifecycle (issue 4). While one runs, the sandbox's row says so ("pausing…") and busy()
+    // Lifecycle. While one runs, the sandbox's row says so ("pausing…") and busy()
     // is true; the table refreshes when it ends. Errors of 429 carry limit and running count.
     void pause(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done);
     void resume(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done);

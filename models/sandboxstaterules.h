@@ -1,5 +1,5 @@
 #pragma once
-// Which action makes sense for a sandbox in which status (issue 4). One table, used by the
+// Which action makes sense for a sandbox in which status. One table, used by the
 // toolbar and the context menu, and by tests.
 
 #include "client/types.h"

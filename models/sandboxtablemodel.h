@@ -34,7 +34,7 @@ public:
     const QList<client::SandboxInfo>& sandboxes() const { return m_rows; }
     // Applies a fresh list as the minimal set of row changes (what a poll does).
     void applySandboxes(const QList<client::SandboxInfo>& fresh);
-    // Lifecycle (issue 4): what the app is doing to a sandbox ("pausing…", "forking ×10…"),
+    // Lifecycle: what the app is doing to a sandbox ("pausing…", "forking ×10…"),
     // shown after its status until cleared with an empty text.
     void setActivity(const QString& sandboxId, const QString& text);
     QString activity(const QString& sandboxId) const { return m_activity.value(sandboxId); }

@@ -1,5 +1,5 @@
 #pragma once
-// The snapshots of one project as a table (issue 4): name, status, source sandbox, size,
+// The snapshots of one project as a table: name, status, source sandbox, size,
 // created. Polls like the sandbox table; a snapshot that is still building shows it in its
 // row until the server says ready or failed. Deleting is here too.
 

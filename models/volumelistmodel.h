@@ -1,5 +1,5 @@
 #pragma once
-// The volumes of one project as a table (issue 4): name, size, attached to, status, created;
+// The volumes of one project as a table: name, size, attached to, status, created;
 // create, grow and delete. Polls like the sandbox table, with minimal row updates.
 
 #include "models/polledtablemodel.h"

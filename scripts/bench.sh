@@ -10,7 +10,7 @@ set -euo pipefail
 BUILD=${1:-build}
 shift || true
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
-  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 "$@"
+  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
 
@@ -69,7 +69,8 @@ fi
 key=$(<"$keyfile")
 
 status=0
-"$BIN/lizard-bench" --url "$url" --key "$key" "$@" || status=$?
+# The restart figure restarts a lizard-local of its own (--local-bin), not this one.
+"$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" "$@" || status=$?
 if [[ -x $BIN/lizard-bench-console ]]; then
   # The console figure renders a widget; without a display it renders offscreen.
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
@@ -77,27 +78,27 @@ if [[ -x $BIN/lizard-bench-console ]]; then
 else
   echo "console figure: $BIN/lizard-bench-console not built (desktop build)"
 fi
-# runCode (issue 3): warm 1+1 through the app's client beside the official SDK's runCode.
+# runCode: warm 1+1 through the app's client beside the official SDK's runCode.
 if [[ -x $BIN/lizard-bench-coderun ]]; then
   "$BIN/lizard-bench-coderun" --url "$url" --key "$key" || status=$?
 else
   echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
 fi
-# Notebook (issue 3): a cell printing 100k lines, the longest event-loop stall.
+# Notebook: a cell printing 100k lines, the longest event-loop stall.
 if [[ -x $BIN/lizard-bench-notebook ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   "$BIN/lizard-bench-notebook" --url "$url" --key "$key" || status=$?
 else
   echo "notebook figure: $BIN/lizard-bench-notebook not built (desktop build)"
 fi
-# Files panel (issue 5): a 10,000-entry folder in the tree.
+# Files panel: a 10,000-entry folder in the tree.
 if [[ -x $BIN/lizard-bench-files ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   "$BIN/lizard-bench-files" --url "$url" --key "$key" || status=$?
 else
   echo "files figure: $BIN/lizard-bench-files not built (desktop build)"
 fi
-# Ports (issue 5): startup and memory with and without an in-app preview (QtWebEngine).
+# Ports: startup and memory with and without an in-app preview (QtWebEngine).
 if [[ -x $BIN/lizard-bench-preview ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   if ((EUID == 0)); then export QTWEBENGINE_DISABLE_SANDBOX=1; fi # Chromium refuses its sandbox as root

@@ -1,5 +1,5 @@
 #pragma once
-// "Fork…" (issue 4): how many copies (1–100) and their lifetime. Forks through SandboxActions,
+// "Fork…": how many copies (1–100) and their lifetime. Forks through SandboxActions,
 // shows progress while the server copies, and the server's message when it fails; the dialog
 // stays open then so nothing typed is lost. Copies that could not be made are listed.
 

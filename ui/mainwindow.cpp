@@ -6,11 +6,11 @@
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
-#include "ui/files/filespanel.h" // Files (issue 5)
+#include "ui/files/filespanel.h"
 #include "ui/projectpanel.h"
-#include "ui/projecttabs.h" // Lifecycle (issue 4)
+#include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
-#include "ui/ports/portspanel.h" // Ports (issue 5)
+#include "ui/ports/portspanel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -34,7 +34,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_tools->setDocumentMode(true);
     m_tools->addTab(m_consoles, QStringLiteral("Console"));
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes (issue 4)
+    right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes
     right->addWidget(m_tools);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
@@ -52,14 +52,14 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_banner);
     layout->addWidget(m_documents, 1);
     setCentralWidget(central);
-    // Files (issue 5): the Files tab follows the selected sandbox; files open as documents.
+    // Files: the Files tab follows the selected sandbox; files open as documents.
     m_files = new files::FilesPanel;
     m_tools->addTab(m_files, QStringLiteral("Files"));
     connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_files, &files::FilesPanel::showSandbox);
     connect(m_files, &files::FilesPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_files, &files::FilesPanel::problem, this, &MainWindow::showProblem);
     connect(m_files, &files::FilesPanel::message, this, &MainWindow::showInfo);
-    // Ports (issue 5): the Ports tab follows the selected sandbox; previews open as documents.
+    // Ports: the Ports tab follows the selected sandbox; previews open as documents.
     m_ports = new ports::PortsPanel(m_documents);
     m_tools->addTab(m_ports, QStringLiteral("Ports"));
     connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_ports, &ports::PortsPanel::showSandbox);
@@ -79,7 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_sandboxes, &SandboxPanel::message, this, &MainWindow::showInfo);
     connect(m_consoles, &ConsoleArea::errorOccurred, this, &MainWindow::showError);
     connect(m_consoles, &ConsoleArea::message, this, &MainWindow::showInfo);
-    // Lifecycle (issue 4): the Snapshots and Volumes tabs report like the sandbox list.
+    // Lifecycle: the Snapshots and Volumes tabs report like the sandbox list.
     connect(m_projectTabs, &ProjectTabs::errorOccurred, this, &MainWindow::showError);
     connect(m_projectTabs, &ProjectTabs::message, this, &MainWindow::showInfo);
     resize(1280, 800);
@@ -107,7 +107,7 @@ void MainWindow::buildMenus()
     sandbox->addAction(m_sandboxes->newAction());
     sandbox->addAction(m_sandboxes->copyIdAction());
     sandbox->addAction(m_sandboxes->extendAction());
-    sandbox->addSeparator(); // Lifecycle (issue 4)
+    sandbox->addSeparator();
     sandbox->addAction(m_sandboxes->pauseAction());
     sandbox->addAction(m_sandboxes->resumeAction());
     sandbox->addAction(m_sandboxes->snapshotAction());
@@ -119,10 +119,10 @@ void MainWindow::buildMenus()
 void MainWindow::clearBackend(const QString& statusText)
 {
     m_consoles->setBackend(nullptr, nullptr);
-    m_files->setBackend(nullptr, m_documents); // Files (issue 5)
-    m_ports->setBackend(nullptr); // Ports (issue 5)
+    m_files->setBackend(nullptr, m_documents);
+    m_ports->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
-    m_projectTabs->setBackend(nullptr, nullptr); // Lifecycle (issue 4)
+    m_projectTabs->setBackend(nullptr, nullptr);
     m_projects->setModel(nullptr);
     delete m_actions;
     delete m_sandboxModel;
@@ -134,7 +134,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_notes.clear();
     updateNotesLabel();
     m_connection->setText(statusText);
-    emit backendChanged(); // Notebook (issue 3)
+    emit backendChanged();
 }
 
 void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes)
@@ -153,17 +153,17 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this, &MainWindow::checkLimitsNote);
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
-    m_projectTabs->setBackend(api, m_actions); // Lifecycle (issue 4)
+    m_projectTabs->setBackend(api, m_actions);
     m_consoles->setBackend(api, m_sandboxModel);
-    m_files->setBackend(api, m_documents); // Files (issue 5)
-    m_ports->setBackend(api); // Ports (issue 5)
+    m_files->setBackend(api, m_documents);
+    m_ports->setBackend(api);
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();
     if (!m_notes.isEmpty())
         m_banner->showMessage(BannerWidget::Kind::Note, QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));
     m_projectModel->refresh();
-    emit backendChanged(); // Notebook (issue 3)
+    emit backendChanged();
 }
 
 QString MainWindow::connectionText() const { return m_connection->text(); }
@@ -173,7 +173,7 @@ void MainWindow::onProjectSelected(const QString& projectId, const QString& name
     m_sandboxes->setProjectName(name);
     if (m_sandboxModel && m_sandboxModel->projectId() != projectId)
         m_sandboxModel->setProjectId(projectId);
-    m_projectTabs->setProjectId(projectId); // Lifecycle (issue 4)
+    m_projectTabs->setProjectId(projectId);
     m_sandboxes->setProjectName(name); // enables "New sandbox" now that a project is set
 }
 

@@ -25,13 +25,13 @@ class BannerWidget;
 class ConsoleArea;
 class DocumentTabs;
 class ProjectPanel;
-class ProjectTabs; // Lifecycle (issue 4)
+class ProjectTabs;
 class SandboxPanel;
 namespace files {
-class FilesPanel; // Files (issue 5)
+class FilesPanel;
 }
 namespace ports {
-class PortsPanel; // Ports (issue 5)
+class PortsPanel;
 }
 
 class MainWindow : public QMainWindow
@@ -64,14 +64,14 @@ public:
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
     models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
-    files::FilesPanel* filesPanel() const { return m_files; } // Files (issue 5)
-    // Lifecycle (issue 4): "Sandboxes | Snapshots | Volumes" of the selected project.
+    files::FilesPanel* filesPanel() const { return m_files; }
+    // Lifecycle: "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
-    ports::PortsPanel* portsPanel() const { return m_ports; } // Ports (issue 5)
+    ports::PortsPanel* portsPanel() const { return m_ports; }
 
 signals:
     void connectionsRequested();
-    // Notebook (issue 3): api() and sandboxModel() changed (set, or cleared on a reconnect).
+    // Notebook: api() and sandboxModel() changed (set, or cleared on a reconnect).
     void backendChanged();
 
 protected:
@@ -85,7 +85,7 @@ private:
 
     ProjectPanel* m_projects;
     SandboxPanel* m_sandboxes;
-    ProjectTabs* m_projectTabs; // Lifecycle (issue 4)
+    ProjectTabs* m_projectTabs;
     ConsoleArea* m_consoles;
     QTabWidget* m_tools;
     DocumentTabs* m_documents = nullptr;
@@ -97,8 +97,8 @@ private:
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
     QStringList m_notes;
-    files::FilesPanel* m_files = nullptr; // Files (issue 5)
-    ports::PortsPanel* m_ports = nullptr; // Ports (issue 5)
+    files::FilesPanel* m_files = nullptr;
+    ports::PortsPanel* m_ports = nullptr;
 };
 
 } // namespace lizard::ui

@@ -1,5 +1,5 @@
 #pragma once
-// The top-right area of the home view (issue 4): "Sandboxes | Snapshots | Volumes" of the
+// The top-right area of the home view: "Sandboxes | Snapshots | Volumes" of the
 // selected project. Owns the snapshot and volume models (they follow the backend and the
 // project); a snapshot taken from the sandbox list appears in Snapshots at once, and a
 // restored sandbox is shown selected in Sandboxes.

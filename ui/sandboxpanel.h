@@ -50,7 +50,7 @@ public:
 
     // Kill without asking (the Kill action asks first).
     void killSandbox(const QString& sandboxId);
-    // Lifecycle (issue 4; sandboxpanel_lifecycle.cpp): what the actions do once asked.
+    // Lifecycle (sandboxpanel_lifecycle.cpp): what the actions do once asked.
     void pauseSandbox(const QString& sandboxId);
     void resumeSandbox(const QString& sandboxId);
     void snapshotSandbox(const QString& sandboxId, const QString& name);

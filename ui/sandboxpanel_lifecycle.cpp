@@ -1,4 +1,4 @@
-// SandboxPanel's lifecycle actions (issue 4): Pause, Resume, Snapshot…, Fork….
+// SandboxPanel's lifecycle actions: Pause, Resume, Snapshot…, Fork….
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/forkdialog.h"

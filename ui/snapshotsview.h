@@ -1,5 +1,5 @@
 #pragma once
-// The project's snapshots (issue 4): status, source sandbox, size, created; Restore (a new
+// The project's snapshots: status, source sandbox, size, created; Restore (a new
 // sandbox from the snapshot, in its project) and Delete (confirmed). Reads SnapshotListModel,
 // restores through SandboxActions.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The project's volumes (issue 4): name, size, which sandbox holds it; New volume…, Grow…,
+// The project's volumes: name, size, which sandbox holds it; New volume…, Grow…,
 // Delete (confirmed). A volume is mounted at /workspace by the create dialog.
 
 #include "client/lizardapi.h"

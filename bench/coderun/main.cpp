@@ -11,10 +11,10 @@
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
+#include "tests/support/apiwait.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 
 #include <cstdio>
 #include <functional>
@@ -23,28 +23,13 @@ using namespace lizard;
 
 namespace {
 
-// Spins the event loop until `ready` says so or the time is up.
-bool waitUntil(const std::function<bool()>& ready, int timeoutMs)
-{
-    QDeadlineTimer deadline(timeoutMs);
-    while (!ready() && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
-    return ready();
-}
-
-template <class T>
-std::optional<client::Outcome<T>> await(const std::function<void(client::LizardApi::Done<T>)>& call, int timeoutMs)
-{
-    std::optional<client::Outcome<T>> out;
-    call([&out](client::Outcome<T> o) { out.emplace(std::move(o)); });
-    waitUntil([&] { return out.has_value(); }, timeoutMs);
-    return out;
-}
+using test::waitFor;
+using test::waitUntil;
 
 QString createSandbox(client::LizardApi& api, QString& error)
 {
-    const auto projects = await<QList<client::Project>>(
-        [&](auto done) { api.listProjects(nullptr, std::move(done)); }, 60000);
+    const auto projects = waitFor<QList<client::Project>>(
+        [&](QObject* ctx, auto done) { api.listProjects(ctx, std::move(done)); }, 60000);
     if (!projects || !projects->ok() || projects->value().isEmpty()) {
         error = projects && !projects->ok() ? projects->error().toDisplayString() : QStringLiteral("no project");
         return {};
@@ -53,8 +38,8 @@ QString createSandbox(client::LizardApi& api, QString& error)
     req.projectId = projects->value().first().id;
     req.templateName = QStringLiteral("interpreter");
     req.timeoutMs = 900000;
-    const auto made = await<client::SandboxInfo>([&](auto done) { api.createSandbox(req, nullptr, std::move(done)); },
-                                                 300000);
+    const auto made = waitFor<client::SandboxInfo>(
+        [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
     if (!made || !made->ok()) {
         error = made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
         return {};
@@ -126,6 +111,7 @@ int main(int argc, char** argv)
         std::printf("reference: none for runCode (%s)\n", qPrintable(sdk.error));
     std::printf("%s\n", f.line().c_str());
     std::fflush(stdout);
-    await<client::Unit>([&](auto done) { api.killSandbox(sandboxId, nullptr, std::move(done)); }, 30000);
+    waitFor<client::Unit>(
+        [&](QObject* ctx, auto done) { api.killSandbox(sandboxId, ctx, std::move(done)); }, 30000);
     return f.error.empty() ? 0 : 2;
 }

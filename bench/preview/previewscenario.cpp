@@ -4,12 +4,12 @@
 
 #include "client/lizardapi.h"
 #include "models/portlistmodel.h"
+#include "tests/support/apiwait.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"
 #include "ui/ports/previewpage.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QTabWidget>
@@ -22,22 +22,13 @@ namespace lizard::bench {
 
 namespace {
 
-bool waitUntil(const std::function<bool()>& done, int ms)
-{
-    QDeadlineTimer deadline(ms);
-    while (!done() && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
-    return done();
-}
+using test::waitUntil;
 
+// One API call, awaited (a sandbox's first start may take its time).
 template <class T, class Call>
 std::optional<client::Outcome<T>> call(Call start, int ms = 180000)
 {
-    std::optional<client::Outcome<T>> result;
-    QObject ctx;
-    start(&ctx, [&result](client::Outcome<T> o) { result.emplace(std::move(o)); });
-    waitUntil([&] { return result.has_value(); }, ms);
-    return result;
+    return test::waitFor<T>(start, ms);
 }
 
 int fail(const QString& what)

@@ -16,7 +16,7 @@ inline constexpr char kFrameDataEnd = 'Z';
 inline constexpr std::size_t kFrameHeaderSize = 5;
 inline constexpr std::uint32_t kMaxFramePayload = 1u << 20;
 // A JSON answer from the agent may be larger: the listing of a folder with tens of thousands of
-// entries (files panel, issue 5). The reader still bounds what it allocates.
+// entries (files panel). The reader still bounds what it allocates.
 inline constexpr std::uint32_t kMaxJsonAnswerPayload = 64u << 20;
 
 inline void encodeFrameHeader(unsigned char* out, char type, std::uint32_t length)

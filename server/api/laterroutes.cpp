@@ -1,5 +1,6 @@
-// Calls of lizard-api.md that later issues implement (file watching, logs, API key
-// management): an honest 501 until then.
+// Calls of lizard-api.md that lizard-local does not implement (file watching, sandbox logs,
+// API key management): an honest 501 that names what is missing, rather than a 404 that
+// would read as a wrong path.
 #include "api/routes.h"
 
 namespace lizard::api {

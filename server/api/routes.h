@@ -41,7 +41,7 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLaterRoutes(Router& router); // pause, snapshots, volumes...: 501 for now
+void registerLaterRoutes(Router& router); // logs, file watching, API keys: 501
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Runs `fn` on the exchange's connection executor (from a worker thread, for example).

@@ -51,12 +51,31 @@ void TestLizardBench::initTestCase()
 
 void TestLizardBench::shortRunPrintsEveryFigure()
 {
-    const Run r = bench({"--url", m_server.url(), "--key", m_server.apiKey(), "--create-runs", "3",
-                         "--exec-runs", "10", "--seconds", "1", "--connections", "2", "--sse-mb", "4"});
+    const Run r = bench({"--url",
+                         m_server.url(),
+                         "--key",
+                         m_server.apiKey(),
+                         "--create-runs",
+                         "3",
+                         "--exec-runs",
+                         "10",
+                         "--seconds",
+                         "1",
+                         "--connections",
+                         "2",
+                         "--sse-mb",
+                         "4",
+                         "--local-bin",
+                         lizard::test::LocalServer::serverBinary(),
+                         "--restart-runs",
+                         "2",
+                         "--restart-sandboxes",
+                         "2"});
     QVERIFY2(r.exitCode == 0, qPrintable(r.output + "\n-- server log:\n" + m_server.log().right(3000)));
     const QStringList lines = r.output.split('\n');
     const QStringList figures{"sandbox create -> running", "exec of `true`, round trip",
-                              "GET /api/sandboxes/{id}", "SSE exec throughput"};
+                              "GET /api/sandboxes/{id}", "SSE exec throughput",
+                              "restart with 2 sandboxes"};
     for (const QString& name : figures) {
         const auto it = std::find_if(lines.begin(), lines.end(),
                                      [&](const QString& l) { return l.startsWith(name); });

@@ -1,4 +1,4 @@
-// JSON of the lifecycle calls (issue 4): snapshots, fork answers, volumes, and the request
+// JSON of the lifecycle calls: snapshots, fork answers, volumes, and the request
 // bodies the official SDK sends for them (restore, snapshot, fork, volumes).
 
 #include "client/jsonmapping.h"

@@ -1,8 +1,8 @@
 // LizardApi against a real lizard-local: projects, sandboxes, files, and error mapping.
 // (Commands and streams are in tst_lizardapiexec.cpp.)
 
-#include "apiwaiter.h"
-#include "sandboxfixture.h"
+#include "support/apiwait.h"
+#include "support/sandboxfixture.h"
 
 #include <QTest>
 
@@ -39,7 +39,8 @@ private:
 void TestLizardApi::initTestCase()
 {
     const QString failure = m_fx.start();
-    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    if (!failure.isEmpty())
+        LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
 }
 
 void TestLizardApi::cleanupTestCase() { m_fx.stop(); }

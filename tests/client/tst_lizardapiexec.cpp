@@ -2,8 +2,8 @@
 // pid/stdout/stderr/exit ordering, processes and signals, cancellation, context objects, and
 // the event loop staying responsive during a long command.
 
-#include "apiwaiter.h"
-#include "sandboxfixture.h"
+#include "support/apiwait.h"
+#include "support/sandboxfixture.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -80,7 +80,8 @@ private:
 void TestLizardApiExec::initTestCase()
 {
     const QString failure = m_fx.start();
-    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    if (!failure.isEmpty())
+        LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
 }
 
 void TestLizardApiExec::cleanupTestCase() { m_fx.stop(); }

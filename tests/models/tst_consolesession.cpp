@@ -1,8 +1,9 @@
 // ConsoleSession against a real sandbox: streamed stdout/stderr, exit code, Stop, the full
 // output in the log.
-#include "apiwait.h"
 #include "models/consolesession.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -27,26 +28,20 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-        client::CreateSandboxRequest req;
-        req.projectId = "default";
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         const auto projects = test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-        req.projectId = projects->value().first().id;
-        req.timeoutMs = 300000;
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); });
-        QVERIFY(created);
-        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 300000, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
     {
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>(
-                [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+            test::killSandbox(*m_api, m_sandboxId);
     }
 
     void streamsAndExitCode()

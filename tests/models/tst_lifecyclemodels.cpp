@@ -1,4 +1,4 @@
-// Lifecycle models without a server (issue 4): the snapshot and volume tables apply fresh lists
+// Lifecycle models without a server: the snapshot and volume tables apply fresh lists
 // as minimal row changes (QAbstractItemModelTester watching), show what the app is doing in the
 // status column; the state rules say which action fits which status; sizes and 429 texts.
 #include "models/sandboxstaterules.h"

@@ -1,10 +1,11 @@
 // SandboxTableModel against a real lizard-local: sandboxes created through the API appear,
 // time left ticks, extend and kill show up, a bad key is reported once.
-#include "apiwait.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -54,11 +55,9 @@ private slots:
         req.projectId = m_projectId;
         req.timeoutMs = 120000;
         req.metadata = {{"purpose", "model-test"}};
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); });
-        QVERIFY(created);
-        QVERIFY2(created->ok(), qPrintable(created->ok() ? QString() : test::describe(created->error())));
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, req, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
         QCOMPARE(cell(model, SandboxColumn::Id), m_sandboxId);
         QCOMPARE(cell(model, SandboxColumn::Template), QString("base"));

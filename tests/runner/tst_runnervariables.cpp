@@ -1,4 +1,4 @@
-// Notebook variables across a fork or restored snapshot (issue 4), on this host: save_all, the
+// Notebook variables across a fork or restored snapshot, on this host: save_all, the
 // pre-snapshot hook the runner installs, loading once in a fresh kernel elsewhere, and stale
 // kernel.pid files (which after a fork name processes of another pid namespace).
 #include "runner/runnerhost.h"

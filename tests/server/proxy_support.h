@@ -3,6 +3,7 @@
 // inside a sandbox, exposing its port, and raw HTTP over QTcpSocket (so the tests control
 // every header, the Host header included, and see redirects and cookies as they are).
 
+#include "support/wait.h"
 #include "support_http.h"
 
 #include <QElapsedTimer>
@@ -269,14 +270,11 @@ inline Exposed expose(const LocalServer& server, const QString& sandboxId, int p
 // Waits until the sandbox's server answers through the proxy (502 while it starts).
 inline bool waitUntilServing(const Exposed& e, int timeoutMs = 20000)
 {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        if (proxyRequest(e.hostname, "GET", "/ready", {tokenHeader(e.token)}).status == 200)
-            return true;
-        QThread::msleep(100);
-    }
-    return false;
+    return waitUntil(
+        [&] {
+            return proxyRequest(e.hostname, "GET", "/ready", {tokenHeader(e.token)}).status == 200;
+        },
+        timeoutMs, 100);
 }
 
 } // namespace lizard::test

@@ -2,6 +2,7 @@
 // Small helpers shared by the lizard-local API suites (JSON of answers, sandbox creation).
 
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -52,3 +53,12 @@ inline QString createSandbox(const LocalServer& server, const QJsonObject& body 
 }
 
 } // namespace lizard::test
+
+// In a test function, after a create answered `response`: unless it is 200, skips or fails
+// (503 is a host without sandboxes; support/sandboxpolicy.h) and returns.
+#define LIZ_REQUIRE_CREATED(response)                                                              \
+    do {                                                                                           \
+        const ::lizard::test::LocalServer::Response& liz_created_ = (response);                    \
+        if (liz_created_.status != 200)                                                            \
+            LIZ_NO_SANDBOX(liz_created_.status == 503, ::lizard::test::describe(liz_created_));    \
+    } while (false)

@@ -61,9 +61,7 @@ private slots:
         const auto probe = m_server.request("POST", "/api/sandboxes",
                                             toJson({{"projectId", m_project}, {"size", "small"},
                                                     {"envs", QJsonObject{{"FROM_CREATE", "yes"}}}}));
-        if (probe.status == 503)
-            QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
-        QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
+        LIZ_REQUIRE_CREATED(probe);
         m_source = jsonObject(probe).value("sandboxId").toString();
         m_created << m_source;
         // Everything an upper layer holds: new files, binary data, an owner and a mode, a

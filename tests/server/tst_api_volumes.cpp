@@ -20,7 +20,7 @@ class TestApiVolumes : public QObject
 
     LocalServer m_server;
     QString m_project; // id
-    bool m_sandboxes = false;
+    LocalServer::Response m_probe; // the answer to a first create: can this host make sandboxes?
 
     QString volumes() const { return "/api/projects/" + m_project + "/volumes"; }
 
@@ -53,11 +53,10 @@ private slots:
         const auto p = m_server.request("POST", "/api/projects", R"({"name":"volumes"})");
         QCOMPARE(p.status, 200);
         m_project = jsonObject(p).value("id").toString();
-        const auto probe = m_server.request("POST", "/api/sandboxes", "{}");
-        m_sandboxes = probe.status == 200;
-        if (m_sandboxes)
+        m_probe = m_server.request("POST", "/api/sandboxes", "{}");
+        if (m_probe.status == 200)
             m_server.request("DELETE",
-                             "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
+                             "/api/sandboxes/" + jsonObject(m_probe).value("sandboxId").toString());
     }
 
     void createHasTheDocumentedShape()
@@ -209,8 +208,7 @@ private slots:
 
     void filesOutliveTheSandbox()
     {
-        if (!m_sandboxes)
-            QSKIP("sandboxes are not available on this host");
+        LIZ_REQUIRE_CREATED(m_probe);
         const QString volumeId = createVolume("work").value("id").toString();
         const QJsonObject body{{"projectId", m_project}, {"volumeName", "work"}};
         const QString first = createSandbox(m_server, body);
@@ -267,8 +265,7 @@ private slots:
 
     void releasedWhenTheLifetimeEnds()
     {
-        if (!m_sandboxes)
-            QSKIP("sandboxes are not available on this host");
+        LIZ_REQUIRE_CREATED(m_probe);
         createVolume("brief");
         const QString id = createSandbox(
             m_server, {{"projectId", m_project}, {"volumeName", "brief"}, {"timeoutMs", 1500}});
@@ -288,8 +285,7 @@ private slots:
 
     void growWhileAttached()
     {
-        if (!m_sandboxes)
-            QSKIP("sandboxes are not available on this host");
+        LIZ_REQUIRE_CREATED(m_probe);
         const QJsonObject v = createVolume("online", 1);
         QString id = createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "online"}});
         QVERIFY(!id.isEmpty());
@@ -335,8 +331,7 @@ private slots:
 
     void volumesSurviveARestart()
     {
-        if (!m_sandboxes)
-            QSKIP("sandboxes are not available on this host");
+        LIZ_REQUIRE_CREATED(m_probe);
         createVolume("kept");
         const QString id =
             createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "kept"}});
@@ -359,8 +354,7 @@ private slots:
 
     void releasedWhenFoundDeadAtRestart()
     {
-        if (!m_sandboxes)
-            QSKIP("sandboxes are not available on this host");
+        LIZ_REQUIRE_CREATED(m_probe);
         createVolume("orphaned");
         const QString id =
             createSandbox(m_server, {{"projectId", m_project}, {"volumeName", "orphaned"}});

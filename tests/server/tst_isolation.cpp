@@ -72,7 +72,7 @@ private slots:
         QString why;
         QVERIFY2(m_h.init(&why), qPrintable(why));
         if (!m_h.rt().capabilities().sandboxes)
-            QSKIP(m_h.rt().capabilities().sandboxesError.c_str());
+            LIZ_NO_SANDBOX(true, QString::fromStdString(m_h.rt().capabilities().sandboxesError));
         auto a = m_h.rt().start(spec("sb_iso_a"));
         QVERIFY2(a, a ? "" : a.error().message.c_str());
         m_a = a.value();

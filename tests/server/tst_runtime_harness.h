@@ -6,6 +6,7 @@
 #include "runtime/agent_tool.h"
 #include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
+#include "support/sandboxpolicy.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -55,9 +55,7 @@ private slots:
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         const auto probe = m_server.request("POST", "/api/sandboxes", "{}");
-        if (probe.status == 503)
-            QSKIP(qPrintable("sandboxes are not available on this host: " + describe(probe)));
-        QVERIFY2(probe.status == 200, qPrintable(describe(probe)));
+        LIZ_REQUIRE_CREATED(probe);
         m_server.request("DELETE",
                          "/api/sandboxes/" + jsonObject(probe).value("sandboxId").toString());
     }
@@ -170,18 +168,20 @@ private slots:
 
     void deadlineSurvivesRestart()
     {
-        // Long enough to outlive a restart (slower when the server runs unprivileged).
-        const QString id = create({{"timeoutMs", 15000}});
+        // The deadline outlives the slowest restart this test accepts: a restart takes well
+        // under a second (`make bench` prints it), so one beyond 10 s is a failure, not noise.
+        const QString id = create({{"timeoutMs", 20000}});
         QVERIFY(!id.isEmpty());
         QElapsedTimer t;
         t.start();
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
-        if (t.elapsed() > 14000)
-            QSKIP("the restart took longer than the deadline");
+        const qint64 restartMs = t.elapsed();
+        QVERIFY2(restartMs < 10000,
+                 qPrintable(QStringLiteral("the restart took %1 ms").arg(restartMs)));
         QCOMPARE(m_server.request("GET", "/api/sandboxes/" + id).status, 200);
         QTRY_COMPARE_WITH_TIMEOUT(m_server.request("GET", "/api/sandboxes/" + id).status, 404,
-                                  20000);
-        QVERIFY(t.elapsed() >= 14900);
+                                  25000);
+        QVERIFY(t.elapsed() >= 19900);
     }
 };
 

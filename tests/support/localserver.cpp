@@ -3,6 +3,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -30,10 +31,31 @@ LocalServer::~LocalServer()
     // own cleanup did.
     deleteAllSandboxes();
     stop();
-    if (m_proc == nullptr && !m_dataDir.isEmpty() && runsAsOtherUser()) {
-        // Files there belong to the other user (and its sandboxes); root removes them.
-        QProcess::execute("rm", {"-rf", m_dataDir});
+    removeTempDir();
+}
+
+void LocalServer::removeTempDir()
+{
+    if (!m_tmp)
+        return;
+    // The whole lizard-test-XXXXXX directory, not only its data/: when the server ran as
+    // another user both belong to that user, and QTemporaryDir (auto-remove off then) would
+    // leave them. Root removes them; a sandbox's mount that is still going away can keep a
+    // directory busy for a moment, hence the retries.
+    const QString dir = m_tmp->path();
+    QDeadlineTimer deadline(5000);
+    while (QFileInfo::exists(dir)) {
+        if (runsAsOtherUser())
+            QProcess::execute("rm", {"-rf", dir});
+        else
+            QDir(dir).removeRecursively();
+        if (!QFileInfo::exists(dir) || deadline.hasExpired())
+            break;
+        QThread::msleep(100);
     }
+    if (QFileInfo::exists(dir))
+        qWarning("lizard-local test fixture: could not remove %s", qPrintable(dir));
+    m_tmp.reset();
 }
 
 void LocalServer::deleteAllSandboxes()

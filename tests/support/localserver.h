@@ -46,6 +46,7 @@ public:
 
 private:
     void deleteAllSandboxes();
+    void removeTempDir();
 
     std::unique_ptr<QTemporaryDir> m_tmp;
     std::unique_ptr<QProcess> m_proc;

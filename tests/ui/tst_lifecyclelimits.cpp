@@ -1,9 +1,10 @@
-// A lizard-local that lets one sandbox run (--max-running 1): what the app shows at the limit
-// (issue 4). The create dialog and the fork dialog say the limit, how many run and when to
-// retry, and keep what was typed.
-#include "apiwait.h"
+// A lizard-local that lets one sandbox run (--max-running 1): what the app shows at the limit.
+// The create dialog and the fork dialog say the limit, how many run and when to retry, and
+// keep what was typed.
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/forkdialog.h"
@@ -52,13 +53,10 @@ private slots:
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
         QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
-        client::CreateSandboxRequest req;
-        req.projectId = m_window->projectPanel()->currentProjectId();
-        req.timeoutMs = 600000;
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        QVERIFY(created && created->ok());
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId =
+            test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 600000, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 10000);
         m_window->sandboxPanel()->selectSandbox(m_sandboxId);
     }
@@ -67,8 +65,7 @@ private slots:
     {
         m_window.reset();
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>(
-                [&](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+            test::killSandbox(*m_api, m_sandboxId);
     }
 
     void createAtTheLimitSaysSo()

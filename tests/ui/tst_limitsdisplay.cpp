@@ -1,10 +1,10 @@
 // What the sandbox table says about a sandbox's limits, against a real lizard-local (as root:
 // cgroups; as an ordinary user without a writable cgroup: rlimits). The text is what the
 // server reports it enforces, never more.
-#include "apiwait.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
 #include "server/support_http.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
@@ -39,19 +39,16 @@ private slots:
         client::CreateSandboxRequest req;
         req.projectId = m_window->projectPanel()->currentProjectId();
         req.size = "small";
-        const auto created = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        QVERIFY(created && created->ok());
-        m_sandboxId = created->value().sandboxId;
+        QString why;
+        m_sandboxId = test::startSandbox(*m_api, req, &why);
+        LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
     {
         m_window.reset();
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
-                return m_api->killSandbox(m_sandboxId, ctx, done);
-            });
+            test::killSandbox(*m_api, m_sandboxId);
     }
 
     void sizeCellShowsTheEnforcedLimits()

@@ -1,6 +1,6 @@
 // The main window against a real lizard-local: the default project is selected, a sandbox is
 // created through the dialog, `echo hi` runs in its console, errors reach the banner.
-#include "apiwait.h"
+#include "support/apiwait.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
 #include "support/localserver.h"
@@ -135,7 +135,8 @@ private slots:
         QCOMPARE(console->commandLine()->text(), QString());
     }
 
-    // With LIZARD_SCREENSHOT_DIR set: the scenario of the issue, saved as main-window.png.
+    // With LIZARD_SCREENSHOT_DIR set: the window with a sandbox and a command's output, saved
+    // as main-window.png.
     void screenshot()
     {
         const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");

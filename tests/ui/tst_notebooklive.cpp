@@ -1,7 +1,7 @@
 // The notebook UI against a real lizard-local and an `interpreter` sandbox: a matplotlib chart
-// typed into a cell and run with Shift+Enter shows inline at its size; the issue's walk-through
+// typed into a cell and run with Shift+Enter shows inline at its size; a user's walk-through
 // (pandas, 6 beside Out [2], a table, ZeroDivisionError, a 5 s timeout that keeps variables).
-#include "../models/apiwait.h"
+#include "support/apiwait.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/runqueue.h"
 #include "support/localserver.h"
@@ -245,7 +245,7 @@ void TestNotebookLive::walkThrough()
     QCOMPARE(kept->outputs()->view(0)->plainText(), QString("12")); // df survived the timeout
 }
 
-// Issue 4: x = 41, Fork notebook, x + 1 is 42 in the branch; x changed in the branch leaves the
+// x = 41, Fork notebook, x + 1 is 42 in the branch; x changed in the branch leaves the
 // original at 41.
 void TestNotebookLive::forkNotebookBranches()
 {

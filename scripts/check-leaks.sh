@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# What a test run must not leave behind: a sandbox's PID 1 (lizard-agent) or a lizard-local
+# still running, or a temporary directory of the test fixtures (tests/support/localserver.cpp
+# makes lizard-test-XXXXXX; some suites make lizard-unit-, lizard-nouserns- and
+# lizard-escape-secret- ones) in the temporary directory.
+#
+#   scripts/check-leaks.sh before FILE   # records what is there already (before the suites)
+#   scripts/check-leaks.sh after FILE    # prints what is new since, and fails if anything is
+#
+# Comparing with what was there before keeps a developer's own lizard-local and sandboxes out
+# of the verdict; in CI the list before is empty. .ci/run calls both around `make test`.
+set -euo pipefail
+mode=${1:-}
+file=${2:-}
+if [[ ($mode != before && $mode != after) || -z $file ]]; then
+  echo "usage: $0 before|after FILE" >&2
+  exit 2
+fi
+tmp=${TMPDIR:-/tmp}
+
+current() {
+  # Processes by their exact name (a sandbox's PID 1 keeps lizard-agent's), with their command.
+  local name pid cmd
+  for name in lizard-agent lizard-local; do
+    for pid in $(pgrep -x "$name" || true); do
+      cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+      [[ -n $cmd ]] && echo "process $pid $cmd" # (empty: it ended meanwhile)
+    done
+  done
+  local dir
+  for dir in "$tmp"/lizard-test-* "$tmp"/lizard-unit-* "$tmp"/lizard-nouserns-* "$tmp"/lizard-escape-secret-*; do
+    [[ -e $dir ]] && echo "directory $dir"
+  done
+  return 0
+}
+
+if [[ $mode == before ]]; then
+  current >"$file"
+  exit 0
+fi
+
+# A process that lives on for a moment after its suite (a server finishing its SIGTERM) is
+# not a leak: look again for up to 10 s before calling what is still there leaked.
+for _ in $(seq 20); do
+  leaked=$(current | grep -vxF -f "$file" || true)
+  [[ -z $leaked ]] && break
+  sleep 0.5
+done
+if [[ -n $leaked ]]; then
+  echo "== leak check: the test suites left these behind:"
+  echo "$leaked"
+  exit 1
+fi
+echo "== leak check: no lizard-agent, lizard-local or test directory outlived the suites"

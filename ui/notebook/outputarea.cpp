@@ -2,6 +2,7 @@
 
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/outputviewfactory.h"
+#include "ui/notebook/streamoutputview.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -64,6 +65,7 @@ void OutputArea::insertRow(int index)
     row.prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
     row.prompt->setStyleSheet(QStringLiteral("color:#d84315;font-family:monospace;"));
     row.view = createOutputView(output);
+    connectSource(row.view, index);
     layout->addWidget(row.prompt);
     layout->addWidget(row.view, 1);
     m_layout->insertWidget(index, row.row);
@@ -81,9 +83,22 @@ void OutputArea::updateRow(int index)
     if (row.view->setOutput(output))
         return;
     OutputView* fresh = createOutputView(output);
+    connectSource(fresh, index);
     row.row->layout()->replaceWidget(row.view, fresh);
     delete row.view;
     row.view = fresh;
+}
+
+void OutputArea::connectSource(OutputView* view, int index)
+{
+    // Rows only grow at the end or are cleared together, so a row's index stays its output's.
+    if (auto* stream = qobject_cast<StreamOutputView*>(view)) {
+        stream->setSource([cell = m_cell, index]() -> const StreamOutput* {
+            if (!cell || index >= int(cell->outputs().size()))
+                return nullptr;
+            return std::get_if<StreamOutput>(&cell->outputs().at(size_t(index)));
+        });
+    }
 }
 
 void OutputArea::clearRows()

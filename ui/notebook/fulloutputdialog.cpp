@@ -28,9 +28,9 @@ qint64 characterStart(const QByteArray& bytes, qint64 at)
 FullOutputDialog::FullOutputDialog(lizard::notebook::StreamText text, const QString& title, QWidget* parent,
                                    qint64 pageBytes)
     : QDialog(parent), m_text(std::move(text)), m_pageBytes(qMax<qint64>(4096, pageBytes)),
-      m_view(new QPlainTextEdit(this)), m_position(new QLabel(this)), m_first(new QPushButton(QStringLiteral("⏮ First"))),
+      m_view(new QPlainTextEdit(this)), m_position(new QLabel(this)), m_first(new QPushButton(QStringLiteral("« First"))),
       m_previous(new QPushButton(QStringLiteral("◀ Previous"))), m_next(new QPushButton(QStringLiteral("Next ▶"))),
-      m_last(new QPushButton(QStringLiteral("Last ⏭")))
+      m_last(new QPushButton(QStringLiteral("Last »")))
 {
     setWindowTitle(title);
     setObjectName(QStringLiteral("fullOutputDialog"));

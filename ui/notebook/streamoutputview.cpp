@@ -158,7 +158,9 @@ FullOutputDialog* StreamOutputView::showFullOutput()
     if (!stream)
         return nullptr;
     delete m_dialog; // shows the text of now, not of when it was first opened
-    m_dialog = new FullOutputDialog(StreamText(*stream), QStringLiteral("Full output (%1)").arg(m_name), this);
+    // A child of the window, not of this view: it stays open (with its copy of the text) when
+    // the cell runs again and its outputs are cleared.
+    m_dialog = new FullOutputDialog(StreamText(*stream), QStringLiteral("Full output (%1)").arg(m_name), window());
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog->show();
     return m_dialog;

@@ -133,13 +133,27 @@ void appendJsonString(QByteArray& out, QByteArrayView s)
     for (const char ch : s) {
         const auto c = static_cast<unsigned char>(ch);
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
         default:
             if (c < 0x20) {
                 out += "\\u00";
@@ -213,15 +227,27 @@ nlohmann::json IpynbWriter::toJson(const NotebookData& data)
     return notebookJson(data, &inline_);
 }
 
-QString IpynbWriter::write(QIODevice* out, const NotebookData& data)
+namespace {
+
+// Jupyter writes indent=1 with sorted keys (nlohmann's objects are sorted). Invalid UTF-8
+// cannot come from QString; replace rather than throw regardless. depth: the value's nesting
+// in the file, so that it can be dumped on its own and still line up.
+std::string dumpAt(const nlohmann::json& value, int depth)
 {
-    Spills spills;
-    spills.prefix = "lizard-spilled-stream:" +
-                    QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString() + ':';
-    // Jupyter writes indent=1 with sorted keys (nlohmann's objects are sorted) and a final
-    // newline. Invalid UTF-8 cannot come from QString; replace rather than throw regardless.
-    const std::string text = notebookJson(data, &spills)
-                                 .dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = value.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out;
+    out.reserve(text.size() + text.size() / 16);
+    for (const char c : text) {
+        out += c;
+        if (c == '\n') // outside strings only: dump escapes the ones inside
+            out.append(std::size_t(depth), ' ');
+    }
+    return out;
+}
+
+// Writes text, putting each spilled stream's lines where its marker is.
+QString writeWithSpills(QIODevice* out, const std::string& text, const Spills& spills)
+{
     std::size_t from = 0;
     for (std::size_t i = 0; i < spills.texts.size(); ++i) {
         const std::string marker = '"' + spills.prefix + std::to_string(i) + '"';
@@ -237,9 +263,40 @@ QString IpynbWriter::write(QIODevice* out, const NotebookData& data)
         from = at + marker.size();
     }
     const qint64 rest = qint64(text.size() - from);
-    if (out->write(text.data() + from, rest) != rest || out->write("\n", 1) != 1)
+    return out->write(text.data() + from, rest) == rest ? QString() : out->errorString();
+}
+
+} // namespace
+
+QString IpynbWriter::write(QIODevice* out, const NotebookData& data)
+{
+    // A cell at a time, laid out as one dump of the whole tree would be. One string of the
+    // whole notebook is what made autosave stall the UI thread even from a worker: mapping and
+    // unmapping hundreds of MB takes the process's memory-map lock, which the UI thread then
+    // waits for at its next page fault.
+    Spills spills;
+    spills.prefix = "lizard-spilled-stream:" +
+                    QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString() + ':';
+    const auto put = [out](const std::string& s) {
+        return out->write(s.data(), qint64(s.size())) == qint64(s.size());
+    };
+    if (!put("{\n \"cells\": ["))
         return out->errorString();
-    return {};
+    for (std::size_t i = 0; i < data.cells.size(); ++i) {
+        spills.texts.clear();
+        const std::string cell = dumpAt(cellJson(data.cells[i], &spills), 2);
+        if (!put(i == 0 ? "\n  " : ",\n  "))
+            return out->errorString();
+        if (QString error = writeWithSpills(out, cell, spills); !error.isEmpty())
+            return error;
+    }
+    const nlohmann::json metadata =
+        data.metadata.is_object() ? data.metadata : nlohmann::json::object();
+    const std::string tail = std::string(data.cells.empty() ? "]" : "\n ]") +
+                             ",\n \"metadata\": " + dumpAt(metadata, 1) +
+                             ",\n \"nbformat\": " + std::to_string(nbformatMajor) +
+                             ",\n \"nbformat_minor\": " + std::to_string(nbformatMinor) + "\n}\n";
+    return put(tail) ? QString() : out->errorString();
 }
 
 QByteArray IpynbWriter::serialize(const NotebookData& data)

@@ -3,10 +3,17 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QMutex>
+#include <QPointer>
 #include <QPromise>
 #include <QThreadPool>
 #include <atomic>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace lizard::notebook {
 
@@ -54,12 +61,36 @@ template <class Shared> Result writeCopy(Shared& shared, const Job& job)
     return {std::move(error), false, job.revision};
 }
 
+// One thread for the autosaves of every notebook, owned by the application (whose destruction
+// waits for a write still running), and niced: writing a copy is background work, and on a busy
+// machine the scheduler should run the UI thread first. Linux keeps a nice value per thread.
+QThreadPool* autosavePool()
+{
+    static QPointer<QThreadPool> pool;
+    if (!pool) {
+        pool = new QThreadPool(QCoreApplication::instance());
+        pool->setMaxThreadCount(1);
+    }
+    return pool;
+}
+
+void lowerThreadPriority()
+{
+#ifdef Q_OS_LINUX
+    static thread_local bool lowered = false;
+    if (!lowered)
+        setpriority(PRIO_PROCESS, id_t(gettid()), 10);
+    lowered = true;
+#endif
+}
+
 template <class Shared> QFuture<Result> startWrite(std::shared_ptr<Shared> shared, Job job)
 {
     auto promise = std::make_shared<QPromise<Result>>();
     QFuture<Result> future = promise->future();
     promise->start();
-    QThreadPool::globalInstance()->start([promise, shared, job = std::move(job)] {
+    autosavePool()->start([promise, shared, job = std::move(job)] {
+        lowerThreadPriority();
         promise->addResult(writeCopy(*shared, job));
         promise->finish();
     });
@@ -145,15 +176,24 @@ void RecoveryWatcher::onWriteDone()
         flush(); // edits made while it wrote: write them now rather than at the next tick
 }
 
+void RecoveryWatcher::waitForIdle()
+{
+    autosavePool()->waitForDone();
+}
+
 bool RecoveryWatcher::waitForWrites(int msecs)
 {
+    // An event loop, not a blocking wait: the UI thread stays responsive meanwhile.
     QDeadlineTimer deadline(msecs);
     while (m_writing || m_pending) {
         if (deadline.hasExpired())
             return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-        if (m_writing)
-            m_job.waitForFinished(); // lets the finished signal through on the next round
+        QEventLoop loop;
+        connect(&m_job, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit,
+                Qt::QueuedConnection);
+        QTimer::singleShot(qMax<qint64>(1, qMin<qint64>(deadline.remainingTime(), 100)), &loop,
+                           &QEventLoop::quit);
+        loop.exec();
     }
     return true;
 }

@@ -5,10 +5,11 @@
 // what a crash does: the next start finds it in RecoveryStore::entries().
 //
 // The UI thread only takes a snapshot (NotebookDocument::toData(), which shares the outputs
-// rather than copying them); a worker of the global thread pool serialises and writes it. One
+// rather than copying them); a low-priority worker thread serialises and writes it. One
 // write per copy at a time, in order: an edit made during a write is written once it is done,
 // and a write never replaces a newer copy with an older one. A write still running when the
-// watcher goes finishes on its own (the application waits for it on exit).
+// watcher goes finishes on its own (the application waits for it on exit). waitForIdle() waits
+// for every notebook's writes (tests).
 
 #include "notebook/notebookfile.h"
 #include "notebook/recoverystore.h"
@@ -43,6 +44,8 @@ public:
     bool isWriting() const { return m_writing; }
     // Runs the event loop until no write runs or waits (tests, benchmarks). False on timeout.
     bool waitForWrites(int msecs = 30000);
+    // Blocks until every watcher's writes are done (tests; the application's exit does this).
+    static void waitForIdle();
     // How long the UI thread spent taking the last snapshot.
     qint64 lastSnapshotNs() const { return m_snapshotNs; }
 

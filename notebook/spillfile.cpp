@@ -22,8 +22,8 @@ QString SpillFile::directory()
 {
     QMutexLocker lock(&g_spill->mutex);
     if (!g_spill->dir || !g_spill->dir->isValid())
-        g_spill->dir = std::make_unique<QTemporaryDir>(QDir::tempPath() +
-                                                       QStringLiteral("/lizard-desktop-outputs-XXXXXX"));
+        g_spill->dir = std::make_unique<QTemporaryDir>(
+            QDir::tempPath() + QStringLiteral("/lizard-desktop-outputs-XXXXXX"));
     return g_spill->dir->isValid() ? g_spill->dir->path() : QString();
 }
 

@@ -19,8 +19,8 @@ void unspill(StreamOutput& stream, QStringView more, const QString& why)
     const StreamText whole(stream);
     QString text = whole.readAll(&error);
     if (!error.isEmpty()) // the file is gone too: keep what memory still has, say what is missing
-        text = stream.spilled->head + QStringLiteral("\n[… part of this output was lost: %1 …]\n")
-                                          .arg(error) +
+        text = stream.spilled->head +
+               QStringLiteral("\n[… part of this output was lost: %1 …]\n").arg(error) +
                stream.text;
     stream.text = text + more.toString();
     stream.spilled.reset();
@@ -70,7 +70,8 @@ void appendToStream(StreamOutput& stream, QStringView more)
     // Another copy of this output (a forked notebook) appended to the file after ours was
     // taken: ours continues in a file of its own.
     if (spilled.file->size() != spilled.bytes) {
-        std::shared_ptr<SpillFile> own = SpillFile::copyPrefix(*spilled.file, spilled.bytes, &error);
+        std::shared_ptr<SpillFile> own =
+            SpillFile::copyPrefix(*spilled.file, spilled.bytes, &error);
         if (!own) {
             unspill(stream, more, error);
             return;

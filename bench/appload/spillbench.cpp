@@ -13,7 +13,6 @@
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
-
 #include <cstdio>
 
 namespace lizard::bench {
@@ -36,7 +35,8 @@ int runSpillBench(qint64 megabytes, bool quick)
 {
     QTemporaryDir dir;
     auto* runner = new FeedRunner;
-    auto page = std::make_unique<ui::notebook::NotebookPage>(QStringLiteral("sbx-bench"), runner, nullptr);
+    auto page =
+        std::make_unique<ui::notebook::NotebookPage>(QStringLiteral("sbx-bench"), runner, nullptr);
     page->enableRecovery(RecoveryStore(dir.filePath(QStringLiteral("recovery"))));
     page->resize(1000, 800);
     page->show();
@@ -62,7 +62,8 @@ int runSpillBench(qint64 megabytes, bool quick)
         sent += chunk.size();
         emit runner->streamReceived(StreamOutput{QStringLiteral("stdout"), chunk});
         peakModel = qMax(peakModel, cell->outputMemoryBytes());
-        QCoreApplication::processEvents(); // repaints, autosave timer: what the loop does between events
+        QCoreApplication::processEvents(); // repaints, autosave timer: what the loop does between
+                                           // events
     }
     emit runner->done(1);
     for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 200;) {
@@ -77,12 +78,14 @@ int runSpillBench(qint64 megabytes, bool quick)
     const double growthMb = (after - before) / 1048576.0;
     std::printf("spilled output: app RSS %.0f MB after a cell printed %lld MB%s (%.0f MB before; "
                 "growth %.0f MB, target < 100 MB) %s\n",
-                after / 1048576.0, static_cast<long long>(megabytes), quick ? " (quick: 1 GB without --quick)" : "",
-                before / 1048576.0, growthMb, growthMb < 100 ? "PASS" : "MISS");
-    std::printf("  model keeps %.2f MB in memory (peak %.2f MB), the rest in %s; %lld lines in %.1f s%s\n",
-                cell->outputMemoryBytes() / 1048576.0, peakModel / 1048576.0,
-                out.spilled ? qPrintable(out.spilled->file->path()) : "memory", static_cast<long long>(line), seconds,
-                complete ? "" : "  [FAILED: the stream lost bytes]");
+                after / 1048576.0, static_cast<long long>(megabytes),
+                quick ? " (quick: 1 GB without --quick)" : "", before / 1048576.0, growthMb,
+                growthMb < 100 ? "PASS" : "MISS");
+    std::printf(
+        "  model keeps %.2f MB in memory (peak %.2f MB), the rest in %s; %lld lines in %.1f s%s\n",
+        cell->outputMemoryBytes() / 1048576.0, peakModel / 1048576.0,
+        out.spilled ? qPrintable(out.spilled->file->path()) : "memory",
+        static_cast<long long>(line), seconds, complete ? "" : "  [FAILED: the stream lost bytes]");
     std::fflush(stdout);
     page->recoveryWatcher()->waitForWrites(120000);
     page->recoveryWatcher()->close();

@@ -127,7 +127,7 @@ void TestAutosave::saveWhileWriting()
     watcher.flush();
     QVERIFY(watcher.isWriting());
     QVERIFY(!nb.file.save()); // clean again while the copy is still being written
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     QVERIFY(watcher.waitForWrites());
     QVERIFY(store().entries().empty());
     QVERIFY(QDir(store().directory()).entryList(QDir::Files).isEmpty());
@@ -149,7 +149,7 @@ void TestAutosave::closeWhileWriting()
     watcher.flush();
     QVERIFY(watcher.isWriting());
     watcher.close(); // the user closed the notebook on purpose: no copy may remain
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     QVERIFY(watcher.waitForWrites());
     QCOMPARE(written.size(), 0);
     QVERIFY(QDir(store().directory()).entryList(QDir::Files).isEmpty());
@@ -169,7 +169,7 @@ void TestAutosave::destroyedWhileWriting()
         watcher.reset();
         nb.reset();
     }
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     QCOMPARE(editOnDisk(), 2); // the latest state, not the one being written when it went
 }
 

@@ -162,7 +162,7 @@ void TestRecoveryStore::discard()
     nb.doc.cell(0)->setSource("x");
     watcher->flush();
     watcher.reset(); // crash, while the copy is being written: the write completes on its own
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     const auto entries = store().entries();
     QCOMPARE(entries.size(), std::size_t(1));
     store().discard(entries[0]);

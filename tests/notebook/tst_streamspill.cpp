@@ -27,6 +27,7 @@ private slots:
     void fileGoesWithTheOutputs();
     void copiesDiverge();
     void openedHugeOutputSpills();
+    void cellByCellLayoutIsOneDump();
 
 private:
     // Prints `bytes` of numbered ASCII lines into the cell in runner-sized chunks; returns the
@@ -74,7 +75,8 @@ void TestStreamSpill::twentyMegabytesStayBounded()
     const qint64 bound = 2 * StreamOutput::spillThresholdChars + (1 << 20);
     QVERIFY2(peak <= bound, qPrintable(QString::number(peak)));
     const qint64 after = 2 * (StreamOutput::headChars + 2 * StreamOutput::tailChars) + 4096;
-    QVERIFY2(cell.outputMemoryBytes() <= after, qPrintable(QString::number(cell.outputMemoryBytes())));
+    QVERIFY2(cell.outputMemoryBytes() <= after,
+             qPrintable(QString::number(cell.outputMemoryBytes())));
     QVERIFY(streamLength(s) >= 20 << 20);
     QVERIFY(s.spilled->head.startsWith("line 0 of"));
     QVERIFY(s.text.endsWith("of a long stream output\n"));
@@ -95,7 +97,8 @@ void TestStreamSpill::everyByteInSavedNotebook()
     Cell* cell = doc.insertCell(0, CellType::Code, "for i in ...: print(i)");
     qint64 peak = 0;
     const QByteArray sha = print(*cell, 20 << 20, &peak);
-    cell->appendOutput(RichOutput{RichOutput::Kind::ExecuteResult, {{"text/plain", "42"}}, {}, 1, {}});
+    cell->appendOutput(
+        RichOutput{RichOutput::Kind::ExecuteResult, {{"text/plain", "42"}}, {}, 1, {}});
     cell->appendOutput(StreamOutput{"stderr", "after\n"});
     QVERIFY(std::get<StreamOutput>(cell->outputs().at(0)).spilled);
     QTemporaryDir dir;
@@ -161,7 +164,8 @@ void TestStreamSpill::fileGoesWithTheOutputs()
     const QString path = std::get<StreamOutput>(cell->outputs().at(0)).spilled->file->path();
     QVERIFY(path.startsWith(SpillFile::directory()));
     QVERIFY(QFile::exists(path));
-    QCOMPARE(QFile::permissions(path) & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+    QCOMPARE(QFile::permissions(path) & (QFile::ReadGroup | QFile::ReadOther),
+             QFile::Permissions());
 
     // A snapshot (autosave) or an open viewer still reads it after the outputs are cleared.
     NotebookData snapshot = doc.toData();
@@ -218,6 +222,25 @@ void TestStreamSpill::openedHugeOutputSpills()
     QVERIFY(doc.cell(0)->outputMemoryBytes() < 2 << 20);
     QString error;
     QCOMPARE(StreamText(s).readAll(&error), std::get<StreamOutput>(nb.cells[0].outputs.at(0)).text);
+}
+
+void TestStreamSpill::cellByCellLayoutIsOneDump()
+{
+    // The writer goes a cell at a time; the bytes are those of one dump of the whole tree.
+    for (int cells : {0, 1, 3}) {
+        NotebookData nb;
+        nb.metadata = {{"kernelspec", {{"name", "python3"}}}, {"x", {1, 2}}};
+        for (int i = 0; i < cells; ++i) {
+            CellData c;
+            c.id = QStringLiteral("cell-%1").arg(i);
+            c.source = QStringLiteral("a\nb %1").arg(i);
+            c.outputs.push_back(StreamOutput{"stdout", "one\ntwo\n"});
+            c.outputs.push_back(RichOutput{RichOutput::Kind::DisplayData, {{"text/plain", "t"}}, {}, {}, {}});
+            nb.cells.push_back(c);
+        }
+        const QByteArray one = QByteArray::fromStdString(IpynbWriter::toJson(nb).dump(1)) + '\n';
+        QCOMPARE(IpynbWriter::serialize(nb), one);
+    }
 }
 
 QTEST_MAIN(TestStreamSpill)

@@ -84,7 +84,7 @@ private:
     {
         panel()->selectSandbox(m_b);
         QCOMPARE(panel()->currentSandboxId(), m_b);
-        QSignalSpy refreshed(table(), &models::PolledTableModel::refreshed);
+        QSignalSpy refreshed(table(), &models::SandboxTableModel::refreshed);
         table()->refresh();
         QVERIFY(refreshed.wait(10000));
         QCOMPARE(panel()->currentSandboxId(), m_b);
@@ -95,11 +95,13 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
+                                  QString("default"), 10000);
         m_projectId = m_window->projectPanel()->currentProjectId();
         m_a = createSandbox();
         m_b = createSandbox();
@@ -111,7 +113,8 @@ private slots:
     {
         m_window.reset();
         for (const QString& id : std::as_const(m_made))
-            test::waitFor<client::Unit>([&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+            test::waitFor<client::Unit>(
+                [&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
     }
 
     void extendLifetime()
@@ -154,7 +157,8 @@ private slots:
     {
         panel()->selectSandbox(m_a);
         QSignalSpy messages(panel(), &ui::SandboxPanel::message);
-        whenShown<ui::ForkDialog>([this] { switchSandbox(); }, [](ui::ForkDialog* dialog) { dialog->accept(); });
+        whenShown<ui::ForkDialog>([this] { switchSandbox(); },
+                                  [](ui::ForkDialog* dialog) { dialog->accept(); });
         panel()->forkAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 120000);
         const QString said = messages.last().at(0).toString();
@@ -169,8 +173,9 @@ private slots:
         m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
         QStringList ids;
         for (const QString& name : {"first", "second"}) {
-            const auto made = test::waitFor<client::Volume>(
-                [&](QObject* ctx, auto done) { return m_api->createVolume(m_projectId, name, 1, ctx, done); });
+            const auto made = test::waitFor<client::Volume>([&](QObject* ctx, auto done) {
+                return m_api->createVolume(m_projectId, name, 1, ctx, done);
+            });
             QVERIFY(made && made->ok());
             ids << made->value().id;
         }
@@ -201,7 +206,10 @@ private slots:
         QStringList ids;
         for (const QString& name : {"keep me", "delete me"}) {
             const auto made = test::waitFor<client::Snapshot>(
-                [&](QObject* ctx, auto done) { return m_api->createSnapshot(m_b, name, ctx, done); }, 120000);
+                [&](QObject* ctx, auto done) {
+                    return m_api->createSnapshot(m_b, name, ctx, done);
+                },
+                120000);
             QVERIFY(made && made->ok());
             ids.prepend(made->value().id); // ids[0]: "delete me"
         }

@@ -62,7 +62,8 @@ private:
             CellData c;
             c.source = "edit 0";
             RichOutput r;
-            r.data = {{"image/svg+xml", "<svg xmlns='http://www.w3.org/2000/svg'/>"}, {"text/x-big", image}};
+            r.data = {{"image/svg+xml", "<svg xmlns='http://www.w3.org/2000/svg'/>"},
+                      {"text/x-big", image}};
             c.outputs.push_back(r);
             nb.cells.push_back(c);
         }
@@ -95,7 +96,8 @@ void TestNotebookLoad::printTwentyMegabytes()
     }
     emit runner->done(1);
     QCOMPARE(cell->status(), CellStatus::Done);
-    QVERIFY2(peak <= 2 * StreamOutput::spillThresholdChars + (1 << 20), qPrintable(QString::number(peak)));
+    QVERIFY2(peak <= 2 * StreamOutput::spillThresholdChars + (1 << 20),
+             qPrintable(QString::number(peak)));
     QVERIFY(cell->outputMemoryBytes() < 2 << 20);
 
     OutputArea* area = page->cells()->cellWidget(0)->outputs();
@@ -183,7 +185,7 @@ void TestNotebookLoad::closedWhileAutosaving()
     });
     QVERIFY(page->confirmClose());
     page.reset();
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     QVERIFY(store.entries().empty());
     QVERIFY(QDir(store.directory()).entryList(QDir::Files).isEmpty());
 }
@@ -200,7 +202,7 @@ void TestNotebookLoad::destroyedWhileAutosaving()
     QTRY_VERIFY(page->recoveryWatcher()->isWriting());
     page->document()->cell(0)->setSource("edit 2");
     page.reset(); // the app ends without closing the page (a crash, a kill): no close()
-    QThreadPool::globalInstance()->waitForDone();
+    RecoveryWatcher::waitForIdle();
     const auto entries = store.entries();
     QCOMPARE(entries.size(), std::size_t(1));
     QCOMPARE(store.load(entries[0]).value().cells[0].source, QString("edit 2"));

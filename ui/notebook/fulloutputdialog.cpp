@@ -25,11 +25,13 @@ qint64 characterStart(const QByteArray& bytes, qint64 at)
 
 } // namespace
 
-FullOutputDialog::FullOutputDialog(lizard::notebook::StreamText text, const QString& title, QWidget* parent,
-                                   qint64 pageBytes)
+FullOutputDialog::FullOutputDialog(lizard::notebook::StreamText text, const QString& title,
+                                   QWidget* parent, qint64 pageBytes)
     : QDialog(parent), m_text(std::move(text)), m_pageBytes(qMax<qint64>(4096, pageBytes)),
-      m_view(new QPlainTextEdit(this)), m_position(new QLabel(this)), m_first(new QPushButton(QStringLiteral("« First"))),
-      m_previous(new QPushButton(QStringLiteral("◀ Previous"))), m_next(new QPushButton(QStringLiteral("Next ▶"))),
+      m_view(new QPlainTextEdit(this)), m_position(new QLabel(this)),
+      m_first(new QPushButton(QStringLiteral("« First"))),
+      m_previous(new QPushButton(QStringLiteral("◀ Previous"))),
+      m_next(new QPushButton(QStringLiteral("Next ▶"))),
       m_last(new QPushButton(QStringLiteral("Last »")))
 {
     setWindowTitle(title);
@@ -127,8 +129,9 @@ void FullOutputDialog::showRange(qint64 start, qint64 end)
     const QByteArray bytes = m_text.read(start, end - start, &m_error);
     m_view->setPlainText(m_error.isEmpty() ? QString::fromUtf8(bytes) : m_error);
     const QLocale locale;
-    m_position->setText(QStringLiteral("bytes %1–%2 of %3")
-                            .arg(locale.toString(start), locale.toString(end), locale.toString(m_text.size())));
+    m_position->setText(
+        QStringLiteral("bytes %1–%2 of %3")
+            .arg(locale.toString(start), locale.toString(end), locale.toString(m_text.size())));
     m_first->setEnabled(start > 0);
     m_previous->setEnabled(start > 0);
     m_next->setEnabled(end < m_text.size());
@@ -137,8 +140,8 @@ void FullOutputDialog::showRange(qint64 start, qint64 end)
 
 void FullOutputDialog::saveInteractive()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, QStringLiteral("Save output"), QDir::homePath() + "/output.txt");
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save output"),
+                                                      QDir::homePath() + "/output.txt");
     if (path.isEmpty())
         return;
     const QString error = saveTo(path);

@@ -19,8 +19,8 @@ class FullOutputDialog : public QDialog
 {
     Q_OBJECT
 public:
-    FullOutputDialog(lizard::notebook::StreamText text, const QString& title, QWidget* parent = nullptr,
-                     qint64 pageBytes = defaultPageBytes);
+    FullOutputDialog(lizard::notebook::StreamText text, const QString& title,
+                     QWidget* parent = nullptr, qint64 pageBytes = defaultPageBytes);
 
     QString pageText() const;
     qint64 pageStart() const { return m_start; }

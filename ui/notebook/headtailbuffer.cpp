@@ -15,7 +15,8 @@ QString afterCarriageReturn(QString line)
 
 } // namespace
 
-HeadTailBuffer::HeadTailBuffer(int headLines, int tailLines) : m_headMax(headLines), m_headLimit(headLines), m_tailLimit(tailLines)
+HeadTailBuffer::HeadTailBuffer(int headLines, int tailLines)
+    : m_headMax(headLines), m_headLimit(headLines), m_tailLimit(tailLines)
 {
 }
 

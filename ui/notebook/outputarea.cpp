@@ -16,7 +16,8 @@ int OutputArea::promptWidth(const QFontMetrics& metrics)
     return metrics.horizontalAdvance(QStringLiteral("Out [999]:")) + 8;
 }
 
-OutputArea::OutputArea(Cell* cell, QWidget* parent) : QWidget(parent), m_cell(cell), m_layout(new QVBoxLayout(this))
+OutputArea::OutputArea(Cell* cell, QWidget* parent)
+    : QWidget(parent), m_cell(cell), m_layout(new QVBoxLayout(this))
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
@@ -47,7 +48,8 @@ QString OutputArea::promptFor(const Output& output) const
     const auto* rich = std::get_if<RichOutput>(&output);
     if (!rich || rich->kind != RichOutput::Kind::ExecuteResult)
         return {};
-    const std::optional<int> count = rich->executionCount ? rich->executionCount : m_cell->executionCount();
+    const std::optional<int> count =
+        rich->executionCount ? rich->executionCount : m_cell->executionCount();
     return count ? QStringLiteral("Out [%1]:").arg(*count) : QStringLiteral("Out [ ]:");
 }
 

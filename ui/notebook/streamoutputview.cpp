@@ -86,7 +86,8 @@ void StreamOutputView::rebuild(const StreamOutput& stream)
 {
     // The text between the model's head and tail is only on disk: show the whole lines of the
     // head, the count of the lines between, and the whole lines of the tail.
-    const QStringView head = QStringView(stream.spilled->head).left(stream.spilled->head.lastIndexOf(u'\n') + 1);
+    const QStringView head =
+        QStringView(stream.spilled->head).left(stream.spilled->head.lastIndexOf(u'\n') + 1);
     const QStringView tail = QStringView(stream.text).mid(stream.text.indexOf(u'\n') + 1);
     const qint64 middle = stream.spilled->newlines - head.count(u'\n') - tail.count(u'\n');
     m_buffer.clear();
@@ -113,8 +114,10 @@ void StreamOutputView::render()
     m_tail->setPlainText(tail);
     m_bar->setVisible(m_buffer.truncated());
     if (m_buffer.truncated()) {
-        m_bar->setText(hiddenText().toHtmlEscaped() +
-                       QStringLiteral(" — <a href=\"open\">Show full output</a> · <a href=\"save\">Save…</a>"));
+        m_bar->setText(
+            hiddenText().toHtmlEscaped() +
+            QStringLiteral(
+                " — <a href=\"open\">Show full output</a> · <a href=\"save\">Save…</a>"));
     }
 }
 
@@ -160,7 +163,8 @@ FullOutputDialog* StreamOutputView::showFullOutput()
     delete m_dialog; // shows the text of now, not of when it was first opened
     // A child of the window, not of this view: it stays open (with its copy of the text) when
     // the cell runs again and its outputs are cleared.
-    m_dialog = new FullOutputDialog(StreamText(*stream), QStringLiteral("Full output (%1)").arg(m_name), window());
+    m_dialog = new FullOutputDialog(StreamText(*stream),
+                                    QStringLiteral("Full output (%1)").arg(m_name), window());
     m_dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog->show();
     return m_dialog;

@@ -23,7 +23,8 @@ class StreamOutputView : public OutputView
 {
     Q_OBJECT
 public:
-    explicit StreamOutputView(const lizard::notebook::StreamOutput& output, QWidget* parent = nullptr);
+    explicit StreamOutputView(const lizard::notebook::StreamOutput& output,
+                              QWidget* parent = nullptr);
     ~StreamOutputView() override;
 
     bool setOutput(const lizard::notebook::Output& output) override;

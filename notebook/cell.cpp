@@ -1,5 +1,7 @@
 #include "notebook/cell.h"
 
+#include "notebook/streamtext.h"
+
 namespace lizard::notebook {
 
 Cell::Cell(CellData data, QObject* parent) : QObject(parent), m_data(std::move(data))
@@ -12,6 +14,20 @@ Cell::Cell(CellData data, QObject* parent) : QObject(parent), m_data(std::move(d
     }
     if (!m_data.metadata.is_object())
         m_data.metadata = nlohmann::json::object();
+    // A file opened with a huge stream output keeps memory as bounded as a run that printed it.
+    for (std::size_t i = 0; i < m_data.outputs.size(); ++i) {
+        const auto* s = std::get_if<StreamOutput>(&m_data.outputs[i]);
+        if (s && !s->spilled && s->text.size() > StreamOutput::spillThresholdChars)
+            spillIfLarge(std::get<StreamOutput>(m_data.outputs.detach(i)));
+    }
+}
+
+qint64 Cell::outputMemoryBytes() const
+{
+    qint64 n = 0;
+    for (const Output& o : m_data.outputs)
+        n += notebook::outputMemoryBytes(o);
+    return n;
 }
 
 void Cell::setSource(const QString& source)
@@ -49,10 +65,13 @@ void Cell::appendOutput(const Output& output)
 {
     if (m_data.type != CellType::Code)
         return; // nbformat keeps outputs on code cells only
-    if (!m_data.outputs.empty() && mergeStream(m_data.outputs.back(), output)) {
+    if (!m_data.outputs.empty() && canMergeStream(m_data.outputs.back(), output)) {
+        mergeStream(m_data.outputs.detach(m_data.outputs.size() - 1), output);
         emit outputChanged(int(m_data.outputs.size()) - 1);
     } else {
         m_data.outputs.push_back(output);
+        if (const auto* s = std::get_if<StreamOutput>(&output); s && !s->spilled)
+            spillIfLarge(std::get<StreamOutput>(m_data.outputs.detach(m_data.outputs.size() - 1)));
         emit outputAdded(int(m_data.outputs.size()) - 1);
     }
     emit edited();
@@ -73,7 +92,7 @@ bool Cell::setOutput(int index, const Output& output)
         return false;
     if (m_data.outputs[std::size_t(index)] == output)
         return true;
-    m_data.outputs[std::size_t(index)] = output;
+    m_data.outputs.set(std::size_t(index), output);
     emit outputChanged(index);
     emit edited();
     return true;

@@ -17,11 +17,13 @@ public:
     QString id() const { return m_data.id; }
     CellType type() const { return m_data.type; }
     QString source() const { return m_data.source; }
-    const std::vector<Output>& outputs() const { return m_data.outputs; }
+    const OutputList& outputs() const { return m_data.outputs; }
     std::optional<int> executionCount() const { return m_data.executionCount; }
     const nlohmann::json& metadata() const { return m_data.metadata; }
     const nlohmann::json& attachments() const { return m_data.attachments; }
     CellStatus status() const { return m_status; }
+    // What the outputs hold in memory, in bytes (a spilled stream counts its head and tail).
+    qint64 outputMemoryBytes() const;
     const CellData& data() const { return m_data; }
 
     void setSource(const QString& source);
@@ -29,7 +31,8 @@ public:
     // changing to code drops attachments (nbformat has none there) and resets the status.
     void setType(CellType type);
     // A stream that continues the last stream of the same name is merged into it
-    // (outputChanged); anything else is appended (outputAdded).
+    // (outputChanged); anything else is appended (outputAdded). A stream that grows large goes
+    // to disk (StreamOutput::spillThresholdChars), keeping its head and tail in memory.
     void appendOutput(const Output& output);
     void clearOutputs();
     // Replaces output index (outputChanged). False when out of range.

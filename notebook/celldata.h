@@ -3,7 +3,7 @@
 // consumes. The live document (NotebookDocument, Cell) is built from and exported to these.
 
 #include "notebook/celltypes.h"
-#include "notebook/output.h"
+#include "notebook/outputlist.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,7 +16,7 @@ struct CellData
     QString id; // nbformat 4.5 cell id; empty means "give it one"
     CellType type = CellType::Code;
     QString source;
-    std::vector<Output> outputs;                        // code cells only
+    OutputList outputs;                                 // code cells only (shared, see OutputList)
     std::optional<int> executionCount;                  // code cells only
     nlohmann::json metadata = nlohmann::json::object(); // every key kept
     nlohmann::json attachments; // markdown/raw "attachments", null when absent

@@ -1,5 +1,7 @@
 #include "notebook/output.h"
 
+#include "notebook/streamtext.h"
+
 namespace lizard::notebook {
 
 QStringList RichOutput::mimeTypes() const
@@ -35,14 +37,48 @@ QString outputTypeName(const Output& output)
     return QStringLiteral("error");
 }
 
+bool canMergeStream(const Output& last, const Output& next)
+{
+    const auto* a = std::get_if<StreamOutput>(&last);
+    const auto* b = std::get_if<StreamOutput>(&next);
+    return a && b && a->name == b->name && !b->spilled;
+}
+
 bool mergeStream(Output& last, const Output& next)
 {
-    auto* a = std::get_if<StreamOutput>(&last);
-    const auto* b = std::get_if<StreamOutput>(&next);
-    if (!a || !b || a->name != b->name)
+    if (!canMergeStream(last, next))
         return false;
-    a->text += b->text;
+    appendToStream(std::get<StreamOutput>(last), std::get<StreamOutput>(next).text);
     return true;
+}
+
+namespace {
+
+qint64 jsonBytes(const nlohmann::json& j)
+{
+    if (j.is_string())
+        return qint64(j.get_ref<const std::string&>().size()) + 32;
+    qint64 n = 16;
+    if (j.is_structured()) {
+        for (auto it = j.begin(); it != j.end(); ++it)
+            n += jsonBytes(*it) + (j.is_object() ? qint64(it.key().size()) + 32 : 0);
+    }
+    return n;
+}
+
+} // namespace
+
+qint64 outputMemoryBytes(const Output& output)
+{
+    if (const auto* s = std::get_if<StreamOutput>(&output))
+        return 2 * (s->text.size() + (s->spilled ? s->spilled->head.size() : 0)) + 64;
+    if (const auto* r = std::get_if<RichOutput>(&output))
+        return jsonBytes(r->data) + jsonBytes(r->metadata) + 2 * r->displayId.size() + 64;
+    const auto& e = std::get<ErrorOutput>(output);
+    qint64 n = 2 * (e.ename.size() + e.evalue.size()) + 64;
+    for (const QString& line : e.traceback)
+        n += 2 * line.size() + 16;
+    return n;
 }
 
 bool isJsonMime(const QString& mime)

@@ -4,17 +4,42 @@
 
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <variant>
 
 namespace lizard::notebook {
 
+class SpillFile;
+
+// Where the text of a stream that outgrew memory is (StreamOutput::spillThresholdChars).
+struct SpilledText
+{
+    std::shared_ptr<SpillFile> file; // the whole text is its first `bytes` bytes, as UTF-8
+    qint64 bytes = 0;
+    qint64 chars = 0;    // the whole text's length in UTF-16 units (what QString::size says)
+    qint64 newlines = 0; // '\n' in the whole text
+    QString head;        // its first headChars characters
+    bool operator==(const SpilledText&) const = default;
+};
+
 struct StreamOutput
 {
     QString name; // "stdout" or "stderr"
+    // The whole text; once spilled, only its end (at least tailChars of it).
     QString text;
+    std::optional<SpilledText> spilled;
     bool operator==(const StreamOutput&) const = default;
+
+    // A stream goes to disk beyond 4 MiB in memory (QString is UTF-16). The view shows 200 lines
+    // of head and tail, so memory beyond that buys nothing; below it stay the outputs people
+    // read whole (a pip log, a training run's progress), with no file and no disk traffic. The
+    // bound also caps what an autosave snapshot can cost the UI thread: a stream that grows
+    // after a snapshot copies its in-memory text once (a few MiB, about a millisecond).
+    static constexpr qsizetype spillThresholdChars = 2 * 1024 * 1024;
+    static constexpr qsizetype headChars = 128 * 1024; // kept after a spill: ~256 KiB
+    static constexpr qsizetype tailChars = 128 * 1024; // kept: between 1x and 2x this
 };
 
 struct RichOutput
@@ -50,9 +75,14 @@ using Output = std::variant<StreamOutput, RichOutput, ErrorOutput>;
 // nbformat's "output_type": stream, execute_result, display_data or error.
 QString outputTypeName(const Output& output);
 
-// Jupyter shows consecutive stream outputs of the same name as one: appends next's text to
-// last and returns true when both are streams of the same name.
+// Jupyter shows consecutive stream outputs of the same name as one: true when next's text can
+// be appended to last (both streams of the same name, next not spilled itself).
+bool canMergeStream(const Output& last, const Output& next);
+// Appends next's text to last (see appendToStream) when canMergeStream; returns whether it did.
 bool mergeStream(Output& last, const Output& next);
+
+// Roughly what the output holds in memory, in bytes (spilled text not counted).
+qint64 outputMemoryBytes(const Output& output);
 
 // True for MIME types whose values nbformat stores as JSON rather than as strings.
 bool isJsonMime(const QString& mime);

@@ -91,6 +91,14 @@ if [[ -x $BIN/lizard-bench-notebook ]]; then
 else
   echo "notebook figure: $BIN/lizard-bench-notebook not built (desktop build)"
 fi
+# The notebook under load: autosave's UI-thread stall on a 50 MB notebook (beside the old
+# synchronous write) and the app's memory after a cell printed 1 GB (100 MB when quick).
+if [[ -x $BIN/lizard-bench-appload ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  "$BIN/lizard-bench-appload" || status=$?
+else
+  echo "notebook load figures: $BIN/lizard-bench-appload not built (desktop build)"
+fi
 # Files panel: a 10,000-entry folder in the tree.
 if [[ -x $BIN/lizard-bench-files ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

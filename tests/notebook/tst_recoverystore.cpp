@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace lizard::notebook;
 
@@ -145,6 +146,7 @@ void TestRecoveryStore::listedAfterCrash()
     RecoveryWatcher watcher(next, &again.file);
     QCOMPARE(watcher.key(), e.key);
     watcher.flush();
+    QVERIFY(watcher.waitForWrites());
     QCOMPARE(next.entries().size(), std::size_t(1));
     QVERIFY(!again.file.save());
     QVERIFY(next.entries().empty());
@@ -159,7 +161,8 @@ void TestRecoveryStore::discard()
     auto watcher = std::make_unique<RecoveryWatcher>(store(), &nb.file);
     nb.doc.cell(0)->setSource("x");
     watcher->flush();
-    watcher.reset(); // crash
+    watcher.reset(); // crash, while the copy is being written: the write completes on its own
+    RecoveryWatcher::waitForIdle();
     const auto entries = store().entries();
     QCOMPARE(entries.size(), std::size_t(1));
     store().discard(entries[0]);

@@ -15,7 +15,8 @@ QString afterCarriageReturn(QString line)
 
 } // namespace
 
-HeadTailBuffer::HeadTailBuffer(int headLines, int tailLines) : m_headLimit(headLines), m_tailLimit(tailLines)
+HeadTailBuffer::HeadTailBuffer(int headLines, int tailLines)
+    : m_headMax(headLines), m_headLimit(headLines), m_tailLimit(tailLines)
 {
 }
 
@@ -25,6 +26,15 @@ void HeadTailBuffer::clear()
     m_tail.clear();
     m_partial.clear();
     m_hidden = 0;
+    m_headLimit = m_headMax;
+}
+
+void HeadTailBuffer::skipLines(qint64 lines)
+{
+    m_headLimit = int(m_head.size());
+    m_hidden += qint64(m_tail.size()) + lines;
+    m_tail.clear();
+    m_partial.clear();
 }
 
 void HeadTailBuffer::completeLine(QString line)

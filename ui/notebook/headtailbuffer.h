@@ -16,6 +16,10 @@ public:
 
     void append(QStringView chunk);
     void clear();
+    // lines complete lines that are not fed (a text kept on disk, shown from its head and its
+    // tail): they count as hidden, the head takes no more lines, and lines already in the
+    // tail are hidden too. Call between lines (after a '\n').
+    void skipLines(qint64 lines);
 
     qint64 lineCount() const; // complete lines, plus the unfinished last one if any
     qint64 hiddenLines() const { return m_hidden; }
@@ -26,6 +30,7 @@ public:
 private:
     void completeLine(QString line);
 
+    int m_headMax;
     int m_headLimit;
     int m_tailLimit;
     QStringList m_head;

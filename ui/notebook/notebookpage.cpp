@@ -65,7 +65,12 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     m_document->setClean(); // a fresh notebook has nothing to save yet
 }
 
-NotebookPage::~NotebookPage() = default;
+NotebookPage::~NotebookPage()
+{
+    // Before the document goes (it is an earlier child): the watcher writes what changed since
+    // its last copy, in the background.
+    delete m_recovery;
+}
 
 void NotebookPage::buildToolBar()
 {
@@ -120,6 +125,9 @@ void NotebookPage::enableRecovery(const RecoveryStore& store, int intervalMs)
     delete m_recovery;
     m_recovery = new RecoveryWatcher(store, m_file, this);
     m_recovery->setInterval(intervalMs);
+    connect(m_recovery, &RecoveryWatcher::writeFailed, m_header, [this](const NotebookError& error) {
+        m_header->setNotice(QStringLiteral("Autosave failed: %1").arg(error.message()));
+    });
 }
 
 void NotebookPage::updateKernelState()

@@ -2,6 +2,7 @@
 
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/outputviewfactory.h"
+#include "ui/notebook/streamoutputview.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,7 +16,8 @@ int OutputArea::promptWidth(const QFontMetrics& metrics)
     return metrics.horizontalAdvance(QStringLiteral("Out [999]:")) + 8;
 }
 
-OutputArea::OutputArea(Cell* cell, QWidget* parent) : QWidget(parent), m_cell(cell), m_layout(new QVBoxLayout(this))
+OutputArea::OutputArea(Cell* cell, QWidget* parent)
+    : QWidget(parent), m_cell(cell), m_layout(new QVBoxLayout(this))
 {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
@@ -46,7 +48,8 @@ QString OutputArea::promptFor(const Output& output) const
     const auto* rich = std::get_if<RichOutput>(&output);
     if (!rich || rich->kind != RichOutput::Kind::ExecuteResult)
         return {};
-    const std::optional<int> count = rich->executionCount ? rich->executionCount : m_cell->executionCount();
+    const std::optional<int> count =
+        rich->executionCount ? rich->executionCount : m_cell->executionCount();
     return count ? QStringLiteral("Out [%1]:").arg(*count) : QStringLiteral("Out [ ]:");
 }
 
@@ -64,6 +67,7 @@ void OutputArea::insertRow(int index)
     row.prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
     row.prompt->setStyleSheet(QStringLiteral("color:#d84315;font-family:monospace;"));
     row.view = createOutputView(output);
+    connectSource(row.view, index);
     layout->addWidget(row.prompt);
     layout->addWidget(row.view, 1);
     m_layout->insertWidget(index, row.row);
@@ -81,9 +85,22 @@ void OutputArea::updateRow(int index)
     if (row.view->setOutput(output))
         return;
     OutputView* fresh = createOutputView(output);
+    connectSource(fresh, index);
     row.row->layout()->replaceWidget(row.view, fresh);
     delete row.view;
     row.view = fresh;
+}
+
+void OutputArea::connectSource(OutputView* view, int index)
+{
+    // Rows only grow at the end or are cleared together, so a row's index stays its output's.
+    if (auto* stream = qobject_cast<StreamOutputView*>(view)) {
+        stream->setSource([cell = m_cell, index]() -> const StreamOutput* {
+            if (!cell || index >= int(cell->outputs().size()))
+                return nullptr;
+            return std::get_if<StreamOutput>(&cell->outputs().at(size_t(index)));
+        });
+    }
 }
 
 void OutputArea::clearRows()

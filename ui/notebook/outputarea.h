@@ -36,6 +36,7 @@ private:
     void insertRow(int index);
     void updateRow(int index);
     void clearRows();
+    void connectSource(OutputView* view, int index);
     QString promptFor(const lizard::notebook::Output& output) const;
 
     QPointer<lizard::notebook::Cell> m_cell;

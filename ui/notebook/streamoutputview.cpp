@@ -1,20 +1,21 @@
 #include "ui/notebook/streamoutputview.h"
 
+#include "notebook/spillfile.h"
+#include "notebook/streamtext.h"
+#include "ui/notebook/fulloutputdialog.h"
 #include "ui/notebook/richtextview.h"
 
-#include <QDesktopServices>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMessageBox>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
 
 using lizard::notebook::Output;
 using lizard::notebook::StreamOutput;
+using lizard::notebook::StreamText;
 
 StreamOutputView::StreamOutputView(const StreamOutput& output, QWidget* parent)
     : OutputView(parent), m_name(output.name), m_head(new RichTextView), m_bar(new QLabel),
@@ -33,7 +34,7 @@ StreamOutputView::StreamOutputView(const StreamOutput& output, QWidget* parent)
     m_bar->setStyleSheet(QStringLiteral("background:#eef2f7;color:#333;"));
     connect(m_bar, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link == u"open")
-            openFull();
+            showFullOutput();
         else
             saveAs();
     });
@@ -45,7 +46,7 @@ StreamOutputView::StreamOutputView(const StreamOutput& output, QWidget* parent)
     m_render.setSingleShot(true);
     m_render.setInterval(renderDelayMs);
     connect(&m_render, &QTimer::timeout, this, &StreamOutputView::render);
-    take(output.text);
+    take(output);
     render();
 }
 
@@ -56,34 +57,43 @@ bool StreamOutputView::setOutput(const Output& output)
     const auto* stream = std::get_if<StreamOutput>(&output);
     if (!stream || stream->name != m_name)
         return false;
-    if (stream->text.size() < m_consumed) { // replaced, not grown: start over
+    if (lizard::notebook::streamLength(*stream) < m_consumed) { // replaced, not grown: start over
         m_buffer.clear();
         m_consumed = 0;
-        m_file.reset();
     }
-    take(stream->text);
+    take(*stream);
     if (!m_render.isActive())
         m_render.start();
     return true;
 }
 
-void StreamOutputView::take(const QString& text)
+void StreamOutputView::take(const StreamOutput& stream)
 {
-    const QStringView chunk = QStringView(text).mid(m_consumed);
-    if (chunk.isEmpty())
+    const qint64 total = lizard::notebook::streamLength(stream);
+    const qint64 fresh = total - m_consumed;
+    if (fresh <= 0)
         return;
-    m_buffer.append(chunk);
-    if (m_file) {
-        m_file->write(chunk.toUtf8());
-    } else if (m_buffer.truncated() && m_fileError.isEmpty()) {
-        // From now on the view cannot show everything: keep the whole text on disk.
-        auto file = std::make_unique<QTemporaryFile>(QDir::tempPath() + "/lizard-output-XXXXXX.txt");
-        if (file->open() && file->write(text.toUtf8()) >= 0)
-            m_file = std::move(file);
-        else
-            m_fileError = file->errorString();
-    }
-    m_consumed = text.size();
+    if (!stream.spilled)
+        m_buffer.append(QStringView(stream.text).mid(m_consumed));
+    else if (fresh <= stream.text.size()) // the new part is at the end of what memory keeps
+        m_buffer.append(QStringView(stream.text).right(fresh));
+    else
+        rebuild(stream);
+    m_consumed = total;
+}
+
+void StreamOutputView::rebuild(const StreamOutput& stream)
+{
+    // The text between the model's head and tail is only on disk: show the whole lines of the
+    // head, the count of the lines between, and the whole lines of the tail.
+    const QStringView head =
+        QStringView(stream.spilled->head).left(stream.spilled->head.lastIndexOf(u'\n') + 1);
+    const QStringView tail = QStringView(stream.text).mid(stream.text.indexOf(u'\n') + 1);
+    const qint64 middle = stream.spilled->newlines - head.count(u'\n') - tail.count(u'\n');
+    m_buffer.clear();
+    m_buffer.append(head);
+    m_buffer.skipLines(qMax<qint64>(0, middle));
+    m_buffer.append(tail);
 }
 
 void StreamOutputView::flushRender()
@@ -104,10 +114,10 @@ void StreamOutputView::render()
     m_tail->setPlainText(tail);
     m_bar->setVisible(m_buffer.truncated());
     if (m_buffer.truncated()) {
-        const QString actions = m_file ? QStringLiteral(" — <a href=\"open\">Open full output</a> · "
-                                                        "<a href=\"save\">Save…</a>")
-                                       : " — full output not kept: " + m_fileError.toHtmlEscaped();
-        m_bar->setText(hiddenText().toHtmlEscaped() + actions);
+        m_bar->setText(
+            hiddenText().toHtmlEscaped() +
+            QStringLiteral(
+                " — <a href=\"open\">Show full output</a> · <a href=\"save\">Save…</a>"));
     }
 }
 
@@ -133,27 +143,31 @@ QString StreamOutputView::plainText() const
 
 QString StreamOutputView::fullOutputFile() const
 {
-    return m_file ? m_file->fileName() : QString();
+    const StreamOutput* stream = m_source ? m_source() : nullptr;
+    return stream && stream->spilled ? stream->spilled->file->path() : QString();
 }
 
 QString StreamOutputView::saveTo(const QString& path)
 {
-    if (!m_file)
-        return QStringLiteral("the full output was not kept");
-    m_file->flush();
-    QFile::remove(path);
-    if (!QFile::copy(m_file->fileName(), path))
-        return QStringLiteral("cannot write %1").arg(path);
-    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
-    return {};
+    const StreamOutput* stream = m_source ? m_source() : nullptr;
+    if (!stream)
+        return QStringLiteral("the output is no longer in the notebook");
+    return StreamText(*stream).copyTo(path);
 }
 
-void StreamOutputView::openFull()
+FullOutputDialog* StreamOutputView::showFullOutput()
 {
-    if (!m_file)
-        return;
-    m_file->flush();
-    QDesktopServices::openUrl(QUrl::fromLocalFile(m_file->fileName()));
+    const StreamOutput* stream = m_source ? m_source() : nullptr;
+    if (!stream)
+        return nullptr;
+    delete m_dialog; // shows the text of now, not of when it was first opened
+    // A child of the window, not of this view: it stays open (with its copy of the text) when
+    // the cell runs again and its outputs are cleared.
+    m_dialog = new FullOutputDialog(StreamText(*stream),
+                                    QStringLiteral("Full output (%1)").arg(m_name), window());
+    m_dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialog->show();
+    return m_dialog;
 }
 
 void StreamOutputView::saveAs()

@@ -1,27 +1,30 @@
 #pragma once
 // stdout/stderr of a cell (stderr tinted), growing as it streams. A huge stream shows its first
-// and last lines with "N lines hidden — Open full output · Save…" between them; the whole text
-// goes to a temporary file from the moment it is cut. Repaints are coalesced, so a fast stream
-// costs the event loop a few milliseconds per frame, not per line.
+// and last lines with "N lines hidden — Show full output · Save…" between them; the whole text
+// comes from the model (in memory, or its spill file once it is large), paged in a
+// FullOutputDialog. Repaints are coalesced, so a fast stream costs the event loop a few
+// milliseconds per frame, not per line.
 
 #include "ui/notebook/headtailbuffer.h"
 #include "ui/notebook/outputview.h"
 
-#include <QTemporaryFile>
+#include <QPointer>
 #include <QTimer>
-#include <memory>
+#include <functional>
 
 class QLabel;
 
 namespace lizard::ui::notebook {
 
+class FullOutputDialog;
 class RichTextView;
 
 class StreamOutputView : public OutputView
 {
     Q_OBJECT
 public:
-    explicit StreamOutputView(const lizard::notebook::StreamOutput& output, QWidget* parent = nullptr);
+    explicit StreamOutputView(const lizard::notebook::StreamOutput& output,
+                              QWidget* parent = nullptr);
     ~StreamOutputView() override;
 
     bool setOutput(const lizard::notebook::Output& output) override;
@@ -31,9 +34,16 @@ public:
     qint64 hiddenLines() const { return m_buffer.hiddenLines(); }
     qint64 lineCount() const { return m_buffer.lineCount(); }
     QString hiddenText() const; // the bar's text, empty when nothing is hidden
-    QString fullOutputFile() const; // the temporary file, empty until the output is cut
+    // Where the whole output is read from: the model's current value of this output (the view
+    // keeps no copy, which would make every append copy the text). Set by OutputArea.
+    using Source = std::function<const lizard::notebook::StreamOutput*()>;
+    void setSource(Source source) { m_source = std::move(source); }
+    // The model's spill file of this output; empty while it is in memory.
+    QString fullOutputFile() const;
     // Copies the whole output to path. Empty on success, else the reason.
     QString saveTo(const QString& path);
+    // Opens the whole output in a FullOutputDialog (null when there is no source).
+    FullOutputDialog* showFullOutput();
     void flushRender(); // repaint now (tests; normally a timer does it)
 
     static constexpr int headLines = 200;
@@ -41,16 +51,16 @@ public:
     static constexpr int renderDelayMs = 40;
 
 private:
-    void take(const QString& text);
+    void take(const lizard::notebook::StreamOutput& stream);
+    void rebuild(const lizard::notebook::StreamOutput& stream);
     void render();
-    void openFull();
     void saveAs();
 
     QString m_name;
     HeadTailBuffer m_buffer{headLines, tailLines};
-    qsizetype m_consumed = 0;
-    std::unique_ptr<QTemporaryFile> m_file;
-    QString m_fileError;
+    qint64 m_consumed = 0; // UTF-16 units of the whole text taken so far
+    Source m_source;
+    QPointer<FullOutputDialog> m_dialog;
     RichTextView* m_head;
     QString m_shownHead;
     QLabel* m_bar;

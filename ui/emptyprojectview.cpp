@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace lizard::ui {
@@ -38,20 +39,24 @@ EmptyProjectView::EmptyProjectView(QWidget* parent)
     buttons->addWidget(m_sandbox);
     buttons->addStretch();
     auto* column = new QVBoxLayout;
-    column->setSpacing(10);
+    column->setSpacing(8);
     column->addWidget(title);
     column->addWidget(what);
-    column->addSpacing(4);
     column->addLayout(buttons);
-    column->addSpacing(4);
     column->addWidget(m_sdk);
-    auto* box = new QWidget(this);
+    column->addStretch();
+    auto* box = new QWidget;
     box->setLayout(column);
-    box->setMaximumWidth(640);
+    box->setMaximumWidth(720);
+    box->setContentsMargins(16, 0, 16, 0);
+    // The sandbox area can be short (the tools below share it): scroll rather than clip.
+    auto* scroll = new QScrollArea(this);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(box);
     auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(24, 16, 24, 16);
-    outer->addWidget(box, 0, Qt::AlignLeft | Qt::AlignTop);
-    outer->addStretch();
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
     bind(m_notebook, nullptr);
     bind(m_sandbox, nullptr);
     setServer({}, {});

@@ -19,6 +19,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStyle>
 #include <QToolBar>
 
 namespace lizard::ui::notebook {
@@ -31,6 +32,7 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
       m_newNotebook(new QAction(QStringLiteral("New notebook"), this))
 {
     m_newNotebook->setObjectName(QStringLiteral("newNotebook"));
+    m_newNotebook->setIcon(window->style()->standardIcon(QStyle::SP_FileDialogContentsView));
     m_newNotebook->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
     m_newNotebook->setToolTip(
         QStringLiteral("A fresh Python sandbox in this project with a notebook on it"));

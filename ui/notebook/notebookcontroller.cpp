@@ -141,8 +141,10 @@ NotebookLauncher* NotebookController::launcher() const { return m_launcher; }
 
 void NotebookController::newNotebook()
 {
-    if (m_launcher) // one at a time; its strip is on show
+    if (m_launcher) { // one at a time; its strip is on show
+        m_window->showInfo(QStringLiteral("A new notebook is already starting"));
         return;
+    }
     const QString projectId =
         m_window->sandboxModel() ? m_window->sandboxModel()->projectId() : QString();
     if (!m_window->api() || projectId.isEmpty()) {

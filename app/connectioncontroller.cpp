@@ -24,7 +24,7 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
                 return;
             auto* api = new client::LizardApi({info.url, info.apiKey}, this);
             const QString how = info.startedByUs ? QStringLiteral("started") : QStringLiteral("running");
-            useApi(api, QStringLiteral("Local — %1 (%2)").arg(info.url, how), info.notes);
+            useApi(api, QStringLiteral("Local — %1 (%2)").arg(info.url, how), info.notes, info.keyFile);
         });
         connect(m_local, &LocalServerConnector::failed, this, [this, attempt](const QString& message) {
             if (attempt == m_attempt)
@@ -57,16 +57,17 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
             const QString who = outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
             const QString label = who.isEmpty() ? QStringLiteral("%1 — %2").arg(profile.name, profile.url)
                                                 : QStringLiteral("%1 — %2 (%3)").arg(profile.name, profile.url, who);
-            useApi(api, label, {});
+            useApi(api, label, {}, {});
         });
     });
 }
 
-void ConnectionController::useApi(client::LizardApi* api, const QString& label, const QStringList& notes)
+void ConnectionController::useApi(client::LizardApi* api, const QString& label,
+                                  const QStringList& notes, const QString& keyFile)
 {
     client::LizardApi* old = m_api;
     m_api = api;
-    emit connected(api, label, notes);
+    emit connected(api, label, notes, keyFile);
     if (old != nullptr)
         old->deleteLater(); // the window moved to the new one in connected()
 }

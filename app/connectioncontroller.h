@@ -26,12 +26,15 @@ public:
 
 signals:
     void connecting(const QString& text);
-    // `api` stays valid until the next connected() or the controller's end.
-    void connected(lizard::client::LizardApi* api, const QString& label, const QStringList& notes);
+    // `api` stays valid until the next connected() or the controller's end. `keyFile`: where the
+    // local server keeps its key (empty for a cloud connection).
+    void connected(lizard::client::LizardApi* api, const QString& label, const QStringList& notes,
+                   const QString& keyFile);
     void failed(const QString& message);
 
 private:
-    void useApi(client::LizardApi* api, const QString& label, const QStringList& notes);
+    void useApi(client::LizardApi* api, const QString& label, const QStringList& notes,
+                const QString& keyFile);
 
     KeyStore* m_keys;
     LocalServerConnector* m_local;

@@ -6,6 +6,7 @@
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
+#include "ui/preferencesdialog.h"
 
 #include <QStatusBar>
 
@@ -21,17 +22,23 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
         m_window->statusBar()->showMessage(text);
     });
     connect(m_controller, &ConnectionController::connected, this,
-            [this](client::LizardApi* api, const QString& label, const QStringList& notes) {
-                m_window->setBackend(api, label, notes);
+            [this](client::LizardApi* api, const QString& label, const QStringList& notes,
+                   const QString& keyFile) {
+                m_window->setBackend(api, label, notes, keyFile);
                 m_window->statusBar()->showMessage(QStringLiteral("Connected"), 5000);
             });
     connect(m_controller, &ConnectionController::failed, this, [this](const QString& message) {
         m_window->clearBackend(QStringLiteral("Not connected"));
         m_window->showProblem(message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
     });
-    connect(m_window.get(), &ui::MainWindow::connectionsRequested, this, &DesktopApp::editConnections);
-    // Notebook: "Open notebook", the Notebook menu, restoring recovery copies.
-    m_notebooks = new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
+    connect(m_window.get(), &ui::MainWindow::connectionsRequested, this,
+            &DesktopApp::editConnections);
+    connect(m_window.get(), &ui::MainWindow::preferencesRequested, this,
+            &DesktopApp::editPreferences);
+: "Open notebook", the Notebook menu, restoring recovery copies.
+    m_notebooks =
+        new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
+    m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
 }
 
 DesktopApp::~DesktopApp() = default;
@@ -40,6 +47,18 @@ void DesktopApp::start()
 {
     m_window->show();
     m_controller->connectTo(m_settings->activeProfile());
+}
+
+void DesktopApp::editPreferences()
+{
+    auto* dialog = new ui::PreferencesDialog(m_settings->notebookLifetimeMinutes(), m_window.get());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        m_settings->setNotebookLifetimeMinutes(dialog->notebookLifetimeMinutes());
+        m_settings->sync();
+        m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
+    });
+    dialog->open();
 }
 
 void DesktopApp::editConnections()

@@ -28,10 +28,12 @@ public:
 
     void start(); // shows the window and connects to the active profile
     ui::MainWindow* window() const { return m_window.get(); }
+    ui::notebook::NotebookController* notebooks() const { return m_notebooks; }
     ConnectionController* controller() const { return m_controller; }
 
 private:
     void editConnections();
+    void editPreferences();
 
     std::unique_ptr<SettingsStore> m_settings;
     KeyStore* m_keys;

@@ -1,5 +1,9 @@
 #include "app/settingsstore.h"
 
+#include "client/types.h"
+
+#include <algorithm>
+
 namespace lizard::app {
 
 using models::ConnectionProfile;
@@ -62,6 +66,21 @@ ConnectionProfile SettingsStore::activeProfile() const
         if (p.id == id)
             return p;
     return ConnectionProfile::local();
+}
+
+int SettingsStore::notebookLifetimeMinutes() const
+{
+    bool ok = false;
+    const int minutes =
+        m_settings->value(QStringLiteral("notebook/lifetimeMinutes"), kDefaultNotebookLifetime)
+            .toInt(&ok);
+    return ok ? std::clamp(minutes, 1, client::kMaxLifetimeMinutes) : kDefaultNotebookLifetime;
+}
+
+void SettingsStore::setNotebookLifetimeMinutes(int minutes)
+{
+    m_settings->setValue(QStringLiteral("notebook/lifetimeMinutes"),
+                         std::clamp(minutes, 1, client::kMaxLifetimeMinutes));
 }
 
 } // namespace lizard::app

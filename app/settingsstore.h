@@ -22,6 +22,11 @@ public:
     QString activeId() const;                          // "local" unless set
     void setActiveId(const QString& id);
     models::ConnectionProfile activeProfile() const;
+    // Lifetime of the sandbox "New notebook" makes (Lizard ▸ Preferences…), in minutes:
+    // kDefaultNotebookLifetime unless set; a stored value out of 1..kMaxLifetimeMinutes is clamped.
+    static constexpr int kDefaultNotebookLifetime = 60;
+    int notebookLifetimeMinutes() const;
+    void setNotebookLifetimeMinutes(int minutes);
     void sync() { m_settings->sync(); }
 
 private:

@@ -22,8 +22,18 @@ LizardApi::~LizardApi() = default;
 
 PendingCall* LizardApi::whoAmI(QObject* ctx, Done<WhoAmI> done)
 {
-    return startCall<WhoAmI>(m_multi.get(), RequestBuilder(m_endpoint).json("GET", "/api/auth/me"),
-                             tr("Check the API key"), ctx, std::move(done), parseWhoAmI);
+    // The answer's Server header names the server's software and version (lizard-local sends
+    // "lizard-local/<version>"), which the About box shows.
+    const QString what = tr("Check the API key");
+    return new PendingCallImpl(
+        m_multi.get(), RequestBuilder(m_endpoint).json("GET", "/api/auth/me"), ctx,
+        [what, done = std::move(done)](const HttpResponse& r) {
+            Outcome<WhoAmI> outcome = mapAnswer<WhoAmI>(r, what, parseWhoAmI);
+            if (outcome)
+                outcome.value().server = QString::fromUtf8(r.header("server"));
+            if (done)
+                done(std::move(outcome));
+        });
 }
 
 PendingCall* LizardApi::listProjects(QObject* ctx, Done<QList<Project>> done)

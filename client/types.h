@@ -74,6 +74,9 @@ struct SandboxInfo
     QMap<QString, QString> metadata;
 };
 
+// The longest lifetime the API takes, in whole minutes (timeoutMs is at most 2^31-1 ms).
+inline constexpr int kMaxLifetimeMinutes = 35791;
+
 struct CreateSandboxRequest
 {
     QString projectId;
@@ -144,6 +147,7 @@ struct WhoAmI
     QString name;
     QString email;
     QString workspaceId;
+    QString server; // the answer's Server header ("lizard-local/0.1.0"); empty if none was sent
 };
 
 // --- Lifecycle: snapshots, fork, volumes ---

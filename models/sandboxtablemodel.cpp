@@ -25,6 +25,7 @@ void SandboxTableModel::setProjectId(const QString& projectId)
         m_inFlight->cancel();
     ++m_generation;
     m_projectId = projectId;
+    setLoadState(false, m_failing);
     if (!m_rows.isEmpty()) {
         beginRemoveRows({}, 0, int(m_rows.size()) - 1);
         m_rows.clear();
@@ -62,7 +63,7 @@ void SandboxTableModel::refresh()
             return; // an answer for the project we showed before
         if (!outcome) {
             if (!m_failing) {
-                m_failing = true;
+                setLoadState(m_loaded, true);
                 client::ApiError error = outcome.error();
                 if (error.what.isEmpty())
                     error.what = QStringLiteral("List sandboxes");
@@ -70,13 +71,22 @@ void SandboxTableModel::refresh()
             }
             return;
         }
-        if (m_failing) {
-            m_failing = false;
-            emit refreshRecovered();
-        }
+        const bool recovered = m_failing;
         applySandboxes(outcome.value());
+        setLoadState(true, false);
+        if (recovered)
+            emit refreshRecovered();
         emit refreshed();
     });
+}
+
+void SandboxTableModel::setLoadState(bool loaded, bool failing)
+{
+    const bool before = isLoaded();
+    m_loaded = loaded;
+    m_failing = failing;
+    if (isLoaded() != before)
+        emit loadedChanged(isLoaded());
 }
 
 void SandboxTableModel::applySandboxes(const QList<SandboxInfo>& fresh)

@@ -28,6 +28,9 @@ public:
     void setPollInterval(int ms);                // 0 = no polling
     void setTickInterval(int ms);
     void refresh();                              // fetch now (or right after the one in flight)
+    // The list of the current project arrived and the last fetch succeeded: an empty table then
+    // means the project has no sandboxes (not "not loaded yet" or "the server failed").
+    bool isLoaded() const { return m_loaded && !m_failing; }
 
     int rowOf(const QString& sandboxId) const;
     const client::SandboxInfo& sandboxAt(int row) const { return m_rows.at(row); }
@@ -51,10 +54,12 @@ signals:
     void refreshed();
     void refreshFailed(const lizard::client::ApiError& error); // once per failure streak
     void refreshRecovered();
+    void loadedChanged(bool loaded); // isLoaded() changed
 
 private:
     void tick();
     void updateRow(int row, const client::SandboxInfo& info);
+    void setLoadState(bool loaded, bool failing);
 
     QPointer<client::LizardApi> m_api;
     QString m_projectId;
@@ -63,6 +68,7 @@ private:
     QPointer<client::PendingCall> m_inFlight;
     quint64 m_generation = 0;
     bool m_failing = false;
+    bool m_loaded = false;       // an answer for m_projectId arrived
     bool m_refreshAgain = false; // a refresh was asked for while one was in flight
     QTimer m_pollTimer;
     QTimer m_tickTimer;

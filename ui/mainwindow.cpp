@@ -3,18 +3,23 @@
 #include "models/projectlistmodel.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
+#include "ui/aboutdialog.h"
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
+#include "ui/emptyprojectview.h"
 #include "ui/files/filespanel.h"
+#include "ui/guidewindow.h"
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
 #include "ui/ports/portspanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QSplitter>
 #include <QStatusBar>
@@ -47,10 +52,10 @@ MainWindow::MainWindow(QWidget* parent)
     main->setSizes({200, 1000});
     m_documents = new DocumentTabs(main);
     auto* central = new QWidget;
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(8, 8, 8, 4);
-    layout->addWidget(m_banner);
-    layout->addWidget(m_documents, 1);
+    m_central = new QVBoxLayout(central);
+    m_central->setContentsMargins(8, 8, 8, 4);
+    m_central->addWidget(m_banner);
+    m_central->addWidget(m_documents, 1);
     setCentralWidget(central);
     // Files: the Files tab follows the selected sandbox; files open as documents.
     m_files = new files::FilesPanel;
@@ -82,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     // Lifecycle: the Snapshots and Volumes tabs report like the sandbox list.
     connect(m_projectTabs, &ProjectTabs::errorOccurred, this, &MainWindow::showError);
     connect(m_projectTabs, &ProjectTabs::message, this, &MainWindow::showInfo);
+    m_guideLocations = GuideWindow::defaultLocations();
     resize(1280, 800);
     clearBackend(QStringLiteral("Not connected"));
 }
@@ -101,6 +107,9 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&Lizard"));
     file->addAction(QStringLiteral("&Connections…"), this, &MainWindow::connectionsRequested);
+    m_preferences =
+        file->addAction(QStringLiteral("&Preferences…"), this, &MainWindow::preferencesRequested);
+    m_preferences->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* sandbox = menuBar()->addMenu(QStringLiteral("&Sandbox"));
@@ -114,11 +123,42 @@ void MainWindow::buildMenus()
     sandbox->addAction(m_sandboxes->forkAction());
     sandbox->addSeparator();
     sandbox->addAction(m_sandboxes->killAction());
+    m_help = menuBar()->addMenu(QStringLiteral("&Help"));
+    m_userGuide =
+        m_help->addAction(QStringLiteral("&User guide"), this, &MainWindow::showUserGuide);
+    m_userGuide->setShortcut(QKeySequence::HelpContents);
+    m_about =
+        m_help->addAction(QStringLiteral("&About lizard-desktop"), this, &MainWindow::showAbout);
+    m_about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::showUserGuide()
+{
+    // One guide window; asking again brings it forward.
+    auto* guide = findChild<GuideWindow*>();
+    if (guide == nullptr)
+        guide = new GuideWindow(m_guideLocations, this);
+    guide->show();
+    guide->raise();
+    guide->activateWindow();
+}
+
+void MainWindow::showAbout()
+{
+    auto* about = new AboutDialog(m_api, this);
+    about->setAttribute(Qt::WA_DeleteOnClose);
+    about->open();
+}
+
+void MainWindow::addStrip(QWidget* strip)
+{
+    m_central->insertWidget(1, strip);
 }
 
 void MainWindow::clearBackend(const QString& statusText)
 {
     m_consoles->setBackend(nullptr, nullptr);
+    m_sandboxes->emptyView()->setServer({}, {});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
@@ -137,7 +177,8 @@ void MainWindow::clearBackend(const QString& statusText)
     emit backendChanged();
 }
 
-void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes)
+void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLabel,
+                            const QStringList& notes, const QString& keyFile)
 {
     clearBackend(connectionLabel);
     m_api = api;
@@ -153,6 +194,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this, &MainWindow::checkLimitsNote);
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
+    m_sandboxes->emptyView()->setServer(api->endpoint().baseUrl, keyFile);
     m_projectTabs->setBackend(api, m_actions);
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);

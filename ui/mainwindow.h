@@ -11,7 +11,9 @@
 #include <QStringList>
 
 class QLabel;
+class QMenu;
 class QTabWidget;
+class QVBoxLayout;
 
 namespace lizard::models {
 class ProjectListModel;
@@ -42,8 +44,10 @@ public:
     ~MainWindow() override;
 
     // Shows a new connection: builds fresh models on `api` (not owned; keep it alive until the
-    // next setBackend or the window's end). `notes` are the server's capability notes.
-    void setBackend(client::LizardApi* api, const QString& connectionLabel, const QStringList& notes);
+    // next setBackend or the window's end). `notes` are the server's capability notes; `keyFile`
+    // is where a local server keeps its key (shown for the SDK; empty for the cloud).
+    void setBackend(client::LizardApi* api, const QString& connectionLabel,
+                    const QStringList& notes, const QString& keyFile = {});
     void clearBackend(const QString& statusText); // e.g. "Connecting to lizard-local…"
     void addCapabilityNote(const QString& note);
     QStringList capabilityNotes() const { return m_notes; }
@@ -51,6 +55,16 @@ public:
     void showError(const client::ApiError& error);
     void showProblem(const QString& text); // failures without an API error (e.g. starting lizard-local)
     void showInfo(const QString& text);
+    // A strip for a task in progress (e.g. ProgressStrip), shown under the banner until deleted.
+    void addStrip(QWidget* strip);
+
+    // Help ▸ User guide reads the first of these that exists (GuideWindow::defaultLocations()).
+    void setGuideLocations(const QStringList& paths) { m_guideLocations = paths; }
+    QAction* userGuideAction() const { return m_userGuide; }
+    QAction* aboutAction() const { return m_about; }
+    QAction* preferencesAction() const { return m_preferences; }
+    // Menus of features go before Help, which stays last.
+    QMenu* helpMenu() const { return m_help; }
 
     ProjectPanel* projectPanel() const { return m_projects; }
     SandboxPanel* sandboxPanel() const { return m_sandboxes; }
@@ -71,7 +85,8 @@ public:
 
 signals:
     void connectionsRequested();
-    // Notebook: api() and sandboxModel() changed (set, or cleared on a reconnect).
+    void preferencesRequested();
+: api() and sandboxModel() changed (set, or cleared on a reconnect).
     void backendChanged();
 
 protected:
@@ -79,6 +94,8 @@ protected:
 
 private:
     void buildMenus();
+    void showUserGuide();
+    void showAbout();
     void onProjectSelected(const QString& projectId, const QString& name);
     void checkLimitsNote();
     void updateNotesLabel();
@@ -92,6 +109,12 @@ private:
     BannerWidget* m_banner;
     QLabel* m_connection;
     QLabel* m_notesLabel;
+    QVBoxLayout* m_central = nullptr;
+    QMenu* m_help = nullptr;
+    QAction* m_userGuide = nullptr;
+    QAction* m_about = nullptr;
+    QAction* m_preferences = nullptr;
+    QStringList m_guideLocations;
     QPointer<client::LizardApi> m_api;
     models::ProjectListModel* m_projectModel = nullptr;
     models::SandboxTableModel* m_sandboxModel = nullptr;

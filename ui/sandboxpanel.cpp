@@ -5,6 +5,7 @@
 #include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
+#include "ui/emptyprojectview.h"
 #include "ui/tableselection.h"
 
 #include <QAction>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
+#include <QStackedWidget>
 #include <QStyle>
 #include <QTableView>
 #include <QToolBar>
@@ -25,7 +27,8 @@ namespace lizard::ui {
 using models::SandboxTableModel;
 
 SandboxPanel::SandboxPanel(QWidget* parent)
-    : QWidget(parent), m_view(new QTableView(this)), m_title(new QLabel(this)), m_bar(new QToolBar(this))
+    : QWidget(parent), m_view(new QTableView(this)), m_empty(new EmptyProjectView(this)),
+      m_stack(new QStackedWidget(this)), m_title(new QLabel(this)), m_bar(new QToolBar(this))
 {
     QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -52,7 +55,10 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(bar);
-    layout->addWidget(m_view, 1);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_empty);
+    m_empty->setNewSandboxAction(m_new);
+    layout->addWidget(m_stack, 1);
 
     connect(m_new, &QAction::triggered, this, &SandboxPanel::newSandbox);
     connect(m_kill, &QAction::triggered, this, &SandboxPanel::confirmKill);
@@ -71,6 +77,7 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
     m_lastId.clear();
     emit currentSandboxChanged({});
     updateActions();
+    updateEmptyState();
     if (model == nullptr)
         return;
     m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Id, 190);
@@ -92,8 +99,34 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
     connect(model, &QAbstractItemModel::modelReset, this, changed);
     // A status change (paused, running) or an operation of ours changes what fits.
     connect(model, &QAbstractItemModel::dataChanged, this, &SandboxPanel::updateActions);
+    // The first sandbox brings the table back; the last one gone shows what to do next.
+    connect(model, &models::SandboxTableModel::loadedChanged, this,
+            &SandboxPanel::updateEmptyState);
+    connect(model, &QAbstractItemModel::rowsInserted, this, &SandboxPanel::updateEmptyState);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &SandboxPanel::updateEmptyState);
+    connect(model, &QAbstractItemModel::modelReset, this, &SandboxPanel::updateEmptyState);
     if (actions != nullptr)
         connect(actions, &models::SandboxActions::busyChanged, this, &SandboxPanel::updateActions);
+    updateActions();
+}
+
+bool SandboxPanel::showsEmptyProject() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+void SandboxPanel::updateEmptyState()
+{
+    const bool empty = m_model && !m_model->projectId().isEmpty() && m_model->isLoaded() &&
+                       m_model->rowCount() == 0;
+    m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_empty) : m_view);
+}
+
+void SandboxPanel::setNewNotebookAction(QAction* action)
+{
+    m_newNotebook = action;
+    m_bar->insertAction(m_new, action);
+    m_empty->setNewNotebookAction(action);
     updateActions();
 }
 
@@ -166,6 +199,8 @@ void SandboxPanel::updateActions()
     for (QAction* action : std::as_const(m_extra))
         action->setEnabled(has);
     m_new->setEnabled(m_model && !m_model->projectId().isEmpty());
+    if (m_newNotebook)
+        m_newNotebook->setEnabled(m_new->isEnabled());
     m_kill->setEnabled(allowed(models::SandboxAction::Kill));
     m_extend->setEnabled(allowed(models::SandboxAction::Extend));
     m_copy->setEnabled(has);
@@ -255,6 +290,8 @@ void SandboxPanel::showContextMenu(const QPoint& pos)
     if (index.isValid())
         m_view->selectRow(index.row());
     QMenu menu(this);
+    if (m_newNotebook)
+        menu.addAction(m_newNotebook);
     menu.addAction(m_new);
     if (index.isValid()) {
         menu.addSeparator();

@@ -10,6 +10,7 @@
 
 class QAction;
 class QLabel;
+class QStackedWidget;
 class QTableView;
 class QToolBar;
 
@@ -19,6 +20,8 @@ class SandboxTableModel;
 }
 
 namespace lizard::ui {
+
+class EmptyProjectView;
 
 class SandboxPanel : public QWidget
 {
@@ -42,6 +45,13 @@ public:
     QAction* resumeAction() const { return m_resume; }
     QAction* snapshotAction() const { return m_snapshot; }
     QAction* forkAction() const { return m_fork; }
+
+    // While the project's list has loaded and is empty, this view stands in for the table.
+    EmptyProjectView* emptyView() const { return m_empty; }
+    bool showsEmptyProject() const;
+    // An action that makes a sandbox in the current project (e.g. "New notebook"): first on the
+    // toolbar, on the empty-project view, enabled while a project is selected. Set once.
+    void setNewNotebookAction(QAction* action);
 
     // Adds a feature's action on the selected sandbox (e.g. "Open notebook") to the toolbar and
     // the context menu. It is enabled while a sandbox is selected; the handler reads
@@ -69,11 +79,15 @@ private:
     void openForkDialog();
     void createLifecycleActions();
     void updateActions();
+    void updateEmptyState();
     void showContextMenu(const QPoint& pos);
 
     QPointer<models::SandboxTableModel> m_model;
     QPointer<models::SandboxActions> m_actions;
     QTableView* m_view;
+    EmptyProjectView* m_empty;
+    QStackedWidget* m_stack;
+    QAction* m_newNotebook = nullptr;
     QLabel* m_title;
     QToolBar* m_bar;
     QList<QAction*> m_extra;

@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <optional>
 
@@ -33,6 +34,13 @@ QByteArray runnerSource()
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return f.readAll();
+}
+
+QString runnerVersion()
+{
+    static const QRegularExpression line(QStringLiteral("^VERSION = \"([^\"]+)\"$"),
+                                         QRegularExpression::MultilineOption);
+    return line.match(QString::fromUtf8(runnerSource())).captured(1);
 }
 
 QString encodeRunnerArgs(const QJsonObject& args)

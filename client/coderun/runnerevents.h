@@ -26,6 +26,8 @@ private:
 
 // The runner's source, from the Qt resource :/lizard/runner/lizard_runner.py.
 QByteArray runnerSource();
+// The runner's VERSION (the line `VERSION = "x.y.z"` of its source); empty if it has none.
+QString runnerVersion();
 // base64 of the compact JSON of `args`: the runner's one argument.
 QString encodeRunnerArgs(const QJsonObject& args);
 

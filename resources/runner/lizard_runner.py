@@ -4,6 +4,9 @@
 # Protocol and on-disk layout: resources/runner/PROTOCOL.md (compatible with the official SDK).
 import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, sys, threading, time
 
+# The runner's own version, in this one place: the app reads it from the embedded source (Help >
+# About). Raise it with any change of behaviour or protocol.
+VERSION = "1.0.0"
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
 ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}

@@ -1,10 +1,13 @@
 #include "runtime/host_probe.h"
 
+#include <algorithm>
 #include <array>
-#include <cstdio>
-#include <fstream>
+#include <cctype>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +24,32 @@ std::string readLine(const char* path)
     return s;
 }
 
+// LIZARD_TEST_INTERPRETER_MODULES (tests only): more Python modules the interpreter template
+// needs, comma-separated. Naming one the host lacks makes the template unavailable with a known
+// missing package, which is how tests reach that error on a host that has everything.
+std::string extraModules()
+{
+    const char* env = std::getenv("LIZARD_TEST_INTERPRETER_MODULES");
+    std::string list;
+    std::string name;
+    const std::string text = env ? std::string(env) + "," : std::string();
+    for (char c : text) {
+        if (c != ',') {
+            name += c;
+            continue;
+        }
+        // Module names only: the list goes into a Python command line.
+        const bool valid = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                           std::all_of(name.begin(), name.end(), [](char ch) {
+                               return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                           });
+        if (valid)
+            list += ",'" + name + "'";
+        name.clear();
+    }
+    return list;
+}
+
 } // namespace
 
 std::string missingInterpreterPackages()
@@ -31,12 +60,15 @@ std::string missingInterpreterPackages()
         add("python3");
     } else {
         // -I: no user site, no environment; modules found only under /usr/local do not count.
-        const char* cmd =
+        const std::string cmd =
             "/usr/bin/python3 -I -c \"import importlib.util as u\n"
-            "for m in ['ipykernel','jupyter_client','numpy','pandas','matplotlib']:\n"
+            "for m in ['ipykernel','jupyter_client','numpy','pandas','matplotlib'" +
+            extraModules() +
+            "]:\n"
             "    s=u.find_spec(m)\n"
-            "    if s is None or (s.origin or '').startswith('/usr/local/'): print('python3-'+m.replace('_','-'))\n\" 2>/dev/null";
-        if (FILE* p = ::popen(cmd, "r")) {
+            "    if s is None or (s.origin or '').startswith('/usr/local/'): "
+            "print('python3-'+m.replace('_','-'))\n\" 2>/dev/null";
+        if (FILE* p = ::popen(cmd.c_str(), "r")) {
             std::array<char, 256> buf{};
             while (std::fgets(buf.data(), int(buf.size()), p)) {
                 std::string line(buf.data());

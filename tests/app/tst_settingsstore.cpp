@@ -44,6 +44,43 @@ private slots:
         store.setActiveId("cloud-9");
         QCOMPARE(store.activeProfile().id, QString("local"));
     }
+
+    // Lizard ▸ Preferences…: the New notebook lifetime, an hour unless set, kept across starts.
+    void notebookLifetimeDefaultsAndSurvives()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("s.ini");
+        {
+            SettingsStore store(ini);
+            QCOMPARE(store.notebookLifetimeMinutes(), 60);
+            store.setNotebookLifetimeMinutes(25);
+            store.sync();
+        }
+        QCOMPARE(SettingsStore(ini).notebookLifetimeMinutes(), 25);
+    }
+
+    void notebookLifetimeOutOfRangeIsClamped_data()
+    {
+        QTest::addColumn<QString>("stored");
+        QTest::addColumn<int>("minutes");
+        QTest::newRow("zero") << "0" << 1;
+        QTest::newRow("negative") << "-5" << 1;
+        QTest::newRow("beyond the API's limit") << "99999999" << 35791;
+        QTest::newRow("not a number") << "soon" << 60;
+    }
+
+    void notebookLifetimeOutOfRangeIsClamped()
+    {
+        QFETCH(QString, stored);
+        QFETCH(int, minutes);
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("s.ini");
+        {
+            QSettings raw(ini, QSettings::IniFormat); // what a hand-edited file may hold
+            raw.setValue("notebook/lifetimeMinutes", stored);
+        }
+        QCOMPARE(SettingsStore(ini).notebookLifetimeMinutes(), minutes);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSettingsStore)

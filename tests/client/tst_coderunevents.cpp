@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -68,6 +69,9 @@ void TestCodeRunEvents::runnerIsEmbedded()
     QVERIFY(source.contains("def serve("));
     QVERIFY(source.contains("def save_all("));
     QVERIFY(source.size() < 100 * 1024); // travels as one argv string
+    // Its version is written once, in the source, and read from there.
+    QVERIFY(QRegularExpression(R"(^\d+\.\d+\.\d+$)").match(runnerVersion()).hasMatch());
+    QVERIFY(source.contains("VERSION = \"" + runnerVersion().toUtf8() + "\"\n"));
 }
 
 void TestCodeRunEvents::argsAreBase64Json()

@@ -50,6 +50,9 @@ void TestLizardApi::whoAmI()
     ApiWaiter<WhoAmI> me;
     api().whoAmI(this, me.done());
     LIZ_AWAIT_OK(me);
+    // lizard-local names itself and its version in the Server header (the About box shows it).
+    QVERIFY2(me.value().server.startsWith("lizard-local/"), qPrintable(me.value().server));
+    QVERIFY(me.value().server.size() > int(qstrlen("lizard-local/")));
 }
 
 void TestLizardApi::projectsCrud()

@@ -189,6 +189,37 @@ private slots:
         QVERIFY2(out.contains("the port proxy uses a free port instead"), out.constData());
     }
 
+    // Without the interpreter template's host packages, creating one says which are missing (the
+    // app's New notebook shows this message) and leaves no sandbox. A module no host has stands
+    // in for a missing package (LIZARD_TEST_INTERPRETER_MODULES).
+    void interpreterTemplateNamesMissingPackages()
+    {
+        qputenv("LIZARD_TEST_INTERPRETER_MODULES", "lizard_no_such_module,bad name;rm");
+        LocalServer server;
+        const bool started = server.start();
+        qunsetenv("LIZARD_TEST_INTERPRETER_MODULES");
+        QVERIFY2(started, qPrintable(server.errorString()));
+        // Other packages may be missing too on this host; the stand-in is always among them.
+        QVERIFY2(QRegularExpression(
+                     "interpreter template no \\(missing: [^)]*python3-lizard-no-such-module\\)")
+                     .match(QString::fromUtf8(server.log()))
+                     .hasMatch(),
+                 server.log().constData());
+        QVERIFY(!server.log().contains("python3-bad"));
+        const QJsonArray projects = lizard::test::jsonArray(server.request("GET", "/api/projects"));
+        QVERIFY(!projects.isEmpty());
+        const QJsonObject body{{"projectId", projects.first().toObject().value("id")},
+                               {"template", "interpreter"}};
+        const auto r = server.request("POST", "/api/sandboxes", lizard::test::toJson(body));
+        QVERIFY2(lizard::test::isError(r, 503, "TEMPLATE_UNAVAILABLE"),
+                 qPrintable(lizard::test::describe(r)));
+        const QString message = lizard::test::jsonObject(r).value("message").toString();
+        QVERIFY2(message.startsWith("the interpreter template needs these host packages: ") &&
+                     message.contains("python3-lizard-no-such-module"),
+                 qPrintable(message));
+        QCOMPARE(lizard::test::jsonArray(server.request("GET", "/api/sandboxes")).size(), 0);
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -8,7 +8,9 @@
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/clientnotebookkernel.h"
 #include "ui/notebook/notebookforker.h"
+#include "ui/notebook/notebooklauncher.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
 
 #include <QAction>
@@ -17,6 +19,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QStyle>
 #include <QToolBar>
 
 namespace lizard::ui::notebook {
@@ -25,14 +28,24 @@ using namespace lizard::notebook;
 
 NotebookController::NotebookController(MainWindow* window, RecoveryStore store, QObject* parent)
     : QObject(parent), m_window(window), m_store(std::move(store)),
-      m_openNotebook(new QAction(QStringLiteral("Open notebook"), this))
+      m_openNotebook(new QAction(QStringLiteral("Open notebook"), this)),
+      m_newNotebook(new QAction(QStringLiteral("New notebook"), this))
 {
+    m_newNotebook->setObjectName(QStringLiteral("newNotebook"));
+    m_newNotebook->setIcon(window->style()->standardIcon(QStyle::SP_FileDialogContentsView));
+    m_newNotebook->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
+    m_newNotebook->setToolTip(
+        QStringLiteral("A fresh Python sandbox in this project with a notebook on it"));
+    connect(m_newNotebook, &QAction::triggered, this, &NotebookController::newNotebook);
+    window->sandboxPanel()->setNewNotebookAction(m_newNotebook);
     m_openNotebook->setToolTip(QStringLiteral("A new notebook running in the selected sandbox"));
     connect(m_openNotebook, &QAction::triggered, this,
             [this] { openNotebook(m_window->sandboxPanel()->currentSandboxId()); });
     window->sandboxPanel()->addSandboxAction(m_openNotebook);
 
-    QMenu* menu = window->menuBar()->addMenu(QStringLiteral("&Notebook"));
+    auto* menu = new QMenu(QStringLiteral("&Notebook"), window);
+    window->menuBar()->insertMenu(window->helpMenu()->menuAction(), menu);
+    menu->addAction(m_newNotebook);
     menu->addAction(m_openNotebook);
     menu->addAction(QStringLiteral("&Open…"), this, &NotebookController::openFileInteractive);
     menu->addSeparator();
@@ -122,6 +135,63 @@ NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
     NotebookPage* page = addPage(createPage(m_window->api(), sandboxId));
     page->cells()->setFocus();
     return page;
+}
+
+NotebookLauncher* NotebookController::launcher() const { return m_launcher; }
+
+void NotebookController::newNotebook()
+{
+    if (m_launcher) { // one at a time; its strip is on show
+        m_window->showInfo(QStringLiteral("A new notebook is already starting"));
+        return;
+    }
+    const QString projectId =
+        m_window->sandboxModel() ? m_window->sandboxModel()->projectId() : QString();
+    if (!m_window->api() || projectId.isEmpty()) {
+        m_window->showProblem(QStringLiteral("New notebook: connect and select a project first"));
+        return;
+    }
+    m_launcher = new NotebookLauncher(m_window->api(), projectId, m_newNotebookMinutes, this);
+    auto* strip = new ProgressStrip;
+    m_window->addStrip(strip);
+    connect(m_launcher, &QObject::destroyed, strip, &QObject::deleteLater);
+    connect(strip, &ProgressStrip::cancelRequested, m_launcher, [this, strip] {
+        strip->setCancelling(QStringLiteral("Cancelling: removing the new sandbox…"));
+        m_launcher->cancel();
+    });
+    connect(m_launcher, &NotebookLauncher::stageChanged, strip,
+            [strip](NotebookLauncher::Stage stage) {
+                strip->setStage(int(stage), NotebookLauncher::kStages,
+                                NotebookLauncher::stageText(stage));
+            });
+    connect(m_launcher, &NotebookLauncher::sandboxCreated, this,
+            [this](const client::SandboxInfo& info) {
+                m_window->sandboxPanel()->showNewSandbox(info);
+            });
+    connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
+        NotebookPage* page = openNotebook(sandboxId);
+        if (auto* kernel = page ? qobject_cast<ClientNotebookKernel*>(page->kernel()) : nullptr) {
+            if (client::CodeInterpreter* interpreter = kernel->interpreter())
+                interpreter->warmUp(); // the page's own fast path, ready for the first cell
+        }
+        if (page)
+            emit newNotebookOpened(page);
+    });
+    const auto refreshTable = [this] {
+        if (models::SandboxTableModel* model = m_window->sandboxModel())
+            model->refresh();
+    };
+    connect(m_launcher, &NotebookLauncher::failed, this,
+            [this, refreshTable](const QString& message) {
+                refreshTable();
+                m_window->showProblem(message);
+                emit newNotebookFailed(message);
+            });
+    connect(m_launcher, &NotebookLauncher::cancelled, this, [this, refreshTable] {
+        refreshTable();
+        m_window->showInfo(QStringLiteral("New notebook cancelled"));
+    });
+    m_launcher->start();
 }
 
 NotebookPage* NotebookController::openFile(const QString& path, const QString& sandboxId, QString* error)

@@ -20,6 +20,7 @@ class MainWindow;
 
 namespace lizard::ui::notebook {
 
+class NotebookLauncher;
 class NotebookPage;
 
 class NotebookController : public QObject
@@ -31,6 +32,14 @@ public:
                                 QObject* parent = nullptr);
 
     QAction* openNotebookAction() const { return m_openNotebook; }
+    // New notebook (Ctrl+Shift+N): an interpreter sandbox in the current project that lives
+    // newNotebookLifetime() minutes, its Python started, then a notebook on it. A progress strip
+    // with Cancel shows meanwhile.
+    QAction* newNotebookAction() const { return m_newNotebook; }
+    void setNewNotebookLifetime(int minutes) { m_newNotebookMinutes = minutes; }
+    int newNotebookLifetime() const { return m_newNotebookMinutes; }
+    void newNotebook();
+    NotebookLauncher* launcher() const; // while one runs
     QList<NotebookPage*> pages() const;
     NotebookPage* currentPage() const;
 
@@ -50,6 +59,8 @@ public:
 signals:
     void notebookForked(lizard::ui::notebook::NotebookPage* original, lizard::ui::notebook::NotebookPage* branch);
     void forkFailed(const QString& message);
+    void newNotebookOpened(lizard::ui::notebook::NotebookPage* page);
+    void newNotebookFailed(const QString& message);
 
 private:
     NotebookPage* addPage(NotebookPage* page);
@@ -59,6 +70,9 @@ private:
     MainWindow* m_window;
     lizard::notebook::RecoveryStore m_store;
     QAction* m_openNotebook;
+    QAction* m_newNotebook;
+    int m_newNotebookMinutes = 60;
+    QPointer<NotebookLauncher> m_launcher;
     QPointer<client::LizardApi> m_api;
     bool m_offeredRecovery = false;
 };

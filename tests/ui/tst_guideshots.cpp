@@ -3,8 +3,8 @@
 // Each step checks what the guide says the user sees; with LIZARD_SCREENSHOT_DIR set (`make
 // guide-shots`) it also saves that picture as docs/guide/<name>.png.
 #include "app/desktopapp.h"
-#include "app/keystore.h"
 #include "app/settingsstore.h"
+#include "guideapp.h"
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/transferjobsmodel.h"
 #include "models/portlistmodel.h"
@@ -13,12 +13,10 @@
 #include "models/snapshotlistmodel.h"
 #include "notebook/cell.h"
 #include "notebook/notebookdocument.h"
-#include "support/localserver.h"
 #include "support/screenshot.h"
 #include "ui/bannerwidget.h"
 #include "ui/connectionsdialog.h"
 #include "ui/consolearea.h"
-#include "ui/consoleview.h"
 #include "ui/consolewidget.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/documenttabs.h"
@@ -57,7 +55,6 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -89,61 +86,25 @@ private slots:
     void connectToTheCloud();
 
 private:
-    ui::MainWindow* window() const { return m_app->window(); }
+    ui::MainWindow* window() const { return m_guide.window(); }
     ui::SandboxPanel* sandboxes() const { return window()->sandboxPanel(); }
-    QString statusShown(const QString& id) const
+    QString statusShown(const QString& id) const { return m_guide.statusShown(id); }
+    void showHome(QWidget* tool) { m_guide.showHome(m_sandboxId, tool); }
+    QString runInConsole(const QString& command, bool wait = true)
     {
-        const int row = window()->sandboxModel()->rowOf(id);
-        return row < 0 ? QString()
-                       : window()
-                             ->sandboxModel()
-                             ->index(row, models::SandboxColumn::Status)
-                             .data()
-                             .toString();
+        return m_guide.runInConsole(command, wait);
     }
-    // Back to the home tab with `id` selected and the tool tab `tool` shown.
-    void showHome(QWidget* tool)
-    {
-        activate();
-        window()->documentTabs()->setCurrentIndex(0);
-        window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
-        sandboxes()->selectSandbox(m_sandboxId);
-        if (tool != nullptr)
-            window()->toolTabs()->setCurrentWidget(tool);
-    }
-    // Gives the window the keyboard again: offscreen, a closed dialog leaves no window active.
-    void activate()
-    {
-        QApplication::setActiveWindow(window());
-        QVERIFY(QTest::qWaitForWindowActive(window()));
-    }
-    // Runs a console command in the selected sandbox as typed; the console's text afterwards.
-    QString runInConsole(const QString& command, bool waitForExit = true);
-    // Pictures show no error banner: no step of the guide is about one.
-    bool noErrorShown() const;
+    bool noErrorShown() const { return m_guide.noErrorShown(); }
 
-    QTemporaryDir m_tmp;
-    test::LocalServer m_server;
-    std::unique_ptr<app::DesktopApp> m_app;
+    test::GuideApp m_guide;
     QString m_sandboxId;
+    QTemporaryDir m_tmp; // the user's own files, to upload and download
 };
 
 void TestGuideShots::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    // The app finds the running server through server.json in its data directory, as it finds
-    // the user's. Settings go to this test's own file; cloud keys to where the app keeps them
-    // without a keychain (under this test's XDG_CONFIG_HOME, see main()).
-    const QString keyFile =
-        QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + "/api-keys.json";
-    auto* keys = new app::KeyStore(keyFile, false, this);
-    m_app = std::make_unique<app::DesktopApp>(
-        std::make_unique<app::SettingsStore>(m_tmp.filePath("settings.ini")), keys,
-        m_server.dataDir());
-    window()->resize(1200, 760);
-    m_app->start();
-    QVERIFY(QTest::qWaitForWindowExposed(window()));
-    activate();
+    const QString failure = m_guide.start();
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
 }
 
 void TestGuideShots::cleanup()
@@ -154,45 +115,10 @@ void TestGuideShots::cleanup()
 
 void TestGuideShots::cleanupTestCase()
 {
-    if (m_app != nullptr) {
-        for (ui::DocumentPage* page : window()->documentTabs()->documents()) {
-            if (auto* nb = qobject_cast<ui::notebook::NotebookPage*>(page))
-                nb->document()->setClean(); // no "save changes?" at the end
-            if (auto* editor = qobject_cast<ui::files::FileEditorPage*>(page))
-                editor->editor()->document()->setModified(false);
-        }
-    }
-    m_app.reset();
+    m_guide.stop();
     if (QTest::currentTestFailed())
         qWarning().noquote() << "lizard-local log (end):\n"
-                             << QString::fromUtf8(m_server.log().right(4000));
-    // LocalServer ends every sandbox it still lists when it goes.
-}
-
-QString TestGuideShots::runInConsole(const QString& command, bool waitForExit)
-{
-    ui::ConsoleWidget* console = window()->consoleArea()->currentConsole();
-    if (console == nullptr)
-        return QStringLiteral("<no console>");
-    const qsizetype before = console->view()->toPlainText().size();
-    console->commandLine()->setFocus();
-    QTest::keyClicks(console->commandLine(), command);
-    QTest::keyClick(console->commandLine(), Qt::Key_Return);
-    // This command's output: from its "$ command" line to its "[exit N]".
-    const auto output = [console, before] { return console->view()->toPlainText().mid(before); };
-    if (waitForExit)
-        (void)QTest::qWaitFor([&output] { return output().contains("\n[exit "); }, 60000);
-    return output();
-}
-
-bool TestGuideShots::noErrorShown() const
-{
-    const ui::BannerWidget* banner = window()->banner();
-    if (banner->isVisible() && banner->kind() == ui::BannerWidget::Kind::Error) {
-        qWarning().noquote() << "error banner:" << banner->text();
-        return false;
-    }
-    return true;
+                             << QString::fromUtf8(m_guide.server().log().right(4000));
 }
 
 // make run: the window on the default project of the local server, the key in its data dir.
@@ -200,16 +126,17 @@ bool TestGuideShots::noErrorShown() const
 void TestGuideShots::firstStart()
 {
     QTRY_VERIFY_WITH_TIMEOUT(
-        window()->connectionText().startsWith("Connected: Local — " + m_server.url()), 30000);
+        window()->connectionText().startsWith("Connected: Local — " + m_guide.server().url()),
+        30000);
     QTRY_COMPARE_WITH_TIMEOUT(window()->projectPanel()->currentProjectName(), QString("default"),
                               10000);
     QTRY_VERIFY(sandboxes()->newAction()->isEnabled());
-    QCOMPARE(m_server.keyFile(), m_server.dataDir() + "/api-key");
+    QCOMPARE(m_guide.server().keyFile(), m_guide.server().dataDir() + "/api-key");
     // Only its owner may read it.
     const QFileDevice::Permissions others = QFileDevice::ReadGroup | QFileDevice::WriteGroup |
                                             QFileDevice::ReadOther | QFileDevice::WriteOther;
-    QVERIFY(QFile::permissions(m_server.keyFile()) & QFileDevice::ReadOwner);
-    QCOMPARE(QFile::permissions(m_server.keyFile()) & others, QFileDevice::Permissions());
+    QVERIFY(QFile::permissions(m_guide.server().keyFile()) & QFileDevice::ReadOwner);
+    QCOMPARE(QFile::permissions(m_guide.server().keyFile()) & others, QFileDevice::Permissions());
     QVERIFY(noErrorShown());
     QVERIFY(saveScreenshot(window(), "first-start"));
 
@@ -241,7 +168,7 @@ void TestGuideShots::notebookWithAChart()
 {
     QVERIFY(!m_sandboxId.isEmpty());
     showHome(nullptr);
-    auto* controller = m_app->findChild<ui::notebook::NotebookController*>();
+    auto* controller = m_guide.app()->findChild<ui::notebook::NotebookController*>();
     QVERIFY(controller);
     QVERIFY(test::clickToolButton(sandboxes(), controller->openNotebookAction()));
     auto* page =
@@ -329,7 +256,7 @@ void TestGuideShots::files()
                                   window()->documentTabs()->currentDocument())),
                              30000);
     QCOMPARE(editor->title(), QString("analyse.py"));
-    activate();
+    QVERIFY(m_guide.activate());
     editor->editor()->setFocus();
     editor->editor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(editor->editor(),
@@ -498,7 +425,7 @@ void TestGuideShots::connectToTheCloud()
     QCOMPARE(profilesShown, 2);
     QCOMPARE(profilesAfterRefusal, 2);
     QVERIFY(shotsSaved);
-    app::SettingsStore settings(m_tmp.filePath("settings.ini"));
+    app::SettingsStore settings(m_guide.settingsFile());
     QCOMPARE(settings.profiles().size(), 2);
     QCOMPARE(settings.profiles().at(1).url, QString("https://lizard.build"));
     QCOMPARE(settings.activeId(), QString("local"));
@@ -507,21 +434,7 @@ void TestGuideShots::connectToTheCloud()
 
 int main(int argc, char** argv)
 {
-    // As lizard-desktop does: QtWebEngine, loaded later from the preview plugin, shares GL
-    // contexts.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-    qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // tests may run as root
-    // The app's own settings, recovery copies and server log stay out of the user's folders.
-    QTemporaryDir home;
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(home.path() + "/.config"));
-    qputenv("XDG_DATA_HOME", QFile::encodeName(home.path() + "/.local/share"));
-    qputenv("XDG_CACHE_HOME", QFile::encodeName(home.path() + "/.cache"));
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("lizard"));
-    QApplication::setApplicationName(QStringLiteral("lizard-desktop"));
-    TestGuideShots test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
+    return test::guideMain<TestGuideShots>(argc, argv);
 }
 
 #include "tst_guideshots.moc"

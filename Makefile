@@ -3,7 +3,7 @@ BUILD ?= build
 CMAKE_FLAGS ?=
 SECONDS ?= 25
 
-.PHONY: deps build run test bench package clean format fuzz test-asan
+.PHONY: deps build run test bench package clean format fuzz test-asan guide-shots
 
 deps:
 	@scripts/install-deps.sh
@@ -25,6 +25,10 @@ fuzz: deps
 # lizard-local, lizard-agent and the server suites under ASan+UBSan (build-asan).
 test-asan: deps
 	@scripts/test-asan.sh build-asan
+
+# The user guide's pictures (docs/guide/*.png), taken by the UI suite that walks through it.
+guide-shots: deps
+	@CMAKE_FLAGS="$(CMAKE_FLAGS)" scripts/guide-shots.sh $(BUILD)
 
 bench: build
 	@scripts/bench.sh $(BUILD)

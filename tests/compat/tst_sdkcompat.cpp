@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 class TestSdkCompat : public QObject
@@ -19,6 +20,7 @@ private slots:
     void scenario_data();
     void scenario();
     void scenariosAreAllListed();
+    void guideQuickstart();
     void cleanupTestCase();
 
 private:
@@ -102,6 +104,34 @@ void TestSdkCompat::scenariosAreAllListed()
     QStringList listed = scenarioNames();
     listed.sort();
     QCOMPARE(names, listed);
+}
+
+// The user guide's example (docs/guide/quickstart.mjs) as a reader runs it: saved in a folder of
+// its own where `npm install @lizard-build/sdk` put the SDK (here a link to ours), run with
+// LIZARD_API_URL and LIZARD_API_KEY pointing at lizard-local.
+void TestSdkCompat::guideQuickstart()
+{
+    const QString example = QStringLiteral(LIZARD_GUIDE_DIR "/quickstart.mjs");
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(example, dir.filePath("quickstart.mjs")));
+    QVERIFY(QFile::link(compatDir() + "/node_modules", dir.filePath("node_modules")));
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LIZARD_API_URL", m_server.url());
+    env.insert("LIZARD_API_KEY", m_server.apiKey());
+    node.setProcessEnvironment(env);
+    node.setWorkingDirectory(dir.path());
+    node.setProcessChannelMode(QProcess::MergedChannels);
+    node.start(m_node, {"quickstart.mjs"});
+    QVERIFY2(node.waitForStarted(10000), qPrintable(node.errorString()));
+    if (!node.waitForFinished(200000)) {
+        node.kill();
+        node.waitForFinished(5000);
+    }
+    const QString output = QString::fromUtf8(node.readAll());
+    QVERIFY2(node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0, qPrintable(output));
+    // What the guide says it prints.
+    QCOMPARE(output, QString("Hello from lizard-local!\nLinux\n\nx * 2 = 42\n"));
 }
 
 void TestSdkCompat::cleanupTestCase()

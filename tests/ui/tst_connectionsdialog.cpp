@@ -28,8 +28,6 @@ public:
                     continue;
                 ++shown;
                 text = box->text() + "\n" + box->informativeText();
-                if (const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR"); !dir.isEmpty())
-                    box->grab().save(dir + "/key-in-clear-warning.png");
                 defaultIsCancel = box->defaultButton() == box->button(QMessageBox::Cancel);
                 for (QAbstractButton* b : box->buttons())
                     if ((send && box->buttonRole(b) == QMessageBox::DestructiveRole) ||

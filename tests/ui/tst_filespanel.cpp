@@ -1,7 +1,7 @@
 // The Files tab in the main window against a real lizard-local: it follows the selected
 // sandbox, opens text in an editor tab (Ctrl+S saves, "*" while dirty, a stale-file warning
 // when the sandbox changed the file), images in an image tab, uploads dropped files, and asks
-// before deleting. With LIZARD_SCREENSHOT_DIR set it saves docs' files-panel.png.
+// before deleting.
 #include "support/sandboxfixture.h"
 
 #include "models/files/sandboxfilemodel.h"
@@ -55,7 +55,6 @@ private slots:
     void dropUploads();
     void deleteAsksFirst();
     void symlinkedFolderActsAsFolder();
-    void screenshot();
 
 private:
     bool write(const QString& path, const QByteArray& content);
@@ -347,26 +346,6 @@ void TestFilesPanel::symlinkedFolderActsAsFolder()
     QVERIFY(m_panel->selectPath("/home/user/docs-link"));
     m_panel->deleteAction()->trigger();
     QVERIFY2(seen.contains("the link /home/user/docs-link (what it leads to stays)"), qPrintable(seen));
-}
-
-void TestFilesPanel::screenshot()
-{
-    const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        QSKIP("LIZARD_SCREENSHOT_DIR not set");
-    m_window->documentTabs()->setCurrentIndex(0);
-    m_window->toolTabs()->setCurrentWidget(m_panel);
-    const QModelIndex docs = m_panel->model()->indexForPath("/home/user/docs");
-    QVERIFY(docs.isValid());
-    m_panel->view()->expand(static_cast<QSortFilterProxyModel*>(m_panel->view()->model())->mapFromSource(docs));
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/docs/readme.md").isValid(), 30000);
-    m_panel->selectPath("/home/user/docs-link"); // a symlink to docs, shown as the folder it leads to
-    m_panel->view()->scrollToTop();
-    if (auto* banner = m_window->findChild<QWidget*>("banner"))
-        banner->hide(); // what its close button does: an earlier case left an error there
-    m_window->resize(1280, 800);
-    QTest::qWait(300);
-    QVERIFY(m_window->grab().save(dir + "/files-panel.png"));
 }
 
 QTEST_MAIN(TestFilesPanel)

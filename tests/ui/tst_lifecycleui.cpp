@@ -22,7 +22,6 @@
 #include <QDialogButtonBox>
 #include <QInputDialog>
 #include <QLineEdit>
-#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -234,35 +233,6 @@ private slots:
         QVERIFY(volumes->index(0, models::VolumeColumn::Size).data().toString().startsWith("2 GB"));
         view->deleteVolume(volumes->volumeAt(0).id);
         QTRY_COMPARE_WITH_TIMEOUT(volumes->rowCount(), 0, 30000);
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
-    }
-
-    // With LIZARD_SCREENSHOT_DIR set: lifecycle.png, the window with the sandbox list (the
-    // source selected, its copies listed, one paused) above the Snapshots tab.
-    void screenshot()
-    {
-        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            QSKIP("LIZARD_SCREENSHOT_DIR not set");
-        m_window->resize(1280, 720);
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
-        // One copy paused, so the picture shows both states.
-        const QString other = m_made.last();
-        panel()->pauseSandbox(other);
-        QTRY_COMPARE_WITH_TIMEOUT(statusShown(other), QString("paused"), 15000);
-        panel()->selectSandbox(m_sandboxId);
-        QTest::qWait(1200);
-        const QPixmap window = m_window->grab();
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
-        QTest::qWait(300);
-        const QPixmap snapshots = m_window->projectTabs()->grab();
-        QPixmap both(window.width(), window.height() + snapshots.height() + 8);
-        both.fill(Qt::white);
-        QPainter painter(&both);
-        painter.drawPixmap(0, 0, window);
-        painter.drawPixmap((window.width() - snapshots.width()) / 2, window.height() + 8, snapshots);
-        painter.end();
-        QVERIFY(both.save(dir + "/lifecycle.png"));
         m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
     }
 };

@@ -135,22 +135,6 @@ private slots:
         QCOMPARE(console->commandLine()->text(), QString());
     }
 
-    // With LIZARD_SCREENSHOT_DIR set: the window with a sandbox and a command's output, saved
-    // as main-window.png.
-    void screenshot()
-    {
-        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            QSKIP("LIZARD_SCREENSHOT_DIR not set");
-        ui::ConsoleWidget* console = m_window->consoleArea()->currentConsole();
-        QVERIFY(console);
-        console->runCommand("ls /; python3 -c 'print(6*7)'");
-        QTRY_COMPARE_WITH_TIMEOUT(console->statusText(), QString("exit 0"), 30000);
-        QTest::qWait(1200); // a tick of the time-left column
-        m_window->resize(1280, 760);
-        QVERIFY(m_window->grab().save(dir + "/main-window.png"));
-    }
-
     void selectionSurvivesPolling()
     {
         QVERIFY(!m_sandboxId.isEmpty());

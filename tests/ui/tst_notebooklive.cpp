@@ -171,10 +171,6 @@ void TestNotebookLive::plotShowsInlineAtItsSize()
     // The sandbox table loads on its own schedule (projects, then their sandboxes).
     QTRY_VERIFY2_WITH_TIMEOUT(page->header()->timeLeftText().startsWith("time left"),
                               qPrintable(page->header()->timeLeftText()), 10000);
-    if (const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR"); !dir.isEmpty()) {
-        QTest::qWait(300);
-        QVERIFY(m_window->grab().save(dir + "/notebook.png"));
-    }
 }
 
 void TestNotebookLive::walkThrough()
@@ -281,8 +277,6 @@ void TestNotebookLive::forkNotebookBranches()
     CellWidget* plusOne = runWithShiftEnter(branch);
     QVERIFY2(plusOne->cell()->status() == CellStatus::Done, qPrintable(describe(plusOne)));
     QCOMPARE(plusOne->outputs()->view(plusOne->outputs()->count() - 1)->plainText(), QString("42"));
-    if (const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR"); !dir.isEmpty())
-        QVERIFY(m_window->grab().save(dir + "/notebook-fork.png"));
 
     type(branch, {"x = 1000"});
     QCOMPARE(runWithShiftEnter(branch)->cell()->status(), CellStatus::Done);

@@ -231,26 +231,6 @@ private slots:
         QCOMPARE(m_window->documentTabs()->currentDocument(), static_cast<ui::DocumentPage*>(m_page.data()));
     }
 
-    // With LIZARD_SCREENSHOT_DIR set: the panel and the preview side by side, as ports-panel.png.
-    void screenshot()
-    {
-        const QString dir = qEnvironmentVariable("LIZARD_SCREENSHOT_DIR");
-        if (dir.isEmpty())
-            QSKIP("LIZARD_SCREENSHOT_DIR not set");
-        QVERIFY2(m_page, "previewShowsThePageWithoutTheToken opened no preview");
-        m_page->backAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
-        // The home tab with the Ports panel, and the preview as a window of its own next to it.
-        m_window->documentTabs()->setCurrentIndex(0);
-        m_window->toolTabs()->setCurrentWidget(panel());
-        panel()->selectPort(8000);
-        QTest::qWait(1500);
-        QVERIFY(m_window->grab().save(dir + "/ports-panel.png"));
-        m_window->documentTabs()->showDocument(m_page);
-        QTest::qWait(1500);
-        QVERIFY(m_window->grab().save(dir + "/ports-preview.png"));
-    }
-
     void unexposeEndsTheAccess()
     {
         QVERIFY2(m_page, "previewShowsThePageWithoutTheToken opened no preview");

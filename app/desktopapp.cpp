@@ -35,7 +35,7 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
             &DesktopApp::editConnections);
     connect(m_window.get(), &ui::MainWindow::preferencesRequested, this,
             &DesktopApp::editPreferences);
-: "Open notebook", the Notebook menu, restoring recovery copies.
+    // Notebook: "Open notebook", the Notebook menu, restoring recovery copies.
     m_notebooks =
         new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
     m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());

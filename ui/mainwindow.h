@@ -86,7 +86,7 @@ public:
 signals:
     void connectionsRequested();
     void preferencesRequested();
-: api() and sandboxModel() changed (set, or cleared on a reconnect).
+    // Notebook: api() and sandboxModel() changed (set, or cleared on a reconnect).
     void backendChanged();
 
 protected:

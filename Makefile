@@ -26,7 +26,7 @@ fuzz: deps
 test-asan: deps
 	@scripts/test-asan.sh build-asan
 
-# The user guide's pictures (docs/guide/*.png), taken by the UI suite that walks through it.
+# The user guide's pictures (docs/guide/*.png), taken by the UI suites that walk through it.
 guide-shots: deps
 	@CMAKE_FLAGS="$(CMAKE_FLAGS)" scripts/guide-shots.sh $(BUILD)
 

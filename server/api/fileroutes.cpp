@@ -143,6 +143,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         auto u = fileUser(*user);
         if (!u)
             return ex->replyError(u.error());
+        if (Status room = mgr.checkStorage(bytes.size()); !room)
+            return ex->replyError(room.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             agent->writeFile(*path, *u, std::move(bytes), [ex, agent](Status st) {
                 if (!st)

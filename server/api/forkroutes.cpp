@@ -73,6 +73,8 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
         const auto source = mgr.running(p[0]);
         if (!source)
             return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        if (Status room = mgr.checkStorage(); !room)
+            return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());

@@ -3,6 +3,7 @@
 // (a timer per sandbox destroys it when its endAt passes), kill, and the reconciliation
 // with the runtime when lizard-local starts.
 
+#include "api/storagecheck.h"
 #include "common/result.h"
 #include "http/beast.h"
 #include "runtime/runtime.h"
@@ -73,6 +74,13 @@ public:
     // Where volumes live (set before serving; sandboxmanager_volumes.cpp).
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }
+    // The data directory (set before serving), whose free space the calls that write check
+    // first: OK, or 507 INSUFFICIENT_STORAGE (storagecheck.h).
+    void setDataDir(std::string dir) { m_dataDir = std::move(dir); }
+    Status checkStorage(uint64_t needBytes = 0) const
+    {
+        return api::checkStorage(m_dataDir, needBytes);
+    }
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);
     int runningCount() const;
@@ -119,6 +127,7 @@ private:
     std::map<std::string, std::shared_ptr<std::mutex>> m_operationLocks; // under m_mutex
     std::unique_ptr<SnapshotService> m_snapshotService;
     runtime::VolumeStorage* m_volumes = nullptr;
+    std::string m_dataDir;
     int64_t m_orphanGraceMs = 0;
 };
 

@@ -144,6 +144,8 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
     store::Store& st = ctx.store;
     SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
+        if (Status room = mgr.checkStorage(); !room)
+            return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());

@@ -98,6 +98,7 @@ int runService(const Options& options)
     log::info(volumes.enforcesSize() ? std::string("volumes: ext4 images, sizes enforced")
                                      : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
     manager.setVolumeStorage(&volumes);
+    manager.setDataDir(dir);
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();

@@ -18,6 +18,9 @@ public:
     LocalServer();
     ~LocalServer();
 
+    // Before the first start: use `dir` (which must exist) as the data directory instead of a
+    // fresh temporary one, e.g. one on a file system a test controls. The fixture leaves it.
+    void useDataDir(const QString& dir) { m_dataDir = dir; }
     // Starts the server and waits until it printed its URL. Returns false with errorString().
     bool start(const QStringList& extraArgs = {});
     void stop();             // SIGTERM, wait; sandboxes stay (they are adopted on the next start)

@@ -1,6 +1,7 @@
 #include "ui/notebook/celllistwidget.h"
 
 #include "notebook/runqueue.h"
+#include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/cellwidget.h"
 
 #include <QCoreApplication>
@@ -51,6 +52,13 @@ CellWidget* CellListWidget::cellWidget(int index) const
     return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
 }
 
+void CellListWidget::setRunner(lizard::notebook::CodeRunner* runner)
+{
+    m_runner = runner;
+    for (CellWidget* w : m_widgets)
+        w->findChild<CellCompleter*>()->setRunner(runner);
+}
+
 void CellListWidget::setCodeLanguage(const QString& language)
 {
     m_language = language;
@@ -74,6 +82,7 @@ void CellListWidget::insertWidget(int index)
     if (!cell)
         return;
     auto* widget = new CellWidget(cell, m_language);
+    (new CellCompleter(widget->editor(), m_document, widget))->setRunner(m_runner);
     connectWidget(widget);
     m_layout->insertWidget(index, widget);
     m_widgets.insert(index, widget);

@@ -32,6 +32,8 @@ public:
                             QWidget* parent = nullptr);
 
     void setRunQueue(lizard::notebook::RunQueue* queue) { m_queue = queue; }
+    // Where Tab completion and Shift+Tab help ask the kernel (CellCompleter).
+    void setRunner(lizard::notebook::CodeRunner* runner);
     void setCodeLanguage(const QString& language);
 
     int count() const { return int(m_widgets.size()); }
@@ -78,6 +80,7 @@ private:
 
     QPointer<lizard::notebook::NotebookDocument> m_document;
     QPointer<lizard::notebook::RunQueue> m_queue;
+    QPointer<lizard::notebook::CodeRunner> m_runner;
     QString m_language = QStringLiteral("python");
     QWidget* m_container;
     QVBoxLayout* m_layout;

@@ -155,4 +155,39 @@ void ClientCodeRunner::restart(std::function<void(QString error)> done)
     });
 }
 
+void ClientCodeRunner::complete(const QString& code, int cursor, QObject* ctx, CompleteDone done)
+{
+    if (!m_interpreter) {
+        CodeRunner::complete(code, cursor, ctx, std::move(done));
+        return;
+    }
+    m_interpreter->complete(
+        m_contextId, m_language, code, cursor, ctx ? ctx : this,
+        [done](client::Outcome<client::Completions> result) {
+            if (!result) {
+                done(std::nullopt);
+                return;
+            }
+            CompletionReply reply{result.value().cursorStart, result.value().cursorEnd, {}};
+            for (const client::CompletionMatch& m : result.value().matches)
+                reply.matches.append({m.text, m.type});
+            done(reply);
+        });
+}
+
+void ClientCodeRunner::inspect(const QString& code, int cursor, QObject* ctx, InspectDone done)
+{
+    if (!m_interpreter) {
+        CodeRunner::inspect(code, cursor, ctx, std::move(done));
+        return;
+    }
+    m_interpreter->inspect(m_contextId, m_language, code, cursor, ctx ? ctx : this,
+                           [done](client::Outcome<client::Inspection> result) {
+                               if (!result || !result.value().found)
+                                   done(std::nullopt);
+                               else
+                                   done(result.value().textAnsi);
+                           });
+}
+
 } // namespace lizard::notebook

@@ -39,6 +39,8 @@ public:
 
     void run(const QString& code, const QHash<QString, QString>& envs) override;
     void interrupt() override;
+    void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done) override;
+    void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done) override;
     // A fresh kernel for the context (variables gone); `done` gets an empty string or the error.
     void restart(std::function<void(QString error)> done);
 

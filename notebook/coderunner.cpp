@@ -1,7 +1,21 @@
 #include "notebook/coderunner.h"
 
+#include <QPointer>
+
 namespace lizard::notebook {
 
 CodeRunner::~CodeRunner() = default;
+
+void CodeRunner::complete(const QString&, int, QObject* ctx, CompleteDone done)
+{
+    QMetaObject::invokeMethod(
+        ctx ? ctx : this, [done] { done(std::nullopt); }, Qt::QueuedConnection);
+}
+
+void CodeRunner::inspect(const QString&, int, QObject* ctx, InspectDone done)
+{
+    QMetaObject::invokeMethod(
+        ctx ? ctx : this, [done] { done(std::nullopt); }, Qt::QueuedConnection);
+}
 
 } // namespace lizard::notebook

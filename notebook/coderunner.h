@@ -12,8 +12,24 @@
 
 #include <QHash>
 #include <QObject>
+#include <functional>
+#include <optional>
 
 namespace lizard::notebook {
+
+// The kernel's completions for code at a cursor: matches replace code[start, end). Positions
+// are QString indexes into the code that was asked about.
+struct Completion
+{
+    QString text;
+    QString type; // function, module, class, instance, keyword, ... or "" when unknown
+};
+struct CompletionReply
+{
+    int start = 0;
+    int end = 0;
+    QList<Completion> matches;
+};
 
 class CodeRunner : public QObject
 {
@@ -24,6 +40,14 @@ public:
 
     virtual void run(const QString& code, const QHash<QString, QString>& envs) = 0;
     virtual void interrupt() = 0;
+
+    // Completion and help from the kernel's state (Tab, Shift+Tab), asynchronous: done runs
+    // later from the event loop (never inside the call, never once ctx is gone) with nullopt
+    // when there is no answer (no kernel state, an error). Runners without a kernel keep these.
+    using CompleteDone = std::function<void(std::optional<CompletionReply>)>;
+    using InspectDone = std::function<void(std::optional<QString> ansiText)>;
+    virtual void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done);
+    virtual void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done);
 
 signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);

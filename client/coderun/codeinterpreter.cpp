@@ -344,4 +344,70 @@ void CodeInterpreter::saveAllVariables(QObject* ctx, Done<QList<ContextVariables
         });
 }
 
+namespace {
+
+// Jupyter counts positions in code points, QString in UTF-16 units.
+int toCodePoints(const QString& code, int index)
+{
+    return int(code.left(index).toUcs4().size());
+}
+
+int fromCodePoints(const QString& code, int points)
+{
+    int index = 0;
+    for (int n = 0; n < points && index < code.size(); ++n)
+        index += code.at(index).isHighSurrogate() && index + 1 < code.size() ? 2 : 1;
+    return index;
+}
+
+QJsonObject kernelQuery(const char* action, const QString& contextId, const QString& language,
+                        const QString& code, int cursor)
+{
+    QJsonObject req{{QStringLiteral("action"), QLatin1String(action)},
+                    {QStringLiteral("code"), code},
+                    {QStringLiteral("cursor_pos"),
+                     toCodePoints(code, std::clamp(cursor, 0, int(code.size())))}};
+    if (contextId.isEmpty())
+        req.insert(QStringLiteral("language"), language);
+    else
+        req.insert(QStringLiteral("context"), contextId);
+    return req;
+}
+
+} // namespace
+
+void CodeInterpreter::complete(const QString& contextId, const QString& language,
+                               const QString& code, int cursor, QObject* ctx,
+                               Done<Completions> done)
+{
+    action<Completions>(
+        kernelQuery("complete", contextId, language, code, cursor), ctx, std::move(done),
+        [code](const QJsonObject& ev) {
+            Completions c;
+            c.cursorStart = fromCodePoints(code, ev.value(QStringLiteral("cursor_start")).toInt());
+            c.cursorEnd = fromCodePoints(code, ev.value(QStringLiteral("cursor_end")).toInt());
+            QHash<QString, QJsonObject> types;
+            for (const QJsonValue& t : ev.value(QStringLiteral("types")).toArray())
+                types.insert(t.toObject().value(QStringLiteral("text")).toString(), t.toObject());
+            for (const QJsonValue& m : ev.value(QStringLiteral("matches")).toArray()) {
+                const QJsonObject t = types.value(m.toString());
+                c.matches.append({m.toString(), t.value(QStringLiteral("type")).toString(),
+                                  t.value(QStringLiteral("signature")).toString()});
+            }
+            return Outcome<Completions>(c);
+        });
+}
+
+void CodeInterpreter::inspect(const QString& contextId, const QString& language,
+                              const QString& code, int cursor, QObject* ctx, Done<Inspection> done)
+{
+    action<Inspection>(kernelQuery("inspect", contextId, language, code, cursor), ctx,
+                       std::move(done), [](const QJsonObject& ev) {
+                           return Outcome<Inspection>(
+                               Inspection{ev.value(QStringLiteral("found")).toBool(),
+                                          ev.value(QStringLiteral("text")).toString(),
+                                          ev.value(QStringLiteral("text_ansi")).toString()});
+                       });
+}
+
 } // namespace lizard::client

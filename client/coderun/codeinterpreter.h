@@ -76,6 +76,13 @@ public:
     // fresh there later (a fork, a restored snapshot) loads them once. Call before forking.
     void saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done);
 
+    // The kernel's completions / help for `code` at `cursor` (a QString index). `contextId` empty:
+    // the default context of `language`. A context without a live kernel answers with nothing.
+    void complete(const QString& contextId, const QString& language, const QString& code,
+                  int cursor, QObject* ctx, Done<Completions> done);
+    void inspect(const QString& contextId, const QString& language, const QString& code, int cursor,
+                 QObject* ctx, Done<Inspection> done);
+
     KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
 
 signals:

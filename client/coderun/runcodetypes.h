@@ -85,6 +85,29 @@ struct ContextVariables
     QString error; // non-empty: nothing was saved for this context
 };
 
+// A kernel's completions (complete_request). Positions are QString (UTF-16) indexes into the
+// code that was sent; the wire's code points are converted by CodeInterpreter.
+struct CompletionMatch
+{
+    QString text;
+    QString type; // function, module, class, instance, keyword, ... ("" when the kernel gave none)
+    QString signature;
+};
+struct Completions
+{
+    int cursorStart = 0;
+    int cursorEnd = 0;
+    QList<CompletionMatch> matches;
+};
+
+// A kernel's help for the name at the cursor (inspect_request): signature and docstring.
+struct Inspection
+{
+    bool found = false;
+    QString text;     // plain
+    QString textAnsi; // with the kernel's ANSI colours
+};
+
 // What the UI shows for a context's kernel.
 enum class KernelState {
     Unknown,  // nothing run yet from this app

@@ -6,7 +6,7 @@ import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, 
 
 # The runner's own version, in this one place: the app reads it from the embedded source (Help >
 # About). Raise it with any change of behaviour or protocol.
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
 ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}
@@ -855,6 +855,42 @@ def run_process(m, code, envs, timeout, out):
     out({"type": "done", "execution_count": m["count"]})
 
 
+# ---------------------------------------------------------------- completion and help
+
+def kernel_query(m, a, slot, out):
+    """complete / inspect: the kernel's answer for `code` at `cursor_pos` (code points). Without a
+    live kernel (nothing ran yet, or not Python) the answer is empty: a Tab never starts a kernel."""
+    code, pos = a.get("code"), a.get("cursor_pos")
+    if not isinstance(code, str):
+        raise RunnerError("code must be a string")
+    if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos <= len(code):
+        raise RunnerError("cursor_pos must be an index into code")
+    timeout = arg_timeout(dict(timeout=a.get("timeout") or 10))
+    complete = a["action"] == "complete"
+    empty = {"type": "ok", "matches": [], "cursor_start": pos, "cursor_end": pos, "types": []} if complete \
+        else {"type": "ok", "found": False, "text": "", "text_ansi": ""}
+    if m is None or m["language"] != "python" or not has_kernel() or not kernel_alive(kernel_pid(m), m):
+        out(dict(empty, kernel=False))
+        return
+    kc = slot.get(m, out)
+    msg_id = kc.complete(code, pos) if complete else kc.inspect(code, pos, detail_level=0)
+    reply = shell_reply(kc, msg_id, timeout, slot.pid)
+    if reply is None:
+        raise RunnerError("the kernel did not answer within %gs (busy?)" % timeout)
+    c = reply.get("content") or {}
+    if c.get("status") != "ok":
+        out(dict(empty, kernel=True))
+    elif complete:
+        types = (c.get("metadata") or {}).get("_jupyter_types_experimental") or []
+        out({"type": "ok", "kernel": True, "matches": [x for x in c.get("matches") or [] if isinstance(x, str)],
+             "cursor_start": c.get("cursor_start", pos), "cursor_end": c.get("cursor_end", pos),
+             "types": [{"text": t.get("text", ""), "type": t.get("type") or "", "signature": t.get("signature") or "",
+                        "start": t.get("start"), "end": t.get("end")} for t in types if isinstance(t, dict)]})
+    else:
+        text = (c.get("data") or {}).get("text/plain", "") if c.get("found") else ""
+        out({"type": "ok", "kernel": True, "found": bool(text), "text": ANSI.sub("", text), "text_ansi": text})
+
+
 # ---------------------------------------------------------------- actions
 
 def arg_code(a):
@@ -895,13 +931,13 @@ def arg_timeout(a):
 def target_context(a):
     """The context id an action works on (None for list / shutdown)."""
     act = a.get("action")
-    if act == "run" and not a.get("context"):
+    if act in ("run", "complete", "inspect") and not a.get("context"):
         return "default-" + language_of(a)
     if act == "create":
         if a.get("id") is None:
             a["id"] = "ctx-" + os.urandom(8).hex()
         return check_id(a["id"])
-    if act in ("run", "delete", "restart", "interrupt", "save_variables", "load_variables"):
+    if act in ("run", "delete", "restart", "interrupt", "save_variables", "load_variables", "complete", "inspect"):
         return check_id(a.get("context"))
     return None
 
@@ -950,6 +986,8 @@ def handle(a, slot, out):
         out({"type": "ok", "interrupted": signal_run(existing(cid), signal.SIGINT)})
     elif act in ("save_variables", "load_variables"):
         variables(existing(cid), a, slot, out)
+    elif act in ("complete", "inspect"):
+        kernel_query(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
     elif act == "run":
         code, envs, timeout = arg_code(a), arg_envs(a), arg_timeout(a)
         m = load_meta(cid) if not a.get("context") else existing(cid)

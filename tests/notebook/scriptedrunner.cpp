@@ -1,5 +1,6 @@
 #include "scriptedrunner.h"
 
+#include <QPointer>
 #include <QTimer>
 
 namespace lizard::notebook::test {
@@ -82,6 +83,44 @@ void ScriptedRunner::step()
         return;
     }
     schedule();
+}
+
+void ScriptedRunner::complete(const QString& code, int cursor, QObject* ctx, CompleteDone done)
+{
+    completeCalls << code.left(cursor) + '|' + code.mid(cursor);
+    int start = cursor;
+    while (start > 0 && (code[start - 1].isLetterOrNumber() || code[start - 1] == u'_'))
+        --start;
+    CompletionReply reply{start, cursor, {}};
+    for (const Completion& c : completions) {
+        if (c.text.startsWith(code.mid(start, cursor - start)))
+            reply.matches.append(c);
+    }
+    QPointer<QObject> guard(ctx);
+    auto answer = [guard, done, reply] {
+        if (guard)
+            done(reply);
+    };
+    if (holdCompletions)
+        m_held.append(answer);
+    else
+        QTimer::singleShot(0, this, answer);
+}
+
+void ScriptedRunner::answerCompletions()
+{
+    const auto held = std::exchange(m_held, {});
+    for (const auto& answer : held)
+        answer();
+}
+
+void ScriptedRunner::inspect(const QString&, int, QObject* ctx, InspectDone done)
+{
+    QPointer<QObject> guard(ctx);
+    QTimer::singleShot(0, this, [this, guard, done] {
+        if (guard)
+            done(help.isEmpty() ? std::nullopt : std::optional<QString>(help));
+    });
 }
 
 } // namespace lizard::notebook::test

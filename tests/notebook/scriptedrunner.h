@@ -8,6 +8,9 @@
 //   wait                  stop until release() or interrupt()
 //   fail:<message>        the run breaks off (failed)
 // When the script ends the run finishes with the next execution count, like a kernel.
+// complete() offers the `completions` that start with the identifier before the cursor (from
+// the event loop, or when answerCompletions() is called while holdCompletions is set);
+// inspect() answers `help` (nullopt when empty).
 
 #include "notebook/coderunner.h"
 
@@ -24,6 +27,14 @@ public:
     void run(const QString& code, const QHash<QString, QString>& envs) override;
     void interrupt() override;
     void release(); // continue a run that is at "wait"
+    void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done) override;
+    void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done) override;
+    void answerCompletions(); // the held ones, in order
+
+    QList<Completion> completions;
+    bool holdCompletions = false;
+    QStringList completeCalls; // code with '|' at the cursor, every complete() in order
+    QString help;
 
     bool sync = false;
     QStringList calls; // the code of every run, in order
@@ -37,6 +48,7 @@ private:
     void step();
     void schedule();
 
+    QList<std::function<void()>> m_held;
     QStringList m_steps;
     int m_count = 0;
 };

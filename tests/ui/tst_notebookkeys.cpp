@@ -259,7 +259,7 @@ void TestNotebookKeys::autoIndentAndTab_data()
     QTest::newRow("after colon") << "for i in range(3):\nx" << "for i in range(3):\n    x";
     QTest::newRow("keeps indent") << "if a:\nb\nc" << "if a:\n    b\n    c";
     QTest::newRow("tab is spaces") << "\tx" << "    x";
-    QTest::newRow("tab to next stop") << "ab\tc" << "ab  c";
+    QTest::newRow("tab to next stop") << "ab \tc" << "ab  c"; // after a name Tab completes
     QTest::newRow("backspace a level") << "if a:\n\bb" << "if a:\nb";
     QTest::newRow("open bracket") << "f(\nx" << "f(\n    x";
 }

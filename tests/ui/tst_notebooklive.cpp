@@ -7,8 +7,10 @@
 #include "support/localserver.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
+#include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/completionpopup.h"
 #include "ui/notebook/contextselector.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/notebookcontroller.h"
@@ -44,6 +46,7 @@ private slots:
     void walkThrough();
     void forkNotebookBranches();
     void notebookFollowsReconnect();
+    void completionAndHelpFromKernel();
 
 private:
     // Types code into the current cell (edit mode) the way a user does, line by line.
@@ -320,6 +323,37 @@ void TestNotebookLive::notebookFollowsReconnect()
     CellWidget* again = runWithShiftEnter(page);
     QVERIFY2(again->cell()->status() == CellStatus::Done, qPrintable(describe(again)));
     QCOMPARE(again->outputs()->view(again->outputs()->count() - 1)->plainText(), QString("42"));
+    page->document()->setClean();
+}
+
+void TestNotebookLive::completionAndHelpFromKernel()
+{
+    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    QVERIFY(page);
+    type(page, {"import numpy as np"});
+    CellWidget* imported = runWithShiftEnter(page);
+    QVERIFY2(imported->cell()->status() == CellStatus::Done, qPrintable(describe(imported)));
+
+    // Tab after np.lins asks the kernel, which knows np from the cell above.
+    type(page, {"np.lins"});
+    CellWidget* cell = page->cells()->currentWidget();
+    auto* completer = cell->findChild<CellCompleter*>();
+    QVERIFY(completer);
+    QTest::keyClick(cell->editor(), Qt::Key_Tab);
+    QTRY_VERIFY_WITH_TIMEOUT(completer->isPopupVisible(), 30000);
+    QVERIFY2(completer->popup()->visibleMatches().contains("linspace"),
+             qPrintable(completer->popup()->visibleMatches().join(", ")));
+    QCOMPARE(completer->popup()->kindOf("linspace"), QString("function"));
+    QTest::keyClick(cell->editor(), Qt::Key_Return);
+    QCOMPARE(cell->cell()->source(), QString("np.linspace"));
+
+    // Shift+Tab after the name: its signature and docstring.
+    QSignalSpy help(completer, &CellCompleter::helpShown);
+    QTest::keyClick(cell->editor(), Qt::Key_Backtab);
+    QVERIFY(help.wait(30000));
+    QVERIFY2(completer->helpText().contains("linspace(") &&
+                 completer->helpText().contains("evenly spaced"),
+             qPrintable(completer->helpText()));
     page->document()->setClean();
 }
 

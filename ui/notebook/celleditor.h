@@ -4,6 +4,8 @@
 // indentation and adds a level after ':' (or '{' / '(' / '['), Tab inserts 4 spaces (indents
 // the selected lines), Shift+Tab and Backspace in the indentation remove a level. The notebook's
 // own keys (Shift/Ctrl/Alt+Enter, Esc, Up on the first line, Down on the last) are signals.
+// Tab after a name (completion) and Shift+Tab after a name (help) are CellCompleter's, which
+// filters the editor's keys first.
 
 #include <QPlainTextEdit>
 

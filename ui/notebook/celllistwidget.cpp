@@ -1,9 +1,12 @@
 #include "ui/notebook/celllistwidget.h"
 
 #include "notebook/runqueue.h"
+#include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/cellwidget.h"
 
+#include <QCoreApplication>
 #include <QKeyEvent>
+#include <QScopedValueRollback>
 #include <QScrollBar>
 #include <QVBoxLayout>
 
@@ -18,7 +21,8 @@ constexpr int kDoubleKeyMs = 800;
 }
 
 CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
-    : QScrollArea(parent), m_document(document), m_container(new QWidget), m_layout(new QVBoxLayout(m_container))
+    : QScrollArea(parent), m_document(document), m_container(new QWidget),
+      m_layout(new QVBoxLayout(m_container))
 {
     setWidgetResizable(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -28,15 +32,31 @@ CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
     m_layout->addStretch(1);
     setWidget(m_container);
     connect(document, &NotebookDocument::cellInserted, this, &CellListWidget::insertWidget);
-    connect(document, &NotebookDocument::cellRemoved, this, [this](int index, Cell*) { removeWidget(index); });
+    connect(document, &NotebookDocument::cellRemoved, this,
+            [this](int index, Cell*) { removeWidget(index); });
     connect(document, &NotebookDocument::cellMoved, this, &CellListWidget::moveWidget);
     connect(document, &NotebookDocument::documentReset, this, &CellListWidget::rebuild);
+    // Content grew or shrank (outputs arrived, a cell was added): follow the running cell.
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this,
+            &CellListWidget::followRunningOutput);
+    // actionTriggered comes only from the user (wheel, dragging, the bar's buttons, page keys);
+    // the value change that follows it is theirs, unlike ours and the clamping of a new range.
+    connect(verticalScrollBar(), &QScrollBar::actionTriggered, this,
+            [this] { m_userScroll = true; });
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &CellListWidget::onUserScrolled);
     rebuild();
 }
 
 CellWidget* CellListWidget::cellWidget(int index) const
 {
     return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
+}
+
+void CellListWidget::setRunner(lizard::notebook::CodeRunner* runner)
+{
+    m_runner = runner;
+    for (CellWidget* w : m_widgets)
+        w->findChild<CellCompleter*>()->setRunner(runner);
 }
 
 void CellListWidget::setCodeLanguage(const QString& language)
@@ -62,6 +82,7 @@ void CellListWidget::insertWidget(int index)
     if (!cell)
         return;
     auto* widget = new CellWidget(cell, m_language);
+    (new CellCompleter(widget->editor(), m_document, widget))->setRunner(m_runner);
     connectWidget(widget);
     m_layout->insertWidget(index, widget);
     m_widgets.insert(index, widget);
@@ -121,6 +142,12 @@ void CellListWidget::connectWidget(CellWidget* widget)
         updateSelection();
         emit currentChanged(m_current);
     });
+    connect(widget->cell(), &Cell::statusChanged, this,
+            [this, widget](lizard::notebook::CellStatus status) {
+                if (status ==
+                    lizard::notebook::CellStatus::Running) // Run all moves along the cells
+                    m_followed = widget;
+            });
     CellEditor* editor = widget->editor();
     connect(editor, &CellEditor::runRequested, this, &CellListWidget::runCurrent);
     connect(editor, &CellEditor::escapePressed, this, &CellListWidget::enterCommandMode);
@@ -145,15 +172,80 @@ void CellListWidget::setCurrentIndex(int index)
     else
         index = std::clamp(index, 0, int(m_widgets.size()) - 1);
     const bool changed = index != m_current;
+    if (changed && !m_advancing)
+        m_followed = nullptr; // the user went elsewhere: stay with them
     m_current = index;
     updateSelection();
     if (CellWidget* w = currentWidget()) {
-        ensureWidgetVisible(w, 0, 20);
         if (m_mode == Mode::Edit)
             w->startEditing();
+        revealCurrent();
     }
     if (changed)
         emit currentChanged(m_current);
+}
+
+void CellListWidget::revealCurrent()
+{
+    // A cell inserted just now has no geometry yet: the layout places it when the event loop
+    // delivers its LayoutRequest, so the scroll waits for that.
+    if (m_revealPending)
+        return;
+    m_revealPending = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_revealPending = false;
+            QCoreApplication::sendPostedEvents(m_container, QEvent::LayoutRequest);
+            m_layout->activate();
+            if (CellWidget* w = currentWidget()) {
+                const int before = verticalScrollBar()->value();
+                ensureWidgetVisible(w, 0, 20);
+                if (verticalScrollBar()->value() != before)
+                    m_userScroll = false;
+            }
+        },
+        Qt::QueuedConnection);
+}
+
+void CellListWidget::scrollTo(int value)
+{
+    m_userScroll = false;
+    verticalScrollBar()->setValue(value);
+}
+
+void CellListWidget::followRunningOutput()
+{
+    CellWidget* running = m_followed;
+    if (!m_follow || !running)
+        return;
+    // The end of the running cell at the bottom of the view, then the current cell (usually the
+    // one just below it, after Shift+Enter) as well when it fits.
+    const int viewHeight = viewport()->height();
+    const int end = running->geometry().bottom() + 6;
+    QScrollBar* bar = verticalScrollBar();
+    if (end > bar->value() + viewHeight)
+        scrollTo(std::min(bar->maximum(), end - viewHeight));
+    if (CellWidget* w = currentWidget(); w && w != running) {
+        const int bottom = w->geometry().bottom() + 6;
+        if (bottom > bar->value() + viewHeight &&
+            bottom - viewHeight <= running->geometry().bottom() - 20)
+            scrollTo(std::min(bar->maximum(), bottom - viewHeight));
+    }
+}
+
+void CellListWidget::onUserScrolled()
+{
+    if (!m_userScroll)
+        return;
+    m_userScroll = false;
+    // Like a terminal: reading above the end stops following; back at the end, it resumes.
+    QScrollBar* bar = verticalScrollBar();
+    const int viewBottom = bar->value() + viewport()->height();
+    CellWidget* running = m_followed;
+    const bool atEnd = bar->value() >= bar->maximum() - 4;
+    m_follow = atEnd || (running && running->geometry().bottom() <= viewBottom &&
+                         running->geometry().bottom() >= bar->value());
 }
 
 void CellListWidget::updateSelection()
@@ -205,9 +297,14 @@ void CellListWidget::runCurrent(CellEditor::RunMode mode)
     if (m_current < 0)
         return;
     const int index = m_current;
+    m_follow = true; // running a cell is looking at it
+    m_followed = currentWidget();
+    const QScopedValueRollback advancing(m_advancing, true);
     runCell(index);
     switch (mode) {
-    case CellEditor::RunMode::InPlace: enterCommandMode(); break;
+    case CellEditor::RunMode::InPlace:
+        enterCommandMode();
+        break;
     case CellEditor::RunMode::InsertBelow:
         m_document->insertCell(index + 1, CellType::Code);
         setCurrentIndex(index + 1);

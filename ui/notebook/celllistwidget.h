@@ -4,6 +4,9 @@
 //   Enter edit · A/B insert above/below · D D delete · Z undo delete · M/Y markdown/code ·
 //   Up/Down (K/J) move · Shift+Enter run and advance · Ctrl+Enter run · Alt+Enter run, insert.
 // Esc in the editor returns to command mode.
+// The current cell is scrolled into view whenever it changes (runs, advances, inserts, moves).
+// While a cell runs, the view follows the end of its output the way a terminal does: scrolling
+// away stops that, scrolling back to the end (or running a cell) resumes it.
 
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
@@ -25,9 +28,12 @@ class CellListWidget : public QScrollArea
 public:
     enum class Mode { Command, Edit };
 
-    explicit CellListWidget(lizard::notebook::NotebookDocument* document, QWidget* parent = nullptr);
+    explicit CellListWidget(lizard::notebook::NotebookDocument* document,
+                            QWidget* parent = nullptr);
 
     void setRunQueue(lizard::notebook::RunQueue* queue) { m_queue = queue; }
+    // Where Tab completion and Shift+Tab help ask the kernel (CellCompleter).
+    void setRunner(lizard::notebook::CodeRunner* runner);
     void setCodeLanguage(const QString& language);
 
     int count() const { return int(m_widgets.size()); }
@@ -48,6 +54,9 @@ public:
     void undoDelete();
     void setCurrentType(lizard::notebook::CellType type);
 
+    // Whether the view follows the running cell's output (see above).
+    bool isFollowingOutput() const { return m_follow; }
+
 signals:
     void currentChanged(int index);
     void modeChanged(lizard::ui::notebook::CellListWidget::Mode mode);
@@ -64,9 +73,14 @@ private:
     void connectWidget(CellWidget* widget);
     void updateSelection();
     void runCell(int index);
+    void revealCurrent(); // once the layout has placed the cells
+    void followRunningOutput();
+    void onUserScrolled();
+    void scrollTo(int value);
 
     QPointer<lizard::notebook::NotebookDocument> m_document;
     QPointer<lizard::notebook::RunQueue> m_queue;
+    QPointer<lizard::notebook::CodeRunner> m_runner;
     QString m_language = QStringLiteral("python");
     QWidget* m_container;
     QVBoxLayout* m_layout;
@@ -74,6 +88,13 @@ private:
     int m_current = -1;
     Mode m_mode = Mode::Command;
     QElapsedTimer m_lastD; // D D within a short time deletes
+    bool m_follow = true;
+    // The cell whose output the view follows: the one run last, until the user goes elsewhere.
+    // It outlives the run because its output is painted a little after the run ends.
+    QPointer<CellWidget> m_followed;
+    bool m_advancing = false; // inside runCurrent(): moving on keeps m_followed
+    bool m_revealPending = false;
+    bool m_userScroll = false; // the next value change comes from the user (wheel, bar, keys)
 };
 
 } // namespace lizard::ui::notebook

@@ -34,6 +34,7 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     if (kernel)
         kernel->setParent(this);
     m_cells->setRunQueue(m_queue);
+    m_cells->setRunner(runner);
     m_document->insertCell(0, CellType::Code);
 
     auto* layout = new QVBoxLayout(this);

@@ -177,8 +177,14 @@ void SandboxPanel::selectSandboxes(const QStringList& sandboxIds)
 
 void SandboxPanel::addSandboxAction(QAction* action)
 {
+    // After the create actions, ahead of pause, kill and the rest: what a sandbox is for comes
+    // first, and stays in view when the bar is too narrow for every action.
+    const QList<QAction*> all = m_bar->actions();
+    qsizetype at = all.indexOf(m_new) + 1;
+    while (at < all.size() && m_extra.contains(all.at(at)))
+        ++at;
     m_extra.append(action);
-    m_bar->addAction(action);
+    m_bar->insertAction(at < all.size() ? all.at(at) : nullptr, action);
     updateActions();
 }
 

@@ -9,7 +9,9 @@
 set -euo pipefail
 BUILD=${1:-build}
 shift || true
+coderun_args=()
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
+  coderun_args=(--complete-runs 10)
   set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
@@ -78,9 +80,10 @@ if [[ -x $BIN/lizard-bench-console ]]; then
 else
   echo "console figure: $BIN/lizard-bench-console not built (desktop build)"
 fi
-# runCode: warm 1+1 through the app's client beside the official SDK's runCode.
+# runCode: warm 1+1 through the app's client beside the official SDK's runCode; then Tab
+# completion in the same warm kernel (median and p90 of 50, 10 when quick) beside that 1+1.
 if [[ -x $BIN/lizard-bench-coderun ]]; then
-  "$BIN/lizard-bench-coderun" --url "$url" --key "$key" || status=$?
+  "$BIN/lizard-bench-coderun" --url "$url" --key "$key" "${coderun_args[@]}" || status=$?
 else
   echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
 fi

@@ -2,12 +2,16 @@
 // path) runs `1+1` in a warm Python context of a fresh `interpreter` sandbox; the official
 // TypeScript SDK's sandbox.runCode('1+1') is measured against the same sandbox in the same run
 // (node + the pinned SDK from tests/compat) and printed beside it as the reference, with the ratio.
+// Then the "complete warm" figure: Tab completion of `np.lins` in the same warm context, with
+// that 1+1 median as its reference (completebench.h).
 //
-//   lizard-bench-coderun --url http://127.0.0.1:PORT --key liz_... [--runs 30] [--sdk path/index.mjs]
+//   lizard-bench-coderun --url http://127.0.0.1:PORT --key liz_... [--runs 30] [--complete-runs 50]
+//                        [--sdk path/index.mjs]
 // Exit status: 0 when measured (PASS or MISS), 2 when it could not be, 1 on bad arguments.
 
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
+#include "completebench.h"
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
@@ -15,7 +19,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-
 #include <cstdio>
 #include <functional>
 
@@ -31,7 +34,8 @@ QString createSandbox(client::LizardApi& api, QString& error)
     const auto projects = waitFor<QList<client::Project>>(
         [&](QObject* ctx, auto done) { api.listProjects(ctx, std::move(done)); }, 60000);
     if (!projects || !projects->ok() || projects->value().isEmpty()) {
-        error = projects && !projects->ok() ? projects->error().toDisplayString() : QStringLiteral("no project");
+        error = projects && !projects->ok() ? projects->error().toDisplayString()
+                                            : QStringLiteral("no project");
         return {};
     }
     client::CreateSandboxRequest req;
@@ -41,18 +45,20 @@ QString createSandbox(client::LizardApi& api, QString& error)
     const auto made = waitFor<client::SandboxInfo>(
         [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
     if (!made || !made->ok()) {
-        error = made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
+        error =
+            made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
         return {};
     }
     return made->value().sandboxId;
 }
 
 // Median ms of `runs` warm runs of `1+1` through the app's client, or an error.
-bench::Figure measureApp(client::LizardApi& api, const QString& sandboxId, int runs)
+bench::Figure measureApp(client::CodeInterpreter& interp, int runs)
 {
-    bench::Figure f{.name = "runCode warm 1+1", .statistic = "median of " + std::to_string(runs), .unit = "ms",
+    bench::Figure f{.name = "runCode warm 1+1",
+                    .statistic = "median of " + std::to_string(runs),
+                    .unit = "ms",
                     .target = 50};
-    client::CodeInterpreter interp(&api, sandboxId);
     interp.warmUp();
     std::vector<double> samples;
     for (int i = 0; i < runs + 3; ++i) { // the first starts the kernel; two more to settle
@@ -60,7 +66,8 @@ bench::Figure measureApp(client::LizardApi& api, const QString& sandboxId, int r
         client::CodeRun* run = interp.runCode(QStringLiteral("1+1"));
         waitUntil([run] { return run->isFinished(); }, 120000);
         const double ms = bench::msSince(start);
-        if (!run->isFinished() || run->hasFailed() || run->execution().text() != QLatin1String("2")) {
+        if (!run->isFinished() || run->hasFailed() ||
+            run->execution().text() != QLatin1String("2")) {
             f.error = run->hasFailed() ? run->failure()->toDisplayString().toStdString()
                                        : std::string("1+1 did not give 2 in time");
             return f;
@@ -73,8 +80,9 @@ bench::Figure measureApp(client::LizardApi& api, const QString& sandboxId, int r
     char note[128];
     std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms, %s", bench::quantile(samples, 0.9),
                   bench::quantile(samples, 1.0),
-                  interp.currentTransport() == client::CodeInterpreter::Transport::Serve ? "serve fast path"
-                                                                                          : "exec-per-run");
+                  interp.currentTransport() == client::CodeInterpreter::Transport::Serve
+                      ? "serve fast path"
+                      : "exec-per-run");
     f.note = note;
     return f;
 }
@@ -85,16 +93,20 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.addOptions({{"url", "lizard-local URL", "url"},
-                       {"key", "API key", "key"},
-                       {"runs", "timed runs (default 30)", "n", "30"},
-                       {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
+    parser.addOptions(
+        {{"url", "lizard-local URL", "url"},
+         {"key", "API key", "key"},
+         {"runs", "timed runs (default 30)", "n", "30"},
+         {"complete-runs", "timed completions (default 50)", "n", "50"},
+         {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
     parser.process(app);
     if (!parser.isSet("url") || !parser.isSet("key")) {
-        std::fprintf(stderr, "usage: lizard-bench-coderun --url URL --key KEY [--runs N] [--sdk index.mjs]\n");
+        std::fprintf(stderr, "usage: lizard-bench-coderun --url URL --key KEY [--runs N] "
+                             "[--complete-runs N] [--sdk index.mjs]\n");
         return 1;
     }
     const int runs = std::max(1, parser.value("runs").toInt());
+    const int completeRuns = std::max(1, parser.value("complete-runs").toInt());
     client::LizardApi api(client::Endpoint{parser.value("url"), parser.value("key")});
     QString error;
     const QString sandboxId = createSandbox(api, error);
@@ -102,16 +114,24 @@ int main(int argc, char** argv)
         std::printf("%-50sERROR  %s\n", "runCode warm 1+1", qPrintable(error));
         return 2;
     }
-    bench::Figure f = measureApp(api, sandboxId, runs);
-    const bench::SdkReference sdk = bench::sdkRunCodeMedian(parser.value("sdk"), parser.value("url"),
-                                                            parser.value("key"), sandboxId, runs);
+    client::CodeInterpreter interp(&api, sandboxId);
+    bench::Figure f = measureApp(interp, runs);
+    const bench::SdkReference sdk = bench::sdkRunCodeMedian(
+        parser.value("sdk"), parser.value("url"), parser.value("key"), sandboxId, runs);
     if (sdk.error.isEmpty())
         f.reference = bench::Reference{"official SDK runCode('1+1')", sdk.medianMs};
     else
         std::printf("reference: none for runCode (%s)\n", qPrintable(sdk.error));
     std::printf("%s\n", f.line().c_str());
     std::fflush(stdout);
+    // Completion asks the kernel that 1+1 warmed, so it runs only when that figure was measured.
+    bench::Figure complete{.name = "complete warm np.lins", .statistic = "", .unit = "ms"};
+    if (f.error.empty()) {
+        complete = bench::measureCompletion(interp, completeRuns, f.value);
+        std::printf("%s\n", complete.line().c_str());
+        std::fflush(stdout);
+    }
     waitFor<client::Unit>(
         [&](QObject* ctx, auto done) { api.killSandbox(sandboxId, ctx, std::move(done)); }, 30000);
-    return f.error.empty() ? 0 : 2;
+    return f.error.empty() && complete.error.empty() ? 0 : 2;
 }

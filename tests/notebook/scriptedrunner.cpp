@@ -114,12 +114,21 @@ void ScriptedRunner::answerCompletions()
         answer();
 }
 
-void ScriptedRunner::inspect(const QString&, int, QObject* ctx, InspectDone done)
+void ScriptedRunner::inspect(const QString& code, int cursor, QObject* ctx, InspectDone done)
 {
+    inspectCalls << QString(code).insert(cursor, u'|');
+    // The dotted name around the cursor, as a kernel's inspect finds it.
+    const auto isName = [](QChar c) { return c.isLetterOrNumber() || c == u'_' || c == u'.'; };
+    int from = cursor, to = cursor;
+    while (from > 0 && isName(code.at(from - 1)))
+        --from;
+    while (to < code.size() && isName(code.at(to)))
+        ++to;
+    const QString text = helpByName.value(code.mid(from, to - from), help);
     QPointer<QObject> guard(ctx);
-    QTimer::singleShot(0, this, [this, guard, done] {
+    QTimer::singleShot(0, this, [guard, done, text] {
         if (guard)
-            done(help.isEmpty() ? std::nullopt : std::optional<QString>(help));
+            done(text.isEmpty() ? std::nullopt : std::optional<QString>(text));
     });
 }
 

@@ -10,10 +10,12 @@
 // When the script ends the run finishes with the next execution count, like a kernel.
 // complete() offers the `completions` that start with the identifier before the cursor (from
 // the event loop, or when answerCompletions() is called while holdCompletions is set);
-// inspect() answers `help` (nullopt when empty).
+// inspect() answers helpByName's entry for the dotted name at the cursor when there is one, else
+// `help` (nullopt when empty).
 
 #include "notebook/coderunner.h"
 
+#include <QHash>
 #include <QStringList>
 
 namespace lizard::notebook::test {
@@ -35,6 +37,8 @@ public:
     bool holdCompletions = false;
     QStringList completeCalls; // code with '|' at the cursor, every complete() in order
     QString help;
+    QHash<QString, QString> helpByName;
+    QStringList inspectCalls; // code with '|' at the cursor, every inspect() in order
 
     bool sync = false;
     QStringList calls; // the code of every run, in order

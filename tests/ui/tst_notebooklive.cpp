@@ -12,6 +12,7 @@
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/completionpopup.h"
 #include "ui/notebook/contextselector.h"
+#include "ui/notebook/helppanel.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebookheader.h"
@@ -21,6 +22,7 @@
 #include "ui/notebook/richtextview.h"
 #include "ui/sandboxpanel.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QTemporaryDir>
 #include <QTextFrame>
@@ -354,6 +356,22 @@ void TestNotebookLive::completionAndHelpFromKernel()
     QVERIFY2(completer->helpText().contains("linspace(") &&
                  completer->helpText().contains("evenly spaced"),
              qPrintable(completer->helpText()));
+
+    // Notebook > Show contextual help: the panel asks the kernel about the name under the cursor
+    // and follows the cursor to the next name.
+    auto* showHelp = m_window->findChild<QAction*>(QStringLiteral("menuContextualHelp"));
+    QVERIFY(showHelp);
+    showHelp->trigger();
+    HelpPanel* panel = page->helpPanel();
+    QTRY_VERIFY(panel->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->helpText().contains("evenly spaced"), 30000);
+    QTest::keyClick(cell->editor(), Qt::Key_Return);
+    QTest::keyClicks(cell->editor(), "np.zeros");
+    QTRY_VERIFY_WITH_TIMEOUT(panel->helpText().contains("zeros(") &&
+                                 panel->helpText().contains("filled with zeros"),
+                             30000);
+    showHelp->trigger();
+    QTRY_VERIFY(!panel->isVisible());
     page->document()->setClean();
 }
 

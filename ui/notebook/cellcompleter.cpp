@@ -232,6 +232,7 @@ void CellCompleter::requestHelp()
                 m_editor->viewport()->mapToGlobal(m_editor->cursorRect().bottomLeft()),
                 ansiToHtmlDocument(shown), m_editor);
             emit helpShown(m_help);
+            emit helpShownAnsi(*text);
         });
 }
 

@@ -39,6 +39,7 @@ public:
 
 signals:
     void helpShown(const QString& plainText);
+    void helpShownAnsi(const QString& ansiText); // the same help with the kernel's colours
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

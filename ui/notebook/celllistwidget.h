@@ -35,6 +35,7 @@ public:
     // Where Tab completion and Shift+Tab help ask the kernel (CellCompleter).
     void setRunner(lizard::notebook::CodeRunner* runner);
     void setCodeLanguage(const QString& language);
+    QString codeLanguage() const { return m_language; }
 
     int count() const { return int(m_widgets.size()); }
     CellWidget* cellWidget(int index) const;

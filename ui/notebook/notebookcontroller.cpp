@@ -62,10 +62,21 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         if (NotebookPage* page = currentPage())
             forkNotebook(page);
     });
-    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork] {
+    menu->addSeparator();
+    // The page's own action carries Ctrl+I (this tab only); this entry mirrors the current tab's.
+    QAction* help =
+        menu->addAction(QStringLiteral("Show contextual &help  (Ctrl+I)"), this, [this](bool on) {
+            if (NotebookPage* page = currentPage())
+                page->helpAction()->setChecked(on);
+        });
+    help->setObjectName(QStringLiteral("menuContextualHelp"));
+    help->setCheckable(true);
+    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help] {
         save->setEnabled(currentPage());
         saveAs->setEnabled(currentPage());
         fork->setEnabled(currentPage());
+        help->setEnabled(currentPage());
+        help->setChecked(currentPage() && currentPage()->helpAction()->isChecked());
     });
     connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
     onBackendChanged();

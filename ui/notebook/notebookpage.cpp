@@ -5,6 +5,7 @@
 #include "notebook/runqueue.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/contextselector.h"
+#include "ui/notebook/helppanel.h"
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookkernel.h"
 
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QShortcut>
+#include <QSplitter>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -28,7 +30,9 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     : DocumentPage(parent), m_sandboxId(sandboxId), m_untitled(QStringLiteral("Untitled-%1.ipynb").arg(++g_untitled)),
       m_document(new NotebookDocument(this)), m_file(new NotebookFile(m_document, this)), m_runner(runner),
       m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)), m_header(new NotebookHeader(sandboxId)),
-      m_toolbar(new QToolBar), m_cells(new CellListWidget(m_document))
+      m_toolbar(new QToolBar), m_cells(new CellListWidget(m_document)),
+      m_help(new HelpPanel(m_cells, runner, m_queue)),
+      m_helpAction(new QAction(QStringLiteral("Show contextual help"), this))
 {
     runner->setParent(this);
     if (kernel)
@@ -42,7 +46,23 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     layout->setSpacing(0);
     layout->addWidget(m_header);
     layout->addWidget(m_toolbar);
-    layout->addWidget(m_cells, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("notebookSplitter"));
+    splitter->addWidget(m_cells);
+    splitter->addWidget(m_help);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setCollapsible(0, false);
+    layout->addWidget(splitter, 1);
+    m_help->hide();
+    m_helpAction->setObjectName(QStringLiteral("showContextualHelp"));
+    m_helpAction->setCheckable(true);
+    m_helpAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+I")));
+    m_helpAction->setShortcutContext(Qt::WidgetWithChildrenShortcut); // this tab's, not another's
+    m_helpAction->setToolTip(
+        QStringLiteral("The kernel's help for the name under the cursor, beside the cells"));
+    addAction(m_helpAction);
+    connect(m_helpAction, &QAction::toggled, m_help, &QWidget::setVisible);
     buildToolBar();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);

@@ -28,6 +28,7 @@ namespace lizard::ui::notebook {
 
 class CellListWidget;
 class ContextSelector;
+class HelpPanel;
 class NotebookHeader;
 
 class NotebookPage : public DocumentPage
@@ -53,6 +54,9 @@ public:
     ContextSelector* contextSelector() const { return m_contexts; }
     NotebookKernel* kernel() const { return m_kernel; }
     QToolBar* toolBar() const { return m_toolbar; }
+    // JupyterLab's contextual help beside the cells; the action (Ctrl+I) shows and hides it.
+    HelpPanel* helpPanel() const { return m_help; }
+    QAction* helpAction() const { return m_helpAction; }
 
     void setSandboxModel(models::SandboxTableModel* model);
     // Autosave to store while open (RecoveryWatcher); the copy goes when the page closes cleanly.
@@ -93,6 +97,8 @@ private:
     QToolBar* m_toolbar;
     ContextSelector* m_contexts = nullptr;
     CellListWidget* m_cells;
+    HelpPanel* m_help;
+    QAction* m_helpAction;
 };
 
 } // namespace lizard::ui::notebook

@@ -80,9 +80,11 @@ Status LinuxRuntime::freeze(const SandboxHandle& handle)
     setAgentFrozen(handle.socketPath, true);
     if (!m_cgroups.freezerKind(handle.id).empty()) {
         if (auto e = m_cgroups.setFrozen(handle.id, true, kFreezeTimeoutMs); !e.empty()) {
-            m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs);
+            const std::string undo = m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs);
             setAgentFrozen(handle.socketPath, false);
-            return Error{500, "PAUSE_FAILED", e};
+            return Error{500, "PAUSE_FAILED",
+                         e + (undo.empty() ? "; the sandbox was resumed and keeps running"
+                                           : "; thawing it again failed too: " + undo)};
         }
         return okStatus();
     }

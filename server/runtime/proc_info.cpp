@@ -1,5 +1,6 @@
 #include "runtime/proc_info.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -50,6 +51,20 @@ bool processRemains(pid_t pid, unsigned long long startTime)
     auto st = pid > 0 ? readProcStat(pid) : std::nullopt;
     return st && st->startTime == startTime &&
            !((st->state == 'Z' || st->state == 'X') && st->threads <= 1);
+}
+
+bool stopPending(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    const unsigned long long stopBit = 1ull << (SIGSTOP - 1);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("SigPnd:", 0) == 0 || line.rfind("ShdPnd:", 0) == 0) {
+            if (std::strtoull(line.c_str() + 7, nullptr, 16) & stopBit)
+                return true;
+        }
+    }
+    return false;
 }
 
 std::string selfExeDir()

@@ -10,8 +10,8 @@ namespace lizard::runtime {
 struct ProcStat
 {
     char state = '?';
-    unsigned long flags = 0;           // field 9, the kernel's PF_* flags
-    long threads = 0;                  // field 20
+    unsigned long flags = 0;          // field 9, the kernel's PF_* flags
+    long threads = 0;                 // field 20
     unsigned long long startTime = 0; // field 22, clock ticks since boot
 };
 
@@ -23,6 +23,10 @@ bool processMatches(pid_t pid, unsigned long long startTime);
 // True until `pid` (started at `startTime`) has finished exiting: a PID 1 of a pid namespace
 // finishes only after every process inside it is gone.
 bool processRemains(pid_t pid, unsigned long long startTime);
+
+// True if SIGSTOP waits to be delivered to `pid` (its process-wide or own pending set): it
+// stops before it runs another instruction in user space, unless SIGCONT comes first.
+bool stopPending(pid_t pid);
 
 // Directory of the running executable (/proc/self/exe).
 std::string selfExeDir();

@@ -58,6 +58,19 @@ std::vector<pid_t> processTree(pid_t root)
     return out;
 }
 
+std::vector<pid_t> threadsOf(pid_t pid)
+{
+    std::vector<pid_t> out;
+    if (DIR* dir = ::opendir(("/proc/" + std::to_string(pid) + "/task").c_str())) {
+        while (dirent* e = ::readdir(dir)) {
+            if (std::isdigit(static_cast<unsigned char>(e->d_name[0])))
+                out.push_back(pid_t(std::atoi(e->d_name)));
+        }
+        ::closedir(dir);
+    }
+    return out;
+}
+
 int signalTree(pid_t root, int signal)
 {
     std::set<pid_t> done;

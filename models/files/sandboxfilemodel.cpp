@@ -139,7 +139,9 @@ void SandboxFileModel::refresh(const QModelIndex& dir)
 bool SandboxFileModel::refreshPath(const QString& dirPath)
 {
     Node* node = findNode(dirPath);
-    if (node == nullptr || !node->isDir() || !node->listed)
+    // A folder whose first listing is on its way is listed again when that one is in: the
+    // change (an upload that just ended) may have come after the server read the folder.
+    if (node == nullptr || !node->isDir() || !(node->listed || node->listing))
         return false;
     list(node);
     return true;

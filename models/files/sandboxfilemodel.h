@@ -44,7 +44,8 @@ public:
 
     // Re-lists dir (invalid: the root) and every listed folder below it.
     void refresh(const QModelIndex& dir = {});
-    // Re-lists the folder at path if it is shown (after the app's own changes); false if not shown.
+    // Re-lists the folder at path if it is shown or being listed (after the app's own changes);
+    // false if not.
     bool refreshPath(const QString& dirPath);
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;

@@ -35,6 +35,7 @@ private slots:
     void sortsFoldersFirst_data();
     void sortsFoldersFirst();
     void refreshAppliesDifferences();
+    void refreshDuringTheFirstListingListsAgain();
     void listFailureDoesNotRetryForever();
     void tenThousandEntriesInOneInsert();
     void symlinkedFoldersActAsFolders();
@@ -248,6 +249,21 @@ void TestSandboxFileModel::refreshAppliesDifferences()
     QVERIFY(model.refreshPath("/home/user/r/keep"));
     QVERIFY(!model.refreshPath("/home/user/elsewhere"));
     QVERIFY(spy.wait(30000));
+}
+
+// An upload that ends while the folder's first listing is on its way: the refresh it asks for
+// must not be dropped, or the new file shows only after a manual Refresh.
+void TestSandboxFileModel::refreshDuringTheFirstListingListsAgain()
+{
+    SandboxFileModel model(&m_fx.api());
+    QSignalSpy spy(&model, &SandboxFileModel::directoryListed);
+    model.setLocation(m_fx.sandboxId(), "/home/user/t");
+    model.fetchMore({});
+    QVERIFY(model.isListing({}));
+    QVERIFY(model.refreshPath("/home/user/t"));
+    QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 2, 30000);
+    QVERIFY(model.isListed({}));
+    QVERIFY(!model.isListing({}));
 }
 
 void TestSandboxFileModel::listFailureDoesNotRetryForever()

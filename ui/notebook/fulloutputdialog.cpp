@@ -138,15 +138,20 @@ void FullOutputDialog::showRange(qint64 start, qint64 end)
     m_last->setEnabled(end < m_text.size());
 }
 
-void FullOutputDialog::saveInteractive()
+void saveOutputInteractive(QWidget* parent, const std::function<QString(const QString&)>& saveTo)
 {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save output"),
+    const QString path = QFileDialog::getSaveFileName(parent, QStringLiteral("Save output"),
                                                       QDir::homePath() + "/output.txt");
     if (path.isEmpty())
         return;
     const QString error = saveTo(path);
     if (!error.isEmpty())
-        QMessageBox::warning(this, QStringLiteral("Save output"), error);
+        QMessageBox::warning(parent, QStringLiteral("Save output"), error);
+}
+
+void FullOutputDialog::saveInteractive()
+{
+    saveOutputInteractive(this, [this](const QString& path) { return saveTo(path); });
 }
 
 } // namespace lizard::ui::notebook

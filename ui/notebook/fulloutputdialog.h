@@ -9,11 +9,17 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 
 namespace lizard::ui::notebook {
+
+// Asks where to save a stream's text and saves it with `saveTo` (empty on success, else the
+// reason, shown in a message box). Shared by the dialog and the output view's Save….
+void saveOutputInteractive(QWidget* parent, const std::function<QString(const QString&)>& saveTo);
 
 class FullOutputDialog : public QDialog
 {

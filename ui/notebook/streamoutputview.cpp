@@ -5,10 +5,7 @@
 #include "ui/notebook/fulloutputdialog.h"
 #include "ui/notebook/richtextview.h"
 
-#include <QDir>
-#include <QFileDialog>
 #include <QLabel>
-#include <QMessageBox>
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
@@ -172,13 +169,7 @@ FullOutputDialog* StreamOutputView::showFullOutput()
 
 void StreamOutputView::saveAs()
 {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save output"),
-                                                      QDir::homePath() + "/output.txt");
-    if (path.isEmpty())
-        return;
-    const QString error = saveTo(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, QStringLiteral("Save output"), error);
+    saveOutputInteractive(this, [this](const QString& path) { return saveTo(path); });
 }
 
 } // namespace lizard::ui::notebook

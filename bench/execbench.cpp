@@ -32,10 +32,7 @@ Figure measureExec(ApiClient& api, const std::string& sandboxId, int runs,
             samples.push_back(ms);
     }
     f.value = median(samples);
-    char note[96];
-    std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms", quantile(samples, 0.9),
-                  quantile(samples, 1.0));
-    f.note = note;
+    f.note = spreadNote(samples);
     return f;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace lizard::bench {
 
@@ -27,6 +28,14 @@ double quantile(std::vector<double> samples, double q)
     const double rank = std::ceil(std::clamp(q, 0.0, 1.0) * double(samples.size()));
     const size_t index = rank < 1 ? 0 : size_t(rank) - 1;
     return samples[std::min(index, samples.size() - 1)];
+}
+
+std::string spreadNote(const std::vector<double>& samples)
+{
+    char note[96];
+    std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms", quantile(samples, 0.9),
+                  quantile(samples, 1.0));
+    return note;
 }
 
 } // namespace lizard::bench

@@ -62,10 +62,7 @@ Figure measureCompletion(client::CodeInterpreter& interp, int runs, double runCo
     f.value = median(samples);
     if (runCodeMs > 0)
         f.reference = Reference{"runCode warm 1+1 (same run)", runCodeMs};
-    char note[96];
-    std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms", quantile(samples, 0.9),
-                  quantile(samples, 1.0));
-    f.note = note;
+    f.note = spreadNote(samples);
     return f;
 }
 

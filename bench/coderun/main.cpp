@@ -77,9 +77,9 @@ bench::Figure measureApp(client::CodeInterpreter& interp, int runs)
             samples.push_back(ms);
     }
     f.value = bench::median(samples);
+    const std::string spread = bench::spreadNote(samples);
     char note[128];
-    std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms, %s", bench::quantile(samples, 0.9),
-                  bench::quantile(samples, 1.0),
+    std::snprintf(note, sizeof note, "%s, %s", spread.c_str(),
                   interp.currentTransport() == client::CodeInterpreter::Transport::Serve
                       ? "serve fast path"
                       : "exec-per-run");

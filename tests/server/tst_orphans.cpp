@@ -76,6 +76,18 @@ class TestOrphans : public QObject
         return id;
     }
 
+    // A sandbox that must still run after a grace period and more: its PID 1 is there, it
+    // answers an exec, and DELETE ends it.
+    void stillRunsAfterAGracePeriod(const QString& id, qint64 pid, const QString& word)
+    {
+        QTest::qWait((kGraceS + 1) * 1000);
+        QVERIFY2(runs(pid), qPrintable("the sandbox ended: " + word));
+        const auto exec = jsonObject(m_server.request(
+            "POST", "/api/sandboxes/" + id + "/exec", toJson({{"cmd", "echo " + word}})));
+        QCOMPARE(exec.value("stdout").toString(), word + "\n");
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
 private slots:
     void initTestCase()
     {
@@ -112,12 +124,7 @@ private slots:
         QVERIFY(m_server.crash());
         QTest::qWait(kGraceS * 1000 / 3);
         QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
-        QTest::qWait((kGraceS + 1) * 1000);
-        QVERIFY2(runs(pid), "an adopted sandbox ended");
-        const auto exec = jsonObject(m_server.request(
-            "POST", "/api/sandboxes/" + id + "/exec", R"({"cmd":"echo adopted"})"));
-        QCOMPARE(exec.value("stdout").toString(), QStringLiteral("adopted\n"));
-        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+        stillRunsAfterAGracePeriod(id, pid, "adopted");
     }
 
     void withoutServerSandboxesEndAtGraceAndDeadline()
@@ -164,12 +171,7 @@ private slots:
         QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + paused)).value("status").toString(),
                  QStringLiteral("paused"));
         QCOMPARE(m_server.request("POST", "/api/sandboxes/" + paused + "/resume").status, 204);
-        QTest::qWait((kGraceS + 1) * 1000);
-        QVERIFY2(runs(pausedPid), "a resumed sandbox ended");
-        const auto exec = jsonObject(m_server.request(
-            "POST", "/api/sandboxes/" + paused + "/exec", R"({"cmd":"echo thawed"})"));
-        QCOMPARE(exec.value("stdout").toString(), QStringLiteral("thawed\n"));
-        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + paused).status, 204);
+        stillRunsAfterAGracePeriod(paused, pausedPid, "thawed");
     }
 };
 

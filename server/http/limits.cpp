@@ -38,6 +38,8 @@ bool parseConnectionLimits(const std::string& text, ConnectionLimits& limits, st
             limits.write = time;
         else if (key == "maxConnections")
             limits.maxConnections = static_cast<std::size_t>(n);
+        else if (key == "proxyMaxConnections")
+            limits.proxyMaxConnections = static_cast<std::size_t>(n);
         else {
             *why = "unknown key \"" + key + "\"";
             return false;

@@ -2,7 +2,8 @@
 // How long and how many: the deadlines every API connection lives by and the cap on open
 // connections. Production values are below; tests shorten them with the environment
 // variable LIZARD_HTTP_LIMITS, e.g. "idleMs=1500,headerMs=1000,maxConnections=16" (keys:
-// idleMs, headerMs, bodyGraceMs, bodyMinRate [bytes/s], bodyMs, writeMs, maxConnections).
+// idleMs, headerMs, bodyGraceMs, bodyMinRate [bytes/s], bodyMs, writeMs, maxConnections,
+// proxyMaxConnections).
 
 #include <chrono>
 #include <cstddef>
@@ -27,6 +28,8 @@ struct ConnectionLimits
     // Each write (a client that stops reading an answer or a stream).
     ms write = std::chrono::seconds(120);
     std::size_t maxConnections = 512;
+    // The port proxy's connections, all exposures together (browsers open many at once).
+    std::size_t proxyMaxConnections = 512;
 };
 
 // Parses "key=value,key=value" over the defaults; unknown keys or bad values are errors.

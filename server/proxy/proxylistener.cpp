@@ -3,13 +3,12 @@
 #include "common/log.h"
 #include "proxy/proxysession.h"
 
-#include <algorithm>
-
 namespace lizard::proxy {
 
-ProxyListener::ProxyListener(http::net::io_context& ioc, std::shared_ptr<const ProxyContext> context,
-                             std::string address)
-    : m_ioc(ioc), m_acceptor(http::net::make_strand(ioc)), m_context(std::move(context)), m_address(std::move(address))
+ProxyListener::ProxyListener(http::net::io_context& ioc,
+                             std::shared_ptr<const ProxyContext> context, std::string address)
+    : m_ioc(ioc), m_acceptor(http::net::make_strand(ioc)), m_context(std::move(context)),
+      m_address(std::move(address))
 {
 }
 
@@ -18,7 +17,8 @@ Status ProxyListener::open(unsigned short port)
     http::beast::error_code ec;
     const auto ip = http::net::ip::make_address_v4(m_address, ec);
     if (ec || !ip.is_loopback())
-        return Error{500, "LISTEN_FAILED", "the proxy listens on loopback addresses only, not " + m_address};
+        return Error{500, "LISTEN_FAILED",
+                     "the proxy listens on loopback addresses only, not " + m_address};
     const http::tcp::endpoint endpoint{ip, port};
     m_acceptor.open(endpoint.protocol(), ec);
     if (!ec)
@@ -30,8 +30,9 @@ Status ProxyListener::open(unsigned short port)
     if (ec) {
         http::beast::error_code ignored;
         m_acceptor.close(ignored);
-        return Error{500, ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
-                     "cannot listen on " + m_address + ":" + std::to_string(port) + ": " + ec.message()};
+        return Error{
+            500, ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
+            "cannot listen on " + m_address + ":" + std::to_string(port) + ": " + ec.message()};
     }
     return okStatus();
 }
@@ -44,20 +45,17 @@ unsigned short ProxyListener::port() const
 
 void ProxyListener::run()
 {
-    http::net::dispatch(m_acceptor.get_executor(), [self = shared_from_this()] { self->doAccept(); });
+    http::net::dispatch(m_acceptor.get_executor(),
+                        [self = shared_from_this()] { self->doAccept(); });
 }
 
 void ProxyListener::stop()
 {
-    std::vector<std::weak_ptr<ProxySession>> sessions;
     {
         std::lock_guard lock(m_mutex);
         m_stopped = true;
-        sessions.swap(m_sessions);
     }
-    for (auto& w : sessions)
-        if (auto s = w.lock())
-            s->stop();
+    m_context->sessions->closeAddress(m_address);
     http::net::dispatch(m_acceptor.get_executor(), [self = shared_from_this()] {
         http::beast::error_code ignored;
         self->m_acceptor.close(ignored);
@@ -66,8 +64,9 @@ void ProxyListener::stop()
 
 void ProxyListener::doAccept()
 {
-    m_acceptor.async_accept(http::net::make_strand(m_ioc), [self = shared_from_this()](http::beast::error_code ec,
-                                                                                      http::tcp::socket socket) {
+    m_acceptor.async_accept(http::net::make_strand(m_ioc), [self = shared_from_this()](
+                                                               http::beast::error_code ec,
+                                                               http::tcp::socket socket) {
         if (ec == http::net::error::operation_aborted || !self->m_acceptor.is_open())
             return;
         if (ec) {
@@ -76,16 +75,17 @@ void ProxyListener::doAccept()
                                                                    std::chrono::milliseconds(100));
             return timer->async_wait([self, timer](http::beast::error_code) { self->doAccept(); });
         }
-        auto session = std::make_shared<ProxySession>(std::move(socket), self->m_context, self->m_address);
         {
             std::lock_guard lock(self->m_mutex);
             if (self->m_stopped)
                 return;
-            auto& list = self->m_sessions;
-            list.erase(std::remove_if(list.begin(), list.end(), [](const auto& w) { return w.expired(); }), list.end());
-            list.push_back(session);
         }
-        session->run();
+        auto session =
+            std::make_shared<ProxySession>(std::move(socket), self->m_context, self->m_address);
+        if (self->m_context->sessions->admit(session, self->m_address))
+            session->run();
+        else
+            session->refuseOverCap();
         self->doAccept();
     });
 }

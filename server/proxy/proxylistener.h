@@ -1,7 +1,7 @@
 #pragma once
 // Accepts connections on one loopback address of the proxy port (one exposure, or the
-// 127.0.0.1 anchor that keeps the port reserved) and remembers its sessions so that
-// closing it (unexpose) also ends their connections.
+// 127.0.0.1 anchor that keeps the port reserved). Its connections are registered in the
+// context's ProxySessions (the cap), so that closing it (unexpose) also ends them.
 
 #include "common/result.h"
 #include "http/beast.h"
@@ -10,16 +10,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
 
 namespace lizard::proxy {
-
-class ProxySession;
 
 class ProxyListener : public std::enable_shared_from_this<ProxyListener>
 {
 public:
-    ProxyListener(http::net::io_context& ioc, std::shared_ptr<const ProxyContext> context, std::string address);
+    ProxyListener(http::net::io_context& ioc, std::shared_ptr<const ProxyContext> context,
+                  std::string address);
 
     // Binds address:port (port 0: any free port). The address must be in 127.0.0.0/8.
     Status open(unsigned short port);
@@ -36,7 +34,6 @@ private:
     std::shared_ptr<const ProxyContext> m_context;
     const std::string m_address;
     std::mutex m_mutex;
-    std::vector<std::weak_ptr<ProxySession>> m_sessions;
     bool m_stopped = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include "common/crypto.h"
 #include "common/log.h"
+#include "http/limits.h"
 #include "proxy/proxylistener.h"
 #include "store/store.h"
 
@@ -57,7 +58,9 @@ ProxyServer::~ProxyServer()
 
 Status ProxyServer::open(unsigned short port)
 {
-    m_context = std::make_shared<ProxyContext>(ProxyContext{m_store, m_table, 0});
+    m_context = std::make_shared<ProxyContext>(ProxyContext{
+        m_store, m_table, 0,
+        std::make_shared<ProxySessions>(http::connectionLimits().proxyMaxConnections)});
     m_anchor = std::make_shared<ProxyListener>(m_ioc, m_context, "127.0.0.1");
     if (Status s = m_anchor->open(port); !s)
         return Error{s.error().status, s.error().code, "port proxy: " + s.error().message};
@@ -81,8 +84,8 @@ void ProxyServer::start()
                 continue;
             }
             if (Status s = listenOn(e); !s) {
-                log::warn("port proxy: cannot reopen " + r.sandboxId + ":" + std::to_string(r.port) + ": " +
-                          s.error().message);
+                log::warn("port proxy: cannot reopen " + r.sandboxId + ":" +
+                          std::to_string(r.port) + ": " + s.error().message);
                 m_store.removeExposure(r.sandboxId, r.port);
                 continue;
             }
@@ -90,8 +93,8 @@ void ProxyServer::start()
         }
     }
     m_anchor->run();
-    log::info("port proxy on 127.x.y.z:" + std::to_string(port()) + " (" + std::to_string(m_table->all().size()) +
-              " exposed ports restored)");
+    log::info("port proxy on 127.x.y.z:" + std::to_string(port()) + " (" +
+              std::to_string(m_table->all().size()) + " exposed ports restored)");
     scheduleSweep();
 }
 
@@ -154,7 +157,8 @@ Result<Exposure> ProxyServer::expose(const std::string& sandboxId, int port)
         return s.error();
     }
     m_table->add(e);
-    log::info("port proxy: " + sandboxId + ":" + std::to_string(port) + " exposed at " + hostname(e));
+    log::info("port proxy: " + sandboxId + ":" + std::to_string(port) + " exposed at " +
+              hostname(e));
     return e;
 }
 
@@ -163,7 +167,9 @@ Status ProxyServer::unexpose(const std::string& sandboxId, int port)
     std::lock_guard lock(m_mutex);
     auto e = m_table->find(sandboxId, port);
     if (!e)
-        return Error{404, "NOT_FOUND", "port " + std::to_string(port) + " of sandbox " + sandboxId + " is not exposed"};
+        return Error{404, "NOT_FOUND",
+                     "port " + std::to_string(port) + " of sandbox " + sandboxId +
+                         " is not exposed"};
     if (Status s = m_store.removeExposure(sandboxId, port); !s)
         return s;
     drop(*e);

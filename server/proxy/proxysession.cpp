@@ -1,10 +1,12 @@
 #include "proxy/proxysession.h"
 
+#include "http/limits.h"
 #include "proxy/accessrules.h"
 #include "proxy/proxypages.h"
 #include "store/store.h"
 
 #include <iterator>
+#include <sstream>
 
 namespace lizard::proxy {
 
@@ -26,7 +28,31 @@ ProxySession::ProxySession(http::tcp::socket socket, std::shared_ptr<const Proxy
 
 void ProxySession::run()
 {
-    http::net::dispatch(m_client.get_executor(), [self = shared_from_this()] { self->readRequest(); });
+    http::net::dispatch(m_client.get_executor(),
+                        [self = shared_from_this()] { self->readRequest(); });
+}
+
+void ProxySession::refuseOverCap()
+{
+    static const std::string page = [] {
+        auto res = proxyPage(status::service_unavailable, "Too many connections",
+                             "The port proxy has " +
+                                 std::to_string(http::connectionLimits().proxyMaxConnections) +
+                                 " connections open, its limit. Try again shortly.",
+                             11, false);
+        res.set(field::retry_after, "1");
+        std::ostringstream out;
+        out << res;
+        return out.str();
+    }();
+    // Nothing is read and nothing waits: a flood costs a descriptor for a moment, no memory.
+    http::beast::error_code ignored;
+    auto& socket = m_client.socket();
+    socket.non_blocking(true, ignored);
+    socket.write_some(http::net::buffer(page), ignored);
+    socket.shutdown(http::tcp::socket::shutdown_send, ignored);
+    socket.close(ignored);
+    m_closed = true;
 }
 
 void ProxySession::stop()
@@ -67,11 +93,12 @@ void ProxySession::linger()
     }
     if (m_chunk.size() < 4096)
         m_chunk.resize(4096);
-    m_client.async_read_some(http::net::buffer(m_chunk), [self = shared_from_this()](http::beast::error_code ec, std::size_t) {
-        if (ec)
-            return self->close();
-        self->linger();
-    });
+    m_client.async_read_some(http::net::buffer(m_chunk),
+                             [self = shared_from_this()](http::beast::error_code ec, std::size_t) {
+                                 if (ec)
+                                     return self->close();
+                                 self->linger();
+                             });
 }
 
 void ProxySession::readRequest()
@@ -86,15 +113,24 @@ void ProxySession::readRequest()
     m_responseWriter.reset();
     m_responseStarted = false;
     m_retried = false;
-    m_client.expires_after(kIdleTimeout);
-    http::bhttp::async_read_header(m_client, m_clientBuffer, *m_request,
-                                   [self = shared_from_this()](http::beast::error_code ec, std::size_t) {
-                                       self->onRequestHeader(ec);
-                                   });
+    m_idle = true;
+    // A new connection has the API's header deadline for its first request; a kept-alive one
+    // may idle longer between requests.
+    m_client.expires_after(m_waitingFirst
+                               ? std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     http::connectionLimits().header)
+                               : std::chrono::steady_clock::duration(kIdleTimeout));
+    http::bhttp::async_read_header(
+        m_client, m_clientBuffer, *m_request,
+        [self = shared_from_this()](http::beast::error_code ec, std::size_t) {
+            self->onRequestHeader(ec);
+        });
 }
 
 void ProxySession::onRequestHeader(const http::beast::error_code& ec)
 {
+    m_waitingFirst = false;
+    m_idle = false;
     if (ec == http::bhttp::error::header_limit)
         return answer(status::request_header_fields_too_large, "Request headers too large",
                       "The request headers are larger than 32 KiB.");
@@ -113,8 +149,9 @@ void ProxySession::onRequestHeader(const http::beast::error_code& ec)
     // DNS rebinding: a page on another site that resolves its name to this address sends
     // that name as Host. Only the exposure's own address:port is accepted.
     const std::string host(req[field::host]);
-    const bool hostOk = hostMatches(host, m_address, m_context->port) &&
-                        (target->authority.empty() || hostMatches(target->authority, m_address, m_context->port));
+    const bool hostOk =
+        hostMatches(host, m_address, m_context->port) &&
+        (target->authority.empty() || hostMatches(target->authority, m_address, m_context->port));
     if (!hostOk)
         return answer(status::misdirected_request, "Wrong host name",
                       "This address serves only requests for http://" + m_address + ":" +
@@ -141,25 +178,30 @@ void ProxySession::onRequestHeader(const http::beast::error_code& ec)
     if (auto it = req.find(kTokenHeader); it != req.end())
         headerToken = std::string(it->value());
     // The most explicit token decides: header, then the query, then the cookie.
-    const std::optional<std::string>& given = headerToken ? headerToken : queryToken ? queryToken : cookieToken;
+    const std::optional<std::string>& given = headerToken  ? headerToken
+                                              : queryToken ? queryToken
+                                                           : cookieToken;
     if (!given || !sameToken(*given, m_exposure.token))
-        return answer(status::unauthorized, "Access token required",
-                      given ? "The access token is not valid for this port."
-                            : "This port is private. Open it with the URL that exposePort returned, or send "
-                              "the X-Lizard-Access-Token header.");
+        return answer(
+            status::unauthorized, "Access token required",
+            given ? "The access token is not valid for this port."
+                  : "This port is private. Open it with the URL that exposePort returned, or send "
+                    "the X-Lizard-Access-Token header.");
 
     const store::SandboxPtr sandbox = m_context->store.sandbox(m_exposure.sandboxId);
     const std::string state = sandbox ? sandbox->status : std::string("stopped");
     if (state == "paused" || state == "pausing" || state == "resuming")
         return answer(status::conflict, "Sandbox paused",
-                      "Sandbox " + m_exposure.sandboxId + " is " + state + ". Resume it, then reload this page.");
+                      "Sandbox " + m_exposure.sandboxId + " is " + state +
+                          ". Resume it, then reload this page.");
     if (state != "running")
         return answer(status::not_found, "Sandbox ended",
                       "Sandbox " + m_exposure.sandboxId + " is not running any more.");
     m_socketPath = sandbox->handle.socketPath;
 
     const auto method = req.method();
-    if (queryToken && !headerToken && (method == http::bhttp::verb::get || method == http::bhttp::verb::head))
+    if (queryToken && !headerToken &&
+        (method == http::bhttp::verb::get || method == http::bhttp::verb::head))
         return redirectWithCookie(rewritten.originForm());
 
     // What reaches the sandbox: origin-form target without our parameter, no token header,
@@ -176,15 +218,17 @@ void ProxySession::answer(status s, const std::string& title, const std::string&
 {
     const bool keepAlive = m_request && m_request->is_header_done() && m_request->is_done() &&
                            m_request->get().keep_alive();
-    const unsigned version = m_request && m_request->is_header_done() ? m_request->get().version() : 11;
-    writeLocal(std::make_shared<http::StringResponse>(proxyPage(s, title, text, version, keepAlive)));
+    const unsigned version =
+        m_request && m_request->is_header_done() ? m_request->get().version() : 11;
+    writeLocal(
+        std::make_shared<http::StringResponse>(proxyPage(s, title, text, version, keepAlive)));
 }
 
 void ProxySession::redirectWithCookie(const std::string& location)
 {
-    auto res = std::make_shared<http::StringResponse>(
-        proxyPage(status::found, "Redirecting", "Redirecting to " + location, m_request->get().version(),
-                  m_request->is_done() && m_request->get().keep_alive()));
+    auto res = std::make_shared<http::StringResponse>(proxyPage(
+        status::found, "Redirecting", "Redirecting to " + location, m_request->get().version(),
+        m_request->is_done() && m_request->get().keep_alive()));
     res->set(field::location, location);
     res->set(field::set_cookie, tokenCookie(m_exposure.token));
     writeLocal(res);
@@ -194,13 +238,15 @@ void ProxySession::writeLocal(std::shared_ptr<http::StringResponse> res)
 {
     const bool keepAlive = res->keep_alive();
     m_client.expires_after(kIdleTimeout);
-    http::bhttp::async_write(m_client, *res, [self = shared_from_this(), res, keepAlive](http::beast::error_code ec, std::size_t) {
-        if (ec)
-            return self->close();
-        if (!keepAlive)
-            return self->linger();
-        self->readRequest();
-    });
+    http::bhttp::async_write(
+        m_client, *res,
+        [self = shared_from_this(), res, keepAlive](http::beast::error_code ec, std::size_t) {
+            if (ec)
+                return self->close();
+            if (!keepAlive)
+                return self->linger();
+            self->readRequest();
+        });
 }
 
 } // namespace lizard::proxy

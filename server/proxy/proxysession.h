@@ -13,6 +13,7 @@
 #include "proxy/proxycontext.h"
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +30,12 @@ public:
     void run();
     // Ends the connection (unexpose, shutdown). Thread-safe.
     void stop();
+    // Over the proxy's connection cap: a short 503 written without waiting, then closed.
+    // Instead of run().
+    void refuseOverCap();
+    // Waiting for a request (its first, or the next on a kept-alive connection): such a
+    // connection makes room when the cap is reached.
+    bool idle() const { return m_idle; }
 
 private:
     using RequestParser = http::bhttp::request_parser<http::bhttp::buffer_body>;
@@ -74,9 +81,11 @@ private:
     http::beast::flat_buffer m_upstreamBuffer;
     std::optional<ResponseParser> m_response;
     std::optional<ResponseWriter> m_responseWriter;
-    std::vector<char> m_chunk;  // one body step at a time
+    std::vector<char> m_chunk;      // one body step at a time
     bool m_responseStarted = false; // bytes of the sandbox's answer went to the client
     bool m_closed = false;
+    bool m_waitingFirst = true;
+    std::atomic<bool> m_idle{true};
     bool m_lingering = false;
     bool m_upstreamReused = false; // this request went over a kept-alive upstream connection
     bool m_retried = false;

@@ -107,7 +107,7 @@ inline constexpr qint64 kMiB = 1024 * 1024;
 // idle and header differ so that a test can tell which deadline cut a connection.
 inline constexpr char kTestLimits[] =
     "idleMs=3000,headerMs=2000,bodyGraceMs=2000,bodyMinRate=1048576,bodyMs=15000,"
-    "maxConnections=64";
+    "maxConnections=64,proxyMaxConnections=32";
 
 // A request header; contentLength < 0: no body headers.
 inline QByteArray requestHead(const QByteArray& method, const QByteArray& target,

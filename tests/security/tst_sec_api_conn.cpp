@@ -1,6 +1,7 @@
 // Escape suite, API connections: idle and slowloris connections are cut by their deadlines,
 // a keyless connection flood cannot lock the key holder out, keyed connections meet a cap
-// (503) and the server serves again afterwards, the port proxy wants exactly one Host,
+// (503) and the server serves again afterwards, so does the port proxy with its own cap, the
+// port proxy wants exactly one Host,
 // everything listens on loopback only, and exec streams (quiet ones, and 1 GB to a stalled
 // reader) live as long as they need to in bounded memory. Each attempt sits beside a harmless
 // control that must succeed. Bodies: tst_sec_api.cpp.
@@ -150,6 +151,65 @@ private slots:
         QVERIFY(rssKiB(m_f.pid) > 0);
         held.clear();
         QTRY_VERIFY_WITH_TIMEOUT(m_f.apiAnswers(), 5000);
+    }
+
+    // The port proxy has its own cap (32 here). 100 silent connections to an exposure: the
+    // oldest idle ones make room, so a browser still gets its page while they are open. When
+    // all 32 are busy (each in the middle of sending a request body), one more gets 503 at
+    // once; the proxy serves again once they close.
+    void proxyConnectionsAreCapped()
+    {
+        QString why;
+        const Exposed e = expose(m_f.server, m_f.id, 8080, &why);
+        QVERIFY2(!e.hostname.isEmpty(), qPrintable(why));
+        QVERIFY(waitUntilServing(e));
+        const QByteArray address = e.hostname.section(':', 0, 0).toLatin1();
+        const quint16 port = quint16(e.hostname.section(':', 1).toUInt());
+        const QByteArray head = "POST /echo HTTP/1.1\r\nHost: " + e.hostname.toLatin1() + "\r\n" +
+                                tokenHeader(e.token) + "\r\nContent-Length: 1000000\r\n\r\n";
+        auto page = [&] {
+            RawHttp http;
+            if (!http.connectTo(QString::fromLatin1(address), port))
+                return RawResponse{};
+            return http.exchange("GET /headers HTTP/1.1\r\nHost: " + e.hostname.toLatin1() +
+                                     "\r\n" + tokenHeader(e.token) +
+                                     "\r\nConnection: close\r\n\r\n",
+                                 10000);
+        };
+
+        std::vector<std::unique_ptr<RawConn>> silent;
+        for (int i = 0; i < 100; ++i) {
+            auto c = std::make_unique<RawConn>();
+            QVERIFY(c->connectTo(port, address.constData()));
+            silent.push_back(std::move(c));
+        }
+        QCOMPARE(page().status, 200);
+        int closed = 0;
+        for (auto& c : silent)
+            closed += c->waitClosed(50) >= 0 ? 1 : 0;
+        QVERIFY2(closed >= 60,
+                 qPrintable(QString("%1 of 100 silent connections closed").arg(closed)));
+        silent.clear();
+
+        std::vector<std::unique_ptr<RawConn>> busy;
+        for (int i = 0; i < 32; ++i) {
+            auto c = std::make_unique<RawConn>();
+            QVERIFY(c->connectTo(port, address.constData()));
+            QVERIFY(c->send(head + QByteArray(1000, 'x')));
+            busy.push_back(std::move(c));
+        }
+        QThread::msleep(500); // every header read: all 32 are busy relaying a body
+        for (int i = 0; i < 5; ++i) {
+            RawConn over;
+            QVERIFY(over.connectTo(port, address.constData()));
+            QByteArray body;
+            QCOMPARE(over.readResponse(2000, &body), 503);
+            QVERIFY2(body.contains("Too many connections"), body.constData());
+        }
+        for (auto& c : busy)
+            QVERIFY2(!c->closed(), "a busy proxy connection was cut to make room");
+        busy.clear();
+        QTRY_COMPARE_WITH_TIMEOUT(page().status, 200, 5000);
     }
 
     // The port proxy wants exactly one Host: two or none are 400; one correct Host works.

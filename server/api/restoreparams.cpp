@@ -25,7 +25,8 @@ Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParam
     if (projectGiven && p.projectId != s.projectId) {
         snapshots.release(s.id);
         return Error{403, "SNAPSHOT_SCOPE",
-                     "snapshot " + s.id + " restores only in its own project (" + s.projectId + ")"};
+                     "snapshot " + s.id + " restores only in its own project (" + s.projectId +
+                         ")"};
     }
     const auto limits = limitsForSize(s.size);
     if (!limits) {
@@ -41,11 +42,15 @@ Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParam
         envs[k] = v;
     p.envs = std::move(envs);
     p.filesFrom = s.id;
-    // Without an explicit diskGb the restored sandbox gets a disk its files fit on (metadata
-    // and a margin to keep working), so a snapshot of a bigger disk still restores.
+    // Without an explicit diskGb the restored sandbox gets its source's disk size: its files
+    // were on a disk of that size. A snapshot from before sizes were recorded gets a disk its
+    // files fit on (metadata and a margin to keep working), at least the default size.
     if (!body.contains("diskGb")) {
         const long long needed = static_cast<long long>(s.sizeBytes * 1.1) / (1LL << 30) + 2;
-        p.diskGb = int(std::clamp<long long>(needed, p.diskGb, runtime::SandboxDisks::kMaxGb));
+        p.diskGb =
+            s.diskGb > 0
+                ? s.diskGb
+                : int(std::clamp<long long>(needed, p.diskGb, runtime::SandboxDisks::kMaxGb));
     }
     return s.id;
 }

@@ -36,12 +36,13 @@ Result<runtime::FilesCopy> SnapshotService::captureFrozen(const std::string& san
     // copy saw all of them.
     if (copied && !m_manager.running(sandboxId)) {
         m_runtime.removeFiles(name);
-        return Error{409, "SANDBOX_GONE", "sandbox " + sandboxId + " was killed while its files were copied"};
+        return Error{409, "SANDBOX_GONE",
+                     "sandbox " + sandboxId + " was killed while its files were copied"};
     }
     if (freeze) {
         if (Status s = m_runtime.thaw(rec->handle); !s) {
-            log::warn("sandbox " + sandboxId + ": thaw after copying its files failed: " +
-                      s.error().message);
+            log::warn("sandbox " + sandboxId +
+                      ": thaw after copying its files failed: " + s.error().message);
             m_store.setPauseError(sandboxId, s.error().message);
         }
     }
@@ -71,6 +72,7 @@ void SnapshotService::take(const store::SandboxPtr& source, const std::string& n
     r.memoryMb = source->memoryMb;
     r.envs = source->envs;
     r.internetAccess = source->internetAccess;
+    r.diskGb = m_manager.diskGb(source->id);
     r.status = "building";
     r.createdAtMs = nowMs();
     if (Status s = m_store.insertSnapshot(r); !s) {

@@ -26,7 +26,8 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, int diskGb)
         {"size", s.size},
         {"region", "local"},
         {"runtime", "container"},
-        {"pauseError", s.pauseError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.pauseError)},
+        {"pauseError",
+         s.pauseError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.pauseError)},
         {"internetAccess", s.internetAccess},
         {"metadata", s.metadata},
     };
@@ -85,27 +86,31 @@ nlohmann::json processJson(const nlohmann::json& p)
 nlohmann::json snapshotJson(const store::SnapshotRecord& s)
 {
     const bool ready = s.status == "ready";
-    return {{"id", s.id},
-            {"name", s.name},
-            {"projectId", s.projectId},
-            {"workspaceId", store::kWorkspaceId},
-            {"region", "local"},
-            {"sourceSandboxId", s.sourceSandboxId},
-            {"status", s.status},
-            // No warm pools: a restore copies the files from disk. readyCount 1 says that
-            // a ready snapshot can be restored now (the SDK's waitForSnapshot reads it).
-            {"poolSize", 0},
-            {"readyCount", ready ? 1 : 0},
-            {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
-            {"cpus", s.cpus},
-            {"memoryMb", s.memoryMb},
-            {"createdAt", s.createdAtMs},
-            {"scope", "project"},
-            {"sourceVolume", false},
-            {"createdBy", nullptr},
-            {"template", s.templateName},
-            {"size", s.size},
-            {"sizeBytes", s.sizeBytes}};
+    nlohmann::json j = {
+        {"id", s.id},
+        {"name", s.name},
+        {"projectId", s.projectId},
+        {"workspaceId", store::kWorkspaceId},
+        {"region", "local"},
+        {"sourceSandboxId", s.sourceSandboxId},
+        {"status", s.status},
+        // No warm pools: a restore copies the files from disk. readyCount 1 says that
+        // a ready snapshot can be restored now (the SDK's waitForSnapshot reads it).
+        {"poolSize", 0},
+        {"readyCount", ready ? 1 : 0},
+        {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
+        {"cpus", s.cpus},
+        {"memoryMb", s.memoryMb},
+        {"createdAt", s.createdAtMs},
+        {"scope", "project"},
+        {"sourceVolume", false},
+        {"createdBy", nullptr},
+        {"template", s.templateName},
+        {"size", s.size},
+        {"sizeBytes", s.sizeBytes}};
+    if (s.diskGb > 0)
+        j["diskGb"] = s.diskGb;
+    return j;
 }
 
 } // namespace lizard::api

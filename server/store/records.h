@@ -72,6 +72,7 @@ struct SnapshotRecord
     std::string status = "building"; // building | ready | failed
     std::string error;
     int64_t sizeBytes = 0;
+    int diskGb = 0; // the source's bounded disk size; 0 when its disk was not bounded
     int64_t createdAtMs = 0;
 };
 

@@ -95,6 +95,10 @@ const std::vector<std::string>& migrations()
             PRIMARY KEY(sandbox_id, port)
         );
         )sql",
+        // 5: the disk size of a snapshot's source (0: not bounded), the default of a restore.
+        R"sql(
+        ALTER TABLE snapshots ADD COLUMN disk_gb INTEGER NOT NULL DEFAULT 0;
+        )sql",
     };
     return steps;
 }

@@ -297,6 +297,11 @@ private slots:
         const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
         QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
         const QString snapId = jsonObject(snap).value("id").toString();
+        // The snapshot records its source's disk size (only where sizes are enforced), and a
+        // restore without diskGb gets that size.
+        QCOMPARE(jsonObject(snap).contains("diskGb"), m_quota);
+        if (m_quota)
+            QCOMPARE(jsonObject(snap).value("diskGb").toInt(), 2);
         for (const QJsonObject& body : {QJsonObject{{"snapshotId", snapId}},
                                         QJsonObject{{"snapshotId", snapId}, {"diskGb", 1}}}) {
             const auto r = m_server.request("POST", "/api/sandboxes", toJson(body));
@@ -306,7 +311,7 @@ private slots:
             QCOMPARE(m_api.run(copy, "md5sum < /root/blob"), sum);
             QCOMPARE(m_api.run(copy, "cat /usr/local/sum"), sum);
             if (m_quota)
-                QCOMPARE(jsonObject(r).value("diskGb").toInt(), body.value("diskGb").toInt(10));
+                QCOMPARE(jsonObject(r).value("diskGb").toInt(), body.value("diskGb").toInt(2));
             kill(copy);
         }
         const auto fork =

@@ -3,23 +3,20 @@
 // sandbox from the snapshot, in its project) and Delete (confirmed). Reads SnapshotListModel,
 // restores through SandboxActions.
 
-#include "client/lizardapi.h"
+#include "ui/projecttableview.h"
 
 #include <QPointer>
-#include <QWidget>
 
 class QAction;
-class QLabel;
-class QTableView;
 
 namespace lizard::models {
 class SandboxActions;
 class SnapshotListModel;
-}
+} // namespace lizard::models
 
 namespace lizard::ui {
 
-class SnapshotsView : public QWidget
+class SnapshotsView : public ProjectTableView
 {
     Q_OBJECT
 public:
@@ -28,7 +25,6 @@ public:
     void setBackend(models::SnapshotListModel* model, models::SandboxActions* actions); // not owned
     QString currentSnapshotId() const;
     void selectSnapshot(const QString& snapshotId);
-    QTableView* view() const { return m_view; }
     QAction* restoreAction() const { return m_restore; }
     QAction* deleteAction() const { return m_delete; }
     QAction* refreshAction() const { return m_refresh; }
@@ -39,18 +35,14 @@ public:
 
 signals:
     void restored(const lizard::client::SandboxInfo& sandbox);
-    void errorOccurred(const lizard::client::ApiError& error);
-    void message(const QString& text);
 
 private:
     void confirmDelete();
-    void updateActions();
+    void updateActions() override;
     void showContextMenu(const QPoint& pos);
 
     QPointer<models::SnapshotListModel> m_model;
     QPointer<models::SandboxActions> m_actions;
-    QTableView* m_view;
-    QLabel* m_empty;
     QAction* m_restore;
     QAction* m_delete;
     QAction* m_refresh;

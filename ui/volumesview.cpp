@@ -18,30 +18,18 @@ namespace lizard::ui {
 
 using models::VolumeListModel;
 
-VolumesView::VolumesView(QWidget* parent) : QWidget(parent), m_view(new QTableView(this)), m_empty(new QLabel(this))
+VolumesView::VolumesView(QWidget* parent)
+    : ProjectTableView(
+          QStringLiteral("volumeTable"),
+          QStringLiteral("No volumes yet. A volume keeps files at /workspace across sandboxes."),
+          parent)
 {
-    auto* bar = new QToolBar(this);
-    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_create = bar->addAction(style()->standardIcon(QStyle::SP_DriveHDIcon), QStringLiteral("New volume…"));
-    m_grow = bar->addAction(style()->standardIcon(QStyle::SP_ArrowUp), QStringLiteral("Grow…"));
-    m_delete = bar->addAction(style()->standardIcon(QStyle::SP_TrashIcon), QStringLiteral("Delete"));
-
-    m_view->setObjectName(QStringLiteral("volumeTable"));
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setAlternatingRowColors(true);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_empty->setText(QStringLiteral("No volumes yet. A volume keeps files at /workspace across sandboxes."));
-    m_empty->setStyleSheet(QStringLiteral("QLabel { color: palette(mid); }"));
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(bar);
-    layout->addWidget(m_empty);
-    layout->addWidget(m_view, 1);
-
+    m_create = toolBar()->addAction(style()->standardIcon(QStyle::SP_DriveHDIcon),
+                                    QStringLiteral("New volume…"));
+    m_grow =
+        toolBar()->addAction(style()->standardIcon(QStyle::SP_ArrowUp), QStringLiteral("Grow…"));
+    m_delete =
+        toolBar()->addAction(style()->standardIcon(QStyle::SP_TrashIcon), QStringLiteral("Delete"));
     connect(m_create, &QAction::triggered, this, &VolumesView::askCreate);
     connect(m_grow, &QAction::triggered, this, &VolumesView::askGrow);
     connect(m_delete, &QAction::triggered, this, &VolumesView::confirmDelete);
@@ -51,37 +39,25 @@ VolumesView::VolumesView(QWidget* parent) : QWidget(parent), m_view(new QTableVi
 void VolumesView::setBackend(VolumeListModel* model)
 {
     m_model = model;
-    m_view->setModel(model);
-    updateActions();
-    if (model == nullptr)
-        return;
-    m_view->horizontalHeader()->resizeSection(models::VolumeColumn::Name, 200);
-    m_view->horizontalHeader()->resizeSection(models::VolumeColumn::Size, 150);
-    m_view->horizontalHeader()->resizeSection(models::VolumeColumn::AttachedTo, 190);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VolumesView::updateActions);
-    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-        connect(model, signal, this, &VolumesView::updateActions);
-    connect(model, &QAbstractItemModel::dataChanged, this, &VolumesView::updateActions);
-    connect(model, &models::PolledTableModel::refreshed, this, &VolumesView::updateActions); // project set
+    showModel(model, {{models::VolumeColumn::Name, 200},
+                      {models::VolumeColumn::Size, 150},
+                      {models::VolumeColumn::AttachedTo, 190}});
 }
 
 QString VolumesView::currentVolumeId() const
 {
-    return selectedRowData(m_view, VolumeListModel::VolumeIdRole).toString();
+    return selectedText(VolumeListModel::VolumeIdRole);
 }
 
 void VolumesView::selectVolume(const QString& volumeId)
 {
-    if (!m_model)
-        return;
-    const int row = m_model->rowOf(volumeId);
-    if (row >= 0)
-        m_view->selectRow(row);
+    if (m_model)
+        selectRow(m_model->rowOf(volumeId));
 }
 
 void VolumesView::updateActions()
 {
-    m_empty->setVisible(!m_model || m_model->rowCount() == 0);
+    ProjectTableView::updateActions();
     const QString id = currentVolumeId();
     const bool idle = m_model && !id.isEmpty() && m_model->activity(id).isEmpty();
     m_create->setEnabled(m_model && !m_model->projectId().isEmpty());
@@ -128,7 +104,8 @@ void VolumesView::askGrow()
     ask->setInputMode(QInputDialog::IntInput);
     ask->setIntRange(volume.sizeGb + 1, 16384);
     ask->setIntValue(volume.sizeGb * 2);
-    connect(ask, &QInputDialog::intValueSelected, this, [this, id](int size) { growVolume(id, size); });
+    connect(ask, &QInputDialog::intValueSelected, this,
+            [this, id](int size) { growVolume(id, size); });
     ask->open();
 }
 
@@ -139,7 +116,9 @@ void VolumesView::growVolume(const QString& volumeId, int sizeGb)
     m_model->resizeVolume(volumeId, sizeGb, this, [this](client::Outcome<client::Volume> outcome) {
         updateActions();
         if (outcome)
-            emit message(QStringLiteral("Volume %1 is now %2 GB").arg(outcome.value().name).arg(outcome.value().sizeGb));
+            emit message(QStringLiteral("Volume %1 is now %2 GB")
+                             .arg(outcome.value().name)
+                             .arg(outcome.value().sizeGb));
         else
             emit errorOccurred(outcome.error());
     });

@@ -2,14 +2,11 @@
 // The project's volumes: name, size, which sandbox holds it; New volume…, Grow…,
 // Delete (confirmed). A volume is mounted at /workspace by the create dialog.
 
-#include "client/lizardapi.h"
+#include "ui/projecttableview.h"
 
 #include <QPointer>
-#include <QWidget>
 
 class QAction;
-class QLabel;
-class QTableView;
 
 namespace lizard::models {
 class VolumeListModel;
@@ -17,7 +14,7 @@ class VolumeListModel;
 
 namespace lizard::ui {
 
-class VolumesView : public QWidget
+class VolumesView : public ProjectTableView
 {
     Q_OBJECT
 public:
@@ -26,7 +23,6 @@ public:
     void setBackend(models::VolumeListModel* model); // not owned
     QString currentVolumeId() const;
     void selectVolume(const QString& volumeId);
-    QTableView* view() const { return m_view; }
     QAction* createAction() const { return m_create; }
     QAction* growAction() const { return m_grow; }
     QAction* deleteAction() const { return m_delete; }
@@ -36,19 +32,13 @@ public:
     void growVolume(const QString& volumeId, int sizeGb);
     void deleteVolume(const QString& volumeId);
 
-signals:
-    void errorOccurred(const lizard::client::ApiError& error);
-    void message(const QString& text);
-
 private:
     void askCreate();
     void askGrow();
     void confirmDelete();
-    void updateActions();
+    void updateActions() override;
 
     QPointer<models::VolumeListModel> m_model;
-    QTableView* m_view;
-    QLabel* m_empty;
     QAction* m_create;
     QAction* m_grow;
     QAction* m_delete;

@@ -34,13 +34,20 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
         auto parsed = parseExec(*body);
         if (!parsed)
             return ex->replyError(parsed.error());
+        // A broken agent connection is a hint that the sandbox died: look at once rather
+        // than at the next health round.
+        const std::string id = p[0];
+        auto suspect = [&mgr, id] { mgr.checkSoon(id); };
         if (ex->wantsEventStream()) {
-            std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath, std::move(parsed->request),
-                                         parsed->pidEvent)
-                ->start();
+            auto stream = std::make_shared<ExecStream>(
+                ex, sb.value()->handle.socketPath, std::move(parsed->request), parsed->pidEvent);
+            stream->onUnreachable(suspect);
+            stream->start();
         } else {
-            std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath, std::move(parsed->request))
-                ->start();
+            auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,
+                                                         std::move(parsed->request));
+            collect->onUnreachable(suspect);
+            collect->start();
         }
     });
 }
@@ -52,7 +59,8 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
         const auto sb = mgr.active(p[0]);
         if (!sb)
             return ex->replyError(sb.error());
-        auto agent = std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
+        auto agent =
+            std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
         agent->request({{"op", "processes"}}, [ex, agent](Result<nlohmann::json> r) {
             if (!r)
                 return ex->replyError(apiErrorFromAgent(r.error()));
@@ -64,46 +72,46 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
             ex->replyJson(200, out);
         });
     });
-    router.add(
-        verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
-            const auto sb = mgr.active(p[0]);
-            if (!sb)
-                return ex->replyError(sb.error());
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            Fields f(*body);
-            auto pid = f.optInt("pid");
-            if (!pid)
-                return ex->replyError(pid.error());
-            if (!*pid || **pid <= 0 || **pid > 4194304)
-                return ex->replyError(
-                    invalidArgument("field \"pid\" is required (a positive integer)"));
-            auto sig = f.optString("signal");
-            if (!sig)
-                return ex->replyError(sig.error());
-            const std::string name = sig->value_or("SIGTERM");
-            if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
-                return ex->replyError(invalidArgument(
-                    "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
-                    "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
-                    name + "\""));
-            auto agent =
-                std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
-            const int64_t target = **pid;
-            agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}},
-                           [ex, agent, target](Result<nlohmann::json> r) {
-                               if (!r) {
-                                   Error e = apiErrorFromAgent(r.error());
-                                   if (e.code == "NO_SUCH_PROCESS")
-                                       e = Error{404, "NOT_FOUND",
-                                                 "no process " + std::to_string(target) +
-                                                     " started by exec is running"};
-                                   return ex->replyError(e);
-                               }
-                               ex->replyEmpty();
-                           });
-        });
+    router.add(verb::post, "/api/sandboxes/{}/processes/signal",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   const auto sb = mgr.active(p[0]);
+                   if (!sb)
+                       return ex->replyError(sb.error());
+                   auto body = parseJsonObject(ex->request());
+                   if (!body)
+                       return ex->replyError(body.error());
+                   Fields f(*body);
+                   auto pid = f.optInt("pid");
+                   if (!pid)
+                       return ex->replyError(pid.error());
+                   if (!*pid || **pid <= 0 || **pid > 4194304)
+                       return ex->replyError(
+                           invalidArgument("field \"pid\" is required (a positive integer)"));
+                   auto sig = f.optString("signal");
+                   if (!sig)
+                       return ex->replyError(sig.error());
+                   const std::string name = sig->value_or("SIGTERM");
+                   if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
+                       return ex->replyError(invalidArgument(
+                           "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
+                           "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
+                           name + "\""));
+                   auto agent = std::make_shared<runtime::AgentClient>(
+                       ex->executor(), sb.value()->handle.socketPath);
+                   const int64_t target = **pid;
+                   agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}},
+                                  [ex, agent, target](Result<nlohmann::json> r) {
+                                      if (!r) {
+                                          Error e = apiErrorFromAgent(r.error());
+                                          if (e.code == "NO_SUCH_PROCESS")
+                                              e = Error{404, "NOT_FOUND",
+                                                        "no process " + std::to_string(target) +
+                                                            " started by exec is running"};
+                                          return ex->replyError(e);
+                                      }
+                                      ex->replyEmpty();
+                                  });
+               });
 }
 
 } // namespace lizard::api

@@ -99,6 +99,8 @@ void ExecStream::onError(const Error& error)
     }
     m_finished = true;
     m_cancel.reset();
+    if (error.code == "SANDBOX_UNREACHABLE" && m_unreachable)
+        m_unreachable();
     if (!m_writer->begun())
         return m_ex->replyError(apiErrorFromAgent(error));
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
@@ -168,6 +170,8 @@ void ExecCollect::start()
                                                {"stderr", spawn->stderrText},
                                                {"exitCode", spawn->exitCode}});
         }
+        if (e.code == "SANDBOX_UNREACHABLE" && self->m_unreachable)
+            self->m_unreachable();
         self->m_ex->replyError(apiErrorFromAgent(e));
     };
     m_cancel = m_agent.exec(m_request, std::move(h));

@@ -6,6 +6,7 @@
 #include "api/streamwriter.h"
 #include "runtime/agent_client.h"
 
+#include <functional>
 #include <memory>
 
 namespace lizard::api {
@@ -15,6 +16,8 @@ class ExecStream : public std::enable_shared_from_this<ExecStream>
 public:
     ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                runtime::ExecRequest request, bool pidEvent);
+    // Called when the agent's connection broke (SANDBOX_UNREACHABLE): it may have died.
+    void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
     void start();
 
 private:
@@ -30,6 +33,7 @@ private:
     runtime::ExecRequest m_request;
     bool m_pidEvent;
     bool m_finished = false;
+    std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
@@ -42,6 +46,7 @@ class ExecCollect : public std::enable_shared_from_this<ExecCollect>
 public:
     ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                 runtime::ExecRequest request);
+    void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
     void start();
 
 private:
@@ -52,6 +57,7 @@ private:
     std::string m_stderr;
     bool m_truncated = false;
     bool m_finished = false;
+    std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
 };
 

@@ -56,6 +56,38 @@ void SandboxManager::renewLease(const store::SandboxRecord& rec)
         m_runtime.renewLease(rec.handle, rec.endAtMs, m_orphanGraceMs);
 }
 
+void SandboxManager::checkSoon(const std::string& id)
+{
+    checkSoon(id, 0);
+}
+
+void SandboxManager::checkSoon(const std::string& id, int round)
+{
+    // The first look waits a moment: a killed PID 1 takes a little while to be reaped.
+    auto timer = std::make_shared<http::net::steady_timer>(
+        m_ioc, std::chrono::milliseconds(round == 0 ? 50 : 250));
+    timer->async_wait([this, timer, id, round](boost::system::error_code ec) {
+        if (ec)
+            return;
+        http::net::post(m_workers, [this, id, round] {
+            {
+                std::lock_guard lock(m_mutex);
+                if (m_shutdown)
+                    return;
+            }
+            const store::SandboxPtr rec = m_store.sandbox(id);
+            if (!rec || !rec->running() || m_runtime.isPresent(rec->handle))
+                return;
+            if (round + 1 < kFailuresBeforeLost)
+                return checkSoon(id, round + 1);
+            log::warn("sandbox " + id + ": its agent is gone (pid " +
+                      std::to_string(rec->handle.initPid) +
+                      ", seen after its connection broke); marked stopped and cleaned up");
+            kill(id, "lost", [](Status) {});
+        });
+    });
+}
+
 void SandboxManager::checkHealth()
 {
     std::map<std::string, int> failures;

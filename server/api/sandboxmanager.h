@@ -30,7 +30,7 @@ struct CreateSandboxParams
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
     std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
-    std::string volumeId; // mounted at /workspace (resolved from volumeId/volumeName)
+    std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
 };
 
@@ -91,6 +91,10 @@ public:
     // from lizard-local for `orphanGraceMs` (0: never), or past its deadline, a sandbox ends
     // itself. Set before startHealthChecks.
     void startHealthChecks();
+    // A hint that the sandbox may have died (its agent's connection broke): its PID 1 is
+    // looked at twice within a few hundred ms, and if gone it is marked lost and cleaned up
+    // now, not rounds later. A live one is left alone.
+    void checkSoon(const std::string& id);
     void setOrphanGrace(int64_t ms) { m_orphanGraceMs = ms; }
     // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
     void shutdown();
@@ -124,6 +128,7 @@ private:
     bool m_shutdown = false;
     std::shared_ptr<http::net::steady_timer> m_healthTimer;
     std::map<std::string, int> m_healthFailures; // worker pool only
+    void checkSoon(const std::string& id, int round);
     std::map<std::string, std::shared_ptr<std::mutex>> m_operationLocks; // under m_mutex
     std::unique_ptr<SnapshotService> m_snapshotService;
     runtime::VolumeStorage* m_volumes = nullptr;

@@ -1,13 +1,13 @@
 #pragma once
-// The interface between the app and the web preview plugin (lizard_preview, loaded on first
-// use by PreviewLoader so that QtWebEngine is not loaded at startup). Header-only pure
-// interfaces: the plugin links Qt only, never the app's libraries.
+// The interface between the app and the web preview plugin (lizard_preview: port previews and
+// interactive notebook outputs), loaded on first use by PreviewLoader so that QtWebEngine is
+// not loaded at startup. Header-only pure interfaces: the plugin links Qt only, never the
+// app's libraries.
 
 #include <QByteArray>
 #include <QString>
 #include <QUrl>
 #include <QtPlugin>
-
 #include <functional>
 
 class QWidget;
@@ -44,18 +44,43 @@ public:
     virtual void runJavaScript(const QString& script, std::function<void(const QString&)> done) = 0;
 };
 
+// What an HTML output view reports. Called on the GUI thread.
+class HtmlObserver
+{
+public:
+    virtual ~HtmlObserver() = default;
+    virtual void htmlLoadFinished(bool ok) = 0;
+    // The document's height in CSS pixels, measured after load and again while scripts draw.
+    virtual void htmlContentHeight(int height) = 0;
+};
+
+// A view of one untrusted HTML document (a notebook output whose scripts must run): its own
+// off-the-record profile, no network, no file access, no channel to the app; links the user
+// clicks open in the system browser. A widget owned by its Qt parent.
+class HtmlView
+{
+public:
+    virtual ~HtmlView() = default;
+    virtual QWidget* widget() = 0;
+    // Shows `html` (UTF-8, any size, a fragment or a whole document) in place of what was shown.
+    virtual void setHtml(const QByteArray& html) = 0;
+    virtual void runJavaScript(const QString& script, std::function<void(const QString&)> done) = 0;
+};
+
 // The plugin's root object.
 class PreviewEngine
 {
 public:
     virtual ~PreviewEngine() = default;
     // The observer must outlive the view (delete the view's widget first).
-    virtual PreviewView* createView(const QUrl& origin, const QByteArray& token, PreviewObserver* observer,
-                                    QWidget* parent) = 0;
+    virtual PreviewView* createView(const QUrl& origin, const QByteArray& token,
+                                    PreviewObserver* observer, QWidget* parent) = 0;
+    // The observer must outlive the view (delete the view's widget first).
+    virtual HtmlView* createHtmlView(HtmlObserver* observer, QWidget* parent) = 0;
     virtual QString engineVersion() const = 0; // e.g. "QtWebEngine 6.4.2 (Chromium 102)"
 };
 
 } // namespace lizard::ui::ports
 
-#define LizardPreviewEngine_iid "build.lizard.desktop.PreviewEngine/1"
+#define LizardPreviewEngine_iid "build.lizard.desktop.PreviewEngine/2"
 Q_DECLARE_INTERFACE(lizard::ui::ports::PreviewEngine, LizardPreviewEngine_iid)

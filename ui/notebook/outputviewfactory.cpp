@@ -1,6 +1,7 @@
 #include "ui/notebook/outputviewfactory.h"
 
 #include "ui/notebook/erroroutputview.h"
+#include "ui/notebook/interactiveoutputview.h"
 #include "ui/notebook/richoutputview.h"
 #include "ui/notebook/streamoutputview.h"
 
@@ -12,6 +13,9 @@ OutputView* createOutputView(const Output& output, QWidget* parent)
 {
     if (const auto* stream = std::get_if<StreamOutput>(&output))
         return new StreamOutputView(*stream, parent);
+    if (const auto* rich = std::get_if<RichOutput>(&output);
+        rich && InteractiveOutputView::wants(*rich))
+        return new InteractiveOutputView(*rich, parent);
     if (const auto* rich = std::get_if<RichOutput>(&output))
         return new RichOutputView(*rich, parent);
     return new ErrorOutputView(std::get<ErrorOutput>(output), parent);

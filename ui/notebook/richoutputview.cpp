@@ -2,6 +2,7 @@
 
 #include "ui/notebook/imagedialog.h"
 #include "ui/notebook/imageoutputview.h"
+#include "ui/notebook/interactiveoutputview.h"
 #include "ui/notebook/richtextview.h"
 
 #include <QPainter>
@@ -31,7 +32,8 @@ QString prettyJson(const RichOutput& output, const QString& mime)
             return QString::fromStdString(parsed.dump(2));
         return QString::fromStdString(it->get<std::string>());
     }
-    return QString::fromStdString(it->dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    return QString::fromStdString(
+        it->dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 } // namespace
@@ -39,11 +41,13 @@ QString prettyJson(const RichOutput& output, const QString& mime)
 QString RichOutputView::preferredMime(const RichOutput& output)
 {
     for (const char* mime : {"image/png", "image/svg+xml"}) {
-        if (output.has(QLatin1String(mime)) && !decodeImage(QLatin1String(mime), output.text(QLatin1String(mime))).isNull())
+        if (output.has(QLatin1String(mime)) &&
+            !decodeImage(QLatin1String(mime), output.text(QLatin1String(mime))).isNull())
             return QLatin1String(mime);
     }
     if (output.has(QStringLiteral("text/html")) &&
-        !(needsScripts(output.text(QStringLiteral("text/html"))) && output.has(QStringLiteral("text/plain"))))
+        !(needsScripts(output.text(QStringLiteral("text/html"))) &&
+          output.has(QStringLiteral("text/plain"))))
         return QStringLiteral("text/html");
     for (const char* mime : {"text/markdown", "application/json", "text/latex", "text/plain"}) {
         if (output.has(QLatin1String(mime)))
@@ -59,7 +63,8 @@ QString RichOutputView::preferredMime(const RichOutput& output)
 QImage RichOutputView::decodeImage(const QString& mime, const QString& data)
 {
     if (mime == u"image/png") {
-        const QByteArray bytes = QByteArray::fromBase64(data.toLatin1().trimmed().replace('\n', ""));
+        const QByteArray bytes =
+            QByteArray::fromBase64(data.toLatin1().trimmed().replace('\n', ""));
         return QImage::fromData(bytes, "PNG");
     }
     if (mime == u"image/svg+xml") {
@@ -88,7 +93,7 @@ RichOutputView::RichOutputView(const RichOutput& output, QWidget* parent) : Outp
 bool RichOutputView::setOutput(const Output& output)
 {
     const auto* rich = std::get_if<RichOutput>(&output);
-    if (!rich)
+    if (!rich || InteractiveOutputView::wants(*rich)) // that one has a view of its own
         return false;
     clear();
     show(*rich);
@@ -119,7 +124,8 @@ void RichOutputView::show(const RichOutput& output)
     } else if (m_mime == u"text/markdown") {
         m_text->document()->setMarkdown(output.text(m_mime));
     } else if (m_mime.isEmpty()) {
-        m_text->setPlainText(QStringLiteral("[no displayable data: %1]").arg(output.mimeTypes().join(", ")));
+        m_text->setPlainText(
+            QStringLiteral("[no displayable data: %1]").arg(output.mimeTypes().join(", ")));
     } else {
         m_text->setMonospace(true);
         const bool json = lizard::notebook::isJsonMime(m_mime);

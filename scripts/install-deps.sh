@@ -14,7 +14,7 @@ PKGS=(
   e2fsprogs # mkfs.ext4: size-enforced volumes and sandbox disks (lizard-local as root)
   # sandbox templates (base: python3; interpreter: Jupyter stack)
   python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas
-  python3-matplotlib python3-dill python3-nbformat
+  python3-matplotlib python3-dill python3-nbformat python3-plotly
   # UI tests and screenshots
   xvfb xauth
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and

@@ -8,6 +8,7 @@
 // One node process with async workers rather than 8 processes: the SDK calls are I/O bound,
 // and one process shares the bound on live sandboxes and the accounting without IPC.
 import { Lizard, Sandbox } from '@lizard-build/sdk'
+import { cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { Calls } from './calls.mjs'
 import { HostScan } from './hostscan.mjs'
@@ -37,6 +38,7 @@ env('LIZARD_API_URL')
 env('LIZARD_API_KEY')
 
 const t0 = Date.now()
+const loadStart = loadavg()[0]
 const stamp = () => {
   const s = Math.floor((Date.now() - t0) / 1000)
   return `[${String(Math.floor(s / 60)).padStart(2)}:${String(s % 60).padStart(2, '0')}]`
@@ -131,7 +133,7 @@ async function main() {
     try {
       const c = await invariants.check(listedIds)
       const { count, bad } = calls.totals()
-      log(`check ${invariants.checks}: ${c.line} | exec p50 ${fmt(percentile(probeMs, 50))} p99 ${fmt(percentile(probeMs, 99))} ms | ops ${count}, failed ${bad}`)
+      log(`check ${invariants.checks}: ${c.line} | exec p50 ${fmt(percentile(probeMs, 50))} p99 ${fmt(percentile(probeMs, 99))} ms | ops ${count}, failed ${bad} | load ${fmt(loadavg()[0])}`)
     } catch (err) {
       calls.record('check', 0, err)
     }
@@ -199,6 +201,8 @@ function summary({ probeMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped }) {
   console.log(`server RSS: start ${fmt(rss[0]?.[1])} MB, end ${fmt(rss.at(-1)?.[1])} MB, after warm-up ${fmt(after[0]?.[1])} -> ${fmt(after.at(-1)?.[1])} MB, slope ${fmt(mbPerHour)} MB/h (${rssRule})`)
   console.log(`server file descriptors: ${fd0} -> ${fdEnd0} with no sandbox, ${fd1} -> ${fdEnd1} with the probe sandbox only`)
   console.log(`invariant checks: ${invariants.checks}`)
+  // The latency figures depend on what else the host runs: say how busy it was.
+  console.log(`host: ${cpus().length} CPUs, load average (1 min) at the start ${fmt(loadStart)}, at the end ${fmt(loadavg()[0])}`)
   const violations = [...calls.violations, ...invariants.violations]
   if (violations.length) {
     console.log(`\nFAIL: ${violations.length} violation(s):`)

@@ -69,6 +69,9 @@ export class Pool {
   }
 }
 
+// Shared by all workers: two exposes at once on one sandbox must not pick the same port.
+let portSeq = 0
+
 export class Ops {
   constructor({ pool, calls, random, conn, lifetimeMs }) {
     this.pool = pool
@@ -180,7 +183,7 @@ export class Ops {
   expose() {
     return this.with({}, async ({ sandbox }) => {
       const id = sandbox.sandboxId
-      const port = 8000 + (++this.seq % 1000)
+      const port = 8000 + (portSeq++ % 1000)
       await this.calls.run('expose', 'process.exec', id, () => sandbox.process.exec(
         `mkdir -p /tmp/www-${port} && echo soak ${port} > /tmp/www-${port}/index.html && cd /tmp/www-${port} && ` +
         `(setsid python3 -m http.server ${port} --bind 127.0.0.1 >/dev/null 2>&1 </dev/null & echo $! > /tmp/http-${port}.pid)`))

@@ -59,7 +59,9 @@ export class Calls {
     }
     const status = err.status !== undefined ? ` ${err.status}${err.code ? ` ${err.code}` : ''}` : ''
     const type = `${op}/${err.call ?? '-'}: ${err.name ?? 'Error'}${status}`
-    const detail = `${type} on ${err.sandboxId ?? '-'}: ${err.message}${err.cause ? ` (cause: ${err.cause.code ?? err.cause.message})` : ''}`
+    // One line each, at most 400 characters: a failed runCode's message carries a traceback.
+    const message = String(err.message).replace(/\s*\n\s*/g, ' | ').slice(0, 400)
+    const detail = `${type} on ${err.sandboxId ?? '-'}: ${message}${err.cause ? ` (cause: ${err.cause.code ?? err.cause.message})` : ''}`
     let kind
     if (isTimeout(err)) {
       kind = 'timeouts'

@@ -2,8 +2,10 @@
 BUILD ?= build
 CMAKE_FLAGS ?=
 SECONDS ?= 25
+MINUTES ?= 10
+SEED ?= 1
 
-.PHONY: deps build run test bench package clean format fuzz test-asan guide-shots
+.PHONY: deps build run test bench soak package clean format fuzz test-asan guide-shots
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +34,13 @@ guide-shots: deps
 
 bench: build
 	@scripts/bench.sh $(BUILD)
+
+# A real lizard-local under 8 SDK clients for MINUTES (SEED picks the op mix), invariants
+# checked every 30 s; builds only the server and the agent.
+soak: deps
+	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) --target lizard-local lizard-agent
+	@scripts/soak.sh $(BUILD) $(MINUTES) $(SEED)
 
 # The release .deb (stripped) and its -dbgsym package in $(BUILD)/packages, validated.
 package: build

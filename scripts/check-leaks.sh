@@ -9,6 +9,9 @@
 #
 # Comparing with what was there before keeps a developer's own lizard-local and sandboxes out
 # of the verdict; in CI the list before is empty. .ci/run calls both around `make test`.
+# LIZARD_LEAK_ONLY=REGEX limits both lists to lines matching it, a process's line then naming
+# its cgroups too: scripts/soak.sh checks only its own server's processes and directory, as
+# other people's servers may start and stop on the same host during a long run.
 set -euo pipefail
 mode=${1:-}
 file=${2:-}
@@ -18,13 +21,18 @@ if [[ ($mode != before && $mode != after) || -z $file ]]; then
 fi
 tmp=${TMPDIR:-/tmp}
 
-current() {
+everything() {
   # Processes by their exact name (a sandbox's PID 1 keeps lizard-agent's), with their command.
   local name pid cmd
   for name in lizard-agent lizard-local; do
     for pid in $(pgrep -x "$name" || true); do
       cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
-      [[ -n $cmd ]] && echo "process $pid $cmd" # (empty: it ended meanwhile)
+      [[ -z $cmd ]] && continue # it ended meanwhile
+      if [[ -n ${LIZARD_LEAK_ONLY:-} ]]; then
+        echo "process $pid $cmd(cgroup $(tr '\n' ' ' <"/proc/$pid/cgroup" 2>/dev/null || true))"
+      else
+        echo "process $pid $cmd"
+      fi
     done
   done
   local dir
@@ -32,6 +40,14 @@ current() {
     [[ -e $dir ]] && echo "directory $dir"
   done
   return 0
+}
+
+current() {
+  if [[ -n ${LIZARD_LEAK_ONLY:-} ]]; then
+    everything | grep -E -- "$LIZARD_LEAK_ONLY" || true
+  else
+    everything
+  fi
 }
 
 if [[ $mode == before ]]; then

@@ -33,9 +33,13 @@ Result<runtime::FilesCopy> SnapshotService::captureFrozen(const std::string& san
     }
     auto copied = m_runtime.captureFiles(rec->handle, name);
     // A kill marks the sandbox stopped before it removes its files: still alive now means the
-    // copy saw all of them.
-    if (copied && !m_manager.running(sandboxId)) {
-        m_runtime.removeFiles(name);
+    // copy saw all of them. Killed meanwhile, it is thawed all the same: a frozen (v1) task
+    // never gets to die.
+    if (!m_manager.running(sandboxId)) {
+        if (freeze)
+            m_runtime.thaw(rec->handle);
+        if (copied)
+            m_runtime.removeFiles(name);
         return Error{409, "SANDBOX_GONE",
                      "sandbox " + sandboxId + " was killed while its files were copied"};
     }

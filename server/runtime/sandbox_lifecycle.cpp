@@ -1,9 +1,8 @@
 // start, isAlive, destroy and orphan cleanup of LinuxRuntime.
-#include "runtime/linux_runtime.h"
-
 #include "agent/tree_remover.h"
 #include "runtime/agent_ping.h"
 #include "runtime/agent_tool.h"
+#include "runtime/linux_runtime.h"
 #include "runtime/proc_info.h"
 
 #include <cerrno>
@@ -86,7 +85,8 @@ void LinuxRuntime::removeTree(const std::string& parentDir, const std::string& n
     if (::access(dir.c_str(), F_OK) != 0)
         return;
     if (m_ids.kind == "subid") // files of sandbox uids are the subordinate range's: remove inside
-        runAgentTool(m_agentPath, "remove", {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", dir}}, 120000);
+        runAgentTool(m_agentPath, "remove",
+                     {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", dir}}, 120000);
     int parent = ::open(parentDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (parent >= 0) {
         agent::removeTreeAt(parent, name);
@@ -99,10 +99,12 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     if (!m_caps.sandboxes)
         return Error{503, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
     if (spec.templateName != "base" && spec.templateName != "interpreter")
-        return Error{400, "INVALID_TEMPLATE", "unknown template: " + spec.templateName + " (base, interpreter)"};
+        return Error{400, "INVALID_TEMPLATE",
+                     "unknown template: " + spec.templateName + " (base, interpreter)"};
     if (spec.templateName == "interpreter" && !m_caps.interpreterTemplate)
         return Error{503, "TEMPLATE_UNAVAILABLE",
-                     "the interpreter template needs these host packages: " + m_caps.interpreterMissing};
+                     "the interpreter template needs these host packages: " +
+                         m_caps.interpreterMissing};
     if (!validSandboxId(spec.id))
         return Error{400, "INVALID_ARGUMENT", "invalid sandbox id: " + spec.id};
     if (spec.limits.cpus <= 0 || spec.limits.memoryMb <= 0 || spec.limits.pidsMax <= 0)
@@ -118,8 +120,9 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     }
     if (!spec.filesFrom.empty()) {
         auto copied = validSandboxId(spec.filesFrom)
-            ? copyLayers(filesDir(spec.filesFrom), sandboxDir(spec.id))
-            : Result<FilesCopy>(Error{400, "INVALID_ARGUMENT", "invalid files name: " + spec.filesFrom});
+                          ? copyLayers(filesDir(spec.filesFrom), sandboxDir(spec.id))
+                          : Result<FilesCopy>(Error{400, "INVALID_ARGUMENT",
+                                                    "invalid files name: " + spec.filesFrom});
         if (!copied) {
             removeSandboxDir(spec.id);
             return copied.error();
@@ -131,9 +134,15 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     handle.limitsEnforced = cgroups.limitsApplied;
 
     nlohmann::json config{
-        {"mode", "sandbox"}, {"idMap", m_ids.toJson()}, {"id", spec.id}, {"socketPath", handle.socketPath},
-        {"templateRoot", templateDir() + "/root"}, {"templateUsrLocal", templateDir() + "/usr-local"},
-        {"sandboxDir", sandboxDir(spec.id)}, {"cgroupProcs", cgroups.procsFiles}, {"envs", spec.envs},
+        {"mode", "sandbox"},
+        {"idMap", m_ids.toJson()},
+        {"id", spec.id},
+        {"socketPath", handle.socketPath},
+        {"templateRoot", templateDir() + "/root"},
+        {"templateUsrLocal", templateDir() + "/usr-local"},
+        {"sandboxDir", sandboxDir(spec.id)},
+        {"cgroupProcs", cgroups.procsFiles},
+        {"envs", spec.envs},
         {"slirp", spec.internetAccess ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
@@ -156,7 +165,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     handle.internetAccess = launched->value("network", false);
     if (auto st = readProcStat(handle.initPid))
         handle.initStartTime = st->startTime;
-    std::ofstream(sandboxDir(spec.id) + "/init.pid") << handle.initPid << " " << handle.initStartTime << "\n";
+    std::ofstream(sandboxDir(spec.id) + "/init.pid")
+        << handle.initPid << " " << handle.initStartTime << "\n";
     if (!pingAgent(handle.socketPath, 5000)) {
         destroy(handle);
         return Error{500, "SANDBOX_START_FAILED", "the sandbox agent did not answer"};
@@ -173,7 +183,8 @@ bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int6
 
 bool LinuxRuntime::isAlive(const SandboxHandle& handle)
 {
-    return processMatches(handle.initPid, handle.initStartTime) && pingAgent(handle.socketPath, 2000);
+    return processMatches(handle.initPid, handle.initStartTime) &&
+           pingAgent(handle.socketPath, 2000);
 }
 
 void LinuxRuntime::end(const SandboxHandle& handle)
@@ -194,6 +205,12 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
         return;
     end(handle);
     killAndWait(handle.initPid, handle.initStartTime);
+    // A freeze that raced the kill (a snapshot or fork that froze the sandbox just after end()
+    // looked) holds the killed task frozen (v1): thaw whatever the state reads, then wait again.
+    if (processRemains(handle.initPid, handle.initStartTime)) {
+        m_cgroups.setFrozen(handle.id, false, 1000);
+        killAndWait(handle.initPid, handle.initStartTime);
+    }
     // A half-created sandbox may have a pid only in its directory. (Closed before the
     // directory goes: an open file would keep the sandbox's disk mounted.)
     pid_t pid = 0;

@@ -950,6 +950,9 @@ def _lz_listing(want, limit):
             r = head(v)
         elif isinstance(v, (str, bytes)):
             r = short.repr(v)
+        elif (type(v).__module__ or "").startswith("pandas") and hasattr(v, "columns"):
+            # A table's repr spans lines that make no sense joined: its columns say more.
+            r = "columns: " + ", ".join(str(c) for c in itertools.islice(v.columns, 12))
         else:
             r = repr(v)
         r = " ".join(r[:4 * limit].split())

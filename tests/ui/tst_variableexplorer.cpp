@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -55,7 +56,8 @@ private:
         (void)QTest::qWaitFor(
             [cell] {
                 const CellStatus s = cell->cell()->status();
-                return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
+                return s == CellStatus::Done || s == CellStatus::Error ||
+                       s == CellStatus::Interrupted;
             },
             kRunTimeoutMs);
         return cell;
@@ -94,7 +96,8 @@ private:
 void TestVariableExplorer::initTestCase()
 {
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    m_api =
+        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
     const auto projects = test::waitFor<QList<client::Project>>(
         [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
     QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
@@ -105,13 +108,14 @@ void TestVariableExplorer::initTestCase()
     const auto created = test::waitFor<client::SandboxInfo>(
         [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
     QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok() ? ""
-                                                       : qPrintable(test::describe(created->error())));
+                                       : created->ok()
+                                           ? ""
+                                           : qPrintable(test::describe(created->error())));
     m_sandboxId = created->value().sandboxId;
 
     m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()),
-                                          m_window.get());
+    m_controller = new NotebookController(
+        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
     m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
     m_window->resize(1400, 800);
     m_window->show();
@@ -132,7 +136,8 @@ void TestVariableExplorer::cleanupTestCase()
                 [this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
     }
     if (QTest::currentTestFailed())
-        qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
+        qWarning().noquote() << "lizard-local log (end):\n"
+                             << QString::fromUtf8(m_server.log().right(4000));
 }
 
 void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
@@ -143,8 +148,8 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
     QTRY_VERIFY(explorer->isVisible()); // Ctrl+Shift+V
     QVERIFY(page->variablesAction()->isChecked());
     // Nothing ran yet: no kernel, and asking did not start one.
-    QTRY_COMPARE_WITH_TIMEOUT(explorer->statusText(), QString("Kernel not running: run a cell to start it."),
-                              30000);
+    QTRY_COMPARE_WITH_TIMEOUT(explorer->statusText(),
+                              QString("Kernel not running: run a cell to start it."), 30000);
     QCOMPARE(explorer->rowCount(), 0);
 
     type(page, "import os\nfrom math import sqrt\n_private = 1\nx = 41");
@@ -164,7 +169,8 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
     QTRY_COMPARE_WITH_TIMEOUT(explorer->text(0, VariableExplorer::Type), QString("str"), 30000);
     QCOMPARE(explorer->text(0, VariableExplorer::Value), QString("'hello'"));
     QCOMPARE(explorer->text(0, VariableExplorer::Shape), QString("len 5"));
-    QCOMPARE(names(explorer), QStringList{"x"}); // no os, sqrt, _private, In, Out, exit, get_ipython
+    QCOMPARE(names(explorer),
+             QStringList{"x"}); // no os, sqrt, _private, In, Out, exit, get_ipython
     QTest::qWait(300);
     QCOMPARE(explorer->requestCount(), before + 1); // one listing per run
 
@@ -177,6 +183,10 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
     // Notebook > Show variables mirrors the page's action.
     auto* menuItem = m_window->findChild<QAction*>(QStringLiteral("menuVariables"));
     QVERIFY(menuItem);
+    auto* menu = qobject_cast<QMenu*>(menuItem->parent());
+    QVERIFY(menu);
+    emit menu->aboutToShow(); // as when the user opens the menu: the item shows the page's state
+    QVERIFY(menuItem->isChecked());
     menuItem->trigger();
     QTRY_VERIFY(!explorer->isVisible());
     page->document()->setClean();
@@ -188,18 +198,20 @@ void TestVariableExplorer::sortFilterAndFullValue()
     QVERIFY(page);
     VariableExplorer* explorer = page->variableExplorer();
     QTRY_VERIFY(explorer->isVisible());
-    type(page, "import numpy as np\n"
-               "import pandas as pd\n"
-               "temps = [21.5, 22.1, 19.8, 23.4, 24.0]\n"
-               "city = {'name': 'Lisbon', 'days': 5, 'unit': 'C'}\n"
-               "grid = np.linspace(0, 1, 12).reshape(3, 4)\n"
-               "weather = pd.DataFrame({'day': ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], 'temp': temps})\n"
-               "def to_fahrenheit(c):\n"
-               "    return c * 9 / 5 + 32\n"
-               "x = 41");
+    type(page,
+         "import numpy as np\n"
+         "import pandas as pd\n"
+         "temps = [21.5, 22.1, 19.8, 23.4, 24.0]\n"
+         "city = {'name': 'Lisbon', 'days': 5, 'unit': 'C'}\n"
+         "grid = np.linspace(0, 1, 12).reshape(3, 4)\n"
+         "weather = pd.DataFrame({'day': ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], 'temp': temps})\n"
+         "def to_fahrenheit(c):\n"
+         "    return c * 9 / 5 + 32\n"
+         "x = 41");
     QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
-    QTRY_COMPARE_WITH_TIMEOUT(names(explorer),
-                              (QStringList{"city", "grid", "temps", "to_fahrenheit", "weather", "x"}), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        names(explorer), (QStringList{"city", "grid", "temps", "to_fahrenheit", "weather", "x"}),
+        30000);
     const int grid = rowOf(explorer, "grid");
     QCOMPARE(explorer->text(grid, VariableExplorer::Type), QString("numpy.ndarray"));
     QCOMPARE(explorer->text(grid, VariableExplorer::Shape), QString("3 × 4"));
@@ -207,6 +219,7 @@ void TestVariableExplorer::sortFilterAndFullValue()
     const int weather = rowOf(explorer, "weather");
     QCOMPARE(explorer->text(weather, VariableExplorer::Type), QString("pandas.DataFrame"));
     QCOMPARE(explorer->text(weather, VariableExplorer::Shape), QString("5 × 2"));
+    QCOMPARE(explorer->text(weather, VariableExplorer::Value), QString("columns: day, temp"));
     QCOMPARE(explorer->text(rowOf(explorer, "temps"), VariableExplorer::Value),
              QString("[21.5, 22.1, 19.8, 23.4, 24.0]"));
 
@@ -224,12 +237,17 @@ void TestVariableExplorer::sortFilterAndFullValue()
     // A double-click shows all of the value, as help shows a docstring, and offers the variable
     // to whoever shows it better.
     QSignalSpy opened(explorer, &VariableExplorer::openVariable);
-    const QModelIndex index = explorer->view()->model()->index(rowOf(explorer, "weather"), VariableExplorer::Name);
+    const QModelIndex index =
+        explorer->view()->model()->index(rowOf(explorer, "weather"), VariableExplorer::Name);
     explorer->view()->scrollTo(index);
-    QTest::mouseDClick(explorer->view()->viewport(), Qt::LeftButton, {},
-                       explorer->view()->visualRect(index).center());
-    QTRY_VERIFY_WITH_TIMEOUT(explorer->detailText().contains("Fri"), 30000);
-    QVERIFY2(explorer->detailText().startsWith("weather: pandas.DataFrame, 5 × 2"), qPrintable(explorer->detailText()));
+    const QPoint at = explorer->view()->visualRect(index).center();
+    QTest::mouseClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(opened.size(), 1);
+    QTRY_VERIFY2_WITH_TIMEOUT(explorer->detailText().contains("Fri"),
+                              qPrintable(explorer->detailText()), 30000);
+    QVERIFY2(explorer->detailText().startsWith("weather: pandas.DataFrame, 5 × 2"),
+             qPrintable(explorer->detailText()));
     QCOMPARE(opened.size(), 1);
     QCOMPARE(opened.first().at(0).toString(), QString("weather"));
     QCOMPARE(opened.first().at(1).toString(), QString("pandas.DataFrame"));
@@ -253,7 +271,8 @@ void TestVariableExplorer::forkBranchListsWhatCameAlong()
     QString failure;
     connect(m_controller, &NotebookController::notebookForked, this,
             [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
-    connect(m_controller, &NotebookController::forkFailed, this, [&failure](const QString& m) { failure = m; });
+    connect(m_controller, &NotebookController::forkFailed, this,
+            [&failure](const QString& m) { failure = m; });
     m_controller->forkNotebook(original);
     QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
@@ -262,10 +281,11 @@ void TestVariableExplorer::forkBranchListsWhatCameAlong()
     VariableExplorer* explorer = branch->variableExplorer();
     QTRY_VERIFY(explorer->isVisible());
     // The fork's kernel starts with its first run, and loads the saved variables then.
-    QTRY_COMPARE_WITH_TIMEOUT(explorer->statusText(),
-                              QString("Kernel not running: the variables saved at the fork load with the "
-                                      "first run."),
-                              30000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        explorer->statusText(),
+        QString("Kernel not running: the variables saved at the fork load with the "
+                "first run."),
+        30000);
     branch->cells()->setCurrentIndex(branch->cells()->count() - 1);
     type(branch, "added = kept + 1");
     CellWidget* cell = run(branch);

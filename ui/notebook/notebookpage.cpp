@@ -76,7 +76,17 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     m_variablesAction->setToolTip(
         QStringLiteral("The kernel's variables with their types, sizes and values (Ctrl+Shift+V)"));
     addAction(m_variablesAction);
-    connect(m_variablesAction, &QAction::toggled, m_variables, &QWidget::setVisible);
+    connect(m_variablesAction, &QAction::toggled, this, [this, splitter](bool on) {
+        m_variables->setVisible(on);
+        // Its columns (name, type, shape, size, value) need more room than help's text.
+        QList<int> sizes = splitter->sizes();
+        const int wanted = std::min(560, splitter->width() * 2 / 5);
+        if (on && sizes.size() == 3 && sizes[2] < wanted) {
+            sizes[0] = std::max(200, sizes[0] - (wanted - sizes[2]));
+            sizes[2] = wanted;
+            splitter->setSizes(sizes);
+        }
+    });
     buildToolBar();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);

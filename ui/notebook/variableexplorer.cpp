@@ -201,6 +201,7 @@ void VariableExplorer::display(const VariableList& list)
         row[Name]->setToolTip(QStringLiteral("%1: %2").arg(v.name, v.type));
         row[Value]->setToolTip(v.preview);
         row[Value]->setFont(QFont(QStringLiteral("monospace")));
+        row[Size]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_model->appendRow(row);
     }
     for (int c = Name; c < Value; ++c)

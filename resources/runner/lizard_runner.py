@@ -907,8 +907,12 @@ def _lz_listing(want, limit):
     class Slow(BaseException):  # not caught by the "except Exception" around one row
         pass
 
+    armed = [False]  # only while a row is described: a late signal must not hit anything else
+
     def on_alarm(*_):
-        raise Slow()
+        if armed[0]:
+            armed[0] = False
+            raise Slow()
 
     def size(v):
         mod = type(v).__module__ or ""
@@ -950,6 +954,11 @@ def _lz_listing(want, limit):
             r = head(v)
         elif isinstance(v, (str, bytes)):
             r = short.repr(v)
+        elif type(v).__module__ == "numpy" and getattr(v, "size", 0) > 8 and hasattr(v, "flat"):
+            # numpy's repr formats up to 1000 items to align them: the first few say enough.
+            f = (lambda x: ("%.6g" % x) + ("" if set(".en") & set("%.6g" % x) else ".")) \
+                if v.dtype.kind == "f" else short.repr
+            r = "array([%s, \u2026], dtype=%s)" % (", ".join(f(x) for x in v.flat[:6].tolist()), v.dtype)
         elif (type(v).__module__ or "").startswith("pandas") and hasattr(v, "columns"):
             # A table's repr spans lines that make no sense joined: its columns say more.
             r = "columns: " + ", ".join(str(c) for c in itertools.islice(v.columns, 12))
@@ -965,6 +974,32 @@ def _lz_listing(want, limit):
             return getattr(v, "__module__", None) == "__main__"
         return True
 
+    def describe(k, v):
+        row = {"name": k, "type": type(v).__name__, "shape": "", "size": -1, "preview": ""}
+        mod = type(v).__module__
+        if mod not in (None, "builtins", "__main__"):
+            row["type"] = mod.split(".")[0] + "." + type(v).__qualname__
+        try:
+            armed[0] = True
+            if timed:
+                signal.setitimer(signal.ITIMER_REAL, 2.0 if want is not None else 0.05)
+            try:
+                row["size"], row["shape"] = size(v), shape(v)
+            except Exception:
+                pass  # the preview below says what is wrong with the object, if anything
+            if want is not None:
+                r = repr(v)
+                row["repr"] = r if len(r) <= limit else r[:limit] + "\n\u2026 (%d more characters)" % (len(r) - limit)
+            else:
+                row["preview"] = preview(v)
+        except Exception as e:
+            row["preview"] = row["repr"] = "(repr failed: %s: %s)" % (type(e).__name__, e)
+        finally:
+            armed[0] = False
+            if timed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        return row
+
     timed = threading.current_thread() is threading.main_thread()
     if timed:
         old = signal.signal(signal.SIGALRM, on_alarm)
@@ -975,31 +1010,15 @@ def _lz_listing(want, limit):
             if k not in ns or not listed(k, ns[k]):
                 continue
             v = ns[k]
-            row = {"name": k, "type": type(v).__name__, "shape": "", "size": -1, "preview": ""}
-            mod = type(v).__module__
-            if mod not in (None, "builtins", "__main__"):
-                row["type"] = mod.split(".")[0] + "." + type(v).__qualname__
+            if want is None and time.time() - start > 3.0:
+                rows.append({"name": k, "type": type(v).__name__, "shape": "", "size": -1,
+                             "preview": "(not read: the listing took too long)"})
+                continue
             try:
-                if timed:
-                    signal.setitimer(signal.ITIMER_REAL, 2.0 if want is not None else 0.05)
-                elif want is None and time.time() - start > 2.0:
-                    raise Slow()
-                try:
-                    row["size"], row["shape"] = size(v), shape(v)
-                except Exception:
-                    pass  # the preview below says what is wrong with the object, if anything
-                if want is not None:
-                    r = repr(v)
-                    row["repr"] = r if len(r) <= limit else r[:limit] + "\n\u2026 (%d more characters)" % (len(r) - limit)
-                else:
-                    row["preview"] = preview(v)
-            except Slow:
-                row["preview"] = row["repr"] = "(repr took too long)"
-            except Exception as e:
-                row["preview"] = row["repr"] = "(repr failed: %s: %s)" % (type(e).__name__, e)
-            finally:
-                if timed:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+                row = describe(k, v)
+            except Slow:  # raised wherever the row was: in its repr, or in an except or finally
+                row = {"name": k, "type": type(v).__name__, "shape": "", "size": -1,
+                       "preview": "(repr took too long)", "repr": "(repr took too long)"}
             if want is None:
                 row.pop("repr", None)
             rows.append(row)
@@ -1010,6 +1029,13 @@ def _lz_listing(want, limit):
                 signal.setitimer(signal.ITIMER_REAL, *left)
     return json.dumps(rows)
 """
+
+LISTING_KEY = "_lizard_listing_" + VERSION.replace(".", "_")
+LISTING_CALL = ("if not hasattr(get_ipython(), %r):\n"
+                "    exec(%r, globals())\n"
+                "    setattr(get_ipython(), %r, globals().pop('_lz_listing'))\n"
+                "_lz_r = getattr(get_ipython(), %r)(%r, %d)\n")
+
 
 
 def list_user_variables(m, a, slot, out):
@@ -1023,7 +1049,9 @@ def list_user_variables(m, a, slot, out):
         return
     timeout = arg_timeout(dict(timeout=a.get("timeout") or 10))
     limit = 200000 if name is not None else 80
-    code = LISTING + "try:\n    _lz_r = _lz_listing(%r, %d)\nfinally:\n    del _lz_listing\n" % (name, limit)
+    # The function is compiled once per kernel and kept on the shell object, out of the user's
+    # namespace: compiling it in every request cost more than listing 200 variables.
+    code = LISTING_CALL % (LISTING_KEY, LISTING, LISTING_KEY, LISTING_KEY, name, limit)
     kc = slot.get(m, out)
     msg_id = kc.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=False,
                         user_expressions={"r": "globals().pop('_lz_r')"})

@@ -20,15 +20,24 @@ VariableListing toVariableListing(const QJsonObject& answer)
 {
     VariableListing listing;
     listing.kernel = answer.value(QStringLiteral("kernel")).toBool();
+    // Each variable is an array in the order of `columns` (compact: one event line for hundreds).
+    const QJsonArray columns = answer.value(QStringLiteral("columns")).toArray();
+    const auto column = [&columns](const QJsonArray& row, const char* name) {
+        for (qsizetype i = 0; i < columns.size(); ++i) {
+            if (columns.at(i).toString() == QLatin1String(name))
+                return row.at(i);
+        }
+        return QJsonValue();
+    };
     for (const QJsonValue& v : answer.value(QStringLiteral("variables")).toArray()) {
-        const QJsonObject o = v.toObject();
-        listing.variables.append({o.value(QStringLiteral("name")).toString(),
-                                  o.value(QStringLiteral("type")).toString(),
-                                  o.value(QStringLiteral("shape")).toString(),
-                                  qint64(o.value(QStringLiteral("size")).toDouble(-1)),
-                                  o.value(QStringLiteral("preview")).toString(),
-                                  o.value(QStringLiteral("repr")).toString()});
+        const QJsonArray row = v.toArray();
+        listing.variables.append({column(row, "name").toString(), column(row, "type").toString(),
+                                  column(row, "shape").toString(),
+                                  qint64(column(row, "size").toDouble(-1)),
+                                  column(row, "preview").toString(), QString()});
     }
+    if (listing.variables.size() == 1)
+        listing.variables.first().repr = answer.value(QStringLiteral("repr")).toString();
     return listing;
 }
 

@@ -1030,6 +1030,7 @@ def _lz_listing(want, limit):
     return json.dumps(rows)
 """
 
+VARIABLE_COLUMNS = ("name", "type", "shape", "size", "preview")
 LISTING_KEY = "_lizard_listing_" + VERSION.replace(".", "_")
 LISTING_CALL = ("if not hasattr(get_ipython(), %r):\n"
                 "    exec(%r, globals())\n"
@@ -1045,7 +1046,7 @@ def list_user_variables(m, a, slot, out):
     if name is not None and not (isinstance(name, str) and name.isidentifier()):
         raise RunnerError("name must be a Python identifier")
     if m is None or m["language"] != "python" or not has_kernel() or not kernel_alive(kernel_pid(m), m):
-        out({"type": "ok", "kernel": False, "variables": []})
+        out({"type": "ok", "kernel": False, "columns": list(VARIABLE_COLUMNS), "variables": []})
         return
     timeout = arg_timeout(dict(timeout=a.get("timeout") or 10))
     limit = 200000 if name is not None else 80
@@ -1064,7 +1065,14 @@ def list_user_variables(m, a, slot, out):
         raise RunnerError("cannot list variables: %s: %s" % (c.get("ename") or r.get("ename") or "error",
                                                               c.get("evalue") or r.get("evalue") or ""))
     import ast
-    out({"type": "ok", "kernel": True, "variables": json.loads(ast.literal_eval(r["data"]["text/plain"]))})
+    rows = json.loads(ast.literal_eval(r["data"]["text/plain"]))
+    # Rows as arrays, not objects: 200 variables then fit one event line (under PART), and a
+    # line split into parts costs the reader more than the listing itself.
+    answer = {"type": "ok", "kernel": True, "columns": list(VARIABLE_COLUMNS),
+              "variables": [[row[c] for c in VARIABLE_COLUMNS] for row in rows]}
+    if name is not None and rows:
+        answer["repr"] = rows[0].get("repr", "")
+    out(answer)
 
 
 # ---------------------------------------------------------------- actions

@@ -76,8 +76,16 @@ QHash<QString, QJsonObject> TestRunnerListing::listing(const QString& context, c
         qWarning().noquote() << out.describe();
         return rows;
     }
-    for (const QJsonValue& v : out.first("ok").value("variables").toArray())
-        rows.insert(v.toObject().value("name").toString(), v.toObject());
+    const QJsonObject ok = out.first("ok");
+    const QJsonArray columns = ok.value("columns").toArray();
+    for (const QJsonValue& v : ok.value("variables").toArray()) {
+        QJsonObject row;
+        for (qsizetype i = 0; i < columns.size(); ++i)
+            row.insert(columns.at(i).toString(), v.toArray().at(i));
+        if (ok.contains("repr"))
+            row.insert("repr", ok.value("repr"));
+        rows.insert(row.value("name").toString(), row);
+    }
     return rows;
 }
 

@@ -190,4 +190,25 @@ void ClientCodeRunner::inspect(const QString& code, int cursor, QObject* ctx, In
                            });
 }
 
+void ClientCodeRunner::listVariables(const QString& name, QObject* ctx, VariablesDone done)
+{
+    if (!m_interpreter) {
+        CodeRunner::listVariables(name, ctx, std::move(done));
+        return;
+    }
+    m_interpreter->listVariables(m_contextId, m_language, name, ctx ? ctx : this,
+                                 [done](client::Outcome<client::VariableListing> result) {
+                                     VariableList list;
+                                     if (!result) {
+                                         list.error = result.error().message;
+                                         done(list);
+                                         return;
+                                     }
+                                     list.kernel = result.value().kernel;
+                                     for (const client::VariableInfo& v : result.value().variables)
+                                         list.variables.append({v.name, v.type, v.shape, v.size, v.preview, v.repr});
+                                     done(list);
+                                 });
+}
+
 } // namespace lizard::notebook

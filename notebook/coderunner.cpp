@@ -18,4 +18,10 @@ void CodeRunner::inspect(const QString&, int, QObject* ctx, InspectDone done)
         ctx ? ctx : this, [done] { done(std::nullopt); }, Qt::QueuedConnection);
 }
 
+void CodeRunner::listVariables(const QString&, QObject* ctx, VariablesDone done)
+{
+    QMetaObject::invokeMethod(
+        ctx ? ctx : this, [done] { done(VariableList{}); }, Qt::QueuedConnection);
+}
+
 } // namespace lizard::notebook

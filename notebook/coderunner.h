@@ -9,6 +9,7 @@
 // or failed. Signals may be emitted from within run() or later from the event loop.
 
 #include "notebook/output.h"
+#include "notebook/variablelist.h"
 
 #include <QHash>
 #include <QObject>
@@ -48,6 +49,11 @@ public:
     using InspectDone = std::function<void(std::optional<QString> ansiText)>;
     virtual void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done);
     virtual void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done);
+    // The variable explorer's listing, asked silently (the execution count does not move); `name`
+    // non-empty: that one variable with its full repr. Same rules for done; runners without a
+    // kernel answer with kernel = false.
+    using VariablesDone = std::function<void(VariableList)>;
+    virtual void listVariables(const QString& name, QObject* ctx, VariablesDone done);
 
 signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);

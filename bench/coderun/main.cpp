@@ -3,10 +3,11 @@
 // TypeScript SDK's sandbox.runCode('1+1') is measured against the same sandbox in the same run
 // (node + the pinned SDK from tests/compat) and printed beside it as the reference, with the ratio.
 // Then the "complete warm" figure: Tab completion of `np.lins` in the same warm context, with
-// that 1+1 median as its reference (completebench.h).
+// that 1+1 median as its reference (completebench.h), and "variables (200)": the variable
+// explorer's silent listing of 200 variables there (variablesbench.h).
 //
 //   lizard-bench-coderun --url http://127.0.0.1:PORT --key liz_... [--runs 30] [--complete-runs 50]
-//                        [--sdk path/index.mjs]
+//                        [--variables-runs 50] [--sdk path/index.mjs]
 // Exit status: 0 when measured (PASS or MISS), 2 when it could not be, 1 on bad arguments.
 
 #include "client/coderun/codeinterpreter.h"
@@ -15,6 +16,7 @@
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
+#include "variablesbench.h"
 #include "tests/support/apiwait.h"
 
 #include <QCommandLineParser>
@@ -98,15 +100,17 @@ int main(int argc, char** argv)
          {"key", "API key", "key"},
          {"runs", "timed runs (default 30)", "n", "30"},
          {"complete-runs", "timed completions (default 50)", "n", "50"},
+         {"variables-runs", "timed listings of 200 variables (default 50)", "n", "50"},
          {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
     parser.process(app);
     if (!parser.isSet("url") || !parser.isSet("key")) {
         std::fprintf(stderr, "usage: lizard-bench-coderun --url URL --key KEY [--runs N] "
-                             "[--complete-runs N] [--sdk index.mjs]\n");
+                             "[--complete-runs N] [--variables-runs N] [--sdk index.mjs]\n");
         return 1;
     }
     const int runs = std::max(1, parser.value("runs").toInt());
     const int completeRuns = std::max(1, parser.value("complete-runs").toInt());
+    const int variablesRuns = std::max(1, parser.value("variables-runs").toInt());
     client::LizardApi api(client::Endpoint{parser.value("url"), parser.value("key")});
     QString error;
     const QString sandboxId = createSandbox(api, error);
@@ -131,7 +135,14 @@ int main(int argc, char** argv)
         std::printf("%s\n", complete.line().c_str());
         std::fflush(stdout);
     }
+    // The variable explorer's refresh after a run, in the same warm kernel.
+    bench::Figure variables{.name = "variables (200)", .statistic = "", .unit = "ms"};
+    if (f.error.empty()) {
+        variables = bench::measureVariables(interp, variablesRuns, f.value);
+        std::printf("%s\n", variables.line().c_str());
+        std::fflush(stdout);
+    }
     waitFor<client::Unit>(
         [&](QObject* ctx, auto done) { api.killSandbox(sandboxId, ctx, std::move(done)); }, 30000);
-    return f.error.empty() && complete.error.empty() ? 0 : 2;
+    return f.error.empty() && complete.error.empty() && variables.error.empty() ? 0 : 2;
 }

@@ -410,4 +410,11 @@ void CodeInterpreter::inspect(const QString& contextId, const QString& language,
                        });
 }
 
+void CodeInterpreter::listVariables(const QString& contextId, const QString& language, const QString& name,
+                                    QObject* ctx, Done<VariableListing> done)
+{
+    action<VariableListing>(variablesRequest(contextId, language, name), ctx, std::move(done),
+                            [](const QJsonObject& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
+}
+
 } // namespace lizard::client

@@ -15,6 +15,7 @@
 
 #include "client/coderun/coderun.h"
 #include "client/coderun/runcodetypes.h"
+#include "client/coderun/variablelisting.h"
 #include "client/outcome.h"
 
 #include <QHash>
@@ -82,6 +83,10 @@ public:
                   int cursor, QObject* ctx, Done<Completions> done);
     void inspect(const QString& contextId, const QString& language, const QString& code, int cursor,
                  QObject* ctx, Done<Inspection> done);
+    // The variable explorer's listing (silent in the kernel: the execution count does not move);
+    // `name` non-empty: that one variable with its full repr. Never starts a kernel.
+    void listVariables(const QString& contextId, const QString& language, const QString& name, QObject* ctx,
+                       Done<VariableListing> done);
 
     KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
 

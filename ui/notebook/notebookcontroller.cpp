@@ -71,12 +71,21 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         });
     help->setObjectName(QStringLiteral("menuContextualHelp"));
     help->setCheckable(true);
-    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help] {
+    QAction* variables =
+        menu->addAction(QStringLiteral("Show &variables  (Ctrl+Shift+V)"), this, [this](bool on) {
+            if (NotebookPage* page = currentPage())
+                page->variablesAction()->setChecked(on);
+        });
+    variables->setObjectName(QStringLiteral("menuVariables"));
+    variables->setCheckable(true);
+    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help, variables] {
         save->setEnabled(currentPage());
         saveAs->setEnabled(currentPage());
         fork->setEnabled(currentPage());
         help->setEnabled(currentPage());
         help->setChecked(currentPage() && currentPage()->helpAction()->isChecked());
+        variables->setEnabled(currentPage());
+        variables->setChecked(currentPage() && currentPage()->variablesAction()->isChecked());
     });
     connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
     onBackendChanged();

@@ -8,6 +8,7 @@
 #include "ui/notebook/helppanel.h"
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookkernel.h"
+#include "ui/notebook/variableexplorer.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -32,7 +33,9 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
       m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)), m_header(new NotebookHeader(sandboxId)),
       m_toolbar(new QToolBar), m_cells(new CellListWidget(m_document)),
       m_help(new HelpPanel(m_cells, runner, m_queue)),
-      m_helpAction(new QAction(QStringLiteral("Show contextual help"), this))
+      m_helpAction(new QAction(QStringLiteral("Show contextual help"), this)),
+      m_variables(new VariableExplorer(runner, m_queue)),
+      m_variablesAction(new QAction(QStringLiteral("Variables"), this))
 {
     runner->setParent(this);
     if (kernel)
@@ -50,8 +53,10 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     splitter->setObjectName(QStringLiteral("notebookSplitter"));
     splitter->addWidget(m_cells);
     splitter->addWidget(m_help);
+    splitter->addWidget(m_variables);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 1);
     splitter->setCollapsible(0, false);
     layout->addWidget(splitter, 1);
     m_help->hide();
@@ -63,6 +68,25 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
         QStringLiteral("The kernel's help for the name under the cursor, beside the cells"));
     addAction(m_helpAction);
     connect(m_helpAction, &QAction::toggled, m_help, &QWidget::setVisible);
+    m_variables->hide();
+    m_variablesAction->setObjectName(QStringLiteral("showVariables"));
+    m_variablesAction->setCheckable(true);
+    m_variablesAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+V")));
+    m_variablesAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_variablesAction->setToolTip(
+        QStringLiteral("The kernel's variables with their types, sizes and values (Ctrl+Shift+V)"));
+    addAction(m_variablesAction);
+    connect(m_variablesAction, &QAction::toggled, this, [this, splitter](bool on) {
+        m_variables->setVisible(on);
+        // Its columns (name, type, shape, size, value) need more room than help's text.
+        QList<int> sizes = splitter->sizes();
+        const int wanted = std::min(560, splitter->width() * 2 / 5);
+        if (on && sizes.size() == 3 && sizes[2] < wanted) {
+            sizes[0] = std::max(200, sizes[0] - (wanted - sizes[2]));
+            sizes[2] = wanted;
+            splitter->setSizes(sizes);
+        }
+    });
     buildToolBar();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);
@@ -76,6 +100,9 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
         connect(m_kernel, &NotebookKernel::stateChanged, this, &NotebookPage::updateKernelState);
         connect(m_kernel, &NotebookKernel::contextChanged, this, &NotebookPage::updateContextLabel);
         connect(m_kernel, &NotebookKernel::notice, m_header, &NotebookHeader::setNotice);
+        // A restart empties the kernel, another context has other variables.
+        connect(m_kernel, &NotebookKernel::stateChanged, m_variables, &VariableExplorer::refresh);
+        connect(m_kernel, &NotebookKernel::contextChanged, m_variables, &VariableExplorer::refresh);
         connect(m_kernel, &NotebookKernel::outputCleared, this, [this] {
             if (Cell* cell = m_queue->currentCell())
                 cell->clearOutputs();
@@ -113,6 +140,8 @@ void NotebookPage::buildToolBar()
         connect(m_contexts, &ContextSelector::errorOccurred, m_header, &NotebookHeader::setNotice);
         m_toolbar->addWidget(m_contexts);
     }
+    m_toolbar->addSeparator();
+    m_toolbar->addAction(m_variablesAction);
 }
 
 QString NotebookPage::title() const
@@ -126,6 +155,7 @@ QString NotebookPage::title() const
 void NotebookPage::setBranchOf(const QString& originalTitle)
 {
     m_branchOf = originalTitle;
+    m_variables->setBranch(!originalTitle.isEmpty());
     emit titleChanged();
 }
 
@@ -166,6 +196,7 @@ void NotebookPage::updateContextLabel()
     const ContextChoice c = m_kernel ? m_kernel->context() : ContextChoice{QString(), QStringLiteral("python"), {}};
     m_header->setContext(ContextSelector::labelFor(c), c.language);
     m_cells->setCodeLanguage(c.language);
+    m_variables->setLanguage(c.language);
     // Say in the file which language its cells are (JupyterLab picks its kernel by this).
     nlohmann::json meta = m_document->metadata();
     const std::string language = c.language.toStdString();

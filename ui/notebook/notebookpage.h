@@ -30,6 +30,7 @@ class CellListWidget;
 class ContextSelector;
 class HelpPanel;
 class NotebookHeader;
+class VariableExplorer;
 
 class NotebookPage : public DocumentPage
 {
@@ -57,6 +58,10 @@ public:
     // JupyterLab's contextual help beside the cells; the action (Ctrl+I) shows and hides it.
     HelpPanel* helpPanel() const { return m_help; }
     QAction* helpAction() const { return m_helpAction; }
+    // The variable explorer beside the cells; the action (Ctrl+Shift+V, the toolbar's Variables
+    // button) shows and hides it.
+    VariableExplorer* variableExplorer() const { return m_variables; }
+    QAction* variablesAction() const { return m_variablesAction; }
 
     void setSandboxModel(models::SandboxTableModel* model);
     // Autosave to store while open (RecoveryWatcher); the copy goes when the page closes cleanly.
@@ -99,6 +104,8 @@ private:
     CellListWidget* m_cells;
     HelpPanel* m_help;
     QAction* m_helpAction;
+    VariableExplorer* m_variables;
+    QAction* m_variablesAction;
 };
 
 } // namespace lizard::ui::notebook

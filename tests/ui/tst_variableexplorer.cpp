@@ -1,0 +1,302 @@
+// The notebook's variable explorer against a real lizard-local and an `interpreter` sandbox's
+// kernel: Ctrl+Shift+V shows it; after each run it lists the user's variables (x = 41: int, 41;
+// x = "hello": str), never modules, underscore names or IPython's own; its refresh does not move
+// the execution count; sorting, the filter and a double-click's full repr; a fork's branch lists
+// what came along once its kernel started.
+#include "support/apiwait.h"
+#include "support/localserver.h"
+#include "support/screenshot.h"
+#include "ui/documenttabs.h"
+#include "ui/mainwindow.h"
+#include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/cellwidget.h"
+#include "ui/notebook/notebookcontroller.h"
+#include "ui/notebook/notebookpage.h"
+#include "ui/notebook/variableexplorer.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLineEdit>
+#include <QMenu>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace lizard;
+using namespace lizard::ui::notebook;
+using lizard::notebook::CellStatus;
+
+namespace {
+constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+}
+
+class TestVariableExplorer : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void listsTheUsersVariablesAfterEachRun();
+    void sortFilterAndFullValue();
+    void forkBranchListsWhatCameAlong();
+
+private:
+    void type(NotebookPage* page, const QString& code)
+    {
+        CellListWidget* list = page->cells();
+        list->enterEditMode();
+        CellEditor* editor = list->currentWidget()->editor();
+        QTRY_VERIFY(editor->hasFocus());
+        editor->setPlainText(code); // multi-line code without the editor's auto-indent
+    }
+    CellWidget* run(NotebookPage* page)
+    {
+        CellWidget* cell = page->cells()->currentWidget();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
+        (void)QTest::qWaitFor(
+            [cell] {
+                const CellStatus s = cell->cell()->status();
+                return s == CellStatus::Done || s == CellStatus::Error ||
+                       s == CellStatus::Interrupted;
+            },
+            kRunTimeoutMs);
+        return cell;
+    }
+    static QStringList names(VariableExplorer* explorer)
+    {
+        QStringList out;
+        for (int i = 0; i < explorer->rowCount(); ++i)
+            out << explorer->text(i, VariableExplorer::Name);
+        return out;
+    }
+    static int rowOf(VariableExplorer* explorer, const QString& name)
+    {
+        return int(names(explorer).indexOf(name));
+    }
+    NotebookPage* newPage(const QString& sandboxId)
+    {
+        NotebookPage* page = m_controller->openNotebook(sandboxId);
+        if (page) {
+            page->cells()->enterEditMode();
+            QTest::keyClick(page->cells()->currentWidget()->editor(), Qt::Key_V,
+                            Qt::ControlModifier | Qt::ShiftModifier);
+        }
+        return page;
+    }
+
+    test::LocalServer m_server;
+    std::unique_ptr<client::LizardApi> m_api;
+    std::unique_ptr<ui::MainWindow> m_window;
+    NotebookController* m_controller = nullptr;
+    QTemporaryDir m_recovery;
+    QString m_sandboxId;
+    QString m_forkId;
+};
+
+void TestVariableExplorer::initTestCase()
+{
+    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    m_api =
+        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    const auto projects = test::waitFor<QList<client::Project>>(
+        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
+    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
+    client::CreateSandboxRequest req;
+    req.projectId = projects->value().first().id;
+    req.templateName = QStringLiteral("interpreter");
+    req.timeoutMs = 1800000;
+    const auto created = test::waitFor<client::SandboxInfo>(
+        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
+    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
+                                       : created->ok()
+                                           ? ""
+                                           : qPrintable(test::describe(created->error())));
+    m_sandboxId = created->value().sandboxId;
+
+    m_window = std::make_unique<ui::MainWindow>();
+    m_controller = new NotebookController(
+        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
+    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
+    m_window->resize(1400, 800);
+    m_window->show();
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+}
+
+void TestVariableExplorer::cleanupTestCase()
+{
+    if (m_window) {
+        for (NotebookPage* page : m_controller->pages())
+            page->document()->setClean();
+        m_window.reset();
+    }
+    for (const QString& id : {m_forkId, m_sandboxId}) {
+        if (!id.isEmpty())
+            test::waitFor<client::Unit>(
+                [this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+    }
+    if (QTest::currentTestFailed())
+        qWarning().noquote() << "lizard-local log (end):\n"
+                             << QString::fromUtf8(m_server.log().right(4000));
+}
+
+void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
+{
+    NotebookPage* page = newPage(m_sandboxId);
+    QVERIFY(page);
+    VariableExplorer* explorer = page->variableExplorer();
+    QTRY_VERIFY(explorer->isVisible()); // Ctrl+Shift+V
+    QVERIFY(page->variablesAction()->isChecked());
+    // Nothing ran yet: no kernel, and asking did not start one.
+    QTRY_COMPARE_WITH_TIMEOUT(explorer->statusText(),
+                              QString("Kernel not running: run a cell to start it."), 30000);
+    QCOMPARE(explorer->rowCount(), 0);
+
+    type(page, "import os\nfrom math import sqrt\n_private = 1\nx = 41");
+    CellWidget* first = run(page);
+    QCOMPARE(first->cell()->status(), CellStatus::Done);
+    QTRY_COMPARE_WITH_TIMEOUT(names(explorer), QStringList{"x"}, 30000);
+    QCOMPARE(explorer->text(0, VariableExplorer::Type), QString("int"));
+    QCOMPARE(explorer->text(0, VariableExplorer::Value), QString("41"));
+    QCOMPARE(explorer->text(0, VariableExplorer::Size), QString("28 bytes"));
+    QCOMPARE(explorer->statusText(), QString("1 variable"));
+    QCOMPARE(first->cell()->executionCount(), std::optional<int>(1));
+
+    const int before = explorer->requestCount();
+    type(page, "x = \"hello\"");
+    CellWidget* second = run(page);
+    QCOMPARE(second->cell()->status(), CellStatus::Done);
+    QTRY_COMPARE_WITH_TIMEOUT(explorer->text(0, VariableExplorer::Type), QString("str"), 30000);
+    QCOMPARE(explorer->text(0, VariableExplorer::Value), QString("'hello'"));
+    QCOMPARE(explorer->text(0, VariableExplorer::Shape), QString("len 5"));
+    QCOMPARE(names(explorer),
+             QStringList{"x"}); // no os, sqrt, _private, In, Out, exit, get_ipython
+    QTest::qWait(300);
+    QCOMPARE(explorer->requestCount(), before + 1); // one listing per run
+
+    // The listings were silent: the next run's count is what the user's runs made it.
+    type(page, "x");
+    CellWidget* third = run(page);
+    QCOMPARE(third->cell()->status(), CellStatus::Done);
+    QCOMPARE(third->cell()->executionCount(), std::optional<int>(3));
+
+    // Notebook > Show variables mirrors the page's action.
+    auto* menuItem = m_window->findChild<QAction*>(QStringLiteral("menuVariables"));
+    QVERIFY(menuItem);
+    auto* menu = qobject_cast<QMenu*>(menuItem->parent());
+    QVERIFY(menu);
+    emit menu->aboutToShow(); // as when the user opens the menu: the item shows the page's state
+    QVERIFY(menuItem->isChecked());
+    menuItem->trigger();
+    QTRY_VERIFY(!explorer->isVisible());
+    page->document()->setClean();
+}
+
+void TestVariableExplorer::sortFilterAndFullValue()
+{
+    NotebookPage* page = newPage(m_sandboxId); // the same default context: x is there
+    QVERIFY(page);
+    VariableExplorer* explorer = page->variableExplorer();
+    QTRY_VERIFY(explorer->isVisible());
+    type(page,
+         "import numpy as np\n"
+         "import pandas as pd\n"
+         "temps = [21.5, 22.1, 19.8, 23.4, 24.0]\n"
+         "city = {'name': 'Lisbon', 'days': 5, 'unit': 'C'}\n"
+         "grid = np.linspace(0, 1, 12).reshape(3, 4)\n"
+         "weather = pd.DataFrame({'day': ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], 'temp': temps})\n"
+         "def to_fahrenheit(c):\n"
+         "    return c * 9 / 5 + 32\n"
+         "x = 41");
+    QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        names(explorer), (QStringList{"city", "grid", "temps", "to_fahrenheit", "weather", "x"}),
+        30000);
+    const int grid = rowOf(explorer, "grid");
+    QCOMPARE(explorer->text(grid, VariableExplorer::Type), QString("numpy.ndarray"));
+    QCOMPARE(explorer->text(grid, VariableExplorer::Shape), QString("3 × 4"));
+    QCOMPARE(explorer->text(grid, VariableExplorer::Size), QString("96 bytes"));
+    const int weather = rowOf(explorer, "weather");
+    QCOMPARE(explorer->text(weather, VariableExplorer::Type), QString("pandas.DataFrame"));
+    QCOMPARE(explorer->text(weather, VariableExplorer::Shape), QString("5 × 2"));
+    QCOMPARE(explorer->text(weather, VariableExplorer::Value), QString("columns: day, temp"));
+    QCOMPARE(explorer->text(rowOf(explorer, "temps"), VariableExplorer::Value),
+             QString("[21.5, 22.1, 19.8, 23.4, 24.0]"));
+
+    // Sorted by size, largest first; then by name again.
+    explorer->view()->sortByColumn(VariableExplorer::Size, Qt::DescendingOrder);
+    QCOMPARE(explorer->text(explorer->rowCount() - 1, VariableExplorer::Name), QString("x"));
+    explorer->view()->sortByColumn(VariableExplorer::Name, Qt::AscendingOrder);
+
+    // The filter matches names and types.
+    QTest::keyClicks(explorer->filterEdit(), "numpy");
+    QCOMPARE(names(explorer), QStringList{"grid"});
+    explorer->filterEdit()->clear();
+    QCOMPARE(explorer->rowCount(), 6);
+
+    // A double-click shows all of the value, as help shows a docstring, and offers the variable
+    // to whoever shows it better.
+    QSignalSpy opened(explorer, &VariableExplorer::openVariable);
+    const QModelIndex index =
+        explorer->view()->model()->index(rowOf(explorer, "weather"), VariableExplorer::Name);
+    explorer->view()->scrollTo(index);
+    const QPoint at = explorer->view()->visualRect(index).center();
+    QTest::mouseClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+    QTRY_COMPARE(opened.size(), 1);
+    QTRY_VERIFY2_WITH_TIMEOUT(explorer->detailText().contains("Fri"),
+                              qPrintable(explorer->detailText()), 30000);
+    QVERIFY2(explorer->detailText().startsWith("weather: pandas.DataFrame, 5 × 2"),
+             qPrintable(explorer->detailText()));
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened.first().at(0).toString(), QString("weather"));
+    QCOMPARE(opened.first().at(1).toString(), QString("pandas.DataFrame"));
+
+    m_window->resize(1400, 760);
+    page->cells()->setCurrentIndex(0);
+    QTest::qWait(200);
+    QVERIFY(test::saveScreenshot(m_window.get(), "variable-explorer"));
+    page->document()->setClean();
+}
+
+void TestVariableExplorer::forkBranchListsWhatCameAlong()
+{
+    NotebookPage* original = newPage(m_sandboxId);
+    QVERIFY(original);
+    type(original, "kept = 41");
+    QCOMPARE(run(original)->cell()->status(), CellStatus::Done);
+    QTRY_VERIFY_WITH_TIMEOUT(names(original->variableExplorer()).contains("kept"), 30000);
+
+    QPointer<NotebookPage> branch;
+    QString failure;
+    connect(m_controller, &NotebookController::notebookForked, this,
+            [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
+    connect(m_controller, &NotebookController::forkFailed, this,
+            [&failure](const QString& m) { failure = m; });
+    m_controller->forkNotebook(original);
+    QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    m_forkId = branch->sandboxId();
+    branch->variablesAction()->setChecked(true);
+    VariableExplorer* explorer = branch->variableExplorer();
+    QTRY_VERIFY(explorer->isVisible());
+    // The fork's kernel starts with its first run, and loads the saved variables then.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        explorer->statusText(),
+        QString("Kernel not running: the variables saved at the fork load with the "
+                "first run."),
+        30000);
+    branch->cells()->setCurrentIndex(branch->cells()->count() - 1);
+    type(branch, "added = kept + 1");
+    CellWidget* cell = run(branch);
+    QCOMPARE(cell->cell()->status(), CellStatus::Done);
+    QTRY_VERIFY_WITH_TIMEOUT(names(explorer).contains("added"), 30000);
+    QVERIFY2(names(explorer).contains("kept"), qPrintable(names(explorer).join(", ")));
+    QCOMPARE(explorer->text(rowOf(explorer, "kept"), VariableExplorer::Value), QString("41"));
+    QCOMPARE(explorer->text(rowOf(explorer, "added"), VariableExplorer::Value), QString("42"));
+    branch->document()->setClean();
+    original->document()->setClean();
+}
+
+QTEST_MAIN(TestVariableExplorer)
+#include "tst_variableexplorer.moc"

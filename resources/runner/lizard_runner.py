@@ -6,7 +6,7 @@ import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, 
 
 # The runner's own version, in this one place: the app reads it from the embedded source (Help >
 # About). Raise it with any change of behaviour or protocol.
-VERSION = "1.2.0"
+VERSION = "1.3.0"
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
 ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}
@@ -468,6 +468,8 @@ class KernelSlot:
                  "kernel: variables and imports of earlier runs are lost" % (m["id"], gone)})
         if fresh:
             restore_saved(m, self, out)
+        if m["language"] == "python":
+            install_table_formatter(self.kc, self.pid, m["id"])
         return self.kc
 
     def connect(self, m, timeout=30):
@@ -1075,6 +1077,185 @@ def list_user_variables(m, a, slot, out):
     out(answer)
 
 
+# ---------------------------------------------------------------- tables (DataFrames as data)
+
+# Runs in the kernel as the module `_lizard_table`: an IPython formatter that adds TABLE_MIME (a
+# compact columnar JSON of a DataFrame/Series: shape, columns with dtypes, the first rows, a
+# handle) to every display of a pandas DataFrame or Series, and `rows()`, which the `table_rows`
+# action calls to page through a displayed frame, sorted in pandas on the kernel side.
+# Handles keep frames reachable without pinning them: a weak reference for each, and strong
+# references only for the KEEP most recent displays (so `df.sort_values(...)` as a cell's last
+# expression still pages while it is recent). A frame the user keeps in a variable pages for as
+# long as it lives. Handles name the kernel process (TOKEN), so a restarted kernel never answers
+# for a frame of its predecessor.
+TABLE_MIME = "application/vnd.lizard.table+json"
+TABLE_KERNEL = r'''
+import collections, itertools, math, os, weakref
+MIME = "application/vnd.lizard.table+json"
+FIRST, KEEP, MAX_ROWS, MAX_TEXT = 200, 16, 5000, 1000
+TOKEN = os.urandom(6).hex()
+CONTEXT = None
+_ids = itertools.count(1)
+_weak = weakref.WeakValueDictionary()
+_strong = collections.OrderedDict()
+_orders = collections.OrderedDict()  # (handle, column, ascending) -> row positions, last 4 sorts
+
+
+def _cell(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        return v if not isinstance(v, str) or len(v) <= MAX_TEXT else v[:MAX_TEXT] + "\u2026"
+    if isinstance(v, float):
+        return v if math.isfinite(v) else ("NaN" if v != v else ("inf" if v > 0 else "-inf"))
+    try:
+        import numpy
+        if isinstance(v, numpy.generic):
+            return _cell(v.item())
+    except ImportError:
+        pass
+    s = str(v)
+    return s if len(s) <= MAX_TEXT else s[:MAX_TEXT] + "\u2026"
+
+
+def _frame(obj):
+    import pandas
+    if isinstance(obj, pandas.Series):
+        return obj.to_frame(name=obj.name if obj.name is not None else 0)
+    return obj
+
+
+def _kind(dtype):
+    return getattr(dtype, "kind", "O")
+
+
+def _page(df, positions):
+    part = df.iloc[positions]
+    return ([_cell(v) for v in part.index.tolist()],
+            [[_cell(v) for v in part.iloc[:, i].tolist()] for i in range(part.shape[1])])
+
+
+def _format(obj):
+    df = _frame(obj)
+    handle = "%s-%d" % (TOKEN, next(_ids))
+    _weak[handle] = obj
+    _strong[handle] = obj
+    while len(_strong) > KEEP:
+        _strong.popitem(last=False)
+    index, data = _page(df, slice(0, FIRST))
+    idx = df.index
+    return {"version": 1, "handle": handle, "context": CONTEXT, "series": df is not obj,
+            "shape": [int(df.shape[0]), int(df.shape[1])],
+            "columns": [{"name": _cell(c) if not isinstance(c, tuple) else " / ".join(map(str, c)),
+                         "dtype": str(t), "kind": _kind(t)} for c, t in zip(df.columns, df.dtypes)],
+            "index": {"name": " / ".join(str(n) for n in idx.names if n is not None),
+                      "dtype": str(idx.dtype), "kind": _kind(idx.dtype)},
+            "start": 0, "index_values": index, "data": data}
+
+
+def rows(handle, start, count, column=None, ascending=True):
+    obj = _strong.get(handle)
+    if obj is None:
+        obj = _weak.get(handle)
+    if obj is None:
+        if not handle.startswith(TOKEN + "-"):
+            raise LookupError("this table was shown by an earlier kernel, which is gone")
+        raise LookupError("this table is no longer in the kernel's memory (only the %d most recent "
+                          "displays and frames still in variables are kept)" % KEEP)
+    df = _frame(obj)
+    total = int(df.shape[0])
+    start, count = max(0, int(start)), max(0, min(int(count), MAX_ROWS))
+    if column is None:
+        positions = slice(start, min(total, start + count))
+    else:
+        key = (handle, int(column), bool(ascending))
+        order = _orders.get(key)
+        if order is None:
+            import numpy
+            s = df.index.to_series() if column < 0 else df.iloc[:, int(column)]
+            s = s.reset_index(drop=True)
+            try:
+                order = s.sort_values(ascending=bool(ascending), kind="mergesort", na_position="last").index.to_numpy()
+            except TypeError:  # mixed types in an object column: sort by their text
+                order = s.astype(str).sort_values(ascending=bool(ascending), kind="mergesort").index.to_numpy()
+            _orders[key] = order
+            while len(_orders) > 4:
+                _orders.popitem(last=False)
+        _orders.move_to_end(key)
+        positions = order[start:start + count]
+    index, data = _page(df, positions)
+    return {"handle": handle, "start": start, "rows": total, "index_values": index, "data": data}
+
+
+def install(context):
+    global CONTEXT
+    CONTEXT = context
+    from IPython import get_ipython
+    from IPython.core.formatters import BaseFormatter
+    from traitlets import ObjectName, Unicode
+    ip = get_ipython()
+    if ip is None or MIME in ip.display_formatter.formatters:
+        return
+
+    class TableFormatter(BaseFormatter):
+        format_type = Unicode(MIME)
+        print_method = ObjectName("_repr_lizard_table_")
+        _return_type = (dict,)
+
+    f = TableFormatter(parent=ip.display_formatter)
+    def safe(obj):
+        try:
+            return _format(obj)
+        except Exception:  # an odd frame: it still shows as HTML, with no error for the user
+            return None
+
+    f.for_type_by_name("pandas.core.frame", "DataFrame", safe)
+    f.for_type_by_name("pandas.core.series", "Series", safe)
+    ip.display_formatter.formatters[MIME] = f
+'''
+
+TABLE_INSTALL = ("(lambda sys, types, src, ctx: (sys.modules.get('_lizard_table') or (lambda m: (exec(src, m.__dict__), "
+                 "sys.modules.__setitem__('_lizard_table', m), m)[2])(types.ModuleType('_lizard_table'))).install(ctx))"
+                 "(__import__('sys'), __import__('types'), %r, %r)")
+
+
+def install_table_formatter(kc, pid, context):
+    """Installs the table formatter in a kernel (once per kernel process; silent: the execution
+    count does not move). A kernel without IPython's formatters or pandas just shows HTML."""
+    try:
+        silent(kc, TABLE_INSTALL % (TABLE_KERNEL, context), pid)
+    except Exception:
+        pass
+
+
+def table_rows(m, a, slot, out):
+    """table_rows {context, handle, start, count, column?, ascending?}: rows [start, start+count)
+    of a displayed frame, sorted by column (-1: the index) when given. Never starts a kernel."""
+    handle, start, count = a.get("handle"), a.get("start", 0), a.get("count", 100)
+    column, ascending = a.get("column"), a.get("ascending", True)
+    if not isinstance(handle, str) or not re.match(r"^[0-9a-f]{12}-[0-9]{1,12}$", handle):
+        raise RunnerError("handle must be a table handle from a %s output" % TABLE_MIME)
+    for name, v, low in (("start", start, 0), ("count", count, 1)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise RunnerError("%s must be an integer >= %d" % (name, low))
+    if column is not None and (isinstance(column, bool) or not isinstance(column, int) or column < -1):
+        raise RunnerError("column must be a column number (-1: the index)")
+    if m["language"] != "python" or not has_kernel() or not kernel_alive(kernel_pid(m), m):
+        raise RunnerError("the kernel that showed this table is gone")
+    kc = slot.get(m, out)
+    expr = "__import__('_lizard_table').rows(%r, %d, %d, %r, %r)" % (handle, start, count, column, bool(ascending))
+    msg_id = kc.execute("", silent=True, store_history=False, allow_stdin=False, stop_on_error=False,
+                        user_expressions={"r": "__import__('json').dumps(%s)" % expr})
+    reply = (shell_reply(kc, msg_id, arg_timeout(dict(timeout=a.get("timeout") or 30)), slot.pid) or {}).get("content")
+    if not reply:
+        raise RunnerError("the kernel did not answer (busy?)")
+    r = (reply.get("user_expressions") or {}).get("r") or {}
+    if r.get("status") != "ok":
+        if r.get("ename") == "ModuleNotFoundError":
+            raise RunnerError("the kernel that showed this table is gone (it was restarted)")
+        raise RunnerError("%s" % (r.get("evalue") or r.get("ename") or "no answer from the kernel"))
+    import ast
+    out(dict(json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}"), type="ok"))
+
+
 # ---------------------------------------------------------------- actions
 
 def arg_code(a):
@@ -1121,6 +1302,8 @@ def target_context(a):
         if a.get("id") is None:
             a["id"] = "ctx-" + os.urandom(8).hex()
         return check_id(a["id"])
+    if act == "table_rows":
+        return check_id(a.get("context"))
     if act in ("run", "delete", "restart", "interrupt", "save_variables", "load_variables", "complete", "inspect",
                "list_variables"):
         return check_id(a.get("context"))
@@ -1173,6 +1356,8 @@ def handle(a, slot, out):
         variables(existing(cid), a, slot, out)
     elif act in ("complete", "inspect"):
         kernel_query(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
+    elif act == "table_rows":
+        table_rows(existing(cid), a, slot, out)
     elif act == "list_variables":
         list_user_variables(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
     elif act == "run":

@@ -1,6 +1,7 @@
 #include "notebook/clientcoderunner.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace lizard::notebook {
 
@@ -209,6 +210,34 @@ void ClientCodeRunner::listVariables(const QString& name, QObject* ctx, Variable
                                          list.variables.append({v.name, v.type, v.shape, v.size, v.preview, v.repr});
                                      done(list);
                                  });
+}
+
+void ClientCodeRunner::tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done)
+{
+    QObject* context = ctx ? ctx : this;
+    if (!m_interpreter) {
+        QMetaObject::invokeMethod(
+            context,
+            [done] { done(nlohmann::json(), QStringLiteral("the sandbox connection is gone")); },
+            Qt::QueuedConnection);
+        return;
+    }
+    QJsonObject query{{QStringLiteral("handle"), request.handle},
+                      {QStringLiteral("start"), request.start},
+                      {QStringLiteral("count"), request.count}};
+    if (request.column) {
+        query.insert(QStringLiteral("column"), *request.column);
+        query.insert(QStringLiteral("ascending"), request.ascending);
+    }
+    m_interpreter->tableRows(
+        request.context, query, context, [done](client::Outcome<QJsonObject> result) {
+            if (!result) {
+                done(nlohmann::json(), result.error().message);
+                return;
+            }
+            const QByteArray text = QJsonDocument(result.value()).toJson(QJsonDocument::Compact);
+            done(nlohmann::json::parse(text.constData(), nullptr, false), QString());
+        });
 }
 
 } // namespace lizard::notebook

@@ -42,6 +42,7 @@ public:
     void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done) override;
     void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done) override;
     void listVariables(const QString& name, QObject* ctx, VariablesDone done) override;
+    void tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done) override;
     // A fresh kernel for the context (variables gone); `done` gets an empty string or the error.
     void restart(std::function<void(QString error)> done);
 

@@ -24,4 +24,15 @@ void CodeRunner::listVariables(const QString&, QObject* ctx, VariablesDone done)
         ctx ? ctx : this, [done] { done(VariableList{}); }, Qt::QueuedConnection);
 }
 
+void CodeRunner::tableRows(const TableRowsRequest&, QObject* ctx, TableRowsDone done)
+{
+    QMetaObject::invokeMethod(
+        ctx ? ctx : this,
+        [done] {
+            done(nlohmann::json(),
+                 QStringLiteral("this notebook has no kernel to ask for more rows"));
+        },
+        Qt::QueuedConnection);
+}
+
 } // namespace lizard::notebook

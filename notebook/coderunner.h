@@ -32,6 +32,18 @@ struct CompletionReply
     QList<Completion> matches;
 };
 
+// Rows [start, start + count) of a table a kernel displayed (notebook/tabledata.h), sorted by
+// `column` (-1: the index) when set.
+struct TableRowsRequest
+{
+    QString context; // the code context whose kernel showed the table
+    QString handle;
+    qint64 start = 0;
+    int count = 100;
+    std::optional<int> column;
+    bool ascending = true;
+};
+
 class CodeRunner : public QObject
 {
     Q_OBJECT
@@ -54,6 +66,10 @@ public:
     // kernel answer with kernel = false.
     using VariablesDone = std::function<void(VariableList)>;
     virtual void listVariables(const QString& name, QObject* ctx, VariablesDone done);
+    // The answer (the runner's table_rows reply) or, when there is none, why (error non-empty):
+    // the kernel is gone, the handle unknown. Same callback rules as complete().
+    using TableRowsDone = std::function<void(nlohmann::json reply, QString error)>;
+    virtual void tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done);
 
 signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);

@@ -1,6 +1,7 @@
 #include "notebook/ipynbwriter.h"
 
 #include "notebook/streamtext.h"
+#include "notebook/tabledata.h"
 
 #include <QBuffer>
 #include <QSaveFile>
@@ -35,6 +36,11 @@ nlohmann::json bundle(const nlohmann::json& data)
 {
     nlohmann::json out = nlohmann::json::object();
     for (auto it = data.begin(); it != data.end(); ++it) {
+        // A DataFrame's table form only makes sense beside the kernel that holds the frame (its
+        // handle pages through it there) and repeats the first rows its HTML already has: the
+        // file keeps the HTML and text forms, which JupyterLab and this app show.
+        if (it.key() == kTableMime)
+            continue;
         if (it->is_string() && splitsIntoLines(it.key()))
             out[it.key()] = lines(QString::fromStdString(it->get<std::string>()));
         else

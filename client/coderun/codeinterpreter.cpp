@@ -417,4 +417,14 @@ void CodeInterpreter::listVariables(const QString& contextId, const QString& lan
                             [](const QJsonObject& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
 }
 
+void CodeInterpreter::tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,
+                                Done<QJsonObject> done)
+{
+    QJsonObject req = query;
+    req.insert(QStringLiteral("action"), QStringLiteral("table_rows"));
+    req.insert(QStringLiteral("context"), contextId);
+    action<QJsonObject>(req, ctx, std::move(done),
+                        [](const QJsonObject& ev) { return Outcome<QJsonObject>(ev); });
+}
+
 } // namespace lizard::client

@@ -88,6 +88,12 @@ public:
     void listVariables(const QString& contextId, const QString& language, const QString& name, QObject* ctx,
                        Done<VariableListing> done);
 
+    // Rows of a table a Python kernel displayed (application/vnd.lizard.table+json): `query` is
+    // the runner's table_rows request without its action ({handle, start, count, column?,
+    // ascending?}). The answer is the runner's ok event; a gone kernel or handle is an error.
+    void tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,
+                   Done<QJsonObject> done);
+
     KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
 
 signals:

@@ -33,8 +33,9 @@ bool parseColumn(const json& v, TableColumn* out)
 }
 
 // index_values and data of a page or of the output's first rows.
-bool parseRows(const json& v, int columnCount, TablePage* page, QString* error)
+bool parseRows(const json& v, const TableInfo& info, TablePage* page, QString* error)
 {
+    const int columnCount = int(info.columns.size());
     const auto index = v.find("index_values");
     const auto data = v.find("data");
     if (index == v.end() || !index->is_array())
@@ -48,7 +49,7 @@ bool parseRows(const json& v, int columnCount, TablePage* page, QString* error)
     const std::size_t rows = index->size();
     page->index.reserve(qsizetype(rows));
     for (const json& x : *index)
-        page->index.append(tableCellText(x));
+        page->index.append(tableCellText(x, info.index.kind));
     for (std::size_t c = 0; c < data->size(); ++c) {
         const json& col = (*data)[c];
         if (!col.is_array() || col.size() != rows)
@@ -58,7 +59,7 @@ bool parseRows(const json& v, int columnCount, TablePage* page, QString* error)
         QStringList values;
         values.reserve(qsizetype(rows));
         for (const json& x : col)
-            values.append(tableCellText(x));
+            values.append(tableCellText(x, info.columns[int(c)].kind));
         page->columns.append(values);
     }
     const auto start = v.find("start");
@@ -75,8 +76,10 @@ bool TableColumn::isNumeric() const
     return kind == u"i" || kind == u"u" || kind == u"f" || kind == u"c";
 }
 
-QString tableCellText(const json& v)
+QString tableCellText(const json& v, const QString& kind)
 {
+    if (kind == u"f" && (v.is_number_integer() || v.is_number_unsigned()))
+        return tableCellText(json(v.get<double>()));
     switch (v.type()) {
     case json::value_t::null:
         return QStringLiteral("None");
@@ -146,7 +149,7 @@ std::optional<TableInfo> parseTable(const json& value, QString* error)
     }
     if (const json index = value.value("index", json()); index.is_object())
         parseColumn(index, &t.index);
-    if (!parseRows(value, int(t.columns.size()), &t.first, error))
+    if (!parseRows(value, t, &t.first, error))
         return std::nullopt;
     t.first.totalRows = t.rows;
     if (t.first.start != 0 || t.first.rowCount() > t.rows) {
@@ -160,14 +163,14 @@ std::optional<TableInfo> parseTable(const json& value, QString* error)
     return t;
 }
 
-std::optional<TablePage> parseTablePage(const json& value, int columnCount, QString* error)
+std::optional<TablePage> parseTablePage(const json& value, const TableInfo& info, QString* error)
 {
     if (!value.is_object()) {
         fail(error, QStringLiteral("the rows are not a JSON object"));
         return std::nullopt;
     }
     TablePage page;
-    if (!parseRows(value, columnCount, &page, error))
+    if (!parseRows(value, info, &page, error))
         return std::nullopt;
     if (const auto rows = value.find("rows"); rows != value.end() && rows->is_number_integer())
         page.totalRows = rows->get<qint64>();

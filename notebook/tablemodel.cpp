@@ -171,7 +171,7 @@ void TableModel::onPage(quint64 generation, qint64 block, const nlohmann::json& 
         QString why = error;
         std::optional<TablePage> page;
         if (why.isEmpty())
-            page = parseTablePage(reply, int(m_info.columns.size()), &why);
+            page = parseTablePage(reply, m_info, &why);
         if (!page) {
             if (m_previous) { // the new order never came: back to the rows we had
                 m_blocks = std::move(m_previous->blocks);

@@ -173,6 +173,8 @@ void TestTableModel::cellText()
     QCOMPARE(tableCellText(json(true)), QString("True"));
     QCOMPARE(tableCellText(json("NaN")), QString("NaN"));
     QCOMPARE(tableCellText(json::array({1, 2})), QString("[1,2]"));
+    QCOMPARE(tableCellText(json(2), "f"), QString("2.0")); // Qt's JSON on the way drops ".0"
+    QCOMPARE(tableCellText(json(2), "i"), QString("2"));
 }
 
 void TestTableModel::shapeText()

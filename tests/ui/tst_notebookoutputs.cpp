@@ -1,6 +1,7 @@
 // Output rendering of the notebook UI: ANSI colours, images (PNG, SVG) at the right size, HTML
 // tables, markdown, JSON, tracebacks, streams, and huge streams cut to head and tail.
 #include "notebook/cell.h"
+#include "notebook/tablemodel.h"
 #include "ui/notebook/ansihtml.h"
 #include "ui/notebook/erroroutputview.h"
 #include "ui/notebook/headtailbuffer.h"
@@ -10,6 +11,7 @@
 #include "ui/notebook/richoutputview.h"
 #include "ui/notebook/richtextview.h"
 #include "ui/notebook/streamoutputview.h"
+#include "ui/notebook/tableoutputview.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -68,6 +70,7 @@ private slots:
     void svgImage();
     void brokenImageFallsBack();
     void htmlTable();
+    void tableMimeShowsTheDataView();
     void htmlWithScriptsFallsBack();
     void markdown();
     void jsonPretty();
@@ -190,6 +193,41 @@ void TestNotebookOutputs::htmlTable()
     QCOMPARE(table->columns(), 2);
     QCOMPARE(table->cellAt(3, 1).firstCursorPosition().block().text(), QString("3"));
     QVERIFY(!view.plainText().contains("vertical-align")); // the style sheet is not shown as text
+    // Looks like a table: collapsed borders, padded cells, numbers on the right, words not.
+    QVERIFY(table->format().borderCollapse());
+    QCOMPARE(table->cellAt(3, 1).format().toTableCellFormat().leftPadding(), 8.0);
+    QVERIFY(table->cellAt(3, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
+    RichOutputView words(rich("text/html", "<table><tr><td>Lyon</td><td>-1,234.5</td><td>1e-3</td></tr></table>"));
+    QTextTable* t = firstTable(words.textView()->document());
+    QVERIFY(t);
+    QVERIFY(!(t->cellAt(0, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight));
+    QVERIFY(t->cellAt(0, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
+    QVERIFY(t->cellAt(0, 2).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
+}
+
+void TestNotebookOutputs::tableMimeShowsTheDataView()
+{
+    // A DataFrame's table form: the native table view; a malformed one: its HTML, no crash.
+    RichOutput r = rich("text/html", "<table><tr><td>1</td></tr></table>");
+    r.data["text/plain"] = "   a\n0  1";
+    r.data[lizard::notebook::kTableMime] = nlohmann::json::parse(
+        R"({"version": 1, "handle": "abcdefabcdef-1", "context": "c", "shape": [1, 1],
+            "columns": [{"name": "a", "dtype": "int64", "kind": "i"}], "index": {"name": "", "kind": "i"},
+            "start": 0, "index_values": [0], "data": [[1]]})");
+    std::unique_ptr<OutputView> view(createOutputView(r));
+    auto* table = qobject_cast<TableOutputView*>(view.get());
+    QVERIFY(table);
+    QCOMPARE(table->shapeText(), QString("1 row × 1 column"));
+    QCOMPARE(table->model()->data(table->model()->index(0, 1)).toString(), QString("1"));
+    QCOMPARE(table->plainText(), QString("   a\n0  1"));
+    r.data[lizard::notebook::kTableMime] = nlohmann::json{{"version", 1}, {"shape", "big"}};
+    QString error;
+    QVERIFY(!TableOutputView::tableOf(r, &error));
+    QVERIFY2(error.contains("\"shape\""), qPrintable(error));
+    std::unique_ptr<OutputView> fallback(createOutputView(r));
+    auto* html = qobject_cast<RichOutputView*>(fallback.get());
+    QVERIFY(html);
+    QCOMPARE(html->shownMime(), QString("text/html"));
 }
 
 void TestNotebookOutputs::htmlWithScriptsFallsBack()

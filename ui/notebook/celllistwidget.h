@@ -34,6 +34,7 @@ public:
     void setRunQueue(lizard::notebook::RunQueue* queue) { m_queue = queue; }
     // Where Tab completion and Shift+Tab help ask the kernel (CellCompleter).
     void setRunner(lizard::notebook::CodeRunner* runner);
+    lizard::notebook::CodeRunner* runner() const { return m_runner; }
     void setCodeLanguage(const QString& language);
     QString codeLanguage() const { return m_language; }
 

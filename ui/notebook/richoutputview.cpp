@@ -1,5 +1,6 @@
 #include "ui/notebook/richoutputview.h"
 
+#include "ui/notebook/htmltables.h"
 #include "ui/notebook/imagedialog.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/interactiveoutputview.h"
@@ -120,7 +121,8 @@ void RichOutputView::show(const RichOutput& output)
     }
     m_text = new RichTextView;
     if (m_mime == u"text/html") {
-        m_text->setHtml(output.text(m_mime));
+        m_text->document()->setDefaultStyleSheet(htmlTableStyleSheet());
+        m_text->setHtml(alignNumericCells(output.text(m_mime)));
     } else if (m_mime == u"text/markdown") {
         m_text->document()->setMarkdown(output.text(m_mime));
     } else if (m_mime.isEmpty()) {

@@ -102,6 +102,15 @@ if [[ -x $BIN/lizard-bench-appload ]]; then
 else
   echo "notebook load figures: $BIN/lizard-bench-appload not built (desktop build)"
 fi
+# Data viewer: the longest event-loop stall scrolling a 1,000,000-row DataFrame top to bottom.
+if [[ -x $BIN/lizard-bench-dataview ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  dataview_args=()
+  if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then dataview_args=(--steps 40); fi
+  "$BIN/lizard-bench-dataview" --url "$url" --key "$key" "${dataview_args[@]}" || status=$?
+else
+  echo "data viewer figure: $BIN/lizard-bench-dataview not built (desktop build)"
+fi
 # Files panel: a 10,000-entry folder in the tree.
 if [[ -x $BIN/lizard-bench-files ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

@@ -2,6 +2,7 @@
 // kernel: the output's MIME parsed (and malformed ones refused with a clear error), rows paged in
 // blocks as the view asks, "…" while a block is on its way, a bounded cache, sorting asked of the
 // kernel, stale pages of an old order dropped, the kernel gone (rows kept, the reason said), TSV.
+#include "notebook/ipynbwriter.h"
 #include "notebook/tabledata.h"
 #include "notebook/tablemodel.h"
 
@@ -102,6 +103,7 @@ private slots:
     void malformedPageMeansNoMoreRows();
     void sortWithKernelGoneKeepsRows();
     void copiesTsv();
+    void ipynbKeepsHtmlNotTheTable();
 };
 
 void TestTableModel::parsesTheMime()
@@ -355,6 +357,28 @@ void TestTableModel::copiesTsv()
     int missing = 0;
     QCOMPARE(model->toTsv(sel, &missing), QString("2\t20\tr2\n3\t30\tr3\n"));
     QCOMPARE(missing, 1);
+}
+
+void TestTableModel::ipynbKeepsHtmlNotTheTable()
+{
+    // The handle means nothing without its kernel, and the HTML already has the first rows:
+    // the file keeps pandas' HTML and text (what JupyterLab shows), not the table MIME.
+    RichOutput r;
+    r.kind = RichOutput::Kind::ExecuteResult;
+    r.executionCount = 1;
+    r.data["text/html"] = "<table><tr><td>1</td></tr></table>";
+    r.data["text/plain"] = "   a\n0  1";
+    r.data[kTableMime] = tableMime(1);
+    NotebookData nb;
+    CellData cell;
+    cell.source = "df";
+    cell.executionCount = 1;
+    cell.outputs = OutputList{r};
+    nb.cells.push_back(cell);
+    const json out = IpynbWriter::toJson(nb)["cells"][0]["outputs"][0]["data"];
+    QVERIFY(out.contains("text/html"));
+    QVERIFY(out.contains("text/plain"));
+    QVERIFY(!out.contains(kTableMime));
 }
 
 QTEST_GUILESS_MAIN(TestTableModel)

@@ -12,7 +12,9 @@ const QString kLoading = QStringLiteral("…");
 }
 
 TableModel::TableModel(TableInfo info, QObject* parent)
-    : QAbstractTableModel(parent), m_info(std::move(info))
+    : QAbstractTableModel(parent), m_info(std::move(info)),
+      // The runner cuts pages of wide frames to kMaxCells values: blocks are what a page holds.
+      m_blockRows(std::clamp(kMaxCells / std::max(1, int(m_info.columns.size())), 1, kBlockRows))
 {
     store(m_info.first);
     m_info.first = {}; // its rows live in the blocks now
@@ -39,19 +41,19 @@ int TableModel::columnCount(const QModelIndex& parent) const
 void TableModel::store(const TablePage& page)
 {
     // Pages start at block boundaries (we ask so); the output's first rows may span blocks.
-    for (int off = 0; off < page.rowCount(); off += kBlockRows) {
+    for (int off = 0; off < page.rowCount(); off += m_blockRows) {
         const qint64 first = page.start + off;
-        if (first % kBlockRows != 0)
+        if (first % m_blockRows != 0)
             return;
-        const int n = std::min(kBlockRows, page.rowCount() - off);
-        if (n < kBlockRows && first + n < m_info.rows)
+        const int n = std::min(m_blockRows, page.rowCount() - off);
+        if (n < m_blockRows && first + n < m_info.rows)
             return; // a partial block that is not the last: ask again when needed
         Block b;
         b.index = page.index.mid(off, n);
         for (const QStringList& col : page.columns)
             b.columns.append(col.mid(off, n));
         b.used = ++m_clock;
-        m_blocks.insert(first / kBlockRows, b);
+        m_blocks.insert(first / m_blockRows, b);
     }
     while (m_blocks.size() > kMaxBlocks) {
         auto oldest =
@@ -63,7 +65,7 @@ void TableModel::store(const TablePage& page)
 
 const TableModel::Block* TableModel::block(int row) const
 {
-    const auto it = m_blocks.find(row / kBlockRows);
+    const auto it = m_blocks.find(row / m_blockRows);
     return it == m_blocks.end() ? nullptr : &it.value();
 }
 
@@ -77,7 +79,7 @@ QString TableModel::text(int row, int column) const
     const Block* b = block(row);
     if (!b || column < 0 || column > b->columns.size())
         return {};
-    const int r = row % kBlockRows;
+    const int r = row % m_blockRows;
     return column == 0 ? b->index.value(r) : b->columns[column - 1].value(r);
 }
 
@@ -92,15 +94,15 @@ QVariant TableModel::data(const QModelIndex& index, int role) const
                                    Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
-    const auto it = m_blocks.find(index.row() / kBlockRows);
+    const auto it = m_blocks.find(index.row() / m_blockRows);
     if (it == m_blocks.end()) {
         if (!m_unavailable.isEmpty())
             return role == Qt::ToolTipRole ? QVariant(m_unavailable) : QVariant(QString());
-        want(index.row() / kBlockRows);
+        want(index.row() / m_blockRows);
         return kLoading;
     }
     it->used = ++m_clock;
-    const int r = index.row() % kBlockRows;
+    const int r = index.row() % m_blockRows;
     return index.column() == 0 ? it->index.value(r) : it->columns[index.column() - 1].value(r);
 }
 
@@ -149,8 +151,8 @@ void TableModel::dispatch()
     TableRowsRequest req;
     req.context = m_info.context;
     req.handle = m_info.handle;
-    req.start = block * kBlockRows;
-    req.count = kBlockRows;
+    req.start = block * m_blockRows;
+    req.count = m_blockRows;
     if (m_sortColumn >= 0) {
         req.column = m_sortColumn - 1; // column 0 is the index: -1 for the runner
         req.ascending = m_order == Qt::AscendingOrder;
@@ -184,8 +186,8 @@ void TableModel::onPage(quint64 generation, qint64 block, const nlohmann::json& 
         } else {
             m_previous.reset();
             store(*page);
-            const qint64 first = block * kBlockRows;
-            const int last = int(std::min<qint64>(first + kBlockRows, m_info.rows)) - 1;
+            const qint64 first = block * m_blockRows;
+            const int last = int(std::min<qint64>(first + m_blockRows, m_info.rows)) - 1;
             if (last >= first)
                 emit dataChanged(index(int(first), 0), index(last, columnCount() - 1));
             emit pageArrived(page->start, page->rowCount());

@@ -1,6 +1,6 @@
 #pragma once
 // A displayed DataFrame as a table model: the index as column 0, then the frame's columns. Rows
-// come page by page (blocks of kBlockRows) from the kernel as the view asks for them; a row whose
+// come page by page (blocks of blockRows()) from the kernel as the view asks for them; a row whose
 // block is on its way shows "…". Only the most recent kMaxBlocks blocks are kept, so scrolling
 // through a million rows never brings them all into the app. Sorting (sort()) happens in pandas
 // in the kernel: the cache is dropped and pages come again in the new order. When the kernel is
@@ -21,8 +21,9 @@ class TableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     static constexpr int kBlockRows = 100;
-    static constexpr int kMaxBlocks = 200; // 20,000 rows at most in memory
-    static constexpr int kMaxWanted = 8;   // blocks asked for while one is on its way (newest win)
+    static constexpr int kMaxBlocks = 200;  // 20,000 rows at most in memory
+    static constexpr int kMaxWanted = 8;    // blocks asked for while one is on its way (newest win)
+    static constexpr int kMaxCells = 20000; // the runner's cap on the values of one page
     // Fetches a page; answers later through done (never from within the call), or not at all
     // once ctx is gone. CodeRunner::tableRows has this shape.
     using Fetcher =
@@ -33,6 +34,8 @@ public:
     // Without a fetcher no rows beyond the first are asked for (they show "…" until one is set).
     void setFetcher(Fetcher fetcher);
     const TableInfo& info() const { return m_info; }
+    // Rows per block: kBlockRows, fewer for a frame wider than kMaxCells / kBlockRows columns.
+    int blockRows() const { return m_blockRows; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -76,6 +79,7 @@ private:
     void setUnavailable(const QString& reason);
 
     TableInfo m_info;
+    int m_blockRows;
     Fetcher m_fetcher;
     mutable QHash<qint64, Block> m_blocks;
     mutable QList<qint64> m_wanted; // newest last

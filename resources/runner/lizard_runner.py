@@ -1092,7 +1092,7 @@ TABLE_MIME = "application/vnd.lizard.table+json"
 TABLE_KERNEL = r'''
 import collections, itertools, math, os, weakref
 MIME = "application/vnd.lizard.table+json"
-FIRST, KEEP, MAX_ROWS, MAX_TEXT = 200, 16, 5000, 1000
+FIRST, KEEP, MAX_ROWS, MAX_TEXT, MAX_CELLS = 200, 16, 5000, 1000, 20000
 TOKEN = os.urandom(6).hex()
 CONTEXT = None
 _ids = itertools.count(1)
@@ -1140,7 +1140,8 @@ def _format(obj):
     _strong[handle] = obj
     while len(_strong) > KEEP:
         _strong.popitem(last=False)
-    index, data = _page(df, slice(0, FIRST))
+    # A wide frame sends fewer first rows: the output stays small, the app asks for the rest.
+    index, data = _page(df, slice(0, max(1, min(FIRST, MAX_CELLS // max(1, df.shape[1])))))
     idx = df.index
     return {"version": 1, "handle": handle, "context": CONTEXT, "series": df is not obj,
             "shape": [int(df.shape[0]), int(df.shape[1])],
@@ -1162,7 +1163,7 @@ def rows(handle, start, count, column=None, ascending=True):
                           "displays and frames still in variables are kept)" % KEEP)
     df = _frame(obj)
     total = int(df.shape[0])
-    start, count = max(0, int(start)), max(0, min(int(count), MAX_ROWS))
+    start, count = max(0, int(start)), max(0, min(int(count), MAX_ROWS, MAX_CELLS // max(1, df.shape[1]) or 1))
     if column is None:
         positions = slice(start, min(total, start + count))
     else:

@@ -104,6 +104,7 @@ private slots:
     void sortWithKernelGoneKeepsRows();
     void copiesTsv();
     void ipynbKeepsHtmlNotTheTable();
+    void wideFramePagesFewerRows();
 };
 
 void TestTableModel::parsesTheMime()
@@ -379,6 +380,34 @@ void TestTableModel::ipynbKeepsHtmlNotTheTable()
     QVERIFY(out.contains("text/html"));
     QVERIFY(out.contains("text/plain"));
     QVERIFY(!out.contains(kTableMime));
+}
+
+void TestTableModel::wideFramePagesFewerRows()
+{
+    // 500 columns: the runner sends 40 rows a page (20,000 values), so blocks are 40 rows.
+    TableInfo info;
+    info.handle = "abcdefabcdef-2";
+    info.rows = 1000;
+    for (int c = 0; c < 500; ++c)
+        info.columns.append({QString::number(c), "float64", "f"});
+    TableModel model(info);
+    QCOMPARE(model.blockRows(), 40);
+    QList<TableRowsRequest> asked;
+    model.setFetcher([&](const TableRowsRequest& req, QObject*, CodeRunner::TableRowsDone done) {
+        asked.append(req);
+        json index = json::array(), data = json::array();
+        for (int i = 0; i < req.count; ++i)
+            index.push_back(req.start + i);
+        for (int c = 0; c < 500; ++c)
+            data.push_back(index);
+        done(json{{"start", req.start}, {"index_values", index}, {"data", data}}, QString());
+    });
+    QCOMPARE(model.data(model.index(85, 3)).toString(), QString("…"));
+    QCoreApplication::processEvents();
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked[0].start, 80);
+    QCOMPARE(asked[0].count, 40);
+    QCOMPARE(model.data(model.index(85, 3)).toString(), QString("85.0"));
 }
 
 QTEST_GUILESS_MAIN(TestTableModel)

@@ -126,6 +126,14 @@ void TestRunnerTables::frameAndSeriesCarryTheTable()
     QCOMPARE(b[3].toString(), QString("NaN")); // JSON has no NaN
     QVERIFY(t.value("handle").toString().contains('-'));
     QVERIFY(series.value("handle").toString() != t.value("handle").toString());
+
+    // A wide frame sends fewer first rows (20,000 values at most), and pages of that size.
+    const RunnerOutcome wide = m_host->runCode(m_ctx, "pd.DataFrame(np.zeros((300, 500)))");
+    const QJsonObject w = table(wide);
+    QCOMPARE(w.value("shape").toArray(), QJsonArray({300, 500}));
+    QCOMPARE(w.value("index_values").toArray().size(), 40);
+    const RunnerOutcome page = rows(w.value("handle").toString(), 100, 100);
+    QCOMPARE(page.first("ok").value("index_values").toArray().size(), 40);
 }
 
 void TestRunnerTables::rowsPageAndSortInTheKernel()

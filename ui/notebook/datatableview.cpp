@@ -74,7 +74,7 @@ void DataTableView::setTableModel(TableModel* model)
     for (int c = 0; c < model->columnCount(); ++c)
         setColumnWidth(c, 0);
     m_fitting = false;
-    fitColumns(0, std::min(TableModel::kBlockRows, model->rowCount()));
+    fitColumns(0, std::min(model->blockRows(), model->rowCount()));
     connect(model, &TableModel::pageArrived, this,
             [this](qint64 start, int rows) { fitColumns(int(start), rows); });
 }

@@ -20,6 +20,11 @@ namespace lizard::agent {
 // needs CAP_SYS_RESOURCE in the initial namespace). Zero fields are left alone.
 std::string applySandboxRlimits(const SandboxRlimits& limits);
 
+// In a forked child of the agent, right before execve: gives the program the sandbox's
+// RLIMIT_DATA where the agent's own differs from it (AddressSanitizer builds, rlimits.cpp);
+// a no-op otherwise. Async-signal-safe: a lone setrlimit().
+void restoreProgramDataLimit();
+
 // First thing in the launcher child (root of the sandbox's first user namespace). Forks: the
 // child applies the rlimits, unshares a nested user namespace (mapped 1:1 onto the first) and
 // returns -1 to go on with the sandbox's setup inside it; this process writes its maps, waits

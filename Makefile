@@ -5,7 +5,7 @@ SECONDS ?= 25
 MINUTES ?= 10
 SEED ?= 1
 
-.PHONY: deps build run test bench soak package clean format fuzz test-asan guide-shots
+.PHONY: deps build run test bench soak package clean format fuzz test-asan test-asan-quick guide-shots
 
 deps:
 	@scripts/install-deps.sh
@@ -27,6 +27,10 @@ fuzz: deps
 # lizard-local, lizard-agent and the server suites under ASan+UBSan (build-asan).
 test-asan: deps
 	@scripts/test-asan.sh build-asan
+
+# The same for the API suites (tests/server/tst_api_*) and the security suites only.
+test-asan-quick: deps
+	@ASAN_SUITES='^tst_(api_|sec_|security_)' scripts/test-asan.sh build-asan
 
 # The user guide's pictures (docs/guide/*.png), taken by the UI suites that walk through it.
 guide-shots: deps

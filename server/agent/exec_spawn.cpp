@@ -1,5 +1,7 @@
 #include "agent/exec_spawn.h"
 
+#include "agent/rlimits.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -29,7 +31,8 @@ struct ChildFailure
 
 } // namespace
 
-std::string resolveExecutable(const std::string& name, const std::map<std::string, std::string>& env)
+std::string resolveExecutable(const std::string& name,
+                              const std::map<std::string, std::string>& env)
 {
     if (name.find('/') != std::string::npos)
         return name;
@@ -42,8 +45,11 @@ std::string resolveExecutable(const std::string& name, const std::map<std::strin
             end = path.size();
         std::string dir = path.substr(start, end - start);
         std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        struct stat st{};
-        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+        struct stat st
+        {
+        };
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0)
             return candidate;
         start = end + 1;
     }
@@ -100,7 +106,8 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
         ::setsid();
         ::sigprocmask(SIG_SETMASK, &empty, nullptr);
         int devNull = ::open("/dev/null", O_RDONLY);
-        if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 || ::dup2(errPipe[1], 2) < 0)
+        if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 ||
+            ::dup2(errPipe[1], 2) < 0)
             failChild(failPipe[1], StageStdio);
         if (uid != 0 || gid != 0) {
             gid_t groups[1] = {gid};
@@ -110,6 +117,7 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
         }
         if (::chdir(cwd) != 0)
             failChild(failPipe[1], StageCwd);
+        restoreProgramDataLimit();
         ::execve(exePath, argv.data(), envp.data());
         failChild(failPipe[1], StageExec);
     }
@@ -138,12 +146,15 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
     if (n == ssize_t(sizeof failure)) {
         ::close(outPipe[0]);
         ::close(errPipe[0]);
-        const char* what = failure.stage == StageCwd ? "working directory " : failure.stage == StageExec ? "execve " : "setup ";
-        out.errorCode = failure.stage == StageCwd && failure.err == ENOENT ? "NOT_FOUND"
-            : failure.stage == StageCwd && failure.err == ENOTDIR         ? "NOT_A_DIRECTORY"
-            : failure.stage == StageCwd && failure.err == EACCES          ? "PERMISSION_DENIED"
-                                                                          : "SPAWN_FAILED";
-        out.errorMessage = what + (failure.stage == StageCwd ? request.cwd : exe) + ": " + std::strerror(failure.err);
+        const char* what = failure.stage == StageCwd    ? "working directory "
+                           : failure.stage == StageExec ? "execve "
+                                                        : "setup ";
+        out.errorCode = failure.stage == StageCwd && failure.err == ENOENT    ? "NOT_FOUND"
+                        : failure.stage == StageCwd && failure.err == ENOTDIR ? "NOT_A_DIRECTORY"
+                        : failure.stage == StageCwd && failure.err == EACCES  ? "PERMISSION_DENIED"
+                                                                              : "SPAWN_FAILED";
+        out.errorMessage = what + (failure.stage == StageCwd ? request.cwd : exe) + ": " +
+                           std::strerror(failure.err);
         return out; // the reaper collects the child's status into the unused slot
     }
     out.pid = pid;

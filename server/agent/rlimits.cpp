@@ -7,6 +7,8 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <limits>
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -21,14 +23,58 @@ std::string rlimitErrno(const std::string& what)
     return what + ": " + std::strerror(errno);
 }
 
-bool setLimit(int resource, rlim_t value)
+// Never above what the server itself was given.
+rlim_t clampToHard(int resource, rlim_t value)
 {
     rlimit current{};
     if (::getrlimit(resource, &current) == 0 && current.rlim_max != RLIM_INFINITY &&
         current.rlim_max < value)
-        value = current.rlim_max; // never above what the server itself was given
+        return current.rlim_max;
+    return value;
+}
+
+bool setLimit(int resource, rlim_t value)
+{
     const rlimit wanted{value, value};
     return ::setrlimit(resource, &wanted) == 0;
+}
+
+// AddressSanitizer maps its shadow memory before main(): terabytes, private and writable
+// though never touched, and RLIMIT_DATA counts them. Under any real limit every later mmap of
+// the process fails with ENOMEM, so the sanitizer's allocator dies at its next new region
+// (the first allocation of a new size, anywhere in the sandbox's setup). In ASan builds the
+// agent's own processes therefore get the data size they have now on top of the limit (their
+// own heap stays bounded by it), and every program the sandbox runs gets the limit itself,
+// set by restoreProgramDataLimit() in the forked child just before execve: the new image has
+// no shadow. Normal builds set the limit once, here, for everything.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kShadowCountsAsData = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kShadowCountsAsData = true;
+#else
+constexpr bool kShadowCountsAsData = false;
+#endif
+#else
+constexpr bool kShadowCountsAsData = false;
+#endif
+
+// RLIMIT_DATA for the programs the sandbox runs, when it differs from the agent's own; 0: none.
+// Set before PID 1 is forked, so PID 1 and its children inherit it.
+rlim_t g_programDataLimit = 0;
+
+// VmData of /proc/self/status in bytes, or 0 when it cannot be read.
+rlim_t ownDataBytes()
+{
+    std::ifstream in("/proc/self/status");
+    std::string key;
+    unsigned long long kb = 0;
+    while (in >> key) {
+        if (key == "VmData:" && in >> kb)
+            return rlim_t(kb) * 1024;
+        in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return 0;
 }
 
 } // namespace
@@ -41,9 +87,26 @@ std::string applySandboxRlimits(const SandboxRlimits& limits)
     // use (PROT_NONE, which RLIMIT_DATA does not count), so an address space limit breaks node
     // and JITs long before memory runs short. Data counts private writable memory: the heap,
     // anonymous mappings and thread stacks.
-    if (limits.memoryMb > 0 && !setLimit(RLIMIT_DATA, rlim_t(limits.memoryMb) * 1024 * 1024))
+    if (limits.memoryMb <= 0)
+        return {};
+    const rlim_t data = clampToHard(RLIMIT_DATA, rlim_t(limits.memoryMb) * 1024 * 1024);
+    rlim_t own = data;
+    if (kShadowCountsAsData) {
+        const rlim_t shadow = ownDataBytes();
+        if (shadow == 0)
+            return "reading VmData of /proc/self/status";
+        own = clampToHard(RLIMIT_DATA, data + shadow);
+        g_programDataLimit = data;
+    }
+    if (!setLimit(RLIMIT_DATA, own))
         return rlimitErrno("setrlimit(RLIMIT_DATA)");
     return {};
+}
+
+void restoreProgramDataLimit()
+{
+    if (kShadowCountsAsData && g_programDataLimit > 0)
+        setLimit(RLIMIT_DATA, g_programDataLimit);
 }
 
 int enterBoundedUserns(const LaunchConfig& config, int statusFd)

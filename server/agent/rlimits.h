@@ -17,8 +17,15 @@ namespace lizard::agent {
 
 // Sets RLIMIT_NPROC (soft = hard = pids) and RLIMIT_DATA (memoryMb per process) on the
 // calling process; children inherit them and nothing in the sandbox may raise them (that
-// needs CAP_SYS_RESOURCE in the initial namespace). Zero fields are left alone.
+// needs CAP_SYS_RESOURCE in the initial namespace). Zero fields are left alone. In
+// AddressSanitizer builds the agent's own RLIMIT_DATA is higher by its shadow memory and the
+// programs it runs get memoryMb (restoreProgramDataLimit).
 std::string applySandboxRlimits(const SandboxRlimits& limits);
+
+// In a forked child of the agent, right before execve: gives the program the sandbox's
+// RLIMIT_DATA where the agent's own differs from it (AddressSanitizer builds, rlimits.cpp);
+// a no-op otherwise. Async-signal-safe: a lone setrlimit().
+void restoreProgramDataLimit();
 
 // First thing in the launcher child (root of the sandbox's first user namespace). Forks: the
 // child applies the rlimits, unshares a nested user namespace (mapped 1:1 onto the first) and

@@ -14,7 +14,11 @@ using namespace apicall;
 
 LizardApi::LizardApi(Endpoint endpoint, QObject* parent)
     : QObject(parent), m_endpoint(std::move(endpoint)), m_multi(std::make_unique<CurlMulti>())
-{}
+{
+    connect(m_multi.get(), &CurlMulti::connectionBroke, this, [this](int curlCode) {
+        emit connectionLost(QString::fromUtf8(curl_easy_strerror(CURLcode(curlCode))));
+    });
+}
 
 // Calls still running are abandoned; their callbacks then run from the event loop with
 // ApiError::Kind::Cancelled (unless their context is gone).

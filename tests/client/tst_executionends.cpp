@@ -41,10 +41,10 @@ class TestExecutionEnds : public QObject
 private slots:
     void initTestCase();
     void cleanupTestCase();
-    void exec_data();
-    void exec();
-    void runCode_data();
-    void runCode();
+    void execEnds_data();
+    void execEnds();
+    void runCodeEnds_data();
+    void runCodeEnds();
 
 private:
     // The sandbox a row runs in: OOM rows use a `nano` one (1 GiB), so the OOM killer comes soon.
@@ -142,7 +142,7 @@ bool TestExecutionEnds::alive(const QString& id, int pid)
     return !(r && r->ok() && r->value().stdoutText.trimmed() == QLatin1String("gone"));
 }
 
-void TestExecutionEnds::exec_data()
+void TestExecutionEnds::execEnds_data()
 {
     QTest::addColumn<Fault>("fault");
     QTest::addColumn<QString>("command");
@@ -161,7 +161,7 @@ void TestExecutionEnds::exec_data()
                                   << Expect{false, 0, false, {}, ApiError::Kind::Cancelled};
 }
 
-void TestExecutionEnds::exec()
+void TestExecutionEnds::execEnds()
 {
     QFETCH(Fault, fault);
     QFETCH(QString, command);
@@ -237,7 +237,7 @@ void TestExecutionEnds::exec()
     QVERIFY(!processes(sandbox).contains(pid));
 }
 
-void TestExecutionEnds::runCode_data()
+void TestExecutionEnds::runCodeEnds_data()
 {
     QTest::addColumn<Fault>("fault");
     QTest::addColumn<QString>("code");
@@ -258,7 +258,7 @@ void TestExecutionEnds::runCode_data()
     QTest::newRow("client abort") << Fault::ClientAbort << sleeper << Expect{};
 }
 
-void TestExecutionEnds::runCode()
+void TestExecutionEnds::runCodeEnds()
 {
     QFETCH(Fault, fault);
     QFETCH(QString, code);

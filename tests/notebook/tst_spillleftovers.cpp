@@ -4,6 +4,7 @@
 // (a crash) or waits (a running app).
 
 #include "notebook/spillfile.h"
+#include "support/wait.h"
 
 #include <QCoreApplication>
 #include <QDir>

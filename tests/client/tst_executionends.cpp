@@ -151,9 +151,14 @@ void TestExecutionEnds::execEnds_data()
     QTest::newRow("timeout") << Fault::Timeout << "echo started; sleep 30"
                              << Expect{true, 124, true};
     QTest::newRow("kill") << Fault::Kill << "echo started; exec sleep 60" << Expect{true, 128 + 9};
-    QTest::newRow("oom") << Fault::Oom
-                         << "echo started; exec python3 -c \"b = b'x' * (1536 << 20)\""
-                         << Expect{true, 128 + 9, false, {}, ApiError::Kind::Server, {}, true};
+    // Each process may use the sandbox's memory (RLIMIT_DATA): a holder takes 400 MiB, so the
+    // command, growing, fills the sandbox's memory cgroup first and the OOM killer takes it.
+    QTest::newRow("oom")
+        << Fault::Oom
+        << "echo started; python3 -c \"import time; b = b'y' * (400 << 20); time.sleep(15)\" "
+           ">/dev/null 2>&1 & sleep 2; exec python3 -c \"a = [b'x' * (32 << 20) for _ in "
+           "range(100)]\""
+        << Expect{true, 128 + 9, false, {}, ApiError::Kind::Server, {}, true};
     QTest::newRow("server restart")
         << Fault::ServerRestart << "echo started; sleep 60"
         << Expect{false, 0, false, {}, ApiError::Kind::Network, "CONNECTION_LOST"};
@@ -248,7 +253,12 @@ void TestExecutionEnds::runCodeEnds_data()
     QTest::newRow("timeout") << Fault::Timeout << sleeper << Expect{true, 0, false, "TimeoutError"};
     QTest::newRow("kill") << Fault::Kill << sleeper
                           << Expect{false, 0, false, {}, ApiError::Kind::InvalidRequest, "RUNNER"};
-    QTest::newRow("oom") << Fault::Oom << "print('started', flush=True)\nb = b'x' * (1536 << 20)"
+    QTest::newRow("oom") << Fault::Oom
+                         << "import subprocess, sys, time\n"
+                            "holder = subprocess.Popen([sys.executable, '-c', "
+                            "\"import time; b = b'y' * (400 << 20); time.sleep(15)\"])\n"
+                            "time.sleep(2)\nprint('started', flush=True)\n"
+                            "a = [b'x' * (32 << 20) for _ in range(100)]"
                          << Expect{true, 0, false, "KernelDied"};
     QTest::newRow("kernel death") << Fault::KernelDeath << sleeper
                                   << Expect{true, 0, false, "KernelDied"};
@@ -275,8 +285,10 @@ void TestExecutionEnds::runCodeEnds()
             interp->createContext(QStringLiteral("python"), {}, ctx, done);
         },
         120000);
-    QVERIFY2(context && context->ok(),
-             context ? qPrintable(context->error().toDisplayString()) : "no answer");
+    QVERIFY2(context && context->ok(), !context ? "no answer"
+                                       : context->ok()
+                                           ? ""
+                                           : qPrintable(context->error().toDisplayString()));
     opts.contextId = context->value().id;
     opts.timeoutS = fault == Fault::Timeout ? 3 : 120;
     CodeRun* run = interp->runCode(code, opts);

@@ -21,6 +21,7 @@
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/outputarea.h"
+#include "ui/notebook/outputview.h"
 #include "ui/sandboxpanel.h"
 
 #include <QAction>

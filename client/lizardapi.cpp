@@ -16,7 +16,10 @@ LizardApi::LizardApi(Endpoint endpoint, QObject* parent)
     : QObject(parent), m_endpoint(std::move(endpoint)), m_multi(std::make_unique<CurlMulti>())
 {
     connect(m_multi.get(), &CurlMulti::connectionBroke, this, [this](int curlCode) {
-        emit connectionLost(QString::fromUtf8(curl_easy_strerror(CURLcode(curlCode))));
+        // curl's own words ("Transferred a partial file") mean little to a user.
+        emit connectionLost(curlCode == CURLE_COULDNT_CONNECT
+                                ? QStringLiteral("nothing answers at %1").arg(m_endpoint.baseUrl)
+                                : QStringLiteral("the connection broke off"));
     });
 }
 

@@ -288,10 +288,12 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
                  "The connection to lizard-local was lost while this cell ran; it may or may "
                  "not have finished"),
              qPrintable(describe(cut)));
-    QTRY_VERIFY_WITH_TIMEOUT(
-        console->view()->toPlainText().endsWith(
-            "[connection to lizard-local lost: the command may or may not have finished]"),
-        1500);
+    const QString consoleLost = QStringLiteral(
+        "[connection to lizard-local lost: the command may or may not have finished]");
+    QVERIFY2(
+        test::waitUntil(
+            [&] { return console->view()->toPlainText().trimmed().endsWith(consoleLost); }, 1500),
+        qPrintable(console->view()->toPlainText().right(400)));
     QCOMPARE(console->statusText(), QString("connection lost"));
     QVERIFY(bannerSaysLost()); // later failures (the poll) did not replace it
     QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost")));

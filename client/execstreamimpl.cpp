@@ -75,9 +75,9 @@ void ExecStreamImpl::onFinished(const HttpResponse& response)
     if (m_ended)
         return;
     if (auto error = errorFromResponse(response, m_what)) {
-        // The server had taken the command (it answered) when the connection broke: it may
-        // still run or have finished there. Without an answer it never started.
-        if (error->kind == ApiError::Kind::Network && (response.status > 0 || m_checkedType))
+        // The connection broke after it was made: the server may have taken the command, which
+        // may still run or have finished there. Only a refused connection means it never ran.
+        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT)
             error->code = QStringLiteral("CONNECTION_LOST");
         finishWith(*error);
         return;

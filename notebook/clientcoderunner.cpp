@@ -168,13 +168,12 @@ QString ClientCodeRunner::failureText(const client::ApiError& error) const
 {
     if (error.kind != client::ApiError::Kind::Network)
         return error.toDisplayString();
+    // curl's words go to the status bar; the cell says what the break means for it.
     if (error.code == QLatin1String("CONNECTION_LOST"))
-        return QStringLiteral(
-                   "The connection to %1 was lost while this cell ran; it may or may not "
-                   "have finished. (%2)")
-            .arg(serverName(), error.message);
-    return QStringLiteral("Could not reach %1: the cell did not run. (%2)")
-        .arg(serverName(), error.message);
+        return QStringLiteral("The connection to %1 was lost while this cell ran; it may or may not have "
+                              "finished.\nRun it again once the app is connected (the banner says when).")
+            .arg(serverName());
+    return QStringLiteral("Could not reach %1: the cell did not run.\n(%2)").arg(serverName(), error.message);
 }
 
 void ClientCodeRunner::interrupt()

@@ -189,10 +189,14 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_sandboxModel = new models::SandboxTableModel(api, this);
     m_actions = new models::SandboxActions(api, m_sandboxModel, this);
     m_watch = new ConnectionWatch(api, this);
-    connect(m_watch, &ConnectionWatch::lost, this, &MainWindow::showProblem);
+    connect(m_watch, &ConnectionWatch::lost, this, [this](const QString& text) {
+        showProblem(text);
+        m_connection->setText(QStringLiteral("Connection lost: reconnecting to %1…").arg(m_connectionLabel));
+    });
     connect(m_watch, &ConnectionWatch::restored, this, [this](const QString& text) {
         m_banner->showMessage(BannerWidget::Kind::Note, text);
         showInfo(text);
+        m_connection->setText(QStringLiteral("Connected: ") + m_connectionLabel);
     });
     connect(m_projectModel, &models::ProjectListModel::operationFailed, this, &MainWindow::showError);
     connect(m_projectModel, &models::ProjectListModel::projectDeleted, this,
@@ -208,6 +212,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
+    m_connectionLabel = connectionLabel;
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();

@@ -121,6 +121,7 @@ private:
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
     ConnectionWatch* m_watch = nullptr; // says when the server goes away and comes back
+    QString m_connectionLabel;
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;

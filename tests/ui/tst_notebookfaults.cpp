@@ -90,6 +90,11 @@ private:
             parts << cell->outputs()->view(i)->plainText();
         return parts.join("\n---\n");
     }
+    static QWidget* lastView(CellWidget* cell)
+    {
+        const int n = cell->outputs()->count();
+        return n > 0 ? static_cast<QWidget*>(cell->outputs()->view(n - 1)) : cell;
+    }
     static QString lastOutput(CellWidget* cell)
     {
         const int n = cell->outputs()->count();
@@ -228,6 +233,7 @@ void TestNotebookFaults::kernelKilledDuringCell()
                  said.contains("variables of this context are lost") && said.contains("Restart"),
              qPrintable(said));
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->kernelText(), QString("dead"), 10000);
+    QTRY_VERIFY(lastView(sleeping)->isVisible()); // on screen, not only in the model
     QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("fault-kernel-died")));
 
     // The existing Restart action gives a fresh kernel; the next cell runs on it.
@@ -296,12 +302,16 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
         qPrintable(console->view()->toPlainText().right(400)));
     QCOMPARE(console->statusText(), QString("connection lost"));
     QVERIFY(bannerSaysLost()); // later failures (the poll) did not replace it
+    QVERIFY2(m_window->connectionText().startsWith("Connection lost: reconnecting"),
+             qPrintable(m_window->connectionText()));
+    QTRY_VERIFY(lastView(cut)->isVisible());
     QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost")));
 
     // lizard-local again, on its data directory and port: the app finds it by itself.
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(banner->text() == QString("Connected to lizard-local again."), 10000);
     QCOMPARE(banner->kind(), ui::BannerWidget::Kind::Note);
+    QVERIFY(m_window->connectionText().startsWith("Connected: "));
     // The adopted sandbox runs cells again, and its kernel kept running through the outage.
     type(page, {"print('back', survivor)"});
     CellWidget* back = run(page);

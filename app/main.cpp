@@ -4,8 +4,10 @@
 #include "app/keystore.h"
 #include "app/localserverconnector.h"
 #include "app/settingsstore.h"
+#include "notebook/spillfile.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QIcon>
 #include <QStandardPaths>
 #include <cstdio>
@@ -52,6 +54,9 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(LIZARD_DESKTOP_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("build.lizard.LizardDesktop"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lizard.svg")));
+
+    // Big outputs of a crashed earlier run stay in the temp folder; nothing else removes them.
+    lizard::notebook::SpillFile::removeLeftovers(QDir::tempPath());
 
     const QString keyFile = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
                             QStringLiteral("/api-keys.json");

@@ -146,6 +146,23 @@ void CurlMulti::socketAction(curl_socket_t fd, int eventMask)
     afterAction();
 }
 
+namespace {
+// The codes of "no server there" and "the server went away mid-answer".
+bool brokeConnection(CURLcode code)
+{
+    switch (code) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+        return true;
+    default:
+        return false;
+    }
+}
+} // namespace
+
 // Everything that may run the owners' code happens here, after libcurl returned. A handler
 // may even destroy this CurlMulti (say, a dialog deleting its LizardApi): `self` notices.
 void CurlMulti::afterAction()
@@ -179,6 +196,11 @@ void CurlMulti::afterAction()
         t->complete(code);
         if (self == nullptr)
             return;
+        if (brokeConnection(code)) {
+            emit connectionBroke(int(code));
+            if (self == nullptr)
+                return;
+        }
     }
 }
 

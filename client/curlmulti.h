@@ -29,6 +29,11 @@ public:
 
     int runningCount() const { return int(m_active.size()); }
 
+signals:
+    // A transfer ended because the server could not be reached or its connection broke
+    // (refused, reset, closed mid-answer); emitted after the transfer's own handler ran.
+    void connectionBroke(int curlCode);
+
 private:
     friend class CurlTransfer;
     struct SocketWatch

@@ -74,7 +74,11 @@ void ExecStreamImpl::onFinished(const HttpResponse& response)
 {
     if (m_ended)
         return;
-    if (const auto error = errorFromResponse(response, m_what)) {
+    if (auto error = errorFromResponse(response, m_what)) {
+        // The connection broke after it was made: the server may have taken the command, which
+        // may still run or have finished there. Only a refused connection means it never ran.
+        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT)
+            error->code = QStringLiteral("CONNECTION_LOST");
         finishWith(*error);
         return;
     }
@@ -112,6 +116,10 @@ bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
             emit started(j["pid"].get<int>());
         } else if (isNumber(j, "exitCode")) {
             m_ended = true;
+            const auto timedOut = j.find("timedOut");
+            m_timedOut = timedOut != j.end() && timedOut->is_boolean() && timedOut->get<bool>();
+            const auto oom = j.find("oomKilled");
+            m_oomKilled = oom != j.end() && oom->is_boolean() && oom->get<bool>();
             emit exited(j["exitCode"].get<int>());
         } else if (j.contains("error") || ev.event == QLatin1String("error")) {
             ApiError e = mapHttpError(500, data, {}, m_what);

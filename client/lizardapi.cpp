@@ -14,7 +14,14 @@ using namespace apicall;
 
 LizardApi::LizardApi(Endpoint endpoint, QObject* parent)
     : QObject(parent), m_endpoint(std::move(endpoint)), m_multi(std::make_unique<CurlMulti>())
-{}
+{
+    connect(m_multi.get(), &CurlMulti::connectionBroke, this, [this](int curlCode) {
+        // curl's own words ("Transferred a partial file") mean little to a user.
+        emit connectionLost(curlCode == CURLE_COULDNT_CONNECT
+                                ? QStringLiteral("nothing answers at %1").arg(m_endpoint.baseUrl)
+                                : QStringLiteral("the connection broke off"));
+    });
+}
 
 // Calls still running are abandoned; their callbacks then run from the event loop with
 // ApiError::Kind::Cancelled (unless their context is gone).

@@ -52,11 +52,20 @@ public:
     using QObject::QObject;
     // Ends the stream; the server then stops the command.
     virtual void cancel() = 0;
+    // In a slot of exited: the command ran out of its timeoutMs and was killed (the exit code
+    // is then 124, which a command may also return by itself).
+    bool timedOut() const { return m_timedOut; }
+    // In a slot of exited: the sandbox's OOM killer killed it (lizard-local says so; exit 137).
+    bool oomKilled() const { return m_oomKilled; }
 signals:
     void started(int pid);
     void output(const QList<lizard::client::OutputLine>& lines);
     void exited(int exitCode);
     void failed(const lizard::client::ApiError& error);
+
+protected:
+    bool m_timedOut = false;
+    bool m_oomKilled = false;
 };
 
 class LizardApi : public QObject
@@ -155,6 +164,12 @@ public:
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
     PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
                          QObject* ctx, Done<QByteArray> done);
+
+signals:
+    // A call or stream found no server at the endpoint or lost its connection mid-answer
+    // (refused, reset, cut). Comes at once, from the event loop, after that call's own failure,
+    // once per broken transfer; whether the server is back, a later call tells.
+    void connectionLost(const QString& reason);
 
 private:
     Endpoint m_endpoint;

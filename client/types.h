@@ -32,7 +32,9 @@ struct ApiError
     };
     Kind kind = Kind::Server;
     int httpStatus = 0;     // 0 when there was no HTTP answer
-    QString code;           // UPPER_SNAKE code from the server, if any
+    QString code;           // UPPER_SNAKE code from the server, if any; with Kind::Network,
+                            // CONNECTION_LOST: an exec's connection broke after it was made
+                            // (the server may have taken it: it may or may not have run)
     QString message;        // the server's message, or curl's
     int retryAfterS = -1;   // 429: seconds to wait (retryAfterS or Retry-After)
     int limit = -1;         // 429: the limit that was hit

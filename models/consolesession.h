@@ -28,6 +28,23 @@ public:
     // command has not exited after `graceMs`.
     void stop(int graceMs = 3000);
 
+    // How the last command ended, in the console's words (also its last line in the log), set
+    // before commandFinished / commandStopped / commandFailed. Each ending reads differently:
+    // "[exit 3]", "[timed out after 600 s: killed (exit 124)]", "[killed by SIGKILL (exit
+    // 137)]", "[out of memory: killed by the sandbox's OOM killer (exit 137)]", "[stopped (exit
+    // 143)]", "[connection to lizard-local lost: the command may or may not have finished]",
+    // "[could not reach lizard-local: the command did not run]", "[failed: …]".
+    QString endingText() const { return m_ending; }
+    // The marker for an exit: `stoppedByUser` when Stop sent the signal, `timeoutS` the limit.
+    struct Exit
+    {
+        int code = 0;
+        bool timedOut = false;
+        bool oomKilled = false;
+        bool stoppedByUser = false;
+    };
+    static QString exitText(const Exit& exit, int timeoutS);
+
     CommandHistory& history() { return m_history; }
     OutputLog& log() { return m_log; }
 
@@ -44,6 +61,7 @@ private:
     void onOutput(const QList<client::OutputLine>& lines);
     void finish();
     void forceStop();
+    void setEnding(const QString& text);
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;
@@ -51,6 +69,7 @@ private:
     int m_pid = 0;
     bool m_logBroken = false;
     QTimer m_graceTimer;
+    QString m_ending;
     CommandHistory m_history;
     OutputLog m_log;
 };

@@ -1,7 +1,11 @@
 #include "notebook/clientcoderunner.h"
 
+#include "client/lizardapi.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QUrl>
 
 namespace lizard::notebook {
 
@@ -70,6 +74,19 @@ ErrorOutput ClientCodeRunner::toErrorOutput(const ExecutionError& error)
     ErrorOutput out;
     out.ename = error.name;
     out.evalue = error.message;
+    if (error.name == QLatin1String("KernelDied")) {
+        // The runner says how it ended ("the kernel died (killed by SIGKILL (signal 9), often
+        // out of memory); ..."); the user also needs what that means for their work.
+        static const QRegularExpression how(QStringLiteral("^the kernel died \\((.*)\\);"));
+        const QRegularExpressionMatch m = how.match(error.message);
+        const QString cause = m.hasMatch() ? m.captured(1) : error.message;
+        out.evalue = QStringLiteral("Kernel died (%1). Its variables are lost.").arg(cause);
+        out.traceback = {
+            QStringLiteral("\x1b[1;31mKernel died\x1b[0m (%1).").arg(cause),
+            QStringLiteral("The variables of this context are lost. Press ↻ Restart to "
+                           "start a fresh kernel (the next run also starts one).")};
+        return out;
+    }
     const QString tb = error.tracebackAnsi.isEmpty() ? error.traceback : error.tracebackAnsi;
     if (!tb.isEmpty())
         out.traceback = tb.split(QLatin1Char('\n'));
@@ -135,8 +152,29 @@ void ClientCodeRunner::run(const QString& code, const QHash<QString, QString>& e
     });
     connect(run, &CodeRun::failed, this, [this, run](const client::ApiError& e) {
         run->deleteLater();
-        emit failed(e.toDisplayString());
+        emit failed(failureText(e));
     });
+}
+
+QString ClientCodeRunner::serverName() const
+{
+    if (!m_interpreter || !m_interpreter->api())
+        return QStringLiteral("the server");
+    const QString host = QUrl(m_interpreter->api()->endpoint().baseUrl).host();
+    const bool local = host == u"127.0.0.1" || host == u"localhost" || host == u"::1";
+    return local ? QStringLiteral("lizard-local") : host;
+}
+
+QString ClientCodeRunner::failureText(const client::ApiError& error) const
+{
+    if (error.kind != client::ApiError::Kind::Network)
+        return error.toDisplayString();
+    // curl's words go to the status bar; the cell says what the break means for it.
+    if (error.code == QLatin1String("CONNECTION_LOST"))
+        return QStringLiteral("The connection to %1 was lost while this cell ran; it may or may not have "
+                              "finished.\nRun it again once the app is connected (the banner says when).")
+            .arg(serverName());
+    return QStringLiteral("Could not reach %1: the cell did not run.\n(%2)").arg(serverName(), error.message);
 }
 
 void ClientCodeRunner::interrupt()

@@ -56,6 +56,10 @@ signals:
     void outputCleared(bool wait);
 
 private:
+    // What a cell shows when its run broke off: a lost connection says whether the cell may
+    // have run ("lizard-local" for a server on this machine).
+    QString failureText(const client::ApiError& error) const;
+    QString serverName() const;
     void onInterpreterState(const QString& contextId, client::KernelState state);
 
     QPointer<client::CodeInterpreter> m_interpreter;

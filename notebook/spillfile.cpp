@@ -1,7 +1,10 @@
 #include "notebook/spillfile.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QMutex>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTemporaryFile>
 
@@ -16,15 +19,58 @@ struct SpillDirectory
 };
 Q_GLOBAL_STATIC(SpillDirectory, g_spill)
 
+const QLatin1String kPrefix("lizard-desktop-outputs-");
+
+// Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); 0 when the process is
+// gone or a zombie. With the pid it names one process: a pid reused later starts later.
+qint64 startTimeOf(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')'); // the command name may hold spaces
+    const QList<QByteArray> fields = line.mid(close + 2).split(' '); // [0] is field 3 (state)
+    if (close < 0 || fields.size() < 20 || fields[0] == "Z")
+        return 0;
+    return fields[19].toLongLong();
+}
+
 } // namespace
 
 QString SpillFile::directory()
 {
     QMutexLocker lock(&g_spill->mutex);
-    if (!g_spill->dir || !g_spill->dir->isValid())
-        g_spill->dir = std::make_unique<QTemporaryDir>(
-            QDir::tempPath() + QStringLiteral("/lizard-desktop-outputs-XXXXXX"));
+    if (!g_spill->dir || !g_spill->dir->isValid()) {
+        const qint64 pid = QCoreApplication::applicationPid();
+        g_spill->dir = std::make_unique<QTemporaryDir>(QStringLiteral("%1/%2%3.%4-XXXXXX")
+                                                           .arg(QDir::tempPath(), kPrefix)
+                                                           .arg(pid)
+                                                           .arg(startTimeOf(pid)));
+    }
     return g_spill->dir->isValid() ? g_spill->dir->path() : QString();
+}
+
+int SpillFile::removeLeftovers(const QString& tempDir)
+{
+    static const QRegularExpression owned(QStringLiteral("^%1(\\d+)\\.(\\d+)-").arg(kPrefix));
+    int removed = 0;
+    const QDir dir(tempDir);
+    for (const QString& name : dir.entryList({QString(kPrefix) + u'*'}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QRegularExpressionMatch m = owned.match(name);
+        if (!m.hasMatch())
+            continue; // not named by an owner: nothing tells whether its app still runs
+        const qint64 pid = m.captured(1).toLongLong();
+        const qint64 start = m.captured(2).toLongLong();
+        // Without a start time (no /proc when it was made) only the pid can tell.
+        const bool ownerRuns = start != 0 ? startTimeOf(pid) == start
+                                          : QFile::exists(QStringLiteral("/proc/%1").arg(pid));
+        if (ownerRuns)
+            continue; // its app runs (this one, or another instance of the user's)
+        if (QDir(dir.filePath(name)).removeRecursively())
+            ++removed;
+    }
+    return removed;
 }
 
 SpillFile::SpillFile(QString path) : m_path(std::move(path)), m_file(m_path) {}

@@ -18,8 +18,13 @@ public:
     // A new empty file in directory() (private to the user). nullptr and *error on failure.
     static std::shared_ptr<SpillFile> create(QString* error);
     // The app's folder for these files: created on first use in the system temp folder and
-    // removed with everything in it when the app exits.
+    // removed with everything in it when the app exits. Its name carries the owner's pid and
+    // start time (lizard-desktop-outputs-<pid>.<start>-XXXXXX), so a later start can tell the
+    // folder of a crashed app from one of an app that still runs.
     static QString directory();
+    // At start: removes the folders in tempDir left by apps that are gone (crashed or killed);
+    // folders of running apps, this one's and anything else stay. Returns how many went.
+    static int removeLeftovers(const QString& tempDir);
 
     ~SpillFile();
     SpillFile(const SpillFile&) = delete;

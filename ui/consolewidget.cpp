@@ -68,19 +68,21 @@ void ConsoleWidget::setSession(ConsoleSession* session)
         setStatus(QStringLiteral("running…"), QStringLiteral("#1f4e9a"));
     });
     connect(session, &ConsoleSession::output, m_view, &ConsoleView::enqueue);
-    connect(session, &ConsoleSession::commandFinished, this, [this](int code) {
+    // The session words each ending (exit, timeout, kill, stop, lost connection) distinctly.
+    connect(session, &ConsoleSession::commandFinished, this, [this, session](int code) {
         const bool ok = code == 0;
         m_view->appendMarker(ok ? ConsoleView::Marker::ExitOk : ConsoleView::Marker::ExitFailed,
-                             QStringLiteral("[exit %1]").arg(code));
+                             session->endingText());
         setStatus(QStringLiteral("exit %1").arg(code), ok ? QStringLiteral("#2e7d32") : QStringLiteral("#b02020"));
     });
-    connect(session, &ConsoleSession::commandStopped, this, [this] {
-        m_view->appendMarker(ConsoleView::Marker::Note, QStringLiteral("[stopped]"));
+    connect(session, &ConsoleSession::commandStopped, this, [this, session] {
+        m_view->appendMarker(ConsoleView::Marker::Note, session->endingText());
         setStatus(QStringLiteral("stopped"), QStringLiteral("#b06000"));
     });
-    connect(session, &ConsoleSession::commandFailed, this, [this](const client::ApiError& error) {
-        m_view->appendMarker(ConsoleView::Marker::ExitFailed, QStringLiteral("[failed: %1]").arg(error.toDisplayString()));
-        setStatus(QStringLiteral("failed"), QStringLiteral("#b02020"));
+    connect(session, &ConsoleSession::commandFailed, this, [this, session](const client::ApiError& error) {
+        m_view->appendMarker(ConsoleView::Marker::ExitFailed, session->endingText());
+        const bool lost = error.kind == client::ApiError::Kind::Network;
+        setStatus(lost ? QStringLiteral("connection lost") : QStringLiteral("failed"), QStringLiteral("#b02020"));
         emit errorOccurred(error);
     });
     connect(session, &ConsoleSession::logError, this, &ConsoleWidget::message);

@@ -5,6 +5,7 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/aboutdialog.h"
 #include "ui/bannerwidget.h"
+#include "ui/connectionwatch.h"
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
 #include "ui/emptyprojectview.h"
@@ -164,6 +165,8 @@ void MainWindow::clearBackend(const QString& statusText)
     m_sandboxes->setBackend(nullptr, nullptr);
     m_projectTabs->setBackend(nullptr, nullptr);
     m_projects->setModel(nullptr);
+    delete m_watch;
+    m_watch = nullptr;
     delete m_actions;
     delete m_sandboxModel;
     delete m_projectModel;
@@ -185,6 +188,16 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_projectModel = new models::ProjectListModel(api, this);
     m_sandboxModel = new models::SandboxTableModel(api, this);
     m_actions = new models::SandboxActions(api, m_sandboxModel, this);
+    m_watch = new ConnectionWatch(api, this);
+    connect(m_watch, &ConnectionWatch::lost, this, [this](const QString& text) {
+        showProblem(text);
+        m_connection->setText(QStringLiteral("Connection lost: reconnecting to %1…").arg(m_connectionLabel));
+    });
+    connect(m_watch, &ConnectionWatch::restored, this, [this](const QString& text) {
+        m_banner->showMessage(BannerWidget::Kind::Note, text);
+        showInfo(text);
+        m_connection->setText(QStringLiteral("Connected: ") + m_connectionLabel);
+    });
     connect(m_projectModel, &models::ProjectListModel::operationFailed, this, &MainWindow::showError);
     connect(m_projectModel, &models::ProjectListModel::projectDeleted, this,
             [this] { showInfo(QStringLiteral("Project deleted")); });
@@ -199,6 +212,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
+    m_connectionLabel = connectionLabel;
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();
@@ -251,6 +265,11 @@ void MainWindow::updateNotesLabel()
 
 void MainWindow::showError(const client::ApiError& error)
 {
+    if (m_watch && m_watch->isLost() && error.kind == client::ApiError::Kind::Network) {
+        // The banner already says the connection is lost, in plainer words: keep it.
+        statusBar()->showMessage(error.toDisplayString(), 15000);
+        return;
+    }
     showProblem(error.toDisplayString());
 }
 

@@ -24,6 +24,7 @@ class SandboxTableModel;
 namespace lizard::ui {
 
 class BannerWidget;
+class ConnectionWatch;
 class ConsoleArea;
 class DocumentTabs;
 class ProjectPanel;
@@ -119,6 +120,8 @@ private:
     models::ProjectListModel* m_projectModel = nullptr;
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
+    ConnectionWatch* m_watch = nullptr; // says when the server goes away and comes back
+    QString m_connectionLabel;
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;

@@ -42,6 +42,7 @@ public:
     ~CodeInterpreter() override; // closes the serve stream (the runner then exits; kernels stay)
 
     QString sandboxId() const { return m_sandboxId; }
+    LizardApi* api() const { return m_api; }
 
     // Off: every request goes through exec-per-run (tests; hosts where streams are cut).
     void setFastPathEnabled(bool enabled);

@@ -59,7 +59,7 @@ void ServeChannel::start()
         die(why);
     });
     connect(m_stream, &ExecStream::failed, this,
-            [this](const ApiError& e) { die(QStringLiteral("the code runner's stream failed: ") + e.toDisplayString()); });
+            [this](const ApiError& e) { die(QStringLiteral("the code runner's stream failed: ") + e.toDisplayString(), &e); });
     m_startTimer.start(kStartTimeoutMs);
 }
 
@@ -126,7 +126,7 @@ void ServeChannel::onControl(const QJsonObject& ev)
     }
 }
 
-void ServeChannel::die(const QString& why)
+void ServeChannel::die(const QString& why, const ApiError* cause)
 {
     if (m_state == State::Dead)
         return;
@@ -138,9 +138,14 @@ void ServeChannel::die(const QString& why)
     }
     const auto calls = m_calls;
     m_calls.clear();
+    ApiError error = runnerError(why + QStringLiteral(" (the request may or may not have run)"));
+    if (cause != nullptr && cause->kind == ApiError::Kind::Network) {
+        error.kind = ApiError::Kind::Network; // callers tell a lost server from a runner's failure
+        error.code = QStringLiteral("CONNECTION_LOST");
+    }
     for (const auto& call : calls)
         if (call)
-            call->fail(runnerError(why + QStringLiteral(" (the request may or may not have run)")));
+            call->fail(error);
     emit died(why);
 }
 

@@ -46,7 +46,8 @@ signals:
 private:
     void onLines(const QList<OutputLine>& lines);
     void onControl(const QJsonObject& ev);
-    void die(const QString& why);
+    // `cause`: the stream's own error; a broken connection fails the calls in flight as such.
+    void die(const QString& why, const ApiError* cause = nullptr);
 
     LizardApi* m_api;
     QString m_sandboxId;

@@ -42,6 +42,8 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
             auto stream = std::make_shared<ExecStream>(
                 ex, sb.value()->handle.socketPath, std::move(parsed->request), parsed->pidEvent);
             stream->onUnreachable(suspect);
+            stream->setOomCounter(
+                [&mgr, handle = sb.value()->handle] { return mgr.oomKills(handle); });
             stream->start();
         } else {
             auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,

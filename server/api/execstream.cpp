@@ -4,6 +4,8 @@
 #include "api/execrequest.h"
 #include "common/log.h"
 
+#include <csignal>
+
 namespace lizard::api {
 
 ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
@@ -34,6 +36,8 @@ void ExecStream::start()
     };
     h.onExit = [self](int code, bool timedOut) { self->onExit(code, timedOut); };
     h.onError = [self](const Error& e) { self->onError(e); };
+    if (m_oomKills)
+        m_oomKillsBefore = m_oomKills();
     m_cancel = m_agent.exec(m_request, std::move(h));
 }
 
@@ -80,6 +84,8 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     nlohmann::json last = {{"exitCode", exitCode}};
     if (timedOut)
         last["timedOut"] = true;
+    if (exitCode == 128 + SIGKILL && m_oomKillsBefore >= 0 && m_oomKills() > m_oomKillsBefore)
+        last["oomKilled"] = true;
     tail += sseEvent(last);
     m_writer->write(std::move(tail));
     m_writer->end();

@@ -18,6 +18,9 @@ public:
                runtime::ExecRequest request, bool pidEvent);
     // Called when the agent's connection broke (SANDBOX_UNREACHABLE): it may have died.
     void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
+    // The sandbox's OOM kill count (-1: unknown): a command killed by SIGKILL while it grew
+    // ends with "oomKilled": true, so the caller can tell the OOM killer from a kill.
+    void setOomCounter(std::function<long long()> counter) { m_oomKills = std::move(counter); }
     void start();
 
 private:
@@ -35,6 +38,8 @@ private:
     bool m_finished = false;
     std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
+    std::function<long long()> m_oomKills;
+    long long m_oomKillsBefore = -1;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
 };

@@ -71,6 +71,11 @@ public:
     int maxRunning() const { return m_maxRunning; }
     // The enforced size of the sandbox's writable layer in GiB, 0 when it is not bounded.
     int diskGb(const std::string& id) const { return m_runtime.diskSizeGb(id); }
+    // Processes of the sandbox the OOM killer killed so far, -1 when unknown (no memory cgroup).
+    long long oomKills(const runtime::SandboxHandle& handle) const
+    {
+        return m_runtime.oomKills(handle);
+    }
     // Where volumes live (set before serving; sandboxmanager_volumes.cpp).
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }

@@ -190,6 +190,21 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
     return out;
 }
 
+long long CgroupManager::oomKills(const std::string& id) const
+{
+    for (const auto& dir : dirsFor(id)) {
+        for (const char* file : {"/memory.events", "/memory.oom_control"}) {
+            std::ifstream in(dir + file);
+            std::string key;
+            long long value = 0;
+            while (in >> key >> value)
+                if (key == "oom_kill")
+                    return value;
+        }
+    }
+    return -1;
+}
+
 void CgroupManager::unthrottle(const std::string& id) const
 {
     if (m_mode == "v2" && !m_v2Base.empty())

@@ -47,6 +47,9 @@ public:
     // Returns an error text, empty on success.
     std::string setFrozen(const std::string& id, bool frozen, int timeoutMs) const;
     bool isFrozen(const std::string& id) const;
+    // How many processes the kernel's OOM killer killed in the sandbox's memory cgroup so far
+    // (memory.events or memory.oom_control, "oom_kill N"); -1 when the host does not say.
+    long long oomKills(const std::string& id) const;
 
 private:
     std::string freezerDir(const std::string& id) const;

@@ -34,6 +34,10 @@ public:
     void removeFiles(const std::string& name) override;
     std::vector<std::string> filesNames() override;
     int diskSizeGb(const std::string& id) override { return m_disks->sizeGb(id); }
+    long long oomKills(const SandboxHandle& handle) override
+    {
+        return m_cgroups.oomKills(handle.id);
+    }
 
 private:
     explicit LinuxRuntime(std::string dataDir);

@@ -126,6 +126,8 @@ public:
     // Names of the directories under <dataDir>/files (for cleanup of unknown ones).
     virtual std::vector<std::string> filesNames() = 0;
 
+    // Processes of the sandbox the OOM killer killed so far; -1 when the runtime cannot tell.
+    virtual long long oomKills(const SandboxHandle& /*handle*/) { return -1; }
     // The enforced size of the sandbox's writable layer in GiB; 0 when it is not bounded.
     virtual int diskSizeGb(const std::string& /*id*/) { return 0; }
 };

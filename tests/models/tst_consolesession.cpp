@@ -99,6 +99,36 @@ private slots:
         QCOMPARE(finished2.at(0).at(0).toInt(), 0);
     }
 
+    // Each way a command ends reads differently in the console.
+    void exitTexts_data()
+    {
+        QTest::addColumn<int>("code");
+        QTest::addColumn<bool>("timedOut");
+        QTest::addColumn<bool>("oomKilled");
+        QTest::addColumn<bool>("stopped");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("success") << 0 << false << false << false << "[exit 0]";
+        QTest::newRow("failure") << 3 << false << false << false << "[exit 3]";
+        QTest::newRow("timeout") << 124 << true << false << false
+                                 << "[timed out after 600 s: killed (exit 124)]";
+        QTest::newRow("exit 124 by itself") << 124 << false << false << false << "[exit 124]";
+        QTest::newRow("kill") << 137 << false << false << false << "[killed by SIGKILL (exit 137)]";
+        QTest::newRow("oom") << 137 << false << true << false
+                             << "[out of memory: killed by the sandbox's OOM killer (exit 137)]";
+        QTest::newRow("stop") << 143 << false << false << true << "[stopped (exit 143)]";
+        QTest::newRow("sigterm from elsewhere")
+            << 143 << false << false << false << "[killed by SIGTERM (exit 143)]";
+    }
+    void exitTexts()
+    {
+        QFETCH(int, code);
+        QFETCH(bool, timedOut);
+        QFETCH(bool, oomKilled);
+        QFETCH(bool, stopped);
+        QFETCH(QString, text);
+        QCOMPARE(ConsoleSession::exitText({code, timedOut, oomKilled, stopped}, 600), text);
+    }
+
     void unknownSandboxFailsWithServerMessage()
     {
         ConsoleSession session(m_api.get(), "sb_doesnotexist");

@@ -45,6 +45,7 @@ NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
     m_sandboxButton->hide(); // until the page gives its actions
     row->addWidget(m_context);
     row->addWidget(m_notice, 1);
+    row->addStretch(); // takes the room while no notice shows: the state stays at the right
     row->addWidget(m_kernel);
     row->addWidget(m_timeLeft);
     row->addWidget(m_keptAlive);

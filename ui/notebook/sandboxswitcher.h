@@ -32,6 +32,8 @@ public:
     // Auto-extend for sandboxes of a server on this computer (lizard-local) and of other servers.
     void setAutoExtendPolicy(bool local, bool cloud);
     bool autoExtendFor(const client::LizardApi* api) const;
+    bool autoExtendLocal() const { return m_autoExtendLocal; }
+    bool autoExtendCloud() const { return m_autoExtendCloud; }
     static bool isLocalServer(const client::LizardApi* api);
 
     // Wires a page's actions to this switcher and gives it the connection (again after a

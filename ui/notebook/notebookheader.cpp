@@ -30,6 +30,7 @@ NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
 {
     auto* row = new QHBoxLayout;
     row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(10); // its own: a nested layout would take the outer one's 0
     m_context->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notice->setStyleSheet(QStringLiteral("color:#8d6e00;"));
     m_notice->hide();

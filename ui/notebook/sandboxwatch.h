@@ -51,7 +51,7 @@ public:
     // Asks the server now; then `done` (if any) runs with the state known.
     void checkNow(std::function<void()> done = {});
     // Before a run: an empty error once the sandbox runs (a paused one is resumed first, with
-    // resuming() emitted), or why it cannot.
+    // resuming() emitted), or why it cannot. Not connected: empty, the runner itself says so.
     void ensureRunning(std::function<void(QString error)> done);
     QString endedText() const;
 

@@ -6,6 +6,7 @@
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
+#include "ui/notebook/sandboxswitcher.h"
 #include "ui/preferencesdialog.h"
 
 #include <QStatusBar>
@@ -39,6 +40,8 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
     m_notebooks =
         new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
     m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
+    m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
+                                                        m_settings->autoExtendCloud());
 }
 
 DesktopApp::~DesktopApp() = default;
@@ -53,10 +56,14 @@ void DesktopApp::editPreferences()
 {
     auto* dialog = new ui::PreferencesDialog(m_settings->notebookLifetimeMinutes(), m_window.get());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAutoExtend(m_settings->autoExtendLocal(), m_settings->autoExtendCloud());
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         m_settings->setNotebookLifetimeMinutes(dialog->notebookLifetimeMinutes());
+        m_settings->setAutoExtend(dialog->autoExtendLocal(), dialog->autoExtendCloud());
         m_settings->sync();
         m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
+        m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
+                                                            m_settings->autoExtendCloud());
     });
     dialog->open();
 }

@@ -83,4 +83,20 @@ void SettingsStore::setNotebookLifetimeMinutes(int minutes)
                          std::clamp(minutes, 1, client::kMaxLifetimeMinutes));
 }
 
+bool SettingsStore::autoExtendLocal() const
+{
+    return m_settings->value(QStringLiteral("notebook/autoExtendLocal"), true).toBool();
+}
+
+bool SettingsStore::autoExtendCloud() const
+{
+    return m_settings->value(QStringLiteral("notebook/autoExtendCloud"), false).toBool();
+}
+
+void SettingsStore::setAutoExtend(bool local, bool cloud)
+{
+    m_settings->setValue(QStringLiteral("notebook/autoExtendLocal"), local);
+    m_settings->setValue(QStringLiteral("notebook/autoExtendCloud"), cloud);
+}
+
 } // namespace lizard::app

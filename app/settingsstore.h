@@ -6,7 +6,6 @@
 
 #include <QList>
 #include <QSettings>
-
 #include <memory>
 
 namespace lizard::app {
@@ -27,6 +26,12 @@ public:
     static constexpr int kDefaultNotebookLifetime = 60;
     int notebookLifetimeMinutes() const;
     void setNotebookLifetimeMinutes(int minutes);
+    // Keep a notebook's sandbox alive while the notebook is in use (Lizard ▸ Preferences…): on by
+    // default for local sandboxes (they cost nothing but this machine), off for cloud ones (they
+    // are billed while they run, so keeping one alive is the user's choice).
+    bool autoExtendLocal() const;
+    bool autoExtendCloud() const;
+    void setAutoExtend(bool local, bool cloud);
     void sync() { m_settings->sync(); }
 
 private:

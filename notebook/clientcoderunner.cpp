@@ -120,6 +120,25 @@ RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
 
 void ClientCodeRunner::run(const QString& code, const QHash<QString, QString>& envs)
 {
+    if (!m_gate) {
+        startRun(code, envs);
+        return;
+    }
+    const int token = ++m_gateToken;
+    m_gated = true;
+    m_gate([self = QPointer<ClientCodeRunner>(this), token, code, envs](QString error) {
+        if (!self || token != self->m_gateToken)
+            return; // interrupted while it waited
+        self->m_gated = false;
+        if (!error.isEmpty())
+            emit self->failed(error);
+        else
+            self->startRun(code, envs);
+    });
+}
+
+void ClientCodeRunner::startRun(const QString& code, const QHash<QString, QString>& envs)
+{
     if (!m_interpreter) {
         emit failed(QStringLiteral("the sandbox connection is gone"));
         return;
@@ -179,6 +198,12 @@ QString ClientCodeRunner::failureText(const client::ApiError& error) const
 
 void ClientCodeRunner::interrupt()
 {
+    if (m_gated) { // it never started: nothing to stop in the sandbox
+        m_gated = false;
+        ++m_gateToken;
+        emit done(std::nullopt);
+        return;
+    }
     if (m_run && !m_run->isFinished())
         m_run->interrupt();
 }

@@ -37,6 +37,11 @@ public:
     QString effectiveContextId() const;
     client::KernelState kernelState() const;
 
+    // Asked before each run (e.g. to resume a paused sandbox first): the run starts once the gate
+    // calls `proceed` with an empty string; a non-empty one is the cell's error instead.
+    using RunGate = std::function<void(std::function<void(QString error)> proceed)>;
+    void setRunGate(RunGate gate) { m_gate = std::move(gate); }
+
     void run(const QString& code, const QHash<QString, QString>& envs) override;
     void interrupt() override;
     void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done) override;
@@ -61,12 +66,16 @@ private:
     QString failureText(const client::ApiError& error) const;
     QString serverName() const;
     void onInterpreterState(const QString& contextId, client::KernelState state);
+    void startRun(const QString& code, const QHash<QString, QString>& envs);
 
     QPointer<client::CodeInterpreter> m_interpreter;
     QString m_contextId;
     QString m_language;
     double m_timeoutS = 280; // the longest a cell may run on the fast path (CodeInterpreter)
     QPointer<client::CodeRun> m_run;
+    RunGate m_gate;
+    int m_gateToken = 0;  // a run waiting at the gate; another number drops its answer
+    bool m_gated = false; // a run waits at the gate
 };
 
 } // namespace lizard::notebook

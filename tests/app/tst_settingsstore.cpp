@@ -59,6 +59,22 @@ private slots:
         QCOMPARE(SettingsStore(ini).notebookLifetimeMinutes(), 25);
     }
 
+    // Keep a notebook's sandbox alive while you work: on for local sandboxes, off for cloud ones.
+    void autoExtendDefaultsAndSurvives()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("s.ini");
+        {
+            SettingsStore store(ini);
+            QVERIFY(store.autoExtendLocal());
+            QVERIFY(!store.autoExtendCloud());
+            store.setAutoExtend(false, true);
+            store.sync();
+        }
+        QVERIFY(!SettingsStore(ini).autoExtendLocal());
+        QVERIFY(SettingsStore(ini).autoExtendCloud());
+    }
+
     void notebookLifetimeOutOfRangeIsClamped_data()
     {
         QTest::addColumn<QString>("stored");

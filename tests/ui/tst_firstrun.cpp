@@ -26,11 +26,13 @@
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputview.h"
+#include "ui/notebook/sandboxswitcher.h"
 #include "ui/preferencesdialog.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -165,8 +167,15 @@ void TestFirstRun::preferencesSetTheNotebookLifetime()
     QTRY_VERIFY((dialog = window()->findChild<ui::PreferencesDialog*>()) && dialog->isVisible());
     QCOMPARE(dialog->notebookLifetimeBox()->value(), 60);
     dialog->notebookLifetimeBox()->setValue(25);
+    // Auto-extend: on for local sandboxes, off for cloud ones, unless set.
+    QVERIFY(dialog->autoExtendLocalBox()->isChecked());
+    QVERIFY(!dialog->autoExtendCloudBox()->isChecked());
+    QTest::mouseClick(dialog->autoExtendCloudBox(), Qt::LeftButton);
     QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
     QCOMPARE(notebooks()->newNotebookLifetime(), 25);
+    QVERIFY(notebooks()->sandboxSwitcher()->autoExtendLocal());
+    QVERIFY(notebooks()->sandboxSwitcher()->autoExtendCloud());
+    QVERIFY(app::SettingsStore(m_tmp.filePath("settings.ini")).autoExtendCloud());
     QCOMPARE(app::SettingsStore(m_tmp.filePath("settings.ini")).notebookLifetimeMinutes(),
              25); // kept
 }

@@ -233,7 +233,7 @@ void TestGuideShots::notebookWithAChart()
     QVERIFY(chart->isVisible());
     QVERIFY2(printed.contains("max 1.0"), qPrintable(printed));
     QTRY_VERIFY_WITH_TIMEOUT(page->header()->kernelText() == "idle", 30000);
-    QTRY_VERIFY(page->header()->timeLeftText().startsWith("time left"));
+    QTRY_VERIFY(page->header()->timeLeftText().startsWith("ends in"));
     QVERIFY(noErrorShown());
     QVERIFY(saveScreenshot(window(), "notebook-chart"));
 }

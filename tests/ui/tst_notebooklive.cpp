@@ -176,7 +176,7 @@ void TestNotebookLive::plotShowsInlineAtItsSize()
     QCOMPARE(page->cells()->mode(), CellListWidget::Mode::Edit);
     QVERIFY(page->header()->kernelText() == "idle" || page->header()->kernelText() == "busy");
     // The sandbox table loads on its own schedule (projects, then their sandboxes).
-    QTRY_VERIFY2_WITH_TIMEOUT(page->header()->timeLeftText().startsWith("time left"),
+    QTRY_VERIFY2_WITH_TIMEOUT(page->header()->timeLeftText().startsWith("ends in"),
                               qPrintable(page->header()->timeLeftText()), 10000);
 }
 

@@ -92,14 +92,31 @@ void ClientNotebookKernel::detach()
     emit notice(QStringLiteral("Disconnected from the server: cells run again once the app is connected"));
 }
 
-void ClientNotebookKernel::attach(client::CodeInterpreter* interpreter)
+void ClientNotebookKernel::setInterpreter(client::CodeInterpreter* interpreter)
 {
-    detach();
+    if (m_runner)
+        m_runner->setInterpreter(nullptr);
+    delete m_interpreterObject.data();
     interpreter->setParent(this);
     m_interpreterObject = interpreter;
     m_interpreter = interpreter;
     if (m_runner)
         m_runner->setInterpreter(interpreter);
+}
+
+void ClientNotebookKernel::rebind(client::CodeInterpreter* interpreter)
+{
+    setInterpreter(interpreter);
+    if (m_runner)
+        m_runner->setContext(QString(), m_runner->language());
+    m_cwd.clear();
+    emit contextChanged();
+    emit stateChanged(state());
+}
+
+void ClientNotebookKernel::attach(client::CodeInterpreter* interpreter)
+{
+    setInterpreter(interpreter);
     emit notice(QStringLiteral("Connected again: cells run on the same context"));
     emit stateChanged(state());
 }

@@ -39,9 +39,14 @@ public:
     // A new connection: runs go through interpreter (made for the same sandbox; owned from now
     // on) on the same context, so a kernel that is still alive keeps its variables.
     void attach(client::CodeInterpreter* interpreter);
+    // Another sandbox: runs go through interpreter (owned from now on) on the default context of
+    // the current language, since the old sandbox's contexts do not exist there.
+    void rebind(client::CodeInterpreter* interpreter);
     client::CodeInterpreter* interpreter() const { return m_interpreterObject ? m_interpreter : nullptr; }
 
 private:
+    void setInterpreter(client::CodeInterpreter* interpreter);
+
     QPointer<QObject> m_interpreterObject; // guards m_interpreter (deleted by detach() or its owner)
     client::CodeInterpreter* m_interpreter = nullptr;
     QPointer<lizard::notebook::ClientCodeRunner> m_runner;

@@ -10,6 +10,7 @@
 #include "ui/notebook/notebookforker.h"
 #include "ui/notebook/notebooklauncher.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/notebook/sandboxswitcher.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
 
@@ -29,7 +30,8 @@ using namespace lizard::notebook;
 NotebookController::NotebookController(MainWindow* window, RecoveryStore store, QObject* parent)
     : QObject(parent), m_window(window), m_store(std::move(store)),
       m_openNotebook(new QAction(QStringLiteral("Open notebook"), this)),
-      m_newNotebook(new QAction(QStringLiteral("New notebook"), this))
+      m_newNotebook(new QAction(QStringLiteral("New notebook"), this)),
+      m_switcher(new SandboxSwitcher(window, this))
 {
     m_newNotebook->setObjectName(QStringLiteral("newNotebook"));
     m_newNotebook->setIcon(window->style()->standardIcon(QStyle::SP_FileDialogContentsView));
@@ -62,6 +64,16 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         if (NotebookPage* page = currentPage())
             forkNotebook(page);
     });
+    QAction* attach = menu->addAction(QStringLiteral("Attach to &sandbox…"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->attachAction()->trigger();
+    });
+    attach->setObjectName(QStringLiteral("menuAttachToSandbox"));
+    QAction* runOnNew = menu->addAction(QStringLiteral("Run on a &new sandbox"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->runOnNewAction()->trigger();
+    });
+    runOnNew->setObjectName(QStringLiteral("menuRunOnNewSandbox"));
     menu->addSeparator();
     // The page's own action carries Ctrl+I (this tab only); this entry mirrors the current tab's.
     QAction* help =
@@ -78,7 +90,9 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         });
     variables->setObjectName(QStringLiteral("menuVariables"));
     variables->setCheckable(true);
-    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help, variables] {
+    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help, variables, attach, runOnNew] {
+        attach->setEnabled(currentPage());
+        runOnNew->setEnabled(currentPage());
         save->setEnabled(currentPage());
         saveAs->setEnabled(currentPage());
         fork->setEnabled(currentPage());
@@ -114,9 +128,16 @@ NotebookPage* NotebookController::createPage(client::LizardApi* api, const QStri
     return new NotebookPage(sandboxId, runner, kernel, parent);
 }
 
+void NotebookController::setNewNotebookLifetime(int minutes)
+{
+    m_newNotebookMinutes = minutes;
+    m_switcher->setNewSandboxLifetime(minutes);
+}
+
 NotebookPage* NotebookController::addPage(NotebookPage* page)
 {
     page->setSandboxModel(m_window->sandboxModel());
+    m_switcher->adopt(page);
     page->enableRecovery(m_store);
     QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
     fork->setObjectName(QStringLiteral("forkNotebook"));
@@ -325,6 +346,7 @@ void NotebookController::onBackendChanged()
     m_api = api;
     for (NotebookPage* page : pages())
         page->setSandboxModel(m_window->sandboxModel());
+    m_switcher->connectionChanged(api, pages());
     // Copies left by an earlier run are offered once, at the first connection: after a
     // reconnect the store also holds the copies of the notebooks open right now.
     if (api && !m_offeredRecovery) {

@@ -22,6 +22,7 @@ namespace lizard::ui::notebook {
 
 class NotebookLauncher;
 class NotebookPage;
+class SandboxSwitcher;
 
 class NotebookController : public QObject
 {
@@ -36,12 +37,15 @@ public:
     // newNotebookLifetime() minutes, its Python started, then a notebook on it. A progress strip
     // with Cancel shows meanwhile.
     QAction* newNotebookAction() const { return m_newNotebook; }
-    void setNewNotebookLifetime(int minutes) { m_newNotebookMinutes = minutes; }
+    // Also the lifetime of the sandbox "Run on a new sandbox" makes.
+    void setNewNotebookLifetime(int minutes);
     int newNotebookLifetime() const { return m_newNotebookMinutes; }
     void newNotebook();
     NotebookLauncher* launcher() const; // while one runs
     QList<NotebookPage*> pages() const;
     NotebookPage* currentPage() const;
+    // Attach to sandbox… / Run on a new sandbox, and auto-extend (see SandboxSwitcher).
+    SandboxSwitcher* sandboxSwitcher() const { return m_switcher; }
 
     // A new notebook on the sandbox (python's default context), shown in a tab.
     NotebookPage* openNotebook(const QString& sandboxId);
@@ -73,6 +77,7 @@ private:
     QAction* m_newNotebook;
     int m_newNotebookMinutes = 60;
     QPointer<NotebookLauncher> m_launcher;
+    SandboxSwitcher* m_switcher;
     QPointer<client::LizardApi> m_api;
     bool m_offeredRecovery = false;
 };

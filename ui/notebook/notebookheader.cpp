@@ -1,37 +1,98 @@
 #include "ui/notebook/notebookheader.h"
 
-#include "models/sandboxtablemodel.h"
 #include "models/timeformat.h"
 #include "ui/notebook/notebookkernel.h"
+#include "ui/notebook/sandboxwatch.h"
 
+#include <QAction>
+#include <QCheckBox>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
 
+namespace {
+constexpr int kAmberMs = 60000;
+}
+
 NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
-    : QWidget(parent), m_sandboxId(sandboxId), m_context(new QLabel), m_kernel(new QLabel), m_timeLeft(new QLabel),
-      m_notice(new QLabel)
+    : QWidget(parent), m_sandboxId(sandboxId), m_context(new QLabel), m_kernel(new QLabel),
+      m_timeLeft(new QLabel), m_keptAlive(new QLabel), m_notice(new QLabel),
+      m_sandboxButton(new QToolButton), m_banner(new QFrame), m_bannerText(new QLabel),
+      m_attachButton(new QPushButton(QStringLiteral("Attach to sandbox…"))),
+      m_runOnNewButton(new QPushButton(QStringLiteral("Run on a new sandbox"))),
+      m_runAllBox(new QCheckBox(QStringLiteral("then Run all")))
 {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 2, 6, 2);
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(6, 2, 6, 2);
+    row->setSpacing(10); // its own: a nested layout would take the outer one's 0
     m_context->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notice->setStyleSheet(QStringLiteral("color:#8d6e00;"));
     m_notice->hide();
-    layout->addWidget(m_context);
-    layout->addWidget(m_notice, 1);
-    layout->addWidget(m_kernel);
-    layout->addWidget(m_timeLeft);
+    m_keptAlive->setStyleSheet(QStringLiteral("color:#2e7d32;"));
+    m_keptAlive->setToolTip(
+        QStringLiteral("Auto-extend (Lizard ▸ Preferences): the sandbox's deadline moves "
+                       "forward while a cell ran or was edited in the last %1 minutes")
+            .arg(SandboxWatch::kActiveMinutes));
+    m_sandboxButton->setText(QStringLiteral("Sandbox"));
+    m_sandboxButton->setObjectName(QStringLiteral("sandboxMenu"));
+    m_sandboxButton->setPopupMode(QToolButton::InstantPopup);
+    m_sandboxButton->setAutoRaise(true);
+    m_sandboxButton->hide(); // until the page gives its actions
+    row->addWidget(m_context);
+    row->addWidget(m_notice, 1);
+    row->addStretch(); // takes the room while no notice shows: the state stays at the right
+    row->addWidget(m_kernel);
+    row->addWidget(m_timeLeft);
+    row->addWidget(m_keptAlive);
+    row->addWidget(m_sandboxButton);
     m_kernel->setObjectName(QStringLiteral("kernelState"));
     m_timeLeft->setObjectName(QStringLiteral("timeLeft"));
+
+    m_banner->setObjectName(QStringLiteral("sandboxEndedBanner"));
+    m_banner->setStyleSheet(QStringLiteral(
+        "#sandboxEndedBanner { background:#fdecea; border-top:1px solid #f5c2bd; "
+        "border-bottom:1px solid #f5c2bd; } QLabel { color:#8a1c12; font-weight:bold; }"));
+    m_bannerText->setObjectName(QStringLiteral("sandboxEndedText"));
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_attachButton->setObjectName(QStringLiteral("bannerAttach"));
+    m_runOnNewButton->setObjectName(QStringLiteral("bannerRunOnNew"));
+    m_runAllBox->setObjectName(QStringLiteral("bannerThenRunAll"));
+    auto* bannerRow = new QHBoxLayout(m_banner);
+    bannerRow->setContentsMargins(8, 6, 8, 6);
+    bannerRow->addWidget(m_bannerText, 1);
+    bannerRow->addWidget(m_attachButton);
+    bannerRow->addWidget(m_runOnNewButton);
+    bannerRow->addWidget(m_runAllBox);
+    m_banner->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(row);
+    layout->addWidget(m_banner);
     setKernelState(QStringLiteral("unknown"));
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, &NotebookHeader::updateTimeLeft);
     updateTimeLeft();
 }
 
+void NotebookHeader::setSandboxId(const QString& sandboxId)
+{
+    m_sandboxId = sandboxId;
+    setContext(m_contextLabel, m_language);
+    updateSandbox();
+}
+
 void NotebookHeader::setContext(const QString& label, const QString& language)
 {
+    m_contextLabel = label;
+    m_language = language;
     QString text = QStringLiteral("Sandbox %1 · %2").arg(m_sandboxId, label);
     if (!NotebookKernel::keepsState(language))
         text += QStringLiteral(" · no state is kept between runs");
@@ -40,21 +101,42 @@ void NotebookHeader::setContext(const QString& label, const QString& language)
 
 void NotebookHeader::setKernelState(const QString& state)
 {
-    static const QHash<QString, QString> colours = {{"idle", "#2e7d32"}, {"busy", "#ef6c00"},
-                                                    {"dead", "#c62828"}, {"starting", "#1565c0"}};
+    static const QHash<QString, QString> colours = {
+        {"idle", "#2e7d32"}, {"busy", "#ef6c00"}, {"dead", "#c62828"}, {"starting", "#1565c0"}};
     const QString colour = colours.value(state, QStringLiteral("#777"));
-    m_kernel->setText(QStringLiteral("<span style=\"color:%1\">●</span> kernel %2").arg(colour, state));
+    m_kernel->setText(
+        QStringLiteral("<span style=\"color:%1\">●</span> kernel %2").arg(colour, state));
     m_kernel->setProperty("state", state);
 }
 
-void NotebookHeader::setSandboxModel(models::SandboxTableModel* model)
+void NotebookHeader::setWatch(SandboxWatch* watch)
 {
-    m_model = model;
-    if (model)
+    if (m_watch)
+        disconnect(m_watch, nullptr, this, nullptr);
+    m_watch = watch;
+    if (watch) {
+        connect(watch, &SandboxWatch::changed, this, &NotebookHeader::updateSandbox);
         m_tick.start();
-    else
+    } else {
         m_tick.stop();
-    updateTimeLeft();
+    }
+    updateSandbox();
+}
+
+void NotebookHeader::setSandboxActions(QAction* attach, QAction* runOnNew, QAction* thenRunAll)
+{
+    auto* menu = new QMenu(m_sandboxButton);
+    menu->addAction(attach);
+    menu->addAction(runOnNew);
+    menu->addAction(thenRunAll);
+    m_sandboxButton->setMenu(menu);
+    m_sandboxButton->setToolTip(QStringLiteral("Move this notebook to another sandbox"));
+    m_sandboxButton->show();
+    connect(m_attachButton, &QPushButton::clicked, attach, &QAction::trigger);
+    connect(m_runOnNewButton, &QPushButton::clicked, runOnNew, &QAction::trigger);
+    m_runAllBox->setChecked(thenRunAll->isChecked());
+    connect(m_runAllBox, &QCheckBox::toggled, thenRunAll, &QAction::setChecked);
+    connect(thenRunAll, &QAction::toggled, m_runAllBox, &QCheckBox::setChecked);
 }
 
 void NotebookHeader::setNotice(const QString& text)
@@ -63,25 +145,91 @@ void NotebookHeader::setNotice(const QString& text)
     m_notice->setVisible(!text.isEmpty());
 }
 
-void NotebookHeader::updateTimeLeft()
+void NotebookHeader::updateSandbox()
 {
-    if (!m_model) {
-        m_timeLeft->clear();
-        return;
+    const bool ended = m_watch && m_watch->state() == SandboxWatch::State::Ended;
+    if (ended) {
+        m_bannerText->setTextFormat(Qt::PlainText);
+        m_bannerText->setText(m_watch->endedText() +
+                              QStringLiteral(". Your cells and outputs are kept."));
+        // The raw error that led here ("… not found") says less than the banner.
+        setNotice({});
     }
-    const int row = m_model->rowOf(m_sandboxId);
-    if (row < 0) {
-        m_timeLeft->setText(QStringLiteral("sandbox not listed"));
-        return;
-    }
-    const QDateTime endAt = m_model->sandboxAt(row).endAt;
-    m_timeLeft->setText(QStringLiteral("time left %1")
-                            .arg(models::formatTimeLeft(endAt, QDateTime::currentDateTimeUtc())));
+    m_banner->setVisible(ended);
+    updateTimeLeft();
 }
 
-QString NotebookHeader::contextText() const { return m_context->text(); }
-QString NotebookHeader::kernelText() const { return m_kernel->property("state").toString(); }
-QString NotebookHeader::timeLeftText() const { return m_timeLeft->text(); }
-QString NotebookHeader::noticeText() const { return m_notice->text(); }
+void NotebookHeader::updateTimeLeft()
+{
+    QString text;
+    bool amber = false;
+    bool keptAlive = false;
+    if (m_watch) {
+        switch (m_watch->state()) {
+        case SandboxWatch::State::Unknown:
+            break;
+        case SandboxWatch::State::Ended:
+            text = QStringLiteral("ended");
+            break;
+        case SandboxWatch::State::Paused:
+            text = QStringLiteral("paused");
+            break;
+        case SandboxWatch::State::Running: {
+            const QDateTime endAt = m_watch->endAt();
+            const QDateTime now = QDateTime::currentDateTimeUtc();
+            keptAlive = m_watch->autoExtend() && endAt.isValid();
+            if (!endAt.isValid()) {
+                text = QStringLiteral("no deadline");
+            } else if (now.msecsTo(endAt) <= 0) {
+                text = QStringLiteral("ending…");
+                amber = true;
+            } else {
+                text = QStringLiteral("ends in %1").arg(models::formatTimeLeft(endAt, now));
+                amber = now.msecsTo(endAt) < kAmberMs;
+            }
+            break;
+        }
+        }
+    }
+    m_timeLeft->setText(text);
+    m_timeLeft->setStyleSheet(amber ? QStringLiteral("color:#b26a00; font-weight:bold;")
+                                    : QString());
+    m_timeLeft->setProperty("amber", amber);
+    m_keptAlive->setText(keptAlive ? QStringLiteral("· kept alive while you work") : QString());
+    m_keptAlive->setVisible(keptAlive);
+}
+
+QString NotebookHeader::contextText() const
+{
+    return m_context->text();
+}
+QString NotebookHeader::kernelText() const
+{
+    return m_kernel->property("state").toString();
+}
+QString NotebookHeader::timeLeftText() const
+{
+    return m_timeLeft->text();
+}
+QString NotebookHeader::keptAliveText() const
+{
+    return !m_keptAlive->isHidden() ? m_keptAlive->text() : QString();
+}
+QString NotebookHeader::noticeText() const
+{
+    return m_notice->text();
+}
+bool NotebookHeader::timeLeftIsAmber() const
+{
+    return m_timeLeft->property("amber").toBool();
+}
+bool NotebookHeader::bannerShown() const
+{
+    return !m_banner->isHidden();
+}
+QString NotebookHeader::bannerText() const
+{
+    return m_bannerText->text();
+}
 
 } // namespace lizard::ui::notebook

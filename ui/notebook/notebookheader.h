@@ -1,19 +1,24 @@
 #pragma once
 // The strip at the top of a notebook page: the sandbox and context it runs in (with "no state is
-// kept between runs" for javascript and bash), the kernel's state and the sandbox's time left.
+// kept between runs" for javascript and bash), the kernel's state, the sandbox's countdown ("ends
+// in 4:12", amber in its last minute; "kept alive while you work" with auto-extend) and a Sandbox
+// menu (attach to another, run on a new one). Once the sandbox has ended, a banner says so and
+// offers the same two ways on.
 
-#include <QDateTime>
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
+class QAction;
+class QCheckBox;
+class QFrame;
 class QLabel;
-
-namespace lizard::models {
-class SandboxTableModel;
-}
+class QPushButton;
+class QToolButton;
 
 namespace lizard::ui::notebook {
+
+class SandboxWatch;
 
 class NotebookHeader : public QWidget
 {
@@ -21,25 +26,46 @@ class NotebookHeader : public QWidget
 public:
     explicit NotebookHeader(const QString& sandboxId, QWidget* parent = nullptr);
 
+    void setSandboxId(const QString& sandboxId);
     void setContext(const QString& label, const QString& language);
     void setKernelState(const QString& state); // idle, busy, dead, starting, unknown
-    void setSandboxModel(models::SandboxTableModel* model);
+    void setWatch(SandboxWatch* watch);
+    // The page's actions: shown in the Sandbox menu and, once the sandbox has ended, on the banner.
+    void setSandboxActions(QAction* attach, QAction* runOnNew, QAction* thenRunAll);
     void setNotice(const QString& text); // shown until the next one; empty hides it
 
     QString contextText() const;
     QString kernelText() const;
     QString timeLeftText() const;
+    QString keptAliveText() const;
     QString noticeText() const;
+    bool timeLeftIsAmber() const;
+    bool bannerShown() const;
+    QString bannerText() const;
+    QPushButton* bannerAttachButton() const { return m_attachButton; }
+    QPushButton* bannerRunOnNewButton() const { return m_runOnNewButton; }
+    QCheckBox* bannerRunAllBox() const { return m_runAllBox; }
+    QToolButton* sandboxMenuButton() const { return m_sandboxButton; }
 
 private:
+    void updateSandbox();
     void updateTimeLeft();
 
     QString m_sandboxId;
-    QPointer<models::SandboxTableModel> m_model;
+    QString m_contextLabel;
+    QString m_language;
+    QPointer<SandboxWatch> m_watch;
     QLabel* m_context;
     QLabel* m_kernel;
     QLabel* m_timeLeft;
+    QLabel* m_keptAlive;
     QLabel* m_notice;
+    QToolButton* m_sandboxButton;
+    QFrame* m_banner;
+    QLabel* m_bannerText;
+    QPushButton* m_attachButton;
+    QPushButton* m_runOnNewButton;
+    QCheckBox* m_runAllBox;
     QTimer m_tick;
 };
 

@@ -18,16 +18,23 @@ QString NotebookLauncher::stageText(Stage stage)
                                            : QStringLiteral("Starting Python…");
 }
 
+void NotebookLauncher::setSandboxKind(const QString& templateName, const QString& size)
+{
+    m_template = templateName.isEmpty() ? QStringLiteral("interpreter") : templateName;
+    m_size = size;
+}
+
 void NotebookLauncher::start()
 {
     if (!m_api) {
-        emit failed(QStringLiteral("New notebook: not connected"));
+        emit failed(m_label + QStringLiteral(": not connected"));
         end();
         return;
     }
     client::CreateSandboxRequest request;
     request.projectId = m_projectId;
-    request.templateName = QStringLiteral("interpreter");
+    request.templateName = m_template;
+    request.size = m_size;
     request.timeoutMs = qint64(m_lifetimeMinutes) * 60000;
     request.metadata.insert(QStringLiteral("purpose"), QStringLiteral("notebook"));
     emit stageChanged(Stage::CreatingSandbox);
@@ -50,7 +57,10 @@ void NotebookLauncher::onCreated(client::Outcome<client::SandboxInfo> outcome)
             emit cancelled();
         } else {
             client::ApiError error = outcome.error();
-            error.what = QStringLiteral("New notebook: create an interpreter sandbox");
+            error.what =
+                QStringLiteral("%1: create a%2 %3 sandbox")
+                    .arg(m_label, m_template.startsWith(u'i') ? QStringLiteral("n") : QString(),
+                         m_template);
             emit failed(error.toDisplayString());
         }
         end();
@@ -62,6 +72,11 @@ void NotebookLauncher::onCreated(client::Outcome<client::SandboxInfo> outcome)
         return;
     }
     emit sandboxCreated(outcome.value());
+    if (m_template != u"interpreter") { // no Jupyter kernel to start there
+        emit ready(m_sandboxId);
+        end();
+        return;
+    }
     startPython();
 }
 
@@ -78,8 +93,9 @@ void NotebookLauncher::startPython()
     client::CodeRun* run = m_interpreter->runCode(QString(), options);
     connect(run, &client::CodeRun::finished, this, [this](const client::Execution& execution) {
         if (execution.error) {
-            killAndEnd(QStringLiteral("New notebook: Python did not start in sandbox %1: %2: %3")
-                           .arg(m_sandboxId, execution.error->name, execution.error->message));
+            killAndEnd(
+                QStringLiteral("%1: Python did not start in sandbox %2: %3: %4")
+                    .arg(m_label, m_sandboxId, execution.error->name, execution.error->message));
             return;
         }
         emit ready(m_sandboxId);
@@ -87,7 +103,7 @@ void NotebookLauncher::startPython()
     });
     connect(run, &client::CodeRun::failed, this, [this](const client::ApiError& error) {
         client::ApiError e = error;
-        e.what = QStringLiteral("New notebook: start Python in sandbox %1").arg(m_sandboxId);
+        e.what = QStringLiteral("%1: start Python in sandbox %2").arg(m_label, m_sandboxId);
         killAndEnd(e.toDisplayString());
     });
 }
@@ -124,7 +140,7 @@ void NotebookLauncher::killAndEnd(const QString& why)
             const QString left =
                 QStringLiteral("sandbox %1 could not be killed and is still there: %2")
                     .arg(m_sandboxId, outcome.error().toDisplayString());
-            message = message.isEmpty() ? QStringLiteral("New notebook cancelled, but ") + left
+            message = message.isEmpty() ? m_label + QStringLiteral(" cancelled, but ") + left
                                         : message + QStringLiteral("; ") + left;
         }
         message.isEmpty() ? emit cancelled() : emit failed(message);

@@ -28,6 +28,11 @@ public:
     NotebookLauncher(client::LizardApi* api, const QString& projectId, int lifetimeMinutes,
                      QObject* parent = nullptr);
 
+    // Before start(): the template and size (empty: the server's default) of the sandbox, and the
+    // words its messages start with. A template other than `interpreter` gets no Python start.
+    void setSandboxKind(const QString& templateName, const QString& size);
+    void setLabel(const QString& label) { m_label = label; }
+
     void start();
     // Stops where it is; a sandbox that exists (or that the create in flight makes) is killed,
     // then cancelled() follows.
@@ -51,6 +56,9 @@ private:
     QPointer<client::LizardApi> m_api;
     QString m_projectId;
     int m_lifetimeMinutes;
+    QString m_template = QStringLiteral("interpreter");
+    QString m_size;
+    QString m_label = QStringLiteral("New notebook");
     QString m_sandboxId;
     bool m_creating = false; // the create call is in flight
     client::CodeInterpreter* m_interpreter = nullptr;

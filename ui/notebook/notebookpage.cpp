@@ -88,6 +88,7 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
         }
     });
     buildToolBar();
+    setUpSandbox();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);
     connect(new QShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")), this), &QShortcut::activated, this,
@@ -137,7 +138,7 @@ void NotebookPage::buildToolBar()
     if (m_kernel) {
         m_toolbar->addSeparator();
         m_contexts = new ContextSelector(m_kernel);
-        connect(m_contexts, &ContextSelector::errorOccurred, m_header, &NotebookHeader::setNotice);
+        connect(m_contexts, &ContextSelector::errorOccurred, this, &NotebookPage::showContextError);
         m_toolbar->addWidget(m_contexts);
     }
     m_toolbar->addSeparator();
@@ -164,11 +165,6 @@ QString NotebookPage::toolTip() const
     const QString where = m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
     const QString branch = m_branchOf.isEmpty() ? QString() : QStringLiteral("\nbranch of %1").arg(m_branchOf);
     return QStringLiteral("%1\nsandbox %2%3").arg(where, m_sandboxId, branch);
-}
-
-void NotebookPage::setSandboxModel(models::SandboxTableModel* model)
-{
-    m_header->setSandboxModel(model);
 }
 
 void NotebookPage::enableRecovery(const RecoveryStore& store, int intervalMs)

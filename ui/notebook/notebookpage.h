@@ -14,6 +14,10 @@
 class QAction;
 class QToolBar;
 
+namespace lizard::client {
+class LizardApi;
+}
+
 namespace lizard::models {
 class SandboxTableModel;
 }
@@ -22,7 +26,7 @@ namespace lizard::notebook {
 class CodeRunner;
 class RecoveryWatcher;
 class RunQueue;
-}
+} // namespace lizard::notebook
 
 namespace lizard::ui::notebook {
 
@@ -31,6 +35,7 @@ class ContextSelector;
 class HelpPanel;
 class NotebookHeader;
 class VariableExplorer;
+class SandboxWatch;
 
 class NotebookPage : public DocumentPage
 {
@@ -63,7 +68,24 @@ public:
     VariableExplorer* variableExplorer() const { return m_variables; }
     QAction* variablesAction() const { return m_variablesAction; }
 
+    // The sandbox table: refreshed when the notebook moves to another sandbox.
     void setSandboxModel(models::SandboxTableModel* model);
+
+    // The sandbox this notebook is bound to (notebookpage_sandbox.cpp): watched on api (null: not
+    // connected) for its end, pause and deadline; auto-extended while in use if asked.
+    void setApi(client::LizardApi* api);
+    void setAutoExtend(bool on);
+    SandboxWatch* sandboxWatch() const { return m_watch; }
+    // Moves the notebook to another sandbox (the kernel was rebound to it by the caller): the
+    // header, the metadata and the context list follow; sources and outputs stay.
+    void setSandboxId(const QString& sandboxId);
+    // Template and size for "Run on a new sandbox": the notebook's metadata, else the sandbox's,
+    // else `interpreter` and the server's default size.
+    QString sandboxTemplate() const;
+    QString sandboxSize() const;
+    QAction* attachAction() const { return m_attachAction; }
+    QAction* runOnNewAction() const { return m_runOnNewAction; }
+    QAction* thenRunAllAction() const { return m_thenRunAll; }
     // Autosave to store while open (RecoveryWatcher); the copy goes when the page closes cleanly.
     void enableRecovery(const lizard::notebook::RecoveryStore& store, int intervalMs = 5000);
     lizard::notebook::RecoveryWatcher* recoveryWatcher() const { return m_recovery; }
@@ -83,7 +105,14 @@ public:
     void restartKernel();
     void clearOutputs();
 
+signals:
+    void attachRequested();
+    void runOnNewRequested(bool thenRunAll);
+
 private:
+    void setUpSandbox(); // notebookpage_sandbox.cpp
+    void rememberSandboxInfo();
+    void showContextError(const QString& message);
     void buildToolBar();
     void updateKernelState();
     void updateContextLabel();
@@ -106,6 +135,11 @@ private:
     QAction* m_helpAction;
     VariableExplorer* m_variables;
     QAction* m_variablesAction;
+    QPointer<models::SandboxTableModel> m_sandboxModel;
+    SandboxWatch* m_watch = nullptr;
+    QAction* m_attachAction = nullptr;
+    QAction* m_runOnNewAction = nullptr;
+    QAction* m_thenRunAll = nullptr;
 };
 
 } // namespace lizard::ui::notebook

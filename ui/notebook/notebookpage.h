@@ -30,6 +30,7 @@ class CellListWidget;
 class ContextSelector;
 class HelpPanel;
 class NotebookHeader;
+class NotebookNavigator;
 class VariableExplorer;
 
 class NotebookPage : public DocumentPage
@@ -62,6 +63,8 @@ public:
     // button) shows and hides it.
     VariableExplorer* variableExplorer() const { return m_variables; }
     QAction* variablesAction() const { return m_variablesAction; }
+    // Find and replace, the table of contents, export (notebooknavigator.h).
+    NotebookNavigator* navigator() const { return m_navigator; }
 
     void setSandboxModel(models::SandboxTableModel* model);
     // Autosave to store while open (RecoveryWatcher); the copy goes when the page closes cleanly.
@@ -106,6 +109,7 @@ private:
     QAction* m_helpAction;
     VariableExplorer* m_variables;
     QAction* m_variablesAction;
+    NotebookNavigator* m_navigator;
 };
 
 } // namespace lizard::ui::notebook

@@ -38,6 +38,7 @@ FindBar::FindBar(NotebookFinder* finder, QWidget* parent)
     m_find->setPlaceholderText(QStringLiteral("Find in cells and outputs"));
     m_find->setClearButtonEnabled(true);
     m_find->setMinimumWidth(260);
+    m_find->setMaximumWidth(520);
     m_count->setObjectName(QStringLiteral("findCount"));
     m_count->setMinimumWidth(
         m_count->fontMetrics().horizontalAdvance(QStringLiteral("0000 of 00000")));
@@ -54,12 +55,12 @@ FindBar::FindBar(NotebookFinder* finder, QWidget* parent)
     auto* findRow = new QHBoxLayout;
     findRow->setContentsMargins(6, 4, 6, 2);
     findRow->addWidget(m_replaceToggle);
-    findRow->addWidget(m_find, 1);
+    findRow->addWidget(m_find);
     findRow->addWidget(m_count);
     findRow->addWidget(m_case);
     findRow->addWidget(previous);
     findRow->addWidget(next);
-    findRow->addStretch(0);
+    findRow->addStretch(1);
     findRow->addWidget(close);
 
     m_replace->setObjectName(QStringLiteral("replaceField"));
@@ -76,11 +77,13 @@ FindBar::FindBar(NotebookFinder* finder, QWidget* parent)
     m_replaced->setObjectName(QStringLiteral("replacedCount"));
     auto* replaceRow = new QHBoxLayout(m_replaceRow);
     replaceRow->setContentsMargins(6 + m_replaceToggle->sizeHint().width() + 6, 0, 6, 4);
-    replaceRow->addWidget(m_replace, 1);
+    m_replace->setMinimumWidth(260);
+    m_replace->setMaximumWidth(520);
+    replaceRow->addWidget(m_replace);
     replaceRow->addWidget(replaceOne);
     replaceRow->addWidget(replaceAll);
     replaceRow->addWidget(m_replaced);
-    replaceRow->addStretch(0);
+    replaceRow->addStretch(1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -180,8 +180,12 @@ void NotebookFinder::clearHighlights()
         if (!widget)
             continue;
         widget->editor()->setExtraSelections({});
-        for (QTextEdit* view : widget->findChildren<QTextEdit*>())
+        for (QTextEdit* view : widget->findChildren<QTextEdit*>()) {
             view->setExtraSelections({});
+            QTextCursor unselected = view->textCursor();
+            unselected.clearSelection();
+            view->setTextCursor(unselected);
+        }
     }
     m_highlighted.clear();
 }
@@ -264,6 +268,9 @@ void NotebookFinder::highlightCell(int first, int end)
         int rank = 0;
         for (QTextEdit* view : outputViews(widget, place)) {
             QList<QTextEdit::ExtraSelection> marks;
+            QTextCursor unselected = view->textCursor(); // the match that was current is no more
+            unselected.clearSelection();
+            view->setTextCursor(unselected);
             for (QTextCursor c = view->document()->find(m_needle, 0, flags); !c.isNull();
                  c = view->document()->find(m_needle, c, flags), ++rank) {
                 const bool current = place == currentPlace && rank == currentRank;

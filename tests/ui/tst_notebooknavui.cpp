@@ -361,8 +361,13 @@ void TestNotebookNav::bigNotebookStaysResponsive()
     QTimer tick;
     tick.setInterval(5);
     connect(&tick, &QTimer::timeout, this, [&] { longest = std::max(longest, gap.restart()); });
-    key(Qt::Key_F, Qt::ControlModifier);
+    // Opening the bar re-lays the cells out once (the view gets shorter): measured apart.
     tick.start();
+    gap.restart();
+    key(Qt::Key_F, Qt::ControlModifier);
+    QTest::qWait(300);
+    const qint64 openStall = longest;
+    longest = 0;
     gap.restart();
     QElapsedTimer found;
     found.start();
@@ -378,9 +383,9 @@ void TestNotebookNav::bigNotebookStaysResponsive()
     QTRY_VERIFY(inView(finder->matches().last().cell));
     tick.stop();
     qInfo("find 'total' in 2,000 cells: %lld ms typed to count; snapshot %lld ms, results applied "
-          "%lld ms; "
-          "longest UI stall %lld ms; jump to last match %lld ms",
-          searchMs, finder->lastSnapshotMs(), finder->lastApplyMs(), longest, jumpMs);
+          "%lld ms; longest UI stall while typing %lld ms (opening the bar: %lld ms); jump to last "
+          "match %lld ms",
+          searchMs, finder->lastSnapshotMs(), finder->lastApplyMs(), longest, openStall, jumpMs);
     // Loose bounds: the machine is shared; the figures above are what to read.
     QVERIFY2(longest < 2000, qPrintable(QString::number(longest)));
 }

@@ -157,6 +157,7 @@ void NotebookFinder::choose(int index, bool revealIt, bool allCells)
         m_anchor = m_matches[index];
     if (allCells) {
         highlight();
+        rehighlightCellOf(index); // the current match is marked wherever it is (reveal goes there)
     } else { // the same matches: only the cells of the old and the new current one change
         rehighlightCellOf(previous);
         rehighlightCellOf(index);

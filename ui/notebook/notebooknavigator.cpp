@@ -13,6 +13,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {

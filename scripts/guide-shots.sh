@@ -6,7 +6,8 @@
 # Usage: scripts/guide-shots.sh [BUILD]
 set -euo pipefail
 BUILD=${1:-build}
-SUITES=(tst_guideshots tst_firstrun tst_notebookinteractive tst_variableexplorer tst_dataviewer tst_notebooksandbox)
+SUITES=(tst_guideshots tst_firstrun tst_notebookinteractive tst_variableexplorer tst_dataviewer tst_notebooksandbox
+        tst_notebooknavui)
 cd "$(dirname "$0")/.."
 
 cmake -S . -B "$BUILD" -G Ninja ${CMAKE_FLAGS:-} >/dev/null

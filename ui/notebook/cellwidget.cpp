@@ -154,8 +154,12 @@ void CellWidget::setSelected(bool selected, bool editing)
     QPalette p = m_bar->palette();
     p.setColor(QPalette::Window, colour);
     m_bar->setPalette(p);
-    m_editor->setStyleSheet(m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
-                                      : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}"));
+    const QString sheet = m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
+                                    : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}");
+    // Every cell hears every selection change: an unchanged style sheet is not set again (setting
+    // one re-polishes the editor, which made big notebooks slow to open and to move around in).
+    if (m_editor->styleSheet() != sheet)
+        m_editor->setStyleSheet(sheet);
 }
 
 void CellWidget::startEditing()

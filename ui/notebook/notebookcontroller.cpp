@@ -9,6 +9,7 @@
 #include "ui/notebook/clientnotebookkernel.h"
 #include "ui/notebook/notebookforker.h"
 #include "ui/notebook/notebooklauncher.h"
+#include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
 #include "ui/progressstrip.h"
@@ -59,6 +60,16 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         if (NotebookPage* page = currentPage())
             page->saveAsInteractive();
     });
+    QMenu* exportMenu = menu->addMenu(QStringLiteral("&Export"));
+    exportMenu->setObjectName(QStringLiteral("menuExport"));
+    exportMenu->addAction(QStringLiteral("&HTML…"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->navigator()->exportInteractive(ExportFormat::Html);
+    })->setObjectName(QStringLiteral("exportHtml"));
+    exportMenu->addAction(QStringLiteral("&Python script…"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->navigator()->exportInteractive(ExportFormat::PythonScript);
+    })->setObjectName(QStringLiteral("exportPython"));
     menu->addSeparator();
     QAction* fork = menu->addAction(QStringLiteral("&Fork notebook"), this, [this] {
         if (NotebookPage* page = currentPage())
@@ -90,6 +101,26 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         });
     variables->setObjectName(QStringLiteral("menuVariables"));
     variables->setCheckable(true);
+    // Like help: the page's actions carry the keys, these entries act on the current tab.
+    QAction* find = menu->addAction(QStringLiteral("&Find…  (Ctrl+F)"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->navigator()->findAction()->trigger();
+    });
+    QAction* replace = menu->addAction(QStringLiteral("&Replace…  (Ctrl+H)"), this, [this] {
+        if (NotebookPage* page = currentPage())
+            page->navigator()->replaceAction()->trigger();
+    });
+    QAction* toc = menu->addAction(QStringLiteral("&Table of contents  (Ctrl+Shift+K)"), this, [this](bool on) {
+        if (NotebookPage* page = currentPage())
+            page->navigator()->tocAction()->setChecked(on);
+    });
+    toc->setObjectName(QStringLiteral("menuTableOfContents"));
+    toc->setCheckable(true);
+    connect(menu, &QMenu::aboutToShow, this, [this, exportMenu, find, replace, toc] {
+        for (QAction* action : {exportMenu->menuAction(), find, replace, toc})
+            action->setEnabled(currentPage());
+        toc->setChecked(currentPage() && currentPage()->navigator()->tocAction()->isChecked());
+    });
     connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help, variables, attach, runOnNew] {
         attach->setEnabled(currentPage());
         runOnNew->setEnabled(currentPage());

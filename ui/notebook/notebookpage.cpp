@@ -8,6 +8,7 @@
 #include "ui/notebook/helppanel.h"
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookkernel.h"
+#include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/variableexplorer.h"
 
 #include <QDir>
@@ -79,15 +80,18 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     connect(m_variablesAction, &QAction::toggled, this, [this, splitter](bool on) {
         m_variables->setVisible(on);
         // Its columns (name, type, shape, size, value) need more room than help's text.
+        // By widget, not position: other panels (the table of contents) share the splitter.
         QList<int> sizes = splitter->sizes();
         const int wanted = std::min(560, splitter->width() * 2 / 5);
-        if (on && sizes.size() == 3 && sizes[2] < wanted) {
-            sizes[0] = std::max(200, sizes[0] - (wanted - sizes[2]));
-            sizes[2] = wanted;
+        const int cells = splitter->indexOf(m_cells), panel = splitter->indexOf(m_variables);
+        if (on && cells >= 0 && panel >= 0 && sizes[panel] < wanted) {
+            sizes[cells] = std::max(200, sizes[cells] - (wanted - sizes[panel]));
+            sizes[panel] = wanted;
             splitter->setSizes(sizes);
         }
     });
     buildToolBar();
+    m_navigator = new NotebookNavigator(this);
     setUpSandbox();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);

@@ -34,6 +34,7 @@ class CellListWidget;
 class ContextSelector;
 class HelpPanel;
 class NotebookHeader;
+class NotebookNavigator;
 class VariableExplorer;
 class SandboxWatch;
 
@@ -67,6 +68,8 @@ public:
     // button) shows and hides it.
     VariableExplorer* variableExplorer() const { return m_variables; }
     QAction* variablesAction() const { return m_variablesAction; }
+    // Find and replace, the table of contents, export (notebooknavigator.h).
+    NotebookNavigator* navigator() const { return m_navigator; }
 
     // The sandbox table: refreshed when the notebook moves to another sandbox.
     void setSandboxModel(models::SandboxTableModel* model);
@@ -140,6 +143,7 @@ private:
     QAction* m_attachAction = nullptr;
     QAction* m_runOnNewAction = nullptr;
     QAction* m_thenRunAll = nullptr;
+    NotebookNavigator* m_navigator;
 };
 
 } // namespace lizard::ui::notebook

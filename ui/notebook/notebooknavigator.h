@@ -1,0 +1,50 @@
+#pragma once
+// Ways around a big notebook, added to a NotebookPage: find and replace (Ctrl+F, Ctrl+H, F3,
+// Shift+F3) with a bar above the cells, the table of contents beside them (Ctrl+Shift+K, as in
+// JupyterLab), and export to HTML or a Python script. The shortcuts belong to the page (its
+// tab only), like its other keys.
+
+#include "notebook/notebookerror.h"
+#include "notebook/notebookexport.h"
+
+#include <QObject>
+
+class QAction;
+
+namespace lizard::ui::notebook {
+
+class FindBar;
+class NotebookFinder;
+class NotebookPage;
+class TocPanel;
+
+class NotebookNavigator : public QObject
+{
+    Q_OBJECT
+public:
+    explicit NotebookNavigator(NotebookPage* page);
+
+    FindBar* findBar() const { return m_findBar; }
+    NotebookFinder* finder() const { return m_finder; }
+    TocPanel* tocPanel() const { return m_toc; }
+    QAction* findAction() const { return m_find; }
+    QAction* replaceAction() const { return m_replace; }
+    QAction* tocAction() const { return m_tocAction; }
+
+    // The notebook as it is now (unsaved edits included) written to path.
+    lizard::notebook::MaybeError exportTo(lizard::notebook::ExportFormat format,
+                                          const QString& path) const;
+    // Asks for the path, shows the error if the write fails. true when written.
+    bool exportInteractive(lizard::notebook::ExportFormat format);
+
+private:
+    NotebookPage* m_page;
+    NotebookFinder* m_finder;
+    FindBar* m_findBar;
+    TocPanel* m_toc;
+    QAction* m_find;
+    QAction* m_replace;
+    QAction* m_tocAction;
+};
+
+} // namespace lizard::ui::notebook

@@ -151,13 +151,16 @@ void CellWidget::setSelected(bool selected, bool editing)
     m_selected = selected;
     m_editing = selected && editing;
     const QColor colour = !selected ? Qt::transparent : (m_editing ? QColor(0x66, 0xbb, 0x6a) : QColor(0x19, 0x76, 0xd2));
-    QPalette p = m_bar->palette();
-    p.setColor(QPalette::Window, colour);
-    m_bar->setPalette(p);
+    // Every cell hears every selection change: only a changed colour is set (a palette change
+    // reaches every child and posts events to each; over 2,000 cells that took seconds).
+    if (m_bar->palette().color(QPalette::Window) != colour) {
+        QPalette p = m_bar->palette();
+        p.setColor(QPalette::Window, colour);
+        m_bar->setPalette(p);
+    }
     const QString sheet = m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
                                     : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}");
-    // Every cell hears every selection change: an unchanged style sheet is not set again (setting
-    // one re-polishes the editor, which made big notebooks slow to open and to move around in).
+    // Likewise an unchanged style sheet is not set again (setting one re-polishes the editor).
     if (m_editor->styleSheet() != sheet)
         m_editor->setStyleSheet(sheet);
 }

@@ -42,7 +42,6 @@ void SandboxManager::reconcileAtStartup()
         }
         if (adoptPresent(*rec)) {
             adopted.push_back(rec->id);
-            m_runtime.adopt(rec->handle);
             if (store::SandboxPtr adoptedRec = m_store.sandbox(rec->id))
                 renewLease(*adoptedRec);
             if (rec->endAtMs != 0)

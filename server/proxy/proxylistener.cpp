@@ -3,6 +3,8 @@
 #include "common/log.h"
 #include "proxy/proxysession.h"
 
+#include <sys/socket.h>
+
 namespace lizard::proxy {
 
 ProxyListener::ProxyListener(http::net::io_context& ioc,
@@ -34,6 +36,8 @@ Status ProxyListener::open(unsigned short port)
             500, ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
             "cannot listen on " + m_address + ":" + std::to_string(port) + ": " + ec.message()};
     }
+    std::lock_guard lock(m_mutex);
+    m_listenFd = m_acceptor.native_handle();
     return okStatus();
 }
 
@@ -52,8 +56,15 @@ void ProxyListener::run()
 void ProxyListener::stop()
 {
     {
+        // The acceptor itself belongs to its strand, which may be busy for a while under
+        // load; shutting the socket down here takes it out of listening at once, so the
+        // caller (unexpose) can answer knowing that no new connection gets in. The fd stays
+        // open until the strand closes the acceptor below.
         std::lock_guard lock(m_mutex);
         m_stopped = true;
+        if (m_listenFd >= 0)
+            ::shutdown(m_listenFd, SHUT_RDWR);
+        m_listenFd = -1;
     }
     m_context->sessions->closeAddress(m_address);
     http::net::dispatch(m_acceptor.get_executor(), [self = shared_from_this()] {
@@ -69,16 +80,16 @@ void ProxyListener::doAccept()
                                                                http::tcp::socket socket) {
         if (ec == http::net::error::operation_aborted || !self->m_acceptor.is_open())
             return;
+        {
+            std::lock_guard lock(self->m_mutex);
+            if (self->m_stopped)
+                return;
+        }
         if (ec) {
             log::warn("proxy accept failed: " + ec.message());
             auto timer = std::make_shared<http::net::steady_timer>(self->m_acceptor.get_executor(),
                                                                    std::chrono::milliseconds(100));
             return timer->async_wait([self, timer](http::beast::error_code) { self->doAccept(); });
-        }
-        {
-            std::lock_guard lock(self->m_mutex);
-            if (self->m_stopped)
-                return;
         }
         auto session =
             std::make_shared<ProxySession>(std::move(socket), self->m_context, self->m_address);

@@ -24,6 +24,8 @@ public:
     unsigned short port() const;
     const std::string& address() const { return m_address; }
     void run();
+    // Stops listening before it returns (a connect right after gets "refused"), then ends
+    // the address's connections.
     void stop();
 
 private:
@@ -35,6 +37,7 @@ private:
     const std::string m_address;
     std::mutex m_mutex;
     bool m_stopped = false;
+    int m_listenFd = -1; // the acceptor's socket while it listens; guarded by m_mutex
 };
 
 } // namespace lizard::proxy

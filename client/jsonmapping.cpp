@@ -27,7 +27,10 @@ SandboxInfo sandboxFromJson(const Json& j)
         s.limitsEnforcedBy = l.string("enforcedBy");
         s.pidsLimit = int(l.integer("pids"));
         s.processMemoryMb = int(l.integer("processMemoryMb"));
+        s.diskEnforcedBy = l.string("disk");
+        s.diskOver = l.boolean("diskOver", false);
     }
+    s.diskGb = int(r.integer("diskGb"));
     s.internetAccess = r.boolean("internetAccess", true);
     s.metadata = r.stringMap("metadata");
     return s;
@@ -109,7 +112,8 @@ Outcome<Project> parseProject(const QByteArray& body, const QString& what)
 
 Outcome<QList<Project>> parseProjects(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<Project>>(body, what, [](const Json& j) { return listOf<Project>(j, "projects", project); });
+    return parseWith<QList<Project>>(
+        body, what, [](const Json& j) { return listOf<Project>(j, "projects", project); });
 }
 
 Outcome<SandboxInfo> parseSandbox(const QByteArray& body, const QString& what)
@@ -119,8 +123,9 @@ Outcome<SandboxInfo> parseSandbox(const QByteArray& body, const QString& what)
 
 Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<SandboxInfo>>(body, what,
-                                         [](const Json& j) { return listOf<SandboxInfo>(j, "sandboxes", sandboxFromJson); });
+    return parseWith<QList<SandboxInfo>>(body, what, [](const Json& j) {
+        return listOf<SandboxInfo>(j, "sandboxes", sandboxFromJson);
+    });
 }
 
 Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what)
@@ -140,8 +145,8 @@ Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what)
 
 Outcome<QList<ProcessInfo>> parseProcesses(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<ProcessInfo>>(body, what,
-                                         [](const Json& j) { return listOf<ProcessInfo>(j, "processes", process); });
+    return parseWith<QList<ProcessInfo>>(
+        body, what, [](const Json& j) { return listOf<ProcessInfo>(j, "processes", process); });
 }
 
 Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what)
@@ -151,8 +156,8 @@ Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what)
 
 Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<FileEntry>>(body, what,
-                                       [](const Json& j) { return listOf<FileEntry>(j, "file list", fileEntry); });
+    return parseWith<QList<FileEntry>>(
+        body, what, [](const Json& j) { return listOf<FileEntry>(j, "file list", fileEntry); });
 }
 
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what)
@@ -168,13 +173,17 @@ Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what)
     });
 }
 
-QByteArray nameBody(const QString& name) { return dump(Json{{"name", utf8(name)}}); }
+QByteArray nameBody(const QString& name)
+{
+    return dump(Json{{"name", utf8(name)}});
+}
 
 QByteArray createSandboxBody(const CreateSandboxRequest& request)
 {
     Json j = Json::object();
     if (request.snapshotId.isEmpty()) {
-        j["template"] = utf8(request.templateName.isEmpty() ? QStringLiteral("base") : request.templateName);
+        j["template"] =
+            utf8(request.templateName.isEmpty() ? QStringLiteral("base") : request.templateName);
     } else {
         // Restore: the snapshot decides template and size, as in the SDK's restore().
         j["snapshotId"] = utf8(request.snapshotId);
@@ -196,10 +205,13 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
     return dump(j);
 }
 
-QByteArray timeoutBody(qint64 timeoutMs) { return dump(Json{{"timeoutMs", timeoutMs}}); }
+QByteArray timeoutBody(qint64 timeoutMs)
+{
+    return dump(Json{{"timeoutMs", timeoutMs}});
+}
 
-QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv, const ExecOptions& opts,
-                    bool pidEvent)
+QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv,
+                    const ExecOptions& opts, bool pidEvent)
 {
     Json j = Json::object();
     if (useArgv) {
@@ -225,7 +237,8 @@ QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useAr
 
 QByteArray signalBody(int pid, const QString& signal)
 {
-    return dump(Json{{"pid", pid}, {"signal", utf8(signal.isEmpty() ? QStringLiteral("SIGTERM") : signal)}});
+    return dump(Json{{"pid", pid},
+                     {"signal", utf8(signal.isEmpty() ? QStringLiteral("SIGTERM") : signal)}});
 }
 
 QByteArray writeFileBody(const QString& path, const QByteArray& content)
@@ -240,7 +253,10 @@ QByteArray writeFileBody(const QString& path, const QByteArray& content)
     return dump(j);
 }
 
-QByteArray pathBody(const QString& path) { return dump(Json{{"path", utf8(path)}}); }
+QByteArray pathBody(const QString& path)
+{
+    return dump(Json{{"path", utf8(path)}});
+}
 
 QByteArray moveBody(const QString& from, const QString& to)
 {

@@ -9,7 +9,6 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace lizard::client {
@@ -60,8 +59,8 @@ struct SandboxInfo
     QString templateName;
     QString projectId;
     QDateTime startedAt;
-    QDateTime endAt;        // invalid = no deadline
-    QString status;         // running, paused, failed, stopped, deleted
+    QDateTime endAt; // invalid = no deadline
+    QString status;  // running, paused, failed, stopped, deleted
     QString size;
     QString region;
     std::optional<QString> pauseError;
@@ -72,6 +71,12 @@ struct SandboxInfo
     QString limitsEnforcedBy;
     int pidsLimit = 0;       // tasks of the whole sandbox; 0: not reported
     int processMemoryMb = 0; // rlimit: memory of each process; 0: not reported
+    // The writable layer's bound (diskGb, limits.disk): "image" (enforced by the file system)
+    // or "watch" (lizard-local as an ordinary user measures it and stops growth once over);
+    // 0 / empty: not bounded or not reported. diskOver: watched and over it now.
+    int diskGb = 0;
+    QString diskEnforcedBy;
+    bool diskOver = false;
     bool internetAccess = true;
     QMap<QString, QString> metadata;
 };
@@ -83,8 +88,8 @@ struct CreateSandboxRequest
 {
     QString projectId;
     QString templateName = QStringLiteral("base");
-    QString size;                    // empty: server default
-    qint64 timeoutMs = 300000;       // 0: no deadline
+    QString size;              // empty: server default
+    qint64 timeoutMs = 300000; // 0: no deadline
     QMap<QString, QString> metadata;
     QMap<QString, QString> envs;
     bool internetAccess = true;
@@ -98,8 +103,8 @@ struct CreateSandboxRequest
 struct ExecOptions
 {
     QMap<QString, QString> envs;
-    QString user;     // empty: server default (root)
-    QString workdir;  // empty: the user's home
+    QString user;    // empty: server default (root)
+    QString workdir; // empty: the user's home
     int timeoutMs = 60000;
 };
 
@@ -124,10 +129,10 @@ struct FileEntry
 {
     QString name;
     QString path;
-    QString type;         // file, dir, symlink
+    QString type; // file, dir, symlink
     qint64 size = 0;
-    QString mode;         // "0644"
-    QString permissions;  // "-rw-r--r--"
+    QString mode;        // "0644"
+    QString permissions; // "-rw-r--r--"
     QString owner;
     QString group;
     QDateTime modifiedAt;
@@ -162,15 +167,15 @@ struct Snapshot
     QString workspaceId;
     QString region;
     QString sourceSandboxId;
-    QString status;           // building, warming, ready, paused, suspended, failed
-    QString error;            // why it failed, empty otherwise
+    QString status; // building, warming, ready, paused, suspended, failed
+    QString error;  // why it failed, empty otherwise
     QString createdBy;
     int poolSize = 0;
     int readyCount = 0;
     double cpus = 0;
     int memoryMb = 0;
-    QDateTime createdAt;      // invalid if absent
-    qint64 sizeBytes = -1;    // -1: the server did not say (the cloud does not)
+    QDateTime createdAt;   // invalid if absent
+    qint64 sizeBytes = -1; // -1: the server did not say (the cloud does not)
     std::optional<bool> sourceVolume;
 };
 
@@ -195,7 +200,7 @@ struct Volume
     int sizeGb = 0;
     QString region;
     QString status;
-    QString attachedTo;       // sandbox id holding it, empty when free
+    QString attachedTo; // sandbox id holding it, empty when free
     QDateTime createdAt;
     std::optional<bool> sizeEnforced;
 };
@@ -203,7 +208,7 @@ struct Volume
 // How to reach a Lizard API: the cloud or a lizard-local.
 struct Endpoint
 {
-    QString baseUrl;  // e.g. "https://lizard.build" or "http://127.0.0.1:7411"
+    QString baseUrl; // e.g. "https://lizard.build" or "http://127.0.0.1:7411"
     QString apiKey;
     // The user confirmed sending the key over plain http:// to a host that is not this
     // computer. Without it such a key is never sent (see keytransport.h).

@@ -9,14 +9,22 @@ namespace lizard::models {
 QString sandboxColumnTitle(int column)
 {
     switch (column) {
-    case SandboxColumn::Id: return QStringLiteral("ID");
-    case SandboxColumn::Template: return QStringLiteral("Template");
-    case SandboxColumn::Size: return QStringLiteral("Size");
-    case SandboxColumn::Status: return QStringLiteral("Status");
-    case SandboxColumn::Started: return QStringLiteral("Started");
-    case SandboxColumn::TimeLeft: return QStringLiteral("Time left");
-    case SandboxColumn::Metadata: return QStringLiteral("Metadata");
-    default: return {};
+    case SandboxColumn::Id:
+        return QStringLiteral("ID");
+    case SandboxColumn::Template:
+        return QStringLiteral("Template");
+    case SandboxColumn::Size:
+        return QStringLiteral("Size");
+    case SandboxColumn::Status:
+        return QStringLiteral("Status");
+    case SandboxColumn::Started:
+        return QStringLiteral("Started");
+    case SandboxColumn::TimeLeft:
+        return QStringLiteral("Time left");
+    case SandboxColumn::Metadata:
+        return QStringLiteral("Metadata");
+    default:
+        return {};
     }
 }
 
@@ -30,7 +38,43 @@ QString memoryText(int mb)
 
 } // namespace
 
+namespace {
+
+// " · Disk: 10 GB", " · Disk: 10 GB (watched)" (lizard-local as an ordinary user) or, while
+// a watched layer is over its size, " · Disk: 10 GB (full)"; empty when not bounded.
+QString diskText(const client::SandboxInfo& info)
+{
+    if (info.diskGb <= 0)
+        return {};
+    const QString how = info.diskEnforcedBy != QLatin1String("watch") ? QString()
+                        : info.diskOver                               ? QStringLiteral(" (full)")
+                                        : QStringLiteral(" (watched)");
+    return QStringLiteral(" · Disk: %1 GB%2").arg(info.diskGb).arg(how);
+}
+
+QString diskToolTip(const client::SandboxInfo& info)
+{
+    if (info.diskGb <= 0)
+        return {};
+    if (info.diskEnforcedBy == QLatin1String("watch"))
+        return QStringLiteral(" Disk: %1 GB, watched: the server measures the sandbox's files "
+                              "every 2 s and, once they pass the size, files may no longer grow "
+                              "(a few seconds of writes may pass it first).%2")
+            .arg(info.diskGb)
+            .arg(info.diskOver ? QStringLiteral(" It is over its size now: delete files to "
+                                                "write again.")
+                               : QString());
+    return QStringLiteral(" Disk: %1 GB, its own file system.").arg(info.diskGb);
+}
+
+} // namespace
+
 QString sandboxSizeText(const client::SandboxInfo& info)
+{
+    return sandboxLimitsText(info) + diskText(info);
+}
+
+QString sandboxLimitsText(const client::SandboxInfo& info)
 {
     const QString size = info.size.isEmpty() ? QStringLiteral("default") : info.size;
     const QString pids =
@@ -47,6 +91,11 @@ QString sandboxSizeText(const client::SandboxInfo& info)
 }
 
 QString sandboxLimitsToolTip(const client::SandboxInfo& info)
+{
+    return sandboxProcessLimitsToolTip(info) + diskToolTip(info);
+}
+
+QString sandboxProcessLimitsToolTip(const client::SandboxInfo& info)
 {
     if (info.limitsEnforcedBy == QLatin1String("cgroup"))
         return QStringLiteral("Enforced by cgroups for the whole sandbox: %1 CPUs, %2 of memory, "
@@ -69,24 +118,30 @@ QString sandboxLimitsToolTip(const client::SandboxInfo& info)
 QString sandboxCellText(const client::SandboxInfo& info, int column, const QDateTime& now)
 {
     switch (column) {
-    case SandboxColumn::Id: return info.sandboxId;
-    case SandboxColumn::Template: return info.templateName;
-    case SandboxColumn::Size: return sandboxSizeText(info);
+    case SandboxColumn::Id:
+        return info.sandboxId;
+    case SandboxColumn::Template:
+        return info.templateName;
+    case SandboxColumn::Size:
+        return sandboxSizeText(info);
     case SandboxColumn::Status: {
         QString s = info.status.isEmpty() ? QStringLiteral("running") : info.status;
         if (info.pauseError && !info.pauseError->isEmpty())
             s += QStringLiteral(" (pause failed: %1)").arg(*info.pauseError);
         return s;
     }
-    case SandboxColumn::Started: return formatStarted(info.startedAt, now);
-    case SandboxColumn::TimeLeft: return formatTimeLeft(info.endAt, now);
+    case SandboxColumn::Started:
+        return formatStarted(info.startedAt, now);
+    case SandboxColumn::TimeLeft:
+        return formatTimeLeft(info.endAt, now);
     case SandboxColumn::Metadata: {
         QStringList parts;
         for (auto it = info.metadata.cbegin(); it != info.metadata.cend(); ++it)
             parts << it.key() + QLatin1Char('=') + it.value();
         return parts.join(QStringLiteral(", "));
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -97,7 +152,8 @@ bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& 
            a.cpus != b.cpus || a.memoryMb != b.memoryMb || a.pauseError != b.pauseError ||
            a.limitsEnforcedBy != b.limitsEnforcedBy || a.pidsLimit != b.pidsLimit ||
            a.processMemoryMb != b.processMemoryMb || a.internetAccess != b.internetAccess ||
-           a.projectId != b.projectId;
+           a.diskGb != b.diskGb || a.diskEnforcedBy != b.diskEnforcedBy ||
+           a.diskOver != b.diskOver || a.projectId != b.projectId;
 }
 
 } // namespace lizard::models

@@ -21,10 +21,16 @@ QString sandboxCellText(const client::SandboxInfo& info, int column, const QDate
 // What the sandbox's limits really are, from what the server reports (cpus/memoryMb only
 // when enforced; lizard-local's "limits" says how): "medium · 2 vCPU · 8 GB · 1024 pids"
 // (cgroups), "medium · 1024 pids · 8 GB per process · cpu not limited" (rlimits only),
-// "medium · limits not enforced"; "medium · 4 vCPU · 8 GB" from a server without "limits".
+// "medium · limits not enforced"; "medium · 4 vCPU · 8 GB" from a server without "limits";
+// then the disk when bounded: " · Disk: 10 GB", " · Disk: 10 GB (watched)" (measured by an
+// ordinary user's lizard-local), " · Disk: 10 GB (full)" (watched and over its size).
 QString sandboxSizeText(const client::SandboxInfo& info);
+// The same without the disk.
+QString sandboxLimitsText(const client::SandboxInfo& info);
 // The Size column's tooltip: the same in a sentence ("No limits: cgroups are not writable...").
 QString sandboxLimitsToolTip(const client::SandboxInfo& info);
+// The same without the disk.
+QString sandboxProcessLimitsToolTip(const client::SandboxInfo& info);
 
 // True if the two infos look different in any column except time left.
 bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& b);

@@ -5,6 +5,7 @@
 #include "agent/process_table.h"
 #include "agent/reaper.h"
 
+#include <atomic>
 #include <map>
 #include <string>
 
@@ -17,6 +18,9 @@ struct AgentContext
     Reaper reaper;
     ProcessTable processes;
     Lease lease;
+    // Set by lizard-local's disk watch while the sandbox's layer is over its size: what exec
+    // starts gets RLIMIT_FSIZE 0 from its first instruction (runtime/disk_watch.h).
+    std::atomic<bool> diskFull{false};
 };
 
 } // namespace lizard::agent

@@ -34,9 +34,12 @@ int signalNumber(const std::string& name)
     return 0;
 }
 
-// A ping from lizard-local may renew the lease (lease.h): {"op":"ping","lease":{...}}.
+// A ping from lizard-local may renew the lease (lease.h): {"op":"ping","lease":{...}}, and
+// say whether the disk watch found the layer over its size: {"op":"ping","diskFull":true}.
 void renewLease(const nlohmann::json& req, AgentContext& context)
 {
+    if (const auto full = req.find("diskFull"); full != req.end() && full->is_boolean())
+        context.diskFull = full->get<bool>();
     const auto it = req.find("lease");
     if (it == req.end() || !it->is_object())
         return;

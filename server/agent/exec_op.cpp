@@ -81,6 +81,7 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     spawn.user = *user;
     spawn.env = buildEnv(context, *user, env);
     spawn.cwd = req.value("cwd", std::string());
+    spawn.noFileGrowth = context.diskFull;
     if (spawn.cwd.empty())
         spawn.cwd = user->home;
     int timeoutMs = req.value("timeoutMs", 60000);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -97,6 +98,7 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
     const char* exePath = exe.c_str();
     const uid_t uid = request.user.uid;
     const gid_t gid = request.user.gid;
+    const bool noFileGrowth = request.noFileGrowth;
     sigset_t empty;
     sigemptyset(&empty);
 
@@ -118,6 +120,10 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
         if (::chdir(cwd) != 0)
             failChild(failPipe[1], StageCwd);
         restoreProgramDataLimit();
+        if (noFileGrowth) {
+            const rlimit none{0, 0};
+            ::setrlimit(RLIMIT_FSIZE, &none);
+        }
         ::execve(exePath, argv.data(), envp.data());
         failChild(failPipe[1], StageExec);
     }

@@ -19,6 +19,7 @@ struct SpawnRequest
     std::map<std::string, std::string> env;
     std::string cwd;
     UserInfo user;
+    bool noFileGrowth = false; // RLIMIT_FSIZE 0 (the disk watch found the layer full)
 };
 
 struct Spawned

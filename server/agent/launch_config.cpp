@@ -4,8 +4,9 @@ namespace lizard::agent {
 
 nlohmann::json toJson(const IdMap& map)
 {
-    return {{"kind", map.kind}, {"uid", map.uid}, {"gid", map.gid}, {"hostRoot", map.hostRoot},
-            {"subUid", map.subUid}, {"subGid", map.subGid}, {"count", map.count}};
+    return {{"kind", map.kind},         {"uid", map.uid},       {"gid", map.gid},
+            {"hostRoot", map.hostRoot}, {"subUid", map.subUid}, {"subGid", map.subGid},
+            {"count", map.count}};
 }
 
 LaunchConfig parseLaunchConfig(const nlohmann::json& j)
@@ -42,10 +43,12 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
         c.orphanGraceMs = it->value("graceMs", std::int64_t(0));
     }
     c.target = j.value("target", std::string());
+    c.timeoutMs = j.value("timeoutMs", c.timeoutMs);
     c.resolvConf = j.value("resolvConf", false);
     if (const auto it = j.find("copies"); it != j.end()) {
         for (const auto& pair : *it)
-            c.copies.emplace_back(pair.at("from").get<std::string>(), pair.at("to").get<std::string>());
+            c.copies.emplace_back(pair.at("from").get<std::string>(),
+                                  pair.at("to").get<std::string>());
     }
     return c;
 }

@@ -1,13 +1,12 @@
 #pragma once
 // What lizard-local tells `lizard-agent init|template|remove` on stdin (one JSON object).
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace lizard::agent {
@@ -18,10 +17,10 @@ namespace lizard::agent {
 struct IdMap
 {
     std::string kind = "single";
-    uid_t uid = 0;          // caller's uid/gid (subid, single)
+    uid_t uid = 0; // caller's uid/gid (subid, single)
     gid_t gid = 0;
-    uid_t hostRoot = 0;     // root kind: first host uid/gid of the range
-    uid_t subUid = 0;       // subid kind: first subordinate uid/gid
+    uid_t hostRoot = 0; // root kind: first host uid/gid of the range
+    uid_t subUid = 0;   // subid kind: first subordinate uid/gid
     gid_t subGid = 0;
     unsigned count = 65536;
 };
@@ -48,7 +47,7 @@ struct SandboxRlimits
 
 struct LaunchConfig
 {
-    std::string mode; // "sandbox", "template", "remove" or "copy"
+    std::string mode; // "sandbox", "template", "remove", "copy" or "usage"
     IdMap idMap;
     std::string newuidmap = "/usr/bin/newuidmap";
     std::string newgidmap = "/usr/bin/newgidmap";
@@ -73,8 +72,9 @@ struct LaunchConfig
     // grace period without a renewal, 0 = never.
     std::int64_t endAtMs = 0;
     std::int64_t orphanGraceMs = 0;
-    // template and remove
+    // template, remove and usage
     std::string target;
+    int timeoutMs = 5000; // usage: the walk's time bound
     bool resolvConf = false;
     // copy: the contents of each `first` directory into the existing `second` directory
     std::vector<std::pair<std::string, std::string>> copies;

@@ -8,6 +8,7 @@
 #include "agent/template_builder.h"
 #include "agent/tree_copier.h"
 #include "agent/tree_remover.h"
+#include "agent/usage_walk.h"
 
 #include <cerrno>
 #include <csignal>
@@ -291,6 +292,35 @@ int runCopy(const LaunchConfig& config)
     return fail(got && line.size() > 2 ? line.substr(2) : "copy helper exited without a result");
 }
 
+// Measures the sandbox layer `config.target` inside a namespace with the sandbox's id map
+// (usage_walk.h).
+int runUsage(const LaunchConfig& config)
+{
+    const int fd = openDir(config.target);
+    if (fd < 0)
+        return fail(errnoText(config.target));
+    auto child = forkIntoUserns(config, [&](int statusFd) {
+        std::string e = becomeNamespaceRoot(config.idMap);
+        const UsageTotals t = e.empty() ? measureTree(fd, config.timeoutMs) : UsageTotals{};
+        sendStatus(statusFd, e.empty() ? "R " + std::to_string(t.bytes) + " " +
+                                             std::to_string(t.files) + " " + (t.partial ? "1" : "0")
+                                       : "E " + e);
+        return e.empty() ? 0 : 1;
+    });
+    ::close(fd);
+    if (!child.error.empty())
+        return fail(child.error);
+    std::string line;
+    bool got = readStatus(child.statusFd, line, config.timeoutMs + 5000);
+    waitChild(child.pid);
+    unsigned long long bytes = 0, files = 0;
+    int partial = 0;
+    if (got && std::sscanf(line.c_str(), "R %llu %llu %d", &bytes, &files, &partial) == 3)
+        return report(
+            {{"ok", true}, {"bytes", bytes}, {"files", files}, {"partial", partial != 0}});
+    return fail(got && line.size() > 2 ? line.substr(2) : "usage helper exited without a result");
+}
+
 } // namespace
 
 int runLauncher(const LaunchConfig& config)
@@ -315,6 +345,8 @@ int runLauncher(const LaunchConfig& config)
     }
     if (config.mode == "copy")
         return runCopy(config);
+    if (config.mode == "usage")
+        return runUsage(config);
     return fail("unknown mode: " + config.mode);
 }
 

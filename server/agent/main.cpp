@@ -1,6 +1,7 @@
-// lizard-agent: started by lizard-local as `lizard-agent init|template|remove` with a JSON
-// configuration on stdin (never on the command line: it holds the sandbox's envs).
-// `init` ends up as PID 1 of the new sandbox; see launcher.h.
+// lizard-agent: started by lizard-local as `lizard-agent init|template|remove|copy|usage` with
+// a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
+// `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
+// writable layer (usage_walk.h).
 #include "agent/launcher.h"
 
 #include <cstring>
@@ -10,9 +11,10 @@
 
 int main(int argc, char** argv)
 {
-    if (argc != 2 || (std::strcmp(argv[1], "init") != 0 && std::strcmp(argv[1], "template") != 0
-                      && std::strcmp(argv[1], "remove") != 0 && std::strcmp(argv[1], "copy") != 0)) {
-        std::cerr << "usage: lizard-agent init|template|remove|copy < config.json\n"
+    if (argc != 2 || (std::strcmp(argv[1], "init") != 0 && std::strcmp(argv[1], "template") != 0 &&
+                      std::strcmp(argv[1], "remove") != 0 && std::strcmp(argv[1], "copy") != 0 &&
+                      std::strcmp(argv[1], "usage") != 0)) {
+        std::cerr << "usage: lizard-agent init|template|remove|copy|usage < config.json\n"
                      "  Started by lizard-local; not meant to be run by hand.\n";
         return 2;
     }
@@ -21,12 +23,15 @@ int main(int argc, char** argv)
         auto config = lizard::agent::parseLaunchConfig(nlohmann::json::parse(input));
         std::string mode = argv[1] == std::string("init") ? "sandbox" : argv[1];
         if (config.mode != mode) {
-            std::cout << nlohmann::json{{"ok", false}, {"error", "mode mismatch"}}.dump() << std::endl;
+            std::cout << nlohmann::json{{"ok", false}, {"error", "mode mismatch"}}.dump()
+                      << std::endl;
             return 2;
         }
         return lizard::agent::runLauncher(config);
     } catch (const std::exception& e) {
-        std::cout << nlohmann::json{{"ok", false}, {"error", std::string("bad configuration: ") + e.what()}}.dump()
+        std::cout << nlohmann::json{{"ok", false},
+                                    {"error", std::string("bad configuration: ") + e.what()}}
+                         .dump()
                   << std::endl;
         return 2;
     }

@@ -90,31 +90,39 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(timeout.error());
         int64_t timeoutMs = timeout->value_or(0);
         if (timeoutMs != 0 && (timeoutMs < 1000 || timeoutMs > kMaxTimeoutMs))
-            return ex->replyError(Error{400, "INVALID_TIMEOUT",
-                                        "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
+            return ex->replyError(
+                Error{400, "INVALID_TIMEOUT",
+                      "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
         if (timeoutMs == 0 && source->endAtMs != 0) // the source's lifetime, counted from the fork
             timeoutMs = std::max<int64_t>(1000, source->endAtMs - source->startedAtMs);
         if (holdsVolume(st, *source))
-            return ex->replyError(Error{409, "SANDBOX_HAS_VOLUME",
-                                        "sandbox " + source->id + " has a volume attached; it cannot be forked"});
-        mgr.snapshots().captureForFork(source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {
-            if (!files)
-                return onExchange(ex, [ex, e = files.error()] { ex->replyError(e); });
-            auto results = std::make_shared<std::vector<nlohmann::json>>(size_t(n));
-            auto left = std::make_shared<std::atomic<int64_t>>(n);
-            const std::string name = *files;
-            for (int64_t i = 0; i < n; ++i) {
-                mgr.create(copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
-                           [ex, &mgr, results, left, name, i](Result<store::SandboxPtr> r) {
-                               (*results)[size_t(i)] = r ? nlohmann::json{{"sandbox", sandboxJson(*r.value(), mgr.diskGb(r.value()->id))}}
-                                                         : errorEntry(r.error(), mgr);
-                               if (left->fetch_sub(1) != 1)
-                                   return;
-                               mgr.snapshots().dropFiles(name);
-                               onExchange(ex, [ex, results] { ex->replyJson(200, nlohmann::json(*results)); });
-                           });
-            }
-        });
+            return ex->replyError(
+                Error{409, "SANDBOX_HAS_VOLUME",
+                      "sandbox " + source->id + " has a volume attached; it cannot be forked"});
+        mgr.snapshots().captureForFork(
+            source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {
+                if (!files)
+                    return onExchange(ex, [ex, e = files.error()] { ex->replyError(e); });
+                auto results = std::make_shared<std::vector<nlohmann::json>>(size_t(n));
+                auto left = std::make_shared<std::atomic<int64_t>>(n);
+                const std::string name = *files;
+                for (int64_t i = 0; i < n; ++i) {
+                    mgr.create(copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
+                               [ex, &mgr, results, left, name, i](Result<store::SandboxPtr> r) {
+                                   (*results)[size_t(i)] =
+                                       r ? nlohmann::json{{"sandbox",
+                                                           sandboxJson(*r.value(),
+                                                                       mgr.disk(r.value()->id))}}
+                                         : errorEntry(r.error(), mgr);
+                                   if (left->fetch_sub(1) != 1)
+                                       return;
+                                   mgr.snapshots().dropFiles(name);
+                                   onExchange(ex, [ex, results] {
+                                       ex->replyJson(200, nlohmann::json(*results));
+                                   });
+                               });
+                }
+            });
     });
 }
 

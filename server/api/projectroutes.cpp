@@ -101,15 +101,16 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(s.error());
         ex->replyEmpty();
     });
-    router.add(verb::get, "/api/projects/{}/sandboxes", [&st, &ctx](const ExPtr& ex, const Params& p) {
-        auto project = findProject(st, p[0]);
-        if (!project)
-            return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
-        nlohmann::json out = nlohmann::json::array();
-        for (const auto& s : st.runningSandboxes(project->id))
-            out.push_back(sandboxJson(*s, ctx.sandboxes.diskGb(s->id)));
-        ex->replyJson(200, out);
-    });
+    router.add(
+        verb::get, "/api/projects/{}/sandboxes", [&st, &ctx](const ExPtr& ex, const Params& p) {
+            auto project = findProject(st, p[0]);
+            if (!project)
+                return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+            nlohmann::json out = nlohmann::json::array();
+            for (const auto& s : st.runningSandboxes(project->id))
+                out.push_back(sandboxJson(*s, ctx.sandboxes.disk(s->id)));
+            ex->replyJson(200, out);
+        });
 }
 
 } // namespace lizard::api

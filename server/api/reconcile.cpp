@@ -42,6 +42,7 @@ void SandboxManager::reconcileAtStartup()
         }
         if (adoptPresent(*rec)) {
             adopted.push_back(rec->id);
+            m_runtime.adopt(rec->handle);
             if (store::SandboxPtr adoptedRec = m_store.sandbox(rec->id))
                 renewLease(*adoptedRec);
             if (rec->endAtMs != 0)

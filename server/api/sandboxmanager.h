@@ -76,6 +76,7 @@ public:
     {
         return m_runtime.oomKills(handle);
     }
+    runtime::DiskState disk(const std::string& id) const { return m_runtime.diskState(id); }
     // Where volumes live (set before serving; sandboxmanager_volumes.cpp).
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }

@@ -1,10 +1,10 @@
 // Sandboxes: create, list, info, kill, timeout.
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
-#include "api/snapshotservice.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/sizes.h"
+#include "api/snapshotservice.h"
 #include "api/views.h"
 #include "common/timeutil.h"
 #include "http/responses.h"
@@ -32,7 +32,8 @@ Status validEnvNames(const std::map<std::string, std::string>& envs, const std::
 }
 
 // volumeId or volumeName (either names a volume of the sandbox's project): its id, or "".
-Result<std::string> createVolume(const Fields& f, const store::Store& st, const std::string& projectId)
+Result<std::string> createVolume(const Fields& f, const store::Store& st,
+                                 const std::string& projectId)
 {
     auto byId = f.optString("volumeId");
     if (!byId)
@@ -128,7 +129,8 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
         return disk.error();
     const int64_t diskGb = disk->value_or(p.diskGb);
     if (diskGb < runtime::SandboxDisks::kMinGb || diskGb > runtime::SandboxDisks::kMaxGb)
-        return invalidArgument("field \"diskGb\" must be an integer from 1 to 256 (GiB of writable disk)");
+        return invalidArgument(
+            "field \"diskGb\" must be an integer from 1 to 256 (GiB of writable disk)");
     p.diskGb = int(diskGb);
     auto volume = createVolume(f, st, p.projectId);
     if (!volume)
@@ -156,12 +158,13 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         auto restoring = applySnapshot(*body, *params, mgr.snapshots()); // restore
         if (!restoring)
             return ex->replyError(restoring.error());
-        mgr.create(std::move(*params), [ex, &mgr, snapshot = *restoring](Result<store::SandboxPtr> created) {
+        mgr.create(std::move(*params), [ex, &mgr,
+                                        snapshot = *restoring](Result<store::SandboxPtr> created) {
             if (!snapshot.empty())
                 mgr.snapshots().release(snapshot);
             onExchange(ex, [ex, &mgr, created = std::move(created)]() mutable {
                 if (created)
-                    return ex->replyJson(200, sandboxJson(**created, mgr.diskGb((*created)->id)));
+                    return ex->replyJson(200, sandboxJson(**created, mgr.disk((*created)->id)));
                 nlohmann::json more = nlohmann::json::object();
                 if (created.error().status == 429)
                     more = {{"limit", mgr.maxRunning()},
@@ -179,13 +182,13 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         nlohmann::json out = nlohmann::json::array();
         for (const auto& s : st.runningSandboxes()) {
             if (mgr.running(s->id))
-                out.push_back(sandboxJson(*s, mgr.diskGb(s->id)));
+                out.push_back(sandboxJson(*s, mgr.disk(s->id)));
         }
         ex->replyJson(200, out);
     });
     router.add(verb::get, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
         if (auto s = mgr.running(p[0]))
-            return ex->replyJson(200, sandboxJson(*s, mgr.diskGb(s->id)));
+            return ex->replyJson(200, sandboxJson(*s, mgr.disk(s->id)));
         ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
     });
     router.add(verb::delete_, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {

@@ -14,7 +14,7 @@ nlohmann::json projectJson(const store::ProjectRecord& p)
             {"createdAt", isoUtc(p.createdAtMs)}};
 }
 
-nlohmann::json sandboxJson(const store::SandboxRecord& s, int diskGb)
+nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskState& disk)
 {
     nlohmann::json j = {
         {"sandboxId", s.id},
@@ -45,9 +45,16 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, int diskGb)
         limits["pids"] = pidsForSize(s.size);
     if (s.handle.rlimitsApplied)
         limits["processMemoryMb"] = s.memoryMb;
+    // The writable layer: an ext4 image of its size (ENOSPC), or as an ordinary user the disk
+    // watch (EFBIG once over; diskOver while it is: files may shrink, not grow).
+    if (disk.gb > 0) {
+        limits["disk"] = disk.enforcedBy;
+        if (disk.enforcedBy == "watch")
+            limits["diskOver"] = disk.over;
+    }
     j["limits"] = limits;
-    if (diskGb > 0)
-        j["diskGb"] = diskGb;
+    if (disk.gb > 0)
+        j["diskGb"] = disk.gb;
     return j;
 }
 

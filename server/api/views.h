@@ -1,6 +1,7 @@
 #pragma once
 // The JSON shapes the API answers (as the official SDK reads them).
 
+#include "runtime/runtime.h"
 #include "store/records.h"
 
 #include <nlohmann/json.hpp>
@@ -9,8 +10,9 @@ namespace lizard::api {
 
 nlohmann::json projectJson(const store::ProjectRecord& project);
 // cpus and memoryMb appear only when the limits are really enforced, diskGb only when the
-// writable layer is really bounded (SandboxManager::diskGb > 0).
-nlohmann::json sandboxJson(const store::SandboxRecord& sandbox, int diskGb);
+// writable layer is really bounded (SandboxManager::disk: gb > 0), with limits.disk saying
+// how ("image" or "watch") and, watched, limits.diskOver.
+nlohmann::json sandboxJson(const store::SandboxRecord& sandbox, const runtime::DiskState& disk);
 // Agent file entry → API entry: mode as a number (0644 → 420), modifiedAt = modTime.
 nlohmann::json fileEntryJson(const nlohmann::json& agentEntry);
 nlohmann::json processJson(const nlohmann::json& agentProcess);

@@ -58,7 +58,8 @@ LinuxRuntime::LinuxRuntime(std::string dataDir) : m_dataDir(std::move(dataDir)) 
 
 std::string LinuxRuntime::templateDir() const
 {
-    return m_dataDir + "/templates/" + kTemplateVersion + "-" + m_ids.kind + "-" + std::to_string(m_ids.hostRoot);
+    return m_dataDir + "/templates/" + kTemplateVersion + "-" + m_ids.kind + "-" +
+           std::to_string(m_ids.hostRoot);
 }
 
 Status LinuxRuntime::prepareDirs()
@@ -90,12 +91,15 @@ Status LinuxRuntime::ensureTemplate()
         return s;
     if (::getuid() == 0 && ::chown(staging.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
         return Error{500, "INTERNAL", "chown " + staging + ": " + std::strerror(errno)};
-    nlohmann::json config{{"mode", "template"}, {"idMap", m_ids.toJson()}, {"target", staging},
+    nlohmann::json config{{"mode", "template"},
+                          {"idMap", m_ids.toJson()},
+                          {"target", staging},
                           {"resolvConf", !m_slirp.empty()}};
     auto built = runAgentTool(m_agentPath, "template", config, 120000);
     if (!built) {
         // Files of the staging tree may belong to sandbox uids: remove them the same way.
-        runAgentTool(m_agentPath, "remove", {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", staging}}, 60000);
+        runAgentTool(m_agentPath, "remove",
+                     {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", staging}}, 60000);
         removeStaging();
         return built.error();
     }
@@ -119,14 +123,17 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));
     rt->m_disks = std::make_unique<SandboxDisks>(dataDir, rt->m_ids);
+    if (!rt->m_disks->enforced())
+        rt->m_watch = std::make_unique<DiskWatch>(rt->m_agentPath, dataDir + "/sandboxes",
+                                                  rt->m_ids.toJson());
 
     Capabilities& caps = rt->m_caps;
     caps.cgroupMode = rt->m_cgroups.mode();
     caps.limits = rt->m_cgroups.limitsAvailable();
     caps.limitsNote = rt->m_cgroups.note();
-    caps.freezer = rt->m_cgroups.mode() == "v2" && caps.limits ? "cgroup-v2"
-        : rt->m_cgroups.mode() == "v1" && caps.limits           ? "cgroup-v1"
-                                                                : "signals";
+    caps.freezer = rt->m_cgroups.mode() == "v2" && caps.limits   ? "cgroup-v2"
+                   : rt->m_cgroups.mode() == "v1" && caps.limits ? "cgroup-v1"
+                                                                 : "signals";
     if (!caps.limits) {
         rt->m_scope.probe();
         caps.limits = rt->m_scope.usable();
@@ -147,8 +154,8 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     } else if (auto s = rt->ensureTemplate(); !s) {
         caps.sandboxes = false;
         caps.sandboxesError = s.error().message.find("unshare(CLONE_NEWUSER)") != std::string::npos
-            ? explainUsernsFailure(s.error().message)
-            : "the sandbox template could not be built: " + s.error().message;
+                                  ? explainUsernsFailure(s.error().message)
+                                  : "the sandbox template could not be built: " + s.error().message;
     } else {
         caps.sandboxes = true;
     }

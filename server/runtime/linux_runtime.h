@@ -2,10 +2,11 @@
 // The Runtime on Linux namespaces (see runtime.h and the runtime brief).
 
 #include "runtime/cgroup_manager.h"
+#include "runtime/disk_watch.h"
 #include "runtime/id_mapping.h"
 #include "runtime/runtime.h"
-#include "runtime/systemd_scope.h"
 #include "runtime/sandbox_disk.h"
+#include "runtime/systemd_scope.h"
 
 #include <memory>
 #include <mutex>
@@ -33,7 +34,8 @@ public:
     Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
     void removeFiles(const std::string& name) override;
     std::vector<std::string> filesNames() override;
-    int diskSizeGb(const std::string& id) override { return m_disks->sizeGb(id); }
+    DiskState diskState(const std::string& id) override;
+    void adopt(const SandboxHandle& handle) override;
     long long oomKills(const SandboxHandle& handle) override
     {
         return m_cgroups.oomKills(handle.id);
@@ -49,8 +51,13 @@ private:
     Status makeOwnedDir(const std::string& path, mode_t mode);
     // Copies the writable layers (upper, local-upper) of `fromDir` into `toDir`'s.
     Result<FilesCopy> copyLayers(const std::string& fromDir, const std::string& toDir);
+    // Starts watching the sandbox's layer where no image bounds it (disk_watch.h).
+    void watchDisk(const SandboxHandle& handle, int gb);
     std::string sandboxDir(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }
-    std::string socketPath(const std::string& id) const { return m_dataDir + "/run/" + id + ".sock"; }
+    std::string socketPath(const std::string& id) const
+    {
+        return m_dataDir + "/run/" + id + ".sock";
+    }
     std::string templateDir() const;
     std::string filesDir(const std::string& name) const { return m_dataDir + "/files/" + name; }
 
@@ -61,6 +68,7 @@ private:
     CgroupManager m_cgroups;
     SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable
     std::unique_ptr<SandboxDisks> m_disks;
+    std::unique_ptr<DiskWatch> m_watch; // only where !m_disks->enforced()
     Capabilities m_caps;
 };
 

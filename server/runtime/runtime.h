@@ -15,15 +15,15 @@ namespace lizard::runtime {
 
 struct Limits
 {
-    double cpus = 4;      // medium
-    int memoryMb = 8192;  // medium
+    double cpus = 4;     // medium
+    int memoryMb = 8192; // medium
     int pidsMax = 1024;
 };
 
 struct SandboxSpec
 {
-    std::string id;               // "sb_..." chosen by the caller
-    std::string templateName;     // "base" | "interpreter"
+    std::string id;           // "sb_..." chosen by the caller
+    std::string templateName; // "base" | "interpreter"
     Limits limits;
     std::map<std::string, std::string> envs; // create-time envs, applied to every exec
     bool internetAccess = true;
@@ -36,46 +36,54 @@ struct SandboxSpec
     // Size of the writable layer (GiB; enforced where capabilities().diskQuota).
     int diskGb = 10;
     // What the agent enforces by itself when lizard-local is gone (Runtime::renewLease).
-    int64_t endAtMs = 0;        // unix ms; 0: no deadline
-    int64_t orphanGraceMs = 0;  // 0: never
+    int64_t endAtMs = 0;       // unix ms; 0: no deadline
+    int64_t orphanGraceMs = 0; // 0: never
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
 struct SandboxHandle
 {
     std::string id;
-    pid_t initPid = 0;                   // host pid of the agent (PID 1 in the sandbox)
+    pid_t initPid = 0;                    // host pid of the agent (PID 1 in the sandbox)
     unsigned long long initStartTime = 0; // /proc/<pid>/stat field 22, guards against pid reuse
-    std::string socketPath;              // agent socket, host side
-    bool limitsEnforced = false;         // cgroup limits really applied
+    std::string socketPath;               // agent socket, host side
+    bool limitsEnforced = false;          // cgroup limits really applied
     // The kernel's own bounds, with or without cgroups: all tasks of the sandbox <= pidsMax
     // (RLIMIT_NPROC of a nested user namespace) and RLIMIT_DATA <= memoryMb per process.
     bool rlimitsApplied = false;
-    bool internetAccess = false;         // really has a network route out
+    bool internetAccess = false; // really has a network route out
 };
 
 // What this host allows; computed once at startup, logged, and shown by the app.
 struct Capabilities
 {
-    bool sandboxes = false;          // user namespaces usable
-    std::string sandboxesError;      // why not, with the fix (sysctl, AppArmor profile...)
-    std::string cgroupMode;          // "v2", "v1" or "none"
-    bool limits = false;             // cpu/memory/pids limits can be set
-    std::string limitsNote;          // why not, when limits == false
-    bool fullUidRange = false;       // 65536 uids mapped (so `user` really is another uid)
-    bool network = false;            // internetAccess:true can be honoured (slirp4netns)
+    bool sandboxes = false;     // user namespaces usable
+    std::string sandboxesError; // why not, with the fix (sysctl, AppArmor profile...)
+    std::string cgroupMode;     // "v2", "v1" or "none"
+    bool limits = false;        // cpu/memory/pids limits can be set
+    std::string limitsNote;     // why not, when limits == false
+    bool fullUidRange = false;  // 65536 uids mapped (so `user` really is another uid)
+    bool network = false;       // internetAccess:true can be honoured (slirp4netns)
     bool interpreterTemplate = false;
-    std::string interpreterMissing;  // missing host packages for the interpreter template
-    std::string freezer;             // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
-    bool diskQuota = false;          // each sandbox's writable layer is bounded (SandboxSpec::diskGb)
-    std::string diskQuotaNote;       // why not, when diskQuota == false
+    std::string interpreterMissing; // missing host packages for the interpreter template
+    std::string freezer;            // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
+    bool diskQuota = false;    // each sandbox's writable layer is bounded (SandboxSpec::diskGb)
+    std::string diskQuotaNote; // why not, when diskQuota == false
+};
+
+// How a sandbox's writable layer is bounded (Runtime::diskState).
+struct DiskState
+{
+    int gb = 0;             // its size in GiB; 0 when nothing bounds it
+    std::string enforcedBy; // "image" (an ext4 image: ENOSPC) or "watch" (disk_watch.h: EFBIG)
+    bool over = false;      // watch: the layer is over its size and its files may not grow
 };
 
 // What captureFiles copied.
 struct FilesCopy
 {
-    std::string dir;                 // absolute path of the copy
-    unsigned long long bytes = 0;    // bytes of file data
+    std::string dir;                  // absolute path of the copy
+    unsigned long long bytes = 0;     // bytes of file data
     unsigned long long reflinked = 0; // files whose data is shared (FICLONE), not copied
 };
 
@@ -120,7 +128,8 @@ public:
 
     // Copies the sandbox's writable layers (its whole writable file system) into
     // <dataDir>/files/<name>. The caller freezes the sandbox around it for a consistent copy.
-    virtual Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) = 0;
+    virtual Result<FilesCopy> captureFiles(const SandboxHandle& handle,
+                                           const std::string& name) = 0;
     // Removes <dataDir>/files/<name>. Idempotent.
     virtual void removeFiles(const std::string& name) = 0;
     // Names of the directories under <dataDir>/files (for cleanup of unknown ones).
@@ -129,7 +138,11 @@ public:
     // Processes of the sandbox the OOM killer killed so far; -1 when the runtime cannot tell.
     virtual long long oomKills(const SandboxHandle& /*handle*/) { return -1; }
     // The enforced size of the sandbox's writable layer in GiB; 0 when it is not bounded.
-    virtual int diskSizeGb(const std::string& /*id*/) { return 0; }
+    virtual int diskSizeGb(const std::string& id) { return diskState(id).gb; }
+    virtual DiskState diskState(const std::string& /*id*/) { return {}; }
+    // A running sandbox found again after a restart of lizard-local (its disk is watched
+    // again where that is how it is bounded).
+    virtual void adopt(const SandboxHandle& /*handle*/) {}
 };
 
 } // namespace lizard::runtime

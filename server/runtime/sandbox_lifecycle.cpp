@@ -171,7 +171,39 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         destroy(handle);
         return Error{500, "SANDBOX_START_FAILED", "the sandbox agent did not answer"};
     }
+    watchDisk(handle, spec.diskGb);
     return handle;
+}
+
+void LinuxRuntime::watchDisk(const SandboxHandle& handle, int gb)
+{
+    if (!m_watch)
+        return;
+    // Kept next to init.pid so that a restarted lizard-local watches it with the same size.
+    std::ofstream(sandboxDir(handle.id) + "/disk-watch.gb") << gb << "\n";
+    m_watch->add(handle.id, handle.initPid, handle.initStartTime, gb, handle.socketPath);
+}
+
+void LinuxRuntime::adopt(const SandboxHandle& handle)
+{
+    if (!m_watch || !validSandboxId(handle.id))
+        return;
+    int gb = 0;
+    std::ifstream(sandboxDir(handle.id) + "/disk-watch.gb") >> gb;
+    // A sandbox started before the watch existed: the API's default size.
+    if (gb < SandboxDisks::kMinGb || gb > SandboxDisks::kMaxGb)
+        gb = SandboxDisks::kDefaultGb;
+    watchDisk(handle, gb);
+}
+
+DiskState LinuxRuntime::diskState(const std::string& id)
+{
+    if (!m_watch) {
+        const int gb = m_disks->sizeGb(id);
+        return {gb, gb > 0 ? "image" : "", false};
+    }
+    const DiskWatch::State s = m_watch->state(id);
+    return {s.gb, s.gb > 0 ? "watch" : "", s.over};
 }
 
 bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs)
@@ -203,6 +235,8 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
 {
     if (!validSandboxId(handle.id))
         return;
+    if (m_watch)
+        m_watch->remove(handle.id);
     end(handle);
     killAndWait(handle.initPid, handle.initStartTime);
     // A freeze that raced the kill (a snapshot or fork that froze the sandbox just after end()

@@ -43,12 +43,17 @@ private slots:
         QTest::addColumn<QStringList>("after");
         QTest::addColumn<int>("insertSignals");
         QTest::addColumn<int>("removeSignals");
-        QTest::newRow("nothing changes") << QStringList{"a", "b"} << QStringList{"a", "b"} << 0 << 0;
+        QTest::newRow("nothing changes")
+            << QStringList{"a", "b"} << QStringList{"a", "b"} << 0 << 0;
         QTest::newRow("one appears") << QStringList{"a"} << QStringList{"a", "b"} << 1 << 0;
-        QTest::newRow("two appear at once") << QStringList{"a"} << QStringList{"a", "b", "c"} << 1 << 0;
-        QTest::newRow("middle one goes") << QStringList{"a", "b", "c"} << QStringList{"a", "c"} << 0 << 1;
-        QTest::newRow("a run goes in one signal") << QStringList{"a", "b", "c", "d"} << QStringList{"a", "d"} << 0 << 1;
-        QTest::newRow("two separate go") << QStringList{"a", "b", "c", "d"} << QStringList{"b", "d"} << 0 << 2;
+        QTest::newRow("two appear at once")
+            << QStringList{"a"} << QStringList{"a", "b", "c"} << 1 << 0;
+        QTest::newRow("middle one goes")
+            << QStringList{"a", "b", "c"} << QStringList{"a", "c"} << 0 << 1;
+        QTest::newRow("a run goes in one signal")
+            << QStringList{"a", "b", "c", "d"} << QStringList{"a", "d"} << 0 << 1;
+        QTest::newRow("two separate go")
+            << QStringList{"a", "b", "c", "d"} << QStringList{"b", "d"} << 0 << 2;
         QTest::newRow("all replaced") << QStringList{"a", "b"} << QStringList{"c"} << 1 << 1;
         QTest::newRow("empties") << QStringList{"a", "b"} << QStringList{} << 0 << 1;
     }
@@ -59,7 +64,8 @@ private slots:
         QFETCH(int, insertSignals);
         QFETCH(int, removeSignals);
         SandboxTableModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.applySandboxes(list(before));
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
@@ -74,13 +80,15 @@ private slots:
         for (int row = 0; row < model.rowCount(); ++row)
             ids << model.index(row, SandboxColumn::Id).data().toString();
         QStringList expected = after;
-        QCOMPARE(QSet<QString>(ids.begin(), ids.end()), QSet<QString>(expected.begin(), expected.end()));
+        QCOMPARE(QSet<QString>(ids.begin(), ids.end()),
+                 QSet<QString>(expected.begin(), expected.end()));
     }
 
     void changedRowGetsOneNarrowDataChanged()
     {
         SandboxTableModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.applySandboxes({sb("a"), sb("b"), sb("c")});
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.applySandboxes({sb("a"), sb("b", "paused"), sb("c")});
@@ -97,10 +105,12 @@ private slots:
     void timeLeftTicksWithoutRefetch()
     {
         SandboxTableModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QDateTime now = QDateTime::fromString("2026-01-01T10:00:00Z", Qt::ISODate);
         model.setClock([&now] { return now; });
-        model.applySandboxes({sb("nodeadline", "running", 0), sb("a", "running", 300), sb("b", "running", 90)});
+        model.applySandboxes(
+            {sb("nodeadline", "running", 0), sb("a", "running", 300), sb("b", "running", 90)});
         QCOMPARE(model.index(1, SandboxColumn::TimeLeft).data().toString(), QString("5:00"));
         QCOMPARE(model.index(0, SandboxColumn::TimeLeft).data().toString(), QString("no limit"));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
@@ -127,6 +137,36 @@ private slots:
         info.cpus = 0.5;
         info.memoryMb = 1536;
         QCOMPARE(lizard::models::sandboxSizeText(info), QString("medium · 0.5 vCPU · 1536 MB"));
+    }
+
+    // The disk follows the limits: "Disk: 10 GB" (an image), "(watched)" where an ordinary
+    // user's lizard-local bounds it by measuring, "(full)" while a watched one is over.
+    void sizeShowsTheDisk()
+    {
+        SandboxInfo info = sb("a");
+        info.limitsEnforcedBy = "rlimit";
+        info.pidsLimit = 1024;
+        info.processMemoryMb = 8192;
+        const QString limits("medium · 1024 pids · 8 GB per process · cpu not limited");
+        QCOMPARE(lizard::models::sandboxSizeText(info), limits); // not bounded: nothing said
+        info.diskGb = 10;
+        info.diskEnforcedBy = "image";
+        QCOMPARE(lizard::models::sandboxSizeText(info), limits + " · Disk: 10 GB");
+        QVERIFY(lizard::models::sandboxLimitsToolTip(info).endsWith(
+            "Disk: 10 GB, its own file system."));
+        info.diskEnforcedBy = "watch";
+        QCOMPARE(lizard::models::sandboxSizeText(info), limits + " · Disk: 10 GB (watched)");
+        QVERIFY(
+            lizard::models::sandboxLimitsToolTip(info).contains("watched: the server measures"));
+        const SandboxInfo before = info;
+        info.diskOver = true;
+        QVERIFY(lizard::models::sandboxRowDiffers(before, info)); // the row is repainted
+        QCOMPARE(lizard::models::sandboxSizeText(info), limits + " · Disk: 10 GB (full)");
+        QVERIFY(lizard::models::sandboxLimitsToolTip(info).contains("delete files to write again"));
+        SandboxTableModel model(nullptr);
+        model.applySandboxes({info});
+        QCOMPARE(model.index(0, SandboxColumn::Size).data().toString(),
+                 limits + " · Disk: 10 GB (full)");
     }
 
     void sizeSaysHowLimitsAreEnforced()

@@ -63,8 +63,22 @@ public:
     // frozen (thawed). Pausing a paused sandbox, or resuming a running one, changes nothing.
     void pause(const std::string& id, std::function<void(Status)> done);
     void resume(const std::string& id, std::function<void(Status)> done);
+    // Holds one sandbox's operation lock. It owns the mutex too: a kill drops the sandbox's
+    // entry while an operation may still hold it, and the unlock must not touch freed memory.
+    class OperationLock
+    {
+    public:
+        explicit OperationLock(std::shared_ptr<std::mutex> m)
+            : m_mutex(std::move(m)), m_lock(*m_mutex)
+        {
+        }
+
+    private:
+        std::shared_ptr<std::mutex> m_mutex; // declared first: destroyed after the unlock
+        std::unique_lock<std::mutex> m_lock;
+    };
     // Serializes pause, resume and file captures of one sandbox (worker threads only).
-    std::unique_lock<std::mutex> lockOperations(const std::string& id);
+    OperationLock lockOperations(const std::string& id);
     SnapshotService& snapshots() { return *m_snapshotService; }
     http::net::thread_pool& workers() { return m_workers; }
 

@@ -19,18 +19,23 @@ Result<store::SandboxPtr> SandboxManager::active(const std::string& id) const
     return rec;
 }
 
-std::unique_lock<std::mutex> SandboxManager::lockOperations(const std::string& id)
+SandboxManager::OperationLock SandboxManager::lockOperations(const std::string& id)
 {
     std::shared_ptr<std::mutex> m;
     {
         std::lock_guard lock(m_mutex);
+        // A sandbox already killed gets no entry (its kill dropped it, after marking it
+        // stopped): the caller finds it gone and returns; the map does not grow.
+        if (!running(id))
+            return OperationLock(std::make_shared<std::mutex>());
         auto& slot = m_operationLocks[id];
         if (!slot)
             slot = std::make_shared<std::mutex>();
         m = slot;
     }
-    // The map keeps the mutex alive for the sandbox's lifetime (dropped when it is killed).
-    return std::unique_lock<std::mutex>(*m);
+    // The map shares the mutex for the sandbox's lifetime (a kill drops its entry); the lock
+    // keeps its own reference until it is released.
+    return OperationLock(std::move(m));
 }
 
 void SandboxManager::pause(const std::string& id, std::function<void(Status)> done)

@@ -7,6 +7,7 @@
 
 namespace lizard::agent {
 
-std::string confineSandbox();
+// `diskWatched`: see LaunchConfig::diskWatched.
+std::string confineSandbox(bool diskWatched);
 
 } // namespace lizard::agent

@@ -34,6 +34,7 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.hostname = j.value("hostname", c.hostname);
     c.volumeDir = j.value("volumeDir", std::string());
     c.volumeInitOwner = j.value("volumeInitOwner", false);
+    c.diskWatched = j.value("diskWatched", false);
     if (const auto it = j.find("rlimits"); it != j.end()) {
         c.rlimits.pids = it->value("pids", 0);
         c.rlimits.memoryMb = it->value("memoryMb", 0);

@@ -68,6 +68,9 @@ struct LaunchConfig
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
     SandboxRlimits rlimits;
+    // No disk image bounds the writable layer, only the disk watch (measured every few
+    // seconds): the seccomp filter then refuses fallocate's allocations (seccomp_filter.h).
+    bool diskWatched = false;
     // The sandbox's lifetime when lizard-local is gone (lease.h): unix ms, 0 = none; and the
     // grace period without a renewal, 0 = never.
     std::int64_t endAtMs = 0;

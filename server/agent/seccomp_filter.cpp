@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <linux/falloc.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
@@ -145,7 +146,7 @@ void allowWithoutFlags(Filter& f, const char* name, unsigned arg, unsigned long 
 
 } // namespace
 
-std::string installSandboxSeccomp()
+std::string installSandboxSeccomp(bool refuseAllocation)
 {
     Filter f;
     f.ctx = seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
@@ -155,8 +156,16 @@ std::string installSandboxSeccomp()
     // dies with SIGSYS instead of running calls the rules were not written for.
     seccomp_attr_set(f.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     seccomp_attr_set(f.ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2); // a binary tree, not a linear scan
-    for (const char* name : kAllowed)
-        f.add(SCMP_ACT_ALLOW, name);
+    for (const char* name : kAllowed) {
+        if (!(refuseAllocation && std::strcmp(name, "fallocate") == 0))
+            f.add(SCMP_ACT_ALLOW, name);
+    }
+    if (refuseAllocation) {
+        f.add(SCMP_ACT_ALLOW, "fallocate",
+              {scmp_arg_cmp{1, SCMP_CMP_MASKED_EQ, FALLOC_FL_PUNCH_HOLE, FALLOC_FL_PUNCH_HOLE}});
+        f.add(SCMP_ACT_ERRNO(EOPNOTSUPP), "fallocate",
+              {scmp_arg_cmp{1, SCMP_CMP_MASKED_EQ, FALLOC_FL_PUNCH_HOLE, 0}});
+    }
     for (const char* name : kDenied)
         f.add(SCMP_ACT_ERRNO(EPERM), name);
     allowWithoutFlags(f, "clone", 0, kNamespaceFlags);

@@ -8,6 +8,11 @@ namespace lizard::agent {
 
 // Loads the filter into the calling thread (inherited by every later child). Needs
 // no_new_privs or CAP_SYS_ADMIN. Returns an error text, empty on success.
-std::string installSandboxSeccomp();
+//
+// `refuseAllocation`: fallocate() that reserves space fails with EOPNOTSUPP (punching holes,
+// which frees space, still works). Where only the disk watch bounds the layer, one
+// fallocate of 500 GB would fill the host's disk between two measures; refused, glibc's
+// posix_fallocate falls back to writing the blocks, which the watch then stops like any write.
+std::string installSandboxSeccomp(bool refuseAllocation);
 
 } // namespace lizard::agent

@@ -145,7 +145,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"envs", spec.envs},
         {"slirp", spec.internetAccess ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
-        {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
+        {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
+        {"diskWatched", !m_disks->enforced()}};
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;

@@ -23,52 +23,17 @@ for exe in lizard-local lizard-agent lizard-bench; do
   fi
 done
 
+# shellcheck source=scripts/local-server.sh
+. "$(dirname "$0")/local-server.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lizard-bench-XXXXXX")
-log=$tmp/server.log
 mkdir -p "$tmp/data"
-"$BIN/lizard-local" --port 0 --data-dir "$tmp/data" >"$log" 2>&1 &
-server=$!
-url="" key=""
-
-delete_sandboxes() {
-  # Leave no sandbox behind, whatever the benchmarks did.
-  local ids
-  ids=$(curl -fsS -H "X-API-Key: $key" "$url/api/sandboxes" 2>/dev/null |
-    python3 -c 'import json,sys; print("\n".join(s["sandboxId"] for s in json.load(sys.stdin)))' 2>/dev/null) || return 0
-  for id in $ids; do
-    curl -fsS -o /dev/null -X DELETE -H "X-API-Key: $key" "$url/api/sandboxes/$id" || true
-  done
-}
-
 cleanup() {
-  if [[ -n $url && -n $key ]]; then delete_sandboxes; fi
-  if kill -0 "$server" 2>/dev/null; then
-    kill -TERM "$server"
-    for _ in $(seq 150); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server" 2>/dev/null || true
-  fi
-  wait "$server" 2>/dev/null || true
+  local_server_stop # leaves no sandbox behind, whatever the benchmarks did
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-for _ in $(seq 600); do # the first start may build the sandbox templates
-  url=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/^listening on //') || true
-  keyfile=$(grep -oE 'key file: [^[:space:]]+' "$log" | head -n1 | sed 's/^key file: //') || true
-  [[ -n $url && -n $keyfile && -s $keyfile ]] && break
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "bench: lizard-local exited; its output:" >&2
-    cat "$log" >&2
-    exit 1
-  fi
-  sleep 0.1
-done
-if [[ -z $url || -z ${keyfile:-} || ! -s $keyfile ]]; then
-  echo "bench: lizard-local did not report its URL and key file within 60 s; its output:" >&2
-  cat "$log" >&2
-  exit 1
-fi
-key=$(<"$keyfile")
+log=$tmp/server.log
+local_server_start bench "$BIN" "$tmp/data" "$log"
 
 status=0
 # The restart figure restarts a lizard-local of its own (--local-bin), not this one.

@@ -34,29 +34,9 @@ instance=$(node -e 'let h=1469598103934665603n;for(const c of Buffer.from(proces
 export LIZARD_LEAK_ONLY="$tmp|/lizard-local/$instance/"
 scripts/check-leaks.sh before "$tmp.leaks"
 
+# shellcheck source=scripts/local-server.sh
+. "$(dirname "$0")/local-server.sh"
 log=$tmp/server.log
-"$BIN/lizard-local" --port 0 --data-dir "$data" >"$log" 2>&1 &
-server=$!
-url="" key=""
-
-delete_sandboxes() {
-  local ids
-  ids=$(curl -fsS -H "X-API-Key: $key" "$url/api/sandboxes" 2>/dev/null |
-    python3 -c 'import json,sys; print("\n".join(s["sandboxId"] for s in json.load(sys.stdin)))' 2>/dev/null) || return 0
-  for id in $ids; do
-    curl -fsS -o /dev/null -X DELETE -H "X-API-Key: $key" "$url/api/sandboxes/$id" || true
-  done
-}
-
-stop_server() {
-  if [[ -n $url && -n $key ]]; then delete_sandboxes; fi
-  if kill -0 "$server" 2>/dev/null; then
-    kill -TERM "$server"
-    for _ in $(seq 150); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$server" 2>/dev/null || true
-  fi
-  wait "$server" 2>/dev/null || true
-}
 
 # What the stopped server left of its sandboxes on the host, one line each.
 host_leftovers() {
@@ -88,29 +68,13 @@ reap_leftovers() {
 }
 
 cleanup() {
-  stop_server
+  local_server_stop
   reap_leftovers
   rm -rf "$tmp" "$tmp.leaks"
 }
 trap cleanup EXIT
 
-for _ in $(seq 600); do # the first start builds the sandbox templates
-  url=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/^listening on //') || true
-  keyfile=$(grep -oE 'key file: [^[:space:]]+' "$log" | head -n1 | sed 's/^key file: //') || true
-  [[ -n $url && -n $keyfile && -s $keyfile ]] && break
-  if ! kill -0 "$server" 2>/dev/null; then
-    echo "soak: lizard-local exited; its output:" >&2
-    cat "$log" >&2
-    exit 1
-  fi
-  sleep 0.2
-done
-if [[ -z $url || -z ${keyfile:-} ]]; then
-  echo "soak: lizard-local did not report its URL; its output:" >&2
-  cat "$log" >&2
-  exit 1
-fi
-key=$(cat "$keyfile")
+local_server_start soak "$BIN" "$data" "$log"
 echo "== soak: lizard-local $url (pid $server), data $data, $MINUTES min, seed $SEED"
 
 status=0
@@ -124,7 +88,7 @@ if ! kill -0 "$server" 2>/dev/null; then
   tail -n 40 "$log"
   status=1
 fi
-stop_server
+local_server_stop
 left=""
 for _ in $(seq 20); do
   left=$(host_leftovers)

@@ -35,6 +35,7 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
                 // The database was reset but the key file survived: keep the user's key.
                 store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", hash,
                                         key.substr(0, 8), nowMs()};
+                rec.bootstrap = true;
                 if (Status s = store.addKey(rec); !s)
                     return s.error();
                 log::info("api key: registered the existing key file " + path);
@@ -48,12 +49,16 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
     const std::string key = "liz_" + randomAlnum(40);
     if (Status s = writeFileAtomic(path, key + "\n", 0600); !s)
         return s.error();
+    // Only the old key file's keys: the keys made through the API stay valid.
     for (const auto& old : store.keys()) {
+        if (!old.bootstrap)
+            continue;
         store.removeKey(old.id);
         log::info("api key: revoked " + old.prefix + "… (its key file is gone)");
     }
     store::ApiKeyRecord rec{"key_" + randomLowerAlnum(12), "local", sha256Hex(key),
                             key.substr(0, 8), nowMs()};
+    rec.bootstrap = true;
     if (Status s = store.addKey(rec); !s)
         return s.error();
     log::info("api key: created " + rec.prefix + "… in " + path);

@@ -3,9 +3,13 @@
 #include "api/execrequest.h"
 #include "api/execstream.h"
 #include "api/jsonbody.h"
+#include "api/keystreams.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "api/views.h"
+#include "common/crypto.h"
+#include "http/auth.h"
+#include "store/store.h"
 
 #include <array>
 
@@ -19,39 +23,59 @@ namespace {
 constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP",
                                               "SIGQUIT", "SIGUSR1", "SIGUSR2"};
 
+// Tracks a started exec by the key that opened it, so that revoking the key ends it.
+void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocable>& request)
+{
+    const auto key = http::presentedApiKey(ex->request());
+    if (!key || ctx.keyStreams == nullptr)
+        return;
+    const auto rec = ctx.store.keyByHash(sha256Hex(*key));
+    if (rec && rec->bootstrap)
+        return; // never revoked while the server runs
+    if (rec)
+        ctx.keyStreams->add(rec->id, request);
+    // Revoked since its check (before add, or between the lookup and add): end it now.
+    if (!rec || !ctx.store.keyById(rec->id))
+        request->revoke();
+}
+
 } // namespace
 
 void registerExecRoutes(Router& router, ApiContext& ctx)
 {
     SandboxManager& mgr = ctx.sandboxes;
-    router.add(verb::post, "/api/sandboxes/{}/exec", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto sb = mgr.active(p[0]);
-        if (!sb)
-            return ex->replyError(sb.error());
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        auto parsed = parseExec(*body);
-        if (!parsed)
-            return ex->replyError(parsed.error());
-        // A broken agent connection is a hint that the sandbox died: look at once rather
-        // than at the next health round.
-        const std::string id = p[0];
-        auto suspect = [&mgr, id] { mgr.checkSoon(id); };
-        if (ex->wantsEventStream()) {
-            auto stream = std::make_shared<ExecStream>(
-                ex, sb.value()->handle.socketPath, std::move(parsed->request), parsed->pidEvent);
-            stream->onUnreachable(suspect);
-            stream->setOomCounter(
-                [&mgr, handle = sb.value()->handle] { return mgr.oomKills(handle); });
-            stream->start();
-        } else {
-            auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,
-                                                         std::move(parsed->request));
-            collect->onUnreachable(suspect);
-            collect->start();
-        }
-    });
+    router.add(
+        verb::post, "/api/sandboxes/{}/exec", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
+            const auto sb = mgr.active(p[0]);
+            if (!sb)
+                return ex->replyError(sb.error());
+            auto body = parseJsonObject(ex->request());
+            if (!body)
+                return ex->replyError(body.error());
+            auto parsed = parseExec(*body);
+            if (!parsed)
+                return ex->replyError(parsed.error());
+            // A broken agent connection is a hint that the sandbox died: look at once rather
+            // than at the next health round.
+            const std::string id = p[0];
+            auto suspect = [&mgr, id] { mgr.checkSoon(id); };
+            if (ex->wantsEventStream()) {
+                auto stream =
+                    std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath,
+                                                 std::move(parsed->request), parsed->pidEvent);
+                stream->onUnreachable(suspect);
+                stream->setOomCounter(
+                    [&mgr, handle = sb.value()->handle] { return mgr.oomKills(handle); });
+                stream->start();
+                trackByKey(ctx, ex, stream);
+            } else {
+                auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,
+                                                             std::move(parsed->request));
+                collect->onUnreachable(suspect);
+                collect->start();
+                trackByKey(ctx, ex, collect);
+            }
+        });
 }
 
 void registerProcessRoutes(Router& router, ApiContext& ctx)

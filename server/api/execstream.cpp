@@ -8,6 +8,15 @@
 
 namespace lizard::api {
 
+namespace {
+
+Error keyRevoked()
+{
+    return Error{401, "KEY_REVOKED", "the API key of this request was revoked"};
+}
+
+} // namespace
+
 ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                        runtime::ExecRequest request, bool pidEvent)
     : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)),
@@ -49,6 +58,22 @@ void ExecStream::cancel()
     if (m_cancel)
         m_cancel->cancel(); // the agent kills the command's tree
     m_writer->abort();
+}
+
+void ExecStream::revoke()
+{
+    std::weak_ptr<ExecStream> weak = shared_from_this();
+    http::net::post(m_ex->executor(), [weak] {
+        auto s = weak.lock();
+        if (!s || s->m_finished)
+            return;
+        // onError first: it marks the stream finished, so whatever the cancelled exec still
+        // reports is ignored.
+        auto cancel = s->m_cancel;
+        s->onError(keyRevoked());
+        if (cancel)
+            cancel->cancel();
+    });
 }
 
 void ExecStream::onStarted(int pid)
@@ -123,6 +148,21 @@ ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string s
     : m_ex(std::move(exchange)), m_agent(m_ex->executor(), std::move(socketPath)),
       m_request(std::move(request))
 {
+}
+
+void ExecCollect::revoke()
+{
+    std::weak_ptr<ExecCollect> weak = shared_from_this();
+    http::net::post(m_ex->executor(), [weak] {
+        auto s = weak.lock();
+        if (!s || s->m_finished)
+            return;
+        s->m_finished = true;
+        auto cancel = std::move(s->m_cancel);
+        s->m_ex->replyError(keyRevoked());
+        if (cancel)
+            cancel->cancel();
+    });
 }
 
 void ExecCollect::start()

@@ -2,6 +2,7 @@
 // A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
 // reading paused until each HTTP write completed. A client that hangs up cancels the exec.
 
+#include "api/keystreams.h"
 #include "api/sseencoder.h"
 #include "api/streamwriter.h"
 #include "runtime/agent_client.h"
@@ -11,7 +12,7 @@
 
 namespace lizard::api {
 
-class ExecStream : public std::enable_shared_from_this<ExecStream>
+class ExecStream : public Revocable, public std::enable_shared_from_this<ExecStream>
 {
 public:
     ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
@@ -22,6 +23,9 @@ public:
     // ends with "oomKilled": true, so the caller can tell the OOM killer from a kill.
     void setOomCounter(std::function<long long()> counter) { m_oomKills = std::move(counter); }
     void start();
+    // The key was revoked: an error event ends the stream (or a 401 before it began), and
+    // the command is killed.
+    void revoke() override;
 
 private:
     void onStarted(int pid);
@@ -46,13 +50,14 @@ private:
 
 // A non-streamed exec: collects up to 512 KiB per stream, answers {stdout, stderr, exitCode,
 // truncated?} at the end.
-class ExecCollect : public std::enable_shared_from_this<ExecCollect>
+class ExecCollect : public Revocable, public std::enable_shared_from_this<ExecCollect>
 {
 public:
     ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                 runtime::ExecRequest request);
     void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
     void start();
+    void revoke() override; // answers 401 KEY_REVOKED and kills the command
 
 private:
     std::shared_ptr<http::Exchange> m_ex;

@@ -1,5 +1,5 @@
-// Calls of lizard-api.md that lizard-local does not implement (file watching, sandbox logs,
-// API key management): an honest 501 that names what is missing, rather than a 404 that
+// Calls of lizard-api.md that lizard-local does not implement (file watching, sandbox logs):
+// an honest 501 that names what is missing, rather than a 404 that
 // would read as a wrong path.
 #include "api/routes.h"
 
@@ -20,9 +20,6 @@ void registerLaterRoutes(Router& router)
         {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
         {verb::get, "/api/sandboxes/{}/files/watch/events", "file watching"},
-        {verb::get, "/api/account/api-keys", "API key management"},
-        {verb::post, "/api/account/api-keys", "API key management"},
-        {verb::delete_, "/api/account/api-keys/{}", "API key management"},
     };
     for (const Later& l : later) {
         const std::string what = l.what;
@@ -37,6 +34,7 @@ void registerLaterRoutes(Router& router)
 void registerAllRoutes(Router& router, ApiContext& ctx)
 {
     registerAccountRoutes(router, ctx);
+    registerApiKeyRoutes(router, ctx);
     registerProjectRoutes(router, ctx);
     registerSandboxRoutes(router, ctx);
     registerExecRoutes(router, ctx);

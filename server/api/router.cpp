@@ -1,6 +1,7 @@
 #include "api/router.h"
 
 #include "common/crypto.h"
+#include "common/timeutil.h"
 #include "http/auth.h"
 #include "http/exchange.h"
 #include "http/responses.h"
@@ -14,12 +15,23 @@ uint64_t Router::bodyLimit(const http::RequestHeader& header) const
                         std::string_view(header.target().data(), header.target().size()));
 }
 
-bool Router::authorized(const http::RequestHeader& header) const
+std::optional<Error> Router::authorize(const http::RequestHeader& header)
 {
     const auto key = http::presentedApiKey(header);
-    if (!key || key->size() > 256)
-        return false;
-    return m_store.keyByHash(sha256Hex(*key)).has_value();
+    const auto entry =
+        key && key->size() <= 256 ? m_store.authenticate(sha256Hex(*key), nowMs()) : nullptr;
+    if (!entry)
+        return Error{401, "UNAUTHORIZED",
+                     "missing or invalid API key (X-API-Key or Authorization: Bearer)"};
+    const auto method = header.method();
+    if (entry->record.readOnly && method != http::bhttp::verb::get &&
+        method != http::bhttp::verb::head)
+        return Error{403, "INSUFFICIENT_SCOPE",
+                     "API key \"" + entry->record.name +
+                         "\" is read-only: " + std::string(header.method_string()) +
+                         " changes state; use a key with "
+                         "full access"};
+    return std::nullopt;
 }
 
 void Router::handle(std::shared_ptr<http::Exchange> exchange)

@@ -1,6 +1,8 @@
 #pragma once
-// Maps method + path to a route handler. Auth happens in authorized(), before any routing;
-// unknown paths answer 404 NOT_FOUND, known paths with another method 405.
+// Maps method + path to a route handler. Auth happens in authorize(), before any routing
+// (and before the body is read): 401 without a known key, 403 INSUFFICIENT_SCOPE for a
+// read-only key on anything but GET and HEAD. Unknown paths answer 404 NOT_FOUND, known
+// paths with another method 405.
 
 #include "api/routetable.h"
 #include "http/requesthandler.h"
@@ -17,7 +19,7 @@ namespace lizard::api {
 class Router : public http::RequestHandler
 {
 public:
-    explicit Router(const store::Store& store) : m_store(store) {}
+    explicit Router(store::Store& store) : m_store(store) {}
 
     // pattern: "/api/sandboxes/{}/exec"; each {} captures one path segment.
     void add(http::bhttp::verb method, const std::string& pattern, RouteHandler handler)
@@ -26,11 +28,11 @@ public:
     }
 
     uint64_t bodyLimit(const http::RequestHeader& header) const override;
-    bool authorized(const http::RequestHeader& header) const override;
+    std::optional<Error> authorize(const http::RequestHeader& header) override;
     void handle(std::shared_ptr<http::Exchange> exchange) override;
 
 private:
-    const store::Store& m_store;
+    store::Store& m_store;
     RouteTable m_routes;
 };
 

@@ -20,6 +20,7 @@ class ProxyServer;
 namespace lizard::api {
 
 class SandboxManager;
+class KeyStreams;
 
 struct ApiContext
 {
@@ -28,9 +29,11 @@ struct ApiContext
     runtime::Runtime& runtime;
     std::string serverUser;
     proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
+    KeyStreams* keyStreams = nullptr;    // long requests by key, ended when it is revoked
 };
 
 void registerAccountRoutes(Router& router, ApiContext& ctx);
+void registerApiKeyRoutes(Router& router, ApiContext& ctx);
 void registerProjectRoutes(Router& router, ApiContext& ctx);
 void registerSandboxRoutes(Router& router, ApiContext& ctx);
 void registerExecRoutes(Router& router, ApiContext& ctx);
@@ -41,7 +44,7 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLaterRoutes(Router& router); // logs, file watching, API keys: 501
+void registerLaterRoutes(Router& router); // logs, file watching: 501
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Runs `fn` on the exchange's connection executor (from a worker thread, for example).

@@ -56,6 +56,22 @@ Result<std::string> createVolume(const Fields& f, const store::Store& st,
     return v->id;
 }
 
+// The local template a requested name means: the cloud's code interpreter template
+// (`code-interpreter-v1`) is our `interpreter`. Other cloud templates (claude, codex, desktop…)
+// have no local counterpart: 400, naming what there is.
+Result<std::string> localTemplate(const std::string& name)
+{
+    if (name == "base" || name == "interpreter")
+        return name;
+    if (name == "code-interpreter-v1")
+        return std::string("interpreter");
+    return Error{400, "INVALID_TEMPLATE",
+                 "template \"" + name +
+                     "\" is not available in lizard-local (it may be a Lizard cloud template); "
+                     "the local templates are base and interpreter (also called "
+                     "code-interpreter-v1)"};
+}
+
 // Everything in the body is checked before anything starts.
 Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st,
                                          nlohmann::json& extra)
@@ -80,10 +96,10 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     auto tmpl = f.optString("template");
     if (!tmpl)
         return tmpl.error();
-    p.templateName = tmpl->value_or("base");
-    if (p.templateName != "base" && p.templateName != "interpreter")
-        return Error{400, "INVALID_TEMPLATE",
-                     "unknown template \"" + p.templateName + "\" (base or interpreter)"};
+    auto local = localTemplate(tmpl->value_or("base"));
+    if (!local)
+        return local.error();
+    p.templateName = *local;
     auto project = f.optString("projectId");
     if (!project)
         return project.error();

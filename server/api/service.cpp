@@ -1,6 +1,7 @@
 #include "api/service.h"
 
 #include "api/bootstrap.h"
+#include "api/keystreams.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "common/fileutil.h"
@@ -117,6 +118,8 @@ int runService(const Options& options)
     Router router(**store);
     ApiContext ctx{**store, manager, **rt, userName()};
     ctx.proxy = &portProxy;
+    KeyStreams keyStreams;
+    ctx.keyStreams = &keyStreams;
     registerAllRoutes(router, ctx);
     http::HttpServer server(ioc, router);
     if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)

@@ -116,11 +116,12 @@ void HttpSession::onHeader(beast::error_code ec)
     m_keepAlive = m_parser->keep_alive();
     // The key is checked before a single body byte is read, for every request: without it
     // a body is never buffered (the answer goes out, what follows is discarded, then close).
-    if (!m_handler.authorized(header))
-        return sendNow(errorResponse(Error{401, "UNAUTHORIZED",
-                                           "missing or invalid API key (X-API-Key or "
-                                           "Authorization: Bearer)"}),
-                       true);
+    if (auto refused = m_handler.authorize(header)) {
+        // A key refused for its scope is still a key: such a client may idle and stay.
+        if (refused->status != 401)
+            m_keyShown = true;
+        return sendNow(errorResponse(*refused), true);
+    }
     m_keyShown = true;
     const uint64_t limit = m_handler.bodyLimit(header);
     m_parser->body_limit(limit);

@@ -18,6 +18,9 @@ struct ApiKeyRecord
     std::string hash;   // sha256 hex of the full key
     std::string prefix; // "liz_ab12" for display
     int64_t createdAtMs = 0;
+    bool readOnly = false;  // scope: GET and HEAD only (api/DECISIONS.md, "API keys")
+    bool bootstrap = false; // the key file's key: full access, not revocable through the API
+    int64_t lastUsedMs = 0; // 0: never used
 };
 
 struct ProjectRecord

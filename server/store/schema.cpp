@@ -99,6 +99,14 @@ const std::vector<std::string>& migrations()
         R"sql(
         ALTER TABLE snapshots ADD COLUMN disk_gb INTEGER NOT NULL DEFAULT 0;
         )sql",
+        // 6: several API keys: scope, last use, and which one is the key file's (every key
+        // before this version was).
+        R"sql(
+        ALTER TABLE api_keys ADD COLUMN read_only INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE api_keys ADD COLUMN bootstrap INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+        UPDATE api_keys SET bootstrap = 1;
+        )sql",
     };
     return steps;
 }

@@ -6,6 +6,7 @@
 #include "store/database.h"
 #include "store/records.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,16 +20,31 @@ namespace lizard::store {
 
 using SandboxPtr = std::shared_ptr<const SandboxRecord>;
 
+// A key as the request path sees it: looked up by hash for every request, so its last use is
+// an atomic (written to SQLite at most once a minute, see Store::authenticate).
+struct KeyEntry
+{
+    ApiKeyRecord record;
+    std::atomic<int64_t> lastUsedMs{0};
+    std::atomic<int64_t> persistedMs{0};
+};
+using KeyPtr = std::shared_ptr<KeyEntry>;
+
 class Store
 {
 public:
     static Result<std::unique_ptr<Store>> open(const std::string& dbPath);
 
-    // API keys
+    ~Store();
+
+    // API keys (store.cpp). keys() is oldest first, with their last use.
     std::optional<ApiKeyRecord> keyByHash(const std::string& hash) const;
+    std::optional<ApiKeyRecord> keyById(const std::string& id) const;
     std::vector<ApiKeyRecord> keys() const;
     Status addKey(const ApiKeyRecord& key);
     Status removeKey(const std::string& id);
+    // The key of this hash, or null; marks it used at nowMs (the hot path of every request).
+    KeyPtr authenticate(const std::string& hash, int64_t nowMs);
 
     // Projects (names are unique case-insensitively, also against other slugs and ids)
     std::vector<ProjectRecord> projects() const;
@@ -84,6 +100,7 @@ public:
 private:
     explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)) {}
     Status load();
+    Status loadKeys();
     Status loadProjects();
     Status loadSandboxes();
     Status loadSnapshots();
@@ -98,7 +115,8 @@ private:
     std::unique_ptr<Database> m_db;
     std::mutex m_writeMutex;           // one writer at a time: check + SQL + view update
     mutable std::shared_mutex m_mutex; // guards the maps below (held briefly)
-    std::map<std::string, ApiKeyRecord> m_keysByHash;
+    void persistLastUse(const KeyEntry& key, int64_t ms);
+    std::map<std::string, KeyPtr> m_keysByHash;
     std::map<std::string, ProjectRecord> m_projects;
     std::map<std::string, SandboxPtr> m_sandboxes;
     std::map<std::string, SnapshotPtr> m_snapshots;

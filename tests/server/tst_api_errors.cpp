@@ -139,6 +139,15 @@ private slots:
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"template":"windows"})")
             << 400 << "INVALID_TEMPLATE"
             << "windows";
+        // Cloud templates lizard-local has no counterpart of: the answer names the local ones.
+        QTest::newRow("create: cloud template claude")
+            << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"template":"claude"})")
+            << 400 << "INVALID_TEMPLATE"
+            << "base and interpreter";
+        QTest::newRow("create: cloud template codex")
+            << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"template":"codex"})")
+            << 400 << "INVALID_TEMPLATE"
+            << "code-interpreter-v1";
         QTest::newRow("create: unknown size")
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"size":"huge"})") << 400
             << "INVALID_ARGUMENT"

@@ -91,6 +91,22 @@ private slots:
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
     }
 
+    // The cloud's name of the code interpreter template is another name of `interpreter`.
+    void codeInterpreterV1IsInterpreter()
+    {
+        const auto r =
+            m_server.request("POST", "/api/sandboxes", R"({"template":"code-interpreter-v1"})");
+        if (r.status == 503 && jsonObject(r).value("code").toString() == "TEMPLATE_UNAVAILABLE")
+            QSKIP(qPrintable("the interpreter template is not installed: " + describe(r)));
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        const QString id = jsonObject(r).value("sandboxId").toString();
+        QCOMPARE(jsonObject(r).value("template").toString(), QStringLiteral("interpreter"));
+        const auto py = m_server.request("POST", "/api/sandboxes/" + id + "/exec",
+                                         R"j({"cmd":["python3","-c","import numpy; print('ok')"]})j");
+        QCOMPARE(jsonObject(py).value("stdout").toString(), QStringLiteral("ok\n"));
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
     void createWithEveryField()
     {
         const QString project =

@@ -32,10 +32,63 @@ private slots:
         s = open(); // migrations run again: nothing breaks, nothing is lost
         QVERIFY(s);
         QVERIFY(s->keyByHash("abc123").has_value());
-        QCOMPARE(QString::fromStdString(s->keyByHash("abc123")->prefix), QStringLiteral("liz_abcd"));
+        QCOMPARE(QString::fromStdString(s->keyByHash("abc123")->prefix),
+                 QStringLiteral("liz_abcd"));
         QVERIFY(!s->keyByHash("other").has_value());
         QVERIFY(s->removeKey("key_1"));
         QVERIFY(!s->keyByHash("abc123").has_value());
+    }
+
+    // A database of schema version 5 (one key, before scopes existed) opens: its key is the
+    // key file's (bootstrap) key with full access and no last use.
+    void keysMigrateFromVersion5()
+    {
+        QTemporaryDir dir;
+        const std::string db = (dir.path() + "/old.db").toStdString();
+        {
+            auto d = lizard::store::Database::open(db);
+            QVERIFY(d);
+            QVERIFY(lizard::store::migrate(**d));
+            std::lock_guard lock((*d)->mutex());
+            // Back to version 5: without the columns of version 6.
+            QVERIFY((*d)->exec("ALTER TABLE api_keys DROP COLUMN read_only;"
+                               "ALTER TABLE api_keys DROP COLUMN bootstrap;"
+                               "ALTER TABLE api_keys DROP COLUMN last_used_at;"
+                               "DELETE FROM schema_version WHERE version > 5;"
+                               "INSERT INTO api_keys(id, name, hash, prefix, created_at) "
+                               "VALUES ('key_old', 'local', 'h0', 'liz_old0', 5)"));
+        }
+        auto s = Store::open(db);
+        QVERIFY(s);
+        const auto k = (*s)->keyByHash("h0");
+        QVERIFY(k);
+        QVERIFY(k->bootstrap);
+        QVERIFY(!k->readOnly);
+        QCOMPARE(k->lastUsedMs, int64_t(0));
+    }
+
+    void keyScopeAndLastUsePersist()
+    {
+        QTemporaryDir dir;
+        const std::string db = (dir.path() + "/keys.db").toStdString();
+        {
+            auto s = Store::open(db);
+            QVERIFY(s);
+            lizard::store::ApiKeyRecord rec{"key_ro", "viewer", "h1", "liz_ro00", 7};
+            rec.readOnly = true;
+            QVERIFY((*s)->addKey(rec));
+            QVERIFY((*s)->authenticate("h1", 1000));
+            QVERIFY((*s)->authenticate("h1", 2000)); // within a minute: memory only
+            QVERIFY(!(*s)->authenticate("nope", 2000));
+            QCOMPARE((*s)->keyById("key_ro")->lastUsedMs, int64_t(2000));
+        }
+        auto s = Store::open(db); // closing wrote the newest last use
+        QVERIFY(s);
+        const auto k = (*s)->keyById("key_ro");
+        QVERIFY(k);
+        QVERIFY(k->readOnly);
+        QVERIFY(!k->bootstrap);
+        QCOMPARE(k->lastUsedMs, int64_t(2000));
     }
 
     void projectNames_data()
@@ -44,11 +97,16 @@ private slots:
         QTest::addColumn<QString>("second");
         QTest::addColumn<bool>("conflict");
         QTest::addColumn<QString>("secondSlug");
-        QTest::newRow("distinct") << "Alpha" << "Beta" << false << "beta";
-        QTest::newRow("same, other case") << "Alpha" << "alpha" << true << "";
-        QTest::newRow("name equals a slug") << "My App" << "my-app" << true << "";
-        QTest::newRow("slug collision gets a suffix") << "My App" << "My  App!" << false << "my-app-2";
-        QTest::newRow("symbols only") << "x" << "!!!" << false << "project";
+        QTest::newRow("distinct") << "Alpha"
+                                  << "Beta" << false << "beta";
+        QTest::newRow("same, other case") << "Alpha"
+                                          << "alpha" << true << "";
+        QTest::newRow("name equals a slug") << "My App"
+                                            << "my-app" << true << "";
+        QTest::newRow("slug collision gets a suffix") << "My App"
+                                                      << "My  App!" << false << "my-app-2";
+        QTest::newRow("symbols only") << "x"
+                                      << "!!!" << false << "project";
     }
 
     void projectNames()
@@ -115,7 +173,8 @@ private slots:
         s.reset();
         s = open();
         QCOMPARE(QString::fromStdString(s->sandbox("sb_test1")->status), QStringLiteral("stopped"));
-        QCOMPARE(QString::fromStdString(s->sandbox("sb_test1")->stopReason), QStringLiteral("killed"));
+        QCOMPARE(QString::fromStdString(s->sandbox("sb_test1")->stopReason),
+                 QStringLiteral("killed"));
         QVERIFY(s->deleteProject(project->id));
         QVERIFY(!s->sandbox("sb_test1")); // its history goes with it
     }

@@ -161,6 +161,12 @@ public:
     // mkdir -p inside the sandbox (the API has no route for it; the SDK's makeDir execs too).
     PendingCall* makeDir(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done);
 
+    // API keys of the account (client/lizardapi_apikeys.cpp). readOnly asks for lizard-local's
+    // read-only scope; otherwise the key has full access.
+    PendingCall* listApiKeys(QObject* ctx, Done<QList<ApiKey>> done);
+    PendingCall* createApiKey(const QString& name, bool readOnly, QObject* ctx, Done<CreatedApiKey> done);
+    PendingCall* revokeApiKey(const QString& id, QObject* ctx, Done<Unit> done);
+
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
     PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
                          QObject* ctx, Done<QByteArray> done);

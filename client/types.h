@@ -205,6 +205,26 @@ struct Volume
     std::optional<bool> sizeEnforced;
 };
 
+// An API key of the account (GET /api/account/api-keys). The full key is only in the answer
+// of its creation (CreatedApiKey).
+struct ApiKey
+{
+    QString id;
+    QString name;
+    QString preview;          // "liz_ab12…": never the whole key
+    QStringList scopes;       // display names ("Read-only", a workspace's name); empty: full access
+    bool readOnly = false;    // lizard-local's {type: "access", id: "read-only"}
+    bool bootstrap = false;   // lizard-local's key-file key: cannot be revoked through the API
+    QDateTime createdAt;
+    QDateTime lastUsedAt;     // invalid: never used
+};
+
+struct CreatedApiKey
+{
+    ApiKey info;
+    QString key; // the whole secret, shown once
+};
+
 // How to reach a Lizard API: the cloud or a lizard-local.
 struct Endpoint
 {

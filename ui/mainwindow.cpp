@@ -4,6 +4,7 @@
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/aboutdialog.h"
+#include "ui/apikeysdialog.h"
 #include "ui/bannerwidget.h"
 #include "ui/connectionwatch.h"
 #include "ui/consolearea.h"
@@ -108,6 +109,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&Lizard"));
     file->addAction(QStringLiteral("&Connections…"), this, &MainWindow::connectionsRequested);
+    m_apiKeys = file->addAction(QStringLiteral("&API keys…"), this, &MainWindow::showApiKeys);
     m_preferences =
         file->addAction(QStringLiteral("&Preferences…"), this, &MainWindow::preferencesRequested);
     m_preferences->setMenuRole(QAction::PreferencesRole);
@@ -149,6 +151,17 @@ void MainWindow::showAbout()
     auto* about = new AboutDialog(m_api, this);
     about->setAttribute(Qt::WA_DeleteOnClose);
     about->open();
+}
+
+void MainWindow::showApiKeys()
+{
+    if (!m_api) {
+        showProblem(QStringLiteral("API keys: not connected to a server"));
+        return;
+    }
+    auto* keys = new ApiKeysDialog(m_api, m_connectionLabel, this);
+    keys->setAttribute(Qt::WA_DeleteOnClose);
+    keys->open();
 }
 
 void MainWindow::addStrip(QWidget* strip)

@@ -64,6 +64,7 @@ public:
     QAction* userGuideAction() const { return m_userGuide; }
     QAction* aboutAction() const { return m_about; }
     QAction* preferencesAction() const { return m_preferences; }
+    QAction* apiKeysAction() const { return m_apiKeys; } // Lizard ▸ API keys…
     // Menus of features go before Help, which stays last.
     QMenu* helpMenu() const { return m_help; }
 
@@ -97,6 +98,7 @@ private:
     void buildMenus();
     void showUserGuide();
     void showAbout();
+    void showApiKeys();
     void onProjectSelected(const QString& projectId, const QString& name);
     void checkLimitsNote();
     void updateNotesLabel();
@@ -115,6 +117,7 @@ private:
     QAction* m_userGuide = nullptr;
     QAction* m_about = nullptr;
     QAction* m_preferences = nullptr;
+    QAction* m_apiKeys = nullptr;
     QStringList m_guideLocations;
     QPointer<client::LizardApi> m_api;
     models::ProjectListModel* m_projectModel = nullptr;

@@ -34,7 +34,7 @@ private:
 QStringList TestSdkCompat::scenarioNames()
 {
     return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors", "expose",
-            "pause", "paused-exec", "snapshot", "fork", "volume"};
+            "pause", "paused-exec", "snapshot", "fork", "volume", "api_keys", "templates"};
 }
 
 void TestSdkCompat::initTestCase()

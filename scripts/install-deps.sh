@@ -17,6 +17,8 @@ PKGS=(
   python3-matplotlib python3-dill python3-nbformat python3-plotly
   # UI tests and screenshots
   xvfb xauth
+  # TLS tests: nginx terminates https (HTTP/2) in front of a lizard-local (tst_tls)
+  nginx-light
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable reports
   clang-14 libclang-rt-14-dev llvm-14

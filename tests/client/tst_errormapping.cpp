@@ -269,6 +269,12 @@ void TestErrorMapping::displayString_data()
     QTest::newRow("network") << lizard::client::mapTransportError(CURLE_COULDNT_CONNECT, "Connection refused",
                                                                   QStringLiteral("List projects"))
                              << "List projects failed: network error: Connection refused";
+    QTest::newRow("certificate")
+        << lizard::client::mapTransportError(CURLE_PEER_FAILED_VERIFICATION,
+                                             "SSL certificate problem: self-signed certificate",
+                                             QStringLiteral("Connecting"))
+        << "Connecting failed: The server's certificate is not trusted (self-signed certificate). If your "
+           "organisation uses its own certificate authority, choose its certificate in Connections.";
     QTest::newRow("cancelled") << lizard::client::cancelledError(QStringLiteral("Read file"))
                                << "Read file was cancelled";
     QTest::newRow("rate limit") << lizard::client::mapHttpError(429, R"({"error":"LIMIT","message":"5 running","retryAfterS":9})",

@@ -41,7 +41,8 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
             emit failed(QStringLiteral("%1: %2").arg(profile.name, error));
             return;
         }
-        auto* api = new client::LizardApi({profile.url, *key, profile.keyInClearConfirmed}, this);
+        auto* api = new client::LizardApi(
+            {profile.url, *key, profile.keyInClearConfirmed, profile.caFile}, this);
         api->whoAmI(this, [this, attempt, api, profile](client::Outcome<client::WhoAmI> outcome) {
             if (attempt != m_attempt) {
                 api->deleteLater();

@@ -26,6 +26,7 @@ QList<ConnectionProfile> SettingsStore::profiles() const
         p.url = m_settings->value(QStringLiteral("url")).toString();
         p.kind = ConnectionProfile::Kind::Cloud;
         p.keyInClearConfirmed = m_settings->value(QStringLiteral("keyInClearConfirmed"), false).toBool();
+        p.caFile = m_settings->value(QStringLiteral("caFile")).toString();
         if (p.id.isEmpty() || p.id == QLatin1String("local") || p.url.isEmpty())
             continue; // damaged entry: skip it rather than fail the whole list
         result.append(p);
@@ -48,6 +49,8 @@ void SettingsStore::setProfiles(const QList<ConnectionProfile>& profiles)
         m_settings->setValue(QStringLiteral("url"), p.url);
         if (p.keyInClearConfirmed)
             m_settings->setValue(QStringLiteral("keyInClearConfirmed"), true);
+        if (!p.caFile.isEmpty())
+            m_settings->setValue(QStringLiteral("caFile"), p.caFile);
     }
     m_settings->endArray();
 }

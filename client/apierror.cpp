@@ -10,6 +10,10 @@ QString ApiError::toDisplayString() const
     case Kind::Cancelled:
         return what.isEmpty() ? QStringLiteral("Cancelled") : prefix + QStringLiteral("was cancelled");
     case Kind::Network:
+        // A refused certificate is no network trouble, and its message says so in full.
+        if (code.startsWith(QLatin1String("CERTIFICATE_")) || code == QLatin1String("CA_FILE_UNUSABLE") ||
+            code == QLatin1String("TLS_HANDSHAKE_FAILED"))
+            return prefix + QStringLiteral("failed: ") + message;
         return prefix + QStringLiteral("failed: network error: ") + message;
     case Kind::Protocol:
         return prefix + QStringLiteral("failed: unexpected answer: ") + message;

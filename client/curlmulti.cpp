@@ -156,6 +156,7 @@ bool brokeConnection(CURLcode code)
     case CURLE_GOT_NOTHING:
     case CURLE_SEND_ERROR:
     case CURLE_RECV_ERROR:
+    case CURLE_HTTP2_STREAM: // over HTTP/2 (https://): the connection closed with the stream open
         return true;
     default:
         return false;

@@ -1,6 +1,7 @@
 #include "client/curltransfer.h"
 
 #include "client/curlmulti.h"
+#include "client/tlsconfig.h"
 
 #include <QUrl>
 
@@ -58,6 +59,9 @@ void CurlTransfer::configure()
     // http_proxy/https_proxy/no_proxy from the environment (libcurl's default).
     if (isLoopbackUrl(m_request.url))
         curl_easy_setopt(m_easy, CURLOPT_PROXY, "");
+    applyTlsOptions(m_easy, m_request.caFile);
+    if (curl_slist* resolve = testResolveList())
+        curl_easy_setopt(m_easy, CURLOPT_RESOLVE, resolve);
 
     const QByteArray& method = m_request.method;
     if (method == "GET" && !m_request.hasBody) {
@@ -176,6 +180,7 @@ void CurlTransfer::complete(CURLcode code)
         return;
     m_finished = true;
     m_response.curlCode = int(code);
+    curl_easy_getinfo(m_easy, CURLINFO_HTTP_VERSION, &m_response.httpVersion);
     if (code != CURLE_OK) {
         m_response.curlError = QString::fromUtf8(m_errorBuffer);
         if (m_response.curlError.isEmpty())

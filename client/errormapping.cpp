@@ -86,6 +86,54 @@ QString reasonFallback(int status, const QByteArray& reason)
     }
 }
 
+// curl's text without its "SSL certificate problem: " / "SSL: " prefix.
+QString curlDetail(const QString& curlMessage)
+{
+    QString detail = curlMessage.trimmed();
+    for (const char* prefix : {"SSL certificate problem: ", "SSL: "})
+        if (detail.startsWith(QLatin1String(prefix)))
+            detail = detail.mid(int(qstrlen(prefix)));
+    return detail;
+}
+
+// TLS failures say what to do about them: the raw OpenSSL text alone leaves a user behind a
+// company proxy with no idea that the fix is one file in Connections. Empty: not a TLS failure.
+QString tlsMessage(int curlCode, const QString& curlMessage, QString* code)
+{
+    const QString detail = curlDetail(curlMessage);
+    switch (curlCode) {
+    case CURLE_PEER_FAILED_VERIFICATION: // also CURLE_SSL_CACERT since libcurl 7.62
+        if (detail.contains(QLatin1String("host name")) ||
+            detail.contains(QLatin1String("hostname")) ||
+            detail.contains(QLatin1String("subject name"))) {
+            *code = QStringLiteral("CERTIFICATE_HOST_MISMATCH");
+            return QStringLiteral(
+                       "The server's certificate is for another host name (%1). Check the "
+                       "connection's URL; a proxy in between may also present its own "
+                       "certificate.")
+                .arg(detail);
+        }
+        *code = QStringLiteral("CERTIFICATE_UNTRUSTED");
+        return QStringLiteral(
+                   "The server's certificate is not trusted (%1). If your organisation uses "
+                   "its own certificate authority, choose its certificate in Connections.")
+            .arg(detail);
+    case CURLE_SSL_CACERT_BADFILE:
+        *code = QStringLiteral("CA_FILE_UNUSABLE");
+        return QStringLiteral("The CA certificate file cannot be used (%1). Choose a readable PEM "
+                              "certificate in Connections, or correct LIZARD_CA_BUNDLE.")
+            .arg(detail);
+    case CURLE_SSL_CONNECT_ERROR:
+        *code = QStringLiteral("TLS_HANDSHAKE_FAILED");
+        return QStringLiteral(
+                   "The secure connection to the server could not be set up (%1). A proxy or "
+                   "firewall in between may be interfering.")
+            .arg(detail);
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 ApiError mapHttpError(int status, const QByteArray& body, const HeaderList& headers, const QString& what,
@@ -133,6 +181,8 @@ ApiError mapTransportError(int curlCode, const QString& curlMessage, const QStri
     ApiError e;
     e.kind = curlCode == CURLE_OPERATION_TIMEDOUT ? ApiError::Kind::Timeout : ApiError::Kind::Network;
     e.message = curlMessage.isEmpty() ? QString::fromUtf8(curl_easy_strerror(CURLcode(curlCode))) : curlMessage;
+    if (const QString tls = tlsMessage(curlCode, e.message, &e.code); !tls.isEmpty())
+        e.message = tls;
     e.what = what;
     return e;
 }

@@ -76,8 +76,10 @@ void ExecStreamImpl::onFinished(const HttpResponse& response)
         return;
     if (auto error = errorFromResponse(response, m_what)) {
         // The connection broke after it was made: the server may have taken the command, which
-        // may still run or have finished there. Only a refused connection means it never ran.
-        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT)
+        // may still run or have finished there. Only a refused connection or a failed TLS
+        // setup (which comes with its own code) means it never ran.
+        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT &&
+            error->code.isEmpty())
             error->code = QStringLiteral("CONNECTION_LOST");
         finishWith(*error);
         return;

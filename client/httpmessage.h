@@ -18,6 +18,7 @@ struct HttpRequest
     long timeoutMs = 0;             // whole transfer; 0 = none
     long connectTimeoutMs = 30000;
     bool streaming = false;         // deliver data as it arrives; no content decoding
+    QString caFile;                 // extra certificate authority (PEM) for https://
 };
 
 struct HttpResponse
@@ -29,6 +30,7 @@ struct HttpResponse
     int curlCode = 0;                                // CURLcode; 0 = transfer completed
     QString curlError;                               // curl's message when curlCode != 0
     bool cancelled = false;
+    long httpVersion = 0;                            // CURL_HTTP_VERSION_* used; 0 if none
 
     QByteArray header(const QByteArray& lowerName) const
     {

@@ -1,11 +1,13 @@
 #include "client/requestbuilder.h"
 
 #include "client/keytransport.h"
+#include "client/tlsconfig.h"
 
 namespace lizard::client {
 
 RequestBuilder::RequestBuilder(const Endpoint& endpoint)
-    : m_base(endpoint.baseUrl.trimmed().toUtf8()), m_key(endpoint.apiKey.trimmed().toUtf8())
+    : m_base(endpoint.baseUrl.trimmed().toUtf8()), m_key(endpoint.apiKey.trimmed().toUtf8()),
+      m_caFile(caFileFor(endpoint))
 {
     while (m_base.endsWith('/'))
         m_base.chop(1);
@@ -29,6 +31,7 @@ HttpRequest RequestBuilder::json(const QByteArray& method, const QByteArray& pat
     r.method = method;
     r.url = m_base + pathAndQuery;
     r.timeoutMs = kDefaultTimeoutMs;
+    r.caFile = m_caFile;
     r.headers.append("User-Agent: " + userAgent());
     r.headers.append("Accept: application/json, */*;q=0.5");
     if (!m_key.isEmpty())

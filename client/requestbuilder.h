@@ -27,6 +27,7 @@ public:
 private:
     QByteArray m_base;
     QByteArray m_key;
+    QString m_caFile;
 };
 
 } // namespace lizard::client

@@ -33,7 +33,9 @@ struct ApiError
     int httpStatus = 0;     // 0 when there was no HTTP answer
     QString code;           // UPPER_SNAKE code from the server, if any; with Kind::Network,
                             // CONNECTION_LOST: an exec's connection broke after it was made
-                            // (the server may have taken it: it may or may not have run)
+                            // (the server may have taken it: it may or may not have run);
+                            // CERTIFICATE_UNTRUSTED, CERTIFICATE_HOST_MISMATCH, CA_FILE_UNUSABLE,
+                            // TLS_HANDSHAKE_FAILED: https:// could not be set up
     QString message;        // the server's message, or curl's
     int retryAfterS = -1;   // 429: seconds to wait (retryAfterS or Retry-After)
     int limit = -1;         // 429: the limit that was hit
@@ -233,6 +235,9 @@ struct Endpoint
     // The user confirmed sending the key over plain http:// to a host that is not this
     // computer. Without it such a key is never sent (see keytransport.h).
     bool keyInClearConfirmed = false;
+    // PEM file of an extra certificate authority to trust for https:// (a company's own, as
+    // TLS-inspecting proxies use). Empty: the environment's LIZARD_CA_BUNDLE, else none.
+    QString caFile;
 };
 
 } // namespace lizard::client

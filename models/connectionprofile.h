@@ -16,10 +16,13 @@ struct ConnectionProfile
     // The user confirmed, in the Connections dialog's warning, that the key may go to `url`
     // over plain http:// (not needed for https:// or loopback).
     bool keyInClearConfirmed = false;
+    // Cloud: PEM file of an extra certificate authority to trust (a company's TLS-inspecting
+    // proxy); empty: LIZARD_CA_BUNDLE from the environment, else only the system's.
+    QString caFile;
 
     static ConnectionProfile local()
     {
-        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}, false};
+        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}, false, {}};
     }
 };
 

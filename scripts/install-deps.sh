@@ -17,6 +17,8 @@ PKGS=(
   python3-matplotlib python3-dill python3-nbformat python3-plotly
   # UI tests and screenshots
   xvfb xauth
+  # the TLS tests make their CA and certificates with it (tst_tls; nginx: below)
+  openssl
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable reports
   clang-14 libclang-rt-14-dev llvm-14
@@ -32,6 +34,11 @@ done
 # Keep an existing installation (for example NodeSource's, which bundles npm).
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
+# The TLS tests run nginx as an HTTP/2 terminator in front of a lizard-local (tst_tls). Any
+# Debian nginx flavour has what they need: an existing one is kept (installing nginx-light
+# would replace nginx-full).
+nginx_missing=0
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { nginx_missing=1; missing+=(nginx-light); }
 
 if ((${#missing[@]} == 0)); then
   echo "install-deps: all packages present"
@@ -44,3 +51,8 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Debian starts the nginx service it installs (a web server on port 80); the tests start their
+# own nginx as a child process and need no service: one installed here is stopped and disabled.
+if ((nginx_missing)) && [[ -d /run/systemd/system ]]; then
+  $SUDO systemctl disable --now nginx.service >/dev/null 2>&1 || true
+fi

@@ -1,10 +1,14 @@
 #include "ui/connectionsdialog.h"
 
 #include "client/keytransport.h"
+#include "client/lizardapi.h"
 
 #include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -23,12 +27,23 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
     : QDialog(parent), m_profiles(profiles), m_list(new QListWidget(this)),
       m_name(new QLineEdit(this)),
       m_url(new QLineEdit(QStringLiteral("https://lizard.build"), this)),
-      m_key(new QLineEdit(this)), m_error(new QLabel(this))
+      m_key(new QLineEdit(this)), m_caFile(new QLineEdit(this)),
+      m_test(new QPushButton(QStringLiteral("Test"), this)), m_testResult(new QLabel(this)),
+      m_error(new QLabel(this))
 {
     setWindowTitle(QStringLiteral("Connections"));
     m_key->setEchoMode(QLineEdit::Password);
     m_key->setPlaceholderText(QStringLiteral("liz_…"));
     m_name->setPlaceholderText(QStringLiteral("Lizard cloud"));
+    m_caFile->setPlaceholderText(QStringLiteral("optional: your organisation's CA (PEM)"));
+    m_caFile->setToolTip(QStringLiteral(
+        "Needed when a proxy inspects https:// with its own certificate authority: "
+        "that authority is then trusted for this connection, next to the system's."));
+    m_testResult->setObjectName(QStringLiteral("testResult"));
+    m_testResult->setWordWrap(true);
+    m_testResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_testResult->hide();
+    auto* chooseCa = new QPushButton(QStringLiteral("Choose…"), this);
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
     m_error->setWordWrap(true);
     m_error->hide();
@@ -42,7 +57,16 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
     form->addRow(QStringLiteral("Name:"), m_name);
     form->addRow(QStringLiteral("URL:"), m_url);
     form->addRow(QStringLiteral("API key:"), m_key);
-    form->addRow(QString(), add);
+    auto* caRow = new QHBoxLayout;
+    caRow->addWidget(m_caFile, 1);
+    caRow->addWidget(chooseCa);
+    form->addRow(QStringLiteral("CA certificate file:"), caRow);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_test);
+    actions->addWidget(add);
+    actions->addStretch(1);
+    form->addRow(QString(), actions);
+    form->addRow(QString(), m_testResult);
     auto* group = new QGroupBox(QStringLiteral("New Lizard cloud connection"), this);
     auto* groupLayout = new QVBoxLayout(group);
     groupLayout->addLayout(form);
@@ -60,6 +84,8 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeSelected);
+    connect(chooseCa, &QPushButton::clicked, this, &ConnectionsDialog::chooseCaFile);
+    connect(m_test, &QPushButton::clicked, this, &ConnectionsDialog::testForm);
     connect(add, &QPushButton::clicked, this, [this] {
         QString error;
         if (addCloudFromForm(&error)) {
@@ -108,6 +134,8 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
         *error = QStringLiteral("An API key is needed for a cloud connection.");
         return false;
     }
+    if (!checkCaFile(error))
+        return false;
     const bool inClear = client::keyTravelsInClear(url.toString());
     if (inClear && !confirmKeyInClear(url.toString())) {
         *error =
@@ -132,6 +160,7 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
                                                       : m_name->text().trimmed();
     profile.kind = ConnectionProfile::Kind::Cloud;
     profile.keyInClearConfirmed = inClear;
+    profile.caFile = m_caFile->text().trimmed();
     QString base = url.toString();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
@@ -140,8 +169,81 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     m_newKeys.insert(id, key);
     m_key->clear();
     m_name->clear();
+    m_caFile->clear();
+    m_testResult->hide();
     rebuildList(id);
     return true;
+}
+
+bool ConnectionsDialog::checkCaFile(QString* error) const
+{
+    const QString path = m_caFile->text().trimmed();
+    if (path.isEmpty())
+        return true;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error =
+            QStringLiteral("The CA certificate file cannot be read: %1").arg(file.errorString());
+        return false;
+    }
+    // A DER file or a key would only fail later, at the first request, with a vaguer message.
+    if (!file.read(4 * 1024 * 1024).contains("-----BEGIN CERTIFICATE-----")) {
+        *error = QStringLiteral("%1 holds no PEM certificate (a text file with "
+                                "\"-----BEGIN CERTIFICATE-----\").")
+                     .arg(path);
+        return false;
+    }
+    return true;
+}
+
+void ConnectionsDialog::chooseCaFile()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, QStringLiteral("CA certificate"), QString(),
+        QStringLiteral("Certificates (*.pem *.crt *.cer);;All files (*)"));
+    if (!path.isEmpty())
+        m_caFile->setText(path);
+}
+
+void ConnectionsDialog::testForm()
+{
+    const auto show = [this](const QString& text, bool good) {
+        m_testResult->setStyleSheet(good ? QStringLiteral("QLabel { color: #207020; }")
+                                         : QStringLiteral("QLabel { color: #b02020; }"));
+        m_testResult->setText(text);
+        m_testResult->show();
+    };
+    const QUrl url(m_url->text().trimmed(), QUrl::StrictMode);
+    QString error;
+    if (!url.isValid() || url.host().isEmpty() ||
+        (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
+        error = QStringLiteral("The URL must look like https://lizard.build.");
+    else if (m_key->text().trimmed().isEmpty())
+        error = QStringLiteral("An API key is needed for a cloud connection.");
+    else if (client::keyTravelsInClear(url.toString()))
+        error = QStringLiteral("Not tested: the API key would travel unencrypted. Use https://.");
+    if (!error.isEmpty() || !checkCaFile(&error))
+        return show(error, false);
+
+    const quint64 serial = ++m_testSerial;
+    auto* api = new client::LizardApi(
+        {url.toString(), m_key->text().trimmed(), false, m_caFile->text().trimmed()}, this);
+    show(QStringLiteral("Testing %1…").arg(url.host()), true);
+    api->whoAmI(api, [this, api, serial, show](client::Outcome<client::WhoAmI> outcome) {
+        api->deleteLater();
+        if (serial != m_testSerial)
+            return;
+        if (!outcome) {
+            client::ApiError e = outcome.error();
+            e.what = QStringLiteral("Connecting");
+            return show(e.toDisplayString(), false);
+        }
+        const QString who =
+            outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
+        show(who.isEmpty() ? QStringLiteral("Connected.")
+                           : QStringLiteral("Connected as %1.").arg(who),
+             true);
+    });
 }
 
 bool ConnectionsDialog::confirmKeyInClear(const QString& url)

@@ -1,6 +1,7 @@
 #pragma once
 // Connections: the built-in local server and Lizard cloud accounts. Lets the user add a cloud
-// connection (URL + API key), remove one, and pick the active one. Says where keys are kept.
+// connection (URL, API key, optionally their organisation's CA certificate), test it before
+// adding it, remove one, and pick the active one. Says where keys are kept.
 
 #include "models/connectionprofile.h"
 
@@ -10,6 +11,7 @@
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 
 namespace lizard::ui {
 
@@ -29,6 +31,11 @@ public:
     QLineEdit* nameEdit() const { return m_name; }
     QLineEdit* urlEdit() const { return m_url; }
     QLineEdit* keyEdit() const { return m_key; }
+    QLineEdit* caFileEdit() const { return m_caFile; }
+    // "Test": asks the server who the form's key belongs to, with the form's CA file; the
+    // answer (or why it failed, e.g. an untrusted certificate) appears in testResultLabel().
+    QPushButton* testButton() const { return m_test; }
+    QLabel* testResultLabel() const { return m_testResult; }
     // Validates and adds; selects it. An http:// URL that is not loopback asks first (a
     // warning naming the risk; Cancel is the default) and is not added unless confirmed.
     bool addCloudFromForm(QString* error);
@@ -41,6 +48,10 @@ public:
 private:
     // The warning box (object name "keyInClearWarning"); true if the user chose to send.
     bool confirmKeyInClear(const QString& url);
+    // The form's CA file: empty (none) or a readable PEM certificate; else false and *error.
+    bool checkCaFile(QString* error) const;
+    void testForm();
+    void chooseCaFile();
     void rebuildList(const QString& selectId);
     void removeSelected();
 
@@ -51,7 +62,11 @@ private:
     QLineEdit* m_name;
     QLineEdit* m_url;
     QLineEdit* m_key;
+    QLineEdit* m_caFile;
+    QPushButton* m_test;
+    QLabel* m_testResult;
     QLabel* m_error;
+    quint64 m_testSerial = 0; // a newer test makes an older answer stale
 };
 
 } // namespace lizard::ui

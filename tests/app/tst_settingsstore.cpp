@@ -1,4 +1,5 @@
-// SettingsStore: profiles and the active one survive a restart; Local is always there.
+// SettingsStore: profiles (with their CA files) and the active one survive a restart; Local is
+// always there.
 #include "app/settingsstore.h"
 
 #include <QTemporaryDir>
@@ -19,7 +20,13 @@ private slots:
             SettingsStore store(ini);
             QCOMPARE(store.profiles().size(), 1);
             QCOMPARE(store.activeProfile().kind, ConnectionProfile::Kind::Local);
-            ConnectionProfile cloud{"cloud-1", "Work", ConnectionProfile::Kind::Cloud, "https://lizard.build", false};
+            // A company's certificate authority belongs to its connection.
+            ConnectionProfile cloud{"cloud-1",
+                                    "Work",
+                                    ConnectionProfile::Kind::Cloud,
+                                    "https://lizard.build",
+                                    false,
+                                    "/etc/company/ca.pem"};
             // The user's yes to an unencrypted key is remembered, per connection.
             ConnectionProfile lab{"cloud-2", "Lab", ConnectionProfile::Kind::Cloud, "http://lab.test", true};
             store.setProfiles({ConnectionProfile::local(), cloud, lab});
@@ -34,6 +41,8 @@ private slots:
         QCOMPARE(profiles.at(1).url, QString("https://lizard.build"));
         QVERIFY(!profiles.at(1).keyInClearConfirmed);
         QVERIFY(profiles.at(2).keyInClearConfirmed);
+        QCOMPARE(profiles.at(1).caFile, QString("/etc/company/ca.pem"));
+        QVERIFY(profiles.at(2).caFile.isEmpty());
         QCOMPARE(again.activeProfile().id, QString("cloud-1"));
     }
 

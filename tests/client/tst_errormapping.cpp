@@ -23,6 +23,8 @@ private slots:
     void retryAfterAsHttpDate();
     void transportErrors_data();
     void transportErrors();
+    void tlsErrors_data();
+    void tlsErrors();
     void responses_data();
     void responses();
     void displayString_data();
@@ -147,8 +149,6 @@ void TestErrorMapping::transportErrors_data()
                              << Kind::Network << "Failed to connect to 127.0.0.1 port 1";
     QTest::newRow("dns") << int(CURLE_COULDNT_RESOLVE_HOST) << "" << Kind::Network
                          << QString::fromUtf8(curl_easy_strerror(CURLE_COULDNT_RESOLVE_HOST));
-    QTest::newRow("tls") << int(CURLE_PEER_FAILED_VERIFICATION) << "SSL certificate problem" << Kind::Network
-                         << "SSL certificate problem";
     QTest::newRow("timeout") << int(CURLE_OPERATION_TIMEDOUT) << "Operation timed out after 100 ms"
                              << Kind::Timeout << "Operation timed out after 100 ms";
 }
@@ -162,6 +162,61 @@ void TestErrorMapping::transportErrors()
     const ApiError e = lizard::client::mapTransportError(curlCode, curlMessage, QStringLiteral("List projects"));
     QCOMPARE(e.kind, kind);
     QCOMPARE(e.httpStatus, 0);
+    QCOMPARE(e.message, message);
+}
+
+// TLS failures name the cause in words a user can act on, with curl's detail kept.
+void TestErrorMapping::tlsErrors_data()
+{
+    QTest::addColumn<int>("curlCode");
+    QTest::addColumn<QString>("curlMessage");
+    QTest::addColumn<QString>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("untrusted") << int(CURLE_PEER_FAILED_VERIFICATION)
+                               << "SSL certificate problem: unable to get local issuer certificate"
+                               << "CERTIFICATE_UNTRUSTED"
+                               << "The server's certificate is not trusted (unable to get local "
+                                  "issuer certificate). If your "
+                                  "organisation uses its own certificate authority, choose its "
+                                  "certificate in Connections.";
+    QTest::newRow("self-signed")
+        << int(CURLE_PEER_FAILED_VERIFICATION) << "SSL certificate problem: self-signed certificate"
+        << "CERTIFICATE_UNTRUSTED"
+        << "The server's certificate is not trusted (self-signed certificate). If your "
+           "organisation uses "
+           "its own certificate authority, choose its certificate in Connections.";
+    QTest::newRow("host name")
+        << int(CURLE_PEER_FAILED_VERIFICATION)
+        << "SSL: no alternative certificate subject name matches target host name 'a.test'"
+        << "CERTIFICATE_HOST_MISMATCH"
+        << "The server's certificate is for another host name (no alternative certificate subject "
+           "name "
+           "matches target host name 'a.test'). Check the connection's URL; a proxy in between may "
+           "also "
+           "present its own certificate.";
+    QTest::newRow("bad CA file")
+        << int(CURLE_SSL_CACERT_BADFILE) << "error setting certificate file: /nope.pem"
+        << "CA_FILE_UNUSABLE"
+        << "The CA certificate file cannot be used (error setting certificate file: /nope.pem). "
+           "Choose a "
+           "readable PEM certificate in Connections, or correct LIZARD_CA_BUNDLE.";
+    QTest::newRow("handshake")
+        << int(CURLE_SSL_CONNECT_ERROR) << "OpenSSL SSL_connect: SSL_ERROR_SYSCALL"
+        << "TLS_HANDSHAKE_FAILED"
+        << "The secure connection to the server could not be set up (OpenSSL SSL_connect: "
+           "SSL_ERROR_SYSCALL). A proxy or firewall in between may be interfering.";
+}
+
+void TestErrorMapping::tlsErrors()
+{
+    QFETCH(int, curlCode);
+    QFETCH(QString, curlMessage);
+    QFETCH(QString, code);
+    QFETCH(QString, message);
+    const ApiError e =
+        lizard::client::mapTransportError(curlCode, curlMessage, QStringLiteral("Connect"));
+    QCOMPARE(e.kind, Kind::Network);
+    QCOMPARE(e.code, code);
     QCOMPARE(e.message, message);
 }
 
@@ -214,6 +269,12 @@ void TestErrorMapping::displayString_data()
     QTest::newRow("network") << lizard::client::mapTransportError(CURLE_COULDNT_CONNECT, "Connection refused",
                                                                   QStringLiteral("List projects"))
                              << "List projects failed: network error: Connection refused";
+    QTest::newRow("certificate")
+        << lizard::client::mapTransportError(CURLE_PEER_FAILED_VERIFICATION,
+                                             "SSL certificate problem: self-signed certificate",
+                                             QStringLiteral("Connecting"))
+        << "Connecting failed: The server's certificate is not trusted (self-signed certificate). If your "
+           "organisation uses its own certificate authority, choose its certificate in Connections.";
     QTest::newRow("cancelled") << lizard::client::cancelledError(QStringLiteral("Read file"))
                                << "Read file was cancelled";
     QTest::newRow("rate limit") << lizard::client::mapHttpError(429, R"({"error":"LIMIT","message":"5 running","retryAfterS":9})",

@@ -4,6 +4,7 @@
 #include "agent/lease.h"
 #include "agent/process_table.h"
 #include "agent/reaper.h"
+#include "agent/watch_hub.h"
 
 #include <atomic>
 #include <map>
@@ -21,6 +22,7 @@ struct AgentContext
     // Set by lizard-local's disk watch while the sandbox's layer is over its size: what exec
     // starts gets RLIMIT_FSIZE 0 from its first instruction (runtime/disk_watch.h).
     std::atomic<bool> diskFull{false};
+    WatchHub watches; // fs.watch
 };
 
 } // namespace lizard::agent

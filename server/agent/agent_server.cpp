@@ -144,6 +144,8 @@ void serve(int fd, AgentContext& context)
             handleMkdir(stream, req, context);
         else if (op == "connect")
             handleConnect(stream, req);
+        else if (WatchHub::isWatchOp(op))
+            context.watches.serve(stream, req);
         else
             stream.writeError("INVALID_ARGUMENT", "unknown op: " + op);
     } catch (const std::exception& e) {

@@ -1,6 +1,5 @@
-// Calls of lizard-api.md that lizard-local does not implement (file watching, sandbox logs):
-// an honest 501 that names what is missing, rather than a 404 that
-// would read as a wrong path.
+// Calls of lizard-api.md that lizard-local does not implement (sandbox logs): an honest 501
+// that names what is missing, rather than a 404 that would read as a wrong path.
 #include "api/routes.h"
 
 namespace lizard::api {
@@ -17,9 +16,6 @@ void registerLaterRoutes(Router& router)
     };
     static const Later later[] = {
         {verb::get, "/api/sandboxes/{}/logs", "sandbox logs"},
-        {verb::post, "/api/sandboxes/{}/files/watch", "file watching"},
-        {verb::delete_, "/api/sandboxes/{}/files/watch", "file watching"},
-        {verb::get, "/api/sandboxes/{}/files/watch/events", "file watching"},
     };
     for (const Later& l : later) {
         const std::string what = l.what;
@@ -40,6 +36,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerExecRoutes(router, ctx);
     registerProcessRoutes(router, ctx);
     registerFileRoutes(router, ctx);
+    registerWatchRoutes(router, ctx);
     registerLifecycleRoutes(router, ctx);
     registerSnapshotRoutes(router, ctx);
     registerForkRoutes(router, ctx);

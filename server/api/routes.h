@@ -39,12 +39,13 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx);
 void registerExecRoutes(Router& router, ApiContext& ctx);
 void registerProcessRoutes(Router& router, ApiContext& ctx);
 void registerFileRoutes(Router& router, ApiContext& ctx);
+void registerWatchRoutes(Router& router, ApiContext& ctx); // fs.watch (a local extension)
 void registerLifecycleRoutes(Router& router, ApiContext& ctx); // pause, resume
 void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLaterRoutes(Router& router); // logs, file watching: 501
+void registerLaterRoutes(Router& router); // logs: 501
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Runs `fn` on the exchange's connection executor (from a worker thread, for example).

@@ -221,9 +221,13 @@ private slots:
             << QByteArray("GET") << "/api/projects/proj_nope/volumes" << QByteArray() << 404
             << "NOT_FOUND"
             << "proj_nope";
-        QTest::newRow("watch is later") << QByteArray("POST") << "/api/sandboxes/sb_x/files/watch"
-                                        << QByteArray("{}") << 501 << "NOT_IMPLEMENTED"
-                                        << "watch";
+        QTest::newRow("watch of a missing sandbox")
+            << QByteArray("POST") << "/api/sandboxes/sb_x/files/watch" << QByteArray("{}") << 404
+            << "NOT_FOUND"
+            << "sb_x";
+        QTest::newRow("logs are later") << QByteArray("GET") << "/api/sandboxes/sb_x/logs"
+                                        << QByteArray() << 501 << "NOT_IMPLEMENTED"
+                                        << "logs";
     }
 
     void errors()

@@ -119,6 +119,14 @@ public:
     PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to, QObject* ctx,
                           Done<Unit> done);
 
+    // File watching (client/lizardapi_watch.cpp): a lizard-local extension the cloud answers
+    // 501. watchEvents drains what happened since the previous call.
+    PendingCall* watchFiles(const QString& sandboxId, const QString& path, bool recursive, QObject* ctx,
+                            Done<QString> done);
+    PendingCall* watchEvents(const QString& sandboxId, const QString& watcherId, QObject* ctx,
+                             Done<QList<FsEvent>> done);
+    PendingCall* unwatchFiles(const QString& sandboxId, const QString& watcherId, QObject* ctx, Done<Unit> done);
+
     // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.
     PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done);

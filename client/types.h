@@ -141,6 +141,16 @@ struct FileEntry
     QString symlinkTarget;
 };
 
+// fs.watch: one change reported by GET .../files/watch/events (the SDK's FsEvent). type is
+// create, write, remove, rename or chmod; lizard-local adds "overflow" (events were lost
+// since the last drain: rescan the watched directory, path).
+struct FsEvent
+{
+    QString type;
+    QString name;
+    QString path;
+};
+
 // Ports: an exposed sandbox port, as POST /expose/{port} answers it.
 struct ExposedPort
 {

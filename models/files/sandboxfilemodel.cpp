@@ -3,6 +3,8 @@
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel_node.h"
 
+#include "client/offthread.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -11,12 +13,7 @@ namespace lizard::models::files {
 
 namespace {
 
-// An entry of a fresh listing with its sort key.
-struct Listed
-{
-    client::FileEntry entry;
-    QString key;
-};
+using Listed = SandboxFileModel::Listed;
 
 bool listedLess(const Listed& a, const Listed& b)
 {
@@ -32,6 +29,21 @@ bool sameEntry(const client::FileEntry& a, const client::FileEntry& b)
 {
     return a.size == b.size && a.modifiedAt == b.modifiedAt && a.permissions == b.permissions && a.mode == b.mode &&
            a.owner == b.owner && a.group == b.group && a.symlinkTarget == b.symlinkTarget;
+}
+
+// On a pool thread: sort keys, the order rows are added in, and an index by name.
+std::shared_ptr<SandboxFileModel::Listing> prepareListing(const QList<client::FileEntry>& entries)
+{
+    auto listing = std::make_shared<SandboxFileModel::Listing>();
+    std::vector<Listed>& items = listing->items;
+    items.reserve(size_t(entries.size()));
+    for (const auto& e : entries)
+        items.push_back({e, e.name.toLower()});
+    std::sort(items.begin(), items.end(), listedLess);
+    listing->index.reserve(qsizetype(items.size()));
+    for (size_t i = 0; i < items.size(); ++i)
+        listing->index.insert(items[i].entry.name, i);
+    return listing;
 }
 
 } // namespace
@@ -162,42 +174,51 @@ void SandboxFileModel::list(Node* node)
     m_api->listDir(m_sandboxId, path, this, [this, generation, path](client::Outcome<QList<client::FileEntry>> r) {
         if (generation != m_generation)
             return;
-        Node* n = findNode(path);
-        if (n == nullptr || !n->isDir())
-            return; // removed by a refresh of its parent meanwhile
-        n->listing = false;
-        if (!r) {
-            n->failed = true;
-            emit listFailed(path, r.error());
-        } else {
-            applyListing(n, std::move(r.value()));
-            emit directoryListed(path, int(n->children.size()));
-            probeLinks(n);
-        }
-        if (std::exchange(n->listAgain, false))
-            list(n);
+        if (!r)
+            return finishListing(generation, path, &r.error(), nullptr);
+        // Sorting and indexing 10,000 entries would hold the event loop: a pool thread does it
+        // (a folder that changes all the time is listed again and again).
+        client::runOffThread<std::shared_ptr<Listing>>(
+            this, [entries = std::move(r.value())] { return prepareListing(entries); },
+            [this, generation, path](std::shared_ptr<Listing> listing) {
+                finishListing(generation, path, nullptr, std::move(listing));
+            });
     });
 }
 
-void SandboxFileModel::applyListing(Node* node, QList<client::FileEntry> entries)
+void SandboxFileModel::finishListing(quint64 generation, const QString& path, const client::ApiError* error,
+                                     std::shared_ptr<Listing> listing)
 {
-    std::vector<Listed> items;
-    items.reserve(size_t(entries.size()));
-    for (auto& e : entries) {
-        QString key = e.name.toLower();
-        items.push_back({std::move(e), std::move(key)});
+    if (generation != m_generation)
+        return;
+    Node* n = findNode(path);
+    if (n == nullptr || !n->isDir())
+        return; // removed by a refresh of its parent meanwhile
+    n->listing = false;
+    if (error != nullptr) {
+        n->failed = true;
+        emit listFailed(path, *error);
+    } else {
+        applyListing(n, std::move(*listing));
+        emit directoryListed(path, int(n->children.size()));
+        probeLinks(n);
     }
-    std::sort(items.begin(), items.end(), listedLess);
+    if (std::exchange(n->listAgain, false))
+        list(n);
+}
+
+void SandboxFileModel::applyListing(Node* node, Listing listing)
+{
+    std::vector<Listed>& items = listing.items;
+    const QHash<QString, size_t>& fresh = listing.index;
     const QModelIndex parentIndex = indexOf(node);
     node->listed = true;
-    QHash<QString, size_t> fresh;
-    fresh.reserve(qsizetype(items.size()));
-    for (size_t i = 0; i < items.size(); ++i)
-        fresh.insert(items[i].entry.name, i);
 
     // Rows that are gone (or changed between file and folder) leave first.
     std::vector<int> gone;
     std::vector<bool> kept(items.size(), false);
+    int firstChanged = -1;
+    int lastChanged = -1;
     for (const auto& child : node->children) {
         const auto it = fresh.constFind(child->entry.name);
         if (it == fresh.cend() || items[*it].entry.type != child->entry.type) {
@@ -206,10 +227,18 @@ void SandboxFileModel::applyListing(Node* node, QList<client::FileEntry> entries
             kept[*it] = true;
             if (!sameEntry(child->entry, items[*it].entry)) {
                 child->entry = items[*it].entry;
-                emit dataChanged(indexOf(child.get(), 0), indexOf(child.get(), ColumnCount - 1));
+                firstChanged = firstChanged < 0 ? child->row : firstChanged;
+                lastChanged = child->row;
             }
         }
     }
+    // One signal for all changed rows: 10,000 files written at once would otherwise cost the
+    // sort proxy and the view 10,000 separate updates (rows in between are unchanged, and
+    // reading them again is cheap). A kept row has its name and type, so the name column is
+    // the same: leaving it out spares a proxy sorted by name a re-sort of the whole folder.
+    if (firstChanged >= 0)
+        emit dataChanged(index(firstChanged, SizeColumn, parentIndex),
+                         index(lastChanged, ColumnCount - 1, parentIndex));
     removeChildren(node, gone);
 
     // New entries arrive in one insert, however many there are.

@@ -9,6 +9,7 @@
 #include "client/lizardapi.h"
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QPointer>
 
 #include <deque>
@@ -61,6 +62,18 @@ public:
 
     static QString formatSize(qint64 bytes);
 
+    // A folder's fresh listing, sorted and indexed by name off the event loop.
+    struct Listed
+    {
+        client::FileEntry entry;
+        QString key; // the name, lower case
+    };
+    struct Listing
+    {
+        std::vector<Listed> items;
+        QHash<QString, size_t> index;
+    };
+
 signals:
     void directoryListed(const QString& path, int entries);
     void listFailed(const QString& path, const lizard::client::ApiError& error);
@@ -71,7 +84,9 @@ private:
     QModelIndex indexOf(Node* node, int column = 0) const;
     Node* findNode(const QString& path) const;
     void list(Node* node);
-    void applyListing(Node* node, QList<client::FileEntry> entries);
+    void finishListing(quint64 generation, const QString& path, const client::ApiError* error,
+                       std::shared_ptr<Listing> listing);
+    void applyListing(Node* node, Listing listing);
     void removeChildren(Node* node, const std::vector<int>& rows);
     void renumber(Node* node, int from);
     // Symlinks (sandboxfilemodel_links.cpp): which ones lead to folders.

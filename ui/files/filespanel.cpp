@@ -1,6 +1,7 @@
 #include "ui/files/filespanel.h"
 
 #include "models/files/downloadjob.h"
+#include "models/files/filechangefeed.h"
 #include "models/files/fileoperations.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
@@ -140,6 +141,7 @@ void FilesPanel::buildActions()
 void FilesPanel::buildModel()
 {
     const QString root = m_model ? m_model->rootPath() : kHome;
+    delete m_feed; // first: it closes its watcher and lets go of the model
     delete m_proxy;
     delete m_ops;
     delete m_model;
@@ -167,6 +169,12 @@ void FilesPanel::buildModel()
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &FilesPanel::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &FilesPanel::updateActions);
     m_model->setLocation(m_sandboxId, root);
+    m_feed = new models::files::FileChangeFeed(m_api, m_model, this);
+    connect(m_feed, &models::files::FileChangeFeed::stateChanged, this, [this](auto state) {
+        const bool live = state == models::files::FileChangeFeed::State::Live;
+        m_refresh->setToolTip(live ? tr("Refresh (changes in the sandbox show by themselves)")
+                                   : tr("Refresh: list the folders again"));
+    });
 }
 
 void FilesPanel::setBackend(client::LizardApi* api, DocumentTabs* documents)
@@ -200,6 +208,11 @@ void FilesPanel::setRootPath(const QString& path)
 }
 
 QString FilesPanel::rootPath() const { return m_model->rootPath(); }
+
+bool FilesPanel::followsChanges() const
+{
+    return m_feed && m_feed->state() == models::files::FileChangeFeed::State::Live;
+}
 
 client::FileEntry FilesPanel::selectedEntry() const
 {

@@ -18,6 +18,7 @@ class QStackedLayout;
 class QTreeView;
 
 namespace lizard::models::files {
+class FileChangeFeed;
 class FileOperations;
 class SandboxFileModel;
 class TransferJob;
@@ -62,6 +63,8 @@ public:
 
     QTreeView* view() const { return m_view; }
     models::files::SandboxFileModel* model() const { return m_model; }
+    // True while changes in the sandbox show by themselves (the server has fs.watch).
+    bool followsChanges() const;
     models::files::FileOperations* operations() const { return m_ops; }
     models::files::TransferJobsModel* transfers() const { return m_transfers; }
     QAction* refreshAction() const { return m_refresh; }
@@ -109,6 +112,7 @@ private:
     models::files::SandboxFileModel* m_model = nullptr;
     FileIconProxy* m_proxy = nullptr;
     models::files::FileOperations* m_ops = nullptr;
+    models::files::FileChangeFeed* m_feed = nullptr; // live updates where fs.watch exists
     models::files::TransferJobsModel* m_transfers;
     TransfersView* m_transfersView;
     QAction* m_up = nullptr;

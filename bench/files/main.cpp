@@ -1,13 +1,15 @@
 // lizard-bench-files: how the files panel copes with a folder of 10,000 entries. Creates a
 // sandbox on the given lizard-local, fills a folder, then shows it in the panel's tree view
 // (sorted, with icons, offscreen) and reports the time until all rows are listed and the
-// longest event-loop stall meanwhile (target < 100 ms), then the same for a refresh.
+// longest event-loop stall meanwhile (target < 100 ms), then the same for a refresh, then the
+// stall while every file changes and the panel follows through fs.watch (livebench.h).
 //
 //   lizard-bench-files --url http://127.0.0.1:7411 --key liz_... [--entries 10000]
 
 #include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 #include "benchawait.h"
+#include "livebench.h"
 #include "stallmeter.h"
 #include "ui/files/fileiconproxy.h"
 
@@ -137,7 +139,9 @@ int main(int argc, char** argv)
         report("first listing", entries, first);
         const Run again = measure(model, view, entries, true);
         report("refresh", entries, again);
-        rc = first.ok && again.ok ? 0 : 1;
+        const bool live = bench::measureLive(api, model, view, sandbox.sandboxId,
+                                             QStringLiteral("/home/user/many"), entries);
+        rc = first.ok && again.ok && live ? 0 : 1;
     }
     client::Unit unit;
     await<client::Unit>([&](QObject* c, auto done) { return api.killSandbox(sandbox.sandboxId, c, done); }, &unit, &failure);

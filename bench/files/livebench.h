@@ -1,0 +1,24 @@
+#pragma once
+// The live figure of lizard-bench-files: the shown 10,000-entry folder changes in the sandbox
+// while the panel follows it through fs.watch (models/files/filechangefeed.h).
+
+#include <QString>
+
+class QTreeView;
+
+namespace lizard::client {
+class LizardApi;
+}
+namespace lizard::models::files {
+class SandboxFileModel;
+}
+
+namespace lizard::bench {
+
+// Rewrites every file of `folder` three times (half a second apart), then creates a last one,
+// and reports the longest event-loop stall meanwhile (target <= 50 ms) and how long after
+// that last file was made it showed in the model. True when it was measured.
+bool measureLive(client::LizardApi& api, models::files::SandboxFileModel& model, QTreeView& view,
+                 const QString& sandboxId, const QString& folder, int entries);
+
+} // namespace lizard::bench

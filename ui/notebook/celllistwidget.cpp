@@ -272,6 +272,12 @@ void CellListWidget::onUserScrolled()
     if (!m_userScroll)
         return;
     m_userScroll = false;
+    using lizard::notebook::CellStatus;
+    if (m_followed) {
+        const CellStatus status = m_followed->cell()->status();
+        if (status != CellStatus::Running && status != CellStatus::Queued)
+            m_followed = nullptr; // its run ended: the user takes over before the last reveal
+    }
     // Like a terminal: reading above the end stops following; back at the end, it resumes.
     QScrollBar* bar = verticalScrollBar();
     const int viewBottom = bar->value() + viewport()->height();

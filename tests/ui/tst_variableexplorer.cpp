@@ -312,9 +312,7 @@ void TestVariableExplorer::dataFrameOpensInViewer()
     QCOMPARE(model->data(model->index(0, 3)).toString(), QString("Lyon"));
     QVERIFY(!model->isLoaded(99999)); // only the first rows came with it
     QTRY_VERIFY(!viewer->statusText().contains("loading"));
-    const QImage first = viewer->grab().toImage();
-    QVERIFY(!first.isNull());
-    QVERIFY(test::saveScreenshot(QPixmap::fromImage(first), "variable-table-viewer"));
+    QVERIFY(!viewer->grab().isNull());
 
     // To the end: the last rows arrive page by page, never all of them.
     table->setFocus();
@@ -337,7 +335,7 @@ void TestVariableExplorer::dataFrameOpensInViewer()
                  qPrintable(viewer->statusText()));
     QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), 2);
     QTRY_VERIFY(!viewer->statusText().contains("loading"));
-    QVERIFY(test::saveScreenshot(viewer->grab(), "variable-table-viewer-sorted"));
+    QVERIFY(test::saveScreenshot(viewer->grab(), "variable-table-viewer"));
 
     // A Series opens the same way, through the row's context menu.
     auto* openAction = explorer->view()->findChild<QAction*>(QStringLiteral("openVariable"));

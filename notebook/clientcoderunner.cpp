@@ -292,15 +292,33 @@ void ClientCodeRunner::tableRows(const TableRowsRequest& request, QObject* ctx, 
         query.insert(QStringLiteral("column"), *request.column);
         query.insert(QStringLiteral("ascending"), request.ascending);
     }
-    m_interpreter->tableRows(
-        request.context, query, context, [done](client::Outcome<QJsonObject> result) {
-            if (!result) {
-                done(nlohmann::json(), result.error().message);
-                return;
-            }
-            const QByteArray text = QJsonDocument(result.value()).toJson(QJsonDocument::Compact);
-            done(nlohmann::json::parse(text.constData(), nullptr, false), QString());
-        });
+    m_interpreter->tableRows(request.context, query, context, jsonAnswer(std::move(done)));
+}
+
+void ClientCodeRunner::tableForVariable(const QString& name, QObject* ctx, TableRowsDone done)
+{
+    QObject* context = ctx ? ctx : this;
+    if (!m_interpreter) {
+        QMetaObject::invokeMethod(
+            context,
+            [done] { done(nlohmann::json(), QStringLiteral("the sandbox connection is gone")); },
+            Qt::QueuedConnection);
+        return;
+    }
+    m_interpreter->tableForVariable(m_contextId, m_language, name, context,
+                                    jsonAnswer(std::move(done)));
+}
+
+std::function<void(client::Outcome<QJsonObject>)> ClientCodeRunner::jsonAnswer(TableRowsDone done)
+{
+    return [done = std::move(done)](client::Outcome<QJsonObject> result) {
+        if (!result) {
+            done(nlohmann::json(), result.error().message);
+            return;
+        }
+        const QByteArray text = QJsonDocument(result.value()).toJson(QJsonDocument::Compact);
+        done(nlohmann::json::parse(text.constData(), nullptr, false), QString());
+    };
 }
 
 } // namespace lizard::notebook

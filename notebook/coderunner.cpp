@@ -35,4 +35,12 @@ void CodeRunner::tableRows(const TableRowsRequest&, QObject* ctx, TableRowsDone 
         Qt::QueuedConnection);
 }
 
+void CodeRunner::tableForVariable(const QString&, QObject* ctx, TableRowsDone done)
+{
+    QMetaObject::invokeMethod(
+        ctx ? ctx : this,
+        [done] { done(nlohmann::json(), QStringLiteral("this notebook has no kernel to ask")); },
+        Qt::QueuedConnection);
+}
+
 } // namespace lizard::notebook

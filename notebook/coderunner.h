@@ -70,6 +70,10 @@ public:
     // the kernel is gone, the handle unknown. Same callback rules as complete().
     using TableRowsDone = std::function<void(nlohmann::json reply, QString error)>;
     virtual void tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done);
+    // The variable `name` (a pandas DataFrame or Series) as a table (the runner's
+    // table_for_variable reply: a table output's fields, with a handle for tableRows) or why
+    // not. Same callback rules as complete().
+    virtual void tableForVariable(const QString& name, QObject* ctx, TableRowsDone done);
 
 signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);

@@ -427,4 +427,17 @@ void CodeInterpreter::tableRows(const QString& contextId, const QJsonObject& que
                         [](const QJsonObject& ev) { return Outcome<QJsonObject>(ev); });
 }
 
+void CodeInterpreter::tableForVariable(const QString& contextId, const QString& language,
+                                       const QString& name, QObject* ctx, Done<QJsonObject> done)
+{
+    QJsonObject req{{QStringLiteral("action"), QStringLiteral("table_for_variable")},
+                    {QStringLiteral("name"), name}};
+    if (contextId.isEmpty())
+        req.insert(QStringLiteral("language"), language);
+    else
+        req.insert(QStringLiteral("context"), contextId);
+    action<QJsonObject>(req, ctx, std::move(done),
+                        [](const QJsonObject& ev) { return Outcome<QJsonObject>(ev); });
+}
+
 } // namespace lizard::client

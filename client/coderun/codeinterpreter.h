@@ -94,6 +94,11 @@ public:
     // ascending?}). The answer is the runner's ok event; a gone kernel or handle is an error.
     void tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,
                    Done<QJsonObject> done);
+    // The variable `name` (a pandas DataFrame or Series) as a table: the runner's
+    // table_for_variable answer, the fields of a table output with a handle for tableRows.
+    // `contextId` empty: the default context of `language`. Never starts a kernel.
+    void tableForVariable(const QString& contextId, const QString& language, const QString& name,
+                          QObject* ctx, Done<QJsonObject> done);
 
     KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
 

@@ -6,7 +6,7 @@ import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, 
 
 # The runner's own version, in this one place: the app reads it from the embedded source (Help >
 # About). Raise it with any change of behaviour or protocol.
-VERSION = "1.3.0"
+VERSION = "1.4.0"
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
 ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}
@@ -1241,20 +1241,64 @@ def table_rows(m, a, slot, out):
         raise RunnerError("column must be a column number (-1: the index)")
     if m["language"] != "python" or not has_kernel() or not kernel_alive(kernel_pid(m), m):
         raise RunnerError("the kernel that showed this table is gone")
-    kc = slot.get(m, out)
     expr = "__import__('_lizard_table').rows(%r, %d, %d, %r, %r)" % (handle, start, count, column, bool(ascending))
-    msg_id = kc.execute("", silent=True, store_history=False, allow_stdin=False, stop_on_error=False,
+    page, err = table_call(m, a, slot, out, "", expr, 30)
+    if err is not None:
+        if err.get("ename") == "ModuleNotFoundError":
+            raise RunnerError("the kernel that showed this table is gone (it was restarted)")
+        raise RunnerError("%s" % (err.get("evalue") or err.get("ename") or "no answer from the kernel"))
+    out(dict(page, type="ok"))
+
+
+# Defined in the kernel's `_lizard_table` module by each table_for_variable request (a kernel that
+# an older runner set up has the module without it). It registers a variable's frame as a display
+# does, so table_rows pages through it with the handle it returns.
+TABLE_FOR_VARIABLE = r'''
+def for_variable(name):
+    from IPython import get_ipython
+    ns = get_ipython().user_ns
+    if name not in ns:
+        raise NameError("%s is not defined" % name)
+    obj = ns[name]
+    import pandas
+    if not isinstance(obj, (pandas.DataFrame, pandas.Series)):
+        raise TypeError("%s is of type %s, not a pandas DataFrame or Series" % (name, type(obj).__name__))
+    return _format(obj)
+'''
+
+
+def table_call(m, a, slot, out, code, expr, default_timeout):
+    """Runs code then evaluates expr (JSON text of a dict) silently in the context's kernel:
+    (the dict, None), or (None, the error's {ename, evalue})."""
+    kc = slot.get(m, out)
+    msg_id = kc.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=False,
                         user_expressions={"r": "__import__('json').dumps(%s)" % expr})
-    reply = (shell_reply(kc, msg_id, arg_timeout(dict(timeout=a.get("timeout") or 30)), slot.pid) or {}).get("content")
+    reply = (shell_reply(kc, msg_id, arg_timeout(dict(timeout=a.get("timeout") or default_timeout)), slot.pid)
+             or {}).get("content")
     if not reply:
         raise RunnerError("the kernel did not answer (busy?)")
     r = (reply.get("user_expressions") or {}).get("r") or {}
-    if r.get("status") != "ok":
-        if r.get("ename") == "ModuleNotFoundError":
-            raise RunnerError("the kernel that showed this table is gone (it was restarted)")
-        raise RunnerError("%s" % (r.get("evalue") or r.get("ename") or "no answer from the kernel"))
+    if reply.get("status") != "ok" or r.get("status") != "ok":
+        return None, r if r.get("status") else reply
     import ast
-    out(dict(json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}"), type="ok"))
+    return json.loads(ast.literal_eval(r.get("data", {}).get("text/plain", "''")) or "{}"), None
+
+
+def table_for_variable(m, a, slot, out):
+    """table_for_variable {context, name}: the variable's DataFrame/Series as a table output (the
+    table MIME's fields, with a handle for table_rows). Never starts a kernel."""
+    name = a.get("name")
+    if not (isinstance(name, str) and name.isidentifier()):
+        raise RunnerError("name must be a Python identifier")
+    if m is None or m["language"] != "python" or not has_kernel() or not kernel_alive(kernel_pid(m), m):
+        raise RunnerError("the kernel is not running: run a cell to start it")
+    code = "exec(%r, __import__('_lizard_table').__dict__)" % TABLE_FOR_VARIABLE
+    table, err = table_call(m, a, slot, out, code, "__import__('_lizard_table').for_variable(%r)" % name, 30)
+    if err is not None:
+        if err.get("ename") == "ModuleNotFoundError":
+            raise RunnerError("this kernel cannot show tables (no IPython display formatters or pandas)")
+        raise RunnerError("%s" % (err.get("evalue") or err.get("ename") or "no answer from the kernel"))
+    out(dict(table, type="ok"))
 
 
 # ---------------------------------------------------------------- actions
@@ -1297,7 +1341,7 @@ def arg_timeout(a):
 def target_context(a):
     """The context id an action works on (None for list / shutdown)."""
     act = a.get("action")
-    if act in ("run", "complete", "inspect", "list_variables") and not a.get("context"):
+    if act in ("run", "complete", "inspect", "list_variables", "table_for_variable") and not a.get("context"):
         return "default-" + language_of(a)
     if act == "create":
         if a.get("id") is None:
@@ -1306,7 +1350,7 @@ def target_context(a):
     if act == "table_rows":
         return check_id(a.get("context"))
     if act in ("run", "delete", "restart", "interrupt", "save_variables", "load_variables", "complete", "inspect",
-               "list_variables"):
+               "list_variables", "table_for_variable"):
         return check_id(a.get("context"))
     return None
 
@@ -1359,6 +1403,8 @@ def handle(a, slot, out):
         kernel_query(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
     elif act == "table_rows":
         table_rows(existing(cid), a, slot, out)
+    elif act == "table_for_variable":
+        table_for_variable(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
     elif act == "list_variables":
         list_user_variables(load_meta(cid) if not a.get("context") else existing(cid), a, slot, out)
     elif act == "run":

@@ -1,7 +1,7 @@
 // DataFrames as data, the runner's side, on this host: `df` and display(df) carry the table MIME
 // beside pandas' HTML and text; table_rows pages and sorts in the kernel without moving the
 // execution count or making output; bad requests, unknown handles, a restarted or absent kernel
-// give clear fatals.
+// give clear fatals; table_for_variable makes the same table (and handle) of a variable's frame.
 #include "runner/runnerhost.h"
 
 #include <QJsonArray>
@@ -32,6 +32,7 @@ private slots:
     void badRequestsAreRefused_data();
     void badRequestsAreRefused();
     void restartedKernelRefusesOldHandles();
+    void variableOpensAsTable();
 
 private:
     QJsonObject table(const RunnerOutcome& run, int index = 0);
@@ -218,6 +219,57 @@ void TestRunnerTables::restartedKernelRefusesOldHandles()
     r = rows(handle, 300, 5);
     QVERIFY2(r.first("fatal").value("message").toString().contains("earlier kernel, which is gone"),
              qPrintable(r.describe()));
+}
+
+void TestRunnerTables::variableOpensAsTable()
+{
+    const auto forVariable = [this](const QString& name) {
+        return m_host->run({{"action", "table_for_variable"}, {"context", m_ctx}, {"name", name}});
+    };
+    // No kernel yet: the answer says so and starts none.
+    m_host->killKernels();
+    RunnerOutcome r = forVariable("df");
+    QVERIFY2(r.first("fatal").value("message").toString().contains("kernel is not running"),
+             qPrintable(r.describe()));
+
+    const RunnerOutcome run = m_host->runCode(
+        m_ctx, "import pandas as pd, numpy as np\n"
+               "df = pd.DataFrame({'a': np.arange(100000), 'b': np.arange(100000) / 2})\n"
+               "s = df.b\nx = 3");
+    const int count = run.first("done").value("execution_count").toInt();
+    QVERIFY2(count > 0 && run.ofType("result").isEmpty(), qPrintable(run.describe()));
+
+    r = forVariable("df");
+    const QJsonObject t = r.first("ok");
+    QVERIFY2(!t.isEmpty(), qPrintable(r.describe()));
+    QCOMPARE(t.value("version").toInt(), 1);
+    QCOMPARE(t.value("context").toString(), m_ctx);
+    QVERIFY(!t.value("series").toBool());
+    QCOMPARE(t.value("shape").toArray(), QJsonArray({100000, 2}));
+    QCOMPARE(t.value("columns").toArray()[1].toObject().value("dtype").toString(),
+             QString("float64"));
+    QCOMPARE(t.value("index_values").toArray().size(), 200);
+    // Its handle pages (and sorts) like a displayed frame's.
+    const RunnerOutcome page = rows(t.value("handle").toString(), 99998, 10, 0, true);
+    QCOMPARE(page.first("ok").value("data").toArray()[0].toArray(), QJsonArray({99998, 99999}));
+
+    r = forVariable("s");
+    QVERIFY(r.first("ok").value("series").toBool());
+    QCOMPARE(r.first("ok").value("shape").toArray(), QJsonArray({100000, 1}));
+    QVERIFY(r.first("ok").value("handle").toString() != t.value("handle").toString());
+
+    r = forVariable("x");
+    QVERIFY2(r.first("fatal").value("message").toString() ==
+                 "x is of type int, not a pandas DataFrame or Series",
+             qPrintable(r.describe()));
+    r = forVariable("nope");
+    QCOMPARE(r.first("fatal").value("message").toString(), QString("nope is not defined"));
+    r = forVariable("a.b");
+    QVERIFY(r.first("fatal").value("message").toString().contains("identifier"));
+
+    // None of that moved the execution count or made output.
+    const RunnerOutcome next = m_host->runCode(m_ctx, "1 + 1");
+    QCOMPARE(next.first("done").value("execution_count").toInt(), count + 1);
 }
 
 QTEST_GUILESS_MAIN(TestRunnerTables)

@@ -3,7 +3,8 @@
 // plotly.js embedded (8 MB of HTML) draws its bars in an isolated web view that sizes itself
 // to the chart; a page that tries the network reaches nothing (a QTcpServer here counts the
 // attempts) and says so; a link the user clicks goes to the system browser while a script's
-// navigation goes nowhere.
+// navigation goes nowhere; many outputs hold at most InteractiveViewPool::kMaxLive web views,
+// made as they scroll into view.
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
@@ -80,6 +81,7 @@ private slots:
     void plotlyChartDraws();
     void pageReachesNoNetwork();
     void onlyClickedLinksOpenOutside();
+    void manyOutputsShareFewViews();
 
 private:
     CellWidget* run(const QString& code)
@@ -350,6 +352,36 @@ void TestNotebookInteractive::onlyClickedLinksOpenOutside()
     QCOMPARE(catcher.opened.first(), QUrl("http://docs.example/guide"));
     QCOMPARE(waitForScript(view, "document.getElementById('a') ? 'here' : 'gone'", "here"),
              QStringLiteral("here"));
+}
+
+void TestNotebookInteractive::manyOutputsShareFewViews()
+{
+    CellWidget* cell = run("from IPython.display import HTML, display\n"
+                           "for i in range(12):\n"
+                           "    display(HTML('<div style=\"height:400px\">chart %d</div>"
+                           "<script>document.body.dataset.n = \"%d\"</script>' % (i, i)))");
+    QVERIFY2(cell->cell()->status() == CellStatus::Done, qPrintable(describe(cell)));
+    const QList<InteractiveOutputView*> views = interactiveViews(cell);
+    QCOMPARE(views.size(), 12);
+    auto* pool = InteractiveViewPool::instance();
+    scrollTo(views.first());
+    QTRY_VERIFY(views.first()->webView());
+    QVERIFY(!views.last()->webView()); // far below: not made
+    QVERIFY2(pool->liveCount() <= InteractiveViewPool::kMaxLive,
+             qPrintable(QString::number(pool->liveCount())));
+    // Scrolling down makes the views below and drops those left above, never above the cap.
+    QScrollBar* bar = m_page->cells()->verticalScrollBar();
+    for (InteractiveOutputView* v : views) {
+        scrollTo(v);
+        QTRY_VERIFY(v->webView());
+        QVERIFY2(pool->liveCount() <= InteractiveViewPool::kMaxLive,
+                 qPrintable(QString::number(pool->liveCount())));
+    }
+    QVERIFY(bar->value() > 0);
+    QTRY_VERIFY(!views.first()->webView());
+    QTRY_VERIFY_WITH_TIMEOUT(views.last()->isLoaded(), 60000);
+    QCOMPARE(waitForScript(views.last(), "document.body.dataset.n", "11"), QStringLiteral("11"));
+    QCOMPARE(views.last()->height(), 400);
 }
 
 int main(int argc, char** argv)

@@ -1,12 +1,16 @@
 // The notebook keeps the active cell in view (Shift+Enter, inserts, Up/Down) and follows a
 // streaming cell's output like a terminal: scrolling up stops following, scrolling back to the
-// end resumes it. Runs go to a scripted runner.
+// end resumes it. Once the run has ended the view is the user's: an output of the finished cell
+// changing height (a web view made, dropped or measured) does not move it. Runs go to a scripted
+// runner.
 #include "../notebook/scriptedrunner.h"
 #include "../support/screenshot.h"
 #include "notebook/runqueue.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/notebook/outputarea.h"
+#include "ui/notebook/outputview.h"
 
 #include <QApplication>
 #include <QScrollBar>
@@ -24,6 +28,7 @@ private slots:
     void shiftEnterKeepsActiveCellInView();
     void insertAndMoveKeepActiveCellInView();
     void streamingOutputIsFollowed();
+    void finishedCellIsNotFollowed();
 
 private:
     CellListWidget* list() const { return m_page->cells(); }
@@ -159,6 +164,56 @@ void TestNotebookScroll::streamingOutputIsFollowed()
     QTRY_VERIFY(running->height() > heightMid);
     QTRY_COMPARE(running->promptText(), QString("In [1]:"));
     QTRY_VERIFY(endVisible(running));
+}
+
+void TestNotebookScroll::finishedCellIsNotFollowed()
+{
+    fill(12, "x = 1");
+    QString script;
+    for (int i = 0; i < 60; ++i)
+        script += QString("out:line %1\n").arg(i);
+    m_page->document()->cell(0)->setSource(script);
+    CellWidget* finished = list()->cellWidget(0);
+    key(Qt::Key_Return, Qt::ShiftModifier);
+    QTRY_COMPARE(finished->promptText(), QString("In [1]:"));
+    // The run's end brought the view to the cell's end, once, and following ended.
+    QTRY_VERIFY(!list()->isFollowingOutput());
+    QVERIFY(finished->height() > list()->viewport()->height());
+    QVERIFY(endVisible(finished));
+    QVERIFY(bar()->value() > 0);
+
+    // The user scrolls up a little (the cell's end still in view), then an output of the
+    // finished cell grows, as a web view does when it is made and measured: the view stays.
+    bar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+    QVERIFY(endVisible(finished));
+    const int readingAt = bar()->value();
+    OutputView* output = finished->outputs()->view(0);
+    QVERIFY(output);
+    int before = finished->height();
+    output->setMinimumHeight(output->height() + 400);
+    QTRY_VERIFY(finished->height() > before);
+    QTest::qWait(100);
+    QCOMPARE(bar()->value(), readingAt);
+    QVERIFY(!endVisible(finished));
+
+    // Further up, it shrinks back and grows again (dropped, made again): still the user's view.
+    bar()->triggerAction(QAbstractSlider::SliderPageStepSub);
+    const int higherAt = bar()->value();
+    before = finished->height();
+    output->setMinimumHeight(0);
+    QTRY_VERIFY(finished->height() < before);
+    const int shrunk = finished->height();
+    output->setMinimumHeight(output->height() + 250);
+    QTRY_VERIFY(finished->height() > shrunk);
+    QTest::qWait(100);
+    QCOMPARE(bar()->value(), higherAt);
+
+    // Running a cell follows again.
+    list()->setCurrentIndex(1);
+    m_page->document()->cell(1)->setSource(script);
+    key(Qt::Key_Return, Qt::ControlModifier);
+    QTRY_COMPARE(list()->cellWidget(1)->promptText(), QString("In [2]:"));
+    QTRY_VERIFY(endVisible(list()->cellWidget(1)));
 }
 
 QTEST_MAIN(TestNotebookScroll)

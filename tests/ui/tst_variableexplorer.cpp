@@ -1,8 +1,10 @@
 // The notebook's variable explorer against a real lizard-local and an `interpreter` sandbox's
 // kernel: Ctrl+Shift+V shows it; after each run it lists the user's variables (x = 41: int, 41;
 // x = "hello": str), never modules, underscore names or IPython's own; its refresh does not move
-// the execution count; sorting, the filter and a double-click's full repr; a fork's branch lists
-// what came along once its kernel started.
+// the execution count; sorting, the filter and a double-click's full repr; a double-click on a
+// 100,000-row DataFrame (or a Series) opens it in the native table viewer, paged and sorted in
+// the kernel; a fork's branch lists what came along once its kernel started.
+#include "notebook/tablemodel.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
@@ -10,14 +12,20 @@
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/datatableview.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/notebook/outputarea.h"
+#include "ui/notebook/tableviewerdialog.h"
 #include "ui/notebook/variableexplorer.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -38,6 +46,7 @@ private slots:
     void cleanupTestCase();
     void listsTheUsersVariablesAfterEachRun();
     void sortFilterAndFullValue();
+    void dataFrameOpensInViewer();
     void forkBranchListsWhatCameAlong();
 
 private:
@@ -72,6 +81,15 @@ private:
     static int rowOf(VariableExplorer* explorer, const QString& name)
     {
         return int(names(explorer).indexOf(name));
+    }
+    static void doubleClick(VariableExplorer* explorer, const QString& name)
+    {
+        const QModelIndex index =
+            explorer->view()->model()->index(rowOf(explorer, name), VariableExplorer::Name);
+        explorer->view()->scrollTo(index);
+        const QPoint at = explorer->view()->visualRect(index).center();
+        QTest::mouseClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
     }
     NotebookPage* newPage(const QString& sandboxId)
     {
@@ -234,28 +252,112 @@ void TestVariableExplorer::sortFilterAndFullValue()
     explorer->filterEdit()->clear();
     QCOMPARE(explorer->rowCount(), 6);
 
-    // A double-click shows all of the value, as help shows a docstring, and offers the variable
-    // to whoever shows it better.
+    // A double-click shows all of the value, as help shows a docstring (a DataFrame opens in
+    // the table viewer instead: dataFrameOpensInViewer).
     QSignalSpy opened(explorer, &VariableExplorer::openVariable);
-    const QModelIndex index =
-        explorer->view()->model()->index(rowOf(explorer, "weather"), VariableExplorer::Name);
-    explorer->view()->scrollTo(index);
-    const QPoint at = explorer->view()->visualRect(index).center();
-    QTest::mouseClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
-    QTest::mouseDClick(explorer->view()->viewport(), Qt::LeftButton, {}, at);
+    doubleClick(explorer, "city");
     QTRY_COMPARE(opened.size(), 1);
-    QTRY_VERIFY2_WITH_TIMEOUT(explorer->detailText().contains("Fri"),
+    QTRY_VERIFY2_WITH_TIMEOUT(explorer->detailText().contains("Lisbon"),
                               qPrintable(explorer->detailText()), 30000);
-    QVERIFY2(explorer->detailText().startsWith("weather: pandas.DataFrame, 5 × 2"),
+    QVERIFY2(explorer->detailText().startsWith("city: dict, len 3"),
              qPrintable(explorer->detailText()));
     QCOMPARE(opened.size(), 1);
-    QCOMPARE(opened.first().at(0).toString(), QString("weather"));
-    QCOMPARE(opened.first().at(1).toString(), QString("pandas.DataFrame"));
+    QCOMPARE(opened.first().at(0).toString(), QString("city"));
+    QCOMPARE(opened.first().at(1).toString(), QString("dict"));
 
     m_window->resize(1400, 760);
     page->cells()->setCurrentIndex(0);
     QTest::qWait(200);
     QVERIFY(test::saveScreenshot(m_window.get(), "variable-explorer"));
+    page->document()->setClean();
+}
+
+void TestVariableExplorer::dataFrameOpensInViewer()
+{
+    NotebookPage* page = newPage(m_sandboxId);
+    QVERIFY(page);
+    VariableExplorer* explorer = page->variableExplorer();
+    QTRY_VERIFY(explorer->isVisible());
+    type(page, "import numpy as np\n"
+               "import pandas as pd\n"
+               "big = pd.DataFrame({'a': np.arange(100_000), 'half': np.arange(100_000) / 2,\n"
+               "    'city': np.where(np.arange(100_000) % 3 == 0, 'Lyon', 'Oslo')})\n"
+               "halves = big.half");
+    CellWidget* cell = run(page);
+    QCOMPARE(cell->cell()->status(), CellStatus::Done);
+    QVERIFY(cell->outputs()->count() == 0); // nothing displayed: the frame is only a variable
+    QTRY_VERIFY_WITH_TIMEOUT(names(explorer).contains("big"), 30000);
+    QCOMPARE(explorer->text(rowOf(explorer, "big"), VariableExplorer::Type),
+             QString("pandas.DataFrame"));
+    const std::optional<int> count = cell->cell()->executionCount();
+
+    // A double-click opens the frame in the table viewer, with its shape in the footer.
+    QSignalSpy viewers(explorer, &VariableExplorer::viewerOpened);
+    doubleClick(explorer, "big");
+    QTRY_COMPARE_WITH_TIMEOUT(viewers.size(), 1, 60000);
+    QPointer<TableViewerDialog> viewer = viewers.first().at(0).value<TableViewerDialog*>();
+    QVERIFY(viewer);
+    QTRY_VERIFY(viewer->isVisible());
+    QCOMPARE(viewer->name(), QString("big"));
+    auto* shape = viewer->findChild<QLabel*>(QStringLiteral("tableShape"));
+    QVERIFY(shape && shape->isVisible());
+    QCOMPARE(shape->text(), QString("100,000 rows × 3 columns"));
+    QVERIFY2(viewer->windowTitle().startsWith("big"), qPrintable(viewer->windowTitle()));
+    QVERIFY2(explorer->detailText().isEmpty(), qPrintable(explorer->detailText()));
+    DataTableView* table = viewer->table();
+    lizard::notebook::TableModel* model = viewer->model();
+    QCOMPARE(model->rowCount(), 100000);
+    QCOMPARE(model->headerData(2, Qt::Horizontal).toString(), QString("half"));
+    QCOMPARE(model->data(model->index(3, 2)).toString(), QString("1.5"));
+    QCOMPARE(model->data(model->index(0, 3)).toString(), QString("Lyon"));
+    QVERIFY(!model->isLoaded(99999)); // only the first rows came with it
+    QTRY_VERIFY(!viewer->statusText().contains("loading"));
+    QVERIFY(!viewer->grab().isNull());
+
+    // To the end: the last rows arrive page by page, never all of them.
+    table->setFocus();
+    QTest::keyClick(table, Qt::Key_End, Qt::ControlModifier);
+    QCOMPARE(table->verticalScrollBar()->value(), table->verticalScrollBar()->maximum());
+    QTRY_COMPARE_WITH_TIMEOUT(model->data(model->index(99999, 1)).toString(), QString("99999"),
+                              60000);
+    QCOMPARE(model->data(model->index(99999, 2)).toString(), QString("49999.5"));
+    QCOMPARE(model->data(model->index(99999, 0)).toString(), QString("99999")); // the index
+    QVERIFY(!model->isLoaded(50000));
+    QVERIFY(model->cachedBlocks() <= 3);
+
+    // A header click sorts in the kernel (twice: descending); the footer says so.
+    table->sortBySection(2);
+    table->sortBySection(2);
+    QCOMPARE(model->sortOrder(), Qt::DescendingOrder);
+    QTRY_COMPARE_WITH_TIMEOUT(model->data(model->index(0, 2)).toString(), QString("49999.5"),
+                              60000);
+    QTRY_VERIFY2(viewer->statusText().contains("sorted by half, descending"),
+                 qPrintable(viewer->statusText()));
+    QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), 2);
+    QTRY_VERIFY(!viewer->statusText().contains("loading"));
+    QVERIFY(test::saveScreenshot(viewer->grab(), "variable-table-viewer"));
+
+    // A Series opens the same way, through the row's context menu.
+    auto* openAction = explorer->view()->findChild<QAction*>(QStringLiteral("openVariable"));
+    QVERIFY(openAction);
+    explorer->view()->setCurrentIndex(
+        explorer->view()->model()->index(rowOf(explorer, "halves"), VariableExplorer::Name));
+    openAction->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(viewers.size(), 2, 60000);
+    auto* series = viewers.last().at(0).value<TableViewerDialog*>();
+    QCOMPARE(series->shapeText(), QString("100,000 rows"));
+    QCOMPARE(series->model()->data(series->model()->index(1, 1)).toString(), QString("0.5"));
+    series->close();
+    viewer->close();
+    QTRY_VERIFY(!viewer); // closing deletes it
+
+    // Opening asked the kernel silently: the next run's count follows the user's runs.
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    type(page, "1 + 1");
+    CellWidget* next = run(page);
+    QCOMPARE(next->cell()->status(), CellStatus::Done);
+    QCOMPARE(next->cell()->executionCount(), std::optional<int>(*count + 1));
     page->document()->setClean();
 }
 

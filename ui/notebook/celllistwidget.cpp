@@ -3,6 +3,7 @@
 #include "notebook/runqueue.h"
 #include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/outputarea.h"
 
 #include <QCoreApplication>
 #include <QKeyEvent>
@@ -18,7 +19,11 @@ using lizard::notebook::NotebookDocument;
 
 namespace {
 constexpr int kDoubleKeyMs = 800;
-}
+// Layout passes that place a finished cell's last output: one per widget between its text and
+// the list, and one more per height a text view fits to its document. Passes with nothing
+// pending cost nothing.
+constexpr int kLayoutPasses = 12;
+} // namespace
 
 CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
     : QScrollArea(parent), m_document(document), m_container(new QWidget),
@@ -144,9 +149,11 @@ void CellListWidget::connectWidget(CellWidget* widget)
     });
     connect(widget->cell(), &Cell::statusChanged, this,
             [this, widget](lizard::notebook::CellStatus status) {
-                if (status ==
-                    lizard::notebook::CellStatus::Running) // Run all moves along the cells
+                using lizard::notebook::CellStatus;
+                if (status == CellStatus::Running) // Run all moves along the cells
                     m_followed = widget;
+                else if (status != CellStatus::Queued && widget == m_followed)
+                    finishFollowing(widget);
             });
     CellEditor* editor = widget->editor();
     connect(editor, &CellEditor::runRequested, this, &CellListWidget::runCurrent);
@@ -234,11 +241,43 @@ void CellListWidget::followRunningOutput()
     }
 }
 
+void CellListWidget::finishFollowing(CellWidget* widget)
+{
+    // The run is over, but its last outputs are not in place yet: new output views show from
+    // queued calls, a stream batches its repaints, and the layouts that give the cell its new
+    // height run from posted events. After what is queued now, show and place them, bring the
+    // view to the cell's end once, and stop: following a finished cell would pull the view back
+    // down whenever one of its outputs changes height later (web views are made, dropped and
+    // measured as the user scrolls through them), long after the user took over.
+    QMetaObject::invokeMethod(
+        this,
+        [this, done = QPointer<CellWidget>(widget)] {
+            if (!done || done != m_followed)
+                return; // another run started, or the user went elsewhere
+            // Cells that ended just before it may still be painting their last output too.
+            for (CellWidget* w : std::as_const(m_widgets))
+                w->outputs()->flush();
+            // A pass moves a size one step up (text, view, row, output area, cell, list).
+            for (int pass = 0; pass < kLayoutPasses; ++pass)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            m_layout->activate();
+            followRunningOutput();
+            m_followed = nullptr;
+        },
+        Qt::QueuedConnection);
+}
+
 void CellListWidget::onUserScrolled()
 {
     if (!m_userScroll)
         return;
     m_userScroll = false;
+    using lizard::notebook::CellStatus;
+    if (m_followed) {
+        const CellStatus status = m_followed->cell()->status();
+        if (status != CellStatus::Running && status != CellStatus::Queued)
+            m_followed = nullptr; // its run ended: the user takes over before the last reveal
+    }
     // Like a terminal: reading above the end stops following; back at the end, it resumes.
     QScrollBar* bar = verticalScrollBar();
     const int viewBottom = bar->value() + viewport()->height();

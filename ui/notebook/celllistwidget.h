@@ -6,7 +6,9 @@
 // Esc in the editor returns to command mode.
 // The current cell is scrolled into view whenever it changes (runs, advances, inserts, moves).
 // While a cell runs, the view follows the end of its output the way a terminal does: scrolling
-// away stops that, scrolling back to the end (or running a cell) resumes it.
+// away stops that, scrolling back to the end (or running a cell) resumes it. When the run ends
+// the view is brought to the cell's end (and the current cell) once; after that only the user
+// scrolls, however the finished cell's outputs change height.
 
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
@@ -56,8 +58,8 @@ public:
     void undoDelete();
     void setCurrentType(lizard::notebook::CellType type);
 
-    // Whether the view follows the running cell's output (see above).
-    bool isFollowingOutput() const { return m_follow; }
+    // Whether the view follows a running cell's output (see above).
+    bool isFollowingOutput() const { return m_follow && !m_followed.isNull(); }
 
 signals:
     void currentChanged(int index);
@@ -77,6 +79,7 @@ private:
     void runCell(int index);
     void revealCurrent(); // once the layout has placed the cells
     void followRunningOutput();
+    void finishFollowing(CellWidget* widget); // its run ended: its end in view once, then stop
     void onUserScrolled();
     void scrollTo(int value);
 
@@ -91,8 +94,8 @@ private:
     Mode m_mode = Mode::Command;
     QElapsedTimer m_lastD; // D D within a short time deletes
     bool m_follow = true;
-    // The cell whose output the view follows: the one run last, until the user goes elsewhere.
-    // It outlives the run because its output is painted a little after the run ends.
+    // The cell whose output the view follows: the running one, until its run ends or the user
+    // goes elsewhere.
     QPointer<CellWidget> m_followed;
     bool m_advancing = false; // inside runCurrent(): moving on keeps m_followed
     bool m_revealPending = false;

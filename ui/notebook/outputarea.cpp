@@ -38,6 +38,12 @@ OutputView* OutputArea::view(int index) const
     return index >= 0 && index < m_rows.size() ? m_rows[index].view : nullptr;
 }
 
+void OutputArea::flush()
+{
+    for (const Row& row : m_rows)
+        row.view->flush();
+}
+
 QString OutputArea::promptText(int index) const
 {
     return index >= 0 && index < m_rows.size() ? m_rows[index].prompt->text() : QString();

@@ -23,6 +23,8 @@ public:
     int count() const { return int(m_rows.size()); }
     OutputView* view(int index) const;
     QString promptText(int index) const;
+    // Shows every output's pending change now (OutputView::flush).
+    void flush();
 
     static int promptWidth(const QFontMetrics& metrics);
 

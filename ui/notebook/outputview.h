@@ -20,6 +20,8 @@ public:
     virtual bool setOutput(const lizard::notebook::Output& output) = 0;
     // What a test or the user's copy sees: the text of the output (no markup).
     virtual QString plainText() const = 0;
+    // Shows at once what a timer would show a moment later (a stream batches its repaints).
+    virtual void flush() {}
 };
 
 } // namespace lizard::ui::notebook

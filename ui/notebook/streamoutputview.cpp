@@ -99,6 +99,12 @@ void StreamOutputView::flushRender()
     render();
 }
 
+void StreamOutputView::flush()
+{
+    if (m_render.isActive())
+        flushRender();
+}
+
 void StreamOutputView::render()
 {
     const QString head = m_buffer.headText();

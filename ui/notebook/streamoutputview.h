@@ -29,6 +29,7 @@ public:
 
     bool setOutput(const lizard::notebook::Output& output) override;
     QString plainText() const override;
+    void flush() override;
 
     QString name() const { return m_name; }
     qint64 hiddenLines() const { return m_buffer.hiddenLines(); }

@@ -88,22 +88,14 @@ void TableOutputView::setTable(TableInfo info)
     m_table->setTableModel(m_model);
     delete old;
     const TableInfo& t = m_model->info();
-    m_shape->setText(t.series ? tableShapeText(t.rows, 1).section(u'×', 0, 0).trimmed()
-                              : tableShapeText(t.rows, t.columns.size()));
+    m_shape->setText(shapeOf(t));
     m_table->setFixedHeight(
         m_table->heightForRows(int(std::min<qint64>(std::max<qint64>(t.rows, 1), kInlineRows))));
     setNote({});
     connect(m_model, &TableModel::unavailable, this, &TableOutputView::refreshStatus);
     connect(m_model, &TableModel::loadingChanged, this, &TableOutputView::refreshStatus);
-    connect(m_model, &QAbstractItemModel::headerDataChanged, this, [this] {
-        setNote(
-            m_model->sortColumn() < 0
-                ? QString()
-                : tr("sorted by %1, %2 (in the kernel)")
-                      .arg(m_model->headerData(m_model->sortColumn(), Qt::Horizontal).toString(),
-                           m_model->sortOrder() == Qt::AscendingOrder ? tr("ascending")
-                                                                      : tr("descending")));
-    });
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this,
+            [this] { setNote(sortNote(m_model)); });
     m_runner = nullptr;
     attachRunner();
 }
@@ -156,18 +148,33 @@ void TableOutputView::setNote(const QString& text)
     refreshStatus();
 }
 
-QString TableOutputView::currentStatus() const
+QString TableOutputView::shapeOf(const TableInfo& info)
 {
-    if (!m_model->unavailableReason().isEmpty())
-        return tr("More rows are not available: %1").arg(m_model->unavailableReason());
-    if (m_model->isLoading())
-        return m_note.isEmpty() ? tr("loading rows…") : m_note + tr(" — loading rows…");
-    return m_note;
+    return info.series ? tableShapeText(info.rows, 1).section(u'×', 0, 0).trimmed()
+                       : tableShapeText(info.rows, info.columns.size());
+}
+
+QString TableOutputView::statusOf(const TableModel* model, const QString& note)
+{
+    if (!model->unavailableReason().isEmpty())
+        return tr("More rows are not available: %1").arg(model->unavailableReason());
+    if (model->isLoading())
+        return note.isEmpty() ? tr("loading rows…") : note + tr(" — loading rows…");
+    return note;
+}
+
+QString TableOutputView::sortNote(const TableModel* model)
+{
+    if (model->sortColumn() < 0)
+        return {};
+    return tr("sorted by %1, %2 (in the kernel)")
+        .arg(model->headerData(model->sortColumn(), Qt::Horizontal).toString(),
+             model->sortOrder() == Qt::AscendingOrder ? tr("ascending") : tr("descending"));
 }
 
 void TableOutputView::refreshStatus()
 {
-    const QString text = currentStatus();
+    const QString text = statusOf(m_model, m_note);
     m_status->setText(text);
     m_status->setToolTip(text);
     emit statusChanged(text);

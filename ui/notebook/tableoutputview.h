@@ -45,6 +45,14 @@ public:
     // Opens (or raises) the larger viewer on the same rows.
     QWidget* openViewer();
 
+    // The footer's texts, shared with TableViewerDialog: the shape ("1,000 rows × 3 columns"),
+    // the status (first to last: the kernel is gone, rows are loading, the note), the note after
+    // a sort and after Ctrl+C.
+    static QString shapeOf(const lizard::notebook::TableInfo& info);
+    static QString statusOf(const lizard::notebook::TableModel* model, const QString& note);
+    static QString sortNote(const lizard::notebook::TableModel* model);
+    static QString copiedText(int rows, int missing);
+
 signals:
     void statusChanged(const QString& text);
 
@@ -54,12 +62,8 @@ protected:
 private:
     void setTable(lizard::notebook::TableInfo info);
     void attachRunner();
-    // The footer says, first to last: the kernel is gone, rows are loading, the note (sorted,
-    // copied).
     void setNote(const QString& text);
     void refreshStatus();
-    QString currentStatus() const;
-    static QString copiedText(int rows, int missing);
     void connectTable(DataTableView* table);
 
     QString m_plain;

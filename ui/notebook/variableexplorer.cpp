@@ -1,5 +1,6 @@
 #include "ui/notebook/variableexplorer.h"
 
+#include <QAction>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -73,7 +74,13 @@ VariableExplorer::VariableExplorer(CodeRunner* runner, RunQueue* queue, QWidget*
     m_view->sortByColumn(Name, Qt::AscendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->header()->setStretchLastSection(true);
-    m_view->setToolTip(QStringLiteral("Double-click a variable to see all of it"));
+    m_view->setToolTip(QStringLiteral(
+        "Double-click a variable to see all of it (a DataFrame or Series opens as a table)"));
+    auto* openAction = new QAction(QStringLiteral("Open"), m_view);
+    openAction->setObjectName(QStringLiteral("openVariable"));
+    connect(openAction, &QAction::triggered, this, [this] { open(m_view->currentIndex()); });
+    m_view->addAction(openAction);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_detail->setObjectName(QStringLiteral("variableDetail"));
     m_detail->setLineWrapMode(QTextEdit::WidgetWidth);
     m_detail->hide();
@@ -237,6 +244,19 @@ void VariableExplorer::open(const QModelIndex& index)
             QStringLiteral("A cell is running: double-click %1 again when it ends.").arg(name));
         return;
     }
+    if (opensAsTable(type))
+        openTable(name);
+    else
+        showRepr(name);
+}
+
+bool VariableExplorer::opensAsTable(const QString& type)
+{
+    return type == QLatin1String("pandas.DataFrame") || type == QLatin1String("pandas.Series");
+}
+
+void VariableExplorer::showRepr(const QString& name)
+{
     ++m_requests;
     m_runner->listVariables(name, this, [this, name](VariableList list) {
         QString text;
@@ -254,6 +274,44 @@ void VariableExplorer::open(const QModelIndex& index)
             QStringLiteral("<div style=\"font-family:monospace;white-space:pre-wrap\">%1</div>")
                 .arg(text.toHtmlEscaped()));
         m_detail->show();
+    });
+}
+
+void VariableExplorer::openTable(const QString& name)
+{
+    ++m_requests;
+    setStatus(QStringLiteral("Opening %1…").arg(name));
+    m_runner->tableForVariable(name, this, [this, name](nlohmann::json reply, QString error) {
+        std::optional<TableInfo> info;
+        if (error.isEmpty())
+            info = parseTable(reply, &error);
+        if (!info) {
+            setStatus(QStringLiteral("Could not open %1: %2").arg(name, error));
+            return;
+        }
+        // Rows after the first come from the kernel as the viewer scrolls, through the same
+        // runner; once it is gone the viewer keeps what it has and says so.
+        QPointer<CodeRunner> runner = m_runner;
+        auto fetch = [runner](const TableRowsRequest& req, QObject* ctx,
+                              CodeRunner::TableRowsDone done) {
+            if (runner) {
+                runner->tableRows(req, ctx, std::move(done));
+                return;
+            }
+            QMetaObject::invokeMethod(
+                ctx,
+                [done] {
+                    done(nlohmann::json(),
+                         QStringLiteral("the notebook's kernel connection is gone"));
+                },
+                Qt::QueuedConnection);
+        };
+        auto* viewer = new TableViewerDialog(name, std::move(*info), fetch, window());
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        viewer->show();
+        setStatus(
+            QStringLiteral("%1 opened in the table viewer (%2).").arg(name, viewer->shapeText()));
+        emit viewerOpened(viewer);
     });
 }
 

@@ -4,11 +4,13 @@
 // column and filtered by name or type. It asks the kernel once after each run (silently: the
 // execution count does not move) and only while shown; a hidden panel catches up when shown.
 // Like help, a request would queue behind a running cell, so none is sent while the notebook
-// runs. Double-clicking a row shows the variable's full repr below the table and emits
-// openVariable (a richer viewer, e.g. for DataFrames, can be wired there).
+// runs. Double-clicking a row (or "Open" in its context menu) opens a pandas DataFrame or
+// Series in the native table viewer (TableViewerDialog: rows paged and sorted in the kernel) and
+// shows any other variable's full repr below the table.
 
 #include "notebook/coderunner.h"
 #include "notebook/runqueue.h"
+#include "ui/notebook/tableviewerdialog.h" // complete: a signal carries it
 
 #include <QPointer>
 #include <QWidget>
@@ -47,12 +49,15 @@ public:
     int requestCount() const { return m_requests; }
     QTreeView* view() const { return m_view; }
     QLineEdit* filterEdit() const { return m_filter; }
+    // Types the table viewer shows (the listing's type names).
+    static bool opensAsTable(const QString& type);
 
 public slots:
     void refresh(); // soon (several reasons at once give one request), or when shown / idle
 
 signals:
     void openVariable(const QString& name, const QString& type);
+    void viewerOpened(lizard::ui::notebook::TableViewerDialog* viewer);
     void refreshed(); // a listing (or its failure) arrived and is shown
 
 protected:
@@ -62,6 +67,8 @@ private:
     void ask();
     void display(const lizard::notebook::VariableList& list);
     void open(const QModelIndex& index);
+    void showRepr(const QString& name);
+    void openTable(const QString& name);
     void setStatus(const QString& text);
 
     QPointer<lizard::notebook::CodeRunner> m_runner;

@@ -1,6 +1,6 @@
 #include "agent/confinement.h"
 
-#include "agent/seccomp_filter.h"
+#include "agent/seccompfilter.h"
 
 #include <cerrno>
 #include <cstdio>

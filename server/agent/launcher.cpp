@@ -1,14 +1,14 @@
 #include "agent/launcher.h"
 
-#include "agent/id_map.h"
-#include "agent/net_guard.h"
-#include "agent/sandbox_init.h"
+#include "agent/idmap.h"
+#include "agent/netguard.h"
+#include "agent/sandboxinit.h"
 #include "agent/slirp.h"
-#include "agent/status_pipe.h"
-#include "agent/template_builder.h"
-#include "agent/tree_copier.h"
-#include "agent/tree_remover.h"
-#include "agent/usage_walk.h"
+#include "agent/statuspipe.h"
+#include "agent/templatebuilder.h"
+#include "agent/treecopier.h"
+#include "agent/treeremover.h"
+#include "agent/usagewalk.h"
 
 #include <cerrno>
 #include <csignal>
@@ -231,8 +231,8 @@ int runSandbox(const LaunchConfig& original)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
     Slirp slirp;
     if (exitPipe[0] >= 0) {
-        // PID 1 moves to an inner user namespace (mount_lock.h) only once slirp4netns is ready
-        // (net_guard.h), so this is still the namespace that owns the sandbox's network.
+        // PID 1 moves to an inner user namespace (mountlock.h) only once slirp4netns is ready
+        // (netguard.h), so this is still the namespace that owns the sandbox's network.
         int userns =
             ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
         if (userns < 0)
@@ -293,7 +293,7 @@ int runCopy(const LaunchConfig& config)
 }
 
 // Measures the sandbox layer `config.target` inside a namespace with the sandbox's id map
-// (usage_walk.h).
+// (usagewalk.h).
 int runUsage(const LaunchConfig& config)
 {
     const int fd = openDir(config.target);

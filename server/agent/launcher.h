@@ -3,7 +3,7 @@
 // user namespace (maps written from outside) and does the mode's work inside it. Prints one
 // JSON line on stdout: {"ok":true,"pid":N,"network":bool} or {"ok":false,"error":"..."}.
 
-#include "agent/launch_config.h"
+#include "agent/launchconfig.h"
 
 namespace lizard::agent {
 

@@ -1,7 +1,7 @@
 // lizard-agent: started by lizard-local as `lizard-agent init|template|remove|copy|usage` with
 // a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
-// writable layer (usage_walk.h).
+// writable layer (usagewalk.h).
 #include "agent/launcher.h"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 #include "agent/rlimits.h"
 
-#include "agent/id_map.h"
-#include "agent/status_pipe.h"
+#include "agent/idmap.h"
+#include "agent/statuspipe.h"
 
 #include <cerrno>
 #include <csignal>

@@ -9,7 +9,7 @@
 // RLIMIT_NPROC = pids: every task of it, whatever its uid, counts against that limit at the
 // first namespace's level, which holds nothing but this sandbox.
 
-#include "agent/launch_config.h"
+#include "agent/launchconfig.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #include "agent/slirp.h"
 
-#include "agent/status_pipe.h"
+#include "agent/statuspipe.h"
 
 #include <csignal>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 // slirp4netns for a sandbox's network namespace. It exits when the sandbox's PID 1 dies:
 // PID 1 holds the write end of the pipe whose read end is slirp4netns' --exit-fd.
 
-#include "agent/launch_config.h"
+#include "agent/launchconfig.h"
 
 namespace lizard::agent {
 
@@ -12,7 +12,7 @@ struct Slirp
     int readyFd = -1;
 };
 
-// See SlirpPipes (launch_config.h).
+// See SlirpPipes (launchconfig.h).
 bool openSlirpPipes(SlirpPipes& pipes);
 
 // `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 has left

@@ -2,7 +2,7 @@
 // POST /api/sandboxes/{id}/exec body → the agent's exec request.
 
 #include "common/result.h"
-#include "runtime/agent_client.h"
+#include "runtime/agentclient.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #include "api/keystreams.h"
 #include "api/sseencoder.h"
 #include "api/streamwriter.h"
-#include "runtime/agent_client.h"
+#include "runtime/agentclient.h"
 
 #include <functional>
 #include <memory>

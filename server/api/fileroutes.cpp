@@ -8,7 +8,7 @@
 #include "api/streamwriter.h"
 #include "api/views.h"
 #include "common/base64.h"
-#include "runtime/agent_client.h"
+#include "runtime/agentclient.h"
 
 #include <functional>
 

@@ -1,7 +1,7 @@
 #include "api/presnapshothook.h"
 
 #include "common/log.h"
-#include "runtime/agent_client.h"
+#include "runtime/agentclient.h"
 
 #include <memory>
 

@@ -7,8 +7,8 @@
 #include "common/result.h"
 #include "http/beast.h"
 #include "runtime/runtime.h"
-#include "runtime/sandbox_disk.h"
-#include "runtime/volume_storage.h"
+#include "runtime/sandboxdisk.h"
+#include "runtime/volumestorage.h"
 #include "store/store.h"
 
 #include <functional>

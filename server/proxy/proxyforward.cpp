@@ -3,7 +3,7 @@
 
 #include "common/log.h"
 #include "proxy/proxypages.h"
-#include "runtime/agent_client.h"
+#include "runtime/agentclient.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

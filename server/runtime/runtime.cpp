@@ -1,6 +1,6 @@
 #include "runtime/runtime.h"
 
-#include "runtime/linux_runtime.h"
+#include "runtime/linuxruntime.h"
 
 namespace lizard::runtime {
 

@@ -75,7 +75,7 @@ struct Capabilities
 struct DiskState
 {
     int gb = 0;             // its size in GiB; 0 when nothing bounds it
-    std::string enforcedBy; // "image" (an ext4 image: ENOSPC) or "watch" (disk_watch.h: EFBIG)
+    std::string enforcedBy; // "image" (an ext4 image: ENOSPC) or "watch" (diskwatch.h: EFBIG)
     bool over = false;      // watch: the layer is over its size and its files may not grow
 };
 

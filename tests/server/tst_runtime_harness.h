@@ -2,9 +2,9 @@
 // Drives lizard::runtime directly (no HTTP): a Runtime on a temporary data dir and
 // synchronous wrappers around the asio AgentClient for the runtime and isolation suites.
 
-#include "runtime/agent_client.h"
-#include "runtime/agent_tool.h"
-#include "runtime/id_mapping.h"
+#include "runtime/agentclient.h"
+#include "runtime/agenttool.h"
+#include "runtime/idmapping.h"
 #include "runtime/runtime.h"
 #include "support/sandboxpolicy.h"
 

@@ -1,8 +1,8 @@
-// The systemd user manager path of the runtime's limits (runtime/systemd_scope.h): the
+// The systemd user manager path of the runtime's limits (runtime/systemdscope.h): the
 // properties asked for, and the check that a process's cgroup really has them. The path
 // itself needs a systemd user manager with cgroup v2, which CI hosts (cgroup v1, no user
 // manager) lack: there the probe must say why it is not used.
-#include "runtime/systemd_scope.h"
+#include "runtime/systemdscope.h"
 
 #include <QDir>
 #include <QFile>

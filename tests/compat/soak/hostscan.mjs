@@ -1,7 +1,7 @@
 // What one lizard-local leaves on the host, read from /proc and /sys: its sandboxes' PID 1
 // processes, mounts, loop devices and cgroups, each attributed to a sandbox id, plus the
 // server's open file descriptors and RSS. Only this server's: its data directory and its cgroup
-// instance (server/runtime/linux_runtime.cpp names it after the data directory).
+// instance (server/runtime/linuxruntime.cpp names it after the data directory).
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { dirname } from 'node:path'
 

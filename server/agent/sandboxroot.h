@@ -1,0 +1,31 @@
+#pragma once
+// Mounts the sandbox's root file system and pivots into it (runs in PID 1, root of the
+// sandbox's user namespace, in its fresh mount namespace).
+
+#include <string>
+
+namespace lizard::agent {
+
+// Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace.
+std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd, int volumeFd = -1,
+                             bool volumeInitOwner = false);
+
+// Binds the volume (descriptor `volumeFd`) at <root>/workspace, nosuid and nodev; `initOwner`
+// gives it to uid/gid 1000 (sandboxvolume.cpp). Before the pivot.
+std::string bindVolume(const std::string& root, int volumeFd, bool initOwner);
+
+// /dev for the sandbox under `root` (sandboxdev.cpp).
+std::string setupDev(const std::string& root);
+
+// Hides and write-protects the host kernel's files in <root>/proc and <root>/sys
+// (kernelmasks.cpp). After /proc, /sys and /dev are mounted.
+std::string maskKernelFiles(const std::string& root);
+
+// The flags a bind remount of `path` in a user namespace must keep (the kernel locks them).
+unsigned long lockedMountFlags(const std::string& path);
+
+// mount(2) with the error as text.
+std::string mountOrError(const char* source, const std::string& target, const char* type,
+                         unsigned long flags, const std::string& data);
+
+} // namespace lizard::agent

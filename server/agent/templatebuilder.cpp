@@ -1,0 +1,191 @@
+#include "agent/templatebuilder.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace lizard::agent {
+
+namespace {
+
+// Public configuration a userland needs. Never shadow, gshadow, ssh/, ssl/private,
+// sudoers, machine-id or anything else that is the host's secret or identity.
+const char* const kEtcWhitelist[] = {
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "ssl/certs", "ssl/openssl.cnf",
+    "ca-certificates.conf", "ca-certificates", "fonts", "python3", "python3.11", "python3.12", "jupyter",
+    "matplotlibrc", "nsswitch.conf", "bash.bashrc", "profile", "profile.d", "skel", "debian_version",
+    "os-release", "lsb-release", "issue", "localtime", "timezone", "mime.types", "mailcap", "protocols",
+    "services", "networks", "ethertypes", "rpc", "host.conf", "gai.conf", "inputrc", "locale.alias",
+    "locale.gen", "locale.conf", "default/locale", "environment", "shells", "magic", "magic.mime",
+    "terminfo", "xdg", "vim", "wgetrc", "pip.conf", "gitconfig", "bindresvport.blacklist", "papersize",
+    "ImageMagick-6", "R", "gnutls", "logcheck", "emacs", "nanorc", "mke2fs.conf", "login.defs", "subversion",
+};
+
+std::string err(const std::string& what)
+{
+    return what + ": " + std::strerror(errno);
+}
+
+bool makeDir(const std::string& path, mode_t mode)
+{
+    if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
+        return false;
+    return ::chmod(path.c_str(), mode) == 0;
+}
+
+bool writeText(const std::string& path, const std::string& text, mode_t mode = 0644)
+{
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    out.close();
+    return out.good() && ::chmod(path.c_str(), mode) == 0;
+}
+
+// Copies a host file, symlink or directory tree; unreadable parts are skipped.
+void copyTree(const std::string& from, const std::string& to)
+{
+    struct stat st{};
+    if (::lstat(from.c_str(), &st) != 0)
+        return;
+    if (S_ISLNK(st.st_mode)) {
+        std::string target(4096, '\0');
+        ssize_t n = ::readlink(from.c_str(), target.data(), target.size());
+        if (n > 0) {
+            target.resize(std::size_t(n));
+            [[maybe_unused]] int r = ::symlink(target.c_str(), to.c_str());
+        }
+    } else if (S_ISDIR(st.st_mode)) {
+        DIR* dir = ::opendir(from.c_str());
+        if (!dir || !makeDir(to, st.st_mode & 0755)) {
+            if (dir)
+                ::closedir(dir);
+            return;
+        }
+        while (dirent* e = ::readdir(dir)) {
+            std::string name = e->d_name;
+            if (name != "." && name != "..")
+                copyTree(from + "/" + name, to + "/" + name);
+        }
+        ::closedir(dir);
+    } else if (S_ISREG(st.st_mode)) {
+        int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+        if (in < 0)
+            return;
+        int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 0755);
+        char buf[65536];
+        ssize_t n;
+        while (out >= 0 && (n = ::read(in, buf, sizeof buf)) > 0) {
+            if (::write(out, buf, std::size_t(n)) != n)
+                break;
+        }
+        ::close(in);
+        if (out >= 0)
+            ::close(out);
+    }
+}
+
+std::vector<std::string> hostPythonDirs()
+{
+    std::vector<std::string> out;
+    DIR* dir = ::opendir("/usr/lib");
+    if (!dir)
+        return out;
+    while (dirent* e = ::readdir(dir)) {
+        std::string name = e->d_name;
+        if (name.rfind("python3.", 0) == 0)
+            out.push_back(name);
+    }
+    ::closedir(dir);
+    return out;
+}
+
+std::string buildRoot(const LaunchConfig& config)
+{
+    for (const char* d : {"root", "root/etc", "root/home", "root/var", "root/var/log", "root/var/cache", "root/var/lib",
+                          "root/var/mail", "root/opt", "root/srv", "root/mnt", "root/media", "root/run", "root/usr",
+                          "root/proc", "root/dev", "root/sys", "root/etc/ssl"}) {
+        if (!makeDir(d, 0755))
+            return err(d);
+    }
+    for (const char* d : {"root/tmp", "root/var/tmp"}) {
+        if (!makeDir(d, 01777))
+            return err(d);
+    }
+    if (!makeDir("root/root", 0700))
+        return err("root/root");
+    if (!makeDir("root/home/user", 0755))
+        return err("root/home/user");
+    for (const char* f : {".bashrc", ".profile", ".bash_logout"}) {
+        copyTree(std::string("/etc/skel/") + f, std::string("root/home/user/") + f);
+        copyTree(std::string("/etc/skel/") + f, std::string("root/root/") + f);
+    }
+    for (const char* entry : kEtcWhitelist) {
+        std::string to = std::string("root/etc/") + entry;
+        if (auto slash = to.find_last_of('/'); slash != std::string::npos)
+            makeDir(to.substr(0, slash), 0755);
+        copyTree(std::string("/etc/") + entry, to);
+    }
+    const std::pair<const char*, const char*> files[] = {
+        {"root/etc/passwd", "root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:user:/home/user:/bin/bash\n"
+                            "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
+        {"root/etc/group", "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n"},
+        {"root/etc/hostname", "lizard\n"},
+        {"root/etc/hosts", "127.0.0.1\tlocalhost lizard\n::1\tlocalhost ip6-localhost ip6-loopback\n"},
+    };
+    for (const auto& [path, text] : files) {
+        if (!writeText(path, text))
+            return err(path);
+    }
+    if (config.resolvConf && !writeText("root/etc/resolv.conf", "nameserver 10.0.2.3\n"))
+        return err("resolv.conf");
+    for (const auto& [link, target] : {std::pair{"root/bin", "usr/bin"}, std::pair{"root/lib", "usr/lib"},
+                                       std::pair{"root/lib64", "usr/lib64"}, std::pair{"root/sbin", "usr/sbin"}}) {
+        if (::symlink(target, link) != 0 && errno != EEXIST)
+            return err(link);
+    }
+    // uid 1000 exists only when the full range is mapped; otherwise home stays root's (= the user).
+    if (config.idMap.kind != "single") {
+        for (const char* p : {"root/home/user", "root/home/user/.bashrc", "root/home/user/.profile",
+                              "root/home/user/.bash_logout"}) {
+            if (::lchown(p, 1000, 1000) != 0 && errno != ENOENT)
+                return err(std::string("chown ") + p);
+        }
+    }
+    return {};
+}
+
+std::string buildUsrLocal()
+{
+    for (const char* d : {"usr-local", "usr-local/bin", "usr-local/sbin", "usr-local/lib", "usr-local/include",
+                          "usr-local/share", "usr-local/share/man", "usr-local/src", "usr-local/etc", "usr-local/games"}) {
+        if (!makeDir(d, 0755))
+            return err(d);
+    }
+    for (const auto& py : hostPythonDirs()) {
+        std::string base = "usr-local/lib/" + py;
+        if (!makeDir(base, 0755) || !makeDir(base + "/dist-packages", 0755))
+            return err(base);
+    }
+    if (::symlink("share/man", "usr-local/man") != 0 && errno != EEXIST)
+        return err("usr-local/man");
+    return {};
+}
+
+} // namespace
+
+std::string buildTemplate(int dirFd, const LaunchConfig& config)
+{
+    if (::fchdir(dirFd) != 0)
+        return err("fchdir to the template directory");
+    ::umask(022);
+    if (auto e = buildRoot(config); !e.empty())
+        return e;
+    return buildUsrLocal();
+}
+
+} // namespace lizard::agent

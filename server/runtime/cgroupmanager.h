@@ -1,0 +1,66 @@
+#pragma once
+// Per-sandbox cgroups with cpu, memory and pids limits: cgroup v2 (a lizard-local subtree,
+// delegated when not root) or v1 (memory, pids, cpu, freezer hierarchies). The launcher
+// joins the returned cgroup.procs files before anything of the sandbox runs. The sandboxes'
+// common parent (lizard-local) gets half the default cpu weight, below the server's.
+
+#include "runtime/runtime.h"
+
+#include <string>
+#include <vector>
+
+namespace lizard::runtime {
+
+struct SandboxCgroups
+{
+    std::vector<std::string> procsFiles; // what the launcher writes its pid into
+    bool limitsApplied = false;
+};
+
+class CgroupManager
+{
+public:
+    // Probes the host: mode, base directories, whether limits can be set. `instance` names
+    // this server's own subtree (lizard-local/<instance>/<id>): several servers on one host
+    // (users, tests) must never see, let alone clean up, each other's sandboxes.
+    void probe(const std::string& instance);
+    // Removes this instance's (empty) subtree directories; sandboxes that still run keep them.
+    void removeInstanceIfEmpty();
+
+    const std::string& mode() const { return m_mode; }
+    bool limitsAvailable() const { return m_limits; }
+    const std::string& note() const { return m_note; }
+
+    SandboxCgroups create(const std::string& id, const Limits& limits);
+    // Kills what is left in the sandbox's cgroups and removes them. Idempotent.
+    void remove(const std::string& id);
+    // Lifts the cpu quota of a sandbox about to be killed: a thousand processes need cpu time
+    // to exit, and under the quota a fork bomb's would take seconds to die.
+    void unthrottle(const std::string& id) const;
+    // Ids of sandbox cgroups that exist (for orphan cleanup).
+    std::vector<std::string> existingIds() const;
+
+    // The freezer of the sandbox's cgroup (cgroupfreezer.cpp): "cgroup-v2", "cgroup-v1", or
+    // empty when the sandbox has none (no cgroups here, or no freezer hierarchy).
+    std::string freezerKind(const std::string& id) const;
+    // Freezes or thaws and waits until the kernel reports it done (at most timeoutMs).
+    // Returns an error text, empty on success.
+    std::string setFrozen(const std::string& id, bool frozen, int timeoutMs) const;
+    bool isFrozen(const std::string& id) const;
+    // How many processes the kernel's OOM killer killed in the sandbox's memory cgroup so far
+    // (memory.events or memory.oom_control, "oom_kill N"); -1 when the host does not say.
+    long long oomKills(const std::string& id) const;
+
+private:
+    std::string freezerDir(const std::string& id) const;
+    std::vector<std::string> dirsFor(const std::string& id) const;
+    bool applyLimits(const std::string& id, const Limits& limits) const;
+
+    std::string m_mode = "none";
+    bool m_limits = false;
+    std::string m_note;
+    std::string m_v2Base;                 // v2: .../lizard-local
+    std::vector<std::string> m_v1Bases;   // v1: /sys/fs/cgroup/<ctrl>/lizard-local
+};
+
+} // namespace lizard::runtime

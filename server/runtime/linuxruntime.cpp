@@ -1,0 +1,165 @@
+// Creation of the runtime: directories, host probes and the template skeleton.
+#include "runtime/linuxruntime.h"
+
+#include "agent/treeremover.h"
+#include "runtime/agenttool.h"
+#include "runtime/hostprobe.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lizard::runtime {
+
+namespace {
+
+// Bump when the skeleton's content changes: a new one is built next to the old.
+constexpr const char* kTemplateVersion = "1";
+
+Status mkdirMode(const std::string& path, mode_t mode)
+{
+    if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
+        return Error{500, "INTERNAL", path + ": " + std::strerror(errno)};
+    return okStatus();
+}
+
+// Names this server's cgroup subtree after its data directory (FNV-1a of the path).
+std::string instanceName(const std::string& dataDir)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : dataDir) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "d%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+} // namespace
+
+bool validSandboxId(const std::string& id)
+{
+    if (id.empty() || id.size() > 64 || id[0] == '.' || id[0] == '-')
+        return false;
+    for (char c : id) {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'))
+            return false;
+    }
+    return true;
+}
+
+LinuxRuntime::LinuxRuntime(std::string dataDir) : m_dataDir(std::move(dataDir)) {}
+
+std::string LinuxRuntime::templateDir() const
+{
+    return m_dataDir + "/templates/" + kTemplateVersion + "-" + m_ids.kind + "-" +
+           std::to_string(m_ids.hostRoot);
+}
+
+Status LinuxRuntime::prepareDirs()
+{
+    if (auto s = mkdirMode(m_dataDir, 0700); !s)
+        return s;
+    for (const char* sub : {"/templates", "/sandboxes", "/run", "/files"}) {
+        if (auto s = mkdirMode(m_dataDir + sub, 0700); !s)
+            return s;
+    }
+    return okStatus();
+}
+
+Status LinuxRuntime::ensureTemplate()
+{
+    const std::string finalDir = templateDir();
+    if (::access((finalDir + "/root/etc/passwd").c_str(), F_OK) == 0)
+        return okStatus();
+    const std::string staging = m_dataDir + "/templates/.staging-" + std::to_string(::getpid());
+    auto removeStaging = [&] {
+        int parent = ::open((m_dataDir + "/templates").c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (parent >= 0) {
+            agent::removeTreeAt(parent, staging.substr(staging.find_last_of('/') + 1));
+            ::close(parent);
+        }
+    };
+    removeStaging();
+    if (auto s = mkdirMode(staging, 0755); !s)
+        return s;
+    if (::getuid() == 0 && ::chown(staging.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
+        return Error{500, "INTERNAL", "chown " + staging + ": " + std::strerror(errno)};
+    nlohmann::json config{{"mode", "template"},
+                          {"idMap", m_ids.toJson()},
+                          {"target", staging},
+                          {"resolvConf", !m_slirp.empty()}};
+    auto built = runAgentTool(m_agentPath, "template", config, 120000);
+    if (!built) {
+        // Files of the staging tree may belong to sandbox uids: remove them the same way.
+        runAgentTool(m_agentPath, "remove",
+                     {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", staging}}, 60000);
+        removeStaging();
+        return built.error();
+    }
+    if (::rename(staging.c_str(), finalDir.c_str()) != 0 && errno != ENOTEMPTY && errno != EEXIST)
+        return Error{500, "INTERNAL", "rename " + staging + ": " + std::strerror(errno)};
+    removeStaging(); // another server won the race: keep its template
+    return okStatus();
+}
+
+Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir)
+{
+    if (dataDir.empty() || dataDir[0] != '/')
+        return Error{500, "INTERNAL", "the data directory must be an absolute path: " + dataDir};
+    std::unique_ptr<LinuxRuntime> rt(new LinuxRuntime(dataDir));
+    if (auto s = rt->prepareDirs(); !s)
+        return s.error();
+    rt->m_agentPath = findAgentBinary();
+    if (::access(rt->m_agentPath.c_str(), X_OK) != 0)
+        return Error{500, "INTERNAL", "lizard-agent not found at " + rt->m_agentPath};
+    rt->m_slirp = findSlirp();
+    rt->m_ids = chooseIdMapping();
+    rt->m_cgroups.probe(instanceName(dataDir));
+    rt->m_disks = std::make_unique<SandboxDisks>(dataDir, rt->m_ids);
+    if (!rt->m_disks->enforced())
+        rt->m_watch = std::make_unique<DiskWatch>(rt->m_agentPath, dataDir + "/sandboxes",
+                                                  rt->m_ids.toJson());
+
+    Capabilities& caps = rt->m_caps;
+    caps.cgroupMode = rt->m_cgroups.mode();
+    caps.limits = rt->m_cgroups.limitsAvailable();
+    caps.limitsNote = rt->m_cgroups.note();
+    caps.freezer = rt->m_cgroups.mode() == "v2" && caps.limits   ? "cgroup-v2"
+                   : rt->m_cgroups.mode() == "v1" && caps.limits ? "cgroup-v1"
+                                                                 : "signals";
+    if (!caps.limits) {
+        rt->m_scope.probe();
+        caps.limits = rt->m_scope.usable();
+        caps.limitsNote = caps.limits ? "" : caps.limitsNote + "; " + rt->m_scope.note();
+    }
+    caps.fullUidRange = rt->m_ids.fullRange();
+    caps.network = !rt->m_slirp.empty();
+    caps.diskQuota = rt->m_disks->enforced();
+    caps.diskQuotaNote = rt->m_disks->note();
+    std::string missing = missingInterpreterPackages();
+    caps.interpreterTemplate = missing.empty();
+    caps.interpreterMissing = missing;
+    // Ask first whether user namespaces work at all, so a host that forbids them gets the
+    // cause and the fix rather than whatever the template build trips over next.
+    if (const std::string denied = probeUserNamespace(); !denied.empty()) {
+        caps.sandboxes = false;
+        caps.sandboxesError = explainUsernsFailure(denied);
+    } else if (auto s = rt->ensureTemplate(); !s) {
+        caps.sandboxes = false;
+        caps.sandboxesError = s.error().message.find("unshare(CLONE_NEWUSER)") != std::string::npos
+                                  ? explainUsernsFailure(s.error().message)
+                                  : "the sandbox template could not be built: " + s.error().message;
+    } else {
+        caps.sandboxes = true;
+    }
+    return std::unique_ptr<Runtime>(std::move(rt));
+}
+
+} // namespace lizard::runtime

@@ -1,0 +1,78 @@
+#pragma once
+// The Runtime on Linux namespaces (see runtime.h and the runtime brief).
+
+#include "runtime/cgroupmanager.h"
+#include "runtime/diskwatch.h"
+#include "runtime/idmapping.h"
+#include "runtime/runtime.h"
+#include "runtime/sandboxdisk.h"
+#include "runtime/systemdscope.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace lizard::runtime {
+
+class LinuxRuntime final : public Runtime
+{
+public:
+    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+    ~LinuxRuntime() override { m_cgroups.removeInstanceIfEmpty(); }
+
+    const Capabilities& capabilities() const override { return m_caps; }
+    Result<SandboxHandle> start(const SandboxSpec& spec) override;
+    bool isAlive(const SandboxHandle& handle) override;
+    void destroy(const SandboxHandle& handle) override;
+    void cleanupOrphans(const std::vector<std::string>& knownIds) override;
+    Status freeze(const SandboxHandle& handle) override;
+    Status thaw(const SandboxHandle& handle) override;
+    bool isFrozen(const SandboxHandle& handle) override;
+    bool isPresent(const SandboxHandle& handle) override;
+    void end(const SandboxHandle& handle) override;
+    bool renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs) override;
+    Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
+    void removeFiles(const std::string& name) override;
+    std::vector<std::string> filesNames() override;
+    DiskState diskState(const std::string& id) override;
+    void adopt(const SandboxHandle& handle) override;
+    long long oomKills(const SandboxHandle& handle) override
+    {
+        return m_cgroups.oomKills(handle.id);
+    }
+
+private:
+    explicit LinuxRuntime(std::string dataDir);
+    Status prepareDirs();
+    Status ensureTemplate();
+    Status makeSandboxDirs(const std::string& id, int diskGb);
+    void removeSandboxDir(const std::string& id);
+    void removeTree(const std::string& parent, const std::string& name);
+    Status makeOwnedDir(const std::string& path, mode_t mode);
+    // Copies the writable layers (upper, local-upper) of `fromDir` into `toDir`'s.
+    Result<FilesCopy> copyLayers(const std::string& fromDir, const std::string& toDir);
+    // Starts watching the sandbox's layer where no image bounds it (diskwatch.h).
+    void watchDisk(const SandboxHandle& handle, int gb);
+    std::string sandboxDir(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }
+    std::string socketPath(const std::string& id) const
+    {
+        return m_dataDir + "/run/" + id + ".sock";
+    }
+    std::string templateDir() const;
+    std::string filesDir(const std::string& name) const { return m_dataDir + "/files/" + name; }
+
+    std::string m_dataDir;
+    std::string m_agentPath;
+    std::string m_slirp;
+    IdMapping m_ids;
+    CgroupManager m_cgroups;
+    SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable
+    std::unique_ptr<SandboxDisks> m_disks;
+    std::unique_ptr<DiskWatch> m_watch; // only where !m_disks->enforced()
+    Capabilities m_caps;
+};
+
+// Sandbox ids become directory and cgroup names: letters, digits, '_' and '-' only.
+bool validSandboxId(const std::string& id);
+
+} // namespace lizard::runtime

@@ -1,0 +1,89 @@
+// LinuxRuntime: copies of a sandbox's writable file system (snapshots, forks) and sandboxes
+// that start from one.
+#include "runtime/linuxruntime.h"
+
+#include "runtime/agenttool.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lizard::runtime {
+
+namespace {
+
+// The sandbox's writable layers: the root overlay's and /usr/local's upper directories.
+constexpr const char* kLayers[] = {"upper", "local-upper"};
+
+} // namespace
+
+Status LinuxRuntime::makeOwnedDir(const std::string& path, mode_t mode)
+{
+    if (::mkdir(path.c_str(), mode) != 0)
+        return Error{errno == EEXIST ? 409 : 500, errno == EEXIST ? "CONFLICT" : "INTERNAL",
+                     path + ": " + std::strerror(errno)};
+    // The copy runs as the sandbox's root (host uid R), which must be able to write here.
+    if (::getuid() == 0 && ::chown(path.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
+        return Error{500, "INTERNAL", "chown " + path + ": " + std::strerror(errno)};
+    return okStatus();
+}
+
+Result<FilesCopy> LinuxRuntime::copyLayers(const std::string& fromDir, const std::string& toDir)
+{
+    nlohmann::json copies = nlohmann::json::array();
+    for (const char* layer : kLayers)
+        copies.push_back({{"from", fromDir + "/" + layer}, {"to", toDir + "/" + layer}});
+    nlohmann::json config{{"mode", "copy"}, {"idMap", m_ids.toJson()}, {"copies", copies}};
+    auto done = runAgentTool(m_agentPath, "copy", config, 600000);
+    if (!done)
+        return Error{500, "COPY_FAILED", "copying the sandbox's files failed: " + done.error().message};
+    FilesCopy out;
+    out.dir = toDir;
+    out.bytes = done->value("bytes", 0ull);
+    out.reflinked = done->value("reflinked", 0ull);
+    return out;
+}
+
+Result<FilesCopy> LinuxRuntime::captureFiles(const SandboxHandle& handle, const std::string& name)
+{
+    if (!validSandboxId(handle.id) || !validSandboxId(name))
+        return Error{400, "INVALID_ARGUMENT", "invalid sandbox or copy name"};
+    if (::access(sandboxDir(handle.id).c_str(), F_OK) != 0)
+        return Error{404, "NOT_FOUND", "sandbox " + handle.id + " has no files here"};
+    const std::string dir = filesDir(name);
+    if (auto s = makeOwnedDir(dir, 0700); !s)
+        return s.error();
+    Status made = okStatus();
+    for (const char* layer : kLayers) {
+        if (made)
+            made = makeOwnedDir(dir + "/" + layer, 0755);
+    }
+    auto copied = made ? copyLayers(sandboxDir(handle.id), dir) : Result<FilesCopy>(made.error());
+    if (!copied)
+        removeFiles(name);
+    return copied;
+}
+
+void LinuxRuntime::removeFiles(const std::string& name)
+{
+    if (validSandboxId(name))
+        removeTree(m_dataDir + "/files", name);
+}
+
+std::vector<std::string> LinuxRuntime::filesNames()
+{
+    std::vector<std::string> names;
+    if (DIR* dir = ::opendir((m_dataDir + "/files").c_str())) {
+        while (dirent* e = ::readdir(dir)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..")
+                names.push_back(name);
+        }
+        ::closedir(dir);
+    }
+    return names;
+}
+
+} // namespace lizard::runtime

@@ -42,8 +42,7 @@ CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
     connect(document, &NotebookDocument::cellMoved, this, &CellListWidget::moveWidget);
     connect(document, &NotebookDocument::documentReset, this, &CellListWidget::rebuild);
     // Content grew or shrank (outputs arrived, a cell was added): follow the running cell.
-    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this,
-            &CellListWidget::followRunningOutput);
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &CellListWidget::onRangeChanged);
     // actionTriggered comes only from the user (wheel, dragging, the bar's buttons, page keys);
     // the value change that follows it is theirs, unlike ours and the clamping of a new range.
     connect(verticalScrollBar(), &QScrollBar::actionTriggered, this,
@@ -203,20 +202,38 @@ void CellListWidget::revealCurrent()
         this,
         [this] {
             m_revealPending = false;
-            QCoreApplication::sendPostedEvents(m_container, QEvent::LayoutRequest);
+            // A pass moves a size one step up (editor, cell, list).
+            for (int pass = 0; pass < kLayoutPasses; ++pass)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
             m_layout->activate();
             if (CellWidget* w = currentWidget()) {
                 const int before = verticalScrollBar()->value();
                 ensureWidgetVisible(w, 0, 20);
                 if (verticalScrollBar()->value() != before)
                     m_userScroll = false;
+                m_keepRevealed = true;
             }
         },
         Qt::QueuedConnection);
 }
 
+void CellListWidget::onRangeChanged()
+{
+    followRunningOutput();
+    if (m_followed || !m_keepRevealed || m_revealPending)
+        return;
+    CellWidget* w = currentWidget();
+    if (!w || viewport()->rect().contains(QRect(w->mapTo(viewport(), QPoint(0, 0)), w->size())))
+        return;
+    const int before = verticalScrollBar()->value();
+    ensureWidgetVisible(w, 0, 20);
+    if (verticalScrollBar()->value() != before)
+        m_userScroll = false;
+}
+
 void CellListWidget::scrollTo(int value)
 {
+    m_keepRevealed = false; // following a run takes over
     m_userScroll = false;
     verticalScrollBar()->setValue(value);
 }
@@ -272,6 +289,7 @@ void CellListWidget::onUserScrolled()
     if (!m_userScroll)
         return;
     m_userScroll = false;
+    m_keepRevealed = false;
     using lizard::notebook::CellStatus;
     if (m_followed) {
         const CellStatus status = m_followed->cell()->status();

@@ -79,6 +79,7 @@ private:
     void runCell(int index);
     void revealCurrent(); // once the layout has placed the cells
     void followRunningOutput();
+    void onRangeChanged();
     void finishFollowing(CellWidget* widget); // its run ended: its end in view once, then stop
     void onUserScrolled();
     void scrollTo(int value);
@@ -99,6 +100,9 @@ private:
     QPointer<CellWidget> m_followed;
     bool m_advancing = false; // inside runCurrent(): moving on keeps m_followed
     bool m_revealPending = false;
+    // The current cell was just revealed and the user has not scrolled since: cells that take
+    // their final height later (editors fit their text when first laid out) keep it revealed.
+    bool m_keepRevealed = false;
     bool m_userScroll = false; // the next value change comes from the user (wheel, bar, keys)
 };
 

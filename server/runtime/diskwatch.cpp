@@ -3,8 +3,8 @@
 #include "common/log.h"
 #include "runtime/agentping.h"
 #include "runtime/agenttool.h"
-#include "runtime/procinfo.h"
 #include "runtime/processtree.h"
+#include "runtime/procinfo.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -98,9 +98,14 @@ void DiskWatch::run()
                 next = std::min(next, at->second);
                 continue;
             }
+            // Removed while an earlier sandbox of this round was measured (the lock is
+            // released for each walk).
+            const auto entry = m_entries.find(id);
+            if (entry == m_entries.end())
+                continue;
             // Measured without the lock (a walk takes a while); the entry is copied back
             // unless the sandbox was removed or replaced meanwhile.
-            Entry work = m_entries.at(id);
+            Entry work = entry->second;
             lock.unlock();
             round(id, work);
             lock.lock();

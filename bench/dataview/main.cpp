@@ -7,6 +7,7 @@
 //   lizard-bench-dataview --url http://127.0.0.1:7411 --key liz_... [--rows N] [--steps N]
 
 #include "../console/benchawait.h"
+#include "../console/cpustallmeter.h"
 #include "../console/stallmeter.h"
 #include "client/lizardapi.h"
 #include "notebook/cell.h"
@@ -27,51 +28,12 @@
 #include <QScrollBar>
 #include <QTimer>
 #include <cstdio>
-#include <ctime>
 
 using namespace lizard;
 using lizard::bench::await;
 using lizard::notebook::CellStatus;
 
 namespace {
-
-// The UI thread's own work between two ticks of a 1 ms timer (its CPU time,
-// CLOCK_THREAD_CPUTIME_ID): unlike the wall-clock gap (StallMeter) it does not count the time the
-// thread waited for a core, which on a loaded machine (2 cores shared by many builds) dwarfs the
-// work itself.
-class CpuStallMeter : public QObject
-{
-public:
-    CpuStallMeter()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        connect(&m_timer, &QTimer::timeout, this, [this] {
-            const qint64 now = threadCpuNs();
-            m_maxNs = qMax(m_maxNs, now - m_last);
-            m_last = now;
-        });
-    }
-    void start()
-    {
-        m_last = threadCpuNs();
-        m_maxNs = 0;
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double maxMs() const { return m_maxNs / 1e6; }
-
-private:
-    static qint64 threadCpuNs()
-    {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-    }
-    QTimer m_timer;
-    qint64 m_last = 0;
-    qint64 m_maxNs = 0;
-};
 
 // Runs the event loop until pred() or ms passed; true when pred() held.
 template <class Pred> bool spinUntil(Pred pred, int ms)
@@ -125,7 +87,7 @@ int scroll(ui::notebook::NotebookPage* page, qint64 rows, int steps)
     idle.stop();
 
     bench::StallMeter meter;
-    CpuStallMeter cpu;
+    bench::CpuStallMeter cpu;
     QElapsedTimer elapsed;
     int waitedOut = 0;
     meter.start();

@@ -1,6 +1,7 @@
 #include "livebench.h"
 
 #include "client/lizardapi.h"
+#include "cpustallmeter.h"
 #include "models/files/filechangefeed.h"
 #include "models/files/sandboxfilemodel.h"
 #include "stallmeter.h"
@@ -12,7 +13,6 @@
 #include <QTreeView>
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 
 namespace lizard::bench {
 
@@ -28,40 +28,6 @@ void spin(const std::function<bool()>& until, int timeoutMs)
     while (!until() && t.elapsed() < timeoutMs)
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
 }
-
-// The UI thread's own CPU time between two ticks of a 1 ms timer: the part of a stall that is
-// the app's work, not the machine keeping the thread waiting for a core.
-class BusyMeter
-{
-public:
-    BusyMeter()
-    {
-        m_timer.setInterval(1);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 now = threadCpuNs();
-            m_maxNs = std::max(m_maxNs, now - m_last);
-            m_last = now;
-        });
-    }
-    void start()
-    {
-        m_last = threadCpuNs();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double maxBusyMs() const { return m_maxNs / 1e6; }
-
-private:
-    static qint64 threadCpuNs()
-    {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-    }
-    QTimer m_timer;
-    qint64 m_last = 0;
-    qint64 m_maxNs = 0;
-};
 
 } // namespace
 
@@ -94,7 +60,7 @@ bool measureLive(client::LizardApi& api, models::files::SandboxFileModel& model,
             .arg(entries)
             .arg(folder, last);
     StallMeter meter;
-    BusyMeter busy;
+    CpuStallMeter busy;
     meter.start();
     busy.start();
     QElapsedTimer clock;
@@ -139,7 +105,7 @@ bool measureLive(client::LizardApi& api, models::files::SandboxFileModel& model,
                 !ok                                    ? "ERROR"
                 : meter.maxStallMs() <= kTargetStallMs ? "PASS"
                                                        : "MISS",
-                load.constData(), busy.maxBusyMs());
+                load.constData(), busy.maxMs());
     std::fflush(stdout);
     return ok;
 }

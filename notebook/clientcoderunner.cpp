@@ -13,11 +13,13 @@ using client::CodeRun;
 using client::ExecutionError;
 using client::ExecutionResult;
 
-ClientCodeRunner::ClientCodeRunner(client::CodeInterpreter* interpreter, QString contextId, QString language,
-                                   QObject* parent)
-    : CodeRunner(parent), m_interpreter(interpreter), m_contextId(std::move(contextId)), m_language(std::move(language))
+ClientCodeRunner::ClientCodeRunner(client::CodeInterpreter* interpreter, QString contextId,
+                                   QString language, QObject* parent)
+    : CodeRunner(parent), m_interpreter(interpreter), m_contextId(std::move(contextId)),
+      m_language(std::move(language))
 {
-    connect(interpreter, &client::CodeInterpreter::kernelStateChanged, this, &ClientCodeRunner::onInterpreterState);
+    connect(interpreter, &client::CodeInterpreter::kernelStateChanged, this,
+            &ClientCodeRunner::onInterpreterState);
 }
 
 void ClientCodeRunner::setInterpreter(client::CodeInterpreter* interpreter)
@@ -60,7 +62,8 @@ QString ClientCodeRunner::effectiveContextId() const
 
 client::KernelState ClientCodeRunner::kernelState() const
 {
-    return m_interpreter ? m_interpreter->kernelState(effectiveContextId()) : client::KernelState::Unknown;
+    return m_interpreter ? m_interpreter->kernelState(effectiveContextId())
+                         : client::KernelState::Unknown;
 }
 
 void ClientCodeRunner::onInterpreterState(const QString& contextId, client::KernelState state)
@@ -104,7 +107,8 @@ RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
         if (isJsonMime(it.key())) {
             // The runner sends JSON values as JSON text; nbformat keeps them as JSON.
             nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-            out.data[it.key().toStdString()] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+            out.data[it.key().toStdString()] =
+                parsed.is_discarded() ? nlohmann::json(value) : parsed;
         } else {
             out.data[it.key().toStdString()] = value;
         }
@@ -153,14 +157,17 @@ void ClientCodeRunner::startRun(const QString& code, const QHash<QString, QStrin
         opts.envs.insert(it.key(), it.value());
     CodeRun* run = m_interpreter->runCode(code, opts);
     m_run = run;
-    connect(run, &CodeRun::stdoutReceived, this,
-            [this](const QString& text) { emit streamReceived(StreamOutput{QStringLiteral("stdout"), text}); });
-    connect(run, &CodeRun::stderrReceived, this,
-            [this](const QString& text) { emit streamReceived(StreamOutput{QStringLiteral("stderr"), text}); });
+    connect(run, &CodeRun::stdoutReceived, this, [this](const QString& text) {
+        emit streamReceived(StreamOutput{QStringLiteral("stdout"), text});
+    });
+    connect(run, &CodeRun::stderrReceived, this, [this](const QString& text) {
+        emit streamReceived(StreamOutput{QStringLiteral("stderr"), text});
+    });
     connect(run, &CodeRun::resultReceived, this,
             [this](const ExecutionResult& r) { emit resultReceived(toRichOutput(r)); });
-    connect(run, &CodeRun::displayUpdated, this,
-            [this](const ExecutionResult& r) { emit displayUpdated(r.displayId, toRichOutput(r)); });
+    connect(run, &CodeRun::displayUpdated, this, [this](const ExecutionResult& r) {
+        emit displayUpdated(r.displayId, toRichOutput(r));
+    });
     connect(run, &CodeRun::outputCleared, this, &ClientCodeRunner::outputCleared);
     connect(run, &CodeRun::errorReceived, this,
             [this](const ExecutionError& e) { emit errorReceived(toErrorOutput(e)); });
@@ -190,10 +197,12 @@ QString ClientCodeRunner::failureText(const client::ApiError& error) const
         return error.toDisplayString();
     // curl's words go to the status bar; the cell says what the break means for it.
     if (error.code == QLatin1String("CONNECTION_LOST"))
-        return QStringLiteral("The connection to %1 was lost while this cell ran; it may or may not have "
-                              "finished.\nRun it again once the app is connected (the banner says when).")
+        return QStringLiteral(
+                   "The connection to %1 was lost while this cell ran; it may or may not have "
+                   "finished.\nRun it again once the app is connected (the banner says when).")
             .arg(serverName());
-    return QStringLiteral("Could not reach %1: the cell did not run.\n(%2)").arg(serverName(), error.message);
+    return QStringLiteral("Could not reach %1: the cell did not run.\n(%2)")
+        .arg(serverName(), error.message);
 }
 
 void ClientCodeRunner::interrupt()
@@ -214,9 +223,10 @@ void ClientCodeRunner::restart(std::function<void(QString error)> done)
         done(QStringLiteral("the sandbox connection is gone"));
         return;
     }
-    m_interpreter->restartContext(effectiveContextId(), this, [done](client::Outcome<client::Unit> o) {
-        done(o.ok() ? QString() : o.error().toDisplayString());
-    });
+    m_interpreter->restartContext(effectiveContextId(), this,
+                                  [done](client::Outcome<client::Unit> o) {
+                                      done(o.ok() ? QString() : o.error().toDisplayString());
+                                  });
 }
 
 void ClientCodeRunner::complete(const QString& code, int cursor, QObject* ctx, CompleteDone done)
@@ -260,31 +270,42 @@ void ClientCodeRunner::listVariables(const QString& name, QObject* ctx, Variable
         CodeRunner::listVariables(name, ctx, std::move(done));
         return;
     }
-    m_interpreter->listVariables(m_contextId, m_language, name, ctx ? ctx : this,
-                                 [done](client::Outcome<client::VariableListing> result) {
-                                     VariableList list;
-                                     if (!result) {
-                                         list.error = result.error().message;
-                                         done(list);
-                                         return;
-                                     }
-                                     list.kernel = result.value().kernel;
-                                     for (const client::VariableInfo& v : result.value().variables)
-                                         list.variables.append({v.name, v.type, v.shape, v.size, v.preview, v.repr});
-                                     done(list);
-                                 });
+    m_interpreter->listVariables(
+        m_contextId, m_language, name, ctx ? ctx : this,
+        [done](client::Outcome<client::VariableListing> result) {
+            VariableList list;
+            if (!result) {
+                list.error = result.error().message;
+                done(list);
+                return;
+            }
+            list.kernel = result.value().kernel;
+            for (const client::VariableInfo& v : result.value().variables)
+                list.variables.append({v.name, v.type, v.shape, v.size, v.preview, v.repr});
+            done(list);
+        });
 }
+
+namespace {
+
+// A table call after the sandbox connection went: answered like any other, from the event loop.
+void answerGone(QObject* context, ClientCodeRunner::TableRowsDone done)
+{
+    QMetaObject::invokeMethod(
+        context,
+        [done = std::move(done)] {
+            done(nlohmann::json(), QStringLiteral("the sandbox connection is gone"));
+        },
+        Qt::QueuedConnection);
+}
+
+} // namespace
 
 void ClientCodeRunner::tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done)
 {
     QObject* context = ctx ? ctx : this;
-    if (!m_interpreter) {
-        QMetaObject::invokeMethod(
-            context,
-            [done] { done(nlohmann::json(), QStringLiteral("the sandbox connection is gone")); },
-            Qt::QueuedConnection);
-        return;
-    }
+    if (!m_interpreter)
+        return answerGone(context, std::move(done));
     QJsonObject query{{QStringLiteral("handle"), request.handle},
                       {QStringLiteral("start"), request.start},
                       {QStringLiteral("count"), request.count}};
@@ -298,13 +319,8 @@ void ClientCodeRunner::tableRows(const TableRowsRequest& request, QObject* ctx, 
 void ClientCodeRunner::tableForVariable(const QString& name, QObject* ctx, TableRowsDone done)
 {
     QObject* context = ctx ? ctx : this;
-    if (!m_interpreter) {
-        QMetaObject::invokeMethod(
-            context,
-            [done] { done(nlohmann::json(), QStringLiteral("the sandbox connection is gone")); },
-            Qt::QueuedConnection);
-        return;
-    }
+    if (!m_interpreter)
+        return answerGone(context, std::move(done));
     m_interpreter->tableForVariable(m_contextId, m_language, name, context,
                                     jsonAnswer(std::move(done)));
 }

@@ -81,11 +81,7 @@ void TestTls::initTestCase()
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     QVERIFY2(m_front.start(m_server.port()), qPrintable(m_front.errorString()));
     // Read once per process by the client, so set before its first transfer.
-    qputenv("LIZARD_TEST_RESOLVE", QStringLiteral("%1:%2:127.0.0.1,%1:%3:127.0.0.1")
-                                       .arg(kHost)
-                                       .arg(m_front.port())
-                                       .arg(m_front.otherHostPort())
-                                       .toUtf8());
+    qputenv("LIZARD_TEST_RESOLVE", m_front.resolveHook());
     m_api = makeApi(m_front.caFile());
 }
 

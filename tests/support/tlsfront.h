@@ -36,6 +36,16 @@ public:
     QString otherHostName() const { return QStringLiteral("other.") + m_host; }
     int port() const { return m_port; }
     int otherHostPort() const { return m_otherPort; }
+    // The value of the client's test-only LIZARD_TEST_RESOLVE (client/tlsconfig.h) that sends
+    // hostName() on both ports to 127.0.0.1.
+    QByteArray resolveHook() const
+    {
+        return QStringLiteral("%1:%2:127.0.0.1,%1:%3:127.0.0.1")
+            .arg(m_host)
+            .arg(m_port)
+            .arg(m_otherPort)
+            .toUtf8();
+    }
     QString caFile() const { return m_dir ? m_dir->filePath(QStringLiteral("ca.crt")) : QString(); }
     // One line per request: "<protocol> <method> <uri> <status>", e.g. "HTTP/2.0 GET /api/auth/me
     // 200".

@@ -75,6 +75,9 @@ struct LaunchConfig
     // grace period without a renewal, 0 = never.
     std::int64_t endAtMs = 0;
     std::int64_t orphanGraceMs = 0;
+    // A copy (fork, restore): the highest pid its source used. PID 1 starts the sandbox's pid
+    // counter past it (pidcounter.h). 0: a fresh sandbox.
+    int pidFloor = 0;
     // template, remove and usage
     std::string target;
     int timeoutMs = 5000; // usage: the walk's time bound

@@ -5,6 +5,7 @@
 #include "agent/idmap.h"
 #include "agent/mountlock.h"
 #include "agent/netguard.h"
+#include "agent/pidcounter.h"
 #include "agent/rlimits.h"
 #include "agent/sandboxroot.h"
 #include "agent/statuspipe.h"
@@ -58,6 +59,7 @@ int placeFd(int fd, int target)
         ::_exit(1);
     };
     ::setsid();
+    startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
     if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir, fds.volume,
                                   config.volumeInitOwner);

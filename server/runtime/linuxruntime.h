@@ -51,6 +51,8 @@ private:
     Status makeOwnedDir(const std::string& path, mode_t mode);
     // Copies the writable layers (upper, local-upper) of `fromDir` into `toDir`'s.
     Result<FilesCopy> copyLayers(const std::string& fromDir, const std::string& toDir);
+    // The highest pid the source of copy `name` had in use (0: unknown or not recorded).
+    int copiedLastPid(const std::string& name);
     // Starts watching the sandbox's layer where no image bounds it (diskwatch.h).
     void watchDisk(const SandboxHandle& handle, int gb);
     std::string sandboxDir(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }

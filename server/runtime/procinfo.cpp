@@ -78,4 +78,17 @@ std::string selfExeDir()
     return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
+pid_t innermostPid(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("NSpid:", 0) != 0)
+            continue;
+        const auto last = line.find_last_of(" \t");
+        return last == std::string::npos ? 0 : pid_t(std::atoi(line.c_str() + last + 1));
+    }
+    return 0;
+}
+
 } // namespace lizard::runtime

@@ -28,6 +28,10 @@ bool processRemains(pid_t pid, unsigned long long startTime);
 // stops before it runs another instruction in user space, unless SIGCONT comes first.
 bool stopPending(pid_t pid);
 
+// `pid`'s number in its innermost pid namespace (the last NSpid of /proc/<pid>/status); 0 when
+// it is gone or unreadable.
+pid_t innermostPid(pid_t pid);
+
 // Directory of the running executable (/proc/self/exe).
 std::string selfExeDir();
 

@@ -1,12 +1,15 @@
 // LinuxRuntime: copies of a sandbox's writable file system (snapshots, forks) and sandboxes
 // that start from one.
-#include "runtime/linuxruntime.h"
-
 #include "runtime/agenttool.h"
+#include "runtime/linuxruntime.h"
+#include "runtime/processtree.h"
+#include "runtime/procinfo.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +19,18 @@ namespace {
 
 // The sandbox's writable layers: the root overlay's and /usr/local's upper directories.
 constexpr const char* kLayers[] = {"upper", "local-upper"};
+// Beside the layers of a copy, outside what a sandbox sees: the highest pid its source had in
+// use (pidcounter.h).
+constexpr const char* kLastPidFile = "last-pid";
+
+// The highest pid, inside the sandbox's pid namespace, of the processes under `initPid`.
+pid_t highestPidInside(pid_t initPid)
+{
+    pid_t highest = 0;
+    for (pid_t pid : processTree(initPid))
+        highest = std::max(highest, innermostPid(pid));
+    return highest;
+}
 
 } // namespace
 
@@ -38,7 +53,8 @@ Result<FilesCopy> LinuxRuntime::copyLayers(const std::string& fromDir, const std
     nlohmann::json config{{"mode", "copy"}, {"idMap", m_ids.toJson()}, {"copies", copies}};
     auto done = runAgentTool(m_agentPath, "copy", config, 600000);
     if (!done)
-        return Error{500, "COPY_FAILED", "copying the sandbox's files failed: " + done.error().message};
+        return Error{500, "COPY_FAILED",
+                     "copying the sandbox's files failed: " + done.error().message};
     FilesCopy out;
     out.dir = toDir;
     out.bytes = done->value("bytes", 0ull);
@@ -63,7 +79,17 @@ Result<FilesCopy> LinuxRuntime::captureFiles(const SandboxHandle& handle, const 
     auto copied = made ? copyLayers(sandboxDir(handle.id), dir) : Result<FilesCopy>(made.error());
     if (!copied)
         removeFiles(name);
+    else if (handle.initPid > 0)
+        std::ofstream(dir + "/" + kLastPidFile) << highestPidInside(handle.initPid) << "\n";
     return copied;
+}
+
+int LinuxRuntime::copiedLastPid(const std::string& name)
+{
+    int pid = 0;
+    if (validSandboxId(name))
+        std::ifstream(filesDir(name) + "/" + kLastPidFile) >> pid;
+    return pid;
 }
 
 void LinuxRuntime::removeFiles(const std::string& name)

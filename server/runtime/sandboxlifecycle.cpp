@@ -146,7 +146,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"slirp", spec.internetAccess ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
-        {"diskWatched", !m_disks->enforced()}};
+        {"diskWatched", !m_disks->enforced()},
+        {"pidFloor", spec.filesFrom.empty() ? 0 : copiedLastPid(spec.filesFrom)}};
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;

@@ -36,10 +36,12 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        const auto probe = m_server.request(
-            "POST", "/api/sandboxes",
-            toJson({{"size", "mini"}, {"timeoutMs", 600000}, {"envs", QJsonObject{{"FROM_CREATE", "src"}}},
-                    {"metadata", QJsonObject{{"role", "source"}}}}));
+        const auto probe =
+            m_server.request("POST", "/api/sandboxes",
+                             toJson({{"size", "mini"},
+                                     {"timeoutMs", 600000},
+                                     {"envs", QJsonObject{{"FROM_CREATE", "src"}}},
+                                     {"metadata", QJsonObject{{"role", "source"}}}}));
         LIZ_REQUIRE_CREATED(probe);
         m_source = jsonObject(probe).value("sandboxId").toString();
         m_created << m_source;
@@ -62,7 +64,8 @@ private slots:
         QTest::newRow("count -1") << QByteArray(R"({"count":-1})") << "INVALID_ARGUMENT";
         QTest::newRow("count string") << QByteArray(R"({"count":"2"})") << "INVALID_ARGUMENT";
         QTest::newRow("count fraction") << QByteArray(R"({"count":1.5})") << "INVALID_ARGUMENT";
-        QTest::newRow("timeout too small") << QByteArray(R"({"count":1,"timeoutMs":5})") << "INVALID_TIMEOUT";
+        QTest::newRow("timeout too small")
+            << QByteArray(R"({"count":1,"timeoutMs":5})") << "INVALID_TIMEOUT";
         QTest::newRow("not json") << QByteArray("{") << "INVALID_JSON";
     }
 
@@ -97,9 +100,11 @@ private slots:
             QCOMPARE(sandbox.value("status").toString(), QStringLiteral("running"));
             QCOMPARE(sandbox.value("size").toString(), QStringLiteral("mini"));
             QCOMPARE(sandbox.value("template").toString(), QStringLiteral("base"));
-            QCOMPARE(sandbox.value("metadata").toObject().value("role").toString(), QStringLiteral("source"));
+            QCOMPARE(sandbox.value("metadata").toObject().value("role").toString(),
+                     QStringLiteral("source"));
             // lifetime 0 = the source's (10 minutes), from now
-            QVERIFY(qAbs(time(sandbox, "startedAt").msecsTo(time(sandbox, "endAt")) - 600000) < 2000);
+            QVERIFY(qAbs(time(sandbox, "startedAt").msecsTo(time(sandbox, "endAt")) - 600000) <
+                    2000);
             QCOMPARE(m_api.read(id, "/home/user/data.txt").body, QByteArray("from the source"));
             QCOMPARE(m_api.run(id, "echo $FROM_CREATE"), QStringLiteral("src\n"));
             // processes do not come along: a copy starts fresh with the files
@@ -113,6 +118,32 @@ private slots:
         QCOMPARE(m_api.write(copies[0], "/home/user/data.txt", "changed in copy 0"), 204);
         QCOMPARE(m_api.read(copies[1], "/home/user/data.txt").body, QByteArray("from the source"));
         QCOMPARE(m_api.read(m_source, "/home/user/data.txt").body, QByteArray("from the source"));
+    }
+
+    // Pid files a copy inherits must not name one of its own processes (pidcounter.h): a
+    // process of the copy gets a pid above every pid in use in the source.
+    void copyStartsPidsPastTheSource()
+    {
+        const QString source = m_api.run(m_source, "for i in $(seq 300); do /bin/true; done;"
+                                                   " nohup sleep 999 >/dev/null 2>&1 & echo $!");
+        const int sourcePid = source.trimmed().toInt();
+        QVERIFY2(sourcePid > 300, qPrintable(source));
+        const auto r = fork(m_source, R"({"count":1})");
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        const QString copy =
+            jsonArray(r).at(0).toObject().value("sandbox").toObject().value("sandboxId").toString();
+        QVERIFY(!copy.isEmpty());
+        m_created << copy;
+        const int copyPid = m_api.run(copy, "echo $$").trimmed().toInt();
+        QVERIFY2(copyPid > sourcePid,
+                 qPrintable(QString("copy %1, source %2").arg(copyPid).arg(sourcePid)));
+        // What a pid file check sees in the copy: the source's pid names nothing.
+        QCOMPARE(
+            m_api.run(copy,
+                      QString("kill -0 %1 2>/dev/null && echo alive || echo gone").arg(sourcePid)),
+            QStringLiteral("gone\n"));
+        QCOMPARE(m_api.run(m_source, QString("kill %1 && echo ok").arg(sourcePid)),
+                 QStringLiteral("ok\n"));
     }
 
     void forkWithLifetime()
@@ -132,15 +163,22 @@ private slots:
         QCOMPARE(m_api.post(m_source, "resume"), 204);
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
         QCOMPARE(jsonArray(r).size(), 1);
-        const QString id = jsonArray(r).first().toObject().value("sandbox").toObject().value("sandboxId").toString();
+        const QString id = jsonArray(r)
+                               .first()
+                               .toObject()
+                               .value("sandbox")
+                               .toObject()
+                               .value("sandboxId")
+                               .toString();
         m_created << id;
         QCOMPARE(m_api.read(id, "/home/user/data.txt").body, QByteArray("from the source"));
     }
 
     void sourceWithVolumeIsRefused()
     {
-        const QString project =
-            jsonObject(m_server.request("GET", "/api/sandboxes/" + m_source)).value("projectId").toString();
+        const QString project = jsonObject(m_server.request("GET", "/api/sandboxes/" + m_source))
+                                    .value("projectId")
+                                    .toString();
         const auto vol = m_server.request("POST", "/api/projects/" + project + "/volumes",
                                           R"({"name":"fork-vol","sizeGb":1})");
         QVERIFY2(vol.status == 200 || vol.status == 201, qPrintable(describe(vol)));
@@ -189,8 +227,9 @@ private slots:
         // restore counts against the limit too
         const auto snap = limited.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
         QCOMPARE(snap.status, 200);
-        const auto restore = limited.request(
-            "POST", "/api/sandboxes", toJson({{"snapshotId", jsonObject(snap).value("id").toString()}}));
+        const auto restore =
+            limited.request("POST", "/api/sandboxes",
+                            toJson({{"snapshotId", jsonObject(snap).value("id").toString()}}));
         QVERIFY2(isError(restore, 429, "LIMIT_EXCEEDED"), qPrintable(describe(restore)));
         QCOMPARE(jsonObject(restore).value("limit").toInt(), 2);
         QCOMPARE(jsonObject(restore).value("running").toInt(), 2);

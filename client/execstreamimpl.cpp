@@ -5,7 +5,6 @@
 
 #include <QMetaObject>
 #include <QPointer>
-
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +13,8 @@ namespace lizard::client {
 namespace {
 
 using Json = nlohmann::json;
+
+constexpr int kStalledAfterKeepalives = 3;
 
 bool isNumber(const Json& j, const char* key)
 {
@@ -24,7 +25,8 @@ bool isNumber(const Json& j, const char* key)
 } // namespace
 
 ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
-    : ExecStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_what(std::move(what))
+    : ExecStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))),
+      m_what(std::move(what))
 {
     m_transfer->setDataHandler([this](const QByteArray& chunk) { onData(chunk); });
     m_transfer->setFinishHandler([this](const HttpResponse& response) {
@@ -34,7 +36,51 @@ ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString wh
             onFinished(response);
     });
     if (!m_transfer->start(multi))
-        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"), m_what));
+        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"),
+                                    m_what));
+    m_sinceData.start();
+    m_stallCheck.setInterval(250);
+    connect(&m_stallCheck, &QTimer::timeout, this, &ExecStreamImpl::checkStalled);
+    m_stallCheck.start();
+}
+
+void ExecStreamImpl::checkStalled()
+{
+    if (m_ended) {
+        m_stallCheck.stop();
+        return;
+    }
+    if (m_keepaliveMs < 0) {
+        const QByteArray promised = m_transfer->response().header("x-lizard-keepalive-ms");
+        if (promised.isEmpty()) {
+            // The headers are complete once body bytes came; until then the promise is unknown.
+            if (m_checkedType)
+                m_keepaliveMs = 0;
+            return;
+        }
+        bool ok = false;
+        m_keepaliveMs = qMax(0LL, promised.toLongLong(&ok));
+        if (!ok)
+            m_keepaliveMs = 0;
+    }
+    if (m_keepaliveMs == 0) {
+        m_stallCheck.stop(); // no promise (another server): silence means nothing
+        return;
+    }
+    const qint64 limit = kStalledAfterKeepalives * m_keepaliveMs;
+    if (m_sinceData.elapsed() < limit)
+        return;
+    ApiError error = mapTransportError(
+        CURLE_OPERATION_TIMEDOUT,
+        QStringLiteral(
+            "the server sent nothing for %1 s although it promised a sign of life every %2 s: the "
+            "connection stalled")
+            .arg(limit / 1000.0, 0, 'g', 3)
+            .arg(m_keepaliveMs / 1000.0, 0, 'g', 3),
+        m_what);
+    error.kind = ApiError::Kind::Network; // like a broken connection: the command may still run
+    error.code = QStringLiteral("CONNECTION_LOST");
+    finishWith(error);
 }
 
 ExecStreamImpl::~ExecStreamImpl() = default;
@@ -51,13 +97,15 @@ void ExecStreamImpl::failLater(const ApiError& error)
     if (m_ended)
         return;
     m_ended = true;
-    QMetaObject::invokeMethod(this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
 }
 
 void ExecStreamImpl::onData(const QByteArray& chunk)
 {
     if (m_ended)
         return;
+    m_sinceData.restart();
     if (!m_checkedType) {
         m_checkedType = true;
         const QByteArray type = m_transfer->response().header("content-type").toLower();
@@ -91,7 +139,8 @@ void ExecStreamImpl::onFinished(const HttpResponse& response)
     if (!handleEvents(m_parser.finish()))
         return;
     if (!m_ended)
-        finishWith(protocolError(QStringLiteral("the stream ended without an exit code"), m_what, response.status));
+        finishWith(protocolError(QStringLiteral("the stream ended without an exit code"), m_what,
+                                 response.status));
 }
 
 bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
@@ -106,7 +155,8 @@ bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
             continue; // like the SDK: a data line that is not a JSON object is not ours
         if (const auto line = j.find("line"); line != j.end() && line->is_string()) {
             const auto stream = j.find("stream");
-            const bool isErr = stream != j.end() && stream->is_string() && stream->get<std::string>() == "stderr";
+            const bool isErr =
+                stream != j.end() && stream->is_string() && stream->get<std::string>() == "stderr";
             batch.append({isErr ? OutputStream::Stderr : OutputStream::Stdout,
                           QString::fromStdString(line->get<std::string>())});
             continue;

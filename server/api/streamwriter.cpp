@@ -1,19 +1,45 @@
 #include "api/streamwriter.h"
 
+#include "http/limits.h"
+
 namespace lizard::api {
 
 void StreamWriter::begin(int status, std::string contentType, std::optional<uint64_t> contentLength)
 {
     m_begun = true;
+    const bool events = contentType == "text/event-stream";
     Op op{Op::Begin, std::move(contentType), {}, status, contentLength};
     m_queue.push_back(std::move(op));
     pump();
+    if (events) {
+        m_keepalive = std::make_shared<http::net::steady_timer>(m_ex->executor());
+        armKeepalive();
+    }
+}
+
+void StreamWriter::armKeepalive()
+{
+    m_keepalive->expires_after(http::connectionLimits().keepalive);
+    std::weak_ptr<StreamWriter> weak = shared_from_this();
+    m_keepalive->async_wait([weak](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self || self->m_failed || self->m_ended)
+            return;
+        // Only into silence: a stream that is writing (or waits for a slow reader) is alive.
+        if (!self->m_wroteSinceTick && !self->m_writing && self->m_queue.empty()) {
+            self->m_queue.push_back(Op{Op::Data, ": keepalive\n\n", {}});
+            self->pump();
+        }
+        self->m_wroteSinceTick = false;
+        self->armKeepalive();
+    });
 }
 
 void StreamWriter::write(std::string data, std::function<void()> afterWritten)
 {
     if (m_failed || m_ended)
         return;
+    m_wroteSinceTick = true;
     m_queue.push_back(Op{Op::Data, std::move(data), std::move(afterWritten)});
     pump();
 }
@@ -23,6 +49,8 @@ void StreamWriter::end()
     if (m_failed || m_ended)
         return;
     m_ended = true;
+    if (m_keepalive)
+        m_keepalive->cancel();
     m_queue.push_back(Op{Op::End, {}, {}});
     pump();
 }
@@ -31,6 +59,8 @@ void StreamWriter::abort()
 {
     m_failed = true;
     m_queue.clear();
+    if (m_keepalive)
+        m_keepalive->cancel();
     m_ex->abortStream();
 }
 
@@ -40,6 +70,8 @@ void StreamWriter::fail()
         return;
     m_failed = true;
     m_queue.clear();
+    if (m_keepalive)
+        m_keepalive->cancel();
     if (auto cb = std::move(m_onFailure))
         cb();
 }

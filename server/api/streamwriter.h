@@ -1,7 +1,8 @@
 #pragma once
 // Serialises a streamed answer on one exchange: header, pieces, end — one write at a time,
 // each piece's callback after it reached the socket (that is where backpressure resumes).
-// Use from the exchange's executor only.
+// Use from the exchange's executor only. An event stream (text/event-stream) sends an SSE
+// comment after each keep-alive interval without a write (http/limits.h).
 
 #include "http/exchange.h"
 
@@ -39,6 +40,7 @@ private:
     };
     void pump();
     void fail();
+    void armKeepalive();
 
     std::shared_ptr<http::Exchange> m_ex;
     std::deque<Op> m_queue;
@@ -46,6 +48,8 @@ private:
     bool m_begun = false;
     bool m_failed = false;
     bool m_ended = false;
+    bool m_wroteSinceTick = false;
+    std::shared_ptr<http::net::steady_timer> m_keepalive;
     std::function<void()> m_onFailure;
 };
 

@@ -1,6 +1,7 @@
 #include "http/exchange.h"
 
 #include "http/httpsession.h"
+#include "http/limits.h"
 #include "http/responses.h"
 
 namespace lizard::http {
@@ -73,6 +74,8 @@ void Exchange::beginStream(int status, std::string_view contentType,
     header.set(bhttp::field::server, "lizard-local/" LIZARD_VERSION);
     header.set(bhttp::field::content_type, contentType);
     header.set(bhttp::field::cache_control, "no-store");
+    if (contentType == "text/event-stream")
+        header.set("X-Lizard-Keepalive-Ms", std::to_string(connectionLimits().keepalive.count()));
     if (contentLength)
         header.content_length(*contentLength);
     else

@@ -36,6 +36,8 @@ bool parseConnectionLimits(const std::string& text, ConnectionLimits& limits, st
             limits.body = time;
         else if (key == "writeMs")
             limits.write = time;
+        else if (key == "keepaliveMs")
+            limits.keepalive = time;
         else if (key == "maxConnections")
             limits.maxConnections = static_cast<std::size_t>(n);
         else if (key == "proxyMaxConnections")

@@ -2,8 +2,8 @@
 // How long and how many: the deadlines every API connection lives by and the cap on open
 // connections. Production values are below; tests shorten them with the environment
 // variable LIZARD_HTTP_LIMITS, e.g. "idleMs=1500,headerMs=1000,maxConnections=16" (keys:
-// idleMs, headerMs, bodyGraceMs, bodyMinRate [bytes/s], bodyMs, writeMs, maxConnections,
-// proxyMaxConnections).
+// idleMs, headerMs, bodyGraceMs, bodyMinRate [bytes/s], bodyMs, writeMs, keepaliveMs,
+// maxConnections, proxyMaxConnections).
 
 #include <chrono>
 #include <cstddef>
@@ -27,6 +27,10 @@ struct ConnectionLimits
     ms body = std::chrono::seconds(600);
     // Each write (a client that stops reading an answer or a stream).
     ms write = std::chrono::seconds(120);
+    // An event stream that had nothing to say for this long sends an SSE comment, and says so
+    // in its X-Lizard-Keepalive-Ms header: a client that then hears nothing for a few
+    // intervals knows the connection stalled (a silent command is not a silent stream).
+    ms keepalive = std::chrono::seconds(15);
     std::size_t maxConnections = 512;
     // The port proxy's connections, all exposures together (browsers open many at once).
     std::size_t proxyMaxConnections = 512;

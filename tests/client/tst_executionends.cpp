@@ -1,11 +1,14 @@
 // Every execution ends: a streaming exec and a runCode, each under one fault per row (none,
 // its timeout, a kill through the API, the sandbox's OOM killer, the kernel's death, lizard-local
-// killed and started again, the client going away), always end for the caller with an end event
+// killed and started again, lizard-local stalled with SIGSTOP, the client going away), always end
+// for the caller with an end event
 // or a typed error (each row says which), within a bound, never silence. Where the client goes
 // away, the server must not leave the process behind.
 #include "tst_coderunsupport.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
+#include <csignal>
 
 using namespace lizard;
 using namespace lizard::client;
@@ -13,7 +16,7 @@ using namespace lizard::test;
 
 namespace {
 
-enum class Fault { None, Timeout, Kill, Oom, KernelDeath, ServerRestart, ClientAbort };
+enum class Fault { None, Timeout, Kill, Oom, KernelDeath, ServerRestart, ServerStall, ClientAbort };
 
 // What the caller must get: exited(code) / finished (with error `name`, empty: success), or
 // failed with `kind` (and `code`, when given).
@@ -29,6 +32,9 @@ struct Expect
 };
 
 constexpr int kEndBoundMs = 60000; // no ending may take longer than this after the fault
+// The server's keep-alive interval here: a stalled stream is given up after three of them.
+constexpr int kKeepaliveMs = 1000;
+constexpr int kStallBoundMs = 3 * kKeepaliveMs + 2000;
 
 } // namespace
 
@@ -52,11 +58,15 @@ private:
     // Skips the row when the host gives the small sandbox no memory cgroup (rlimit instead).
     bool oomPossible(QString* why);
     void crashAndRestart();
+    // SIGSTOPs lizard-local (its connections stay open, nothing moves); resumeServer undoes it.
+    void stallServer();
+    void resumeServer();
     // pids the exec API lists in sandbox `id`.
     QList<int> processes(const QString& id);
     bool alive(const QString& id, int pid);
 
     CodeRunFixture m_fx;
+    bool m_stalled = false;
     QString m_small; // the nano sandbox
     SandboxInfo m_smallInfo;
     QList<qint64> m_initPids;
@@ -64,6 +74,7 @@ private:
 
 void TestExecutionEnds::initTestCase()
 {
+    qputenv("LIZARD_HTTP_LIMITS", QByteArray("keepaliveMs=") + QByteArray::number(kKeepaliveMs));
     const QString error = m_fx.start();
     if (!error.isEmpty())
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), error);
@@ -89,6 +100,7 @@ void TestExecutionEnds::initTestCase()
 
 void TestExecutionEnds::cleanupTestCase()
 {
+    resumeServer(); // a row that failed while the server was stopped
     m_fx.reportIfFailed();
     if (!m_small.isEmpty())
         killSandbox(m_fx.api(), m_small);
@@ -119,6 +131,20 @@ void TestExecutionEnds::crashAndRestart()
 {
     QVERIFY(m_fx.server().crash());
     QVERIFY2(m_fx.server().start(), qPrintable(m_fx.server().errorString()));
+}
+
+void TestExecutionEnds::stallServer()
+{
+    QVERIFY(m_fx.server().pid() > 0);
+    QVERIFY(::kill(pid_t(m_fx.server().pid()), SIGSTOP) == 0);
+    m_stalled = true;
+}
+
+void TestExecutionEnds::resumeServer()
+{
+    if (m_stalled && m_fx.server().pid() > 0)
+        ::kill(pid_t(m_fx.server().pid()), SIGCONT);
+    m_stalled = false;
 }
 
 QList<int> TestExecutionEnds::processes(const QString& id)
@@ -162,6 +188,13 @@ void TestExecutionEnds::execEnds_data()
     QTest::newRow("server restart")
         << Fault::ServerRestart << "echo started; sleep 60"
         << Expect{false, 0, false, {}, ApiError::Kind::Network, "CONNECTION_LOST"};
+    // The connection stays open but nothing comes: given up after three keep-alive intervals.
+    QTest::newRow("server stalled")
+        << Fault::ServerStall << "echo started; sleep 60"
+        << Expect{false, 0, false, {}, ApiError::Kind::Network, "CONNECTION_LOST"};
+    // Control: a command silent for longer than the stall limit is not a stalled stream.
+    QTest::newRow("silent command")
+        << Fault::None << "echo started; sleep 5; exit 4" << Expect{true, 4};
     QTest::newRow("client abort") << Fault::ClientAbort << "echo started; sleep 60"
                                   << Expect{false, 0, false, {}, ApiError::Kind::Cancelled};
 }
@@ -209,14 +242,24 @@ void TestExecutionEnds::execEnds()
     case Fault::ServerRestart:
         crashAndRestart();
         break;
+    case Fault::ServerStall:
+        stallServer();
+        break;
     case Fault::ClientAbort:
         stream->cancel();
         break;
     default:
         break;
     }
+    QElapsedTimer sinceFault;
+    sinceFault.start();
     const bool ended = waitUntil([&] { return exited.count() + failed.count() > 0; }, kEndBoundMs);
+    const qint64 endedAfter = sinceFault.elapsed();
+    resumeServer();
     QVERIFY2(ended, "no end event and no error: silence");
+    if (fault == Fault::ServerStall)
+        QVERIFY2(endedAfter < kStallBoundMs,
+                 qPrintable(QString("ended %1 ms after the stall").arg(endedAfter)));
     QTest::qWait(100); // nothing may follow the end
     QCOMPARE(exited.count() + failed.count(), 1);
     if (expect.ends) {
@@ -264,6 +307,9 @@ void TestExecutionEnds::runCodeEnds_data()
                                   << Expect{true, 0, false, "KernelDied"};
     QTest::newRow("server restart")
         << Fault::ServerRestart << sleeper
+        << Expect{false, 0, false, {}, ApiError::Kind::Network, "CONNECTION_LOST"};
+    QTest::newRow("server stalled")
+        << Fault::ServerStall << sleeper
         << Expect{false, 0, false, {}, ApiError::Kind::Network, "CONNECTION_LOST"};
     QTest::newRow("client abort") << Fault::ClientAbort << sleeper << Expect{};
 }
@@ -321,6 +367,9 @@ void TestExecutionEnds::runCodeEnds()
     case Fault::ServerRestart:
         crashAndRestart();
         break;
+    case Fault::ServerStall:
+        stallServer();
+        break;
     case Fault::ClientAbort: {
         // The app goes away mid-run: the interpreter (and its stream) with it. The caller is the
         // one who left; what matters is what the server keeps: not the runner process.
@@ -336,7 +385,15 @@ void TestExecutionEnds::runCodeEnds()
     default:
         break;
     }
-    QVERIFY2(waitRun(run, kEndBoundMs), "no end event and no error: silence");
+    QElapsedTimer sinceFault;
+    sinceFault.start();
+    const bool ended = waitRun(run, kEndBoundMs);
+    const qint64 endedAfter = sinceFault.elapsed();
+    resumeServer();
+    QVERIFY2(ended, "no end event and no error: silence");
+    if (fault == Fault::ServerStall)
+        QVERIFY2(endedAfter < kStallBoundMs,
+                 qPrintable(QString("ended %1 ms after the stall").arg(endedAfter)));
     if (expect.ends) {
         QVERIFY2(!run->hasFailed(), describe(run).constData());
         const auto& error = run->execution().error;

@@ -6,7 +6,7 @@ import base64, json, os, queue, re, select, shutil, signal, struct, subprocess, 
 
 # The runner's own version, in this one place: the app reads it from the embedded source (Help >
 # About). Raise it with any change of behaviour or protocol.
-VERSION = "1.4.0"
+VERSION = "1.5.0"
 ROOT = os.environ.get("LIZARD_CODE_ROOT") or "/tmp/.lizard-code"
 LANGS = {"python": "python3", "javascript": "node", "bash": "bash"}
 ALIASES = {"py": "python", "python3": "python", "js": "javascript", "node": "javascript", "sh": "bash"}
@@ -220,8 +220,22 @@ def kernel_pid(m):
         return 0
 
 
-def how_it_ended(m, pid):
-    """Text for how kernel `pid` ended: from the watcher's record, else a zombie's /proc entry."""
+def oom_kills():
+    """The system's count of out-of-memory kills (/proc/vmstat; a sandbox sees no cgroup of its
+    own). None where it cannot be read."""
+    try:
+        with open("/proc/vmstat") as f:
+            for line in f:
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def how_it_ended(m, pid, oom_before=None):
+    """Text for how kernel `pid` ended: from the watcher's record, else a zombie's /proc entry.
+    `oom_before`: oom_kills() when the run began, to tell the OOM killer from a kill -9."""
     rec = None
     for _ in range(20):  # the watcher writes its record a moment after the kernel is gone
         try:
@@ -246,8 +260,14 @@ def how_it_ended(m, pid):
             name = signal.Signals(sig).name
         except ValueError:
             name = "signal %d" % sig
-        hint = ", often out of memory" if sig == signal.SIGKILL else ""
-        return "killed by %s (signal %d)%s" % (name, sig, hint)
+        if sig == signal.SIGKILL:
+            now = oom_kills()
+            if oom_before is not None and now is not None:
+                if now > oom_before:
+                    return "out of memory: the OOM killer ended it (SIGKILL) when the sandbox's memory was full"
+                return "killed by SIGKILL (signal 9), not by the OOM killer"
+            return "killed by SIGKILL (signal 9), often out of memory"
+        return "killed by %s (signal %d)" % (name, sig)
     return "exit code %s" % rec.get("code")
 
 
@@ -585,6 +605,7 @@ def run_python(m, code, envs, timeout, slot, out):
         silent(kc, SET_ENVS % json.dumps(envs), pid)
     # stop_on_error=False: our requests are already one at a time; with True, ipykernel would abort
     # a request that arrives just after a failed cell.
+    oom_before = oom_kills()
     msg_id = kc.execute(code, store_history=True, allow_stdin=False, stop_on_error=False)
     end = time.time() + timeout
     state = "running"
@@ -604,7 +625,7 @@ def run_python(m, code, envs, timeout, slot, out):
     if state == "died":
         slot.drop()
         out({"type": "error", "name": "KernelDied", "traceback": "",
-             "message": "the kernel died (%s); the next run starts a fresh kernel" % how_it_ended(m, pid)})
+             "message": "the kernel died (%s); the next run starts a fresh kernel" % how_it_ended(m, pid, oom_before)})
         out({"type": "done", "execution_count": 0})
         return
     if state == "timeout":

@@ -398,6 +398,12 @@ void TestExecutionEnds::runCodeEnds()
         QVERIFY2(!run->hasFailed(), describe(run).constData());
         const auto& error = run->execution().error;
         QCOMPARE(error ? error->name : QString(), expect.errorName);
+        // A kernel's death says whether the OOM killer or a kill -9 ended it.
+        if (fault == Fault::Oom)
+            QVERIFY2(error->message.contains("out of memory: the OOM killer ended it"),
+                     qPrintable(error->message));
+        if (fault == Fault::KernelDeath)
+            QVERIFY2(error->message.contains("not by the OOM killer"), qPrintable(error->message));
     } else {
         QVERIFY2(run->hasFailed(), describe(run).constData());
         QVERIFY2(run->failure()->kind == expect.kind, describe(run).constData());

@@ -57,12 +57,17 @@ void applyTlsOptions(CURL* easy, const QString& caFile)
         // A blob replaces the default CA file but not the default CA directory (CApath,
         // /etc/ssl/certs on Debian), so the system's authorities stay trusted next to the
         // organisation's own: a proxy may inspect some hosts and pass others through.
+        // The same authority for an https:// proxy: a company that runs its own CA signs its
+        // proxy's certificate with it too.
         curl_blob blob{const_cast<char*>(pem.constData()), size_t(pem.size()), CURL_BLOB_COPY};
         curl_easy_setopt(easy, CURLOPT_CAINFO_BLOB, &blob);
+        curl_easy_setopt(easy, CURLOPT_PROXY_CAINFO_BLOB, &blob);
     } else {
         // Unreadable or empty: hand curl the path, so the transfer fails with
         // CURLE_SSL_CACERT_BADFILE naming the file instead of quietly trusting less.
-        curl_easy_setopt(easy, CURLOPT_CAINFO, caFile.toLocal8Bit().constData());
+        const QByteArray path = caFile.toLocal8Bit();
+        curl_easy_setopt(easy, CURLOPT_CAINFO, path.constData());
+        curl_easy_setopt(easy, CURLOPT_PROXY_CAINFO, path.constData());
     }
 }
 

@@ -15,7 +15,8 @@ struct Endpoint;
 QString caFileFor(const Endpoint& endpoint);
 
 // Sets easy's TLS options: HTTP/2 when the server offers it over TLS, and caFile (if any)
-// trusted in addition to the system's certificate authorities.
+// trusted in addition to the system's certificate authorities, for the server and for an
+// https:// proxy alike.
 void applyTlsOptions(CURL* easy, const QString& caFile);
 
 // Test only: LIZARD_TEST_RESOLVE="name:port:address[,name:port:address…]" makes `name` resolve

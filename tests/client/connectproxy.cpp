@@ -1,18 +1,51 @@
 #include "connectproxy.h"
 
+#include <QFile>
 #include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslServer>
 #include <QTcpSocket>
 
 namespace lizard::test {
 
-ConnectProxy::ConnectProxy(QObject* parent) : QObject(parent)
+ConnectProxy::ConnectProxy(QObject* parent) : QObject(parent) {}
+
+bool ConnectProxy::listenOn(std::unique_ptr<QTcpServer> server)
 {
-    connect(&m_server, &QTcpServer::newConnection, this, &ConnectProxy::onConnection);
+    m_server = std::move(server);
+    // Emitted once a connection is ready: for the TLS server, after its handshake.
+    connect(m_server.get(), &QTcpServer::pendingConnectionAvailable, this,
+            &ConnectProxy::onConnection);
+    return m_server->listen(QHostAddress::LocalHost, 0);
+}
+
+bool ConnectProxy::listen()
+{
+    m_tls = false;
+    return listenOn(std::make_unique<QTcpServer>());
+}
+
+bool ConnectProxy::listenTls(const QString& certFile, const QString& keyFile)
+{
+    QFile cert(certFile);
+    QFile key(keyFile);
+    if (!cert.open(QIODevice::ReadOnly) || !key.open(QIODevice::ReadOnly))
+        return false;
+    QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+    config.setLocalCertificate(QSslCertificate(&cert, QSsl::Pem));
+    config.setPrivateKey(QSslKey(&key, QSsl::Ec, QSsl::Pem));
+    config.setPeerVerifyMode(QSslSocket::VerifyNone); // the client shows no certificate
+    auto server = std::make_unique<QSslServer>();
+    server->setSslConfiguration(config);
+    m_tls = true;
+    return listenOn(std::move(server));
 }
 
 void ConnectProxy::onConnection()
 {
-    while (QTcpSocket* client = m_server.nextPendingConnection()) {
+    while (QTcpSocket* client = m_server->nextPendingConnection()) {
         auto* head = new QByteArray;
         connect(client, &QObject::destroyed, [head] { delete head; });
         connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);

@@ -52,6 +52,7 @@ private slots:
     void unreadableCaFile();
     void otherHostName();
     void proxyTunnelsAndNoProxyBypasses();
+    void httpsProxyIsVerifiedWithTheCaFile();
     void streamFailsWhenNginxDiesThenRetryWorks();
 
 private:
@@ -331,6 +332,30 @@ void TestTls::proxyTunnelsAndNoProxyBypasses()
     local.listProjects(nullptr, loopback.done());
     LIZ_AWAIT_OK(loopback);
     QCOMPARE(proxy.connects(), QStringList());
+}
+
+// An https:// proxy whose certificate the organisation's CA signed: the connection's CA file
+// verifies the proxy too (and, inside the tunnel, the server). Without it the proxy is refused.
+void TestTls::httpsProxyIsVerifiedWithTheCaFile()
+{
+    lizard::test::ConnectProxy proxy;
+    QVERIFY(proxy.listenTls(m_front.loopbackCertFile(), m_front.loopbackKeyFile()));
+    proxy.addHost(kHost, QStringLiteral("127.0.0.1"));
+    QVERIFY(proxy.url().startsWith("https://"));
+    qputenv("https_proxy", proxy.url().toUtf8());
+    const auto restore = qScopeGuard([] { qunsetenv("https_proxy"); });
+
+    auto viaProxy = makeApi(m_front.caFile());
+    ApiWaiter<QList<Project>> listed;
+    viaProxy->listProjects(nullptr, listed.done());
+    LIZ_AWAIT_OK(listed);
+    QCOMPARE(proxy.connects(), QStringList{QStringLiteral("%1:%2").arg(kHost).arg(m_front.port())});
+
+    proxy.clear();
+    const ApiError refused = whoAmIError(*makeApi({}));
+    QCOMPARE(refused.code, QStringLiteral("CERTIFICATE_UNTRUSTED"));
+    QVERIFY2(proxy.connects().isEmpty(),
+             "no CONNECT through a proxy whose certificate is not trusted");
 }
 
 // nginx dies mid-stream: the stream fails soon (no hang); once nginx is back, a retry works.

@@ -57,14 +57,18 @@ bool TlsFront::makeCertificates()
                              "/CN=Lizard test CA", "-addext", "basicConstraints=critical,CA:TRUE",
                              "-addext", "keyUsage=critical,keyCertSign,cRLSign"}))
         return false;
-    for (const QString& name : {m_host, otherHostName()}) {
+    // The two names nginx serves, and 127.0.0.1 for a test's own TLS server (an https:// proxy).
+    const QList<QPair<QString, QString>> certificates{{m_host, "DNS:" + m_host},
+                                                      {otherHostName(), "DNS:" + otherHostName()},
+                                                      {"loopback", "IP:127.0.0.1"}};
+    for (const auto& [name, altName] : certificates) {
         if (!openssl(QStringList{"req"} + ecKey +
                      QStringList{"-keyout", name + ".key", "-out", name + ".csr", "-subj",
                                  "/CN=" + name}))
             return false;
         QFile ext(m_dir->filePath(name + ".ext"));
         if (!ext.open(QIODevice::WriteOnly) ||
-            ext.write(("subjectAltName=DNS:" + name + "\nextendedKeyUsage=serverAuth\n").toUtf8()) <
+            ext.write(("subjectAltName=" + altName + "\nextendedKeyUsage=serverAuth\n").toUtf8()) <
                 0)
             return false;
         ext.close();

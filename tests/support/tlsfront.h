@@ -47,6 +47,16 @@ public:
             .toUtf8();
     }
     QString caFile() const { return m_dir ? m_dir->filePath(QStringLiteral("ca.crt")) : QString(); }
+    // A certificate for 127.0.0.1 signed by the same CA, and its key, for a test's own TLS
+    // server on loopback.
+    QString loopbackCertFile() const
+    {
+        return m_dir ? m_dir->filePath(QStringLiteral("loopback.crt")) : QString();
+    }
+    QString loopbackKeyFile() const
+    {
+        return m_dir ? m_dir->filePath(QStringLiteral("loopback.key")) : QString();
+    }
     // One line per request: "<protocol> <method> <uri> <status>", e.g. "HTTP/2.0 GET /api/auth/me
     // 200".
     QByteArray accessLog() const;

@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -28,8 +29,10 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
       m_name(new QLineEdit(this)),
       m_url(new QLineEdit(QStringLiteral("https://lizard.build"), this)),
       m_key(new QLineEdit(this)), m_caFile(new QLineEdit(this)),
-      m_test(new QPushButton(QStringLiteral("Test"), this)), m_testResult(new QLabel(this)),
-      m_error(new QLabel(this))
+      m_test(new QPushButton(QStringLiteral("Test"), this)),
+      m_selectedCa(new QPushButton(QStringLiteral("CA certificate…"), this)),
+      m_clearCa(new QPushButton(QStringLiteral("Clear CA certificate"), this)),
+      m_testResult(new QLabel(this)), m_error(new QLabel(this))
 {
     setWindowTitle(QStringLiteral("Connections"));
     m_key->setEchoMode(QLineEdit::Password);
@@ -77,23 +80,46 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(QStringLiteral("Connections (the selected one is used):"), this));
     layout->addWidget(m_list, 1);
-    layout->addWidget(remove, 0, Qt::AlignLeft);
+    m_selectedCa->setToolTip(
+        QStringLiteral("Trust your organisation's certificate authority for the "
+                       "selected connection (a PEM file), next to the system's."));
+    auto* selectionRow = new QHBoxLayout;
+    selectionRow->addWidget(remove);
+    selectionRow->addWidget(m_selectedCa);
+    selectionRow->addWidget(m_clearCa);
+    selectionRow->addStretch(1);
+    layout->addLayout(selectionRow);
     layout->addWidget(group);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeSelected);
+    connect(m_list, &QListWidget::currentRowChanged, this,
+            &ConnectionsDialog::updateSelectionButtons);
+    connect(m_selectedCa, &QPushButton::clicked, this, [this] {
+        const ConnectionProfile* p = selectedProfile();
+        const QString path = QFileDialog::getOpenFileName(
+            this, QStringLiteral("CA certificate for %1").arg(p ? p->name : QString()),
+            p ? p->caFile : QString(),
+            QStringLiteral("Certificates (*.pem *.crt *.cer);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !setSelectedCaFile(path, &error))
+            showError(error);
+    });
+    connect(m_clearCa, &QPushButton::clicked, this, [this] {
+        QString error;
+        if (!setSelectedCaFile({}, &error))
+            showError(error);
+    });
     connect(chooseCa, &QPushButton::clicked, this, &ConnectionsDialog::chooseCaFile);
     connect(m_test, &QPushButton::clicked, this, &ConnectionsDialog::testForm);
     connect(add, &QPushButton::clicked, this, [this] {
         QString error;
-        if (addCloudFromForm(&error)) {
+        if (addCloudFromForm(&error))
             m_error->hide();
-        } else {
-            m_error->setText(error);
-            m_error->show();
-        }
+        else
+            showError(error);
     });
     rebuildList(activeId);
     resize(520, 480);
@@ -105,13 +131,57 @@ void ConnectionsDialog::rebuildList(const QString& selectId)
     for (const ConnectionProfile& p : std::as_const(m_profiles)) {
         const QString where =
             p.kind == ConnectionProfile::Kind::Local ? QStringLiteral("this computer") : p.url;
-        auto* item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(p.name, where), m_list);
+        QString text = QStringLiteral("%1 — %2").arg(p.name, where);
+        if (!p.caFile.isEmpty())
+            text += QStringLiteral("  (CA: %1)").arg(QFileInfo(p.caFile).fileName());
+        auto* item = new QListWidgetItem(text, m_list);
+        item->setToolTip(p.caFile.isEmpty() ? QString()
+                                            : QStringLiteral("Also trusts %1").arg(p.caFile));
         item->setData(Qt::UserRole, p.id);
         if (p.id == selectId)
             m_list->setCurrentItem(item);
     }
     if (m_list->currentItem() == nullptr && m_list->count() > 0)
         m_list->setCurrentRow(0);
+    updateSelectionButtons();
+}
+
+ConnectionProfile* ConnectionsDialog::selectedProfile()
+{
+    const QString id = activeId();
+    for (ConnectionProfile& p : m_profiles)
+        if (p.id == id)
+            return &p;
+    return nullptr;
+}
+
+void ConnectionsDialog::updateSelectionButtons()
+{
+    const ConnectionProfile* p = selectedProfile();
+    const bool cloud = p && p->kind == ConnectionProfile::Kind::Cloud;
+    m_selectedCa->setEnabled(cloud);
+    m_clearCa->setEnabled(cloud && !p->caFile.isEmpty());
+}
+
+void ConnectionsDialog::showError(const QString& error)
+{
+    m_error->setText(error);
+    m_error->show();
+}
+
+bool ConnectionsDialog::setSelectedCaFile(const QString& path, QString* error)
+{
+    ConnectionProfile* p = selectedProfile();
+    if (!p || p->kind != ConnectionProfile::Kind::Cloud) {
+        *error = QStringLiteral("Only a cloud connection can have a CA certificate.");
+        return false;
+    }
+    if (!checkCaFile(path.trimmed(), error))
+        return false;
+    p->caFile = path.trimmed();
+    m_error->hide();
+    rebuildList(p->id);
+    return true;
 }
 
 QString ConnectionsDialog::activeId() const
@@ -134,7 +204,7 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
         *error = QStringLiteral("An API key is needed for a cloud connection.");
         return false;
     }
-    if (!checkCaFile(error))
+    if (!checkCaFile(m_caFile->text().trimmed(), error))
         return false;
     const bool inClear = client::keyTravelsInClear(url.toString());
     if (inClear && !confirmKeyInClear(url.toString())) {
@@ -175,9 +245,8 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     return true;
 }
 
-bool ConnectionsDialog::checkCaFile(QString* error) const
+bool ConnectionsDialog::checkCaFile(const QString& path, QString* error)
 {
-    const QString path = m_caFile->text().trimmed();
     if (path.isEmpty())
         return true;
     QFile file(path);
@@ -222,7 +291,7 @@ void ConnectionsDialog::testForm()
         error = QStringLiteral("An API key is needed for a cloud connection.");
     else if (client::keyTravelsInClear(url.toString()))
         error = QStringLiteral("Not tested: the API key would travel unencrypted. Use https://.");
-    if (!error.isEmpty() || !checkCaFile(&error))
+    if (!error.isEmpty() || !checkCaFile(m_caFile->text().trimmed(), &error))
         return show(error, false);
 
     const quint64 serial = ++m_testSerial;

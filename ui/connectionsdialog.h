@@ -1,7 +1,8 @@
 #pragma once
 // Connections: the built-in local server and Lizard cloud accounts. Lets the user add a cloud
 // connection (URL, API key, optionally their organisation's CA certificate), test it before
-// adding it, remove one, and pick the active one. Says where keys are kept.
+// adding it, change or clear the CA certificate of a cloud connection, remove one, and pick the
+// active one. Says where keys are kept.
 
 #include "models/connectionprofile.h"
 
@@ -40,6 +41,11 @@ public:
     // warning naming the risk; Cancel is the default) and is not added unless confirmed.
     bool addCloudFromForm(QString* error);
     QListWidget* list() const { return m_list; }
+    // The selected cloud connection's CA certificate file: a readable PEM file, or "" for none.
+    // False with *error (and nothing changed) for a bad file or when Local is selected.
+    bool setSelectedCaFile(const QString& path, QString* error);
+    QPushButton* selectedCaButton() const { return m_selectedCa; }
+    QPushButton* clearCaButton() const { return m_clearCa; }
 
     // "Use selected": a connection that would send its key unencrypted and was never
     // confirmed asks first; declined, the dialog stays open.
@@ -49,7 +55,10 @@ private:
     // The warning box (object name "keyInClearWarning"); true if the user chose to send.
     bool confirmKeyInClear(const QString& url);
     // The form's CA file: empty (none) or a readable PEM certificate; else false and *error.
-    bool checkCaFile(QString* error) const;
+    static bool checkCaFile(const QString& path, QString* error);
+    models::ConnectionProfile* selectedProfile();
+    void updateSelectionButtons();
+    void showError(const QString& error);
     void testForm();
     void chooseCaFile();
     void rebuildList(const QString& selectId);
@@ -64,6 +73,8 @@ private:
     QLineEdit* m_key;
     QLineEdit* m_caFile;
     QPushButton* m_test;
+    QPushButton* m_selectedCa;
+    QPushButton* m_clearCa;
     QLabel* m_testResult;
     QLabel* m_error;
     quint64 m_testSerial = 0; // a newer test makes an older answer stale

@@ -3,10 +3,12 @@
 #include "ui/connectionsdialog.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -195,6 +197,46 @@ private slots:
         remove->click(); // Local is selected now
         QCOMPARE(dialog.list()->count(), 1);
         QCOMPARE(dialog.profiles().size(), 1);
+    }
+
+    // An existing cloud connection gets its CA certificate changed or cleared; a file without
+    // a PEM certificate is refused and changes nothing; Local has none.
+    void caFileOfAnExistingConnection()
+    {
+        QTemporaryDir dir;
+        QFile pem(dir.filePath("corp-ca.pem"));
+        QVERIFY(pem.open(QIODevice::WriteOnly));
+        pem.write("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+        pem.close();
+        QFile notPem(dir.filePath("key.der"));
+        QVERIFY(notPem.open(QIODevice::WriteOnly));
+        notPem.write("\x30\x82\x01\x0a");
+        notPem.close();
+
+        ConnectionProfile cloud{"cloud-1", "Cloud", ConnectionProfile::Kind::Cloud,
+                                "https://lizard.build", false};
+        ConnectionsDialog dialog({ConnectionProfile::local(), cloud}, "local", "");
+        QVERIFY(!dialog.selectedCaButton()->isEnabled()); // Local is selected
+        QString error;
+        QVERIFY(!dialog.setSelectedCaFile(pem.fileName(), &error));
+
+        dialog.list()->setCurrentRow(1);
+        QVERIFY(dialog.selectedCaButton()->isEnabled());
+        QVERIFY(!dialog.clearCaButton()->isEnabled());
+        QVERIFY(!dialog.setSelectedCaFile(notPem.fileName(), &error));
+        QVERIFY2(error.contains("no PEM certificate"), qPrintable(error));
+        QCOMPARE(dialog.profiles().at(1).caFile, QString());
+
+        QVERIFY2(dialog.setSelectedCaFile(pem.fileName(), &error), qPrintable(error));
+        QCOMPARE(dialog.profiles().at(1).caFile, pem.fileName());
+        QCOMPARE(dialog.activeId(), QString("cloud-1")); // still selected
+        QVERIFY(dialog.list()->item(1)->text().contains("(CA: corp-ca.pem)"));
+        QVERIFY(dialog.clearCaButton()->isEnabled());
+
+        dialog.clearCaButton()->click();
+        QCOMPARE(dialog.profiles().at(1).caFile, QString());
+        QVERIFY(!dialog.list()->item(1)->text().contains("CA:"));
+        QVERIFY(!dialog.clearCaButton()->isEnabled());
     }
 };
 

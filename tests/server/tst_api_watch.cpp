@@ -300,6 +300,24 @@ private slots:
         QCOMPARE(close(w).status, 204);
     }
 
+    // Watchers live in the sandbox's agent, not in lizard-local: a restart (even a kill) of
+    // the server keeps them and the events that came meanwhile.
+    void survivesServerRestart()
+    {
+        exec("mkdir -p /w5");
+        const QString w = watchOk("/w5", false);
+        exec("touch /w5/before");
+        QVERIFY(m_server.crash());
+        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+        exec("touch /w5/after");
+        QList<Event> seen;
+        QVERIFY2(
+            collectUntil(w, {{"create", "before", "/w5/before"}, {"create", "after", "/w5/after"}},
+                         seen),
+            qPrintable(show(seen)));
+        QCOMPARE(close(w).status, 204);
+    }
+
     void goneWithTheSandbox()
     {
         QString why;

@@ -61,6 +61,9 @@ private:
     // SIGSTOPs lizard-local (its connections stay open, nothing moves); resumeServer undoes it.
     void stallServer();
     void resumeServer();
+    // Runs `wait` (true once the run ended; bounded by kEndBoundMs), then resumes a stalled
+    // server. Empty when it ended in time (a stall noticed within kStallBoundMs), else why not.
+    QString awaitEnd(Fault fault, const std::function<bool()>& wait);
     // pids the exec API lists in sandbox `id`.
     QList<int> processes(const QString& id);
     bool alive(const QString& id, int pid);
@@ -145,6 +148,20 @@ void TestExecutionEnds::resumeServer()
     if (m_stalled && m_fx.server().pid() > 0)
         ::kill(pid_t(m_fx.server().pid()), SIGCONT);
     m_stalled = false;
+}
+
+QString TestExecutionEnds::awaitEnd(Fault fault, const std::function<bool()>& wait)
+{
+    QElapsedTimer sinceFault;
+    sinceFault.start();
+    const bool ended = wait();
+    const qint64 endedAfter = sinceFault.elapsed();
+    resumeServer();
+    if (!ended)
+        return QStringLiteral("no end event and no error: silence");
+    if (fault == Fault::ServerStall && endedAfter >= kStallBoundMs)
+        return QStringLiteral("ended %1 ms after the stall").arg(endedAfter);
+    return {};
 }
 
 QList<int> TestExecutionEnds::processes(const QString& id)
@@ -251,15 +268,10 @@ void TestExecutionEnds::execEnds()
     default:
         break;
     }
-    QElapsedTimer sinceFault;
-    sinceFault.start();
-    const bool ended = waitUntil([&] { return exited.count() + failed.count() > 0; }, kEndBoundMs);
-    const qint64 endedAfter = sinceFault.elapsed();
-    resumeServer();
-    QVERIFY2(ended, "no end event and no error: silence");
-    if (fault == Fault::ServerStall)
-        QVERIFY2(endedAfter < kStallBoundMs,
-                 qPrintable(QString("ended %1 ms after the stall").arg(endedAfter)));
+    const QString late = awaitEnd(fault, [&] {
+        return waitUntil([&] { return exited.count() + failed.count() > 0; }, kEndBoundMs);
+    });
+    QVERIFY2(late.isEmpty(), qPrintable(late));
     QTest::qWait(100); // nothing may follow the end
     QCOMPARE(exited.count() + failed.count(), 1);
     if (expect.ends) {
@@ -385,15 +397,8 @@ void TestExecutionEnds::runCodeEnds()
     default:
         break;
     }
-    QElapsedTimer sinceFault;
-    sinceFault.start();
-    const bool ended = waitRun(run, kEndBoundMs);
-    const qint64 endedAfter = sinceFault.elapsed();
-    resumeServer();
-    QVERIFY2(ended, "no end event and no error: silence");
-    if (fault == Fault::ServerStall)
-        QVERIFY2(endedAfter < kStallBoundMs,
-                 qPrintable(QString("ended %1 ms after the stall").arg(endedAfter)));
+    const QString late = awaitEnd(fault, [&] { return waitRun(run, kEndBoundMs); });
+    QVERIFY2(late.isEmpty(), qPrintable(late));
     if (expect.ends) {
         QVERIFY2(!run->hasFailed(), describe(run).constData());
         const auto& error = run->execution().error;

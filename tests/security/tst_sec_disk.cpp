@@ -438,7 +438,7 @@ private slots:
         const auto fork =
             m_server.request("POST", "/api/sandboxes/" + src + "/fork", R"({"count":1})");
         QVERIFY2(fork.status == 200, qPrintable(describe(fork)));
-        const QJsonObject copy = jsonArray(fork).at(0).toObject().value("sandbox").toObject();
+        const QJsonObject copy = forkedSandbox(fork);
         const QString forked = copy.value("sandboxId").toString();
         QVERIFY2(!forked.isEmpty(), qPrintable(describe(fork)));
         m_created << forked;

@@ -21,6 +21,12 @@ inline QJsonArray jsonArray(const LocalServer::Response& r)
     return QJsonDocument::fromJson(r.body).array();
 }
 
+// Entry `i` of a fork's answer: the copy's sandbox object ({} when that entry is an error).
+inline QJsonObject forkedSandbox(const LocalServer::Response& r, int i = 0)
+{
+    return jsonArray(r).at(i).toObject().value("sandbox").toObject();
+}
+
 inline QByteArray toJson(const QJsonObject& o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);

@@ -130,8 +130,7 @@ private slots:
         QVERIFY2(sourcePid > 300, qPrintable(source));
         const auto r = fork(m_source, R"({"count":1})");
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
-        const QString copy =
-            jsonArray(r).at(0).toObject().value("sandbox").toObject().value("sandboxId").toString();
+        const QString copy = forkedSandbox(r).value("sandboxId").toString();
         QVERIFY(!copy.isEmpty());
         m_created << copy;
         const int copyPid = m_api.run(copy, "echo $$").trimmed().toInt();
@@ -150,7 +149,7 @@ private slots:
     {
         const auto r = fork(m_source, R"({"count":1,"timeoutMs":120000})");
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
-        const QJsonObject sandbox = jsonArray(r).first().toObject().value("sandbox").toObject();
+        const QJsonObject sandbox = forkedSandbox(r);
         m_created << sandbox.value("sandboxId").toString();
         QVERIFY(qAbs(time(sandbox, "startedAt").msecsTo(time(sandbox, "endAt")) - 120000) < 2000);
     }
@@ -163,13 +162,7 @@ private slots:
         QCOMPARE(m_api.post(m_source, "resume"), 204);
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
         QCOMPARE(jsonArray(r).size(), 1);
-        const QString id = jsonArray(r)
-                               .first()
-                               .toObject()
-                               .value("sandbox")
-                               .toObject()
-                               .value("sandboxId")
-                               .toString();
+        const QString id = forkedSandbox(r).value("sandboxId").toString();
         m_created << id;
         QCOMPARE(m_api.read(id, "/home/user/data.txt").body, QByteArray("from the source"));
     }

@@ -287,13 +287,7 @@ private slots:
 
         const auto f = m_server.request("POST", base() + "/fork", "{}");
         QVERIFY2(f.status == 200, qPrintable(describe(f)));
-        const QString copy = jsonArray(f)
-                                 .first()
-                                 .toObject()
-                                 .value("sandbox")
-                                 .toObject()
-                                 .value("sandboxId")
-                                 .toString();
+        const QString copy = forkedSandbox(f).value("sandboxId").toString();
         QVERIFY(!copy.isEmpty());
         QVERIFY2(isError(events(w, copy), 404, "NOT_FOUND"), qPrintable(describe(events(w, copy))));
         m_server.request("DELETE", base(copy));

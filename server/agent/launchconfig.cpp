@@ -31,6 +31,12 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.cgroupProcs = j.value("cgroupProcs", std::vector<std::string>());
     c.envs = j.value("envs", std::map<std::string, std::string>());
     c.slirp = j.value("slirp", std::string());
+    if (const auto it = j.find("allowList"); it != j.end()) {
+        c.allowList = true;
+        c.allowCidrs = it->value("cidrs", std::vector<std::string>());
+        c.allowNames = it->value("names", std::vector<std::string>());
+        c.dnsUpstream = it->value("dnsUpstream", std::string());
+    }
     c.hostname = j.value("hostname", c.hostname);
     c.volumeDir = j.value("volumeDir", std::string());
     c.volumeInitOwner = j.value("volumeInitOwner", false);

@@ -64,6 +64,12 @@ struct LaunchConfig
     // JSON: the launcher fills it on the host side, so it is fresh at every start.
     std::vector<std::string> blockedPrefixes;
     SlirpPipes slirpReady; // set by the launcher only
+    // allowedHosts (allowpolicy.h): with allowList, only these are reachable through slirp4netns:
+    // IPv4 prefixes on every port, names (exact or "*.suffix", lower case) on TCP 80 and 443.
+    bool allowList = false;
+    std::vector<std::string> allowCidrs;
+    std::vector<std::string> allowNames;
+    std::string dnsUpstream; // "IP:PORT"; empty: the host's /etc/resolv.conf
     std::string hostname = "lizard";
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)

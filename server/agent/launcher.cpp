@@ -1,5 +1,6 @@
 #include "agent/launcher.h"
 
+#include "agent/allowpolicy.h"
 #include "agent/idmap.h"
 #include "agent/netguard.h"
 #include "agent/sandboxinit.h"
@@ -192,6 +193,12 @@ int runSandbox(const LaunchConfig& original)
             return fail(error);
     }
     SandboxFds fds;
+    if (config.allowList && !config.allowNames.empty()) {
+        std::string error;
+        fds.dnsUpstream = openDnsUpstream(config.dnsUpstream, &error);
+        if (fds.dnsUpstream < 0)
+            return fail(error);
+    }
     fds.log = ::open((config.sandboxDir + "/agent.log").c_str(),
                      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     std::string error;
@@ -208,7 +215,7 @@ int runSandbox(const LaunchConfig& original)
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay}) {
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream}) {
         if (fd >= 0)
             ::close(fd);
     }

@@ -1,5 +1,7 @@
 #include "agent/routenetlink.h"
 
+#include "agent/netlinksocket.h"
+
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>
@@ -13,34 +15,6 @@
 namespace lizard::agent {
 
 namespace {
-
-constexpr int kReplyTimeoutMs = 2000;
-
-struct Prefix
-{
-    int family = AF_UNSPEC;
-    unsigned char addr[16] = {};
-    int len = 0;
-};
-
-bool parsePrefix(const std::string& text, Prefix& p)
-{
-    const auto slash = text.find('/');
-    if (slash == std::string::npos)
-        return false;
-    const std::string addr = text.substr(0, slash);
-    p.family = addr.find(':') == std::string::npos ? AF_INET : AF_INET6;
-    const int max = p.family == AF_INET ? 32 : 128;
-    try {
-        size_t used = 0;
-        p.len = std::stoi(text.substr(slash + 1), &used);
-        if (used != text.size() - slash - 1)
-            return false;
-    } catch (...) {
-        return false;
-    }
-    return p.len >= 0 && p.len <= max && ::inet_pton(p.family, addr.c_str(), p.addr) == 1;
-}
 
 std::string formatPrefix(int family, const void* addr, int len)
 {
@@ -56,57 +30,6 @@ bool isLoopback(int family, const unsigned char* a)
     static const unsigned char one[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
     return std::memcmp(a, one, 16) == 0;
 }
-
-class RouteSocket
-{
-public:
-    RouteSocket() : m_fd(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)) {}
-    ~RouteSocket()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    RouteSocket(const RouteSocket&) = delete;
-    RouteSocket& operator=(const RouteSocket&) = delete;
-    bool ok() const { return m_fd >= 0; }
-
-    bool send(const nlmsghdr* msg)
-    {
-        return ::send(m_fd, msg, msg->nlmsg_len, 0) == ssize_t(msg->nlmsg_len);
-    }
-
-    // Reads answers to `seq` and hands each message to `each`; returns 0 once NLMSG_DONE or
-    // an ACK arrives, the (positive) errno of an NLMSG_ERROR, or ETIMEDOUT.
-    template <typename F> int receive(unsigned seq, F&& each)
-    {
-        alignas(nlmsghdr) char buf[32768];
-        for (;;) {
-            pollfd p{m_fd, POLLIN, 0};
-            if (::poll(&p, 1, kReplyTimeoutMs) != 1)
-                return ETIMEDOUT;
-            const ssize_t n = ::recv(m_fd, buf, sizeof buf, 0);
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return errno;
-            }
-            int len = int(n);
-            for (auto* h = reinterpret_cast<nlmsghdr*>(buf); NLMSG_OK(h, len);
-                 h = NLMSG_NEXT(h, len)) {
-                if (h->nlmsg_seq != seq)
-                    continue;
-                if (h->nlmsg_type == NLMSG_DONE)
-                    return 0;
-                if (h->nlmsg_type == NLMSG_ERROR)
-                    return -static_cast<const nlmsgerr*>(NLMSG_DATA(h))->error;
-                each(h);
-            }
-        }
-    }
-
-private:
-    int m_fd;
-};
 
 } // namespace
 

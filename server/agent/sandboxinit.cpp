@@ -1,6 +1,7 @@
 #include "agent/sandboxinit.h"
 
 #include "agent/agentserver.h"
+#include "agent/allowpolicy.h"
 #include "agent/confinement.h"
 #include "agent/idmap.h"
 #include "agent/mountlock.h"
@@ -72,6 +73,8 @@ int placeFd(int fd, int target)
     // Before anything of the sandbox runs, and while PID 1 is dumpable (netguard.h).
     if (auto e = installNetGuard(config); !e.empty())
         die("blocking host addresses: " + e);
+    if (auto e = installAllowList(config, fds.dnsUpstream, fds.log); !e.empty())
+        die("allowedHosts: " + e);
 
     int devNull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devNull < 0)

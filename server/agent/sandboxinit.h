@@ -14,7 +14,8 @@ struct SandboxFds
     int listen = -1;
     int slirpExit = -1;
     int log = -1;
-    int volume = -1; // the volume bound at /workspace, if any
+    int volume = -1;      // the volume bound at /workspace, if any
+    int dnsUpstream = -1; // allowedHosts with names: the forwarder's upstream (allowpolicy.h)
 };
 
 // Runs in the user-namespace child: unshares the other namespaces and forks PID 1, whose

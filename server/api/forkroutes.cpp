@@ -45,6 +45,9 @@ CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutM
     p.metadata = src.metadata;
     p.envs = src.envs;
     p.internetAccess = src.internetAccess;
+    // Stored entries were valid when the source was created, so they parse again.
+    if (auto allowed = parseAllowedHosts(src.allowedHosts))
+        p.allowedHosts = std::move(*allowed);
     p.filesFrom = files;
     if (diskGb > 0) // the copies get the source's disk size, so its files fit
         p.diskGb = diskGb;

@@ -1,7 +1,6 @@
 #include "api/sandboxmanager.h"
 
 #include "api/snapshotservice.h"
-
 #include "common/crypto.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -57,6 +56,9 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.limits = params.limits;
         spec.envs = params.envs;
         spec.internetAccess = params.internetAccess;
+        spec.allowList = !params.allowedHosts.empty();
+        spec.allowCidrs = params.allowedHosts.cidrs;
+        spec.allowNames = params.allowedHosts.names;
         spec.filesFrom = params.filesFrom;
         spec.diskGb = params.diskGb;
         spec.endAtMs = params.timeoutMs > 0 ? nowMs() + params.timeoutMs : 0;
@@ -95,6 +97,7 @@ void SandboxManager::create(CreateSandboxParams params,
         r.metadata = std::move(params.metadata);
         r.envs = std::move(params.envs);
         r.internetAccess = started->internetAccess;
+        r.allowedHosts = params.allowedHosts.entries;
         r.handle = *started;
         if (Status s = m_store.insertSandbox(r); !s) {
             release();

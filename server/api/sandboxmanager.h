@@ -3,6 +3,7 @@
 // (a timer per sandbox destroys it when its endAt passes), kill, and the reconciliation
 // with the runtime when lizard-local starts.
 
+#include "api/allowedhosts.h"
 #include "api/storagecheck.h"
 #include "common/result.h"
 #include "http/beast.h"
@@ -29,8 +30,9 @@ struct CreateSandboxParams
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
-    std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
-    std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
+    AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
+    std::string filesFrom;     // a files copy to start with (snapshot id, fork copy); see runtime.h
+    std::string volumeId;      // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
 };
 

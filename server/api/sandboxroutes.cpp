@@ -1,4 +1,5 @@
 // Sandboxes: create, list, info, kill, timeout.
+#include "api/allowedhosts.h"
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
@@ -78,10 +79,13 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
 {
     Fields f(body);
     CreateSandboxParams p;
-    if (auto hosts = f.stringArray("allowedHosts"); !hosts)
+    auto hosts = f.stringArray("allowedHosts");
+    if (!hosts)
         return hosts.error();
-    else if (!hosts->empty())
-        return Error{501, "NOT_IMPLEMENTED", "allowedHosts is not supported by lizard-local yet"};
+    auto allowed = parseAllowedHosts(*hosts);
+    if (!allowed)
+        return allowed.error();
+    p.allowedHosts = std::move(*allowed);
     if (auto region = f.optString("region"); !region) {
         return region.error();
     } else if (*region && **region != "local") {
@@ -139,7 +143,11 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     auto internet = f.optBool("internetAccess");
     if (!internet)
         return internet.error();
-    p.internetAccess = internet->value_or(true);
+    // A list implies no internet; asking for both is a contradiction, not a preference.
+    if (!p.allowedHosts.empty() && internet->value_or(false))
+        return invalidArgument("allowedHosts implies internetAccess: false; leave internetAccess "
+                               "out or set it to false");
+    p.internetAccess = internet->value_or(p.allowedHosts.empty());
     auto disk = f.optInt("diskGb");
     if (!disk)
         return disk.error();

@@ -29,6 +29,7 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         {"pauseError",
          s.pauseError.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.pauseError)},
         {"internetAccess", s.internetAccess},
+        {"allowedHosts", s.allowedHosts},
         {"metadata", s.metadata},
     };
     if (s.limitsEnforced) {

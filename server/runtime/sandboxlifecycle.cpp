@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -107,6 +108,11 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
                          m_caps.interpreterMissing};
     if (!validSandboxId(spec.id))
         return Error{400, "INVALID_ARGUMENT", "invalid sandbox id: " + spec.id};
+    // Without slirp4netns nothing of the list could be reached; say so rather than start a
+    // sandbox that silently has none of what was asked.
+    if (spec.allowList && !m_caps.network)
+        return Error{503, "NETWORK_UNAVAILABLE",
+                     "allowedHosts needs slirp4netns (and /dev/net/tun) on this host"};
     if (spec.limits.cpus <= 0 || spec.limits.memoryMb <= 0 || spec.limits.pidsMax <= 0)
         return Error{400, "INVALID_ARGUMENT", "limits must be positive"};
 
@@ -143,11 +149,18 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"sandboxDir", sandboxDir(spec.id)},
         {"cgroupProcs", cgroups.procsFiles},
         {"envs", spec.envs},
-        {"slirp", spec.internetAccess ? m_slirp : std::string()},
+        {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
         {"diskWatched", !m_disks->enforced()},
         {"pidFloor", spec.filesFrom.empty() ? 0 : copiedLastPid(spec.filesFrom)}};
+    if (spec.allowList) {
+        // Test only: tests serve their own names (server/runtime/README.md, "allowedHosts").
+        const char* upstream = std::getenv("LIZARD_TEST_DNS_UPSTREAM");
+        config["allowList"] = {{"cidrs", spec.allowCidrs},
+                               {"names", spec.allowNames},
+                               {"dnsUpstream", upstream ? upstream : ""}};
+    }
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
@@ -164,7 +177,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     // With a systemd scope, reported only if the scope's cgroup really has the limits.
     if (scoped)
         handle.limitsEnforced = SystemdScope::enforced(handle.initPid, spec.limits);
-    handle.internetAccess = launched->value("network", false);
+    // An allow list goes through slirp4netns too, but that is not internet access.
+    handle.internetAccess = launched->value("network", false) && !spec.allowList;
     if (auto st = readProcStat(handle.initPid))
         handle.initStartTime = st->startTime;
     std::ofstream(sandboxDir(spec.id) + "/init.pid")

@@ -46,7 +46,8 @@ struct SandboxRecord
     int64_t endAtMs = 0; // 0: no deadline
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
-    bool internetAccess = false; // what the runtime really gave
+    bool internetAccess = false;           // what the runtime really gave
+    std::vector<std::string> allowedHosts; // reachable without internet (api/allowedhosts.h)
     runtime::SandboxHandle handle;
     int64_t stoppedAtMs = 0;
     std::string stopReason; // killed | expired | lost | ...

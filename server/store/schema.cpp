@@ -107,6 +107,10 @@ const std::vector<std::string>& migrations()
         ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
         UPDATE api_keys SET bootstrap = 1;
         )sql",
+        // 7: allowedHosts of a sandbox (a JSON array of strings), kept for its forks.
+        R"sql(
+        ALTER TABLE sandboxes ADD COLUMN allowed_hosts TEXT NOT NULL DEFAULT '[]';
+        )sql",
     };
     return steps;
 }

@@ -14,6 +14,19 @@ std::string mapToJson(const std::map<std::string, std::string>& m)
     return nlohmann::json(m).dump();
 }
 
+std::vector<std::string> listFromJson(const std::string& text)
+{
+    std::vector<std::string> out;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_array()) {
+        for (const auto& v : j) {
+            if (v.is_string())
+                out.push_back(v.get<std::string>());
+        }
+    }
+    return out;
+}
+
 std::map<std::string, std::string> mapFromJson(const std::string& text)
 {
     std::map<std::string, std::string> out;
@@ -36,7 +49,7 @@ Status Store::loadSandboxes()
                                 "limits_enforced, status, started_at, "
                                 "end_at, metadata, envs, internet_access, init_pid, "
                                 "init_start_time, socket_path, stopped_at, "
-                                "stop_reason, pause_error FROM sandboxes");
+                                "stop_reason, pause_error, allowed_hosts FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -63,6 +76,7 @@ Status Store::loadSandboxes()
         r->stoppedAtMs = q.integer(16);
         r->stopReason = q.text(17);
         r->pauseError = q.text(18);
+        r->allowedHosts = listFromJson(q.text(19));
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
@@ -113,7 +127,8 @@ Status Store::insertSandbox(const SandboxRecord& r)
                     "limits_enforced, status, "
                     "started_at, end_at, metadata, envs, internet_access, init_pid, "
                     "init_start_time, socket_path, "
-                    "stopped_at, stop_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    "stopped_at, stop_reason, allowed_hosts) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id)
             .bind(2, r.projectId)
             .bind(3, r.templateName)
@@ -129,6 +144,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(13, int64_t(r.internetAccess)).bind(14, int64_t(r.handle.initPid));
         q.bind(15, int64_t(r.handle.initStartTime)).bind(16, r.handle.socketPath);
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
+        q.bind(19, nlohmann::json(r.allowedHosts).dump());
         if (!q.run())
             return Error{500, "STORE", "cannot store the sandbox: " + m_db->lastError()};
     }

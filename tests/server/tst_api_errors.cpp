@@ -208,10 +208,10 @@ private slots:
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"snapshotId":"s1"})") << 404
             << "NOT_FOUND"
             << "s1";
-        QTest::newRow("create: allowedHosts")
+        QTest::newRow("create: allowedHosts with a bad name")
             << QByteArray("POST") << "/api/sandboxes"
-            << QByteArray(R"({"internetAccess":false,"allowedHosts":["x.org"]})") << 501
-            << "NOT_IMPLEMENTED"
+            << QByteArray(R"({"internetAccess":false,"allowedHosts":["x .org"]})") << 400
+            << "INVALID_ALLOWED_HOST"
             << "allowedHosts";
         QTest::newRow("pause of a missing sandbox")
             << QByteArray("POST") << "/api/sandboxes/sb_x/pause" << QByteArray() << 404

@@ -1,0 +1,265 @@
+#include "agent/dnsforwarder.h"
+
+#include "agent/fibrules.h"
+
+#include <arpa/inet.h>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <netinet/in.h>
+#include <poll.h>
+#include <random>
+#include <set>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+constexpr size_t kMaxPacket = 4096;
+constexpr int64_t kPendingTimeoutMs = 5000;
+constexpr size_t kMaxPending = 256;
+// Each address opens two rules; a name that answers with ever new addresses stops here.
+constexpr size_t kMaxOpened = 2048;
+constexpr unsigned kHostRulePriority = 200; // allowpolicy.cpp: after the listed CIDRs
+
+int64_t nowMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+struct Question
+{
+    std::string name; // lower case, no trailing dot
+    size_t end = 0;   // offset after QTYPE and QCLASS
+};
+
+unsigned u16(const uint8_t* p)
+{
+    return unsigned(p[0]) << 8 | p[1];
+}
+
+// The one question of a message (no compression in a question); false if malformed.
+bool readQuestion(const uint8_t* p, size_t n, Question& q)
+{
+    if (n < 12 || u16(p + 4) != 1)
+        return false;
+    size_t i = 12;
+    std::string name;
+    for (;;) {
+        if (i >= n)
+            return false;
+        const unsigned len = p[i++];
+        if (len == 0)
+            break;
+        if (len > 63 || i + len > n)
+            return false;
+        if (!name.empty())
+            name += '.';
+        for (size_t k = 0; k < len; ++k)
+            name += char(std::tolower(p[i + k]));
+        i += len;
+        if (name.size() > 253)
+            return false;
+    }
+    if (i + 4 > n)
+        return false;
+    q.name = std::move(name);
+    q.end = i + 4;
+    return true;
+}
+
+bool skipName(const uint8_t* p, size_t n, size_t& i)
+{
+    for (;;) {
+        if (i >= n)
+            return false;
+        const unsigned len = p[i];
+        if ((len & 0xC0) == 0xC0) {
+            i += 2;
+            return i <= n;
+        }
+        if (len & 0xC0)
+            return false;
+        i += 1 + len;
+        if (len == 0)
+            return true;
+    }
+}
+
+// The A records of the answer section (CNAMEs on the way are the upstream's business).
+std::vector<uint32_t> answerAddresses(const uint8_t* p, size_t n, size_t questionEnd)
+{
+    std::vector<uint32_t> out;
+    size_t i = questionEnd;
+    for (unsigned left = u16(p + 6); left > 0; --left) {
+        if (!skipName(p, n, i) || i + 10 > n)
+            break;
+        const unsigned type = u16(p + i), cls = u16(p + i + 2), rdlen = u16(p + i + 8);
+        i += 10;
+        if (i + rdlen > n)
+            break;
+        if (type == 1 && cls == 1 && rdlen == 4) {
+            uint32_t a;
+            std::memcpy(&a, p + i, 4);
+            out.push_back(a);
+        }
+        i += rdlen;
+    }
+    return out;
+}
+
+// REFUSED for the query `p` (header and question kept, nothing else).
+size_t makeRefusal(uint8_t* p, const Question& q)
+{
+    p[2] = uint8_t((p[2] | 0x80) & ~0x04); // QR, not AA
+    p[3] = uint8_t(0x80 | 5);              // RA, RCODE 5
+    std::memset(p + 6, 0, 6);              // no answer, authority or additional records
+    return q.end;
+}
+
+struct Pending
+{
+    sockaddr_in client{};
+    uint8_t clientId[2] = {};
+    std::string name;
+    int64_t deadlineMs = 0;
+};
+
+class Forwarder
+{
+public:
+    Forwarder(int listenFd, int upstreamFd, const std::vector<std::string>& patterns)
+        : m_listen(listenFd), m_upstream(upstreamFd), m_patterns(patterns),
+          m_rng(std::random_device{}())
+    {
+    }
+
+    [[noreturn]] void run()
+    {
+        for (;;) {
+            pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_upstream, POLLIN, 0}};
+            if (::poll(fds, 2, 1000) < 0 && errno != EINTR)
+                ::_exit(1);
+            expire();
+            if (fds[0].revents & POLLIN)
+                fromSandbox();
+            if (fds[1].revents & POLLIN)
+                fromUpstream();
+        }
+    }
+
+private:
+    void fromSandbox()
+    {
+        uint8_t buf[kMaxPacket];
+        sockaddr_in from{};
+        socklen_t len = sizeof from;
+        const ssize_t n = ::recvfrom(m_listen, buf, sizeof buf, MSG_DONTWAIT,
+                                     reinterpret_cast<sockaddr*>(&from), &len);
+        Question q;
+        if (n <= 0 || (buf[2] & 0x80) || !readQuestion(buf, size_t(n), q))
+            return; // an answer, or not DNS: dropped
+        const bool query = ((buf[2] >> 3) & 0x0F) == 0;
+        if (!query || !dnsNameAllowed(q.name, m_patterns) || m_pending.size() >= kMaxPending) {
+            const size_t out = makeRefusal(buf, q);
+            ::sendto(m_listen, buf, out, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from), len);
+            return;
+        }
+        uint16_t id;
+        do {
+            id = uint16_t(m_rng());
+        } while (m_pending.count(id));
+        Pending p;
+        p.client = from;
+        std::memcpy(p.clientId, buf, 2);
+        p.name = q.name;
+        p.deadlineMs = nowMs() + kPendingTimeoutMs;
+        buf[0] = uint8_t(id >> 8);
+        buf[1] = uint8_t(id);
+        if (::send(m_upstream, buf, size_t(n), MSG_DONTWAIT) == n)
+            m_pending.emplace(id, std::move(p));
+    }
+
+    void fromUpstream()
+    {
+        uint8_t buf[kMaxPacket];
+        const ssize_t n = ::recv(m_upstream, buf, sizeof buf, MSG_DONTWAIT);
+        Question q;
+        if (n < 12 || !(buf[2] & 0x80) || !readQuestion(buf, size_t(n), q))
+            return;
+        const auto it = m_pending.find(uint16_t(u16(buf)));
+        if (it == m_pending.end() || it->second.name != q.name)
+            return;
+        // The rules come first: the sandbox connects as soon as it has the answer.
+        for (uint32_t a : answerAddresses(buf, size_t(n), q.end))
+            open(a);
+        std::memcpy(buf, it->second.clientId, 2);
+        ::sendto(m_listen, buf, size_t(n), MSG_DONTWAIT,
+                 reinterpret_cast<const sockaddr*>(&it->second.client), sizeof it->second.client);
+        m_pending.erase(it);
+    }
+
+    void open(uint32_t address)
+    {
+        if (m_opened.count(address))
+            return;
+        char text[INET_ADDRSTRLEN] = {};
+        ::inet_ntop(AF_INET, &address, text, sizeof text);
+        if (m_opened.size() >= kMaxOpened) {
+            std::fprintf(stderr, "lizard-agent: dns: %d addresses opened, not %s\n",
+                         int(kMaxOpened), text);
+            return;
+        }
+        for (int port : {80, 443}) {
+            if (auto e = addFibRule({kHostRulePriority, std::string(text) + "/32", true, port});
+                !e.empty()) {
+                std::fprintf(stderr, "lizard-agent: dns: %s\n", e.c_str());
+                return;
+            }
+        }
+        m_opened.insert(address);
+    }
+
+    void expire()
+    {
+        const int64_t now = nowMs();
+        for (auto it = m_pending.begin(); it != m_pending.end();)
+            it = it->second.deadlineMs < now ? m_pending.erase(it) : std::next(it);
+    }
+
+    int m_listen, m_upstream;
+    std::vector<std::string> m_patterns;
+    std::mt19937 m_rng;
+    std::map<uint16_t, Pending> m_pending;
+    std::set<uint32_t> m_opened;
+};
+
+} // namespace
+
+bool dnsNameAllowed(const std::string& name, const std::vector<std::string>& patterns)
+{
+    for (const auto& pattern : patterns) {
+        if (pattern.rfind("*.", 0) == 0) {
+            const std::string suffix = pattern.substr(1); // ".example.test"
+            if (name.size() > suffix.size() &&
+                name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+                return true;
+        } else if (name == pattern) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void runDnsForwarder(int listenFd, int upstreamFd, const std::vector<std::string>& patterns)
+{
+    Forwarder(listenFd, upstreamFd, patterns).run();
+}
+
+} // namespace lizard::agent

@@ -41,8 +41,6 @@ int bindDnsListener(std::string& error)
 
 std::string startForwarder(const LaunchConfig& config, int upstreamFd, int logFd)
 {
-    if (upstreamFd < 0)
-        return "no upstream DNS socket";
     if (auto e = addLoopbackAddress(std::string(kSlirpDns) + "/32"); !e.empty())
         return e;
     std::string error;
@@ -61,14 +59,16 @@ std::string startForwarder(const LaunchConfig& config, int upstreamFd, int logFd
         ::dup2(logFd >= 0 ? logFd : devNull, 2);
         // Parked high first: either may already be 3 or 4.
         const int listenHigh = ::fcntl(listenFd, F_DUPFD_CLOEXEC, 100);
-        const int upstreamHigh = ::fcntl(upstreamFd, F_DUPFD_CLOEXEC, 100);
+        const int upstreamHigh = upstreamFd >= 0 ? ::fcntl(upstreamFd, F_DUPFD_CLOEXEC, 100) : -1;
         ::dup3(listenHigh, 3, O_CLOEXEC);
-        ::dup3(upstreamHigh, 4, O_CLOEXEC);
-        ::close_range(5, ~0U, 0);
-        runDnsForwarder(3, 4, config.allowNames);
+        if (upstreamHigh >= 0)
+            ::dup3(upstreamHigh, 4, O_CLOEXEC);
+        ::close_range(upstreamHigh >= 0 ? 5 : 4, ~0U, 0);
+        runDnsForwarder(3, upstreamHigh >= 0 ? 4 : -1, config.allowNames);
     }
     ::close(listenFd);
-    ::close(upstreamFd);
+    if (upstreamFd >= 0)
+        ::close(upstreamFd);
     if (pid < 0)
         return std::string("fork for the DNS forwarder: ") + std::strerror(errno);
     return {};
@@ -115,10 +115,8 @@ int openDnsUpstream(const std::string& upstream, std::string* error)
                 ::inet_pton(AF_INET, value.c_str(), &probe) == 1)
                 host = value;
         }
-        if (host.empty()) {
-            *error = "no IPv4 nameserver in /etc/resolv.conf for the sandbox's DNS forwarder";
-            return -1;
-        }
+        if (host.empty())
+            return -1; // offline host: the forwarder answers SERVFAIL (dnsforwarder.h)
     } else if (const auto colon = host.rfind(':'); colon != std::string::npos) {
         port = std::atoi(host.c_str() + colon + 1);
         host.resize(colon);

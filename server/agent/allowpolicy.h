@@ -27,7 +27,8 @@ namespace lizard::agent {
 std::string installAllowList(const LaunchConfig& config, int upstreamFd, int logFd);
 
 // Launcher, host side: a UDP socket connected to `upstream` ("IP:PORT"), or to the first IPv4
-// nameserver of /etc/resolv.conf when it is empty. -1 with *error set when there is none.
+// nameserver of /etc/resolv.conf when it is empty. -1 with *error set when it fails; -1 with
+// *error empty when the host has no IPv4 nameserver (offline): listed names then get SERVFAIL.
 int openDnsUpstream(const std::string& upstream, std::string* error);
 
 } // namespace lizard::agent

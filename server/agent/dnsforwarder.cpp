@@ -114,11 +114,14 @@ std::vector<uint32_t> answerAddresses(const uint8_t* p, size_t n, size_t questio
     return out;
 }
 
-// REFUSED for the query `p` (header and question kept, nothing else).
-size_t makeRefusal(uint8_t* p, const Question& q)
+constexpr uint8_t kServFail = 2;
+constexpr uint8_t kRefused = 5;
+
+// An answer with `rcode` for the query `p` (header and question kept, nothing else).
+size_t makeError(uint8_t* p, const Question& q, uint8_t rcode)
 {
     p[2] = uint8_t((p[2] | 0x80) & ~0x04); // QR, not AA
-    p[3] = uint8_t(0x80 | 5);              // RA, RCODE 5
+    p[3] = uint8_t(0x80 | rcode);          // RA
     std::memset(p + 6, 0, 6);              // no answer, authority or additional records
     return q.end;
 }
@@ -144,7 +147,7 @@ public:
     {
         for (;;) {
             pollfd fds[2] = {{m_listen, POLLIN, 0}, {m_upstream, POLLIN, 0}};
-            if (::poll(fds, 2, 1000) < 0 && errno != EINTR)
+            if (::poll(fds, m_upstream >= 0 ? 2 : 1, 1000) < 0 && errno != EINTR)
                 ::_exit(1);
             expire();
             if (fds[0].revents & POLLIN)
@@ -166,8 +169,9 @@ private:
         if (n <= 0 || (buf[2] & 0x80) || !readQuestion(buf, size_t(n), q))
             return; // an answer, or not DNS: dropped
         const bool query = ((buf[2] >> 3) & 0x0F) == 0;
-        if (!query || !dnsNameAllowed(q.name, m_patterns) || m_pending.size() >= kMaxPending) {
-            const size_t out = makeRefusal(buf, q);
+        const bool allowed = query && dnsNameAllowed(q.name, m_patterns);
+        if (!allowed || m_upstream < 0 || m_pending.size() >= kMaxPending) {
+            const size_t out = makeError(buf, q, allowed ? kServFail : kRefused);
             ::sendto(m_listen, buf, out, MSG_DONTWAIT, reinterpret_cast<sockaddr*>(&from), len);
             return;
         }

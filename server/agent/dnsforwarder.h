@@ -18,7 +18,8 @@ bool dnsNameAllowed(const std::string& name, const std::vector<std::string>& pat
 // Serves forever: queries arrive on `listenFd` (UDP, inside the sandbox's network namespace),
 // go out on `upstreamFd` (a connected UDP socket of the host's network namespace, so that
 // nothing in the sandbox can reach the upstream resolver itself). Needs CAP_NET_ADMIN over
-// the sandbox's network namespace for the rules.
+// the sandbox's network namespace for the rules. `upstreamFd` -1 (the host has no resolver):
+// listed names get SERVFAIL.
 [[noreturn]] void runDnsForwarder(int listenFd, int upstreamFd,
                                   const std::vector<std::string>& patterns);
 

@@ -196,7 +196,7 @@ int runSandbox(const LaunchConfig& original)
     if (config.allowList && !config.allowNames.empty()) {
         std::string error;
         fds.dnsUpstream = openDnsUpstream(config.dnsUpstream, &error);
-        if (fds.dnsUpstream < 0)
+        if (!error.empty())
             return fail(error);
     }
     fds.log = ::open((config.sandboxDir + "/agent.log").c_str(),

@@ -207,6 +207,36 @@ private slots:
         QCOMPARE(reachFrom(m_server, m_names, "www.allowed.test", 443).ip, m_net.at(2));
     }
 
+    void forkKeepsTheList()
+    {
+        REQUIRE_NET();
+        const auto r = m_server.request("POST", "/api/sandboxes/" + m_ranges + "/fork",
+                                        toJson(QJsonObject{{"count", 1}}));
+        QCOMPARE(r.status, 200);
+        const QJsonObject copy = jsonArray(r).first().toObject().value("sandbox").toObject();
+        const QString id = copy.value("sandboxId").toString();
+        QVERIFY2(!id.isEmpty(), r.body.constData());
+        QCOMPARE(copy.value("internetAccess").toBool(true), false);
+        QCOMPARE(copy.value("allowedHosts").toArray().size(), 3);
+        expectProhibited(id, m_net.at(1), m_listener.port());
+        expectProhibited(id, "10.0.2.2", m_listener.port());
+        expectReached(id, m_net.at(2), 8080, 2); // control
+        m_server.request("DELETE", "/api/sandboxes/" + id);
+    }
+
+    void restartOfTheServerKeepsTheList()
+    {
+        REQUIRE_NET();
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        const QJsonObject info = jsonObject(m_server.request("GET", "/api/sandboxes/" + m_names));
+        QCOMPARE(info.value("allowedHosts").toArray().size(), 3);
+        QCOMPARE(info.value("internetAccess").toBool(true), false);
+        // The rules and the forwarder live in the sandbox, not in lizard-local.
+        expectReached(m_names, "www.allowed.test", 443, 2);
+        expectProhibited(m_names, "www.allowed.test", 8080);
+        expectUnresolved(m_names, "denied.test");
+    }
+
     void badListsAreRefused_data()
     {
         QTest::addColumn<QJsonObject>("body");

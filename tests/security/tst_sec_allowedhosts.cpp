@@ -207,6 +207,49 @@ private slots:
         QCOMPARE(reachFrom(m_server, m_names, "www.allowed.test", 443).ip, m_net.at(2));
     }
 
+    void rulesCannotBeChangedFromInside()
+    {
+        REQUIRE_NET();
+        const QString open = m_net.at(3);
+        const ProbeResult p =
+            runShell(m_server, m_names,
+                     "ip rule del priority 32000 2>&1; ip rule add to " + open +
+                         " lookup main priority 1 2>&1; ip addr del 10.0.2.3/32 dev lo 2>&1; "
+                         "ip rule show");
+        QCOMPARE(p.out.count("Operation not permitted"), 3);
+        QVERIFY2(p.out.contains("32000:\tfrom all prohibit"), qPrintable(p.describe())); // control
+        expectProhibited(m_names, open, 80);
+    }
+
+    void killingTheForwarderOpensNothing()
+    {
+        REQUIRE_NET();
+        QString why;
+        const QString id = create({"www.allowed.test"}, &why).value("sandboxId").toString();
+        QVERIFY2(!id.isEmpty(), qPrintable(why));
+        // Control: the name resolves while the forwarder runs.
+        QCOMPARE(reachFrom(m_server, id, "www.allowed.test", 80).ip, m_net.at(2));
+        // Its memory and environment are out of reach (not dumpable, another user namespace);
+        // killing it (same uid) only ends DNS.
+        const ProbeResult p =
+            runPython(m_server, id,
+                      "import os, signal\n"
+                      "def stat(p): return open('/proc/%s/stat' % p).read()\n"
+                      "pid = [p for p in os.listdir('/proc') if p.isdigit() and p != '1' and\n"
+                      "       stat(p).split(') ')[1].split()[1] == '1' and\n"
+                      "       '(lizard-agent)' in stat(p)][0]\n"
+                      "for f in ('mem', 'environ'):\n"
+                      "    try: open('/proc/%s/%s' % (pid, f), 'rb').read(1); print(f, 'read')\n"
+                      "    except OSError as e: print(f, e.errno)\n"
+                      "os.kill(int(pid), signal.SIGKILL); print('killed')\n");
+        QVERIFY2(p.out.contains("mem 13") && p.out.contains("environ 13") &&
+                     p.out.contains("killed"),
+                 qPrintable(p.describe()));
+        expectUnresolved(id, "www.allowed.test");
+        expectProhibited(id, m_net.at(3), 80);
+        m_server.request("DELETE", "/api/sandboxes/" + id);
+    }
+
     void forkKeepsTheList()
     {
         REQUIRE_NET();

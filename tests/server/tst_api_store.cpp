@@ -50,8 +50,9 @@ private slots:
             QVERIFY(d);
             QVERIFY(lizard::store::migrate(**d));
             std::lock_guard lock((*d)->mutex());
-            // Back to version 5: without the columns of version 6.
-            QVERIFY((*d)->exec("ALTER TABLE api_keys DROP COLUMN read_only;"
+            // Back to version 5: without the columns of versions 6 and 7.
+            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN allowed_hosts;"
+                               "ALTER TABLE api_keys DROP COLUMN read_only;"
                                "ALTER TABLE api_keys DROP COLUMN bootstrap;"
                                "ALTER TABLE api_keys DROP COLUMN last_used_at;"
                                "DELETE FROM schema_version WHERE version > 5;"
@@ -147,6 +148,7 @@ private slots:
         r.endAtMs = 5000;
         r.metadata = {{"a", "b"}};
         r.envs = {{"K", "V"}};
+        r.allowedHosts = {"pypi.org", "10.0.0.0/8"};
         r.handle = {"sb_test1", 4242, 777, "/run/sb_test1.sock", true, false};
         QVERIFY(s->insertSandbox(r));
         QCOMPARE(s->runningCount(), 1);
@@ -161,6 +163,7 @@ private slots:
         QCOMPARE(back->endAtMs, int64_t(9000));
         QCOMPARE(back->metadata.at("a"), std::string("b"));
         QCOMPARE(back->envs.at("K"), std::string("V"));
+        QCOMPARE(back->allowedHosts, (std::vector<std::string>{"pypi.org", "10.0.0.0/8"}));
         QCOMPARE(back->handle.initPid, pid_t(4242));
         QCOMPARE(back->handle.initStartTime, 777ull);
         QCOMPARE(back->handle.socketPath, std::string("/run/sb_test1.sock"));

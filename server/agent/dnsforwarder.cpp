@@ -166,8 +166,8 @@ private:
         const ssize_t n = ::recvfrom(m_listen, buf, sizeof buf, MSG_DONTWAIT,
                                      reinterpret_cast<sockaddr*>(&from), &len);
         Question q;
-        if (n <= 0 || (buf[2] & 0x80) || !readQuestion(buf, size_t(n), q))
-            return; // an answer, or not DNS: dropped
+        if (n <= 0 || !readQuestion(buf, size_t(n), q) || (buf[2] & 0x80))
+            return; // not DNS, or an answer: dropped
         const bool query = ((buf[2] >> 3) & 0x0F) == 0;
         const bool allowed = query && dnsNameAllowed(q.name, m_patterns);
         if (!allowed || m_upstream < 0 || m_pending.size() >= kMaxPending) {
@@ -195,7 +195,7 @@ private:
         uint8_t buf[kMaxPacket];
         const ssize_t n = ::recv(m_upstream, buf, sizeof buf, MSG_DONTWAIT);
         Question q;
-        if (n < 12 || !(buf[2] & 0x80) || !readQuestion(buf, size_t(n), q))
+        if (n <= 0 || !readQuestion(buf, size_t(n), q) || !(buf[2] & 0x80))
             return;
         const auto it = m_pending.find(uint16_t(u16(buf)));
         if (it == m_pending.end() || it->second.name != q.name)

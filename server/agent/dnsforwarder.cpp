@@ -4,9 +4,12 @@
 
 #include <arpa/inet.h>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <map>
 #include <netinet/in.h>
 #include <poll.h>

@@ -5,6 +5,7 @@
 #include <linux/fib_rules.h>
 #include <linux/if_addr.h>
 #include <net/if.h>
+#include <netinet/in.h>
 
 namespace lizard::agent {
 

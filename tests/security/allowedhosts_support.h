@@ -10,11 +10,13 @@
 
 #include <QMap>
 #include <QMutex>
+#include <algorithm>
 #include <atomic>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <thread>
+#include <utility>
 
 namespace lizard::test {
 

@@ -1,7 +1,11 @@
 #include "agent/reaper.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <thread>
@@ -52,15 +56,50 @@ std::shared_ptr<ExitSlot> Reaper::watchLocked(pid_t pid)
     return slot;
 }
 
+void Reaper::logSignalExit(pid_t pid, int sig) const
+{
+    // A zombie keeps its name (comm) but not its command line; an exec'd command's is known.
+    std::string comm;
+    std::getline(std::ifstream("/proc/" + std::to_string(pid) + "/comm"), comm);
+    std::string command = m_describe ? m_describe(pid) : std::string();
+    if (command.size() > 512)
+        command.resize(512);
+    for (std::string* s : {&comm, &command})
+        for (char& c : *s)
+            if (c == '\n' || c == '\r')
+                c = ' ';
+    const char* abbrev = ::sigabbrev_np(sig);
+    const std::string name = abbrev ? std::string("SIG") + abbrev : std::to_string(sig);
+    std::fprintf(stderr, "lizard-agent: exit-signal ts=%lld pid=%d signal=%s comm=%s cmd=%s\n",
+                 static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count()),
+                 int(pid), name.c_str(), comm.c_str(), command.c_str());
+    std::fflush(stderr);
+}
+
 void Reaper::reapAll()
 {
     for (;;) {
-        int status = 0;
-        pid_t pid = ::waitpid(-1, &status, WNOHANG);
-        if (pid < 0 && errno == EINTR)
-            continue;
-        if (pid <= 0)
+        // Look first without reaping: until waitpid, /proc/<pid> still names the process.
+        siginfo_t info{};
+        if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+            if (errno == EINTR)
+                continue;
             return;
+        }
+        const pid_t pid = info.si_pid;
+        if (pid == 0)
+            return;
+        if (info.si_code == CLD_KILLED || info.si_code == CLD_DUMPED)
+            logSignalExit(pid, info.si_status);
+        int status = 0;
+        pid_t reaped = -1;
+        do
+            reaped = ::waitpid(pid, &status, WNOHANG);
+        while (reaped < 0 && errno == EINTR);
+        if (reaped != pid)
+            continue;
         std::shared_ptr<ExitSlot> slot;
         {
             std::lock_guard lock(m_mutex);

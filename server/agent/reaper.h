@@ -1,10 +1,16 @@
 #pragma once
 // The one place that calls waitpid in the agent (PID 1 of the sandbox). Every exit status
-// goes to the exec that forked that pid; orphans re-parented to PID 1 are reaped silently.
+// goes to the exec that forked that pid; orphans re-parented to PID 1 are reaped too. A child
+// killed by a signal is written to the agent's log (stderr, agent.log) as one line that
+// lizard-local turns into the sandbox's system log (api/systemlogwatch.*):
+//   lizard-agent: exit-signal ts=<unix ms> pid=<pid> signal=SIGKILL comm=<name> cmd=<command>
+// (cmd: the exec's command line, empty for other processes).
 // SIGCHLD must be blocked in every thread before start() (the reaper uses sigwait).
 
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <sys/types.h>
 #include <unordered_map>
 
@@ -34,6 +40,11 @@ private:
 class Reaper
 {
 public:
+    // The command line of an exec'd pid, for the log ("" for others). Set before start().
+    void setDescriber(std::function<std::string(pid_t)> describe)
+    {
+        m_describe = std::move(describe);
+    }
     void start();
 
     // Hold this lock from before fork() until watch() so the reaper cannot reap the child
@@ -44,6 +55,9 @@ public:
 private:
     void run();
     void reapAll();
+    void logSignalExit(pid_t pid, int sig) const;
+
+    std::function<std::string(pid_t)> m_describe;
 
     std::mutex m_mutex;
     std::unordered_map<pid_t, std::shared_ptr<ExitSlot>> m_slots;

@@ -23,7 +23,8 @@ namespace {
 constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP",
                                               "SIGQUIT", "SIGUSR1", "SIGUSR2"};
 
-// Tracks a started exec by the key that opened it, so that revoking the key ends it.
+} // namespace
+
 void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocable>& request)
 {
     const auto key = http::presentedApiKey(ex->request());
@@ -38,8 +39,6 @@ void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocabl
     if (!rec || !ctx.store.keyById(rec->id))
         request->revoke();
 }
-
-} // namespace
 
 void registerExecRoutes(Router& router, ApiContext& ctx)
 {

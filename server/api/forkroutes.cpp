@@ -110,20 +110,28 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
                 auto left = std::make_shared<std::atomic<int64_t>>(n);
                 const std::string name = *files;
                 for (int64_t i = 0; i < n; ++i) {
-                    mgr.create(copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
-                               [ex, &mgr, results, left, name, i](Result<store::SandboxPtr> r) {
-                                   (*results)[size_t(i)] =
-                                       r ? nlohmann::json{{"sandbox",
-                                                           sandboxJson(*r.value(),
-                                                                       mgr.disk(r.value()->id))}}
-                                         : errorEntry(r.error(), mgr);
-                                   if (left->fetch_sub(1) != 1)
-                                       return;
-                                   mgr.snapshots().dropFiles(name);
-                                   onExchange(ex, [ex, results] {
-                                       ex->replyJson(200, nlohmann::json(*results));
-                                   });
-                               });
+                    mgr.create(
+                        copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
+                        [ex, &mgr, results, left, name, i, source](Result<store::SandboxPtr> r) {
+                            if (r) {
+                                const std::string& id = r.value()->id;
+                                mgr.logs().append(source->id, "info", "lifecycle",
+                                                  "forked into " + id);
+                                mgr.logs().append(id, "info", "lifecycle",
+                                                  "forked from " + source->id);
+                            }
+                            (*results)[size_t(i)] =
+                                r ? nlohmann::json{{"sandbox",
+                                                    sandboxJson(*r.value(),
+                                                                mgr.disk(r.value()->id))}}
+                                  : errorEntry(r.error(), mgr);
+                            if (left->fetch_sub(1) != 1)
+                                return;
+                            mgr.snapshots().dropFiles(name);
+                            onExchange(ex, [ex, results] {
+                                ex->replyJson(200, nlohmann::json(*results));
+                            });
+                        });
                 }
             });
     });

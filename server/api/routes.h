@@ -21,6 +21,7 @@ namespace lizard::api {
 
 class SandboxManager;
 class KeyStreams;
+class Revocable;
 
 struct ApiContext
 {
@@ -39,14 +40,19 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx);
 void registerExecRoutes(Router& router, ApiContext& ctx);
 void registerProcessRoutes(Router& router, ApiContext& ctx);
 void registerFileRoutes(Router& router, ApiContext& ctx);
-void registerWatchRoutes(Router& router, ApiContext& ctx); // fs.watch (a local extension)
+void registerWatchRoutes(Router& router, ApiContext& ctx);     // fs.watch (a local extension)
 void registerLifecycleRoutes(Router& router, ApiContext& ctx); // pause, resume
 void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLaterRoutes(Router& router); // logs: 501
+void registerLogRoutes(Router& router, ApiContext& ctx); // system logs (SSE)
 void registerAllRoutes(Router& router, ApiContext& ctx);
+
+// Tracks a long request (a stream) by the key that opened it, so that revoking the key ends it
+// (execroutes.cpp).
+void trackByKey(ApiContext& ctx, const std::shared_ptr<http::Exchange>& ex,
+                const std::shared_ptr<Revocable>& request);
 
 // Runs `fn` on the exchange's connection executor (from a worker thread, for example).
 template <class Fn> void onExchange(const std::shared_ptr<http::Exchange>& ex, Fn&& fn)

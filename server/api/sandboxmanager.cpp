@@ -9,6 +9,19 @@ namespace lizard::api {
 
 namespace net = http::net;
 
+namespace {
+
+std::string createdText(const store::SandboxRecord& r)
+{
+    std::string text = "created (template " + r.templateName + ", size " + r.size + ", " +
+                       std::to_string(r.memoryMb) + " MiB memory";
+    if (r.endAtMs != 0)
+        text += ", timeout " + std::to_string((r.endAtMs - r.startedAtMs) / 1000) + " s";
+    return text + ")";
+}
+
+} // namespace
+
 SandboxManager::SandboxManager(store::Store& store, runtime::Runtime& runtime, net::io_context& ioc,
                                net::thread_pool& workers, int maxRunning)
     : m_store(store), m_runtime(runtime), m_ioc(ioc), m_workers(workers), m_maxRunning(maxRunning),
@@ -113,6 +126,7 @@ void SandboxManager::create(CreateSandboxParams params,
             armDeadline(r.id, r.endAtMs);
         log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " +
                   r.projectId + ", pid " + std::to_string(r.handle.initPid) + ")");
+        m_logs.append(r.id, "info", "lifecycle", createdText(r));
         done(m_store.sandbox(r.id));
     });
 }
@@ -128,6 +142,16 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
         return;
     }
     cancelDeadline(id);
+    const bool expected = reason == "killed";
+    m_logs.append(id,
+                  expected              ? "info"
+                  : reason == "expired" ? "warn"
+                                        : "error",
+                  "lifecycle",
+                  reason == "killed"    ? "killed"
+                  : reason == "expired" ? "killed: its timeout passed"
+                  : reason == "lost"    ? "lost: its init process (PID 1) is gone"
+                                        : "killed (" + reason + ")");
     {
         std::lock_guard lock(m_mutex);
         m_operationLocks.erase(id); // a capture still running keeps its own reference
@@ -138,6 +162,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
         m_runtime.end(rec->handle);
         done(okStatus());
         m_runtime.destroy(rec->handle);
+        m_logs.end(rec->id); // its log went with its directory: the streams end
         log::info("sandbox " + rec->id + " destroyed (" + reason + ")");
     });
 }
@@ -150,6 +175,9 @@ Status SandboxManager::setTimeout(const std::string& id, int64_t timeoutMs)
     if (Status s = m_store.setEndAt(id, endAt); !s)
         return s;
     armDeadline(id, endAt);
+    m_logs.append(id, "info", "lifecycle",
+                  "timeout set to " + std::to_string(timeoutMs / 1000) + " s (ends " +
+                      isoUtc(endAt) + ")");
     net::post(m_workers, [this, id] {
         if (store::SandboxPtr rec = running(id))
             renewLease(*rec);

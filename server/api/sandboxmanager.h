@@ -7,6 +7,7 @@
 #include "api/storagecheck.h"
 #include "common/result.h"
 #include "http/beast.h"
+#include "logs/systemlog.h"
 #include "runtime/runtime.h"
 #include "runtime/sandboxdisk.h"
 #include "runtime/volumestorage.h"
@@ -98,7 +99,13 @@ public:
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }
     // The data directory (set before serving), whose free space the calls that write check
     // first: OK, or 507 INSUFFICIENT_STORAGE (storagecheck.h).
-    void setDataDir(std::string dir) { m_dataDir = std::move(dir); }
+    void setDataDir(std::string dir)
+    {
+        m_dataDir = dir;
+        m_logs.setDataDir(std::move(dir));
+    }
+    // Each sandbox's system log (GET .../logs): lifecycle lines are written here.
+    logs::SystemLog& logs() { return m_logs; }
     Status checkStorage(uint64_t needBytes = 0) const
     {
         return api::checkStorage(m_dataDir, needBytes);
@@ -156,6 +163,7 @@ private:
     runtime::VolumeStorage* m_volumes = nullptr;
     std::string m_dataDir;
     int64_t m_orphanGraceMs = 0;
+    logs::SystemLog m_logs;
 };
 
 } // namespace lizard::api

@@ -57,6 +57,7 @@ void SandboxManager::pause(const std::string& id, std::function<void(Status)> do
             return done(s);
         }
         log::info("sandbox " + id + " paused");
+        m_logs.append(id, "info", "lifecycle", "paused");
         done(okStatus());
     });
 }
@@ -80,6 +81,7 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
         if (store::SandboxPtr now = running(id))
             renewLease(*now);
         log::info("sandbox " + id + " resumed");
+        m_logs.append(id, "info", "lifecycle", "resumed");
         done(okStatus());
     });
 }

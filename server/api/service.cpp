@@ -2,6 +2,7 @@
 
 #include "api/bootstrap.h"
 #include "api/keystreams.h"
+#include "api/logwatch.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
 #include "common/fileutil.h"
@@ -54,8 +55,9 @@ void logCapabilities(const runtime::Capabilities& c)
     log::info("runtime: cgroup mode " + c.cgroupMode + ", limits " + yesNo(c.limits) +
               (c.limits ? "" : " (" + c.limitsNote + ")"));
     log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
-    log::info("runtime: pause by " + (c.freezer == "signals" ? std::string("SIGSTOP of the process tree")
-                                                             : "the cgroup freezer (" + c.freezer + ")"));
+    log::info("runtime: pause by " + (c.freezer == "signals"
+                                          ? std::string("SIGSTOP of the process tree")
+                                          : "the cgroup freezer (" + c.freezer + ")"));
     log::info("runtime: sandbox disk quota " + yesNo(c.diskQuota) +
               (c.diskQuota ? "" : " (" + c.diskQuotaNote + ")"));
     log::info("runtime: interpreter template " + yesNo(c.interpreterTemplate) +
@@ -96,13 +98,16 @@ int runService(const Options& options)
     http::net::thread_pool workers{4};
     SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
     runtime::VolumeStorage volumes(dir);
-    log::info(volumes.enforcesSize() ? std::string("volumes: ext4 images, sizes enforced")
-                                     : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
+    log::info(volumes.enforcesSize()
+                  ? std::string("volumes: ext4 images, sizes enforced")
+                  : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
     manager.setVolumeStorage(&volumes);
     manager.setDataDir(dir);
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();
+    LogWatch logWatch(**store, manager, ioc, workers, dir);
+    logWatch.start();
 
     proxy::ProxyServer portProxy(ioc, **store);
     Status proxyOpen = portProxy.open(static_cast<unsigned short>(options.proxyPort));
@@ -138,12 +143,9 @@ int runService(const Options& options)
         ioThreads.emplace_back([&ioc] { ioc.run(); });
 
     const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
-    const nlohmann::json info = {{"url", url},
-                                 {"port", server.port()},
-                                 {"proxyPort", portProxy.port()},
-                                 {"pid", ::getpid()},
-                                 {"keyFile", *keyFile},
-                                 {"version", LIZARD_VERSION}};
+    const nlohmann::json info = {
+        {"url", url},        {"port", server.port()}, {"proxyPort", portProxy.port()},
+        {"pid", ::getpid()}, {"keyFile", *keyFile},   {"version", LIZARD_VERSION}};
     if (Status s = writeFileAtomic(dir + "/server.json", info.dump(2) + "\n", 0600); !s)
         log::warn(s.error().message);
     std::printf("lizard-local %s listening on %s\n", LIZARD_VERSION, url.c_str());
@@ -157,6 +159,7 @@ int runService(const Options& options)
     portProxy.stop();
     server.stop(std::chrono::seconds(10));
     manager.shutdown();
+    logWatch.stop();
     workers.join();
     guard.reset();
     ioc.stop();

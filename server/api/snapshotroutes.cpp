@@ -80,7 +80,10 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         if (Status s = ignoredFields(f); !s)
             return ex->replyError(s.error());
         mgr.snapshots().take(source, name->value_or("Snapshot " + source->id), ex->executor(),
-                             [ex](Result<store::Store::SnapshotPtr> r) {
+                             [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
+                                 if (r)
+                                     mgr.logs().append(id, "info", "lifecycle",
+                                                       "snapshot " + r.value()->id + " taken");
                                  onExchange(ex, [ex, r = std::move(r)] {
                                      if (!r)
                                          return ex->replyError(r.error());
@@ -123,11 +126,12 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         }
         ex->replyJson(200, snapshotJson(*st.snapshot(p[0])));
     });
-    router.add(verb::delete_, "/api/sandbox-snapshots/{}", [&mgr](const ExPtr& ex, const Params& p) {
-        if (Status s = mgr.snapshots().remove(p[0]); !s)
-            return ex->replyError(s.error());
-        ex->replyEmpty();
-    });
+    router.add(verb::delete_, "/api/sandbox-snapshots/{}",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   if (Status s = mgr.snapshots().remove(p[0]); !s)
+                       return ex->replyError(s.error());
+                   ex->replyEmpty();
+               });
 }
 
 } // namespace lizard::api

@@ -128,8 +128,12 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
         failChild(failPipe[1], StageExec);
     }
     int forkErr = errno;
-    if (pid > 0)
-        out.exit = reaper.watchLocked(pid);
+    if (pid > 0) {
+        std::string command;
+        for (const auto& arg : request.argv)
+            command += (command.empty() ? "" : " ") + arg;
+        out.exit = reaper.watchLocked(pid, std::move(command));
+    }
     lock.unlock();
 
     ::close(outPipe[1]);

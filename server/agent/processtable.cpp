@@ -28,24 +28,10 @@ nlohmann::json ProcessTable::list() const
         std::string command;
         for (const auto& arg : p.argv)
             command += (command.empty() ? "" : " ") + arg;
-        out.push_back({{"pid", pid},
-                       {"cmd", p.argv},
-                       {"command", command},
-                       {"cwd", p.cwd},
+        out.push_back({{"pid", pid}, {"cmd", p.argv}, {"command", command}, {"cwd", p.cwd},
                        {"startedAt", p.startedAtMs}});
     }
     return out;
-}
-
-std::string ProcessTable::commandLine(pid_t pid) const
-{
-    std::lock_guard lock(m_mutex);
-    const auto it = m_processes.find(pid);
-    std::string command;
-    if (it != m_processes.end())
-        for (const auto& arg : it->second.argv)
-            command += (command.empty() ? "" : " ") + arg;
-    return command;
 }
 
 std::unordered_map<pid_t, pid_t> readParentMap()

@@ -1,9 +1,10 @@
 #pragma once
 // The exec'd commands that still run in this sandbox, and signalling of process trees.
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/types.h>
 #include <unordered_map>
@@ -25,8 +26,6 @@ public:
     void add(TrackedProcess process);
     void remove(pid_t pid);
     nlohmann::json list() const;
-    // The command line of a tracked command ("" if `pid` is none).
-    std::string commandLine(pid_t pid) const;
 
     // Signals `pid` and all its descendants if pid is a tracked command or a descendant of
     // one. False if it is neither (NO_SUCH_PROCESS).

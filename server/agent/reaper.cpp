@@ -49,19 +49,24 @@ void Reaper::start()
     std::thread([this] { run(); }).detach();
 }
 
-std::shared_ptr<ExitSlot> Reaper::watchLocked(pid_t pid)
+std::shared_ptr<ExitSlot> Reaper::watchLocked(pid_t pid, std::string command)
 {
     auto slot = std::make_shared<ExitSlot>();
-    m_slots[pid] = slot;
+    m_slots[pid] = {slot, std::move(command)};
     return slot;
 }
 
-void Reaper::logSignalExit(pid_t pid, int sig) const
+void Reaper::logSignalExit(pid_t pid, int sig)
 {
     // A zombie keeps its name (comm) but not its command line; an exec'd command's is known.
     std::string comm;
     std::getline(std::ifstream("/proc/" + std::to_string(pid) + "/comm"), comm);
-    std::string command = m_describe ? m_describe(pid) : std::string();
+    std::string command;
+    {
+        std::lock_guard lock(m_mutex);
+        if (const auto it = m_slots.find(pid); it != m_slots.end())
+            command = it->second.command;
+    }
     if (command.size() > 512)
         command.resize(512);
     for (std::string* s : {&comm, &command})
@@ -105,7 +110,7 @@ void Reaper::reapAll()
             std::lock_guard lock(m_mutex);
             auto it = m_slots.find(pid);
             if (it != m_slots.end()) {
-                slot = std::move(it->second);
+                slot = std::move(it->second.slot);
                 m_slots.erase(it);
             }
         }

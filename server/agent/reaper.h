@@ -7,7 +7,6 @@
 // (cmd: the exec's command line, empty for other processes).
 // SIGCHLD must be blocked in every thread before start() (the reaper uses sigwait).
 
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,27 +39,26 @@ private:
 class Reaper
 {
 public:
-    // The command line of an exec'd pid, for the log ("" for others). Set before start().
-    void setDescriber(std::function<std::string(pid_t)> describe)
-    {
-        m_describe = std::move(describe);
-    }
     void start();
 
     // Hold this lock from before fork() until watch() so the reaper cannot reap the child
     // before its slot exists.
     std::unique_lock<std::mutex> lockForSpawn() { return std::unique_lock<std::mutex>(m_mutex); }
-    std::shared_ptr<ExitSlot> watchLocked(pid_t pid);
+    // `command`: the exec's command line, named in the log if a signal ends it.
+    std::shared_ptr<ExitSlot> watchLocked(pid_t pid, std::string command = {});
 
 private:
     void run();
     void reapAll();
-    void logSignalExit(pid_t pid, int sig) const;
-
-    std::function<std::string(pid_t)> m_describe;
+    void logSignalExit(pid_t pid, int sig);
 
     std::mutex m_mutex;
-    std::unordered_map<pid_t, std::shared_ptr<ExitSlot>> m_slots;
+    struct Watched
+    {
+        std::shared_ptr<ExitSlot> slot;
+        std::string command;
+    };
+    std::unordered_map<pid_t, Watched> m_slots;
 };
 
 } // namespace lizard::agent

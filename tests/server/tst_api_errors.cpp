@@ -225,9 +225,10 @@ private slots:
             << QByteArray("POST") << "/api/sandboxes/sb_x/files/watch" << QByteArray("{}") << 404
             << "NOT_FOUND"
             << "sb_x";
-        QTest::newRow("logs are later") << QByteArray("GET") << "/api/sandboxes/sb_x/logs"
-                                        << QByteArray() << 501 << "NOT_IMPLEMENTED"
-                                        << "logs";
+        QTest::newRow("logs of a missing sandbox")
+            << QByteArray("GET") << "/api/sandboxes/sb_x/logs" << QByteArray() << 404
+            << "NOT_FOUND"
+            << "sb_x";
     }
 
     void errors()

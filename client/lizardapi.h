@@ -15,6 +15,7 @@
 namespace lizard::client {
 
 class CurlMulti;
+class LogStream;
 
 // A call in flight. It deletes itself after it finished (or was cancelled). If the context
 // object passed to the call is destroyed first, the call is cancelled and its callback
@@ -126,6 +127,10 @@ public:
     PendingCall* watchEvents(const QString& sandboxId, const QString& watcherId, QObject* ctx,
                              Done<QList<FsEvent>> done);
     PendingCall* unwatchFiles(const QString& sandboxId, const QString& watcherId, QObject* ctx, Done<Unit> done);
+
+    // The sandbox's system log (client/logstream.h, lizardapi_logs.cpp): the last `tail` lines
+    // (0..10000), then new ones live. The returned object is owned by the caller (parent it).
+    LogStream* followLogs(const QString& sandboxId, int tail);
 
     // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.

@@ -12,6 +12,7 @@
 #include "ui/emptyprojectview.h"
 #include "ui/files/filespanel.h"
 #include "ui/guidewindow.h"
+#include "ui/logsview.h"
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
@@ -72,6 +73,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_ports, &ports::PortsPanel::showSandbox);
     connect(m_ports, &ports::PortsPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_ports, &ports::PortsPanel::message, this, &MainWindow::showInfo);
+    // Logs: the selected sandbox's system log, live.
+    m_logs = new LogsView;
+    m_tools->addTab(m_logs, QStringLiteral("Logs"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_logs, &LogsView::showSandbox);
 
     m_connection->setObjectName(QStringLiteral("connectionLabel"));
     m_notesLabel->setObjectName(QStringLiteral("capabilityNotes"));
@@ -175,6 +180,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_sandboxes->emptyView()->setServer({}, {});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
+    m_logs->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
     m_projectTabs->setBackend(nullptr, nullptr);
     m_projects->setModel(nullptr);
@@ -225,6 +231,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
+    m_logs->setBackend(api);
     m_connectionLabel = connectionLabel;
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;

@@ -27,6 +27,7 @@ class BannerWidget;
 class ConnectionWatch;
 class ConsoleArea;
 class DocumentTabs;
+class LogsView;
 class ProjectPanel;
 class ProjectTabs;
 class SandboxPanel;
@@ -84,6 +85,7 @@ public:
     // Lifecycle: "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
+    LogsView* logsView() const { return m_logs; }
 
 signals:
     void connectionsRequested();
@@ -128,6 +130,7 @@ private:
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
+    LogsView* m_logs = nullptr;
 };
 
 } // namespace lizard::ui

@@ -3,6 +3,7 @@
 #include "client/lizardapi.h"
 
 #include <QDateTime>
+#include <QTimer>
 
 namespace lizard::models {
 
@@ -48,10 +49,14 @@ void SandboxLogModel::stop()
     }
 }
 
-void SandboxLogModel::restart()
+void SandboxLogModel::restart(bool resume)
 {
     stop();
-    clear();
+    ++m_generation;
+    if (!resume) {
+        clear();
+        m_lastSeq = 0;
+    }
     if (!m_api || m_sandboxId.isEmpty()) {
         setStatus(m_sandboxId.isEmpty() ? tr("No sandbox selected") : tr("Not connected"));
         return;
@@ -69,13 +74,31 @@ void SandboxLogModel::restart()
     connect(stream, &client::LogStream::failed, this, [this, stream](const client::ApiError& e) {
         m_stream = nullptr;
         stream->deleteLater();
-        if (e.kind != client::ApiError::Kind::Cancelled)
+        using Kind = client::ApiError::Kind;
+        if (e.kind == Kind::Cancelled)
+            return;
+        if (e.kind != Kind::Network && e.kind != Kind::Timeout &&
+            !(e.kind == Kind::Server && e.httpStatus >= 500 && e.httpStatus != 501)) {
             setStatus(tr("Log unavailable: %1").arg(e.message));
+            return;
+        }
+        setStatus(tr("Connection lost (%1); trying again…").arg(e.message));
+        QTimer::singleShot(3000, this, [this, generation = m_generation] {
+            if (generation == m_generation && !m_stream)
+                restart(true);
+        });
     });
 }
 
-void SandboxLogModel::append(const QList<client::SandboxLogLine>& lines)
+void SandboxLogModel::append(const QList<client::SandboxLogLine>& received)
 {
+    QList<client::SandboxLogLine> lines;
+    for (const auto& l : received) {
+        if (l.seq > 0 && l.seq <= m_lastSeq)
+            continue; // already shown before a reconnect
+        m_lastSeq = qMax(m_lastSeq, l.seq);
+        lines.append(l);
+    }
     if (lines.isEmpty())
         return;
     // Drop what would not be kept anyway, then make room at the front.

@@ -2,7 +2,8 @@
 // The system log of one sandbox as a table (Time, Level, Source, Message), following the
 // server's log stream (client/logstream.h) for as long as the sandbox lives. Bounded: only the
 // last maxLines() lines are kept (the oldest go first). LevelRole gives a row's level
-// ("info", "warn", "error", "debug") so that views can make errors stand out.
+// ("info", "warn", "error", "debug") so that views can make errors stand out. A lost connection
+// (lizard-local restarted, say) is retried every few seconds, without repeating lines.
 
 #include "client/logstream.h"
 
@@ -51,9 +52,11 @@ signals:
     void statusChanged(const QString& text);
 
 private:
-    void restart();
+    // Starts the stream; `resume`: after a lost connection, keeping the lines (those the new
+    // stream repeats are skipped by their sequence number).
+    void restart(bool resume = false);
     void stop();
-    void append(const QList<client::SandboxLogLine>& lines);
+    void append(const QList<client::SandboxLogLine>& received);
     void setStatus(const QString& text);
 
     QPointer<client::LizardApi> m_api;
@@ -61,6 +64,8 @@ private:
     QString m_sandboxId;
     QVector<client::SandboxLogLine> m_lines;
     int m_maxLines = kDefaultMaxLines;
+    qint64 m_lastSeq = 0;     // the newest line received (Clear view keeps it)
+    quint64 m_generation = 0; // a retry scheduled for an older stream does nothing
     QString m_status;
 };
 

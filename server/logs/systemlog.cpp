@@ -29,8 +29,11 @@ void SystemLog::append(const std::string& sandboxId, std::string level, std::str
     Sandbox& sb = stateLocked(sandboxId);
     LogLine line{sb.lastSeq + 1, ts > 0 ? ts : nowMs(), std::move(level), std::move(source),
                  std::move(message)};
-    if (!LogFile(dirOf(sandboxId)).append(line))
-        return; // the sandbox's directory is gone: so is its log
+    if (!LogFile(dirOf(sandboxId)).append(line)) {
+        if (sb.listeners.empty()) // the sandbox's directory is gone: so is its log
+            m_sandboxes.erase(sandboxId);
+        return;
+    }
     sb.lastSeq = line.seq;
     for (auto& [token, listener] : sb.listeners)
         listener(&line);

@@ -1,7 +1,8 @@
 // The Logs tab against a real lizard-local: a small sandbox's OOM kill shows as an error row
 // (bold, red) among its lifecycle lines, live and at the bottom of the view; the filter box
 // narrows the rows; Clear view empties the table while new lines keep coming; scrolled up,
-// the view stays where the user put it. Saves the picture of the guide (docs/guide/logs.png).
+// the view stays where the user put it; after lizard-local restarts it follows again without
+// repeating lines. Saves the picture of the guide (docs/guide/logs.png).
 #include "models/sandboxlogmodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
@@ -35,6 +36,7 @@ private slots:
     void oomKillShowsAsAnError();
     void filterAndClearView();
     void scrolledUpStaysPut();
+    void followsAgainAfterAServerRestart();
 
 private:
     QString exec(const QString& cmd);
@@ -212,6 +214,21 @@ void TestLogsView::scrolledUpStaysPut()
     QVERIFY(m_logs->followsTail());
     m_view->setMinimumHeight(0);
     m_view->setMaximumHeight(QWIDGETSIZE_MAX);
+}
+
+void TestLogsView::followsAgainAfterAServerRestart()
+{
+    const int rows = m_view->model()->rowCount();
+    QVERIFY(m_fx.server().restart());
+    auto* status = m_logs->findChild<QLabel*>(QStringLiteral("logsStatus"));
+    QTRY_VERIFY_WITH_TIMEOUT(status->text().contains("Following"), 15000);
+    ApiWaiter<client::Unit> w;
+    m_fx.api().setSandboxTimeout(m_small, 460000, nullptr, w.done());
+    QVERIFY(w.wait() && w.ok());
+    QTRY_VERIFY2_WITH_TIMEOUT(!shownRows("timeout set to 460 s").isEmpty(), qPrintable(shownText()),
+                              10000);
+    // The lines the new stream repeats (its tail) are not shown twice.
+    QCOMPARE(m_view->model()->rowCount(), rows + 1);
 }
 
 QTEST_MAIN(TestLogsView)

@@ -32,6 +32,10 @@ SandboxInfo sandboxFromJson(const Json& j)
     }
     s.diskGb = int(r.integer("diskGb"));
     s.internetAccess = r.boolean("internetAccess", true);
+    if (const Json* hosts = r.find("allowedHosts"); hosts && hosts->is_array())
+        for (const Json& h : *hosts)
+            if (h.is_string())
+                s.allowedHosts << QString::fromStdString(h.get<std::string>());
     s.metadata = r.stringMap("metadata");
     return s;
 }
@@ -200,8 +204,14 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
         j["metadata"] = toJson(request.metadata);
     if (!request.envs.isEmpty())
         j["envs"] = toJson(request.envs);
-    if (!request.internetAccess)
+    if (!request.allowedHosts.isEmpty()) {
+        Json hosts = Json::array(); // it implies no other network: internetAccess is not sent
+        for (const QString& h : request.allowedHosts)
+            hosts.push_back(utf8(h));
+        j["allowedHosts"] = hosts;
+    } else if (!request.internetAccess) {
         j["internetAccess"] = false; // sent only when asked, as the SDK does
+    }
     return dump(j);
 }
 

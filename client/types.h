@@ -30,17 +30,17 @@ struct ApiError
         Protocol,       // the answer could not be understood
     };
     Kind kind = Kind::Server;
-    int httpStatus = 0;     // 0 when there was no HTTP answer
-    QString code;           // UPPER_SNAKE code from the server, if any; with Kind::Network,
-                            // CONNECTION_LOST: an exec's connection broke after it was made
-                            // (the server may have taken it: it may or may not have run);
-                            // CERTIFICATE_UNTRUSTED, CERTIFICATE_HOST_MISMATCH, CA_FILE_UNUSABLE,
-                            // TLS_HANDSHAKE_FAILED: https:// could not be set up
-    QString message;        // the server's message, or curl's
-    int retryAfterS = -1;   // 429: seconds to wait (retryAfterS or Retry-After)
-    int limit = -1;         // 429: the limit that was hit
-    int running = -1;       // 429: how many are running
-    QString what;           // what the app tried, e.g. "Create sandbox"
+    int httpStatus = 0;   // 0 when there was no HTTP answer
+    QString code;         // UPPER_SNAKE code from the server, if any; with Kind::Network,
+                          // CONNECTION_LOST: an exec's connection broke after it was made
+                          // (the server may have taken it: it may or may not have run);
+                          // CERTIFICATE_UNTRUSTED, CERTIFICATE_HOST_MISMATCH, CA_FILE_UNUSABLE,
+                          // TLS_HANDSHAKE_FAILED: https:// could not be set up
+    QString message;      // the server's message, or curl's
+    int retryAfterS = -1; // 429: seconds to wait (retryAfterS or Retry-After)
+    int limit = -1;       // 429: the limit that was hit
+    int running = -1;     // 429: how many are running
+    QString what;         // what the app tried, e.g. "Create sandbox"
 
     // "Create sandbox failed: 404 NOT_FOUND: sandbox sb_x not found" style text for the UI.
     QString toDisplayString() const;
@@ -80,6 +80,9 @@ struct SandboxInfo
     QString diskEnforcedBy;
     bool diskOver = false;
     bool internetAccess = true;
+    // Only these hosts are reachable (names on ports 80 and 443, IPv4 addresses and ranges on
+    // every port); empty: no allow-list (then internetAccess says all or nothing).
+    QStringList allowedHosts;
     QMap<QString, QString> metadata;
 };
 
@@ -95,6 +98,7 @@ struct CreateSandboxRequest
     QMap<QString, QString> metadata;
     QMap<QString, QString> envs;
     bool internetAccess = true;
+    QStringList allowedHosts; // not empty: only these, and no other network (internetAccess unused)
     // Lifecycle: start from a snapshot (template and size are then not sent), or
     // mount a volume at /workspace (by id or by name).
     QString snapshotId;
@@ -223,12 +227,12 @@ struct ApiKey
 {
     QString id;
     QString name;
-    QString preview;          // "liz_ab12…": never the whole key
-    QStringList scopes;       // display names ("Read-only", a workspace's name); empty: full access
-    bool readOnly = false;    // lizard-local's {type: "access", id: "read-only"}
-    bool bootstrap = false;   // lizard-local's key-file key: cannot be revoked through the API
+    QString preview;        // "liz_ab12…": never the whole key
+    QStringList scopes;     // display names ("Read-only", a workspace's name); empty: full access
+    bool readOnly = false;  // lizard-local's {type: "access", id: "read-only"}
+    bool bootstrap = false; // lizard-local's key-file key: cannot be revoked through the API
     QDateTime createdAt;
-    QDateTime lastUsedAt;     // invalid: never used
+    QDateTime lastUsedAt; // invalid: never used
 };
 
 struct CreatedApiKey

@@ -67,11 +67,31 @@ QString diskToolTip(const client::SandboxInfo& info)
     return QStringLiteral(" Disk: %1 GB, its own file system.").arg(info.diskGb);
 }
 
+// " · only pypi.org", " · only 3 hosts" (an allow-list), " · no network"; empty with the
+// default, internet access.
+QString networkText(const client::SandboxInfo& info)
+{
+    if (!info.allowedHosts.isEmpty())
+        return info.allowedHosts.size() == 1
+                   ? QStringLiteral(" · only %1").arg(info.allowedHosts.first())
+                   : QStringLiteral(" · only %1 hosts").arg(info.allowedHosts.size());
+    return info.internetAccess ? QString() : QStringLiteral(" · no network");
+}
+
+QString networkToolTip(const client::SandboxInfo& info)
+{
+    if (!info.allowedHosts.isEmpty())
+        return QStringLiteral(" Network: only %1 (names on ports 80 and 443, addresses and ranges "
+                              "on every port); nothing else.")
+            .arg(info.allowedHosts.join(QStringLiteral(", ")));
+    return info.internetAccess ? QString() : QStringLiteral(" Network: none.");
+}
+
 } // namespace
 
 QString sandboxSizeText(const client::SandboxInfo& info)
 {
-    return sandboxLimitsText(info) + diskText(info);
+    return sandboxLimitsText(info) + diskText(info) + networkText(info);
 }
 
 QString sandboxLimitsText(const client::SandboxInfo& info)
@@ -92,7 +112,7 @@ QString sandboxLimitsText(const client::SandboxInfo& info)
 
 QString sandboxLimitsToolTip(const client::SandboxInfo& info)
 {
-    return sandboxProcessLimitsToolTip(info) + diskToolTip(info);
+    return sandboxProcessLimitsToolTip(info) + diskToolTip(info) + networkToolTip(info);
 }
 
 QString sandboxProcessLimitsToolTip(const client::SandboxInfo& info)
@@ -153,7 +173,8 @@ bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& 
            a.limitsEnforcedBy != b.limitsEnforcedBy || a.pidsLimit != b.pidsLimit ||
            a.processMemoryMb != b.processMemoryMb || a.internetAccess != b.internetAccess ||
            a.diskGb != b.diskGb || a.diskEnforcedBy != b.diskEnforcedBy ||
-           a.diskOver != b.diskOver || a.projectId != b.projectId;
+           a.diskOver != b.diskOver || a.projectId != b.projectId ||
+           a.allowedHosts != b.allowedHosts;
 }
 
 } // namespace lizard::models

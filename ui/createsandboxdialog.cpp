@@ -8,8 +8,10 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -29,19 +31,22 @@ constexpr SizeChoice kSizes[] = {
 };
 } // namespace
 
-CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QString projectId, QWidget* parent)
-    : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)), m_template(new QComboBox(this)),
-      m_size(new QComboBox(this)), m_lifetime(new QSpinBox(this)),
-      m_internet(new QCheckBox(QStringLiteral("Internet access"), this)), m_volume(new QComboBox(this)),
+CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QString projectId,
+                                         QWidget* parent)
+    : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)),
+      m_template(new QComboBox(this)), m_size(new QComboBox(this)), m_lifetime(new QSpinBox(this)),
+      m_internet(new QCheckBox(QStringLiteral("Internet access"), this)),
+      m_allowedHosts(new QLineEdit(this)), m_volume(new QComboBox(this)),
       m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
-      m_metadata(new KeyValueTable(QStringLiteral("Label"), this)), m_progress(new QProgressBar(this)),
-      m_error(new QLabel(this)),
+      m_metadata(new KeyValueTable(QStringLiteral("Label"), this)),
+      m_progress(new QProgressBar(this)), m_error(new QLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("New sandbox"));
     m_template->addItem(QStringLiteral("base — shell, coreutils, python3"), QStringLiteral("base"));
-    m_template->addItem(QStringLiteral("interpreter — python3 with Jupyter kernel, numpy, pandas; node"),
-                        QStringLiteral("interpreter"));
+    m_template->addItem(
+        QStringLiteral("interpreter — python3 with Jupyter kernel, numpy, pandas; node"),
+        QStringLiteral("interpreter"));
     for (const auto& size : kSizes)
         m_size->addItem(QString::fromUtf8(size.label), QString::fromLatin1(size.name));
     m_size->setCurrentIndex(m_size->findData(QStringLiteral("medium")));
@@ -49,8 +54,21 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     m_lifetime->setValue(5);
     m_lifetime->setSuffix(QStringLiteral(" min"));
     m_lifetime->setSpecialValueText(QStringLiteral("no limit"));
-    m_lifetime->setToolTip(QStringLiteral("The sandbox is destroyed when this time has passed; 0 = no limit."));
+    m_lifetime->setToolTip(
+        QStringLiteral("The sandbox is destroyed when this time has passed; 0 = no limit."));
     m_internet->setChecked(true);
+    m_allowedHosts->setPlaceholderText(
+        QStringLiteral("optional: pypi.org, *.pythonhosted.org, 10.0.0.0/8"));
+    m_allowedHosts->setToolTip(QStringLiteral(
+        "Only these hosts are reachable: names (*. for subdomains) on ports 80 and 443, IPv4 "
+        "addresses or ranges on every port. Nothing else, whatever Internet access says."));
+    // A list replaces internet access: the box shows what the sandbox will really get.
+    connect(m_allowedHosts, &QLineEdit::textChanged, this, [this](const QString& text) {
+        const bool listed = !text.trimmed().isEmpty();
+        m_internet->setEnabled(!listed);
+        if (listed)
+            m_internet->setChecked(false);
+    });
     m_buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Create"));
     m_progress->setRange(0, 0);
     m_progress->setFormat(QStringLiteral("Creating sandbox…"));
@@ -66,6 +84,7 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     form->addRow(QStringLiteral("Size:"), m_size);
     form->addRow(QStringLiteral("Lifetime:"), m_lifetime);
     form->addRow(QString(), m_internet);
+    form->addRow(QStringLiteral("Only these hosts:"), m_allowedHosts);
     form->addRow(QStringLiteral("Volume at /workspace:"), m_volume);
     form->addRow(QStringLiteral("Environment:"), m_envs);
     form->addRow(QStringLiteral("Metadata:"), m_metadata);
@@ -85,25 +104,29 @@ void CreateSandboxDialog::loadVolumes()
     m_volume->addItem(QStringLiteral("none"), QString());
     if (!m_actions || m_actions->api() == nullptr || m_projectId.isEmpty())
         return;
-    m_actions->api()->listVolumes(m_projectId, this, [this](client::Outcome<QList<client::Volume>> outcome) {
-        if (!outcome) {
-            m_volume->setToolTip(QStringLiteral("The project's volumes could not be listed: ") +
-                                 outcome.error().toDisplayString());
-            return;
-        }
-        for (const client::Volume& v : outcome.value()) {
-            const bool attached = !v.attachedTo.isEmpty();
-            m_volume->addItem(attached ? QStringLiteral("%1 (%2 GB, attached to %3)").arg(v.name).arg(v.sizeGb).arg(v.attachedTo)
-                                       : QStringLiteral("%1 (%2 GB)").arg(v.name).arg(v.sizeGb),
-                              v.name);
-            if (attached) {
-                // A volume held by a running sandbox cannot be attached to a second one.
-                auto* model = qobject_cast<QStandardItemModel*>(m_volume->model());
-                if (model != nullptr)
-                    model->item(m_volume->count() - 1)->setEnabled(false);
+    m_actions->api()->listVolumes(
+        m_projectId, this, [this](client::Outcome<QList<client::Volume>> outcome) {
+            if (!outcome) {
+                m_volume->setToolTip(QStringLiteral("The project's volumes could not be listed: ") +
+                                     outcome.error().toDisplayString());
+                return;
             }
-        }
-    });
+            for (const client::Volume& v : outcome.value()) {
+                const bool attached = !v.attachedTo.isEmpty();
+                m_volume->addItem(attached ? QStringLiteral("%1 (%2 GB, attached to %3)")
+                                                 .arg(v.name)
+                                                 .arg(v.sizeGb)
+                                                 .arg(v.attachedTo)
+                                           : QStringLiteral("%1 (%2 GB)").arg(v.name).arg(v.sizeGb),
+                                  v.name);
+                if (attached) {
+                    // A volume held by a running sandbox cannot be attached to a second one.
+                    auto* model = qobject_cast<QStandardItemModel*>(m_volume->model());
+                    if (model != nullptr)
+                        model->item(m_volume->count() - 1)->setEnabled(false);
+                }
+            }
+        });
 }
 
 bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* error) const
@@ -114,6 +137,8 @@ bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* er
     req.size = m_size->currentData().toString();
     req.timeoutMs = qint64(m_lifetime->value()) * 60000;
     req.internetAccess = m_internet->isChecked();
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    req.allowedHosts = m_allowedHosts->text().split(separators, Qt::SkipEmptyParts);
     req.volumeName = m_volume->currentData().toString();
     if (!m_envs->values(&req.envs, error) || !m_metadata->values(&req.metadata, error))
         return false;
@@ -121,7 +146,10 @@ bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* er
     return true;
 }
 
-QString CreateSandboxDialog::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
+QString CreateSandboxDialog::errorText() const
+{
+    return m_error->isVisible() ? m_error->text() : QString();
+}
 
 void CreateSandboxDialog::showError(const QString& text)
 {
@@ -131,9 +159,10 @@ void CreateSandboxDialog::showError(const QString& text)
 
 void CreateSandboxDialog::setBusy(bool busy)
 {
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_template, m_size, m_lifetime, m_internet, m_volume, m_envs, m_metadata})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_template, m_size, m_lifetime,
+                                                      m_allowedHosts, m_volume, m_envs, m_metadata})
         w->setEnabled(!busy);
+    m_internet->setEnabled(!busy && m_allowedHosts->text().trimmed().isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
     m_progress->setVisible(busy);
 }

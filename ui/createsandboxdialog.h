@@ -1,6 +1,6 @@
 #pragma once
-// "New sandbox": template, size, lifetime, env vars, metadata, internet access, a volume of the
-// project at /workspace. Creates the
+// "New sandbox": template, size, lifetime, env vars, metadata, internet access or only some
+// hosts (allowedHosts), a volume of the project at /workspace. Creates the
 // sandbox itself (through SandboxActions), shows progress, and shows the server's message and
 // code when it fails; the dialog stays open so nothing typed is lost.
 
@@ -13,6 +13,7 @@ class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QSpinBox;
 
@@ -28,7 +29,8 @@ class CreateSandboxDialog : public QDialog
 {
     Q_OBJECT
 public:
-    CreateSandboxDialog(models::SandboxActions* actions, QString projectId, QWidget* parent = nullptr);
+    CreateSandboxDialog(models::SandboxActions* actions, QString projectId,
+                        QWidget* parent = nullptr);
 
     // The request the widgets describe; false with `error` when a table is invalid.
     bool request(client::CreateSandboxRequest* out, QString* error) const;
@@ -39,6 +41,8 @@ public:
     QComboBox* sizeBox() const { return m_size; }
     QSpinBox* lifetimeBox() const { return m_lifetime; }
     QCheckBox* internetBox() const { return m_internet; }
+    // Hosts separated by commas or spaces; not empty: only they are reachable.
+    QLineEdit* allowedHostsEdit() const { return m_allowedHosts; }
     QComboBox* volumeBox() const { return m_volume; } // data: the volume's name, "" for none
     KeyValueTable* envTable() const { return m_envs; }
     KeyValueTable* metadataTable() const { return m_metadata; }
@@ -62,6 +66,7 @@ private:
     QComboBox* m_size;
     QSpinBox* m_lifetime;
     QCheckBox* m_internet;
+    QLineEdit* m_allowedHosts;
     QComboBox* m_volume;
     KeyValueTable* m_envs;
     KeyValueTable* m_metadata;

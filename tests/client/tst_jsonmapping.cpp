@@ -4,18 +4,20 @@
 #include "client/utf8.h"
 
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using namespace lizard::client;
 using Json = nlohmann::json;
 
 // nlohmann::json is ambiguous for QCOMPARE; compare the canonical text (keys are sorted).
-#define QCOMPARE_JSON(actual, expected) \
+#define QCOMPARE_JSON(actual, expected)                                                            \
     QCOMPARE(QString::fromStdString((actual).dump()), QString::fromStdString((expected).dump()))
 
 namespace {
-Json parsed(const QByteArray& body) { return Json::parse(body.toStdString()); }
+Json parsed(const QByteArray& body)
+{
+    return Json::parse(body.toStdString());
+}
 } // namespace
 
 class TestJsonMapping : public QObject
@@ -43,7 +45,8 @@ void TestJsonMapping::sandboxFull()
     const auto s = parseSandbox(R"({"sandboxId":"sb_1","template":"base","projectId":"p1",
         "startedAt":"2026-01-02T03:04:05.678Z","endAt":"2026-01-02T03:09:05Z","status":"running",
         "size":"small","region":"local","pauseError":null,"cpus":2,"memoryMb":4096,
-        "internetAccess":false,"metadata":{"a":"b"},"runtime":"container","unknown":[1,2]})");
+        "internetAccess":false,"allowedHosts":["pypi.org","10.0.0.0/8"],"metadata":{"a":"b"},
+        "runtime":"container","unknown":[1,2]})");
     QVERIFY(s.ok());
     const SandboxInfo& v = s.value();
     QCOMPARE(v.sandboxId, QStringLiteral("sb_1"));
@@ -54,6 +57,7 @@ void TestJsonMapping::sandboxFull()
     QCOMPARE(v.cpus, 2.0);
     QCOMPARE(v.memoryMb, 4096);
     QCOMPARE(v.internetAccess, false);
+    QCOMPARE(v.allowedHosts, QStringList({"pypi.org", "10.0.0.0/8"}));
     QVERIFY(!v.pauseError.has_value());
     QCOMPARE(v.metadata.value("a"), QStringLiteral("b"));
 }
@@ -77,8 +81,10 @@ void TestJsonMapping::wrongTypesAreProtocolErrors_data()
     QTest::newRow("id is a number") << QByteArray(R"({"sandboxId":5})");
     QTest::newRow("cpus is text") << QByteArray(R"({"sandboxId":"s","cpus":"2"})");
     QTest::newRow("bad time text") << QByteArray(R"({"sandboxId":"s","startedAt":"yesterday"})");
-    QTest::newRow("metadata value not text") << QByteArray(R"({"sandboxId":"s","metadata":{"a":1}})");
-    QTest::newRow("internetAccess not bool") << QByteArray(R"({"sandboxId":"s","internetAccess":"no"})");
+    QTest::newRow("metadata value not text")
+        << QByteArray(R"({"sandboxId":"s","metadata":{"a":1}})");
+    QTest::newRow("internetAccess not bool")
+        << QByteArray(R"({"sandboxId":"s","internetAccess":"no"})");
     QTest::newRow("memoryMb fractional") << QByteArray(R"({"sandboxId":"s","memoryMb":1.5})");
 }
 
@@ -107,7 +113,8 @@ void TestJsonMapping::projectsAndTimes()
 
 void TestJsonMapping::fileEntries()
 {
-    const auto f = parseFileEntries(R"([{"name":"a.txt","path":"/w/a.txt","type":"file","size":12,"mode":420,
+    const auto f =
+        parseFileEntries(R"([{"name":"a.txt","path":"/w/a.txt","type":"file","size":12,"mode":420,
         "permissions":"-rw-r--r--","owner":"root","group":"root","modTime":1700000000000},
         {"path":"/w/d","type":"dir","size":4096,"mode":"0755","modifiedAt":"2026-01-01T00:00:00Z"},
         {"name":"l","path":"/w/l","type":"symlink","size":1,"symlinkTarget":"a.txt"}])");
@@ -123,14 +130,16 @@ void TestJsonMapping::fileEntries()
 
 void TestJsonMapping::processesAndExec()
 {
-    const auto p = parseProcesses(R"([{"pid":7,"cmd":["/bin/sh","-c","sleep 9"],"cwd":null,"startedAt":1700000000000}])");
+    const auto p = parseProcesses(
+        R"([{"pid":7,"cmd":["/bin/sh","-c","sleep 9"],"cwd":null,"startedAt":1700000000000}])");
     QVERIFY(p.ok());
     QCOMPARE(p.value()[0].pid, 7);
     QCOMPARE(p.value()[0].command, QStringLiteral("/bin/sh -c sleep 9"));
     QVERIFY(!parseProcesses(R"([{"cmd":[]}])").ok());
     QVERIFY(!parseProcesses(R"([{"pid":1,"cmd":[1]}])").ok());
 
-    const auto e = parseExecResult(R"({"stdout":"hi\n","stderr":"","exitCode":3,"truncated":true})");
+    const auto e =
+        parseExecResult(R"({"stdout":"hi\n","stderr":"","exitCode":3,"truncated":true})");
     QVERIFY(e.ok());
     QCOMPARE(e.value().stdoutText, QStringLiteral("hi\n"));
     QCOMPARE(e.value().exitCode, 3);
@@ -161,6 +170,11 @@ void TestJsonMapping::createSandboxBody()
     j = parsed(lizard::client::createSandboxBody(r));
     QCOMPARE_JSON(j, Json::parse(R"({"template":"base","projectId":"p1","timeoutMs":0,"size":"nano",
         "metadata":{"k":"v"},"envs":{"A":"é"},"internetAccess":false})"));
+    // An allow-list implies no other network: internetAccess is not sent with it.
+    r.allowedHosts = QStringList{"pypi.org", "*.pythonhosted.org"};
+    j = parsed(lizard::client::createSandboxBody(r));
+    QCOMPARE_JSON(j, Json::parse(R"({"template":"base","projectId":"p1","timeoutMs":0,"size":"nano",
+        "metadata":{"k":"v"},"envs":{"A":"é"},"allowedHosts":["pypi.org","*.pythonhosted.org"]})"));
 }
 
 void TestJsonMapping::execBodies()
@@ -171,8 +185,11 @@ void TestJsonMapping::execBodies()
     o.envs.insert(QStringLiteral("X"), QStringLiteral("1"));
     o.user = QStringLiteral("user");
     o.workdir = QStringLiteral("/tmp");
-    j = parsed(execBody({}, {QStringLiteral("printf"), QStringLiteral("%s"), QStringLiteral("$(rm -rf /)")}, true, o, true));
-    QCOMPARE_JSON(j, Json::parse(R"j({"cmd":["printf","%s","$(rm -rf /)"],"envs":{"X":"1"},"user":"user",
+    j = parsed(execBody(
+        {}, {QStringLiteral("printf"), QStringLiteral("%s"), QStringLiteral("$(rm -rf /)")}, true,
+        o, true));
+    QCOMPARE_JSON(
+        j, Json::parse(R"j({"cmd":["printf","%s","$(rm -rf /)"],"envs":{"X":"1"},"user":"user",
         "workdir":"/tmp","timeoutMs":60000,"pidEvent":true})j"));
     QCOMPARE_JSON(parsed(signalBody(5, {})), Json::parse(R"({"pid":5,"signal":"SIGTERM"})"));
     QCOMPARE_JSON(parsed(moveBody("/a", "/b c")), Json::parse(R"({"from":"/a","to":"/b c"})"));

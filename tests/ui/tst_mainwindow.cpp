@@ -1,8 +1,9 @@
 // The main window against a real lizard-local: the default project is selected, a sandbox is
 // created through the dialog, `echo hi` runs in its console, errors reach the banner.
-#include "support/apiwait.h"
 #include "models/sandboxactions.h"
+#include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
@@ -23,6 +24,7 @@
 #include <QListView>
 #include <QPointer>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -56,7 +58,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {"example capability note"});
         m_window->show();
@@ -66,15 +69,17 @@ private slots:
     {
         m_window.reset();
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>(
-                [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+            test::waitFor<client::Unit>([this](QObject* ctx, auto done) {
+                return m_api->killSandbox(m_sandboxId, ctx, done);
+            });
     }
 
     void showsConnectionAndDefaultProject()
     {
         QVERIFY(m_window->connectionText().contains(m_server.url()));
         QVERIFY(m_window->capabilityNotes().contains("example capability note"));
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
+                                  QString("default"), 10000);
         QTRY_VERIFY(m_window->sandboxPanel()->newAction()->isEnabled());
     }
 
@@ -182,13 +187,52 @@ private slots:
         // Killing it from the UI again: the server's 404 is shown with its code.
         m_window->sandboxPanel()->killSandbox(id);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->banner()->isVisible() &&
-                                     m_window->banner()->kind() == ui::BannerWidget::Kind::Error, 10000);
-        QVERIFY2(m_window->banner()->text().contains("404"), qPrintable(m_window->banner()->text()));
+                                     m_window->banner()->kind() == ui::BannerWidget::Kind::Error,
+                                 10000);
+        QVERIFY2(m_window->banner()->text().contains("404"),
+                 qPrintable(m_window->banner()->text()));
         QVERIFY2(m_window->banner()->text().contains(id), qPrintable(m_window->banner()->text()));
         // The row goes away on the next poll and the console with it.
         QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(id) < 0, 5000);
         QTRY_VERIFY(m_window->consoleArea()->consoleFor(id) == nullptr);
         m_sandboxId.clear();
+    }
+
+    // "Only these hosts": the box of internet access goes off, a bad entry gets the server's
+    // 400 in the dialog, a good list creates a sandbox whose row says what it may reach.
+    void onlyTheseHosts()
+    {
+        QPointer<ui::CreateSandboxDialog> dialog = openCreateDialog();
+        QVERIFY(dialog);
+        QSignalSpy created(dialog.data(), &ui::CreateSandboxDialog::sandboxCreated);
+        QVERIFY(dialog->internetBox()->isChecked());
+        dialog->allowedHostsEdit()->setText("pypi.org, not a host");
+        QVERIFY(!dialog->internetBox()->isChecked() && !dialog->internetBox()->isEnabled());
+        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->errorText().isEmpty(), 30000);
+        QVERIFY2(dialog->errorText().contains("INVALID_ALLOWED_HOST"),
+                 qPrintable(dialog->errorText()));
+
+        dialog->allowedHostsEdit()->setText("pypi.org *.pythonhosted.org 10.1.0.0/16");
+        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, 60000);
+        const auto info = created.at(0).at(0).value<client::SandboxInfo>();
+        const QString id = info.sandboxId;
+        const auto cleanup = qScopeGuard([&] {
+            test::waitFor<client::Unit>(
+                [&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+        });
+        QCOMPARE(info.allowedHosts, QStringList({"pypi.org", "*.pythonhosted.org", "10.1.0.0/16"}));
+        QVERIFY(!info.internetAccess);
+        models::SandboxTableModel* model = m_window->sandboxModel();
+        QTRY_VERIFY(model->rowOf(id) >= 0);
+        const QModelIndex size = model->index(model->rowOf(id), models::SandboxColumn::Size);
+        QVERIFY2(size.data().toString().endsWith(" · only 3 hosts"),
+                 qPrintable(size.data().toString()));
+        QVERIFY2(size.data(Qt::ToolTipRole)
+                     .toString()
+                     .contains("pypi.org, *.pythonhosted.org, 10.1.0.0/16"),
+                 qPrintable(size.data(Qt::ToolTipRole).toString()));
     }
 };
 

@@ -90,6 +90,8 @@ void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk,
 {
     if (m_finished)
         return;
+    if (m_activity)
+        m_activity->output(stream, chunk);
     std::string events;
     (stream == runtime::OutStream::Stdout ? m_stdout : m_stderr).feed(chunk, events);
     if (events.empty())
@@ -103,6 +105,8 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     if (m_finished)
         return;
     m_finished = true;
+    if (m_activity)
+        m_activity->exited(exitCode, timedOut);
     std::string tail;
     m_stdout.flush(tail);
     m_stderr.flush(tail);
@@ -124,12 +128,16 @@ void ExecStream::onError(const Error& error)
     if (const auto spawn = spawnFailure(error); spawn && !m_writer->begun()) {
         m_writer->begin(200, "text/event-stream", std::nullopt);
         std::string text;
+        if (m_activity)
+            m_activity->output(runtime::OutStream::Stderr, spawn->stderrText);
         m_stderr.feed(spawn->stderrText, text);
         m_writer->write(std::move(text));
         return onExit(spawn->exitCode, false);
     }
     m_finished = true;
     m_cancel.reset();
+    if (m_activity)
+        m_activity->failed(error.code, error.message);
     if (error.code == "SANDBOX_UNREACHABLE" && m_unreachable)
         m_unreachable();
     if (!m_writer->begun())
@@ -181,6 +189,8 @@ void ExecCollect::start()
     h.onStarted = [](int) {};
     h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
                         std::function<void()> resume) {
+        if (self->m_activity)
+            self->m_activity->output(stream, chunk);
         std::string& buf = stream == runtime::OutStream::Stdout ? self->m_stdout : self->m_stderr;
         const size_t room = kExecOutputCap - std::min(kExecOutputCap, buf.size());
         if (chunk.size() > room) {
@@ -197,6 +207,8 @@ void ExecCollect::start()
         if (self->m_finished)
             return;
         self->m_finished = true;
+        if (self->m_activity)
+            self->m_activity->exited(code, timedOut);
         nlohmann::json out = {
             {"stdout", self->m_stdout}, {"stderr", self->m_stderr}, {"exitCode", code}};
         if (self->m_truncated)
@@ -212,10 +224,16 @@ void ExecCollect::start()
         self->m_finished = true;
         self->m_cancel.reset();
         if (const auto spawn = spawnFailure(e)) {
+            if (self->m_activity) {
+                self->m_activity->output(runtime::OutStream::Stderr, spawn->stderrText);
+                self->m_activity->exited(spawn->exitCode, false);
+            }
             return self->m_ex->replyJson(200, {{"stdout", self->m_stdout},
                                                {"stderr", spawn->stderrText},
                                                {"exitCode", spawn->exitCode}});
         }
+        if (self->m_activity)
+            self->m_activity->failed(e.code, e.message);
         if (e.code == "SANDBOX_UNREACHABLE" && self->m_unreachable)
             self->m_unreachable();
         self->m_ex->replyError(apiErrorFromAgent(e));

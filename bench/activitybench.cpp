@@ -72,13 +72,13 @@ std::string fixed(double v, const char* unit)
 std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int execRuns,
                                               int sseMegabytes, int sseRuns)
 {
-    Figure exec{.name = "activity log cost, exec round trip",
-                .statistic = "median of " + std::to_string(execRuns) + " on vs off, in turns",
+    Figure exec{.name = "activity: exec round trip",
+                .statistic = std::to_string(execRuns) + " on/off, in turns",
                 .unit = "%",
                 .target = 5};
-    Figure sse{.name = "activity log cost, SSE throughput",
-               .statistic = "median of " + std::to_string(sseRuns) + "×" +
-                            std::to_string(sseMegabytes) + " MiB on vs off, in turns",
+    Figure sse{.name = "activity: SSE throughput",
+               .statistic =
+                   std::to_string(sseRuns) + "×" + std::to_string(sseMegabytes) + " MiB on/off",
                .unit = "%",
                .target = 5};
     auto fail = [&](const std::string& e) {
@@ -120,10 +120,12 @@ std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int e
         if (error.empty()) {
             const double onMs = median(on.execMs), offMs = median(off.execMs);
             exec.value = (onMs / offMs - 1.0) * 100.0;
-            exec.note = "on " + fixed(onMs, "ms") + ", off " + fixed(offMs, "ms");
+            exec.note =
+                "cost in %, medians: on " + fixed(onMs, "ms") + ", off " + fixed(offMs, "ms");
             const double onRate = median(on.sseMBs), offRate = median(off.sseMBs);
             sse.value = (1.0 - onRate / offRate) * 100.0;
-            sse.note = "on " + fixed(onRate, "MB/s") + ", off " + fixed(offRate, "MB/s");
+            sse.note = "cost in %, medians: on " + fixed(onRate, "MB/s") + ", off " +
+                       fixed(offRate, "MB/s");
         }
     }
     std::error_code ec;

@@ -6,6 +6,7 @@
 // numbers the entries, appends them and tells the followers, so the exec path never waits
 // on the disk.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -78,6 +79,8 @@ private:
     std::deque<Pending> m_queue;
     bool m_busy = false;
     bool m_stop = false;
+    int m_flushing = 0; // flush() callers waiting
+    static constexpr std::chrono::milliseconds kBatchWindow{20};
 
     std::mutex m_stateMutex; // m_states and the followers; the writer holds it per entry
     std::map<std::string, SandboxState> m_states;

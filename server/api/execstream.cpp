@@ -105,8 +105,6 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     if (m_finished)
         return;
     m_finished = true;
-    if (m_activity)
-        m_activity->exited(exitCode, timedOut);
     std::string tail;
     m_stdout.flush(tail);
     m_stderr.flush(tail);
@@ -119,6 +117,9 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     m_writer->write(std::move(tail));
     m_writer->end();
     m_cancel.reset();
+    // After the answer is on its way: the log is not on the round trip.
+    if (m_activity)
+        m_activity->exited(exitCode, timedOut);
 }
 
 void ExecStream::onError(const Error& error)
@@ -207,8 +208,6 @@ void ExecCollect::start()
         if (self->m_finished)
             return;
         self->m_finished = true;
-        if (self->m_activity)
-            self->m_activity->exited(code, timedOut);
         nlohmann::json out = {
             {"stdout", self->m_stdout}, {"stderr", self->m_stderr}, {"exitCode", code}};
         if (self->m_truncated)
@@ -217,6 +216,8 @@ void ExecCollect::start()
             out["timedOut"] = true;
         self->m_ex->replyJson(200, out);
         self->m_cancel.reset();
+        if (self->m_activity) // after the answer: the log is not on the round trip
+            self->m_activity->exited(code, timedOut);
     };
     h.onError = [self](const Error& e) {
         if (self->m_finished)

@@ -7,11 +7,13 @@
 #include "client/coderun/runnerevents.h"
 #include "models/activity/activityfiltermodel.h"
 #include "models/activity/activitylistmodel.h"
+#include "models/activity/activitypulse.h"
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
+#include "ui/activity/activebadgedelegate.h"
 #include "ui/activity/activitycontroller.h"
 #include "ui/activity/activityentryview.h"
 #include "ui/activity/activitypanel.h"
@@ -48,6 +50,7 @@ private slots:
     void filtersAndSearches();
     void exportValidates();
     void openAsNotebookUsesTheAgentsVariables();
+    void sandboxListShowsActiveBadge();
     void cloudLikeServerSaysSo();
 
 private:
@@ -154,6 +157,10 @@ void TestActivityPanel::showsTheSessionAndTheChart()
     auto* image = panel->entryView()->findChild<ui::notebook::ImageOutputView*>();
     QVERIFY2(image, "the chart has an image view");
     QTRY_VERIFY(image->isVisible());
+    // The picture shows the list's "active now" dot when the agent's last command is recent
+    // enough (sandboxListShowsActiveBadge checks the dot itself).
+    m_activity->pulse()->setInterval(200);
+    QTest::qWaitFor([this] { return m_activity->pulse()->isActive(m_id); }, 3000);
     QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab")));
     const QImage shot = image->grab().toImage();
     QVERIFY2(shot.width() > 150 && shot.height() > 100,
@@ -172,8 +179,17 @@ void TestActivityPanel::showsTheSessionAndTheChart()
 void TestActivityPanel::filtersAndSearches()
 {
     auto* panel = m_activity->panel();
+    // Commands: only execs (the app's own probes, such as the Ports tab's, are execs too).
     panel->kindFilter()->setCurrentIndex(panel->kindFilter()->findText("Commands"));
-    QCOMPARE(panel->list()->model()->rowCount(), 1);
+    QAbstractItemModel* shown = panel->list()->model();
+    QVERIFY(shown->rowCount() >= 1 && shown->rowCount() < panel->model()->rowCount());
+    int agents = 0;
+    for (int i = 0; i < shown->rowCount(); ++i) {
+        QCOMPARE(shown->index(i, 0).data(ActivityListModel::KindRole).toString(),
+                 QStringLiteral("exec"));
+        agents += shown->index(i, 0).data().toString().contains("agent-says-hi");
+    }
+    QCOMPARE(agents, 1);
     panel->kindFilter()->setCurrentIndex(panel->kindFilter()->findText("Files"));
     QCOMPARE(panel->list()->model()->rowCount(), 1);
     QVERIFY(panel->list()->model()->index(0, 0).data().toString().contains("/home/user/notes.txt"));
@@ -239,6 +255,35 @@ void TestActivityPanel::openAsNotebookUsesTheAgentsVariables()
     const auto* rich = std::get_if<notebook::RichOutput>(&next->outputs()[0]);
     QVERIFY(rich);
     QCOMPARE(rich->text("text/plain"), QStringLiteral("42"));
+}
+
+void TestActivityPanel::sandboxListShowsActiveBadge()
+{
+    QTableView* table = m_window->sandboxPanel()->view();
+    auto greenAtId = [&] {
+        const QRect cell = table->visualRect(table->model()->index(0, 0));
+        const QImage shot =
+            table->viewport()->grab(cell.adjusted(0, 0, -cell.width() + 20, 0)).toImage();
+        int green = 0;
+        const QColor badge = ui::activity::ActiveBadgeDelegate::badgeColor();
+        for (int y = 0; y < shot.height(); ++y)
+            for (int x = 0; x < shot.width(); ++x) {
+                const QColor c = shot.pixelColor(x, y);
+                green += qAbs(c.red() - badge.red()) < 30 && qAbs(c.green() - badge.green()) < 30 &&
+                         qAbs(c.blue() - badge.blue()) < 30;
+            }
+        return green;
+    };
+    m_activity->pulse()->setInterval(200);
+    // Quiet now (the last command ended long ago)...
+    QTRY_VERIFY_WITH_TIMEOUT(!m_activity->pulse()->isActive(m_id), 10000);
+    QCOMPARE(greenAtId(), 0);
+    // ...an exec makes it active, with a dot before its id, for a few seconds.
+    QVERIFY(post("/exec", {{"cmd", "true"}}).contains("exitCode"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_activity->pulse()->isActive(m_id), 5000);
+    QTRY_VERIFY(greenAtId() > 20);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_activity->pulse()->isActive(m_id), 10000);
+    QTRY_COMPARE(greenAtId(), 0);
 }
 
 void TestActivityPanel::cloudLikeServerSaysSo()

@@ -1,7 +1,10 @@
 #include "ui/activity/activitycontroller.h"
 
+#include "models/activity/activitypulse.h"
+#include "models/sandboxtablemodel.h"
 #include "notebook/celldata.h"
 #include "notebook/notebookdocument.h"
+#include "ui/activity/activebadgedelegate.h"
 #include "ui/activity/activitypanel.h"
 #include "ui/files/filespanel.h"
 #include "ui/mainwindow.h"
@@ -11,19 +14,31 @@
 #include "ui/sandboxpanel.h"
 
 #include <QTabWidget>
+#include <QTableView>
 #include <QTimer>
 
 namespace lizard::ui::activity {
 
 ActivityController::ActivityController(MainWindow* window, notebook::NotebookController* notebooks,
                                        QObject* parent)
-    : QObject(parent), m_window(window), m_notebooks(notebooks), m_panel(new ActivityPanel)
+    : QObject(parent), m_window(window), m_notebooks(notebooks), m_panel(new ActivityPanel),
+      m_pulse(new models::ActivityPulse(this))
 {
+    // The "active now" badge before each sandbox id in the list.
+    QTableView* table = window->sandboxPanel()->view();
+    table->setItemDelegateForColumn(
+        0, new ActiveBadgeDelegate(m_pulse, models::SandboxTableModel::SandboxIdRole, table));
+    connect(m_pulse, &models::ActivityPulse::changed, table->viewport(),
+            qOverload<>(&QWidget::update));
+    m_pulse->setApi(window->api());
+    updatePulseSandboxes();
     m_panel->setObjectName(QStringLiteral("activityPanel"));
     window->toolTabs()->addTab(m_panel, tr("Activity"));
     m_panel->setApi(window->api());
     m_panel->showSandbox(window->sandboxPanel()->currentSandboxId());
     connect(window, &MainWindow::backendChanged, this, [this] {
+        m_pulse->setApi(m_window->api());
+        updatePulseSandboxes();
         m_panel->setApi(m_window->api());
         m_panel->showSandbox(m_window->sandboxPanel()->currentSandboxId());
     });
@@ -51,6 +66,25 @@ void ActivityController::openNotebook(const QString& sandboxId,
     const QString id = contextId.startsWith(QStringLiteral("default-")) ? QString() : contextId;
     page->kernel()->selectContext(notebook::ContextChoice{id, language, QString()});
     emit notebookOpened(page);
+}
+
+void ActivityController::updatePulseSandboxes()
+{
+    QStringList ids;
+    if (QAbstractItemModel* model = m_window->sandboxPanel()->view()->model()) {
+        for (int row = 0; row < model->rowCount(); ++row)
+            ids << model->index(row, 0).data(models::SandboxTableModel::SandboxIdRole).toString();
+        // Follows the list as it refreshes (rows come and go).
+        if (!model->property("lizardPulseConnected").toBool()) {
+            model->setProperty("lizardPulseConnected", true);
+            for (auto signal :
+                 {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+                connect(model, signal, this, &ActivityController::updatePulseSandboxes);
+            connect(model, &QAbstractItemModel::modelReset, this,
+                    &ActivityController::updatePulseSandboxes);
+        }
+    }
+    m_pulse->setSandboxes(ids);
 }
 
 void ActivityController::showFile(const QString& sandboxId, const QString& path)

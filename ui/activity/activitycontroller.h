@@ -6,6 +6,9 @@
 #include <QObject>
 #include <QPointer>
 
+namespace lizard::models {
+class ActivityPulse;
+}
 namespace lizard::notebook {
 struct NotebookData;
 }
@@ -30,6 +33,7 @@ public:
                        QObject* parent = nullptr);
 
     ActivityPanel* panel() const { return m_panel; }
+    models::ActivityPulse* pulse() const { return m_pulse; }
 
 signals:
     void notebookOpened(lizard::ui::notebook::NotebookPage* page);
@@ -38,10 +42,12 @@ private:
     void openNotebook(const QString& sandboxId, const lizard::notebook::NotebookData& data,
                       const QString& contextId, const QString& language);
     void showFile(const QString& sandboxId, const QString& path);
+    void updatePulseSandboxes();
 
     MainWindow* m_window;
     QPointer<notebook::NotebookController> m_notebooks;
     ActivityPanel* m_panel;
+    models::ActivityPulse* m_pulse;
 };
 
 } // namespace lizard::ui::activity

@@ -3,6 +3,7 @@
 #include "app/connectioncontroller.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"
+#include "ui/activity/activitycontroller.h"
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
@@ -40,6 +41,8 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
     m_notebooks =
         new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
     m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
+    // Activity: what happened in the selected sandbox, beside Console, Files and Ports.
+    new ui::activity::ActivityController(m_window.get(), m_notebooks, this);
     m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
                                                         m_settings->autoExtendCloud());
 }

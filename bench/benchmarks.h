@@ -42,6 +42,12 @@ Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes)
 // running again (adopted by the new process).
 Figure measureRestart(const std::string& localBin, int sandboxes, int runs);
 
+// activitybench.cpp: two lizard-local of its own (`localBin`), with the activity log and with
+// --no-activity, measured in turns: what recording adds to the exec round trip of `true`
+// (`execRuns` each) and takes from SSE throughput (`sseRuns` × `sseMegabytes` each), in %.
+std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int execRuns,
+                                              int sseMegabytes, int sseRuns);
+
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);
 

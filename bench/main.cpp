@@ -4,17 +4,18 @@
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
 //                200]
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]]
-// --local-bin: the lizard-local to restart for the restart figure (it runs one of its own).
+// --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), and
+// to run twice, with the activity log on and off, for the activity cost figures.
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
 #include "benchmarks.h"
 #include "reference.h"
 
-#include <curl/curl.h>
-
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <curl/curl.h>
 #include <map>
 #include <string>
 #include <thread>
@@ -124,12 +125,19 @@ int run(std::map<std::string, std::string>& opts)
     print(restore, allMeasured);
     print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
 
-    if (opts.count("local-bin"))
+    if (opts.count("local-bin")) {
         print(measureRestart(opts["local-bin"], positive(opts, "restart-sandboxes", 5),
                              positive(opts, "restart-runs", 5)),
               allMeasured);
-    else
-        std::printf("restart figure: no --local-bin given\n");
+        // The same exec and SSE measurements with the activity log on and off.
+        auto [execCost, sseCost] =
+            measureActivityCost(opts["local-bin"], positive(opts, "exec-runs", 100),
+                                std::min(megabytes, 100), positive(opts, "lifecycle-runs", 5));
+        print(execCost, allMeasured);
+        print(sseCost, allMeasured);
+    } else {
+        std::printf("restart and activity figures: no --local-bin given\n");
+    }
     return allMeasured ? 0 : 2;
 }
 

@@ -3,12 +3,12 @@
 // by the Qt event loop, see curlmulti.h), cancellable, and reports on the thread that made it.
 // The same code talks to https://lizard.build and to a lizard-local.
 
+#include "client/activitypage.h"
 #include "client/outcome.h"
 #include "client/types.h"
 
 #include <QObject>
 #include <QPointer>
-
 #include <functional>
 #include <memory>
 
@@ -131,6 +131,11 @@ public:
     // The sandbox's system log (client/logstream.h, lizardapi_logs.cpp): the last `tail` lines
     // (0..10000), then new ones live. The returned object is owned by the caller (parent it).
     LogStream* followLogs(const QString& sandboxId, int tail);
+
+    // The activity log (client/lizardapi_activity.cpp): a lizard-local extension; the cloud
+    // answers 404 and a lizard-local run with --no-activity 501. Entries after `since`.
+    PendingCall* activity(const QString& sandboxId, qint64 since, int limit, QObject* ctx,
+                          Done<ActivityPage> done);
 
     // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.

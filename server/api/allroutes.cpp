@@ -19,6 +19,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerExposeRoutes(router, ctx);
     registerVolumeRoutes(router, ctx);
     registerLogRoutes(router, ctx);
+    registerActivityRoutes(router, ctx);
 }
 
 } // namespace lizard::api

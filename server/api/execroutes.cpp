@@ -58,11 +58,13 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
             // than at the next health round.
             const std::string id = p[0];
             auto suspect = [&mgr, id] { mgr.checkSoon(id); };
+            auto activity = ExecActivity::start(mgr.activity(), id, parsed->request);
             if (ex->wantsEventStream()) {
                 auto stream =
                     std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath,
                                                  std::move(parsed->request), parsed->pidEvent);
                 stream->onUnreachable(suspect);
+                stream->setActivity(std::move(activity));
                 stream->setOomCounter(
                     [&mgr, handle = sb.value()->handle] { return mgr.oomKills(handle); });
                 stream->start();
@@ -71,6 +73,7 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
                 auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,
                                                              std::move(parsed->request));
                 collect->onUnreachable(suspect);
+                collect->setActivity(std::move(activity));
                 collect->start();
                 trackByKey(ctx, ex, collect);
             }

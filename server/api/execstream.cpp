@@ -90,6 +90,8 @@ void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk,
 {
     if (m_finished)
         return;
+    if (m_activity)
+        m_activity->output(stream, chunk);
     std::string events;
     (stream == runtime::OutStream::Stdout ? m_stdout : m_stderr).feed(chunk, events);
     if (events.empty())
@@ -115,6 +117,9 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     m_writer->write(std::move(tail));
     m_writer->end();
     m_cancel.reset();
+    // After the answer is on its way: the log is not on the round trip.
+    if (m_activity)
+        m_activity->exited(exitCode, timedOut);
 }
 
 void ExecStream::onError(const Error& error)
@@ -124,12 +129,16 @@ void ExecStream::onError(const Error& error)
     if (const auto spawn = spawnFailure(error); spawn && !m_writer->begun()) {
         m_writer->begin(200, "text/event-stream", std::nullopt);
         std::string text;
+        if (m_activity)
+            m_activity->output(runtime::OutStream::Stderr, spawn->stderrText);
         m_stderr.feed(spawn->stderrText, text);
         m_writer->write(std::move(text));
         return onExit(spawn->exitCode, false);
     }
     m_finished = true;
     m_cancel.reset();
+    if (m_activity)
+        m_activity->failed(error.code, error.message);
     if (error.code == "SANDBOX_UNREACHABLE" && m_unreachable)
         m_unreachable();
     if (!m_writer->begun())
@@ -181,6 +190,8 @@ void ExecCollect::start()
     h.onStarted = [](int) {};
     h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
                         std::function<void()> resume) {
+        if (self->m_activity)
+            self->m_activity->output(stream, chunk);
         std::string& buf = stream == runtime::OutStream::Stdout ? self->m_stdout : self->m_stderr;
         const size_t room = kExecOutputCap - std::min(kExecOutputCap, buf.size());
         if (chunk.size() > room) {
@@ -205,6 +216,8 @@ void ExecCollect::start()
             out["timedOut"] = true;
         self->m_ex->replyJson(200, out);
         self->m_cancel.reset();
+        if (self->m_activity) // after the answer: the log is not on the round trip
+            self->m_activity->exited(code, timedOut);
     };
     h.onError = [self](const Error& e) {
         if (self->m_finished)
@@ -212,10 +225,16 @@ void ExecCollect::start()
         self->m_finished = true;
         self->m_cancel.reset();
         if (const auto spawn = spawnFailure(e)) {
+            if (self->m_activity) {
+                self->m_activity->output(runtime::OutStream::Stderr, spawn->stderrText);
+                self->m_activity->exited(spawn->exitCode, false);
+            }
             return self->m_ex->replyJson(200, {{"stdout", self->m_stdout},
                                                {"stderr", spawn->stderrText},
                                                {"exitCode", spawn->exitCode}});
         }
+        if (self->m_activity)
+            self->m_activity->failed(e.code, e.message);
         if (e.code == "SANDBOX_UNREACHABLE" && self->m_unreachable)
             self->m_unreachable();
         self->m_ex->replyError(apiErrorFromAgent(e));

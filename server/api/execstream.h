@@ -2,6 +2,7 @@
 // A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
 // reading paused until each HTTP write completed. A client that hangs up cancels the exec.
 
+#include "api/execactivity.h"
 #include "api/keystreams.h"
 #include "api/sseencoder.h"
 #include "api/streamwriter.h"
@@ -22,6 +23,8 @@ public:
     // The sandbox's OOM kill count (-1: unknown): a command killed by SIGKILL while it grew
     // ends with "oomKilled": true, so the caller can tell the OOM killer from a kill.
     void setOomCounter(std::function<long long()> counter) { m_oomKills = std::move(counter); }
+    // Where the exec is recorded (null: not recorded).
+    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
     void start();
     // The key was revoked: an error event ends the stream (or a 401 before it began), and
     // the command is killed.
@@ -44,6 +47,7 @@ private:
     std::shared_ptr<runtime::Cancel> m_cancel;
     std::function<long long()> m_oomKills;
     long long m_oomKillsBefore = -1;
+    std::shared_ptr<ExecActivity> m_activity;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
 };
@@ -56,6 +60,7 @@ public:
     ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                 runtime::ExecRequest request);
     void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
+    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
     void start();
     void revoke() override; // answers 401 KEY_REVOKED and kills the command
 
@@ -67,6 +72,7 @@ private:
     std::string m_stderr;
     bool m_truncated = false;
     bool m_finished = false;
+    std::shared_ptr<ExecActivity> m_activity;
     std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
 };

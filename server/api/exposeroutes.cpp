@@ -1,5 +1,6 @@
 // Exposed ports: POST/DELETE /api/sandboxes/{id}/expose/{port}, served by the port proxy.
 #include "api/routes.h"
+#include "api/sandboxmanager.h"
 #include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
 #include "store/store.h"
@@ -57,6 +58,8 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
         auto exposed = ctx.proxy->expose(p[0], *port);
         if (!exposed)
             return ex->replyError(exposed.error());
+        // The access token stays out of the log: whoever reads it could open the port.
+        ctx.sandboxes.recordActivity(p[0], "expose", {{"port", exposed->port}});
         ex->replyJson(200, {{"hostname", ctx.proxy->hostname(*exposed)},
                             {"url", ctx.proxy->url(*exposed)},
                             {"port", exposed->port},
@@ -73,6 +76,7 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
         if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
             return ex->replyError(s.error());
+        ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", *port}});
         ex->replyEmpty();
     });
 }

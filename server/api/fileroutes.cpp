@@ -146,11 +146,15 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         if (Status room = mgr.checkStorage(bytes.size()); !room)
             return ex->replyError(room.error());
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
-            agent->writeFile(*path, *u, std::move(bytes), [ex, agent](Status st) {
-                if (!st)
-                    return ex->replyError(apiErrorFromAgent(st.error()));
-                ex->replyEmpty();
-            });
+            // Path and size only: the content is the user's, and may be large or secret.
+            nlohmann::json entry = {{"path", *path}, {"size", bytes.size()}};
+            agent->writeFile(*path, *u, std::move(bytes),
+                             [ex, agent, &mgr, id = p[0], entry](Status st) {
+                                 if (!st)
+                                     return ex->replyError(apiErrorFromAgent(st.error()));
+                                 mgr.recordActivity(id, "fileWrite", entry);
+                                 ex->replyEmpty();
+                             });
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
@@ -177,7 +181,11 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(path.error());
         else
             req["path"] = *path;
-        askAgent(mgr, ex, p[0], std::move(req), [ex](const nlohmann::json&) { ex->replyEmpty(); });
+        askAgent(mgr, ex, p[0], req,
+                 [ex, &mgr, id = p[0], path = req["path"]](const nlohmann::json&) {
+                     mgr.recordActivity(id, "fileDelete", {{"path", path}});
+                     ex->replyEmpty();
+                 });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
         if (!mgr.running(p[0]))
@@ -222,7 +230,10 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
                    if (!to)
                        return ex->replyError(to.error());
                    askAgent(mgr, ex, p[0], {{"op", "move"}, {"from", *from}, {"to", *to}},
-                            [ex](const nlohmann::json&) { ex->replyEmpty(); });
+                            [ex, &mgr, id = p[0], from = *from, to = *to](const nlohmann::json&) {
+                                mgr.recordActivity(id, "fileMove", {{"from", from}, {"to", to}});
+                                ex->replyEmpty();
+                            });
                });
 }
 

@@ -128,6 +128,13 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
                             if (left->fetch_sub(1) != 1)
                                 return;
                             mgr.snapshots().dropFiles(name);
+                            nlohmann::json forks = nlohmann::json::array();
+                            for (const auto& one : *results)
+                                if (one.contains("sandbox"))
+                                    forks.push_back(
+                                        one["sandbox"].value("sandboxId", std::string()));
+                            mgr.recordActivity(source->id, "fork",
+                                               {{"count", results->size()}, {"forks", forks}});
                             onExchange(ex, [ex, results] {
                                 ex->replyJson(200, nlohmann::json(*results));
                             });

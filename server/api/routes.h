@@ -47,6 +47,7 @@ void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
 void registerLogRoutes(Router& router, ApiContext& ctx); // system logs (SSE)
+void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Tracks a long request (a stream) by the key that opened it, so that revoking the key ends it

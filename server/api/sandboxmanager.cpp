@@ -1,5 +1,6 @@
 #include "api/sandboxmanager.h"
 
+#include "api/activitylog.h"
 #include "api/snapshotservice.h"
 #include "common/crypto.h"
 #include "common/log.h"
@@ -124,6 +125,15 @@ void SandboxManager::create(CreateSandboxParams params,
         release();
         if (r.endAtMs != 0)
             armDeadline(r.id, r.endAtMs);
+        nlohmann::json created = {{"template", r.templateName},
+                                  {"size", r.size},
+                                  {"timeoutMs", params.timeoutMs},
+                                  {"envNames", nlohmann::json::array()}};
+        for (const auto& [name, value] : r.envs)
+            created["envNames"].push_back(name);
+        if (!params.filesFrom.empty())
+            created["filesFrom"] = params.filesFrom;
+        recordActivity(r.id, "create", std::move(created));
         log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " +
                   r.projectId + ", pid " + std::to_string(r.handle.initPid) + ")");
         m_logs.append(r.id, "info", "lifecycle", createdText(r));
@@ -152,6 +162,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
                   : reason == "expired" ? "killed: its timeout passed"
                   : reason == "lost"    ? "lost: its init process (PID 1) is gone"
                                         : "killed (" + reason + ")");
+    recordActivity(id, "kill", {{"reason", reason}});
     {
         std::lock_guard lock(m_mutex);
         m_operationLocks.erase(id); // a capture still running keeps its own reference
@@ -161,6 +172,9 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
         // a while to exit, but from here on none of them runs again.
         m_runtime.end(rec->handle);
         done(okStatus());
+        // Written before the directory (and the log in it) goes, so that followers see it.
+        if (m_activity != nullptr)
+            m_activity->flush();
         m_runtime.destroy(rec->handle);
         m_logs.end(rec->id); // its log went with its directory: the streams end
         log::info("sandbox " + rec->id + " destroyed (" + reason + ")");
@@ -178,6 +192,7 @@ Status SandboxManager::setTimeout(const std::string& id, int64_t timeoutMs)
     m_logs.append(id, "info", "lifecycle",
                   "timeout set to " + std::to_string(timeoutMs / 1000) + " s (ends " +
                       isoUtc(endAt) + ")");
+    recordActivity(id, "timeout", {{"timeoutMs", timeoutMs}, {"endAt", isoUtc(endAt)}});
     net::post(m_workers, [this, id] {
         if (store::SandboxPtr rec = running(id))
             renewLease(*rec);
@@ -240,6 +255,19 @@ void SandboxManager::shutdown()
     for (auto& [id, timer] : m_timers)
         timer->cancel();
     m_timers.clear();
+}
+
+} // namespace lizard::api
+
+namespace lizard::api {
+
+void SandboxManager::recordActivity(const std::string& id, const std::string& kind,
+                                    nlohmann::json fields)
+{
+    if (m_activity == nullptr)
+        return;
+    fields["kind"] = kind;
+    m_activity->record(id, std::move(fields));
 }
 
 } // namespace lizard::api

@@ -38,6 +38,7 @@ struct CreateSandboxParams
 };
 
 class SnapshotService;
+class ActivityLog;
 
 class SandboxManager
 {
@@ -125,6 +126,12 @@ public:
     // now, not rounds later. A live one is left alone.
     void checkSoon(const std::string& id);
     void setOrphanGrace(int64_t ms) { m_orphanGraceMs = ms; }
+    // The activity log (null: not recorded); set before serving.
+    void setActivity(ActivityLog* log) { m_activity = log; }
+    ActivityLog* activity() const { return m_activity; }
+    // Records an entry {"kind": kind, ...fields} in the sandbox's activity log (if on).
+    void recordActivity(const std::string& id, const std::string& kind,
+                        nlohmann::json fields = nlohmann::json::object());
     // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
     void shutdown();
 
@@ -164,6 +171,7 @@ private:
     std::string m_dataDir;
     int64_t m_orphanGraceMs = 0;
     logs::SystemLog m_logs;
+    ActivityLog* m_activity = nullptr;
 };
 
 } // namespace lizard::api

@@ -56,6 +56,7 @@ void SandboxManager::pause(const std::string& id, std::function<void(Status)> do
             m_runtime.thaw(rec->handle);
             return done(s);
         }
+        recordActivity(id, "pause");
         log::info("sandbox " + id + " paused");
         m_logs.append(id, "info", "lifecycle", "paused");
         done(okStatus());
@@ -80,6 +81,7 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
             return done(s);
         if (store::SandboxPtr now = running(id))
             renewLease(*now);
+        recordActivity(id, "resume");
         log::info("sandbox " + id + " resumed");
         m_logs.append(id, "info", "lifecycle", "resumed");
         done(okStatus());

@@ -1,5 +1,6 @@
 #include "api/service.h"
 
+#include "api/activitylog.h"
 #include "api/bootstrap.h"
 #include "api/keystreams.h"
 #include "api/logwatch.h"
@@ -103,6 +104,13 @@ int runService(const Options& options)
                   : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
     manager.setVolumeStorage(&volumes);
     manager.setDataDir(dir);
+    std::unique_ptr<ActivityLog> activity;
+    if (options.activity)
+        activity = std::make_unique<ActivityLog>(dir + "/sandboxes", options.activityMaxBytes);
+    manager.setActivity(activity.get());
+    log::info(activity ? "activity log: on, " + std::to_string(options.activityMaxBytes / 1024) +
+                             " KiB per sandbox"
+                       : std::string("activity log: off (--no-activity)"));
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();

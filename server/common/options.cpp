@@ -44,15 +44,21 @@ std::string defaultDataDir()
 std::string usageText()
 {
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
-           "                    [--orphan-grace S]\n"
+           "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
-           "                   any free port when that is taken or --port is 0; 0 = any free port)\n"
+           "                   any free port when that is taken or --port is 0; 0 = any free "
+           "port)\n"
            "  --data-dir DIR   state directory (default $XDG_DATA_HOME/lizard-local)\n"
            "  --max-running N  sandboxes running at once (default 32)\n"
            "  --orphan-grace S when lizard-local is gone, sandboxes end at their deadline, and\n"
-           "                   S seconds after it stopped (default 600; 0 = no such end); a restart\n"
+           "                   S seconds after it stopped (default 600; 0 = no such end); a "
+           "restart\n"
            "                   before that adopts them\n"
+           "  --no-activity    record no activity log (GET /api/sandboxes/{id}/activity: 501)\n"
+           "  --activity-max-kib N\n"
+           "                   bound of each sandbox's activity log in KiB (default 65536,\n"
+           "                   at least 16); the oldest entries are dropped first\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -89,6 +95,13 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
         } else if (a == "--orphan-grace") {
             if (!value(v) || !parseInt(v, 0, 604800, o.orphanGraceS))
                 return usageError("--orphan-grace needs a number of seconds from 0 to 604800");
+        } else if (a == "--no-activity") {
+            o.activity = false;
+        } else if (a == "--activity-max-kib") {
+            int kib = 0;
+            if (!value(v) || !parseInt(v, 16, 16 * 1024 * 1024, kib))
+                return usageError("--activity-max-kib needs a number from 16 to 16777216");
+            o.activityMaxBytes = uint64_t(kib) * 1024;
         } else if (a == "--max-running") {
             if (!value(v) || !parseInt(v, 1, 100000, o.maxRunning))
                 return usageError("--max-running needs a number from 1 to 100000");

@@ -3,6 +3,7 @@
 
 #include "common/result.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct Options
     int orphanGraceS = 600;
     int proxyPort = -1;  // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
+    bool activity = true;        // --no-activity: no activity log (the route answers 501)
+    uint64_t activityMaxBytes = 64ull << 20; // per sandbox; the oldest entries go first
     bool help = false;
     bool version = false;
 };

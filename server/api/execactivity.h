@@ -1,0 +1,85 @@
+#pragma once
+// What one exec leaves in the activity log: argv or command, cwd, user, the names (never the
+// values) of its env variables, times, exit code, byte counts and the first and last 64 KiB
+// of each stream. An exec that carries a code runner invocation (the official SDK's runCode
+// or our own runner: python3 -c <runner source> <base64 JSON>) is recorded as a "runCode"
+// entry instead: its context, language and code, and the runner's events.
+
+#include "runtime/agentclient.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lizard::api {
+
+class ActivityLog;
+
+inline constexpr size_t kActivityCaptureBytes = 64 * 1024;
+inline constexpr size_t kActivityEventBytes = 16 << 20; // runner events kept per run
+
+// The first and last kActivityCaptureBytes of a stream, and its length.
+class StreamCapture
+{
+public:
+    void feed(std::string_view chunk);
+    void store(nlohmann::json& entry, const std::string& name) const;
+
+private:
+    std::string m_head;
+    std::string m_tail; // up to 2× the capture, trimmed when it grows past that
+    uint64_t m_bytes = 0;
+};
+
+// The runner's JSON-lines events, "part" pieces joined.
+class RunnerEvents
+{
+public:
+    void feed(std::string_view chunk);
+    void finish();
+    nlohmann::json take() { return std::move(m_events); }
+    bool truncated() const { return m_truncated; }
+
+private:
+    void line(std::string_view text);
+
+    std::string m_partial;
+    std::string m_part;
+    nlohmann::json m_events = nlohmann::json::array();
+    size_t m_bytes = 0;
+    bool m_truncated = false;
+};
+
+class ExecActivity
+{
+public:
+    // Null when the log is off.
+    static std::shared_ptr<ExecActivity> start(ActivityLog* log, const std::string& sandboxId,
+                                               const runtime::ExecRequest& request);
+    void output(runtime::OutStream stream, std::string_view chunk);
+    void exited(int exitCode, bool timedOut);
+    void failed(const std::string& code, const std::string& message);
+    ~ExecActivity(); // an exec that never ended (client gone) is recorded as cancelled
+
+private:
+    ExecActivity(ActivityLog* log, std::string sandboxId, nlohmann::json entry,
+                 std::optional<nlohmann::json> runner);
+    void finish(nlohmann::json fields);
+
+    ActivityLog* m_log;
+    std::string m_sandboxId;
+    nlohmann::json m_entry;
+    bool m_runCode = false;
+    int64_t m_startMs;
+    StreamCapture m_stdout;
+    StreamCapture m_stderr;
+    RunnerEvents m_events;
+    bool m_done = false;
+};
+
+// The runner arguments of an exec's argv, when it is a runner invocation.
+std::optional<nlohmann::json> runnerInvocation(const std::vector<std::string>& argv);
+
+} // namespace lizard::api

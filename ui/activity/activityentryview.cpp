@@ -1,0 +1,173 @@
+#include "ui/activity/activityentryview.h"
+
+#include "models/activity/activitylistmodel.h"
+#include "notebook/activitynotebook.h"
+#include "ui/highlight/highlighterfactory.h"
+#include "ui/notebook/outputview.h"
+#include "ui/notebook/outputviewfactory.h"
+
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+namespace lizard::ui::activity {
+
+namespace {
+
+QString text(const nlohmann::json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                            : QString();
+}
+
+// A read-only code or console block that is as tall as its text (up to a limit).
+QPlainTextEdit* block(const QString& content, QWidget* parent)
+{
+    auto* edit = new QPlainTextEdit(parent);
+    edit->setReadOnly(true);
+    edit->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    edit->setPlainText(content);
+    edit->setLineWrapMode(QPlainTextEdit::NoWrap);
+    const int lines = std::min(int(content.count(QLatin1Char('\n'))) + 1, 30);
+    const int margins = int(edit->document()->documentMargin() * 2) + edit->frameWidth() * 2;
+    edit->setFixedHeight(edit->fontMetrics().lineSpacing() * lines + margins +
+                         edit->horizontalScrollBar()->sizeHint().height());
+    return edit;
+}
+
+// The captured output of one stream: its first 64 KiB, and its last when more was printed.
+QString captured(const nlohmann::json& e, const char* name)
+{
+    const std::string n = name;
+    QString out = text(e, (n + "Head").c_str());
+    const qint64 bytes = e.value(n + "Bytes", qint64(0));
+    if (e.contains(n + "Tail")) {
+        const QString tail = text(e, (n + "Tail").c_str());
+        const qint64 skipped = bytes - out.toUtf8().size() - tail.toUtf8().size();
+        if (skipped > 0)
+            out += QObject::tr("\n… %1 bytes not kept …\n").arg(skipped);
+        out += tail;
+    }
+    return out;
+}
+
+} // namespace
+
+ActivityEntryView::ActivityEntryView(QWidget* parent)
+    : QWidget(parent), m_layout(new QVBoxLayout(this))
+{
+    m_layout->setAlignment(Qt::AlignTop);
+}
+
+void ActivityEntryView::clear()
+{
+    m_outputs.clear();
+    while (QLayoutItem* item = m_layout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+}
+
+void ActivityEntryView::showEntry(const nlohmann::json& entry)
+{
+    clear();
+    addHeader(entry);
+    const std::string kind = entry.value("kind", std::string());
+    if (kind == "runCode")
+        showRunCode(entry);
+    else if (kind == "exec")
+        showExec(entry);
+    else if (kind.rfind("file", 0) == 0)
+        showFile(entry);
+}
+
+void ActivityEntryView::addHeader(const nlohmann::json& entry)
+{
+    auto* header = new QLabel(this);
+    header->setObjectName(QStringLiteral("activityEntryHeader"));
+    header->setTextFormat(Qt::PlainText);
+    header->setWordWrap(true);
+    const QDateTime time = QDateTime::fromString(text(entry, "time"), Qt::ISODateWithMs);
+    header->setText(QStringLiteral("#%1  %2\n%3")
+                        .arg(entry.value("seq", 0))
+                        .arg(time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
+                             models::ActivityListModel::summary(entry)));
+    m_layout->addWidget(header);
+}
+
+void ActivityEntryView::showRunCode(const nlohmann::json& entry)
+{
+    const lizard::notebook::CellData cell = lizard::notebook::cellFromRunCode(entry);
+    auto* where = new QLabel(
+        tr("In [%1]  ·  context %2")
+            .arg(cell.executionCount ? QString::number(*cell.executionCount) : QStringLiteral(" "),
+                 lizard::notebook::activityContextId(entry)),
+        this);
+    m_layout->addWidget(where);
+    auto* code = block(cell.source, this);
+    code->setObjectName(QStringLiteral("activityCode"));
+    highlight::createHighlighter(code->document(), lizard::notebook::activityLanguage(entry));
+    m_layout->addWidget(code);
+    for (const auto& output : cell.outputs) {
+        notebook::OutputView* view = notebook::createOutputView(output, this);
+        view->flush();
+        m_outputs << view;
+        m_layout->addWidget(view);
+    }
+    if (entry.value("eventsTruncated", false))
+        m_layout->addWidget(new QLabel(tr("(more output than the log keeps per run)"), this));
+}
+
+void ActivityEntryView::showExec(const nlohmann::json& entry)
+{
+    QString console =
+        QStringLiteral("$ ") +
+        (entry.contains("command")
+             ? text(entry, "command")
+             : QString::fromStdString(entry.value("argv", nlohmann::json::array()).dump())) +
+        QLatin1Char('\n') + captured(entry, "stdout");
+    const QString err = captured(entry, "stderr");
+    if (!err.isEmpty())
+        console += (console.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + err;
+    auto* out = block(console, this);
+    out->setObjectName(QStringLiteral("activityConsole"));
+    m_layout->addWidget(out);
+    QStringList facts;
+    if (entry.contains("exitCode"))
+        facts << tr("exit code %1").arg(entry.value("exitCode", 0));
+    if (entry.value("timedOut", false))
+        facts << tr("timed out");
+    if (entry.contains("error"))
+        facts << text(entry, "error") + QStringLiteral(": ") + text(entry, "message");
+    facts << tr("%1 ms").arg(entry.value("durationMs", 0));
+    if (!text(entry, "cwd").isEmpty())
+        facts << tr("in %1").arg(text(entry, "cwd"));
+    facts << tr("as %1").arg(text(entry, "user"));
+    QStringList envs;
+    for (const auto& n : entry.value("envNames", nlohmann::json::array()))
+        envs << QString::fromStdString(n.get<std::string>());
+    if (!envs.isEmpty())
+        facts << tr("env: %1").arg(envs.join(QStringLiteral(", ")));
+    auto* status = new QLabel(facts.join(QStringLiteral("  ·  ")), this);
+    status->setObjectName(QStringLiteral("activityExitCode"));
+    if (entry.value("exitCode", 0) != 0 || entry.contains("error"))
+        status->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+    m_layout->addWidget(status);
+}
+
+void ActivityEntryView::showFile(const nlohmann::json& entry)
+{
+    const QString path = entry.contains("to") ? text(entry, "to") : text(entry, "path");
+    if (entry.value("kind", std::string()) == "fileDelete")
+        return; // nothing left to show
+    auto* link = new QPushButton(tr("Show %1 in Files").arg(path), this);
+    link->setObjectName(QStringLiteral("activityShowFile"));
+    connect(link, &QPushButton::clicked, this, [this, path] { emit showFileRequested(path); });
+    m_layout->addWidget(link, 0, Qt::AlignLeft);
+}
+
+} // namespace lizard::ui::activity

@@ -1,0 +1,42 @@
+#pragma once
+// One activity entry, shown in full: a runCode as a notebook cell (its code highlighted, then
+// its outputs in the notebook's own output views, charts included), an exec as a console
+// entry (command, output head and tail, exit code), a file change with a link to the Files
+// tab, a lifecycle event as one line.
+
+#include <QWidget>
+#include <nlohmann/json.hpp>
+
+class QVBoxLayout;
+
+namespace lizard::ui::notebook {
+class OutputView;
+}
+
+namespace lizard::ui::activity {
+
+class ActivityEntryView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ActivityEntryView(QWidget* parent = nullptr);
+
+    void showEntry(const nlohmann::json& entry);
+    void clear();
+    // The output views of the shown runCode entry (tests read what they show).
+    QList<notebook::OutputView*> outputViews() const { return m_outputs; }
+
+signals:
+    void showFileRequested(const QString& path);
+
+private:
+    void addHeader(const nlohmann::json& entry);
+    void showRunCode(const nlohmann::json& entry);
+    void showExec(const nlohmann::json& entry);
+    void showFile(const nlohmann::json& entry);
+
+    QVBoxLayout* m_layout;
+    QList<notebook::OutputView*> m_outputs;
+};
+
+} // namespace lizard::ui::activity

@@ -45,20 +45,25 @@ PendingCall* LizardApi::whoAmI(QObject* ctx, Done<WhoAmI> done)
 
 PendingCall* LizardApi::listProjects(QObject* ctx, Done<QList<Project>> done)
 {
-    return startCall<QList<Project>>(m_multi.get(), RequestBuilder(m_endpoint).json("GET", "/api/projects"),
+    return startCall<QList<Project>>(m_multi.get(),
+                                     RequestBuilder(m_endpoint).json("GET", "/api/projects"),
                                      tr("List projects"), ctx, std::move(done), parseProjects);
 }
 
 PendingCall* LizardApi::createProject(const QString& name, QObject* ctx, Done<Project> done)
 {
-    return startCall<Project>(m_multi.get(), RequestBuilder(m_endpoint).json("POST", "/api/projects", nameBody(name)),
-                              tr("Create project"), ctx, std::move(done), parseProject);
+    return startCall<Project>(
+        m_multi.get(), RequestBuilder(m_endpoint).json("POST", "/api/projects", nameBody(name)),
+        tr("Create project"), ctx, std::move(done), parseProject);
 }
 
-PendingCall* LizardApi::renameProject(const QString& id, const QString& name, QObject* ctx, Done<Project> done)
+PendingCall* LizardApi::renameProject(const QString& id, const QString& name, QObject* ctx,
+                                      Done<Project> done)
 {
-    const auto req = RequestBuilder(m_endpoint).json("PATCH", "/api/projects/" + seg(id), nameBody(name));
-    return startCall<Project>(m_multi.get(), req, tr("Rename project"), ctx, std::move(done), parseProject);
+    const auto req =
+        RequestBuilder(m_endpoint).json("PATCH", "/api/projects/" + seg(id), nameBody(name));
+    return startCall<Project>(m_multi.get(), req, tr("Rename project"), ctx, std::move(done),
+                              parseProject);
 }
 
 PendingCall* LizardApi::deleteProject(const QString& id, QObject* ctx, Done<Unit> done)
@@ -67,36 +72,48 @@ PendingCall* LizardApi::deleteProject(const QString& id, QObject* ctx, Done<Unit
     return startCall<Unit>(m_multi.get(), req, tr("Delete project"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::listSandboxes(const QString& projectId, QObject* ctx, Done<QList<SandboxInfo>> done)
+PendingCall* LizardApi::listSandboxes(const QString& projectId, QObject* ctx,
+                                      Done<QList<SandboxInfo>> done)
 {
-    const QByteArray path = projectId.isEmpty() ? "/api/sandboxes" : "/api/projects/" + seg(projectId) + "/sandboxes";
-    return startCall<QList<SandboxInfo>>(m_multi.get(), RequestBuilder(m_endpoint).json("GET", path),
-                                         tr("List sandboxes"), ctx, std::move(done), parseSandboxes);
+    const QByteArray path =
+        projectId.isEmpty() ? "/api/sandboxes" : "/api/projects/" + seg(projectId) + "/sandboxes";
+    return startCall<QList<SandboxInfo>>(
+        m_multi.get(), RequestBuilder(m_endpoint).json("GET", path), tr("List sandboxes"), ctx,
+        std::move(done), parseSandboxes);
 }
 
 PendingCall* LizardApi::getSandbox(const QString& id, QObject* ctx, Done<SandboxInfo> done)
 {
-    return startCall<SandboxInfo>(m_multi.get(), RequestBuilder(m_endpoint).json("GET", sandboxPath(id)),
+    return startCall<SandboxInfo>(m_multi.get(),
+                                  RequestBuilder(m_endpoint).json("GET", sandboxPath(id)),
                                   tr("Get sandbox"), ctx, std::move(done), parseSandbox);
 }
 
-PendingCall* LizardApi::createSandbox(const CreateSandboxRequest& req, QObject* ctx, Done<SandboxInfo> done)
+PendingCall* LizardApi::createSandbox(const CreateSandboxRequest& req, QObject* ctx,
+                                      Done<SandboxInfo> done)
 {
-    auto request = RequestBuilder(m_endpoint).json("POST", "/api/sandboxes", createSandboxBody(req));
-    request.timeoutMs = 300000; // building a sandbox (a snapshot restore, a cold template) can be slow
-    return startCall<SandboxInfo>(m_multi.get(), request, tr("Create sandbox"), ctx, std::move(done), parseSandbox);
+    auto request =
+        RequestBuilder(m_endpoint).json("POST", "/api/sandboxes", createSandboxBody(req));
+    request.timeoutMs =
+        300000; // building a sandbox (a snapshot restore, a cold template) can be slow
+    return startCall<SandboxInfo>(m_multi.get(), request, tr("Create sandbox"), ctx,
+                                  std::move(done), parseSandbox);
 }
 
 PendingCall* LizardApi::killSandbox(const QString& id, QObject* ctx, Done<Unit> done)
 {
-    return startCall<Unit>(m_multi.get(), RequestBuilder(m_endpoint).json("DELETE", sandboxPath(id)),
+    return startCall<Unit>(m_multi.get(),
+                           RequestBuilder(m_endpoint).json("DELETE", sandboxPath(id)),
                            tr("Kill sandbox"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::setSandboxTimeout(const QString& id, qint64 timeoutMs, QObject* ctx, Done<Unit> done)
+PendingCall* LizardApi::setSandboxTimeout(const QString& id, qint64 timeoutMs, QObject* ctx,
+                                          Done<Unit> done)
 {
-    const auto req = RequestBuilder(m_endpoint).json("POST", sandboxPath(id, "/timeout"), timeoutBody(timeoutMs));
-    return startCall<Unit>(m_multi.get(), req, tr("Set sandbox timeout"), ctx, std::move(done), noValue);
+    const auto req = RequestBuilder(m_endpoint)
+                         .json("POST", sandboxPath(id, "/timeout"), timeoutBody(timeoutMs));
+    return startCall<Unit>(m_multi.get(), req, tr("Set sandbox timeout"), ctx, std::move(done),
+                           noValue);
 }
 
 namespace {
@@ -109,69 +126,88 @@ HttpRequest execRequest(const Endpoint& endpoint, const QString& sandboxId, cons
                               : builder.json("POST", sandboxPath(sandboxId, "/exec"), body);
     // Leave the server room to answer about its own command timeout before we give up.
     r.timeoutMs = opts.timeoutMs > 0 ? opts.timeoutMs + 30000 : 0;
+    if (opts.housekeeping)
+        r.headers << QByteArrayLiteral("X-Lizard-Housekeeping: 1");
     return r;
 }
 
 } // namespace
 
-PendingCall* LizardApi::exec(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts,
-                             QObject* ctx, Done<ExecResult> done)
-{
-    const auto req = execRequest(m_endpoint, sandboxId, execBody(shellCmd, {}, false, opts, false), opts, false);
-    return startCall<ExecResult>(m_multi.get(), req, tr("Run command"), ctx, std::move(done), parseExecResult);
-}
-
-PendingCall* LizardApi::execArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts,
-                                 QObject* ctx, Done<ExecResult> done)
-{
-    const auto req = execRequest(m_endpoint, sandboxId, execBody({}, argv, true, opts, false), opts, false);
-    return startCall<ExecResult>(m_multi.get(), req, tr("Run command"), ctx, std::move(done), parseExecResult);
-}
-
-ExecStream* LizardApi::execStream(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts)
-{
-    const auto req = execRequest(m_endpoint, sandboxId, execBody(shellCmd, {}, false, opts, true), opts, true);
-    return new ExecStreamImpl(m_multi.get(), req, tr("Run command"));
-}
-
-ExecStream* LizardApi::execStreamArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts)
-{
-    const auto req = execRequest(m_endpoint, sandboxId, execBody({}, argv, true, opts, true), opts, true);
-    return new ExecStreamImpl(m_multi.get(), req, tr("Run command"));
-}
-
-PendingCall* LizardApi::listProcesses(const QString& sandboxId, QObject* ctx, Done<QList<ProcessInfo>> done)
-{
-    return startCall<QList<ProcessInfo>>(m_multi.get(),
-                                         RequestBuilder(m_endpoint).json("GET", sandboxPath(sandboxId, "/processes")),
-                                         tr("List processes"), ctx, std::move(done), parseProcesses);
-}
-
-PendingCall* LizardApi::signalProcess(const QString& sandboxId, int pid, const QString& signal, QObject* ctx,
-                                      Done<Unit> done)
+PendingCall* LizardApi::exec(const QString& sandboxId, const QString& shellCmd,
+                             const ExecOptions& opts, QObject* ctx, Done<ExecResult> done)
 {
     const auto req =
-        RequestBuilder(m_endpoint).json("POST", sandboxPath(sandboxId, "/processes/signal"), signalBody(pid, signal));
+        execRequest(m_endpoint, sandboxId, execBody(shellCmd, {}, false, opts, false), opts, false);
+    return startCall<ExecResult>(m_multi.get(), req, tr("Run command"), ctx, std::move(done),
+                                 parseExecResult);
+}
+
+PendingCall* LizardApi::execArgv(const QString& sandboxId, const QStringList& argv,
+                                 const ExecOptions& opts, QObject* ctx, Done<ExecResult> done)
+{
+    const auto req =
+        execRequest(m_endpoint, sandboxId, execBody({}, argv, true, opts, false), opts, false);
+    return startCall<ExecResult>(m_multi.get(), req, tr("Run command"), ctx, std::move(done),
+                                 parseExecResult);
+}
+
+ExecStream* LizardApi::execStream(const QString& sandboxId, const QString& shellCmd,
+                                  const ExecOptions& opts)
+{
+    const auto req =
+        execRequest(m_endpoint, sandboxId, execBody(shellCmd, {}, false, opts, true), opts, true);
+    return new ExecStreamImpl(m_multi.get(), req, tr("Run command"));
+}
+
+ExecStream* LizardApi::execStreamArgv(const QString& sandboxId, const QStringList& argv,
+                                      const ExecOptions& opts)
+{
+    const auto req =
+        execRequest(m_endpoint, sandboxId, execBody({}, argv, true, opts, true), opts, true);
+    return new ExecStreamImpl(m_multi.get(), req, tr("Run command"));
+}
+
+PendingCall* LizardApi::listProcesses(const QString& sandboxId, QObject* ctx,
+                                      Done<QList<ProcessInfo>> done)
+{
+    return startCall<QList<ProcessInfo>>(
+        m_multi.get(), RequestBuilder(m_endpoint).json("GET", sandboxPath(sandboxId, "/processes")),
+        tr("List processes"), ctx, std::move(done), parseProcesses);
+}
+
+PendingCall* LizardApi::signalProcess(const QString& sandboxId, int pid, const QString& signal,
+                                      QObject* ctx, Done<Unit> done)
+{
+    const auto req =
+        RequestBuilder(m_endpoint)
+            .json("POST", sandboxPath(sandboxId, "/processes/signal"), signalBody(pid, signal));
     return startCall<Unit>(m_multi.get(), req, tr("Signal process"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::readFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<QByteArray> done)
+PendingCall* LizardApi::readFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                                 Done<QByteArray> done)
 {
-    const auto req = RequestBuilder(m_endpoint).json("GET", withQuery(sandboxPath(sandboxId, "/files"), {{"path", path}}));
-    return startCall<QByteArray>(m_multi.get(), req, tr("Read file"), ctx, std::move(done), rawBytes);
+    const auto req =
+        RequestBuilder(m_endpoint)
+            .json("GET", withQuery(sandboxPath(sandboxId, "/files"), {{"path", path}}));
+    return startCall<QByteArray>(m_multi.get(), req, tr("Read file"), ctx, std::move(done),
+                                 rawBytes);
 }
 
-PendingCall* LizardApi::writeFile(const QString& sandboxId, const QString& path, const QByteArray& content,
-                                  QObject* ctx, Done<Unit> done)
+PendingCall* LizardApi::writeFile(const QString& sandboxId, const QString& path,
+                                  const QByteArray& content, QObject* ctx, Done<Unit> done)
 {
-    auto req = RequestBuilder(m_endpoint).json("POST", sandboxPath(sandboxId, "/files"), writeFileBody(path, content));
+    auto req = RequestBuilder(m_endpoint)
+                   .json("POST", sandboxPath(sandboxId, "/files"), writeFileBody(path, content));
     req.timeoutMs = 600000; // large uploads
     return startCall<Unit>(m_multi.get(), req, tr("Write file"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::removeFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done)
+PendingCall* LizardApi::removeFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                                   Done<Unit> done)
 {
-    const auto req = RequestBuilder(m_endpoint).json("DELETE", sandboxPath(sandboxId, "/files"), pathBody(path));
+    const auto req =
+        RequestBuilder(m_endpoint).json("DELETE", sandboxPath(sandboxId, "/files"), pathBody(path));
     return startCall<Unit>(m_multi.get(), req, tr("Remove file"), ctx, std::move(done), noValue);
 }
 
@@ -179,28 +215,33 @@ PendingCall* LizardApi::listDir(const QString& sandboxId, const QString& path, Q
                                 Done<QList<FileEntry>> done)
 {
     const auto req =
-        RequestBuilder(m_endpoint).json("GET", withQuery(sandboxPath(sandboxId, "/files/list"), {{"path", path}}));
+        RequestBuilder(m_endpoint)
+            .json("GET", withQuery(sandboxPath(sandboxId, "/files/list"), {{"path", path}}));
     // A listing can hold many thousands of entries (about 200 bytes of JSON each).
     return startCallParsedOffThread<QList<FileEntry>>(m_multi.get(), req, tr("List directory"), ctx,
                                                       std::move(done), parseFileEntries);
 }
 
-PendingCall* LizardApi::statFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<FileEntry> done)
+PendingCall* LizardApi::statFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                                 Done<FileEntry> done)
 {
     const auto req =
-        RequestBuilder(m_endpoint).json("GET", withQuery(sandboxPath(sandboxId, "/files/stat"), {{"path", path}}));
-    return startCall<FileEntry>(m_multi.get(), req, tr("Inspect file"), ctx, std::move(done), parseFileEntry);
+        RequestBuilder(m_endpoint)
+            .json("GET", withQuery(sandboxPath(sandboxId, "/files/stat"), {{"path", path}}));
+    return startCall<FileEntry>(m_multi.get(), req, tr("Inspect file"), ctx, std::move(done),
+                                parseFileEntry);
 }
 
-PendingCall* LizardApi::moveFile(const QString& sandboxId, const QString& from, const QString& to, QObject* ctx,
-                                 Done<Unit> done)
+PendingCall* LizardApi::moveFile(const QString& sandboxId, const QString& from, const QString& to,
+                                 QObject* ctx, Done<Unit> done)
 {
-    const auto req = RequestBuilder(m_endpoint).json("POST", sandboxPath(sandboxId, "/files/move"), moveBody(from, to));
+    const auto req = RequestBuilder(m_endpoint)
+                         .json("POST", sandboxPath(sandboxId, "/files/move"), moveBody(from, to));
     return startCall<Unit>(m_multi.get(), req, tr("Move file"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,
-                                QObject* ctx, Done<QByteArray> done)
+PendingCall* LizardApi::rawJson(const QByteArray& method, const QString& path,
+                                const QByteArray& jsonBody, QObject* ctx, Done<QByteArray> done)
 {
     const QByteArray verb = method.trimmed().toUpper();
     const QString what = QString::fromLatin1(verb) + QLatin1Char(' ') + path;

@@ -112,6 +112,9 @@ struct ExecOptions
     QString user;    // empty: server default (root)
     QString workdir; // empty: the user's home
     int timeoutMs = 60000;
+    // The app's own background command (a port scan): lizard-local's activity log marks it as
+    // such and keeps no output (X-Lizard-Housekeeping; other servers ignore the header).
+    bool housekeeping = false;
 };
 
 struct ExecResult

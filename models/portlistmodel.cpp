@@ -26,7 +26,8 @@ bool PortListModel::Row::operator==(const Row& o) const
                                  const std::optional<client::ExposedPort>& b) {
         if (a.has_value() != b.has_value())
             return false;
-        return !a || (a->url == b->url && a->accessToken == b->accessToken && a->hostname == b->hostname);
+        return !a ||
+               (a->url == b->url && a->accessToken == b->accessToken && a->hostname == b->hostname);
     };
     return port == o.port && listening == o.listening && sameExposure(exposure, o.exposure);
 }
@@ -78,7 +79,10 @@ void PortListModel::setPolling(bool on)
         m_timer.stop();
 }
 
-void PortListModel::setPollInterval(int ms) { m_timer.setInterval(qMax(100, ms)); }
+void PortListModel::setPollInterval(int ms)
+{
+    m_timer.setInterval(qMax(100, ms));
+}
 
 void PortListModel::cancelScan()
 {
@@ -94,9 +98,11 @@ void PortListModel::refresh()
         return;
     client::ExecOptions opts;
     opts.timeoutMs = 20000;
+    opts.housekeeping = true; // polled every few seconds: not the agent's work
     const int serial = ++m_serial;
-    m_scan = m_api->execArgv(m_sandboxId, portScanCommand(), opts, this,
-                             [this, serial](client::Outcome<client::ExecResult> o) { onScanned(serial, std::move(o)); });
+    m_scan = m_api->execArgv(
+        m_sandboxId, portScanCommand(), opts, this,
+        [this, serial](client::Outcome<client::ExecResult> o) { onScanned(serial, std::move(o)); });
 }
 
 void PortListModel::onScanned(int serial, client::Outcome<client::ExecResult> outcome)
@@ -175,9 +181,15 @@ int PortListModel::rowOf(int port) const
     return -1;
 }
 
-int PortListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int PortListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
 
-int PortListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PortListModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant PortListModel::data(const QModelIndex& index, int role) const
 {
@@ -192,10 +204,12 @@ QVariant PortListModel::data(const QModelIndex& index, int role) const
     case ExposedRole:
         return r->exposure.has_value();
     case Qt::TextAlignmentRole:
-        return index.column() == PortColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+        return index.column() == PortColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                            : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == UrlColumn && r->exposure)
-            return QStringLiteral("Exposed at %1 (the access token is kept by the app)").arg(plainUrl(*r->exposure));
+            return QStringLiteral("Exposed at %1 (the access token is kept by the app)")
+                .arg(plainUrl(*r->exposure));
         return {};
     case Qt::DisplayRole:
         break;

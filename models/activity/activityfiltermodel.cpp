@@ -22,9 +22,19 @@ void ActivityFilterModel::setSearch(const QString& text)
     invalidateFilter();
 }
 
+void ActivityFilterModel::setShowHousekeeping(bool show)
+{
+    if (show == m_showHousekeeping)
+        return;
+    m_showHousekeeping = show;
+    invalidateFilter();
+}
+
 bool ActivityFilterModel::filterAcceptsRow(int row, const QModelIndex& parent) const
 {
     const QModelIndex i = sourceModel()->index(row, 0, parent);
+    if (!m_showHousekeeping && i.data(ActivityListModel::HousekeepingRole).toBool())
+        return false;
     if (m_groups != 0 && (i.data(ActivityListModel::GroupRole).toInt() & m_groups) == 0)
         return false;
     return m_search.isEmpty() ||

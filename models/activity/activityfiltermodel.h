@@ -14,6 +14,8 @@ public:
     // A mask of ActivityListModel::Group values (0: every group).
     void setGroups(int mask);
     void setSearch(const QString& text);
+    // The app's own background commands (hidden unless asked for).
+    void setShowHousekeeping(bool show);
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
@@ -21,6 +23,7 @@ protected:
 private:
     int m_groups = 0;
     QString m_search;
+    bool m_showHousekeeping = false;
 };
 
 } // namespace lizard::models

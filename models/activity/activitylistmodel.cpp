@@ -135,7 +135,7 @@ void ActivityListModel::onPage(const QString&, client::ActivityPage page)
         beginInsertRows({}, first, last);
         for (auto& e : page.entries) {
             const std::string kind = e.value("kind", std::string());
-            if (kind == "exec" || kind == "runCode")
+            if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
                 m_lastActive = QDateTime::fromString(text(e, "end"), Qt::ISODateWithMs);
             m_entries.push_back(std::move(e));
         }
@@ -171,6 +171,8 @@ QVariant ActivityListModel::data(const QModelIndex& index, int role) const
         return int(groupOf(kind));
     case SeqRole:
         return qint64(e.value("seq", uint64_t(0)));
+    case HousekeepingRole:
+        return e.value("housekeeping", false);
     case TimeRole:
         return QDateTime::fromString(text(e, "time"), Qt::ISODateWithMs);
     case ExitCodeRole:

@@ -28,9 +28,10 @@ public:
         KindRole = Qt::UserRole + 1, // "exec", "runCode", "fileWrite", "pause", …
         GroupRole,                   // Group as int
         SeqRole,
-        TimeRole,     // QDateTime (UTC)
-        SearchRole,   // every text of the entry a search looks at
-        ExitCodeRole, // exec and runCode: int, or invalid
+        TimeRole,         // QDateTime (UTC)
+        SearchRole,       // every text of the entry a search looks at
+        ExitCodeRole,     // exec and runCode: int, or invalid
+        HousekeepingRole, // bool: a client's own background command (the app's port scan)
     };
     enum class Group { Command = 1, Code = 2, File = 4, Lifecycle = 8 };
 

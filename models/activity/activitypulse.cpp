@@ -62,7 +62,7 @@ void ActivityPulse::poll()
                 }
                 for (const auto& e : r.value().entries) {
                     const std::string kind = e.value("kind", std::string());
-                    if (kind == "exec" || kind == "runCode")
+                    if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
                         s.lastEnd = QDateTime::fromString(
                             QString::fromStdString(e.value("end", std::string())),
                             Qt::ISODateWithMs);

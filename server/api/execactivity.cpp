@@ -124,7 +124,8 @@ void RunnerEvents::line(std::string_view text)
 }
 
 std::shared_ptr<ExecActivity> ExecActivity::start(ActivityLog* log, const std::string& sandboxId,
-                                                  const runtime::ExecRequest& request)
+                                                  const runtime::ExecRequest& request,
+                                                  bool housekeeping)
 {
     if (log == nullptr)
         return nullptr;
@@ -142,8 +143,14 @@ std::shared_ptr<ExecActivity> ExecActivity::start(ActivityLog* log, const std::s
         if (request.argv.size() == 3 && request.argv[0] == "/bin/bash" && request.argv[1] == "-c")
             entry["command"] = request.argv[2];
     }
-    return std::shared_ptr<ExecActivity>(
+    if (housekeeping) {
+        entry["housekeeping"] = true;
+        runner.reset();
+    }
+    auto activity = std::shared_ptr<ExecActivity>(
         new ExecActivity(log, sandboxId, std::move(entry), std::move(runner)));
+    activity->m_keepOutput = !housekeeping;
+    return activity;
 }
 
 ExecActivity::ExecActivity(ActivityLog* log, std::string sandboxId, nlohmann::json entry,
@@ -231,6 +238,9 @@ void ExecActivity::finish(nlohmann::json fields)
         m_stdout.store(entry, "stdout");
     }
     m_stderr.store(entry, "stderr");
+    if (!m_keepOutput)
+        for (const char* field : {"stdoutHead", "stdoutTail", "stderrHead", "stderrTail"})
+            entry.erase(field);
     m_log->record(m_sandboxId, std::move(entry));
 }
 

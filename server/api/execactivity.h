@@ -55,9 +55,12 @@ private:
 class ExecActivity
 {
 public:
-    // Null when the log is off.
+    // Null when the log is off. `housekeeping`: a client's own background command (the app's
+    // port scan, header X-Lizard-Housekeeping: 1): marked so, with byte counts but no output,
+    // so that polling neither fills the log nor reads as the agent's work.
     static std::shared_ptr<ExecActivity> start(ActivityLog* log, const std::string& sandboxId,
-                                               const runtime::ExecRequest& request);
+                                               const runtime::ExecRequest& request,
+                                               bool housekeeping = false);
     void output(runtime::OutStream stream, std::string_view chunk);
     void exited(int exitCode, bool timedOut);
     void failed(const std::string& code, const std::string& message);
@@ -72,6 +75,7 @@ private:
     std::string m_sandboxId;
     nlohmann::json m_entry;
     bool m_runCode = false;
+    bool m_keepOutput = true;
     int64_t m_startMs;
     StreamCapture m_stdout;
     StreamCapture m_stderr;

@@ -58,7 +58,9 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
             // than at the next health round.
             const std::string id = p[0];
             auto suspect = [&mgr, id] { mgr.checkSoon(id); };
-            auto activity = ExecActivity::start(mgr.activity(), id, parsed->request);
+            const auto mark = ex->request().find("X-Lizard-Housekeeping");
+            const bool housekeeping = mark != ex->request().end() && mark->value() == "1";
+            auto activity = ExecActivity::start(mgr.activity(), id, parsed->request, housekeeping);
             if (ex->wantsEventStream()) {
                 auto stream =
                     std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath,

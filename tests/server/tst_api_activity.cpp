@@ -274,6 +274,32 @@ private slots:
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/nope/activity"), 404, "NOT_FOUND"));
     }
 
+    // A client's own background command (the app's port scan): marked, with byte counts but
+    // no output, so polling neither fills the log nor reads as the agent's work.
+    void housekeepingIsMarkedAndKeepsNoOutput()
+    {
+        const auto r = m_server.request("POST", "/api/sandboxes/" + m_id + "/exec",
+                                        toJson({{"cmd", "echo scan-output-6b1"}}), "<default>",
+                                        {"X-Lizard-Housekeeping: 1"});
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        QJsonObject entry;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto entries =
+                    jsonObject(get("/activity?limit=10000")).value("entries").toArray();
+                for (const auto& v : entries)
+                    if (v.toObject().value("command").toString() == "echo scan-output-6b1")
+                        entry = v.toObject();
+                return !entry.isEmpty();
+            }(),
+            5000);
+        QVERIFY(entry.value("housekeeping").toBool());
+        QCOMPARE(entry.value("exitCode").toInt(), 0);
+        QCOMPARE(entry.value("stdoutBytes").toInt(), 16); // counted, not kept
+        QVERIFY(!entry.contains("stdoutHead") && !entry.contains("stdoutTail"));
+        QVERIFY(!entry.contains("stderrHead"));
+    }
+
     void survivesRestart()
     {
         const QJsonArray before =

@@ -23,6 +23,7 @@
 #include "ui/notebook/notebookpage.h"
 #include "ui/sandboxpanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -201,7 +202,15 @@ void TestActivityPanel::filtersAndSearches()
     panel->searchField()->setText("agent-says-hi"); // in the captured output
     QCOMPARE(panel->list()->model()->rowCount(), 1);
     panel->searchField()->clear();
+    // The app's own background commands (the Ports tab's scan) show only when asked for.
+    int housekeeping = 0;
+    for (int i = 0; i < panel->model()->rowCount(); ++i)
+        housekeeping +=
+            panel->model()->index(i, 0).data(ActivityListModel::HousekeepingRole).toBool();
+    QCOMPARE(panel->list()->model()->rowCount(), panel->model()->rowCount() - housekeeping);
+    panel->showHousekeepingBox()->setChecked(true);
     QCOMPARE(panel->list()->model()->rowCount(), panel->model()->rowCount());
+    panel->showHousekeepingBox()->setChecked(false);
 }
 
 void TestActivityPanel::exportValidates()

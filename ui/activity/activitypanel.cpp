@@ -6,6 +6,7 @@
 #include "notebook/ipynbwriter.h"
 #include "ui/activity/activityentryview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -25,7 +26,8 @@ using models::ActivityListModel;
 ActivityPanel::ActivityPanel(QWidget* parent)
     : QWidget(parent), m_model(new ActivityListModel(this)),
       m_filter(new models::ActivityFilterModel(this)), m_kind(new QComboBox),
-      m_search(new QLineEdit), m_openNotebook(new QPushButton(tr("Open as notebook"))),
+      m_search(new QLineEdit), m_showHousekeeping(new QCheckBox(tr("App's own"))),
+      m_openNotebook(new QPushButton(tr("Open as notebook"))),
       m_export(new QPushButton(tr("Export .ipynb…"))), m_unavailable(new QLabel),
       m_list(new QListView), m_scroll(new QScrollArea), m_entry(new ActivityEntryView)
 {
@@ -40,9 +42,12 @@ ActivityPanel::ActivityPanel(QWidget* parent)
     m_search->setClearButtonEnabled(true);
     m_openNotebook->setToolTip(tr("A notebook of this context's code runs, on the same context "
                                   "in the sandbox: the agent's variables are there"));
+    m_showHousekeeping->setToolTip(tr("Also show this app's own background commands (the Ports "
+                                      "tab's scan of listening ports)"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_kind);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_showHousekeeping);
     bar->addWidget(m_openNotebook);
     bar->addWidget(m_export);
 
@@ -73,6 +78,8 @@ ActivityPanel::ActivityPanel(QWidget* parent)
     connect(m_kind, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setGroups(m_kind->currentData().toInt()); });
     connect(m_search, &QLineEdit::textChanged, m_filter, &models::ActivityFilterModel::setSearch);
+    connect(m_showHousekeeping, &QCheckBox::toggled, m_filter,
+            &models::ActivityFilterModel::setShowHousekeeping);
     connect(m_model, &ActivityListModel::entriesAppended, this, &ActivityPanel::onAppended);
     connect(m_model, &ActivityListModel::modelReset, this, [this] {
         m_entry->clear();

@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -45,6 +46,7 @@ public:
     ActivityEntryView* entryView() const { return m_entry; }
     QComboBox* kindFilter() const { return m_kind; }
     QLineEdit* searchField() const { return m_search; }
+    QCheckBox* showHousekeepingBox() const { return m_showHousekeeping; }
     QPushButton* openNotebookButton() const { return m_openNotebook; }
     QPushButton* exportButton() const { return m_export; }
     QLabel* unavailableLabel() const { return m_unavailable; }
@@ -78,6 +80,7 @@ private:
     models::ActivityFilterModel* m_filter;
     QComboBox* m_kind;
     QLineEdit* m_search;
+    QCheckBox* m_showHousekeeping;
     QPushButton* m_openNotebook;
     QPushButton* m_export;
     QLabel* m_unavailable;

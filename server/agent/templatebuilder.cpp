@@ -65,8 +65,9 @@ bool writeText(const std::string& path, const std::string& text, mode_t mode = 0
     return out.good() && ::chmod(path.c_str(), mode) == 0;
 }
 
-// Copies a host file, symlink or directory tree; unreadable parts are skipped.
-void copyTree(const std::string& from, const std::string& to)
+// Copies a host file, symlink or directory tree; unreadable parts, and files whose name ends
+// in `skipSuffix` (when given), are skipped.
+void copyTree(const std::string& from, const std::string& to, const std::string& skipSuffix = {})
 {
     struct stat st{};
     if (::lstat(from.c_str(), &st) != 0)
@@ -87,8 +88,10 @@ void copyTree(const std::string& from, const std::string& to)
         }
         while (dirent* e = ::readdir(dir)) {
             std::string name = e->d_name;
-            if (name != "." && name != "..")
-                copyTree(from + "/" + name, to + "/" + name);
+            if (name != "." && name != ".." &&
+                (skipSuffix.empty() || name.size() < skipSuffix.size() ||
+                 name.compare(name.size() - skipSuffix.size(), skipSuffix.size(), skipSuffix) != 0))
+                copyTree(from + "/" + name, to + "/" + name, skipSuffix);
         }
         ::closedir(dir);
     } else if (S_ISREG(st.st_mode)) {
@@ -135,7 +138,8 @@ std::string copyPackageState(const LaunchConfig& config)
     for (const char* entry : kVarPackageState) {
         std::string to = std::string("root/var/") + entry;
         makeDir(to.substr(0, to.find_last_of('/')), 0755);
-        copyTree(std::string("/var/") + entry, to);
+        // The files' checksums (a third of /var/lib/dpkg) serve `dpkg --verify` only.
+        copyTree(std::string("/var/") + entry, to, ".md5sums");
     }
     for (const char* d :
          {"root/var/lib/apt/lists", "root/var/lib/apt/lists/partial", "root/var/cache/apt",
@@ -246,13 +250,13 @@ std::string buildUsrLocal()
 // with their modes. Returns false only when `to` could not be made.
 bool mirrorDirs(int fromParent, const char* name, int toParent, mode_t mode)
 {
+    // The umask is 0 here (buildUsrDirs): the mode is exact without a chmod per directory.
     if (::mkdirat(toParent, name, mode) != 0 && errno != EEXIST)
         return false;
-    ::fchmodat(toParent, name, mode, 0); // mkdir's mode passed through the umask
     int from = ::openat(fromParent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (from < 0)
         return true; // unreadable for the sandbox's root: it cannot write below it either
-    int to = ::openat(toParent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int to = ::openat(toParent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR* dir = to >= 0 ? ::fdopendir(from) : nullptr;
     if (!dir) {
         ::close(from);
@@ -295,6 +299,7 @@ std::string buildUsrDirs()
         return err("reading /usr");
     }
     std::string failed;
+    const mode_t mask = ::umask(0);
     while (dirent* e = ::readdir(dir)) {
         const std::string name = e->d_name;
         struct stat st
@@ -307,6 +312,7 @@ std::string buildUsrDirs()
         if (!mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777))
             failed = err("usr-dirs/" + name);
     }
+    ::umask(mask);
     ::closedir(dir);
     ::close(to);
     return failed;

@@ -248,13 +248,13 @@ std::string buildUsrLocal()
 
 // Recreates the directories under host directory `from` (not following links) in `to`
 // with their modes. Returns false only when `to` could not be made.
-bool mirrorDirs(int fromParent, const char* name, int toParent, mode_t mode)
+bool mirrorDirs(int fromParent, const char* name, int toParent, mode_t mode, int levelsLeft)
 {
     // The umask is 0 here (buildUsrDirs): the mode is exact without a chmod per directory.
     if (::mkdirat(toParent, name, mode) != 0 && errno != EEXIST)
         return false;
     int from = ::openat(fromParent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (from < 0)
+    if (from < 0 || levelsLeft == 0)
         return true; // unreadable for the sandbox's root: it cannot write below it either
     int to = ::openat(toParent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR* dir = to >= 0 ? ::fdopendir(from) : nullptr;
@@ -273,12 +273,19 @@ bool mirrorDirs(int fromParent, const char* name, int toParent, mode_t mode)
         };
         if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISDIR(st.st_mode))
-            mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777);
+            mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777, levelsLeft - 1);
     }
     ::closedir(dir);
     ::close(to);
     return true;
 }
+
+// How deep below /usr the directories are copied. Where packages put files of their own
+// (bin, lib/<triplet>/<plugin dir>/<version>/<kind>, share/man/<lang>/man1,
+// share/icons/<theme>/<size>/apps) lies within five levels; below are packages' private trees
+// (google-cloud-sdk, python modules, boost), three quarters of the directories on a
+// developer's host, which would cost every template seconds to make and to delete.
+constexpr int kUsrDirsDepth = 5;
 
 // The directories of the host's /usr, owned by the sandbox's root: the middle layer of the
 // sandbox's /usr overlay (sandboxroot.cpp). The host's directories belong to the host's root,
@@ -309,7 +316,7 @@ std::string buildUsrDirs()
             ::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISDIR(st.st_mode))
             continue;
-        if (!mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777))
+        if (!mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777, kUsrDirsDepth - 1))
             failed = err("usr-dirs/" + name);
     }
     ::umask(mask);

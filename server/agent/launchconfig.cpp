@@ -26,6 +26,7 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.id = j.value("id", std::string());
     c.socketPath = j.value("socketPath", std::string());
     c.templateRoot = j.value("templateRoot", std::string());
+    c.templateUsrDirs = j.value("templateUsrDirs", std::string());
     c.templateUsrLocal = j.value("templateUsrLocal", std::string());
     c.sandboxDir = j.value("sandboxDir", std::string());
     c.cgroupProcs = j.value("cgroupProcs", std::vector<std::string>());

@@ -55,6 +55,7 @@ struct LaunchConfig
     std::string id;
     std::string socketPath;
     std::string templateRoot;
+    std::string templateUsrDirs;
     std::string templateUsrLocal;
     std::string sandboxDir;
     std::vector<std::string> cgroupProcs;

@@ -62,8 +62,8 @@ int placeFd(int fd, int target)
     ::setsid();
     startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
-    if (auto e = setupSandboxRoot(fds.templateRoot, fds.usrLocal, fds.sandboxDir, fds.volume,
-                                  config.volumeInitOwner);
+    if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal}, fds.sandboxDir,
+                                  fds.volume, config.volumeInitOwner);
         !e.empty())
         die(e);
     if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)
@@ -140,11 +140,12 @@ int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int stat
     // and before dropping the host credentials (the data dir may sit under a 0700 home).
     SandboxFds all = fds;
     all.templateRoot = ::open(config.templateRoot.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    all.usrDirs = ::open(config.templateUsrDirs.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     all.usrLocal = ::open(config.templateUsrLocal.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     all.sandboxDir = ::open(config.sandboxDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (!config.volumeDir.empty())
         all.volume = ::open(config.volumeDir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (all.templateRoot < 0 || all.usrLocal < 0 || all.sandboxDir < 0 ||
+    if (all.templateRoot < 0 || all.usrDirs < 0 || all.usrLocal < 0 || all.sandboxDir < 0 ||
         (!config.volumeDir.empty() && all.volume < 0)) {
         sendStatus(statusFd,
                    std::string("E opening template or sandbox directory: ") + std::strerror(errno));

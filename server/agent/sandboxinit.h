@@ -9,6 +9,7 @@ namespace lizard::agent {
 struct SandboxFds
 {
     int templateRoot = -1;
+    int usrDirs = -1;
     int usrLocal = -1;
     int sandboxDir = -1;
     int listen = -1;

@@ -41,17 +41,6 @@ unsigned long lockedMountFlags(const std::string& path)
     return flags;
 }
 
-namespace {
-
-std::string bindReadOnly(const std::string& source, const std::string& target)
-{
-    if (auto e = mountOrError(source.c_str(), target, nullptr, MS_BIND | MS_REC, {}); !e.empty())
-        return e;
-    return mountOrError(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | lockedMountFlags(target), {});
-}
-
-} // namespace
-
 std::string mountOrError(const char* source, const std::string& target, const char* type,
                          unsigned long flags, const std::string& data)
 {
@@ -61,7 +50,7 @@ std::string mountOrError(const char* source, const std::string& target, const ch
         + ": " + std::strerror(errno);
 }
 
-std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd, int volumeFd,
+std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd,
                              bool volumeInitOwner)
 {
     if (auto e = mountOrError(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, {}); !e.empty())
@@ -71,14 +60,20 @@ std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirF
     // xino=on: the upper layer may be the sandbox's own disk, another file system than the
     // template's; without it files would report that file system's st_dev and directories the
     // overlay's, and tools that stay on one file system (nftw FTW_MOUNT, find -xdev) skip them.
-    std::string options = "lowerdir=" + fdPath(templateRootFd) + ",upperdir=" + dir + "/upper,workdir=" + dir
-        + "/work,userxattr,xino=on";
+    std::string options = "lowerdir=" + fdPath(layers.templateRoot) + ",upperdir=" + dir +
+                          "/upper,workdir=" + dir + "/work,userxattr,xino=on";
     if (auto e = mountOrError("overlay", root, "overlay", 0, options); !e.empty())
         return e;
-    if (auto e = bindReadOnly("/usr", root + "/usr"); !e.empty())
+    // /usr is copy-on-write like the root, so apt-get install works: the host's /usr is the
+    // lowest layer (an overlay never writes its lower layers), the template's copy of its
+    // directories (owned by the sandbox's root, templatebuilder.cpp) lies above it, and what
+    // the sandbox writes lands in its own usr-upper.
+    options = "lowerdir=" + fdPath(layers.usrDirs) + ":/usr,upperdir=" + dir +
+              "/usr-upper,workdir=" + dir + "/usr-work,userxattr,xino=on";
+    if (auto e = mountOrError("overlay", root + "/usr", "overlay", 0, options); !e.empty())
         return e;
-    options = "lowerdir=" + fdPath(usrLocalFd) + ",upperdir=" + dir + "/local-upper,workdir=" + dir
-        + "/local-work,userxattr,xino=on";
+    options = "lowerdir=" + fdPath(layers.usrLocal) + ",upperdir=" + dir +
+              "/local-upper,workdir=" + dir + "/local-work,userxattr,xino=on";
     if (auto e = mountOrError("overlay", root + "/usr/local", "overlay", 0, options); !e.empty())
         return e;
     if (volumeFd >= 0) {

@@ -6,8 +6,16 @@
 
 namespace lizard::agent {
 
+// The template's directories (descriptors) the sandbox's overlays lie on.
+struct RootLayers
+{
+    int templateRoot = -1; // lower layer of /
+    int usrDirs = -1;      // middle layer of /usr, above the host's /usr
+    int usrLocal = -1;     // lower layer of /usr/local
+};
+
 // Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace.
-std::string setupSandboxRoot(int templateRootFd, int usrLocalFd, int sandboxDirFd, int volumeFd = -1,
+std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd = -1,
                              bool volumeInitOwner = false);
 
 // Binds the volume (descriptor `volumeFd`) at <root>/workspace, nosuid and nodev; `initOwner`

@@ -26,6 +26,25 @@ const char* const kEtcWhitelist[] = {
     "ImageMagick-6", "R", "gnutls", "logcheck", "emacs", "nanorc", "mke2fs.conf", "login.defs", "subversion",
 };
 
+// apt's and dpkg's configuration and the archive keys; never apt/auth.conf(.d), which holds
+// mirror credentials.
+const char* const kEtcPackageConfig[] = {
+    "apt/apt.conf.d",  "apt/preferences.d", "apt/sources.list", "apt/sources.list.d",
+    "apt/trusted.gpg", "apt/trusted.gpg.d", "apt/keyrings",     "dpkg",
+    "debconf.conf",    "adduser.conf",      "deluser.conf",     "ucf.conf",
+};
+
+// The package manager's state, so that apt and dpkg know what the host has installed
+// (/var/lib/dpkg/status and the file lists). Not debconf's passwords.dat (secrets) nor apt's
+// package lists and archives (large; `apt-get update` fetches the sandbox's own).
+const char* const kVarPackageState[] = {
+    "lib/dpkg",
+    "lib/apt/extended_states",
+    "lib/ucf",
+    "cache/debconf/config.dat",
+    "cache/debconf/templates.dat",
+};
+
 std::string err(const std::string& what)
 {
     return what + ": " + std::strerror(errno);
@@ -46,8 +65,9 @@ bool writeText(const std::string& path, const std::string& text, mode_t mode = 0
     return out.good() && ::chmod(path.c_str(), mode) == 0;
 }
 
-// Copies a host file, symlink or directory tree; unreadable parts are skipped.
-void copyTree(const std::string& from, const std::string& to)
+// Copies a host file, symlink or directory tree; unreadable parts, and files whose name ends
+// in `skipSuffix` (when given), are skipped.
+void copyTree(const std::string& from, const std::string& to, const std::string& skipSuffix = {})
 {
     struct stat st{};
     if (::lstat(from.c_str(), &st) != 0)
@@ -68,8 +88,10 @@ void copyTree(const std::string& from, const std::string& to)
         }
         while (dirent* e = ::readdir(dir)) {
             std::string name = e->d_name;
-            if (name != "." && name != "..")
-                copyTree(from + "/" + name, to + "/" + name);
+            if (name != "." && name != ".." &&
+                (skipSuffix.empty() || name.size() < skipSuffix.size() ||
+                 name.compare(name.size() - skipSuffix.size(), skipSuffix.size(), skipSuffix) != 0))
+                copyTree(from + "/" + name, to + "/" + name, skipSuffix);
         }
         ::closedir(dir);
     } else if (S_ISREG(st.st_mode)) {
@@ -104,6 +126,44 @@ std::vector<std::string> hostPythonDirs()
     return out;
 }
 
+// /var/lib/dpkg and the rest of kVarPackageState, the directories apt expects, and in
+// single-uid mode the setting that keeps apt's downloads as root.
+std::string copyPackageState(const LaunchConfig& config)
+{
+    for (const char* entry : kEtcPackageConfig) {
+        std::string to = std::string("root/etc/") + entry;
+        makeDir(to.substr(0, to.find_last_of('/')), 0755);
+        copyTree(std::string("/etc/") + entry, to);
+    }
+    for (const char* entry : kVarPackageState) {
+        std::string to = std::string("root/var/") + entry;
+        makeDir(to.substr(0, to.find_last_of('/')), 0755);
+        // The files' checksums (a third of /var/lib/dpkg) serve `dpkg --verify` only.
+        copyTree(std::string("/var/") + entry, to, ".md5sums");
+    }
+    for (const char* d :
+         {"root/var/lib/apt/lists", "root/var/lib/apt/lists/partial", "root/var/cache/apt",
+          "root/var/cache/apt/archives", "root/var/cache/apt/archives/partial", "root/var/log/apt",
+          "root/var/lib/dpkg/updates", "root/var/lib/dpkg/triggers", "root/var/lib/dpkg/info",
+          // man-db's trigger makes it as user man (absent here) when it is missing
+          "root/var/cache/man"}) {
+        if (!makeDir(d, 0755))
+            return err(d);
+    }
+    // The host's overrides name host groups the sandbox lacks (dpkg then refuses to run) and
+    // host files the sandbox cannot own.
+    if (!writeText("root/var/lib/dpkg/statoverride", ""))
+        return err("var/lib/dpkg/statoverride");
+    if (config.idMap.kind == "single") {
+        makeDir("root/etc/apt", 0755);
+        makeDir("root/etc/apt/apt.conf.d", 0755);
+        if (!writeText("root/etc/apt/apt.conf.d/00lizard-sandbox-user",
+                       "APT::Sandbox::User \"root\";\n"))
+            return err("apt.conf.d/00lizard-sandbox-user");
+    }
+    return {};
+}
+
 std::string buildRoot(const LaunchConfig& config)
 {
     for (const char* d : {"root", "root/etc", "root/home", "root/var", "root/var/log", "root/var/cache", "root/var/lib",
@@ -130,12 +190,22 @@ std::string buildRoot(const LaunchConfig& config)
             makeDir(to.substr(0, slash), 0755);
         copyTree(std::string("/etc/") + entry, to);
     }
-    const std::pair<const char*, const char*> files[] = {
-        {"root/etc/passwd", "root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:user:/home/user:/bin/bash\n"
-                            "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"},
+    if (auto e = copyPackageState(config); !e.empty())
+        return e;
+    // apt downloads as _apt (uid 42 on Debian); with a single uid mapped there is no second
+    // user, so apt is told to stay root (copyPackageState).
+    const bool fullRange = config.idMap.kind != "single";
+    std::string passwd = "root:x:0:0:root:/root:/bin/bash\n";
+    if (fullRange)
+        passwd += "_apt:x:42:65534::/nonexistent:/usr/sbin/nologin\n";
+    passwd += "user:x:1000:1000:user:/home/user:/bin/bash\n"
+              "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n";
+    const std::pair<const char*, std::string> files[] = {
+        {"root/etc/passwd", passwd},
         {"root/etc/group", "root:x:0:\nuser:x:1000:\nnogroup:x:65534:\n"},
         {"root/etc/hostname", "lizard\n"},
-        {"root/etc/hosts", "127.0.0.1\tlocalhost lizard\n::1\tlocalhost ip6-localhost ip6-loopback\n"},
+        {"root/etc/hosts",
+         "127.0.0.1\tlocalhost lizard\n::1\tlocalhost ip6-localhost ip6-loopback\n"},
     };
     for (const auto& [path, text] : files) {
         if (!writeText(path, text))
@@ -176,6 +246,85 @@ std::string buildUsrLocal()
     return {};
 }
 
+// Recreates the directories under host directory `from` (not following links) in `to`
+// with their modes. Returns false only when `to` could not be made.
+bool mirrorDirs(int fromParent, const char* name, int toParent, mode_t mode, int levelsLeft)
+{
+    // The umask is 0 here (buildUsrDirs): the mode is exact without a chmod per directory.
+    if (::mkdirat(toParent, name, mode) != 0 && errno != EEXIST)
+        return false;
+    int from = ::openat(fromParent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (from < 0 || levelsLeft == 0)
+        return true; // unreadable for the sandbox's root: it cannot write below it either
+    int to = ::openat(toParent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR* dir = to >= 0 ? ::fdopendir(from) : nullptr;
+    if (!dir) {
+        ::close(from);
+        if (to >= 0)
+            ::close(to);
+        return to >= 0;
+    }
+    while (dirent* e = ::readdir(dir)) {
+        const std::string child = e->d_name;
+        if (child == "." || child == ".." || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+            continue;
+        struct stat st
+        {
+        };
+        if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISDIR(st.st_mode))
+            mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777, levelsLeft - 1);
+    }
+    ::closedir(dir);
+    ::close(to);
+    return true;
+}
+
+// How deep below /usr the directories are copied. Where packages put files of their own
+// (bin, lib/<triplet>/<plugin dir>/<version>/<kind>, share/man/<lang>/man1,
+// share/icons/<theme>/<size>/apps) lies within five levels; below are packages' private trees
+// (google-cloud-sdk, python modules, boost), three quarters of the directories on a
+// developer's host, which would cost every template seconds to make and to delete.
+constexpr int kUsrDirsDepth = 5;
+
+// The directories of the host's /usr, owned by the sandbox's root: the middle layer of the
+// sandbox's /usr overlay (sandboxroot.cpp). The host's directories belong to the host's root,
+// which is not mapped in the sandbox, so without this layer nobody in the sandbox could add a
+// file to /usr/bin. /usr/local is the sandbox's own overlay and left out.
+std::string buildUsrDirs()
+{
+    if (!makeDir("usr-dirs", 0755))
+        return err("usr-dirs");
+    int usr = ::open("/usr", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int to = ::open("usr-dirs", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* dir = usr >= 0 && to >= 0 ? ::fdopendir(usr) : nullptr;
+    if (!dir) {
+        if (usr >= 0)
+            ::close(usr);
+        if (to >= 0)
+            ::close(to);
+        return err("reading /usr");
+    }
+    std::string failed;
+    const mode_t mask = ::umask(0);
+    while (dirent* e = ::readdir(dir)) {
+        const std::string name = e->d_name;
+        struct stat st
+        {
+        };
+        if (name == "." || name == ".." || name == "local" ||
+            ::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISDIR(st.st_mode))
+            continue;
+        if (!mirrorDirs(::dirfd(dir), e->d_name, to, st.st_mode & 07777, kUsrDirsDepth - 1))
+            failed = err("usr-dirs/" + name);
+    }
+    ::umask(mask);
+    ::closedir(dir);
+    ::close(to);
+    return failed;
+}
+
 } // namespace
 
 std::string buildTemplate(int dirFd, const LaunchConfig& config)
@@ -184,6 +333,8 @@ std::string buildTemplate(int dirFd, const LaunchConfig& config)
         return err("fchdir to the template directory");
     ::umask(022);
     if (auto e = buildRoot(config); !e.empty())
+        return e;
+    if (auto e = buildUsrDirs(); !e.empty())
         return e;
     return buildUsrLocal();
 }

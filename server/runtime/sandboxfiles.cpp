@@ -17,8 +17,9 @@ namespace lizard::runtime {
 
 namespace {
 
-// The sandbox's writable layers: the root overlay's and /usr/local's upper directories.
-constexpr const char* kLayers[] = {"upper", "local-upper"};
+// The sandbox's writable layers: the upper directories of the root, /usr and /usr/local
+// overlays.
+constexpr const char* kLayers[] = {"upper", "usr-upper", "local-upper"};
 // Beside the layers of a copy, outside what a sandbox sees: the highest pid its source had in
 // use (pidcounter.h).
 constexpr const char* kLastPidFile = "last-pid";
@@ -48,8 +49,15 @@ Status LinuxRuntime::makeOwnedDir(const std::string& path, mode_t mode)
 Result<FilesCopy> LinuxRuntime::copyLayers(const std::string& fromDir, const std::string& toDir)
 {
     nlohmann::json copies = nlohmann::json::array();
-    for (const char* layer : kLayers)
+    for (const char* layer : kLayers) {
+        // Snapshots and sandboxes from before /usr was copy-on-write have no usr-upper.
+        struct stat st
+        {
+        };
+        if (::stat((fromDir + "/" + layer).c_str(), &st) != 0 && errno == ENOENT)
+            continue;
         copies.push_back({{"from", fromDir + "/" + layer}, {"to", toDir + "/" + layer}});
+    }
     nlohmann::json config{{"mode", "copy"}, {"idMap", m_ids.toJson()}, {"copies", copies}};
     auto done = runAgentTool(m_agentPath, "copy", config, 600000);
     if (!done)

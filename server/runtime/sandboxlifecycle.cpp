@@ -22,7 +22,8 @@ namespace lizard::runtime {
 
 namespace {
 
-constexpr const char* kSandboxSubdirs[] = {"upper", "work", "merged", "local-upper", "local-work"};
+constexpr const char* kSandboxSubdirs[] = {"upper",    "work",        "merged",    "usr-upper",
+                                           "usr-work", "local-upper", "local-work"};
 
 void killAndWait(pid_t pid, unsigned long long startTime)
 {
@@ -145,6 +146,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"id", spec.id},
         {"socketPath", handle.socketPath},
         {"templateRoot", templateDir() + "/root"},
+        {"templateUsrDirs", templateDir() + "/usr-dirs"},
         {"templateUsrLocal", templateDir() + "/usr-local"},
         {"sandboxDir", sandboxDir(spec.id)},
         {"cgroupProcs", cgroups.procsFiles},

@@ -35,7 +35,7 @@ QStringList TestSdkCompat::scenarioNames()
 {
     return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors", "expose",
             "pause", "paused-exec", "snapshot", "fork", "volume", "api_keys", "templates",
-            "watch", "allowed_hosts", "logs", "activity"};
+            "watch", "allowed_hosts", "logs", "activity", "apt"};
 }
 
 void TestSdkCompat::initTestCase()

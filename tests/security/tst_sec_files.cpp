@@ -148,12 +148,17 @@ private slots:
 
     void readOnlyMountsCannotBeRemounted()
     {
-        const ProbeResult remount = sh("mount -o remount,bind,rw /usr 2>&1; echo rc=$?; touch "
-                                       "/usr/lizard-probe 2>&1; echo touch=$?; "
-                                       "mount -t tmpfs none /mnt 2>&1; echo tmpfs=$?; mount -t "
-                                       "cgroup2 none /mnt 2>&1; echo cgroup=$?");
-        QVERIFY2(!remount.out.contains("rc=0") && !remount.out.contains("touch=0") &&
-                     !remount.out.contains("tmpfs=0") && !remount.out.contains("cgroup=0"),
+        // /proc/sys is a read-only bind (kernelmasks.cpp). /usr is a copy-on-write overlay: the
+        // sandbox may write there, the host's /usr is its lower layer and never written.
+        const ProbeResult remount =
+            sh("mount -o remount,bind,rw /proc/sys 2>&1; echo rc=$?; "
+               "awk '$2 == \"/proc/sys\" { split($4, o, \",\"); print \"flag=\" o[1] }' "
+               "/proc/self/mounts; touch /usr/lizard-probe 2>&1; "
+               "mount -t tmpfs none /mnt 2>&1; echo tmpfs=$?; mount -t "
+               "cgroup2 none /mnt 2>&1; echo cgroup=$?");
+        QVERIFY2(!remount.out.contains("rc=0") && remount.out.contains("flag=ro") &&
+                     !remount.out.contains("flag=rw") && !remount.out.contains("tmpfs=0") &&
+                     !remount.out.contains("cgroup=0"),
                  qPrintable(remount.describe()));
         QVERIFY(!QFile::exists("/usr/lizard-probe"));
         // Control: the writable places are writable.
@@ -172,13 +177,16 @@ private slots:
         QVERIFY2(pid > 0, seen.right(2000).constData());
         QProcess p;
         p.start("nsenter", {"-t", QString::number(pid), "-U", "-m", "-r", "-w", "/bin/sh", "-c",
-                            "mount -o remount,bind,rw /usr 2>&1; echo usr=$?; "
-                            "mount -o remount,bind,suid /usr 2>&1; echo suid=$?; umount -l /usr 2>&1; echo umount=$?; "
+                            "mount -o remount,bind,rw /proc/sys 2>&1; echo sys=$?; "
+                            "mount -o remount,bind,suid /proc/sys 2>&1; echo suid=$?; umount -l "
+                            "/proc/sys 2>&1; echo umount=$?; "
                             "mount -t tmpfs none /mnt && echo tmpfs-ok && umount /mnt"});
         QVERIFY(p.waitForFinished(30000));
         const QString out = QString::fromUtf8(p.readAll());
         m_server.request("DELETE", "/api/sandboxes/" + id);
-        QVERIFY2(out.contains("usr=") && !out.contains("usr=0") && !out.contains("suid=0") && !out.contains("umount=0"), qPrintable(out));
+        QVERIFY2(out.contains("sys=") && !out.contains("sys=0") && !out.contains("suid=0") &&
+                     !out.contains("umount=0"),
+                 qPrintable(out));
         QVERIFY2(out.contains("tmpfs-ok"), qPrintable(out)); // control: the capabilities were there
     }
 

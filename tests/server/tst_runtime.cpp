@@ -335,7 +335,6 @@ private slots:
         QTest::newRow("list file") << "list" << "/etc/passwd" << 400 << "NOT_A_DIRECTORY";
         QTest::newRow("remove missing") << "remove" << "/tmp/nope" << 404 << "NOT_FOUND";
         QTest::newRow("remove root") << "remove" << "/" << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("usr is read-only") << "mkdir" << "/usr/newdir" << 403 << "PERMISSION_DENIED";
     }
 
     void fileErrors()

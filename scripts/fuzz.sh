@@ -17,7 +17,7 @@ cmake -S fuzz -B "$BUILD" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
 cmake --build "$BUILD"
 ctest --test-dir "$BUILD" --output-on-failure
 
-harnesses=(http_request json_body file_paths access_rules sse_parser runner_events)
+harnesses=(http_request json_body file_paths access_rules sse_parser runner_events dns_message)
 mkdir -p "$BUILD/artifacts" "$BUILD/logs"
 run() {
   local name=$1 corpus="$BUILD/corpus/$1"

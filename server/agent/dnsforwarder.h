@@ -6,14 +6,12 @@
 // name gets REFUSED. UDP only: a truncated answer leaves the client to retry over TCP, which
 // finds nothing listening (the forwarder asks upstream with EDNS sizes, so this is rare).
 
+#include "agent/dnsmessage.h"
+
 #include <string>
 #include <vector>
 
 namespace lizard::agent {
-
-// True if `name` (lower case, no trailing dot) is one of `patterns` or, for a pattern "*.x",
-// a subdomain of x (never x itself).
-bool dnsNameAllowed(const std::string& name, const std::vector<std::string>& patterns);
 
 // Serves forever: queries arrive on `listenFd` (UDP, inside the sandbox's network namespace),
 // go out on `upstreamFd` (a connected UDP socket of the host's network namespace, so that

@@ -69,8 +69,8 @@ private:
     bool alive(const QString& id, int pid);
 
     CodeRunFixture m_fx;
-    bool m_stalled = false;
-    QString m_small; // the nano sandbox
+    qint64 m_stalledPid = 0; // the server stopped with SIGSTOP, until resumed
+    QString m_small;         // the nano sandbox
     SandboxInfo m_smallInfo;
     QList<qint64> m_initPids;
 };
@@ -138,16 +138,16 @@ void TestExecutionEnds::crashAndRestart()
 
 void TestExecutionEnds::stallServer()
 {
-    QVERIFY(m_fx.server().pid() > 0);
-    QVERIFY(::kill(pid_t(m_fx.server().pid()), SIGSTOP) == 0);
-    m_stalled = true;
+    m_stalledPid = m_fx.server().serverPid();
+    QVERIFY(m_stalledPid > 1);
+    QVERIFY(::kill(pid_t(m_stalledPid), SIGSTOP) == 0);
 }
 
 void TestExecutionEnds::resumeServer()
 {
-    if (m_stalled && m_fx.server().pid() > 0)
-        ::kill(pid_t(m_fx.server().pid()), SIGCONT);
-    m_stalled = false;
+    if (m_stalledPid > 1)
+        ::kill(pid_t(m_stalledPid), SIGCONT);
+    m_stalledPid = 0;
 }
 
 QString TestExecutionEnds::awaitEnd(Fault fault, const std::function<bool()>& wait)

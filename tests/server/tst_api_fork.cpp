@@ -47,6 +47,9 @@ private slots:
         m_created << m_source;
         QCOMPARE(m_api.write(m_source, "/home/user/data.txt", "from the source"), 204);
         QCOMPARE(m_api.exec(m_source, "nohup sleep 1000 >/dev/null 2>&1 &").status, 200);
+        // The exec answers once the shell is done; the background child may not be `sleep`
+        // yet (it execs a moment later).
+        QTRY_VERIFY_WITH_TIMEOUT(!m_api.run(m_source, "pgrep -x sleep").startsWith("<exit"), 10000);
     }
 
     void cleanupTestCase()

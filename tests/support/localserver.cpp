@@ -9,7 +9,6 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QThread>
-
 #include <curl/curl.h>
 #include <pwd.h>
 #include <signal.h>
@@ -75,7 +74,10 @@ QString LocalServer::serverBinary()
     return QStringLiteral(LIZARD_BIN_DIR "/lizard-local");
 }
 
-qint64 LocalServer::pid() const { return m_proc ? m_proc->processId() : 0; }
+qint64 LocalServer::pid() const
+{
+    return m_proc ? m_proc->processId() : 0;
+}
 
 QByteArray LocalServer::log() const
 {
@@ -112,7 +114,7 @@ bool LocalServer::start(const QStringList& extraArgs)
     args += m_extraArgs;
     if (runsAsOtherUser()) {
         const passwd* pw = getpwnam(m_user.toLocal8Bit().constData());
-        QStringList wrapped{"-u", m_user, "--", "env", QString("HOME=%1").arg(pw->pw_dir),
+        QStringList wrapped{"-u",          m_user, "--", "env", QString("HOME=%1").arg(pw->pw_dir),
                             serverBinary()};
         m_proc->start("runuser", wrapped + args);
     } else {
@@ -166,13 +168,18 @@ void LocalServer::stop()
     m_proc.reset();
 }
 
-bool LocalServer::crash()
+qint64 LocalServer::serverPid() const
 {
     QFile info(m_dataDir + "/server.json");
     if (!m_proc || !info.open(QIODevice::ReadOnly))
-        return false;
-    const qint64 serverPid = QJsonDocument::fromJson(info.readAll()).object().value("pid").toInteger();
-    if (serverPid <= 1 || ::kill(pid_t(serverPid), SIGKILL) != 0)
+        return 0;
+    return QJsonDocument::fromJson(info.readAll()).object().value("pid").toInteger();
+}
+
+bool LocalServer::crash()
+{
+    const qint64 server = serverPid();
+    if (server <= 1 || ::kill(pid_t(server), SIGKILL) != 0)
         return false;
     m_proc->waitForFinished(10000);
     m_log += m_proc->readAll();

@@ -7,7 +7,6 @@
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
-
 #include <memory>
 
 namespace lizard::test {
@@ -23,27 +22,36 @@ public:
     void useDataDir(const QString& dir) { m_dataDir = dir; }
     // Starts the server and waits until it printed its URL. Returns false with errorString().
     bool start(const QStringList& extraArgs = {});
-    void stop();             // SIGTERM, wait; sandboxes stay (they are adopted on the next start)
-    bool restart();          // stop + start on the same data dir and port
+    void stop();    // SIGTERM, wait; sandboxes stay (they are adopted on the next start)
+    bool restart(); // stop + start on the same data dir and port
     // SIGKILL of the server process itself (also when it runs as another user): no clean-up,
     // sandboxes keep running. False if its pid was not found.
     bool crash();
 
-    QString url() const { return m_url; }          // "http://127.0.0.1:PORT"
+    QString url() const { return m_url; } // "http://127.0.0.1:PORT"
     int port() const { return m_port; }
     QString apiKey() const { return m_key; }
     QString dataDir() const { return m_dataDir; }
     QString keyFile() const { return m_keyFile; }
     QString errorString() const { return m_error; }
-    QByteArray log() const;                        // everything the server printed
+    QByteArray log() const; // everything the server printed
     bool runsAsOtherUser() const { return !m_user.isEmpty(); }
     QString serverUser() const { return m_user; }
     qint64 pid() const;
+    // The lizard-local process itself (from its server.json; pid() is runuser's when the server
+    // runs as another user); 0 when unknown.
+    qint64 serverPid() const;
 
     // Synchronous HTTP helper for tests (blocking, with curl): returns status and body.
-    struct Response { int status = 0; QByteArray body; QByteArray contentType; };
+    struct Response
+    {
+        int status = 0;
+        QByteArray body;
+        QByteArray contentType;
+    };
     Response request(const QByteArray& method, const QString& path, const QByteArray& body = {},
-                     const QByteArray& key = QByteArray("<default>"), const QList<QByteArray>& headers = {}) const;
+                     const QByteArray& key = QByteArray("<default>"),
+                     const QList<QByteArray>& headers = {}) const;
 
     static QString serverBinary();
 

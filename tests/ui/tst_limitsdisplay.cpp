@@ -74,21 +74,25 @@ private slots:
         QVERIFY2(disk == "image" || disk == "watch", qPrintable(disk));
         QCOMPARE(info.value("diskGb").toInt(), 10);
         const QString diskText = disk == "watch" ? " · Disk: 10 GB (watched)" : " · Disk: 10 GB";
-        QVERIFY2(text.endsWith(diskText), qPrintable(text));
+        // Last the network, when it is not the default: where the host gives sandboxes no
+        // network (slirp4netns unusable), the sandbox really has none and the cell says so.
+        const QString networkText = info.value("internetAccess").toBool() ? "" : " · no network";
+        QVERIFY2(text.endsWith(diskText + networkText), qPrintable(text));
         QVERIFY2(
             tip.contains(disk == "watch" ? "watched: the server measures" : "its own file system"),
             qPrintable(tip));
         if (by == "cgroup") {
             // cpus is what is enforced: 2 for small, or fewer on a smaller host.
             const QString cpus = QString::number(info.value("cpus").toDouble());
-            QCOMPARE(text, QString("small · %1 vCPU · 4 GB · 1024 pids").arg(cpus) + diskText);
+            QCOMPARE(text, QString("small · %1 vCPU · 4 GB · 1024 pids").arg(cpus) + diskText +
+                               networkText);
             QVERIFY2(tip.startsWith("Enforced by cgroups for the whole sandbox: " + cpus + " CPUs"),
                      qPrintable(tip));
         } else {
             QCOMPARE(by, QString("rlimit"));
             QVERIFY(!info.contains("cpus") && !info.contains("memoryMb"));
-            QCOMPARE(text,
-                     QString("small · 1024 pids · 4 GB per process · cpu not limited") + diskText);
+            QCOMPARE(text, QString("small · 1024 pids · 4 GB per process · cpu not limited") +
+                               diskText + networkText);
             QVERIFY2(tip.startsWith("cgroups are not writable on this host"), qPrintable(tip));
             // and the window's notes say so once
             QTRY_VERIFY_WITH_TIMEOUT(

@@ -215,7 +215,14 @@ private slots:
 
         dialog->allowedHostsEdit()->setText("pypi.org *.pythonhosted.org 10.1.0.0/16");
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            created.count() == 1 || dialog->errorText().contains("NETWORK_UNAVAILABLE"), 60000);
+        if (created.isEmpty()) {
+            const QString why = dialog->errorText();
+            dialog->reject();
+            // A host feature that varies: the server's user cannot run slirp4netns here.
+            QSKIP(qPrintable("this server gives sandboxes no network, so no allow-list: " + why));
+        }
         const auto info = created.at(0).at(0).value<client::SandboxInfo>();
         const QString id = info.sandboxId;
         const auto cleanup = qScopeGuard([&] {

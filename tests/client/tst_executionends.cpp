@@ -147,6 +147,10 @@ void TestExecutionEnds::resumeServer()
 {
     if (m_stalledPid > 1)
         ::kill(pid_t(m_stalledPid), SIGCONT);
+    // A server run through runuser: runuser stops itself when its child stops, and would sit
+    // stopped through the end of the suite (its SIGTERM pending, lizard-local orphaned).
+    if (m_stalledPid > 1 && m_fx.server().pid() > 1 && m_fx.server().pid() != m_stalledPid)
+        ::kill(pid_t(m_fx.server().pid()), SIGCONT);
     m_stalledPid = 0;
 }
 

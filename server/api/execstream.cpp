@@ -8,15 +8,6 @@
 
 namespace lizard::api {
 
-namespace {
-
-Error keyRevoked()
-{
-    return Error{401, "KEY_REVOKED", "the API key of this request was revoked"};
-}
-
-} // namespace
-
 ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                        runtime::ExecRequest request, bool pidEvent)
     : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)),
@@ -146,10 +137,8 @@ void ExecStream::onError(const Error& error)
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
     // it for a normal end (the SDK would report exit code 0).
     log::warn("exec stream failed: " + error.message);
-    m_writer->write(
+    m_writer->abortAfter(
         sseEvent({{"error", error.code}, {"code", error.code}, {"message", error.message}}));
-    auto writer = m_writer;
-    m_writer->write(std::string(), [writer] { writer->abort(); });
 }
 
 ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,

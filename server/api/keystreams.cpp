@@ -4,6 +4,11 @@
 
 namespace lizard::api {
 
+Error keyRevoked()
+{
+    return Error{401, "KEY_REVOKED", "the API key of this request was revoked"};
+}
+
 void KeyStreams::add(const std::string& keyId, const std::shared_ptr<Revocable>& request)
 {
     std::lock_guard lock(m_mutex);

@@ -2,6 +2,8 @@
 // Requests that outlive their key check (exec streams, long execs), by the key that opened
 // them: revoking a key ends them at once, rather than when they finish.
 
+#include "common/result.h"
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +18,9 @@ public:
     // Ends the request with a KEY_REVOKED error; any thread.
     virtual void revoke() = 0;
 };
+
+// 401 KEY_REVOKED: what a revoked request answers, or its stream's last event says.
+Error keyRevoked();
 
 class KeyStreams
 {

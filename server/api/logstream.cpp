@@ -113,12 +113,10 @@ void LogStream::revoke()
         if (!s || s->m_finished)
             return;
         // Say why, then cut the stream: it did not end normally.
-        s->m_writer->write("event: error\n" +
-                           sseEvent({{"error", "KEY_REVOKED"},
-                                     {"code", "KEY_REVOKED"},
-                                     {"message", "the API key of this request was revoked"}}));
-        auto writer = s->m_writer;
-        writer->write(std::string(), [writer] { writer->abort(); });
+        const Error e = keyRevoked();
+        s->m_writer->abortAfter(
+            "event: error\n" +
+            sseEvent({{"error", e.code}, {"code", e.code}, {"message", e.message}}));
         s->m_finished = true;
         if (s->m_token != 0)
             s->m_log.unsubscribe(s->m_id, std::exchange(s->m_token, 0));

@@ -55,6 +55,13 @@ void StreamWriter::end()
     pump();
 }
 
+void StreamWriter::abortAfter(std::string lastWords)
+{
+    write(std::move(lastWords));
+    auto self = shared_from_this();
+    write(std::string(), [self] { self->abort(); });
+}
+
 void StreamWriter::abort()
 {
     m_failed = true;

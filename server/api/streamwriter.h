@@ -24,6 +24,9 @@ public:
     void end();
     // Cuts the connection: the client sees an incomplete answer (used after mid-stream errors).
     void abort();
+    // Writes `lastWords` (an error event), then cuts the connection once they are out, so the
+    // client cannot mistake the stream for one that ended normally.
+    void abortAfter(std::string lastWords);
     bool begun() const { return m_begun; }
     bool failed() const { return m_failed; }
     // Runs once if a write fails (the client went away).

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (CTest). As root it then runs the server-side suites again with
-# lizard-local (and the runtime and isolation suites themselves) running as an ordinary user,
-# lizard-ci, because that is how desktop users run lizard-local.
+# Runs the whole test suite (CTest). As root it then runs again, with lizard-local (and the
+# runtime and isolation suites themselves) running as an ordinary user, lizard-ci, the suites
+# whose outcome depends on that user (CTest label server-user: sandbox creation, isolation,
+# limits, network, files, restarts), because that is how desktop users run lizard-local. UI,
+# notebook and HTTP-only suites behave the same whoever runs the server and run once.
 set -euo pipefail
 BUILD=${1:-build}
 cd "$(dirname "$0")/.."
@@ -27,8 +29,8 @@ if [[ $(id -u) -eq 0 ]]; then
   for t in tst_runtime tst_isolation; do
     runuser -u lizard-ci -- env -C /tmp QT_QPA_PLATFORM=offscreen "$bindir/$t" || status=1
   done
-  echo "== server suites again, lizard-local running as the unprivileged user lizard-ci =="
+  echo "== server-user suites again, lizard-local running as the unprivileged user lizard-ci =="
   LIZARD_TEST_SERVER_USER=lizard-ci LIZARD_LOCAL_BIN="$bindir/lizard-local" \
-    ctest --test-dir "$BUILD" --output-on-failure -j2 -L server || status=1
+    ctest --test-dir "$BUILD" --output-on-failure -j2 -L server-user || status=1
 fi
 exit $status

@@ -1,6 +1,7 @@
 #include "agent/launcher.h"
 
 #include "agent/allowpolicy.h"
+#include "agent/hostusr.h"
 #include "agent/idmap.h"
 #include "agent/netguard.h"
 #include "agent/sandboxinit.h"
@@ -210,12 +211,20 @@ int runSandbox(const LaunchConfig& original)
     if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
+    // Before the cgroups: the idmap's helper process is no part of the sandbox.
+    std::string usrNote;
+    fds.hostUsr = openIdmappedHostUsr(config, &usrNote);
+    if (fds.hostUsr < 0 && !usrNote.empty() && fds.log >= 0) {
+        const std::string line = "lizard-agent: the host's /usr is not idmapped (" + usrNote +
+                                 "): packages the host has cannot be upgraded or removed here\n";
+        [[maybe_unused]] auto w = ::write(fds.log, line.data(), line.size());
+    }
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream}) {
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr}) {
         if (fd >= 0)
             ::close(fd);
     }

@@ -62,7 +62,7 @@ int placeFd(int fd, int target)
     ::setsid();
     startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
-    if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal}, fds.sandboxDir,
+    if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal, fds.hostUsr}, fds.sandboxDir,
                                   fds.volume, config.volumeInitOwner);
         !e.empty())
         die(e);

@@ -10,6 +10,7 @@ struct SandboxFds
 {
     int templateRoot = -1;
     int usrDirs = -1;
+    int hostUsr = -1; // the host's /usr idmapped (hostusr.h), or -1: /usr itself
     int usrLocal = -1;
     int sandboxDir = -1;
     int listen = -1;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -16,6 +17,36 @@ std::string fdPath(int fd)
     // The launcher opened these on the host; the magic link works even where the path's
     // parents are not searchable for the sandbox's uids.
     return "/proc/self/fd/" + std::to_string(fd);
+}
+
+// /usr is copy-on-write like the root, so apt-get install works: the host's /usr is the
+// lowest layer (an overlay never writes its lower layers) and what the sandbox writes lands in
+// its own usr-upper. Idmapped (a root server), the host's files belong to the sandbox's root,
+// so dpkg may replace them too. Otherwise they belong to no one the sandbox maps, and the
+// template's copy of the directories (owned by the sandbox's root, templatebuilder.cpp) lies
+// above them so that new files can be made there at least.
+std::string mountUsr(const RootLayers& layers, const std::string& root, const std::string& dir)
+{
+    std::string lower = fdPath(layers.usrDirs) + ":/usr";
+    // An overlay takes no layer from another mount namespace, and the detached mount is one:
+    // it is given a place here first. The new root's /proc is an empty directory until proc
+    // is mounted there, and the place is left again before then; the overlay keeps a private
+    // copy of the layer, which nothing in the sandbox can reach.
+    const std::string stage = root + "/proc";
+    if (layers.hostUsr >= 0) {
+        int rc = ::move_mount(layers.hostUsr, "", AT_FDCWD, stage.c_str(), MOVE_MOUNT_F_EMPTY_PATH);
+        int err = errno;
+        ::close(layers.hostUsr);
+        if (rc != 0)
+            return "placing the idmapped /usr: " + std::string(std::strerror(err));
+        lower = stage;
+    }
+    const std::string options = "lowerdir=" + lower + ",upperdir=" + dir + "/usr-upper,workdir=" +
+                                dir + "/usr-work,userxattr,xino=on";
+    std::string e = mountOrError("overlay", root + "/usr", "overlay", 0, options);
+    if (layers.hostUsr >= 0 && ::umount2(stage.c_str(), MNT_DETACH) != 0 && e.empty())
+        e = "leaving the idmapped /usr's place: " + std::string(std::strerror(errno));
+    return e;
 }
 
 } // namespace
@@ -64,13 +95,7 @@ std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int vol
                           "/upper,workdir=" + dir + "/work,userxattr,xino=on";
     if (auto e = mountOrError("overlay", root, "overlay", 0, options); !e.empty())
         return e;
-    // /usr is copy-on-write like the root, so apt-get install works: the host's /usr is the
-    // lowest layer (an overlay never writes its lower layers), the template's copy of its
-    // directories (owned by the sandbox's root, templatebuilder.cpp) lies above it, and what
-    // the sandbox writes lands in its own usr-upper.
-    options = "lowerdir=" + fdPath(layers.usrDirs) + ":/usr,upperdir=" + dir +
-              "/usr-upper,workdir=" + dir + "/usr-work,userxattr,xino=on";
-    if (auto e = mountOrError("overlay", root + "/usr", "overlay", 0, options); !e.empty())
+    if (auto e = mountUsr(layers, root, dir); !e.empty())
         return e;
     options = "lowerdir=" + fdPath(layers.usrLocal) + ",upperdir=" + dir +
               "/local-upper,workdir=" + dir + "/local-work,userxattr,xino=on";

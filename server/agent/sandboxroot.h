@@ -12,6 +12,9 @@ struct RootLayers
     int templateRoot = -1; // lower layer of /
     int usrDirs = -1;      // middle layer of /usr, above the host's /usr
     int usrLocal = -1;     // lower layer of /usr/local
+    // The host's /usr idmapped to the sandbox's ids (hostusr.h), a detached mount; -1: the
+    // host's /usr as it is, below usrDirs. Consumed (moved, then detached and closed).
+    int hostUsr = -1;
 };
 
 // Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace.

@@ -3,10 +3,13 @@
 // environment. Each attempt sits beside a harmless control that must succeed.
 #include "escape_support.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QUrl>
+#include <unistd.h>
 
 using namespace lizard::test;
 
@@ -164,6 +167,36 @@ private slots:
         // Control: the writable places are writable.
         QCOMPARE(sh("touch /tmp/probe /usr/local/probe /home/user/probe && echo ok").out.trimmed(),
                  QString("ok"));
+    }
+
+    void hostUsrIsNeverWritten()
+    {
+        // As root, the host's /usr lies idmapped below the sandbox's /usr (hostusr.h), so its
+        // files belong to the sandbox's root there: each change must land in the sandbox's
+        // own layer, and the idmapped mount itself must be out of reach.
+        const QString file = "/usr/share/common-licenses/Apache-2.0";
+        QFile host(file);
+        QVERIFY2(host.open(QIODevice::ReadOnly), qPrintable(file));
+        const QByteArray content = host.readAll();
+        const QDateTime changed = QFileInfo(file).metadataChangeTime();
+        const QFileDevice::Permissions mode = QFileInfo(file).permissions();
+        const ProbeResult attempt =
+            sh("f=" + file + "; echo lizard-probe >> $f; tail -n 1 $f; chmod 600 $f; "
+               "ln $f /usr/share/lizard-link; mv $f /usr/share/lizard-moved; "
+               "touch /usr/bin/lizard-new; echo idmapped=$(grep -c idmapped /proc/self/mountinfo)");
+        QVERIFY2(attempt.out.contains("idmapped=0"), qPrintable(attempt.describe()));
+        host.seek(0);
+        QCOMPARE(host.readAll(), content);
+        QCOMPARE(QFileInfo(file).metadataChangeTime(), changed);
+        QCOMPARE(QFileInfo(file).permissions(), mode);
+        for (const QString& made : {"/usr/share/lizard-link", "/usr/share/lizard-moved", "/usr/bin/lizard-new"})
+            QVERIFY2(!QFile::exists(made), qPrintable(made));
+        // Control: the sandbox's own copy took the changes (as root; an ordinary user's server
+        // cannot idmap, and there the host's files stay unwritable in the sandbox too).
+        QCOMPARE(sh("test -e /usr/bin/lizard-new && echo made").out, QStringLiteral("made\n"));
+        if (::geteuid() == 0 && m_server.serverUser().isEmpty())
+            QCOMPARE(sh("tail -n 1 /usr/share/lizard-moved; stat -c %a /usr/share/lizard-link").out,
+                     QStringLiteral("lizard-probe\n600\n"));
     }
 
     void mountsAreLockedEvenWithoutTheFilter()

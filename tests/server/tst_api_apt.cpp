@@ -3,11 +3,15 @@
 // update per run: the mirror is slow and CI's time short); that package must stay out of the
 // host and of other sandboxes, and must survive pause/resume, a fork and a snapshot restore.
 // A package built in the sandbox with dpkg-deb installs without network (the path an
-// ordinary user's server without slirp4netns has).
+// ordinary user's server without slirp4netns has). As root, a package the host has is
+// reinstalled in the sandbox, which replaces the host's files there and only there.
 #include "lifecycle_support.h"
 
+#include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <unistd.h>
 
 using lizard::test::describe;
 using lizard::test::jsonArray;
@@ -141,6 +145,46 @@ private slots:
         // The sandbox's /usr is copy-on-write: the new file is in its own layer.
         QCOMPARE(m_api.run(m_source, "stat -c %U " + kBinary), QStringLiteral("root\n"));
         m_installed = true;
+    }
+
+    void replacesAPackageTheHostHas()
+    {
+        QVERIFY2(m_installed, "installFromTheMirror installed nothing");
+        if (m_package != kPackage)
+            QSKIP("this server gives sandboxes no network: no package to reinstall from");
+        if (::geteuid() != 0 || !m_server.serverUser().isEmpty())
+            QSKIP("lizard-local runs as an ordinary user here, who may not idmap the host's "
+                  "/usr: a package the host has cannot be replaced in a sandbox (runtime README)");
+        // A small package the host has, at a version the mirror still serves, so --reinstall
+        // makes dpkg replace the host's files in the sandbox (an upgrade does the same).
+        const QString picked = runLong(
+            m_source,
+            "for p in sensible-utils debianutils netbase hostname readline-common; do "
+            "v=$(dpkg-query -W -f='${Version}' $p 2>/dev/null) || continue; "
+            "apt-cache madison $p | grep -qF \" $v \" || continue; "
+            "f=$(dpkg -L $p | while read -r f; do case $f in /usr/*) [ -f \"$f\" ] && "
+            "[ ! -L \"$f\" ] && { echo \"$f\"; break; };; esac; done); "
+            "[ -n \"$f\" ] && { echo \"$p $f\"; exit 0; }; done; echo none");
+        const QStringList parts = picked.trimmed().split(' ');
+        QVERIFY2(parts.size() == 2, qPrintable("no candidate package: " + picked));
+        const QString package = parts[0], file = parts[1];
+        QFile hostFile(file);
+        QVERIFY2(hostFile.open(QIODevice::ReadOnly), qPrintable(file));
+        const QByteArray hostContent = hostFile.readAll();
+        const QDateTime hostChanged = QFileInfo(file).metadataChangeTime();
+        // Idmapped: the host's files belong to the sandbox's root (not to "nobody").
+        QCOMPARE(m_api.run(m_source, "stat -c %U:%G " + file), QStringLiteral("root:root\n"));
+        const QString out = runLong(
+            m_source, "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --reinstall " +
+                          package + " >/dev/null && dpkg --verify " + package + " && echo '# sandbox' >> " +
+                          file + " && tail -n 1 " + file);
+        QCOMPARE(out, QStringLiteral("# sandbox\n"));
+        QCOMPARE(m_api.run(m_source, "dpkg-query -W -f='${Status}' " + package),
+                 QStringLiteral("install ok installed"));
+        // The host's file is untouched: same content, same inode change time.
+        hostFile.seek(0);
+        QCOMPARE(hostFile.readAll(), hostContent);
+        QCOMPARE(QFileInfo(file).metadataChangeTime(), hostChanged);
     }
 
     void hostAndOtherSandboxesDoNotHaveIt()

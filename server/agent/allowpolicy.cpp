@@ -52,6 +52,7 @@ std::string startForwarder(const LaunchConfig& config, int upstreamFd, int logFd
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+        ::prctl(PR_SET_NAME, "lizard-dns", 0, 0, 0); // apart from PID 1 in ps
         ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         // Nothing of PID 1's: in particular not the launcher's stdout, whose end lizard-local
         // waits for.

@@ -72,4 +72,24 @@ std::string confineSandbox(bool diskWatched)
     return installSandboxSeccomp(diskWatched);
 }
 
+std::string confineDnsForwarder()
+{
+    for (int cap = 0; cap <= lastCap(); ++cap) {
+        if (cap != CAP_NET_ADMIN && ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+            return errnoText("dropping a capability from the bounding set");
+    }
+    if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+        return errnoText("clearing ambient capabilities");
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3]{};
+    const unsigned bit = 1u << (CAP_NET_ADMIN % 32);
+    data[CAP_NET_ADMIN / 32].effective = bit;
+    data[CAP_NET_ADMIN / 32].permitted = bit;
+    if (::syscall(SYS_capset, &header, data) != 0)
+        return errnoText("capset");
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return errnoText("no_new_privs");
+    return installDnsForwarderSeccomp();
+}
+
 } // namespace lizard::agent

@@ -10,4 +10,8 @@ namespace lizard::agent {
 // `diskWatched`: see LaunchConfig::diskWatched.
 std::string confineSandbox(bool diskWatched);
 
+// The allowedHosts DNS forwarder (dnsforwarder.h): every capability but CAP_NET_ADMIN (its
+// rules) is gone from all sets, no_new_privs, then its own seccomp filter.
+std::string confineDnsForwarder();
+
 } // namespace lizard::agent

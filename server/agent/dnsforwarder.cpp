@@ -1,5 +1,6 @@
 #include "agent/dnsforwarder.h"
 
+#include "agent/confinement.h"
 #include "agent/dnsmessage.h"
 #include "agent/fibrules.h"
 
@@ -161,7 +162,12 @@ private:
 
 void runDnsForwarder(int listenFd, int upstreamFd, const std::vector<std::string>& patterns)
 {
-    Forwarder(listenFd, upstreamFd, patterns).run();
+    Forwarder forwarder(listenFd, upstreamFd, patterns); // seeds its ids before the filter
+    if (auto e = confineDnsForwarder(); !e.empty()) {
+        std::fprintf(stderr, "lizard-agent: dns: %s\n", e.c_str());
+        ::_exit(1);
+    }
+    forwarder.run();
 }
 
 } // namespace lizard::agent

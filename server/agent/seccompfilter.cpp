@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <cstring>
 #include <linux/falloc.h>
+#include <linux/netlink.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
+#include <sys/socket.h>
 #include <vector>
 
 namespace lizard::agent {
@@ -144,7 +146,35 @@ void allowWithoutFlags(Filter& f, const char* name, unsigned arg, unsigned long 
     }
 }
 
+// clang-format off
+const std::vector<const char*> kForwarderAllowed = {
+    "read", "write", "close", "poll", "ppoll", "recvfrom", "sendto", "recvmsg", "sendmsg",
+    "clock_gettime", "gettimeofday", "mmap", "munmap", "mremap", "brk", "madvise", "futex",
+    "getpid", "gettid", "getrandom", "newfstatat", "fstat", "rt_sigreturn", "rt_sigprocmask",
+    "restart_syscall", "exit", "exit_group",
+};
+// clang-format on
+
 } // namespace
+
+std::string installDnsForwarderSeccomp()
+{
+    Filter f;
+    f.ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+    if (!f.ctx)
+        return "seccomp_init failed";
+    seccomp_attr_set(f.ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    for (const char* name : kForwarderAllowed)
+        f.add(SCMP_ACT_ALLOW, name);
+    // Sockets of one kind only: rtnetlink, for each rule it adds.
+    f.add(SCMP_ACT_ALLOW, "socket",
+          {scmp_arg_cmp{0, SCMP_CMP_EQ, AF_NETLINK, 0}, scmp_arg_cmp{2, SCMP_CMP_EQ, NETLINK_ROUTE, 0}});
+    if (!f.error.empty())
+        return f.error;
+    if (int r = seccomp_load(f.ctx); r != 0)
+        return std::string("loading the DNS forwarder's seccomp filter: ") + std::strerror(-r);
+    return {};
+}
 
 std::string installSandboxSeccomp(bool refuseAllocation)
 {

@@ -15,4 +15,9 @@ namespace lizard::agent {
 // posix_fallocate falls back to writing the blocks, which the watch then stops like any write.
 std::string installSandboxSeccomp(bool refuseAllocation);
 
+// The allowedHosts DNS forwarder's filter (dnsforwarder.h): it parses what sandbox code sends,
+// so it may make only the calls its loop makes (UDP in and out, rtnetlink sockets for the
+// rules, memory, time, its log); anything else kills it.
+std::string installDnsForwarderSeccomp();
+
 } // namespace lizard::agent

@@ -221,6 +221,29 @@ private slots:
         expectProhibited(m_names, open, 80);
     }
 
+    void forwarderKeepsOnlyWhatItNeeds()
+    {
+        // The forwarder parses what sandbox code sends it. Were a message to take it over, it
+        // could only add rules (CAP_NET_ADMIN) through the calls of its loop: no other
+        // capability, no exec, no file opened, no socket but rtnetlink.
+        REQUIRE_NET();
+        const ProbeResult p = runPython(
+            m_server, m_names,
+            "import os\n"
+            "pid = [p for p in os.listdir('/proc') if p.isdigit() and\n"
+            "       open('/proc/%s/comm' % p).read().strip() == 'lizard-dns'][0]\n"
+            "for line in open('/proc/%s/status' % pid):\n"
+            "    k = line.split(':')[0]\n"
+            "    if k in ('CapEff', 'CapPrm', 'CapBnd', 'CapInh', 'CapAmb', 'NoNewPrivs', 'Seccomp'):\n"
+            "        print(k, line.split()[1])\n");
+        for (const char* want : {"CapEff 0000000000001000", "CapPrm 0000000000001000",
+                                 "CapBnd 0000000000001000", "CapInh 0000000000000000",
+                                 "CapAmb 0000000000000000", "NoNewPrivs 1", "Seccomp 2"})
+            QVERIFY2(p.out.contains(want), qPrintable(QString(want) + " missing: " + p.describe()));
+        // Control: confined, it still resolves a listed name and opens its address.
+        QCOMPARE(reachFrom(m_server, m_names, "a.example.test", 443).ip, m_net.at(5));
+    }
+
     void killingTheForwarderOpensNothing()
     {
         REQUIRE_NET();
@@ -235,9 +258,8 @@ private slots:
             runPython(m_server, id,
                       "import os, signal\n"
                       "def stat(p): return open('/proc/%s/stat' % p).read()\n"
-                      "pid = [p for p in os.listdir('/proc') if p.isdigit() and p != '1' and\n"
-                      "       stat(p).split(') ')[1].split()[1] == '1' and\n"
-                      "       '(lizard-agent)' in stat(p)][0]\n"
+                      "pid = [p for p in os.listdir('/proc') if p.isdigit() and\n"
+                      "       '(lizard-dns)' in stat(p)][0]\n"
                       "for f in ('mem', 'environ'):\n"
                       "    try: open('/proc/%s/%s' % (pid, f), 'rb').read(1); print(f, 'read')\n"
                       "    except OSError as e: print(f, e.errno)\n"

@@ -6,6 +6,8 @@
 // numbers the entries, appends them and tells the followers, so the exec path never waits
 // on the disk.
 
+#include "api/runnerrequests.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -47,6 +49,8 @@ public:
     void unfollow(const std::string& sandboxId, uint64_t token);
 
     uint64_t maxBytes() const { return m_maxBytes; }
+    // Serve-mode run requests on their way to the runner (runnerrequests.h).
+    RunnerRequests& runnerRequests() { return m_requests; }
     std::string pathOf(const std::string& sandboxId) const;
 
 private:
@@ -86,6 +90,7 @@ private:
     std::map<std::string, SandboxState> m_states;
     uint64_t m_nextToken = 1;
 
+    RunnerRequests m_requests;
     std::thread m_thread;
 };
 

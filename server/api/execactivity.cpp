@@ -1,6 +1,7 @@
 #include "api/execactivity.h"
 
 #include "api/activitylog.h"
+#include "api/serveruns.h"
 #include "common/base64.h"
 #include "common/timeutil.h"
 
@@ -99,28 +100,41 @@ void RunnerEvents::finish()
     m_partial.clear();
 }
 
+std::string RunnerEvents::lastMessage() const
+{
+    if (!m_events.empty() && m_events.back().contains("message") &&
+        m_events.back()["message"].is_string())
+        return m_events.back()["message"].get<std::string>();
+    return "the code runner failed";
+}
+
 void RunnerEvents::line(std::string_view text)
 {
-    auto ev = nlohmann::json::parse(text, nullptr, false);
+    add(nlohmann::json::parse(text, nullptr, false), text.size());
+}
+
+std::string RunnerEvents::add(nlohmann::json ev, size_t size)
+{
     if (!ev.is_object())
-        return;
+        return {};
     if (ev.value("type", std::string()) == "part") {
         if (m_part.size() < kActivityEventBytes)
             m_part += ev.value("data", std::string());
         if (!ev.value("end", false))
-            return;
+            return {};
         ev = nlohmann::json::parse(m_part, nullptr, false);
         m_part.clear();
         if (!ev.is_object())
-            return;
+            return {};
     }
-    const size_t size = text.size();
+    std::string type = ev.value("type", std::string());
     if (m_bytes + size > kActivityEventBytes) {
         m_truncated = true;
-        return;
+        return type;
     }
     m_bytes += size;
     m_events.push_back(std::move(ev));
+    return type;
 }
 
 std::shared_ptr<ExecActivity> ExecActivity::start(ActivityLog* log, const std::string& sandboxId,
@@ -180,6 +194,9 @@ ExecActivity::ExecActivity(ActivityLog* log, std::string sandboxId, nlohmann::js
     } else {
         args.erase("code"); // complete/inspect carry a cell's text; it is not a run
         m_entry["runner"] = args;
+        if (action == "serve")
+            m_serve = std::make_unique<ServeRuns>(m_log, m_sandboxId,
+                                                  m_entry.value("user", std::string()));
     }
 }
 
@@ -188,6 +205,8 @@ void ExecActivity::output(runtime::OutStream stream, std::string_view chunk)
     if (stream == runtime::OutStream::Stdout) {
         if (m_runCode)
             m_events.feed(chunk);
+        if (m_serve)
+            m_serve->feed(chunk);
         m_stdout.feed(chunk);
     } else {
         m_stderr.feed(chunk);
@@ -236,6 +255,12 @@ void ExecActivity::finish(nlohmann::json fields)
         entry.erase("stdoutTail");
     } else {
         m_stdout.store(entry, "stdout");
+    }
+    if (m_serve) {
+        // Its runs are recorded one by one; the rest of its output is the app's own traffic.
+        m_serve->finish();
+        entry.erase("stdoutHead");
+        entry.erase("stdoutTail");
     }
     m_stderr.store(entry, "stderr");
     if (!m_keepOutput)

@@ -16,6 +16,7 @@
 namespace lizard::api {
 
 class ActivityLog;
+class ServeRuns;
 
 inline constexpr size_t kActivityCaptureBytes = 64 * 1024;
 inline constexpr size_t kActivityEventBytes = 16 << 20; // runner events kept per run
@@ -39,7 +40,13 @@ class RunnerEvents
 public:
     void feed(std::string_view chunk);
     void finish();
+    // One event (a parsed line of `size` bytes). Returns the type of the event it completed:
+    // its own, or a joined one's once its last "part" came; empty while parts are pending or
+    // when it was dropped.
+    std::string add(nlohmann::json ev, size_t size);
     nlohmann::json take() { return std::move(m_events); }
+    // The "message" of the last event kept (a "fatal" says what failed), or a general text.
+    std::string lastMessage() const;
     bool truncated() const { return m_truncated; }
 
 private:
@@ -80,6 +87,7 @@ private:
     StreamCapture m_stdout;
     StreamCapture m_stderr;
     RunnerEvents m_events;
+    std::unique_ptr<ServeRuns> m_serve; // a serve-mode runner: its runs are entries of their own
     bool m_done = false;
 };
 

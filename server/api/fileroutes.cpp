@@ -1,5 +1,6 @@
 // Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
 // only check that it is absolute.
+#include "api/activitylog.h"
 #include "api/agenterrors.h"
 #include "api/filepaths.h"
 #include "api/jsonbody.h"
@@ -63,11 +64,12 @@ void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohm
               std::function<void(const nlohmann::json&)> onOk)
 {
     withAgent(mgr, ex, id, [&](const AgentPtr& agent) {
-        agent->request(std::move(req), [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
-            if (!r)
-                return ex->replyError(apiErrorFromAgent(r.error()));
-            onOk(*r);
-        });
+        agent->request(std::move(req),
+                       [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
+                           if (!r)
+                               return ex->replyError(apiErrorFromAgent(r.error()));
+                           onOk(*r);
+                       });
     });
 }
 
@@ -148,11 +150,23 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) {
             // Path and size only: the content is the user's, and may be large or secret.
             nlohmann::json entry = {{"path", *path}, {"size", bytes.size()}};
+            // A request for a serve-mode code runner is its transport, not the user's file: a
+            // run is noted before the runner can see the file and recorded as a runCode entry
+            // (serveruns.h); the write itself is not recorded.
+            ActivityLog* log = mgr.activity();
+            const bool request = RunnerRequests::isRequestPath(*path);
+            const bool run =
+                request && log != nullptr && log->runnerRequests().note(p[0], *path, bytes);
             agent->writeFile(*path, *u, std::move(bytes),
-                             [ex, agent, &mgr, id = p[0], entry](Status st) {
-                                 if (!st)
+                             [ex, agent, &mgr, id = p[0], entry, request, run, log](Status st) {
+                                 if (!st) {
+                                     if (run)
+                                         log->runnerRequests().forget(
+                                             id, entry.at("path").get<std::string>());
                                      return ex->replyError(apiErrorFromAgent(st.error()));
-                                 mgr.recordActivity(id, "fileWrite", entry);
+                                 }
+                                 if (!request)
+                                     mgr.recordActivity(id, "fileWrite", entry);
                                  ex->replyEmpty();
                              });
         });
@@ -211,7 +225,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         askAgent(mgr, ex, p[0], {{"op", "stat"}, {"path", *path}}, [ex](const nlohmann::json& r) {
             const auto it = r.find("entry");
             if (it == r.end() || !it->is_object())
-                return ex->replyError(Error{500, "INTERNAL", "the agent answered stat without an entry"});
+                return ex->replyError(
+                    Error{500, "INTERNAL", "the agent answered stat without an entry"});
             ex->replyJson(200, fileEntryJson(*it));
         });
     });

@@ -163,6 +163,8 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
                   : reason == "lost"    ? "lost: its init process (PID 1) is gone"
                                         : "killed (" + reason + ")");
     recordActivity(id, "kill", {{"reason", reason}});
+    if (m_activity != nullptr)
+        m_activity->runnerRequests().drop(id);
     {
         std::lock_guard lock(m_mutex);
         m_operationLocks.erase(id); // a capture still running keeps its own reference

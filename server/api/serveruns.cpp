@@ -1,0 +1,90 @@
+#include "api/serveruns.h"
+
+#include "api/activitylog.h"
+#include "common/timeutil.h"
+
+namespace lizard::api {
+
+ServeRuns::ServeRuns(ActivityLog* log, std::string sandboxId, std::string user)
+    : m_log(log), m_sandboxId(std::move(sandboxId)), m_user(std::move(user))
+{
+}
+
+void ServeRuns::feed(std::string_view chunk)
+{
+    size_t nl;
+    while ((nl = chunk.find('\n')) != std::string_view::npos) {
+        if (m_partial.empty()) {
+            line(chunk.substr(0, nl));
+        } else {
+            m_partial.append(chunk.substr(0, nl));
+            line(m_partial);
+            m_partial.clear();
+        }
+        chunk.remove_prefix(nl + 1);
+    }
+    // A line longer than a run may keep is cut: the runner splits big events into parts.
+    if (m_partial.size() + chunk.size() <= kActivityEventBytes)
+        m_partial.append(chunk);
+}
+
+void ServeRuns::line(std::string_view text)
+{
+    auto ev = nlohmann::json::parse(text, nullptr, false);
+    if (!ev.is_object())
+        return;
+    const auto req = ev.find("req");
+    if (req == ev.end() || !req->is_string()) {
+        if (ev.value("type", std::string()) == "ready" && ev.contains("inbox") &&
+            ev["inbox"].is_string())
+            m_inbox = ev["inbox"].get<std::string>();
+        return;
+    }
+    const std::string id = req->get<std::string>();
+    auto it = m_runs.find(id);
+    if (it == m_runs.end()) {
+        auto noted = m_log->runnerRequests().take(m_sandboxId, m_inbox, id);
+        if (!noted)
+            return; // not a run, or not written through the files API
+        Run run;
+        run.startMs = noted->value("startMs", nowMs());
+        noted->erase("startMs");
+        run.entry = std::move(*noted);
+        run.entry["user"] = m_user;
+        it = m_runs.emplace(id, std::move(run)).first;
+    }
+    const std::string type = it->second.events.add(std::move(ev), text.size());
+    if (type == "done" || type == "fatal") {
+        nlohmann::json fields = nlohmann::json::object();
+        if (type == "fatal")
+            fields["error"] = it->second.events.lastMessage();
+        record(it->second, std::move(fields));
+        m_runs.erase(it);
+    }
+}
+
+void ServeRuns::finish()
+{
+    for (auto& [id, run] : m_runs)
+        record(run, {{"cancelled", true}});
+    m_runs.clear();
+}
+
+void ServeRuns::record(Run& run, nlohmann::json fields)
+{
+    const int64_t end = nowMs();
+    nlohmann::json entry = std::move(run.entry);
+    entry["start"] = isoUtc(run.startMs);
+    entry["end"] = isoUtc(end);
+    entry["durationMs"] = end - run.startMs;
+    entry["via"] = "serve";
+    for (auto& [k, v] : fields.items())
+        entry[k] = v;
+    run.events.finish();
+    entry["events"] = run.events.take();
+    if (run.events.truncated())
+        entry["eventsTruncated"] = true;
+    m_log->record(m_sandboxId, std::move(entry));
+}
+
+} // namespace lizard::api

@@ -28,7 +28,7 @@ bool RunnerRequests::isRequestPath(const std::string& path)
         return false;
     const std::string rest = path.substr(kInboxRoot.size());
     const size_t slash = rest.rfind('/');
-    if (slash == std::string::npos)
+    if (rest.empty() || rest[0] != '/' || slash == std::string::npos)
         return false;
     // The inbox itself, or one named folder below it (the runner's own layout).
     if (slash != 0 && rest.find('/', 1) != slash)

@@ -76,28 +76,12 @@ void StreamCapture::store(nlohmann::json& entry, const std::string& name) const
 
 void RunnerEvents::feed(std::string_view chunk)
 {
-    size_t nl;
-    while ((nl = chunk.find('\n')) != std::string_view::npos) {
-        if (m_partial.empty()) {
-            line(chunk.substr(0, nl));
-        } else {
-            m_partial.append(chunk.substr(0, nl));
-            line(m_partial);
-            m_partial.clear();
-        }
-        chunk.remove_prefix(nl + 1);
-    }
-    if (m_partial.size() + chunk.size() <= kActivityEventBytes)
-        m_partial.append(chunk);
-    else
-        m_truncated = true;
+    m_lines.feed(chunk, [this](std::string_view text) { line(text); });
 }
 
 void RunnerEvents::finish()
 {
-    if (!m_partial.empty())
-        line(m_partial);
-    m_partial.clear();
+    m_lines.finish([this](std::string_view text) { line(text); });
 }
 
 std::string RunnerEvents::lastMessage() const

@@ -34,6 +34,44 @@ private:
     uint64_t m_bytes = 0;
 };
 
+// A stream cut into lines across its chunks. A line that grows past `maxLine` loses the rest
+// (and `overflowed()` says so): the runner splits big events into "part" lines.
+class LineReader
+{
+public:
+    explicit LineReader(size_t maxLine) : m_maxLine(maxLine) {}
+    template <typename F> void feed(std::string_view chunk, F&& each)
+    {
+        size_t nl;
+        while ((nl = chunk.find('\n')) != std::string_view::npos) {
+            if (m_partial.empty()) {
+                each(chunk.substr(0, nl));
+            } else {
+                m_partial.append(chunk.substr(0, nl));
+                each(std::string_view(m_partial));
+                m_partial.clear();
+            }
+            chunk.remove_prefix(nl + 1);
+        }
+        if (m_partial.size() + chunk.size() <= m_maxLine)
+            m_partial.append(chunk);
+        else
+            m_overflowed = true;
+    }
+    template <typename F> void finish(F&& each)
+    {
+        if (!m_partial.empty())
+            each(std::string_view(m_partial));
+        m_partial.clear();
+    }
+    bool overflowed() const { return m_overflowed; }
+
+private:
+    size_t m_maxLine;
+    std::string m_partial;
+    bool m_overflowed = false;
+};
+
 // The runner's JSON-lines events, "part" pieces joined.
 class RunnerEvents
 {
@@ -47,12 +85,12 @@ public:
     nlohmann::json take() { return std::move(m_events); }
     // The "message" of the last event kept (a "fatal" says what failed), or a general text.
     std::string lastMessage() const;
-    bool truncated() const { return m_truncated; }
+    bool truncated() const { return m_truncated || m_lines.overflowed(); }
 
 private:
     void line(std::string_view text);
 
-    std::string m_partial;
+    LineReader m_lines{kActivityEventBytes};
     std::string m_part;
     nlohmann::json m_events = nlohmann::json::array();
     size_t m_bytes = 0;

@@ -12,20 +12,7 @@ ServeRuns::ServeRuns(ActivityLog* log, std::string sandboxId, std::string user)
 
 void ServeRuns::feed(std::string_view chunk)
 {
-    size_t nl;
-    while ((nl = chunk.find('\n')) != std::string_view::npos) {
-        if (m_partial.empty()) {
-            line(chunk.substr(0, nl));
-        } else {
-            m_partial.append(chunk.substr(0, nl));
-            line(m_partial);
-            m_partial.clear();
-        }
-        chunk.remove_prefix(nl + 1);
-    }
-    // A line longer than a run may keep is cut: the runner splits big events into parts.
-    if (m_partial.size() + chunk.size() <= kActivityEventBytes)
-        m_partial.append(chunk);
+    m_lines.feed(chunk, [this](std::string_view text) { line(text); });
 }
 
 void ServeRuns::line(std::string_view text)

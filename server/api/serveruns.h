@@ -38,7 +38,7 @@ private:
     std::string m_sandboxId;
     std::string m_user;
     std::string m_inbox; // from the runner's "ready" event
-    std::string m_partial;
+    LineReader m_lines{kActivityEventBytes};
     std::map<std::string, Run> m_runs; // by req
 };
 

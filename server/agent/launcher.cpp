@@ -347,7 +347,14 @@ int runLauncher(const LaunchConfig& config)
         int fd = openDir(config.target);
         if (fd < 0)
             return fail(errnoText(config.target));
-        return runSimple(config, fd, [&](int dirFd) { return buildTemplate(dirFd, config); });
+        // Probed as sandboxes will do it, on the host side: a root server's sandboxes get the
+        // host's /usr idmapped where the kernel allows it, and need no usr-dirs layer then.
+        std::string why;
+        const int usr = openIdmappedHostUsr(config, &why);
+        if (usr >= 0)
+            ::close(usr);
+        return runSimple(config, fd,
+                         [&](int dirFd) { return buildTemplate(dirFd, config, usr >= 0); });
     }
     if (config.mode == "remove") {
         auto slash = config.target.find_last_of('/');

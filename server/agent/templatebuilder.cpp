@@ -291,10 +291,12 @@ constexpr int kUsrDirsDepth = 5;
 // sandbox's /usr overlay (sandboxroot.cpp). The host's directories belong to the host's root,
 // which is not mapped in the sandbox, so without this layer nobody in the sandbox could add a
 // file to /usr/bin. /usr/local is the sandbox's own overlay and left out.
-std::string buildUsrDirs()
+std::string buildUsrDirs(bool usrIdmapped)
 {
     if (!makeDir("usr-dirs", 0755))
         return err("usr-dirs");
+    if (usrIdmapped)
+        return {};
     int usr = ::open("/usr", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     int to = ::open("usr-dirs", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR* dir = usr >= 0 && to >= 0 ? ::fdopendir(usr) : nullptr;
@@ -327,14 +329,14 @@ std::string buildUsrDirs()
 
 } // namespace
 
-std::string buildTemplate(int dirFd, const LaunchConfig& config)
+std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmapped)
 {
     if (::fchdir(dirFd) != 0)
         return err("fchdir to the template directory");
     ::umask(022);
     if (auto e = buildRoot(config); !e.empty())
         return e;
-    if (auto e = buildUsrDirs(); !e.empty())
+    if (auto e = buildUsrDirs(usrIdmapped); !e.empty())
         return e;
     return buildUsrLocal();
 }

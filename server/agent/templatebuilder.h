@@ -9,6 +9,8 @@
 
 namespace lizard::agent {
 
-std::string buildTemplate(int dirFd, const LaunchConfig& config);
+// `usrIdmapped`: sandboxes will get the host's /usr idmapped (hostusr.h), so the usr-dirs layer
+// stays empty: the host's directories already belong to the sandbox's root there.
+std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmapped);
 
 } // namespace lizard::agent

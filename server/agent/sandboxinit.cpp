@@ -62,8 +62,8 @@ int placeFd(int fd, int target)
     ::setsid();
     startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
-    if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal, fds.hostUsr}, fds.sandboxDir,
-                                  fds.volume, config.volumeInitOwner);
+    if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal, fds.hostUsr},
+                                  fds.sandboxDir, fds.volume, config.volumeInitOwner);
         !e.empty())
         die(e);
     if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)

@@ -41,8 +41,8 @@ std::string mountUsr(const RootLayers& layers, const std::string& root, const st
             return "placing the idmapped /usr: " + std::string(std::strerror(err));
         lower = stage;
     }
-    const std::string options = "lowerdir=" + lower + ",upperdir=" + dir + "/usr-upper,workdir=" +
-                                dir + "/usr-work,userxattr,xino=on";
+    const std::string options = "lowerdir=" + lower + ",upperdir=" + dir +
+                                "/usr-upper,workdir=" + dir + "/usr-work,userxattr,xino=on";
     std::string e = mountOrError("overlay", root + "/usr", "overlay", 0, options);
     if (layers.hostUsr >= 0 && ::umount2(stage.c_str(), MNT_DETACH) != 0 && e.empty())
         e = "leaving the idmapped /usr's place: " + std::string(std::strerror(errno));
@@ -53,7 +53,9 @@ std::string mountUsr(const RootLayers& layers, const std::string& root, const st
 
 unsigned long lockedMountFlags(const std::string& path)
 {
-    struct statvfs s{};
+    struct statvfs s
+    {
+    };
     if (::statvfs(path.c_str(), &s) != 0)
         return 0;
     unsigned long flags = 0;
@@ -77,8 +79,8 @@ std::string mountOrError(const char* source, const std::string& target, const ch
 {
     if (::mount(source, target.c_str(), type, flags, data.empty() ? nullptr : data.c_str()) == 0)
         return {};
-    return std::string("mount ") + (type ? type : "bind") + " " + (source ? source : "") + " on " + target
-        + ": " + std::strerror(errno);
+    return std::string("mount ") + (type ? type : "bind") + " " + (source ? source : "") + " on " +
+           target + ": " + std::strerror(errno);
 }
 
 std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd,
@@ -105,7 +107,8 @@ std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int vol
         if (auto e = bindVolume(root, volumeFd, volumeInitOwner); !e.empty())
             return e;
     }
-    if (auto e = mountOrError("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, {}); !e.empty())
+    if (auto e = mountOrError("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, {});
+        !e.empty())
         return e;
     if (auto e = setupDev(root); !e.empty())
         return e;

@@ -168,7 +168,8 @@ std::string installDnsForwarderSeccomp()
         f.add(SCMP_ACT_ALLOW, name);
     // Sockets of one kind only: rtnetlink, for each rule it adds.
     f.add(SCMP_ACT_ALLOW, "socket",
-          {scmp_arg_cmp{0, SCMP_CMP_EQ, AF_NETLINK, 0}, scmp_arg_cmp{2, SCMP_CMP_EQ, NETLINK_ROUTE, 0}});
+          {scmp_arg_cmp{0, SCMP_CMP_EQ, AF_NETLINK, 0},
+           scmp_arg_cmp{2, SCMP_CMP_EQ, NETLINK_ROUTE, 0}});
     if (!f.error.empty())
         return f.error;
     if (int r = seccomp_load(f.ctx); r != 0)

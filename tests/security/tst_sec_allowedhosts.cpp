@@ -227,18 +227,19 @@ private slots:
         // could only add rules (CAP_NET_ADMIN) through the calls of its loop: no other
         // capability, no exec, no file opened, no socket but rtnetlink.
         REQUIRE_NET();
-        const ProbeResult p = runPython(
-            m_server, m_names,
-            "import os\n"
-            "pid = [p for p in os.listdir('/proc') if p.isdigit() and\n"
-            "       open('/proc/%s/comm' % p).read().strip() == 'lizard-dns'][0]\n"
-            "for line in open('/proc/%s/status' % pid):\n"
-            "    k = line.split(':')[0]\n"
-            "    if k in ('CapEff', 'CapPrm', 'CapBnd', 'CapInh', 'CapAmb', 'NoNewPrivs', 'Seccomp'):\n"
-            "        print(k, line.split()[1])\n");
-        for (const char* want : {"CapEff 0000000000001000", "CapPrm 0000000000001000",
-                                 "CapBnd 0000000000001000", "CapInh 0000000000000000",
-                                 "CapAmb 0000000000000000", "NoNewPrivs 1", "Seccomp 2"})
+        const ProbeResult p =
+            runPython(m_server, m_names,
+                      "import os\n"
+                      "pid = [p for p in os.listdir('/proc') if p.isdigit() and\n"
+                      "       open('/proc/%s/comm' % p).read().strip() == 'lizard-dns'][0]\n"
+                      "for line in open('/proc/%s/status' % pid):\n"
+                      "    k = line.split(':')[0]\n"
+                      "    if k in ('CapEff', 'CapPrm', 'CapBnd', 'CapInh', 'CapAmb', "
+                      "'NoNewPrivs', 'Seccomp'):\n"
+                      "        print(k, line.split()[1])\n");
+        for (const char* want :
+             {"CapEff 0000000000001000", "CapPrm 0000000000001000", "CapBnd 0000000000001000",
+              "CapInh 0000000000000000", "CapAmb 0000000000000000", "NoNewPrivs 1", "Seccomp 2"})
             QVERIFY2(p.out.contains(want), qPrintable(QString(want) + " missing: " + p.describe()));
         // Control: confined, it still resolves a listed name and opens its address.
         QCOMPARE(reachFrom(m_server, m_names, "a.example.test", 443).ip, m_net.at(5));

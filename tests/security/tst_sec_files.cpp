@@ -181,7 +181,8 @@ private slots:
         const QDateTime changed = QFileInfo(file).metadataChangeTime();
         const QFileDevice::Permissions mode = QFileInfo(file).permissions();
         const ProbeResult attempt =
-            sh("f=" + file + "; echo lizard-probe >> $f; tail -n 1 $f; chmod 600 $f; "
+            sh("f=" + file +
+               "; echo lizard-probe >> $f; tail -n 1 $f; chmod 600 $f; "
                "ln $f /usr/share/lizard-link; mv $f /usr/share/lizard-moved; "
                "touch /usr/bin/lizard-new; echo idmapped=$(grep -c idmapped /proc/self/mountinfo)");
         QVERIFY2(attempt.out.contains("idmapped=0"), qPrintable(attempt.describe()));
@@ -189,7 +190,8 @@ private slots:
         QCOMPARE(host.readAll(), content);
         QCOMPARE(QFileInfo(file).metadataChangeTime(), changed);
         QCOMPARE(QFileInfo(file).permissions(), mode);
-        for (const QString& made : {"/usr/share/lizard-link", "/usr/share/lizard-moved", "/usr/bin/lizard-new"})
+        for (const QString& made :
+             {"/usr/share/lizard-link", "/usr/share/lizard-moved", "/usr/bin/lizard-new"})
             QVERIFY2(!QFile::exists(made), qPrintable(made));
         // Control: the sandbox's own copy took the changes (as root; an ordinary user's server
         // cannot idmap, and there the host's files stay unwritable in the sandbox too).

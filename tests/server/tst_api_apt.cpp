@@ -158,13 +158,12 @@ private slots:
         // A small package the host has, at a version the mirror still serves, so --reinstall
         // makes dpkg replace the host's files in the sandbox (an upgrade does the same).
         const QString picked = runLong(
-            m_source,
-            "for p in sensible-utils debianutils netbase hostname readline-common; do "
-            "v=$(dpkg-query -W -f='${Version}' $p 2>/dev/null) || continue; "
-            "apt-cache madison $p | grep -qF \" $v \" || continue; "
-            "f=$(dpkg -L $p | while read -r f; do case $f in /usr/*) [ -f \"$f\" ] && "
-            "[ ! -L \"$f\" ] && { echo \"$f\"; break; };; esac; done); "
-            "[ -n \"$f\" ] && { echo \"$p $f\"; exit 0; }; done; echo none");
+            m_source, "for p in sensible-utils debianutils netbase hostname readline-common; do "
+                      "v=$(dpkg-query -W -f='${Version}' $p 2>/dev/null) || continue; "
+                      "apt-cache madison $p | grep -qF \" $v \" || continue; "
+                      "f=$(dpkg -L $p | while read -r f; do case $f in /usr/*) [ -f \"$f\" ] && "
+                      "[ ! -L \"$f\" ] && { echo \"$f\"; break; };; esac; done); "
+                      "[ -n \"$f\" ] && { echo \"$p $f\"; exit 0; }; done; echo none");
         const QStringList parts = picked.trimmed().split(' ');
         QVERIFY2(parts.size() == 2, qPrintable("no candidate package: " + picked));
         const QString package = parts[0], file = parts[1];
@@ -176,8 +175,8 @@ private slots:
         QCOMPARE(m_api.run(m_source, "stat -c %U:%G " + file), QStringLiteral("root:root\n"));
         const QString out = runLong(
             m_source, "export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --reinstall " +
-                          package + " >/dev/null && dpkg --verify " + package + " && echo '# sandbox' >> " +
-                          file + " && tail -n 1 " + file);
+                          package + " >/dev/null && dpkg --verify " + package +
+                          " && echo '# sandbox' >> " + file + " && tail -n 1 " + file);
         QCOMPARE(out, QStringLiteral("# sandbox\n"));
         QCOMPARE(m_api.run(m_source, "dpkg-query -W -f='${Status}' " + package),
                  QStringLiteral("install ok installed"));

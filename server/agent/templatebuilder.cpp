@@ -1,5 +1,7 @@
 #include "agent/templatebuilder.h"
 
+#include "agent/hostpackageguard.h"
+
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -128,7 +130,7 @@ std::vector<std::string> hostPythonDirs()
 
 // /var/lib/dpkg and the rest of kVarPackageState, the directories apt expects, and in
 // single-uid mode the setting that keeps apt's downloads as root.
-std::string copyPackageState(const LaunchConfig& config)
+std::string copyPackageState(const LaunchConfig& config, bool usrIdmapped)
 {
     for (const char* entry : kEtcPackageConfig) {
         std::string to = std::string("root/etc/") + entry;
@@ -161,10 +163,10 @@ std::string copyPackageState(const LaunchConfig& config)
                        "APT::Sandbox::User \"root\";\n"))
             return err("apt.conf.d/00lizard-sandbox-user");
     }
-    return {};
+    return usrIdmapped ? std::string() : writeHostPackageGuard("root");
 }
 
-std::string buildRoot(const LaunchConfig& config)
+std::string buildRoot(const LaunchConfig& config, bool usrIdmapped)
 {
     for (const char* d : {"root", "root/etc", "root/home", "root/var", "root/var/log", "root/var/cache", "root/var/lib",
                           "root/var/mail", "root/opt", "root/srv", "root/mnt", "root/media", "root/run", "root/usr",
@@ -190,7 +192,7 @@ std::string buildRoot(const LaunchConfig& config)
             makeDir(to.substr(0, slash), 0755);
         copyTree(std::string("/etc/") + entry, to);
     }
-    if (auto e = copyPackageState(config); !e.empty())
+    if (auto e = copyPackageState(config, usrIdmapped); !e.empty())
         return e;
     // apt downloads as _apt (uid 42 on Debian); with a single uid mapped there is no second
     // user, so apt is told to stay root (copyPackageState).
@@ -334,7 +336,7 @@ std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmappe
     if (::fchdir(dirFd) != 0)
         return err("fchdir to the template directory");
     ::umask(022);
-    if (auto e = buildRoot(config); !e.empty())
+    if (auto e = buildRoot(config, usrIdmapped); !e.empty())
         return e;
     if (auto e = buildUsrDirs(usrIdmapped); !e.empty())
         return e;

@@ -19,7 +19,7 @@ namespace lizard::runtime {
 namespace {
 
 // Bump when the skeleton's content changes: a new one is built next to the old.
-constexpr const char* kTemplateVersion = "2";
+constexpr const char* kTemplateVersion = "3";
 
 Status mkdirMode(const std::string& path, mode_t mode)
 {

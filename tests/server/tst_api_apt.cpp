@@ -186,6 +186,53 @@ private slots:
         QCOMPARE(QFileInfo(file).metadataChangeTime(), hostChanged);
     }
 
+    void upgradeOfAHostPackage()
+    {
+        // Offline, in both id mappings: a newer version of a package the host has, built in the
+        // sandbox. As root (the host's /usr idmapped) it replaces the host's version there; as
+        // an ordinary user apt stops before dpkg, says why, and changes nothing.
+        QString package;
+        for (const QString& p : {"sensible-utils", "readline-common", "netbase", "hostname"}) {
+            if (hostHasPackage(p)) {
+                package = p;
+                break;
+            }
+        }
+        QVERIFY2(!package.isEmpty(), "the host has none of the small packages the test upgrades");
+        QProcess query;
+        query.start("dpkg-query", {"-W", "-f=${Version}", package});
+        query.waitForFinished(30000);
+        const QString hostVersion = QString::fromUtf8(query.readAllStandardOutput());
+        const QString id = create({{"size", "mini"}, {"timeoutMs", 600000}});
+        QVERIFY(!id.isEmpty());
+        const QString out = runLong(
+            id,
+            "export DEBIAN_FRONTEND=noninteractive; d=/tmp/up; "
+            "mkdir -p $d/DEBIAN $d/usr/share/doc/lizard-upgrade-probe; "
+            "printf 'Package: " +
+                package +
+                "\\nVersion: 99:1.0\\nArchitecture: all\\n"
+                "Maintainer: lizard <l@example.org>\\nDescription: probe\\n' > $d/DEBIAN/control; "
+                "echo probe > $d/usr/share/doc/lizard-upgrade-probe/note; "
+                "dpkg-deb --root-owner-group --build $d /tmp/up.deb >/dev/null && "
+                "apt-get install -y -qq /tmp/up.deb 2>&1 && echo upgraded");
+        const QString inSandbox = m_api.run(id, "dpkg-query -W -f='${Version}' " + package);
+        if (::geteuid() == 0 && m_server.serverUser().isEmpty()) {
+            QVERIFY2(out.endsWith("upgraded\n"), qPrintable(out));
+            QCOMPARE(inSandbox, QStringLiteral("99:1.0"));
+        } else {
+            QVERIFY2(out.contains("these packages come from the host") && out.contains(package),
+                     qPrintable(out));
+            QCOMPARE(inSandbox, hostVersion); // nothing changed, nothing half-installed
+            QCOMPARE(m_api.run(id, "dpkg-query -W -f='${Status}' " + package),
+                     QStringLiteral("install ok installed"));
+        }
+        QVERIFY(hostHasPackage(package));
+        query.start("dpkg-query", {"-W", "-f=${Version}", package});
+        query.waitForFinished(30000);
+        QCOMPARE(QString::fromUtf8(query.readAllStandardOutput()), hostVersion);
+    }
+
     void hostAndOtherSandboxesDoNotHaveIt()
     {
         QVERIFY2(m_installed, "installFromTheMirror installed nothing");

@@ -10,34 +10,38 @@ namespace lizard::agent {
 
 namespace {
 
-// apt hands the hook the .deb files it is about to install, one per line. A package is the
-// host's when it is installed and one of its regular files belongs to the overflow uid
-// (what an unmapped owner looks like in the sandbox); a package installed in the sandbox
-// itself has its files in the sandbox's own layer and upgrades normally.
+// apt hands the hook what it is about to do (protocol version 2: "VERSION 2", its
+// configuration up to a blank line, then "package old-version direction new-version action"
+// lines, the action a .deb being unpacked, **REMOVE** or **CONFIGURE**). A package is the
+// host's when it is installed and one of its regular files belongs to the overflow uid (what
+// an unmapped owner looks like in the sandbox); a package installed in the sandbox itself has
+// its files in the sandbox's own layer and upgrades or goes normally.
 constexpr const char* kHook = R"(#!/bin/sh
-# lizard-local: stops apt before dpkg when it would replace a package the host installed
-# (lizard-agent's hostpackageguard.h says why).
+# lizard-local: stops apt before dpkg when it would replace or remove a package the host
+# installed (lizard-agent's hostpackageguard.h says why).
 nobody=$(cat /proc/sys/kernel/overflowuid 2>/dev/null || echo 65534)
+arch=$(dpkg --print-architecture)
 blocked=""
-while read -r deb; do
-    case "$deb" in *.deb) ;; *) continue ;; esac
-    pkg=$(dpkg-deb -f "$deb" Package 2>/dev/null) || continue
-    arch=$(dpkg-deb -f "$deb" Architecture 2>/dev/null)
-    [ "$arch" = all ] && name="$pkg" || name="$pkg:$arch"
-    case $(dpkg-query -W -f='${Status}' "$name" 2>/dev/null) in *" installed") ;; *) continue ;; esac
-    owner=$(dpkg-query -L "$name" 2>/dev/null | while read -r f; do
-        if [ -f "$f" ] && [ ! -L "$f" ]; then stat -c %u "$f"; break; fi
-    done)
+while read -r line; do [ -z "$line" ] && break; done
+while read -r pkg old dir new action; do
+    [ "$old" = "-" ] && continue
+    [ "$action" = "**CONFIGURE**" ] && continue
+    owner=$({ dpkg-query -L "$pkg" 2>/dev/null || dpkg-query -L "$pkg:$arch" 2>/dev/null; } |
+        while read -r f; do
+            if [ -f "$f" ] && [ ! -L "$f" ]; then stat -c %u "$f"; break; fi
+        done)
     [ "$owner" = "$nobody" ] && blocked="$blocked $pkg"
 done
 [ -z "$blocked" ] && exit 0
-echo "lizard: these packages come from the host, and this sandbox cannot replace their files:$blocked" >&2
-echo "lizard: lizard-local runs as an ordinary user here, so the host's files belong to an owner the sandbox does not have. Nothing was changed. Packages the host lacks install normally; upgrading the host's own needs lizard-local run as root." >&2
+echo "lizard: these packages come from the host, and this sandbox can neither replace nor remove their files:$blocked" >&2
+echo "lizard: lizard-local runs as an ordinary user here, so the host's files belong to an owner the sandbox does not have. Nothing was changed. Packages the host lacks install normally; upgrading or removing the host's own needs lizard-local run as root." >&2
 exit 1
 )";
 
-constexpr const char* kSetting = "// lizard-local: see /etc/apt/lizard-host-packages\n"
-                                 "DPkg::Pre-Install-Pkgs { \"/etc/apt/lizard-host-packages\"; };\n";
+constexpr const char* kSetting =
+    "// lizard-local: see /etc/apt/lizard-host-packages\n"
+    "DPkg::Pre-Install-Pkgs { \"/etc/apt/lizard-host-packages\"; };\n"
+    "DPkg::Tools::Options::/etc/apt/lizard-host-packages::Version \"2\";\n";
 
 std::string writeFile(const std::string& path, const char* text, mode_t mode)
 {

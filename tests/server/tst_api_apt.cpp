@@ -221,11 +221,16 @@ private slots:
             QVERIFY2(out.endsWith("upgraded\n"), qPrintable(out));
             QCOMPARE(inSandbox, QStringLiteral("99:1.0"));
         } else {
-            QVERIFY2(out.contains("these packages come from the host") && out.contains(package),
+            QVERIFY2(out.contains("these packages come from the host") && out.contains(package) &&
+                         out.contains("Nothing was changed"),
                      qPrintable(out));
             QCOMPARE(inSandbox, hostVersion); // nothing changed, nothing half-installed
             QCOMPARE(m_api.run(id, "dpkg-query -W -f='${Status}' " + package),
                      QStringLiteral("install ok installed"));
+            // Removing it is stopped the same way.
+            const QString removed = runLong(id, "apt-get remove -y -qq " + package + " 2>&1");
+            QVERIFY2(removed.contains("neither replace nor remove"), qPrintable(removed));
+            QCOMPARE(m_api.run(id, "dpkg-query -W -f='${Version}' " + package), hostVersion);
         }
         QVERIFY(hostHasPackage(package));
         query.start("dpkg-query", {"-W", "-f=${Version}", package});

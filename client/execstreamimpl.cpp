@@ -14,8 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr int kStalledAfterKeepalives = 3;
-
 bool isNumber(const Json& j, const char* key)
 {
     const auto it = j.find(key);
@@ -38,49 +36,11 @@ ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString wh
     if (!m_transfer->start(multi))
         failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"),
                                     m_what));
-    m_sinceData.start();
-    m_stallCheck.setInterval(250);
-    connect(&m_stallCheck, &QTimer::timeout, this, &ExecStreamImpl::checkStalled);
-    m_stallCheck.start();
-}
-
-void ExecStreamImpl::checkStalled()
-{
-    if (m_ended) {
-        m_stallCheck.stop();
-        return;
-    }
-    if (m_keepaliveMs < 0) {
-        const QByteArray promised = m_transfer->response().header("x-lizard-keepalive-ms");
-        if (promised.isEmpty()) {
-            // The headers are complete once body bytes came; until then the promise is unknown.
-            if (m_checkedType)
-                m_keepaliveMs = 0;
-            return;
-        }
-        bool ok = false;
-        m_keepaliveMs = qMax(0LL, promised.toLongLong(&ok));
-        if (!ok)
-            m_keepaliveMs = 0;
-    }
-    if (m_keepaliveMs == 0) {
-        m_stallCheck.stop(); // no promise (another server): silence means nothing
-        return;
-    }
-    const qint64 limit = kStalledAfterKeepalives * m_keepaliveMs;
-    if (m_sinceData.elapsed() < limit)
-        return;
-    ApiError error = mapTransportError(
-        CURLE_OPERATION_TIMEDOUT,
-        QStringLiteral(
-            "the server sent nothing for %1 s although it promised a sign of life every %2 s: the "
-            "connection stalled")
-            .arg(limit / 1000.0, 0, 'g', 3)
-            .arg(m_keepaliveMs / 1000.0, 0, 'g', 3),
-        m_what);
-    error.kind = ApiError::Kind::Network; // like a broken connection: the command may still run
-    error.code = QStringLiteral("CONNECTION_LOST");
-    finishWith(error);
+    m_stallWatch =
+        std::make_unique<KeepaliveWatch>(m_transfer.get(), m_what, [this](const ApiError& e) {
+            if (!m_ended)
+                finishWith(e);
+        });
 }
 
 ExecStreamImpl::~ExecStreamImpl() = default;
@@ -105,7 +65,7 @@ void ExecStreamImpl::onData(const QByteArray& chunk)
 {
     if (m_ended)
         return;
-    m_sinceData.restart();
+    m_stallWatch->dataArrived();
     if (!m_checkedType) {
         m_checkedType = true;
         const QByteArray type = m_transfer->response().header("content-type").toLower();
@@ -197,6 +157,7 @@ bool ExecStreamImpl::flush(QList<OutputLine>& batch)
 bool ExecStreamImpl::finishWith(const ApiError& error)
 {
     m_ended = true;
+    m_stallWatch->stop();
     m_transfer->cancel();
     const QPointer<ExecStreamImpl> self(this);
     emit failed(error);

@@ -2,16 +2,13 @@
 // The ExecStream behind LizardApi::execStream: reads the exec SSE answer with SseParser and
 // turns its JSON events ({pid}, {stream,line}, {exitCode}, or an error) into signals. Output
 // comes in one batch per chunk received from the network, never one signal per line.
-// A server that promises keep-alives (X-Lizard-Keepalive-Ms, lizard-local) and then sends
-// nothing for kStalledAfterKeepalives intervals has stalled: the stream fails with
-// CONNECTION_LOST instead of waiting forever.
+// A stalled connection (client/keepalivewatch.h) fails with CONNECTION_LOST.
 
 #include "client/curltransfer.h"
+#include "client/keepalivewatch.h"
 #include "client/lizardapi.h"
 #include "client/sseparser.h"
 
-#include <QElapsedTimer>
-#include <QTimer>
 #include <memory>
 
 namespace lizard::client {
@@ -36,7 +33,6 @@ private:
     bool finishWith(const ApiError& error);
     bool finishPlainAnswer(const QByteArray& body);
     void failLater(const ApiError& error);
-    void checkStalled();
 
     std::unique_ptr<CurlTransfer> m_transfer;
     SseParser m_parser;
@@ -45,9 +41,7 @@ private:
     bool m_isEventStream = true;
     bool m_checkedType = false;
     bool m_ended = false; // exited or failed was emitted (or is queued)
-    QTimer m_stallCheck;
-    QElapsedTimer m_sinceData; // since the last bytes of the answer (or the start)
-    qint64 m_keepaliveMs = -1; // the server's promise; -1: not known (yet), 0: none
+    std::unique_ptr<KeepaliveWatch> m_stallWatch;
 };
 
 } // namespace lizard::client

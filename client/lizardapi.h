@@ -15,6 +15,7 @@
 namespace lizard::client {
 
 class CurlMulti;
+class ActivityStream;
 class LogStream;
 
 // A call in flight. It deletes itself after it finished (or was cancelled). If the context
@@ -136,6 +137,9 @@ public:
     // answers 404 and a lizard-local run with --no-activity 501. Entries after `since`.
     PendingCall* activity(const QString& sandboxId, qint64 since, int limit, QObject* ctx,
                           Done<ActivityPage> done);
+    // The same followed live (client/activitystream.h): the entries after `since`, then each
+    // new one. The returned object is owned by the caller (parent it).
+    ActivityStream* followActivity(const QString& sandboxId, qint64 since);
 
     // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.

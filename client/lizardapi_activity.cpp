@@ -1,4 +1,6 @@
-// LizardApi: the activity log (GET .../activity?since=&limit=), a lizard-local extension.
+// LizardApi: the activity log (GET .../activity?since=&limit=, JSON pages or followed over
+// SSE), a lizard-local extension.
+#include "client/activitystreamimpl.h"
 #include "client/apicall.h"
 #include "client/jsonhelpers.h"
 #include "client/jsonreader.h"
@@ -42,6 +44,15 @@ PendingCall* LizardApi::activity(const QString& sandboxId, qint64 since, int lim
     // A page may hold runs with images: parsed off the event loop.
     return startCallParsedOffThread<ActivityPage>(m_multi.get(), req, tr("Activity"), ctx,
                                                   std::move(done), parseActivityPage);
+}
+
+ActivityStream* LizardApi::followActivity(const QString& sandboxId, qint64 since)
+{
+    return new ActivityStreamImpl(m_multi.get(),
+                                  RequestBuilder(m_endpoint)
+                                      .follow(withQuery(sandboxPath(sandboxId, "/activity"),
+                                                        {{"since", QString::number(since)}})),
+                                  tr("Follow activity"));
 }
 
 } // namespace lizard::client

@@ -9,14 +9,11 @@ namespace lizard::client {
 
 LogStream* LizardApi::followLogs(const QString& sandboxId, int tail)
 {
-    HttpRequest r = RequestBuilder(m_endpoint)
-                        .json("GET", withQuery(sandboxPath(sandboxId, "/logs"),
-                                               {{"tail", QString::number(tail)}}));
-    r.headers.removeIf([](const QByteArray& h) { return h.startsWith("Accept:"); });
-    r.headers.append("Accept: text/event-stream");
-    r.streaming = true;
-    r.timeoutMs = 0; // follows as long as the sandbox lives
-    return new LogStreamImpl(m_multi.get(), std::move(r), tr("Follow sandbox logs"));
+    return new LogStreamImpl(
+        m_multi.get(),
+        RequestBuilder(m_endpoint)
+            .follow(withQuery(sandboxPath(sandboxId, "/logs"), {{"tail", QString::number(tail)}})),
+        tr("Follow sandbox logs"));
 }
 
 } // namespace lizard::client

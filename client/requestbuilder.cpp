@@ -44,15 +44,28 @@ HttpRequest RequestBuilder::json(const QByteArray& method, const QByteArray& pat
     return r;
 }
 
-HttpRequest RequestBuilder::eventStream(const QByteArray& pathAndQuery,
-                                        const QByteArray& body) const
+namespace {
+
+HttpRequest asEventStream(HttpRequest r)
 {
-    HttpRequest r = json("POST", pathAndQuery, body);
     r.headers.removeIf([](const QByteArray& h) { return h.startsWith("Accept:"); });
     r.headers.append("Accept: text/event-stream");
     r.streaming = true;
     r.timeoutMs = 0;
     return r;
+}
+
+} // namespace
+
+HttpRequest RequestBuilder::eventStream(const QByteArray& pathAndQuery,
+                                        const QByteArray& body) const
+{
+    return asEventStream(json("POST", pathAndQuery, body));
+}
+
+HttpRequest RequestBuilder::follow(const QByteArray& pathAndQuery) const
+{
+    return asEventStream(json("GET", pathAndQuery));
 }
 
 } // namespace lizard::client

@@ -20,6 +20,8 @@ public:
                      const std::optional<QByteArray>& body = std::nullopt) const;
     // POST with Accept: text/event-stream; the answer is delivered as it arrives.
     HttpRequest eventStream(const QByteArray& pathAndQuery, const QByteArray& body) const;
+    // GET with Accept: text/event-stream and no time limit: a log followed while its source lives.
+    HttpRequest follow(const QByteArray& pathAndQuery) const;
 
     static QByteArray userAgent();
     static constexpr long kDefaultTimeoutMs = 120000; // the SDK's requestTimeoutMs

@@ -1,15 +1,19 @@
 #include "models/activity/activitylistmodel.h"
 
+#include "client/activitystream.h"
 #include "client/lizardapi.h"
 #include "models/sizeformat.h"
 
 #include <QDateTime>
+#include <algorithm>
 
 namespace lizard::models {
 
 namespace {
 
-constexpr int kPageLimit = 500;
+constexpr int kFirstBackoffMs = 100;
+constexpr int kMaxBackoffMs = 3000;
+constexpr int kReportAfterFailures = 4; // about 1.5 s of retries
 
 QString text(const nlohmann::json& j, const char* key)
 {
@@ -50,8 +54,8 @@ QString endOf(const nlohmann::json& e)
 
 ActivityListModel::ActivityListModel(QObject* parent) : QAbstractListModel(parent)
 {
-    m_timer.setSingleShot(true);
-    connect(&m_timer, &QTimer::timeout, this, &ActivityListModel::poll);
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, &ActivityListModel::follow);
 }
 
 void ActivityListModel::setApi(client::LizardApi* api)
@@ -62,88 +66,128 @@ void ActivityListModel::setApi(client::LizardApi* api)
 
 void ActivityListModel::setSandbox(const QString& sandboxId)
 {
-    if (m_call)
-        m_call->cancel();
-    m_inFlight = false;
-    m_timer.stop();
+    stopFollowing();
     beginResetModel();
     m_entries.clear();
     endResetModel();
     m_sandboxId = sandboxId;
     m_since = 0;
+    m_backoffMs = 0;
+    m_failures = 0;
+    m_sandboxEnded = false;
     m_unavailable.clear();
     m_lastActive = {};
-    m_reportedError = false;
-    if (m_active)
-        schedule(0);
+    follow();
 }
 
 void ActivityListModel::setActive(bool active)
 {
     m_active = active;
     if (active)
-        schedule(0);
+        follow();
     else
-        m_timer.stop();
+        stopFollowing();
 }
 
-void ActivityListModel::schedule(int ms)
+void ActivityListModel::follow()
 {
-    if (m_active && !m_inFlight && m_api && !m_sandboxId.isEmpty() && m_unavailable.isEmpty())
-        m_timer.start(ms);
-}
-
-void ActivityListModel::poll()
-{
-    if (!m_api || m_sandboxId.isEmpty() || m_inFlight || !m_unavailable.isEmpty())
+    if (!m_active || !m_api || m_sandboxId.isEmpty() || m_stream || m_sandboxEnded ||
+        !m_unavailable.isEmpty())
         return;
-    m_inFlight = true;
-    const QString id = m_sandboxId;
-    m_call = m_api->activity(
-        id, m_since, kPageLimit, this, [this, id](client::Outcome<client::ActivityPage> r) {
-            m_inFlight = false;
-            if (id != m_sandboxId)
-                return schedule(0); // the sandbox changed meanwhile
-            if (r)
-                return onPage(id, std::move(r.value()));
-            const client::ApiError& e = r.error();
-            if (e.kind == client::ApiError::Kind::Cancelled)
-                return;
-            if (e.httpStatus == 501 || e.httpStatus == 404) {
-                m_unavailable = e.code == QStringLiteral("ACTIVITY_DISABLED")
-                                    ? tr("This lizard-local records no activity "
-                                         "(it was started with --no-activity).")
-                                    : tr("Activity is recorded by lizard-local only.");
-                emit unavailable(m_unavailable);
-                return;
-            }
-            if (!m_reportedError) {
-                m_reportedError = true; // once, not every retry
-                emit errorOccurred(e);
-            }
-            schedule(2000);
-        });
+    m_retry.stop();
+    m_stream = m_api->followActivity(m_sandboxId, m_since);
+    m_stream->setParent(this);
+    connect(m_stream, &client::ActivityStream::entries, this, &ActivityListModel::onBatch);
+    connect(m_stream, &client::ActivityStream::ended, this, &ActivityListModel::onEnded);
+    connect(m_stream, &client::ActivityStream::failed, this, &ActivityListModel::onFailed);
 }
 
-void ActivityListModel::onPage(const QString&, client::ActivityPage page)
+void ActivityListModel::dropStream()
+{
+    if (auto* stream = std::exchange(m_stream, nullptr)) {
+        stream->disconnect(this);
+        stream->cancel();
+        stream->deleteLater();
+    }
+}
+
+void ActivityListModel::stopFollowing()
+{
+    m_retry.stop();
+    dropStream();
+}
+
+void ActivityListModel::retryLater()
+{
+    m_backoffMs = m_backoffMs == 0 ? kFirstBackoffMs : std::min(2 * m_backoffMs, kMaxBackoffMs);
+    if (m_active)
+        m_retry.start(m_backoffMs);
+}
+
+void ActivityListModel::onBatch(const client::ActivityPage& batch)
 {
     m_reportedError = false;
-    if (!page.entries.empty()) {
-        // One insertion per answer: an agent's 50 execs a second cost the view one update.
-        const int first = int(m_entries.size());
-        const int last = first + int(page.entries.size()) - 1;
-        beginInsertRows({}, first, last);
-        for (auto& e : page.entries) {
-            const std::string kind = e.value("kind", std::string());
-            if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
-                m_lastActive = QDateTime::fromString(text(e, "end"), Qt::ISODateWithMs);
-            m_entries.push_back(std::move(e));
-        }
-        endInsertRows();
-        emit entriesAppended(first, last);
+    m_backoffMs = 0;
+    m_failures = 0;
+    // A stream starts after m_since, so every entry is new; the check keeps it so whatever a
+    // server resends after a reconnect.
+    const auto fresh = [this](const nlohmann::json& e) {
+        return qint64(e.value("seq", uint64_t(0))) > m_since;
+    };
+    const auto count = std::count_if(batch.entries.begin(), batch.entries.end(), fresh);
+    if (count == 0)
+        return;
+    // One insertion per batch: an agent's 50 execs a second cost the view one update a chunk.
+    const int first = int(m_entries.size());
+    const int last = first + int(count) - 1;
+    beginInsertRows({}, first, last);
+    for (const auto& e : batch.entries) {
+        if (!fresh(e))
+            continue;
+        const std::string kind = e.value("kind", std::string());
+        if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
+            m_lastActive = QDateTime::fromString(text(e, "end"), Qt::ISODateWithMs);
+        if (kind == "kill")
+            m_sandboxEnded = true;
+        m_since = qint64(e.value("seq", uint64_t(0)));
+        m_entries.push_back(e);
     }
-    m_since = std::max(m_since, page.lastSeq);
-    schedule(page.more ? 0 : m_interval);
+    endInsertRows();
+    emit entriesAppended(first, last);
+}
+
+void ActivityListModel::onEnded()
+{
+    dropStream();
+    // Without the sandbox's `kill` entry the server, not the sandbox, ended (a clean shutdown).
+    if (!m_sandboxEnded)
+        retryLater();
+}
+
+void ActivityListModel::onFailed(const client::ApiError& e)
+{
+    dropStream();
+    if (e.kind == client::ApiError::Kind::Cancelled)
+        return;
+    if (e.httpStatus == 404 && !m_entries.empty()) {
+        m_sandboxEnded = true; // it had a log here and is gone now: what it did stays listed
+        return;
+    }
+    if (e.httpStatus == 501 || e.httpStatus == 404) {
+        m_unavailable = e.code == QStringLiteral("ACTIVITY_DISABLED")
+                            ? tr("This lizard-local records no activity "
+                                 "(it was started with --no-activity).")
+                            : tr("Activity is recorded by lizard-local only.");
+        emit unavailable(m_unavailable);
+        return;
+    }
+    // A dropped connection is followed again at once and silently; a server that stays away
+    // (a restart takes a moment) is said once, not at every retry.
+    if (++m_failures >= kReportAfterFailures && !m_reportedError) {
+        m_reportedError = true;
+        emit errorOccurred(e);
+    }
+    retryLater();
 }
 
 int ActivityListModel::rowCount(const QModelIndex& parent) const

@@ -1,9 +1,11 @@
 #pragma once
-// The activity log of one sandbox as a list, oldest first, kept fresh while active: it asks
-// the server for the entries after the last one it has, appends each answer as one batch
-// (however many entries an agent made meanwhile), and asks again shortly after. A server
-// without the route (the cloud: 404; lizard-local with --no-activity: 501) ends it with
-// unavailableText().
+// The activity log of one sandbox as a list, oldest first, kept live while active: it follows
+// the server's activity stream from the last entry it has and appends each batch the network
+// brings as one insertion (however many entries an agent made meanwhile). A dropped connection
+// (a server restart, a stall) is followed again from the last seq after a short backoff, so no
+// entry is lost or shown twice. A server without the route (the cloud: 404; lizard-local with
+// --no-activity: 501) ends it with unavailableText(). Every server with the route streams it
+// (lizard-local has offered SSE on it from the start), so there is no polling fallback.
 
 #include "client/activitypage.h"
 
@@ -13,8 +15,8 @@
 #include <QTimer>
 
 namespace lizard::client {
+class ActivityStream;
 class LizardApi;
-class PendingCall;
 struct ApiError;
 } // namespace lizard::client
 
@@ -41,9 +43,10 @@ public:
     // Starts over with the sandbox's log (empty: none).
     void setSandbox(const QString& sandboxId);
     QString sandboxId() const { return m_sandboxId; }
-    // Asks the server only while active (the tab is shown); a reactivation catches up at once.
+    // Follows the server only while active (the tab is shown); a reactivation catches up at once.
     void setActive(bool active);
-    void setPollInterval(int ms) { m_interval = ms; }
+    // Following the stream now (false while reconnecting, inactive, ended or unavailable).
+    bool isFollowing() const { return m_stream != nullptr; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
@@ -64,19 +67,24 @@ signals:
     void errorOccurred(const lizard::client::ApiError& error);
 
 private:
-    void poll();
-    void onPage(const QString& sandboxId, client::ActivityPage page);
-    void schedule(int ms);
+    void follow();
+    void stopFollowing();
+    void dropStream();
+    void onBatch(const client::ActivityPage& batch);
+    void onEnded();
+    void onFailed(const client::ApiError& error);
+    void retryLater();
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;
     std::vector<nlohmann::json> m_entries;
     qint64 m_since = 0;
     bool m_active = false;
-    bool m_inFlight = false;
-    QPointer<client::PendingCall> m_call;
-    QTimer m_timer;
-    int m_interval = 250;
+    client::ActivityStream* m_stream = nullptr; // a child of this
+    QTimer m_retry;
+    int m_backoffMs = 0;
+    int m_failures = 0;          // in a row, since the last batch
+    bool m_sandboxEnded = false; // its `kill` entry came: nothing more will
     QString m_unavailable;
     QDateTime m_lastActive;
     bool m_reportedError = false;

@@ -1,6 +1,7 @@
 #include "client/activitystreamimpl.h"
 
 #include "client/errormapping.h"
+#include "client/streamtransfer.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -11,19 +12,12 @@ namespace lizard::client {
 
 ActivityStreamImpl::ActivityStreamImpl(CurlMulti* multi, HttpRequest request, QString what,
                                        QObject* parent)
-    : ActivityStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))),
-      m_what(std::move(what))
+    : ActivityStream(parent), m_what(std::move(what))
 {
-    m_transfer->setDataHandler([this](const QByteArray& chunk) { onData(chunk); });
-    m_transfer->setFinishHandler([this](const HttpResponse& response) {
-        if (response.cancelled)
-            failLater(cancelledError(m_what)); // the CurlMulti is being destroyed
-        else
-            onFinished(response);
-    });
-    if (!m_transfer->start(multi))
-        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"),
-                                    m_what));
+    m_transfer = startStreamTransfer(
+        multi, std::move(request), m_what, [this](const QByteArray& chunk) { onData(chunk); },
+        [this](const HttpResponse& response) { onFinished(response); },
+        [this](const ApiError& error) { failLater(error); });
     m_stallWatch =
         std::make_unique<KeepaliveWatch>(m_transfer.get(), m_what, [this](const ApiError& e) {
             if (!m_ended)
@@ -44,7 +38,8 @@ void ActivityStreamImpl::failLater(const ApiError& error)
     if (m_ended)
         return;
     m_ended = true;
-    m_stallWatch->stop();
+    if (m_stallWatch) // null while the constructor starts the transfer
+        m_stallWatch->stop();
     QMetaObject::invokeMethod(
         this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
 }
@@ -63,7 +58,8 @@ void ActivityStreamImpl::onFinished(const HttpResponse& response)
         return;
     if (auto error = errorFromResponse(response, m_what)) {
         // A connection that broke after it was made (a server restart): the log goes on there.
-        if (error->kind == ApiError::Kind::Network && error->code.isEmpty())
+        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT &&
+            error->code.isEmpty())
             error->code = QStringLiteral("CONNECTION_LOST");
         finishWith(*error);
         return;

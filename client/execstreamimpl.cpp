@@ -2,6 +2,7 @@
 
 #include "client/errormapping.h"
 #include "client/jsonmapping.h"
+#include "client/streamtransfer.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -23,19 +24,12 @@ bool isNumber(const Json& j, const char* key)
 } // namespace
 
 ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
-    : ExecStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))),
-      m_what(std::move(what))
+    : ExecStream(parent), m_what(std::move(what))
 {
-    m_transfer->setDataHandler([this](const QByteArray& chunk) { onData(chunk); });
-    m_transfer->setFinishHandler([this](const HttpResponse& response) {
-        if (response.cancelled)
-            failLater(cancelledError(m_what)); // the CurlMulti is being destroyed
-        else
-            onFinished(response);
-    });
-    if (!m_transfer->start(multi))
-        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"),
-                                    m_what));
+    m_transfer = startStreamTransfer(
+        multi, std::move(request), m_what, [this](const QByteArray& chunk) { onData(chunk); },
+        [this](const HttpResponse& response) { onFinished(response); },
+        [this](const ApiError& error) { failLater(error); });
     m_stallWatch =
         std::make_unique<KeepaliveWatch>(m_transfer.get(), m_what, [this](const ApiError& e) {
             if (!m_ended)

@@ -1,11 +1,11 @@
 #include "client/logstreamimpl.h"
 
 #include "client/errormapping.h"
+#include "client/streamtransfer.h"
 
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QPointer>
-#include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 namespace lizard::client {
@@ -41,19 +41,12 @@ ApiError explain(ApiError e)
 } // namespace
 
 LogStreamImpl::LogStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
-    : LogStream(parent), m_transfer(std::make_unique<CurlTransfer>(std::move(request))),
-      m_what(std::move(what))
+    : LogStream(parent), m_what(std::move(what))
 {
-    m_transfer->setDataHandler([this](const QByteArray& chunk) { onData(chunk); });
-    m_transfer->setFinishHandler([this](const HttpResponse& response) {
-        if (response.cancelled)
-            failLater(cancelledError(m_what));
-        else
-            onFinished(response);
-    });
-    if (!m_transfer->start(multi))
-        failLater(mapTransportError(CURLE_FAILED_INIT, QStringLiteral("cannot start the transfer"),
-                                    m_what));
+    m_transfer = startStreamTransfer(
+        multi, std::move(request), m_what, [this](const QByteArray& chunk) { onData(chunk); },
+        [this](const HttpResponse& response) { onFinished(response); },
+        [this](const ApiError& error) { failLater(error); });
 }
 
 LogStreamImpl::~LogStreamImpl() = default;

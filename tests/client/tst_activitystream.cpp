@@ -1,15 +1,17 @@
 // Following the activity log over SSE against a real lizard-local: LizardApi::followActivity
 // delivers every entry once, in seq order, in batches (a burst of 200 execs included), from any
 // `since`; ActivityListModel follows it and, across a crash and a clean restart of the server,
-// ends up with exactly the server's log: no gap, no duplicate.
+// ends up with exactly the server's log: no gap, no duplicate. A server that stops answering
+// (SIGSTOP) is noticed after three missed keep-alives (CONNECTION_LOST) and followed again.
 
 #include "client/activitystream.h"
 #include "models/activity/activitylistmodel.h"
 #include "support/apiwait.h"
 #include "support/sandboxfixture.h"
 
-#include <QPointer>
+#include <QElapsedTimer>
 #include <QTest>
+#include <csignal>
 
 using namespace lizard::client;
 using lizard::models::ActivityListModel;
@@ -60,6 +62,9 @@ struct Followed
     }
 };
 
+// The server's keep-alive interval here: a silent stream is given up after three of them.
+constexpr int kKeepaliveMs = 1000;
+
 QString describeSeqs(const QList<qint64>& a, const QList<qint64>& b)
 {
     QStringList out;
@@ -84,6 +89,7 @@ private slots:
     void burstArrivesInOrder();
     void followsFromSince();
     void unknownSandboxIsNotFound();
+    void stalledServerIsConnectionLost();
     void modelContinuesAcrossRestarts();
 
 private:
@@ -112,6 +118,7 @@ private:
 
 void TestActivityStream::initTestCase()
 {
+    qputenv("LIZARD_HTTP_LIMITS", QByteArray("keepaliveMs=") + QByteArray::number(kKeepaliveMs));
     const QString failure = m_fx.start();
     if (!failure.isEmpty())
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
@@ -187,6 +194,29 @@ void TestActivityStream::unknownSandboxIsNotFound()
     QVERIFY(seen.entries.empty());
 }
 
+void TestActivityStream::stalledServerIsConnectionLost()
+{
+    Followed seen;
+    std::unique_ptr<ActivityStream> stream(api().followActivity(sb(), 0));
+    seen.attach(stream.get());
+    QVERIFY(waitUntil([&] { return !seen.entries.empty() || seen.failed; }, 10000));
+    const qint64 pid = m_fx.server().serverPid();
+    QVERIFY(pid > 1);
+    QVERIFY(::kill(pid_t(pid), SIGSTOP) == 0);
+    QElapsedTimer stalled;
+    stalled.start();
+    const bool ended =
+        waitUntil([&] { return seen.failed || seen.ended; }, 4 * kKeepaliveMs + 2000);
+    const qint64 after = stalled.elapsed();
+    ::kill(pid_t(pid), SIGCONT);
+    if (m_fx.server().pid() > 1 && m_fx.server().pid() != pid)
+        ::kill(pid_t(m_fx.server().pid()), SIGCONT); // runuser stops with its child
+    QVERIFY2(ended, qPrintable(QStringLiteral("silence %1 ms after the stall").arg(after)));
+    QVERIFY(seen.failed);
+    QCOMPARE(seen.error.code, QStringLiteral("CONNECTION_LOST"));
+    QCOMPARE(seen.error.kind, ApiError::Kind::Network);
+}
+
 void TestActivityStream::modelContinuesAcrossRestarts()
 {
     ActivityListModel model;
@@ -200,16 +230,35 @@ void TestActivityStream::modelContinuesAcrossRestarts()
         return seqs;
     };
     QVERIFY(waitUntil([&] { return modelSeqs() == serverSeqs(); }, 10000));
-    // A crash (the connection breaks), then a clean restart (the server ends the stream itself):
-    // each time the model follows again from its last seq.
-    for (const bool clean : {false, true}) {
-        const QString tag = clean ? QStringLiteral("restart") : QStringLiteral("crash");
+    // A crash (the connection breaks), a clean restart (the server ends the stream itself) and
+    // a stall (the connection stays, nothing comes): each time the model follows again from its
+    // last seq.
+    for (const QString tag :
+         {QStringLiteral("crash"), QStringLiteral("restart"), QStringLiteral("stall")}) {
         QVERIFY(execEcho(tag + "-before"));
-        if (clean) {
+        if (tag == QLatin1String("restart")) {
             QVERIFY2(m_fx.server().restart(), qPrintable(m_fx.server().errorString()));
-        } else {
+        } else if (tag == QLatin1String("crash")) {
             QVERIFY(m_fx.server().crash());
             QVERIFY2(m_fx.server().start(), qPrintable(m_fx.server().errorString()));
+        } else {
+            const qint64 pid = m_fx.server().serverPid();
+            QVERIFY(pid > 1);
+            QVERIFY(waitUntil([&] { return model.isFollowing(); }, 10000));
+            QVERIFY(::kill(pid_t(pid), SIGSTOP) == 0);
+            QElapsedTimer stalled;
+            stalled.start();
+            // Three keep-alive intervals of silence: the model gives the stream up.
+            const bool noticed =
+                waitUntil([&] { return !model.isFollowing(); }, 4 * kKeepaliveMs + 2000);
+            const qint64 after = stalled.elapsed();
+            ::kill(pid_t(pid), SIGCONT);
+            if (m_fx.server().pid() > 1 && m_fx.server().pid() != pid)
+                ::kill(pid_t(m_fx.server().pid()), SIGCONT); // runuser stops with its child
+            QVERIFY2(
+                noticed,
+                qPrintable(QStringLiteral("still following %1 ms after the stall").arg(after)));
+            QVERIFY(after >= 2 * kKeepaliveMs);
         }
         for (int i = 0; i < 20; ++i)
             QVERIFY(execEcho(QStringLiteral("%1-after-%2").arg(tag).arg(i)));

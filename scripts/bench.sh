@@ -83,6 +83,15 @@ if [[ -x $BIN/lizard-bench-files ]]; then
 else
   echo "files figure: $BIN/lizard-bench-files not built (desktop build)"
 fi
+# Activity tab: following an agent that runs 50 execs a second for 10 s (stall, exec -> row lag).
+if [[ -x $BIN/lizard-bench-activity ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  activity_args=()
+  if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then activity_args=(--seconds 2); fi
+  "$BIN/lizard-bench-activity" --url "$url" --key "$key" "${activity_args[@]}" || status=$?
+else
+  echo "activity figure: $BIN/lizard-bench-activity not built (desktop build)"
+fi
 # Ports: startup and memory with and without an in-app preview (QtWebEngine).
 if [[ -x $BIN/lizard-bench-preview ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

@@ -25,4 +25,22 @@ bool await(Call call, T* out, QString* failure)
     return failure->isEmpty();
 }
 
+// A sandbox of the default template in the server's first project, running.
+inline bool createBenchSandbox(client::LizardApi& api, client::SandboxInfo* sandbox,
+                               QString* failure)
+{
+    QList<client::Project> projects;
+    if (!await<QList<client::Project>>(
+            [&](QObject* c, auto done) { return api.listProjects(c, done); }, &projects, failure))
+        return false;
+    if (projects.isEmpty()) {
+        *failure = QStringLiteral("the server has no project");
+        return false;
+    }
+    client::CreateSandboxRequest req;
+    req.projectId = projects.first().id;
+    return await<client::SandboxInfo>(
+        [&](QObject* c, auto done) { return api.createSandbox(req, c, done); }, sandbox, failure);
+}
+
 } // namespace lizard::bench

@@ -18,7 +18,10 @@ std::optional<SpawnFailure> spawnFailure(const Error& error)
 {
     if (error.code != "SPAWN_FAILED")
         return std::nullopt;
-    const bool missing = error.message.find("No such file or directory") != std::string::npos;
+    // A path that does not exist, or a bare name found nowhere on PATH (the SDK's desktop
+    // helpers read 127 as "no such command here").
+    const bool missing = error.message.find("No such file or directory") != std::string::npos ||
+                         error.message.find(": command not found") != std::string::npos;
     return SpawnFailure{missing ? 127 : 126, "lizard: " + error.message + "\n"};
 }
 

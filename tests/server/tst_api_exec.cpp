@@ -172,6 +172,9 @@ private slots:
         QVERIFY(ok);
         QCOMPARE(ev.last(), (QJsonObject{{"exitCode", 127}}));
         QCOMPARE(ev.first().value("stream").toString(), QStringLiteral("stderr"));
+        // A bare name found nowhere on PATH too.
+        const auto bare = exec({{"cmd", QJsonArray{"no-such-program-here"}}});
+        QCOMPARE(jsonObject(bare).value("exitCode").toInt(), 127);
     }
 
     void agentErrors_data()

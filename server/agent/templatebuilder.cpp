@@ -1,5 +1,6 @@
 #include "agent/templatebuilder.h"
 
+#include "agent/desktopscripts.h"
 #include "agent/hostpackageguard.h"
 
 #include <cerrno>
@@ -24,7 +25,7 @@ const char* const kEtcWhitelist[] = {
     "os-release", "lsb-release", "issue", "localtime", "timezone", "mime.types", "mailcap", "protocols",
     "services", "networks", "ethertypes", "rpc", "host.conf", "gai.conf", "inputrc", "locale.alias",
     "locale.gen", "locale.conf", "default/locale", "environment", "shells", "magic", "magic.mime",
-    "terminfo", "xdg", "vim", "wgetrc", "pip.conf", "gitconfig", "bindresvport.blacklist", "papersize",
+    "terminfo", "xdg", "chromium.d", "vim", "wgetrc", "pip.conf", "gitconfig", "bindresvport.blacklist", "papersize",
     "ImageMagick-6", "R", "gnutls", "logcheck", "emacs", "nanorc", "mke2fs.conf", "login.defs", "subversion",
 };
 
@@ -231,20 +232,34 @@ std::string buildRoot(const LaunchConfig& config, bool usrIdmapped)
     return {};
 }
 
-std::string buildUsrLocal()
+std::string buildUsrLocal(const std::string& top)
 {
-    for (const char* d : {"usr-local", "usr-local/bin", "usr-local/sbin", "usr-local/lib", "usr-local/include",
-                          "usr-local/share", "usr-local/share/man", "usr-local/src", "usr-local/etc", "usr-local/games"}) {
-        if (!makeDir(d, 0755))
-            return err(d);
+    for (const char* d : {"", "/bin", "/sbin", "/lib", "/include", "/share", "/share/man", "/src",
+                          "/etc", "/games"}) {
+        if (!makeDir(top + d, 0755))
+            return err(top + d);
     }
     for (const auto& py : hostPythonDirs()) {
-        std::string base = "usr-local/lib/" + py;
+        std::string base = top + "/lib/" + py;
         if (!makeDir(base, 0755) || !makeDir(base + "/dist-packages", 0755))
             return err(base);
     }
-    if (::symlink("share/man", "usr-local/man") != 0 && errno != EEXIST)
-        return err("usr-local/man");
+    if (::symlink("share/man", (top + "/man").c_str()) != 0 && errno != EEXIST)
+        return err(top + "/man");
+    return {};
+}
+
+// The desktop template's /usr/local: the same, plus its own commands (desktopscripts.h), so
+// that on the other templates `lizard-desktop` is not found (exit 127).
+std::string buildDesktopUsrLocal()
+{
+    if (auto e = buildUsrLocal("usr-local-desktop"); !e.empty())
+        return e;
+    for (const auto& tool : desktopTools()) {
+        const std::string path = std::string("usr-local-desktop/bin/") + tool.name;
+        if (!writeText(path, tool.text, 0755))
+            return err(path);
+    }
     return {};
 }
 
@@ -340,7 +355,9 @@ std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmappe
         return e;
     if (auto e = buildUsrDirs(usrIdmapped); !e.empty())
         return e;
-    return buildUsrLocal();
+    if (auto e = buildUsrLocal("usr-local"); !e.empty())
+        return e;
+    return buildDesktopUsrLocal();
 }
 
 } // namespace lizard::agent

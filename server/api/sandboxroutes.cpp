@@ -58,19 +58,19 @@ Result<std::string> createVolume(const Fields& f, const store::Store& st,
 }
 
 // The local template a requested name means: the cloud's code interpreter template
-// (`code-interpreter-v1`) is our `interpreter`. Other cloud templates (claude, codex, desktop…)
-// have no local counterpart: 400, naming what there is.
+// (`code-interpreter-v1`) is our `interpreter`. Other cloud templates (claude, codex…) have no
+// local counterpart: 400, naming what there is.
 Result<std::string> localTemplate(const std::string& name)
 {
-    if (name == "base" || name == "interpreter")
+    if (name == "base" || name == "interpreter" || name == "desktop")
         return name;
     if (name == "code-interpreter-v1")
         return std::string("interpreter");
     return Error{400, "INVALID_TEMPLATE",
                  "template \"" + name +
                      "\" is not available in lizard-local (it may be a Lizard cloud template); "
-                     "the local templates are base and interpreter (also called "
-                     "code-interpreter-v1)"};
+                     "the local templates are base, interpreter (also called "
+                     "code-interpreter-v1) and desktop"};
 }
 
 // Everything in the body is checked before anything starts.

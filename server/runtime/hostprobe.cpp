@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <utility>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,6 +83,28 @@ std::string missingInterpreterPackages()
     }
     if (::access("/usr/bin/node", X_OK) != 0 && ::access("/usr/bin/nodejs", X_OK) != 0)
         add("nodejs");
+    return missing;
+}
+
+std::string missingDesktopPackages()
+{
+    // A file each package installs, by package; the sandbox sees the host's /usr.
+    static const std::pair<const char*, const char*> kFiles[] = {
+        {"xvfb", "/usr/bin/Xvfb"},
+        {"openbox", "/usr/bin/openbox"},
+        {"chromium", "/usr/bin/chromium"},
+        {"xdotool", "/usr/bin/xdotool"},
+        {"scrot", "/usr/bin/scrot"},
+        {"x11vnc", "/usr/bin/x11vnc"},
+        {"novnc", "/usr/share/novnc/vnc.html"},
+        {"python3-websockify", "/usr/bin/websockify"},
+        {"fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"},
+    };
+    std::string missing;
+    for (const auto& [package, file] : kFiles) {
+        if (::access(file, R_OK) != 0)
+            missing += (missing.empty() ? "" : ", ") + std::string(package);
+    }
     return missing;
 }
 

@@ -9,6 +9,9 @@ namespace lizard::runtime {
 // since the sandbox gets its own empty /usr/local; node). Empty when complete.
 std::string missingInterpreterPackages();
 
+// Missing host packages of the desktop template (Debian package names). Empty when complete.
+std::string missingDesktopPackages();
+
 // Turns a failed user-namespace start into a message naming the cause and the fix.
 // Empty if this process may create a user namespace, else "unshare(CLONE_NEWUSER): <reason>".
 std::string probeUserNamespace();

@@ -2,6 +2,7 @@
 #include "runtime/linuxruntime.h"
 
 #include "agent/treeremover.h"
+#include "common/log.h"
 #include "runtime/agenttool.h"
 #include "runtime/hostprobe.h"
 
@@ -19,7 +20,7 @@ namespace lizard::runtime {
 namespace {
 
 // Bump when the skeleton's content changes: a new one is built next to the old.
-constexpr const char* kTemplateVersion = "3";
+constexpr const char* kTemplateVersion = "4";
 
 Status mkdirMode(const std::string& path, mode_t mode)
 {
@@ -146,6 +147,10 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     std::string missing = missingInterpreterPackages();
     caps.interpreterTemplate = missing.empty();
     caps.interpreterMissing = missing;
+    rt->m_desktopMissing = missingDesktopPackages();
+    log::info("runtime: desktop template " +
+              (rt->m_desktopMissing.empty() ? std::string("yes")
+                                            : "no (missing: " + rt->m_desktopMissing + ")"));
     // Ask first whether user namespaces work at all, so a host that forbids them gets the
     // cause and the fix rather than whatever the template build trips over next.
     if (const std::string denied = probeUserNamespace(); !denied.empty()) {

@@ -72,6 +72,7 @@ private:
     std::unique_ptr<SandboxDisks> m_disks;
     std::unique_ptr<DiskWatch> m_watch; // only where !m_disks->enforced()
     Capabilities m_caps;
+    std::string m_desktopMissing; // host packages the desktop template lacks (empty: none)
 };
 
 // Sandbox ids become directory and cgroup names: letters, digits, '_' and '-' only.

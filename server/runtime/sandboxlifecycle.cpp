@@ -100,13 +100,17 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
 {
     if (!m_caps.sandboxes)
         return Error{503, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
-    if (spec.templateName != "base" && spec.templateName != "interpreter")
+    const bool desktop = spec.templateName == "desktop";
+    if (spec.templateName != "base" && spec.templateName != "interpreter" && !desktop)
         return Error{400, "INVALID_TEMPLATE",
-                     "unknown template: " + spec.templateName + " (base, interpreter)"};
+                     "unknown template: " + spec.templateName + " (base, interpreter, desktop)"};
     if (spec.templateName == "interpreter" && !m_caps.interpreterTemplate)
         return Error{503, "TEMPLATE_UNAVAILABLE",
                      "the interpreter template needs these host packages: " +
                          m_caps.interpreterMissing};
+    if (desktop && !m_desktopMissing.empty())
+        return Error{503, "TEMPLATE_UNAVAILABLE",
+                     "the desktop template needs these host packages: " + m_desktopMissing};
     if (!validSandboxId(spec.id))
         return Error{400, "INVALID_ARGUMENT", "invalid sandbox id: " + spec.id};
     // Without slirp4netns nothing of the list could be reached; say so rather than start a
@@ -140,6 +144,10 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     const bool scoped = !cgroups.limitsApplied && m_scope.usable();
     handle.limitsEnforced = cgroups.limitsApplied;
 
+    // The SDK runs xdotool, scrot and chromium as plain execs: they find the display here.
+    auto envs = spec.envs;
+    if (desktop)
+        envs.emplace("DISPLAY", ":1");
     nlohmann::json config{
         {"mode", "sandbox"},
         {"idMap", m_ids.toJson()},
@@ -147,10 +155,10 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"socketPath", handle.socketPath},
         {"templateRoot", templateDir() + "/root"},
         {"templateUsrDirs", templateDir() + "/usr-dirs"},
-        {"templateUsrLocal", templateDir() + "/usr-local"},
+        {"templateUsrLocal", templateDir() + (desktop ? "/usr-local-desktop" : "/usr-local")},
         {"sandboxDir", sandboxDir(spec.id)},
         {"cgroupProcs", cgroups.procsFiles},
-        {"envs", spec.envs},
+        {"envs", envs},
         {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},

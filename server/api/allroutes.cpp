@@ -1,4 +1,5 @@
 // Every route of lizard-local, by resource.
+#include "api/desktoproutes.h"
 #include "api/routes.h"
 
 namespace lizard::api {
@@ -17,6 +18,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerSnapshotRoutes(router, ctx);
     registerForkRoutes(router, ctx);
     registerExposeRoutes(router, ctx);
+    registerDesktopRoutes(router, ctx);
     registerVolumeRoutes(router, ctx);
     registerLogRoutes(router, ctx);
     registerActivityRoutes(router, ctx);

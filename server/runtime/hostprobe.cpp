@@ -8,10 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <utility>
+#include <iterator>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace lizard::runtime {
 
@@ -86,6 +88,28 @@ std::string missingInterpreterPackages()
     return missing;
 }
 
+// LIZARD_TEST_DESKTOP_FILES (tests only): more files the desktop template needs, as
+// "package=/absolute/path,…". Naming a file the host lacks makes the template unavailable with a
+// known missing package, which is how tests reach that error on a host that has everything.
+std::vector<std::pair<std::string, std::string>> extraDesktopFiles()
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    const char* env = std::getenv("LIZARD_TEST_DESKTOP_FILES");
+    std::string item;
+    const std::string text = env ? std::string(env) + "," : std::string();
+    for (char c : text) {
+        if (c != ',') {
+            item += c;
+            continue;
+        }
+        const auto eq = item.find('=');
+        if (eq != std::string::npos && eq > 0 && eq + 1 < item.size() && item[eq + 1] == '/')
+            files.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+        item.clear();
+    }
+    return files;
+}
+
 std::string missingDesktopPackages()
 {
     // A file each package installs, by package; the sandbox sees the host's /usr.
@@ -100,10 +124,13 @@ std::string missingDesktopPackages()
         {"python3-websockify", "/usr/bin/websockify"},
         {"fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"},
     };
+    std::vector<std::pair<std::string, std::string>> files(std::begin(kFiles), std::end(kFiles));
+    for (auto& extra : extraDesktopFiles())
+        files.push_back(std::move(extra));
     std::string missing;
-    for (const auto& [package, file] : kFiles) {
-        if (::access(file, R_OK) != 0)
-            missing += (missing.empty() ? "" : ", ") + std::string(package);
+    for (const auto& [package, file] : files) {
+        if (::access(file.c_str(), R_OK) != 0)
+            missing += (missing.empty() ? "" : ", ") + package;
     }
     return missing;
 }

@@ -240,6 +240,25 @@ private slots:
         QCOMPARE(again.value("height").toInt(), 800);
     }
 
+    // Without the desktop's host packages, creating a desktop sandbox says which are missing and
+    // leaves no sandbox. A file no host has stands in for a missing package.
+    void missingPackagesAreNamed()
+    {
+        qputenv("LIZARD_TEST_DESKTOP_FILES",
+                "lizard-no-such-package=/usr/share/lizard-no-such-file");
+        LocalServer server;
+        const bool started = server.start();
+        qunsetenv("LIZARD_TEST_DESKTOP_FILES");
+        QVERIFY2(started, qPrintable(server.errorString()));
+        QVERIFY2(server.log().contains("desktop template no (missing: lizard-no-such-package)"),
+                 server.log().right(2000).constData());
+        const auto r = server.request("POST", "/api/sandboxes", R"({"template":"desktop"})");
+        QVERIFY2(isError(r, 503, "TEMPLATE_UNAVAILABLE"), qPrintable(describe(r)));
+        QCOMPARE(jsonObject(r).value("message").toString(),
+                 QString("the desktop template needs these host packages: lizard-no-such-package"));
+        QCOMPARE(jsonArray(server.request("GET", "/api/sandboxes")).size(), 0);
+    }
+
     void cleanupTestCase()
     {
         for (const QString& id : {m_desktop, m_base})

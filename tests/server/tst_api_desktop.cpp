@@ -219,6 +219,31 @@ private slots:
         QCOMPARE(jsonObject(m_server.request("GET", path(m_desktop))), m_info);
     }
 
+    // A restore is a desktop sandbox again (its template's commands, DISPLAY), with the files but
+    // not the processes: its desktop is stopped until started.
+    void aRestoredSnapshotStartsWithoutADesktop()
+    {
+        const auto snap =
+            m_server.request("POST", "/api/sandboxes/" + m_desktop + "/snapshot", "{}");
+        QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
+        const QString snapshotId = jsonObject(snap).value("id").toString();
+        const auto r =
+            m_server.request("POST", "/api/sandboxes", toJson({{"snapshotId", snapshotId}}));
+        QVERIFY2(r.status == 200, qPrintable(describe(r)));
+        const QString copy = jsonObject(r).value("sandboxId").toString();
+        QCOMPARE(run(copy, "echo $DISPLAY; command -v lizard-desktop"),
+                 QString(":1\n/usr/local/bin/lizard-desktop"));
+        const QJsonObject info = jsonObject(m_server.request("GET", path(copy)));
+        QCOMPARE(info.value("running").toBool(true), false);
+        QCOMPARE(info.value("width").toInt(), 800);
+        const auto started = m_server.request("POST", path(copy), R"({"width":640,"height":480})");
+        QCOMPARE(jsonObject(started).value("running").toBool(), true);
+        QCOMPARE(jsonObject(started).value("width").toInt(), 640);
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + copy).status, 204);
+        QCOMPARE(m_server.request("DELETE", "/api/sandbox-snapshots/" + snapshotId).status, 204);
+        QCOMPARE(jsonObject(m_server.request("GET", path(m_desktop))), m_info);
+    }
+
     void stopAndStartKeepTheUrls()
     {
         QCOMPARE(m_server.request("DELETE", path(m_desktop)).status, 204);

@@ -116,8 +116,11 @@ private slots:
 
     void startIsIdempotent()
     {
+        QElapsedTimer t;
+        t.start();
         const auto first =
             m_server.request("POST", path(m_desktop), R"({"width":800,"height":600})");
+        const qint64 startMs = t.elapsed();
         QVERIFY2(first.status == 200, qPrintable(describe(first)));
         m_info = jsonObject(first);
         QCOMPARE(m_info.value("running").toBool(), true);
@@ -128,6 +131,13 @@ private slots:
         QCOMPARE(jsonObject(again), m_info);
         QCOMPARE(jsonObject(m_server.request("GET", path(m_desktop))), m_info);
         QVERIFY2(screenHash(m_desktop).size() == 64, qPrintable(screenHash(m_desktop)));
+        // Figures: the start, and the memory of the desktop's processes (PSS: shared pages
+        // counted once between them).
+        const QString pssKb = run(m_desktop, "for f in /tmp/.lizard-desktop/*.pid; do "
+                                             "cat /proc/$(cat $f)/smaps_rollup; done | "
+                                             "awk '/^Pss:/ {s+=$2} END {print s}'");
+        qInfo().noquote() << "desktop start (800x600):" << startMs
+                          << "ms; its processes' PSS:" << pssKb.toLongLong() / 1024 << "MiB";
     }
 
     void theStreamNeedsItsToken()

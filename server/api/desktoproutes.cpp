@@ -31,12 +31,21 @@ struct Access
     std::string viewPassword;
 };
 
-// The VNC passwords come from the sandbox's proxy token, so that the URLs are the same across
-// stop and start (and a restart of lizard-local) without storing more secrets. VNC uses 8
-// characters of a password; the proxy token in front is what guards the stream.
-std::string vncPassword(const std::string& token, const char* which)
+// The VNC passwords come from the sandbox's id and the server's desktop secret, so that the
+// URLs stay the same across stop and start (and a restart of lizard-local) without storing a
+// password per sandbox. Not from the proxy token: both URLs carry that token, and whoever holds
+// the view-only URL must not be able to work out the full-control password. VNC uses 8
+// characters of a password: each is one of 62.
+std::string vncPassword(const std::string& secret, const std::string& sandboxId, const char* which)
 {
-    return sha256Hex(std::string("lizard-desktop ") + which + "\n" + token).substr(0, 8);
+    static constexpr char kAlphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const std::string digest =
+        sha256Hex(std::string("lizard-desktop ") + which + "\n" + sandboxId + "\n" + secret);
+    std::string out;
+    for (size_t i = 0; i < 8; ++i)
+        out += kAlphabet[std::stoul(digest.substr(i * 4, 4), nullptr, 16) % 62];
+    return out;
 }
 
 std::string pageUrl(const proxy::ProxyServer& proxy, const proxy::Exposure& e,
@@ -59,8 +68,8 @@ Result<Access> publish(ApiContext& ctx, const std::string& id)
     if (!view)
         return view.error();
     Access a;
-    a.password = vncPassword(full->token, "full");
-    a.viewPassword = vncPassword(view->token, "view");
+    a.password = vncPassword(ctx.desktopSecret, id, "full");
+    a.viewPassword = vncPassword(ctx.desktopSecret, id, "view");
     a.url = pageUrl(*ctx.proxy, *full, a.password);
     a.viewOnlyUrl = pageUrl(*ctx.proxy, *view, a.viewPassword);
     return a;

@@ -31,6 +31,9 @@ struct ApiContext
     std::string serverUser;
     proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
     KeyStreams* keyStreams = nullptr;    // long requests by key, ended when it is revoked
+    // Derives the desktops' VNC passwords (desktoproutes.cpp): random, kept in the data
+    // directory, never in a URL.
+    std::string desktopSecret;
 };
 
 void registerAccountRoutes(Router& router, ApiContext& ctx);

@@ -6,6 +6,7 @@
 #include "api/logwatch.h"
 #include "api/routes.h"
 #include "api/sandboxmanager.h"
+#include "common/crypto.h"
 #include "common/fileutil.h"
 #include "common/instancelock.h"
 #include "common/log.h"
@@ -24,6 +25,17 @@
 namespace lizard::api {
 
 namespace {
+
+// A secret of this server's, made once (0600) and kept in the data directory.
+Result<std::string> loadOrCreateSecret(const std::string& path)
+{
+    if (auto existing = readSmallFile(path, 4096); existing && existing->size() >= 32)
+        return *existing;
+    const std::string secret = randomAlnum(43);
+    if (Status s = writeFileAtomic(path, secret, 0600); !s)
+        return s.error();
+    return secret;
+}
 
 int fail(const std::string& message, int code = 1)
 {
@@ -133,6 +145,10 @@ int runService(const Options& options)
     ctx.proxy = &portProxy;
     KeyStreams keyStreams;
     ctx.keyStreams = &keyStreams;
+    auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
+    if (!desktopSecret)
+        return fail(desktopSecret.error().message);
+    ctx.desktopSecret = *desktopSecret;
     registerAllRoutes(router, ctx);
     http::HttpServer server(ioc, router);
     if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)

@@ -159,6 +159,15 @@ private slots:
         RfbClient wrong;
         QVERIFY(!wrong.open(view, full.password));
         QCOMPARE(wrong.error(), QString("authentication refused"));
+        // The holder of the view-only URL has the proxy token (both URLs carry it) but not the
+        // full-control password: that comes from a secret of the server's, not from the token.
+        RfbClient escalate;
+        QVERIFY(!escalate.open(full, view.password));
+        QCOMPARE(escalate.error(), QString("authentication refused"));
+        QFile secret(m_server.dataDir() + "/desktop-secret");
+        QVERIFY(secret.exists());
+        QCOMPARE(secret.permissions() & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
     }
 
     void viewOnlyIgnoresInput()

@@ -100,9 +100,11 @@ void SchedStallMeter::tick()
         m_burstNs = std::max(m_burstNs, cpu - m_lastCpu);
         m_lastCpu = cpu;
     }
+    // The kernel adds a run-queue wait when the wait ends, so one that began just before the
+    // post counts whole: no part is reported longer than the wait itself.
     if (ms > m_longest.ms)
-        m_longest = {ms, m_hasSchedstat ? (cpu - m_postedCpu.load()) / 1e6 : 0,
-                     m_hasSchedstat ? (wait - m_postedWait.load()) / 1e6 : 0};
+        m_longest = {ms, m_hasSchedstat ? std::min(ms, (cpu - m_postedCpu.load()) / 1e6) : 0,
+                     m_hasSchedstat ? std::min(ms, (wait - m_postedWait.load()) / 1e6) : 0};
 }
 
 } // namespace lizard::bench

@@ -4,6 +4,7 @@
 #include "agent/fswatch.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/epoll.h>
@@ -91,6 +92,14 @@ void WatchHub::readLoop()
         const int n = ::epoll_wait(m_epoll, ready, 16, -1);
         if (n < 0 && errno != EINTR)
             return;
+        // Let the kernel queue a batch before reading it. Read at once, a process writing files
+        // in a loop wakes this thread for every write (thousands of times a second, each a
+        // fraction of a millisecond), and on a loaded machine those wake-ups take the core the
+        // desktop's UI thread waits for. A drain reads what the kernel holds first (events()),
+        // and the kernel's queue holds 16,384 events by default: a short pause neither loses
+        // nor delays anything a client sees.
+        if (n > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(kBatchMs));
         std::lock_guard lock(m_mutex);
         for (int i = 0; i < n; ++i) {
             // The watch may have been removed since epoll_wait returned: look it up.

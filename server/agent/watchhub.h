@@ -24,6 +24,8 @@ class WatchHub
 {
 public:
     static constexpr std::size_t kMaxWatchers = 64;
+    // How long the reader lets kernel events gather before it reads them (watchhub.cpp).
+    static constexpr int kBatchMs = 10;
 
     WatchHub() = default;
     WatchHub(const WatchHub&) = delete;

@@ -63,11 +63,11 @@ bool SchedStallMeter::start()
             if (m_pending.load())
                 continue; // the last tick still waits: that wait is what is measured
             qint64 cpu = 0;
-            qint64 wait = 0;
+            qint64 queued = 0; // waiting for a core
             if (m_hasSchedstat)
-                read(&cpu, &wait);
+                read(&cpu, &queued);
             m_postedCpu = cpu;
-            m_postedWait = wait;
+            m_postedWait = queued;
             m_postedNs = monotonicNs();
             m_pending = true;
             QMetaObject::invokeMethod(

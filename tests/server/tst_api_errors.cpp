@@ -143,7 +143,7 @@ private slots:
         QTest::newRow("create: cloud template claude")
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"template":"claude"})")
             << 400 << "INVALID_TEMPLATE"
-            << "base and interpreter";
+            << "base, interpreter (also called code-interpreter-v1) and desktop";
         QTest::newRow("create: cloud template codex")
             << QByteArray("POST") << "/api/sandboxes" << QByteArray(R"({"template":"codex"})")
             << 400 << "INVALID_TEMPLATE"

@@ -3,8 +3,8 @@
 // agent's process tree. Memory stays either way.
 #include "runtime/agentgate.h"
 #include "runtime/linuxruntime.h"
-#include "runtime/procinfo.h"
 #include "runtime/processtree.h"
+#include "runtime/procinfo.h"
 
 #include <chrono>
 #include <csignal>
@@ -19,8 +19,10 @@ namespace {
 // How long a pause waits for every process to stop (either way). Under a full CPU a freeze
 // takes tens of ms; the margin is for a host far busier than that (DECISIONS.md, "Pause").
 constexpr int kFreezeTimeoutMs = 10000;
-// How long a process that is held (below) may keep the pause waiting: a disk wait ends within
-// this, a vfork parent whose child is stopped waits until the resume.
+// How long a held process (below) that is not known to wait on the disk may keep the pause
+// waiting: a vfork parent whose child is stopped waits until the resume. A disk wait is waited
+// for (up to kFreezeTimeoutMs): the system call it is in would otherwise complete while the
+// sandbox counts as paused (a rename landing after the pause answered, on a busy disk).
 constexpr int kHeldSettleMs = 100;
 
 struct TreeStop
@@ -28,8 +30,18 @@ struct TreeStop
     int processes = 0;
     int running = 0;     // with a thread that can still run code in user space
     int held = 0;        // in an uninterruptible sleep with SIGSTOP pending
+    int heldOnDisk = 0;  // of those, ones whose kernel wait is known not to be a vfork's
     std::string example; // one that still runs, for the error: "sh (state R)"
 };
+
+// Where a thread sleeps in the kernel; empty when it cannot be read.
+std::string wchanOf(pid_t tid)
+{
+    std::ifstream in("/proc/" + std::to_string(tid) + "/wchan");
+    std::string name;
+    std::getline(in, name);
+    return name == "0" ? std::string() : name;
+}
 
 std::string commOf(pid_t pid)
 {
@@ -51,20 +63,28 @@ TreeStop treeStop(pid_t root)
         ++out.processes;
         char runs = 0;
         bool held = false;
+        std::string diskWait; // the kernel function, when known not to be a vfork's
         for (pid_t tid : threadsOf(pid)) {
             const auto st = readProcStat(tid);
             if (!st || st->state == 'T' || st->state == 't' || st->state == 'Z' || st->state == 'X')
                 continue;
-            if (st->state == 'D' && stopPending(pid))
+            if (st->state == 'D' && stopPending(pid)) {
                 held = true;
-            else
+                const std::string wchan = wchanOf(tid);
+                // A vfork parent waits in kernel_clone (wait_for_vfork_done, inlined there).
+                if (!wchan.empty() && wchan != "kernel_clone" && wchan != "wait_for_vfork_done")
+                    diskWait = wchan;
+            } else {
                 runs = st->state;
+            }
         }
         if (runs) {
             if (out.running++ == 0)
                 out.example = commOf(pid) + " (state " + runs + ")";
         } else if (held) {
             ++out.held;
+            if (!diskWait.empty() && out.heldOnDisk++ == 0 && out.running == 0)
+                out.example = commOf(pid) + " (in " + diskWait + ")";
         }
     }
     return out;
@@ -95,15 +115,16 @@ Status LinuxRuntime::freeze(const SandboxHandle& handle)
         const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::steady_clock::now() - start)
                                 .count();
-        if (now.running == 0 && (now.held == 0 || waited >= kHeldSettleMs))
+        if (now.running == 0 && now.heldOnDisk == 0 && (now.held == 0 || waited >= kHeldSettleMs))
             break;
         if (waited >= kFreezeTimeoutMs) {
             signalTree(handle.initPid, SIGCONT);
             setAgentFrozen(handle.socketPath, false);
+            const std::string which = "one is " + now.example;
             return Error{500, "PAUSE_FAILED",
-                         std::to_string(now.running) + " of the sandbox's " +
+                         std::to_string(now.running + now.heldOnDisk) + " of the sandbox's " +
                              std::to_string(now.processes) + " processes did not stop within " +
-                             std::to_string(kFreezeTimeoutMs) + " ms (one is " + now.example +
+                             std::to_string(kFreezeTimeoutMs) + " ms (" + which +
                              "); the sandbox was resumed and keeps running"};
         }
         signalTree(handle.initPid, SIGSTOP); // children forked meanwhile

@@ -233,7 +233,7 @@ void TestActivityStream::modelContinuesAcrossRestarts()
     // A crash (the connection breaks), a clean restart (the server ends the stream itself) and
     // a stall (the connection stays, nothing comes): each time the model follows again from its
     // last seq.
-    for (const QString tag :
+    for (const QString& tag :
          {QStringLiteral("crash"), QStringLiteral("restart"), QStringLiteral("stall")}) {
         QVERIFY(execEcho(tag + "-before"));
         if (tag == QLatin1String("restart")) {

@@ -38,10 +38,8 @@ bool RunnerRequests::isRequestPath(const std::string& path)
            file.compare(file.size() - 5, 5, ".json") == 0;
 }
 
-std::optional<std::string> RunnerRequests::keyOf(const std::string& folder, const std::string& req)
+std::string RunnerRequests::keyOf(const std::string& folder, const std::string& req)
 {
-    if (req.empty())
-        return std::nullopt;
     return folder + "\n" + req;
 }
 
@@ -56,9 +54,7 @@ bool RunnerRequests::note(const std::string& sandboxId, const std::string& path,
     const auto req = request.find("req");
     const std::string id =
         req != request.end() && req->is_string() ? req->get<std::string>() : nameOf(path);
-    const auto key = keyOf(folderOf(path), id);
-    if (!key)
-        return false;
+    const std::string key = keyOf(folderOf(path), id);
     // Per-run env values may be secrets: only their names are kept, as for exec.
     nlohmann::json names = nlohmann::json::array();
     if (const auto it = request.find("envs"); it != request.end() && it->is_object())
@@ -73,12 +69,12 @@ bool RunnerRequests::note(const std::string& sandboxId, const std::string& path,
     std::lock_guard lock(m_mutex);
     auto& queue = m_pending[sandboxId];
     for (auto it = queue.begin(); it != queue.end(); ++it) {
-        if (it->key == *key) {
+        if (it->key == key) {
             queue.erase(it); // the same name again: the newer file replaced the older
             break;
         }
     }
-    queue.push_back({*key, path, std::move(run)});
+    queue.push_back({key, path, std::move(run)});
     if (queue.size() > kMaxPendingPerSandbox)
         queue.pop_front();
     return true;
@@ -104,10 +100,10 @@ std::optional<nlohmann::json> RunnerRequests::take(const std::string& sandboxId,
     const auto key = keyOf(inbox, req);
     std::lock_guard lock(m_mutex);
     const auto q = m_pending.find(sandboxId);
-    if (q == m_pending.end() || !key)
+    if (q == m_pending.end())
         return std::nullopt;
     for (auto it = q->second.begin(); it != q->second.end(); ++it) {
-        if (it->key == *key) {
+        if (it->key == key) {
             nlohmann::json run = std::move(it->run);
             q->second.erase(it);
             if (q->second.empty())

@@ -48,7 +48,7 @@ private:
         std::string path;
         nlohmann::json run;
     };
-    static std::optional<std::string> keyOf(const std::string& path, const std::string& req);
+    static std::string keyOf(const std::string& folder, const std::string& req);
 
     std::mutex m_mutex;
     std::map<std::string, std::deque<Noted>> m_pending; // by sandbox

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <QSize>
 #include <functional>
 #include <memory>
 
@@ -145,6 +146,13 @@ public:
     // callers keep what exposePort answered.
     PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done);
     PendingCall* unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done);
+
+    // The screen of a desktop sandbox (client/lizardapi_desktop.cpp). Start is idempotent;
+    // `size` invalid: the server's default (1280×800). Other templates fail with
+    // DESKTOP_NOT_SUPPORTED.
+    PendingCall* startDesktop(const QString& sandboxId, QSize size, QObject* ctx, Done<DesktopInfo> done);
+    PendingCall* desktopInfo(const QString& sandboxId, QObject* ctx, Done<DesktopInfo> done);
+    PendingCall* stopDesktop(const QString& sandboxId, QObject* ctx, Done<Unit> done);
 
     // Lifecycle (client/lizardapi_lifecycle.cpp). Pause and resume answer at
     // once; the status then moves to paused / running (poll getSandbox). Restore is

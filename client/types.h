@@ -167,6 +167,17 @@ struct ExposedPort
     QString accessToken; // X-Lizard-Access-Token for API clients
 };
 
+// A desktop sandbox's screen (GET/POST /api/sandboxes/{id}/desktop). Both URLs are viewer
+// pages that carry credentials: url gives full control, viewOnlyUrl only shows the screen.
+struct DesktopInfo
+{
+    bool running = false;
+    int width = 0;  // 0: never started
+    int height = 0; // 0: never started
+    QString url;
+    QString viewOnlyUrl;
+};
+
 struct WhoAmI
 {
     QString id;

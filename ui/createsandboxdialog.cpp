@@ -1,5 +1,6 @@
 #include "ui/createsandboxdialog.h"
 
+#include "models/desktop/screensizes.h"
 #include "models/sandboxactions.h"
 #include "ui/keyvaluetable.h"
 
@@ -34,7 +35,8 @@ constexpr SizeChoice kSizes[] = {
 CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QString projectId,
                                          QWidget* parent)
     : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)),
-      m_template(new QComboBox(this)), m_size(new QComboBox(this)), m_lifetime(new QSpinBox(this)),
+      m_template(new QComboBox(this)), m_screen(new QComboBox(this)), m_size(new QComboBox(this)),
+      m_lifetime(new QSpinBox(this)),
       m_internet(new QCheckBox(QStringLiteral("Internet access"), this)),
       m_allowedHosts(new QLineEdit(this)), m_volume(new QComboBox(this)),
       m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
@@ -47,6 +49,18 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     m_template->addItem(
         QStringLiteral("interpreter — python3 with Jupyter kernel, numpy, pandas; node"),
         QStringLiteral("interpreter"));
+    m_template->addItem(
+        QStringLiteral("desktop — a screen with Openbox and Chromium to watch or take over"),
+        QStringLiteral("desktop"));
+    for (const QSize& s : models::screenSizes())
+        m_screen->addItem(models::screenSizeText(s), s);
+    m_screen->setToolTip(QStringLiteral("The desktop starts at this size once the sandbox is up; "
+                                        "the Screen tab shows it"));
+    const auto desktopOnly = [this] {
+        m_screen->setEnabled(m_template->currentData() == QStringLiteral("desktop"));
+    };
+    connect(m_template, &QComboBox::currentIndexChanged, this, desktopOnly);
+    desktopOnly();
     for (const auto& size : kSizes)
         m_size->addItem(QString::fromUtf8(size.label), QString::fromLatin1(size.name));
     m_size->setCurrentIndex(m_size->findData(QStringLiteral("medium")));
@@ -81,6 +95,7 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
 
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Template:"), m_template);
+    form->addRow(QStringLiteral("Screen:"), m_screen);
     form->addRow(QStringLiteral("Size:"), m_size);
     form->addRow(QStringLiteral("Lifetime:"), m_lifetime);
     form->addRow(QString(), m_internet);
@@ -146,6 +161,12 @@ bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* er
     return true;
 }
 
+QSize CreateSandboxDialog::screenSize() const
+{
+    return m_template->currentData() == QStringLiteral("desktop") ? m_screen->currentData().toSize()
+                                                                  : QSize();
+}
+
 QString CreateSandboxDialog::errorText() const
 {
     return m_error->isVisible() ? m_error->text() : QString();
@@ -162,6 +183,7 @@ void CreateSandboxDialog::setBusy(bool busy)
     for (QWidget* w : std::initializer_list<QWidget*>{m_template, m_size, m_lifetime,
                                                       m_allowedHosts, m_volume, m_envs, m_metadata})
         w->setEnabled(!busy);
+    m_screen->setEnabled(!busy && screenSize().isValid());
     m_internet->setEnabled(!busy && m_allowedHosts->text().trimmed().isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!busy);
     m_progress->setVisible(busy);

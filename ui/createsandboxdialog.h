@@ -1,7 +1,7 @@
 #pragma once
-// "New sandbox": template, size, lifetime, env vars, metadata, internet access or only some
-// hosts (allowedHosts), a volume of the project at /workspace. Creates the
-// sandbox itself (through SandboxActions), shows progress, and shows the server's message and
+// "New sandbox": template (with the screen size of a desktop), size, lifetime, env vars, metadata,
+// internet access or only some hosts (allowedHosts), a volume of the project at /workspace. Creates
+// the sandbox itself (through SandboxActions), shows progress, and shows the server's message and
 // code when it fails; the dialog stays open so nothing typed is lost.
 
 #include "client/lizardapi.h"
@@ -38,6 +38,9 @@ public:
     QString errorText() const;
 
     QComboBox* templateBox() const { return m_template; }
+    QComboBox* screenBox() const { return m_screen; } // desktop template only
+    // The desktop's size to start once the sandbox is up; invalid for other templates.
+    QSize screenSize() const;
     QComboBox* sizeBox() const { return m_size; }
     QSpinBox* lifetimeBox() const { return m_lifetime; }
     QCheckBox* internetBox() const { return m_internet; }
@@ -63,6 +66,7 @@ private:
     QPointer<models::SandboxActions> m_actions;
     QString m_projectId;
     QComboBox* m_template;
+    QComboBox* m_screen;
     QComboBox* m_size;
     QSpinBox* m_lifetime;
     QCheckBox* m_internet;

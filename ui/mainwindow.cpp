@@ -8,15 +8,16 @@
 #include "ui/bannerwidget.h"
 #include "ui/connectionwatch.h"
 #include "ui/consolearea.h"
+#include "ui/desktop/screenpanel.h"
 #include "ui/documenttabs.h"
 #include "ui/emptyprojectview.h"
 #include "ui/files/filespanel.h"
 #include "ui/guidewindow.h"
 #include "ui/logsview.h"
+#include "ui/ports/portspanel.h"
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
-#include "ui/ports/portspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,7 +35,8 @@ namespace lizard::ui {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel),
       m_projectTabs(new ProjectTabs(m_sandboxes)), m_consoles(new ConsoleArea),
-      m_tools(new QTabWidget), m_banner(new BannerWidget), m_connection(new QLabel), m_notesLabel(new QLabel)
+      m_tools(new QTabWidget), m_banner(new BannerWidget), m_connection(new QLabel),
+      m_notesLabel(new QLabel)
 {
     setWindowTitle(QStringLiteral("Lizard"));
     // The selected sandbox's tools; other features add theirs with toolTabs()->addTab().
@@ -63,16 +65,30 @@ MainWindow::MainWindow(QWidget* parent)
     // Files: the Files tab follows the selected sandbox; files open as documents.
     m_files = new files::FilesPanel;
     m_tools->addTab(m_files, QStringLiteral("Files"));
-    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_files, &files::FilesPanel::showSandbox);
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_files,
+            &files::FilesPanel::showSandbox);
     connect(m_files, &files::FilesPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_files, &files::FilesPanel::problem, this, &MainWindow::showProblem);
     connect(m_files, &files::FilesPanel::message, this, &MainWindow::showInfo);
     // Ports: the Ports tab follows the selected sandbox; previews open as documents.
     m_ports = new ports::PortsPanel(m_documents);
     m_tools->addTab(m_ports, QStringLiteral("Ports"));
-    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_ports, &ports::PortsPanel::showSandbox);
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_ports,
+            &ports::PortsPanel::showSandbox);
     connect(m_ports, &ports::PortsPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_ports, &ports::PortsPanel::message, this, &MainWindow::showInfo);
+    // Screen: the selected desktop sandbox's screen, live.
+    m_screen = new desktop::ScreenPanel;
+    m_tools->addTab(m_screen, QStringLiteral("Screen"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_screen,
+            &desktop::ScreenPanel::showSandbox);
+    connect(m_screen, &desktop::ScreenPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_screen, &desktop::ScreenPanel::message, this, &MainWindow::showInfo);
+    // A desktop sandbox just made in New sandbox… is watched at once.
+    connect(m_sandboxes, &SandboxPanel::desktopStarted, this, [this](const QString& id) {
+        if (id == m_sandboxes->currentSandboxId())
+            m_tools->setCurrentWidget(m_screen);
+    });
     // Logs: the selected sandbox's system log, live.
     m_logs = new LogsView;
     m_tools->addTab(m_logs, QStringLiteral("Logs"));
@@ -86,7 +102,8 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
 
     connect(m_projects, &ProjectPanel::projectSelected, this, &MainWindow::onProjectSelected);
-    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_consoles, &ConsoleArea::showSandbox);
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_consoles,
+            &ConsoleArea::showSandbox);
     connect(m_sandboxes, &SandboxPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_sandboxes, &SandboxPanel::message, this, &MainWindow::showInfo);
     connect(m_consoles, &ConsoleArea::errorOccurred, this, &MainWindow::showError);
@@ -180,6 +197,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_sandboxes->emptyView()->setServer({}, {});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
+    m_screen->setBackend(nullptr);
     m_logs->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
     m_projectTabs->setBackend(nullptr, nullptr);
@@ -210,20 +228,24 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_watch = new ConnectionWatch(api, this);
     connect(m_watch, &ConnectionWatch::lost, this, [this](const QString& text) {
         showProblem(text);
-        m_connection->setText(QStringLiteral("Connection lost: reconnecting to %1…").arg(m_connectionLabel));
+        m_connection->setText(
+            QStringLiteral("Connection lost: reconnecting to %1…").arg(m_connectionLabel));
     });
     connect(m_watch, &ConnectionWatch::restored, this, [this](const QString& text) {
         m_banner->showMessage(BannerWidget::Kind::Note, text);
         showInfo(text);
         m_connection->setText(QStringLiteral("Connected: ") + m_connectionLabel);
     });
-    connect(m_projectModel, &models::ProjectListModel::operationFailed, this, &MainWindow::showError);
+    connect(m_projectModel, &models::ProjectListModel::operationFailed, this,
+            &MainWindow::showError);
     connect(m_projectModel, &models::ProjectListModel::projectDeleted, this,
             [this] { showInfo(QStringLiteral("Project deleted")); });
-    connect(m_sandboxModel, &models::SandboxTableModel::refreshFailed, this, &MainWindow::showError);
+    connect(m_sandboxModel, &models::SandboxTableModel::refreshFailed, this,
+            &MainWindow::showError);
     connect(m_sandboxModel, &models::SandboxTableModel::refreshRecovered, this,
             [this] { showInfo(QStringLiteral("Connection restored")); });
-    connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this, &MainWindow::checkLimitsNote);
+    connect(m_sandboxModel, &models::SandboxTableModel::refreshed, this,
+            &MainWindow::checkLimitsNote);
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
     m_sandboxes->emptyView()->setServer(api->endpoint().baseUrl, keyFile);
@@ -231,18 +253,23 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
+    m_screen->setBackend(api);
     m_logs->setBackend(api);
     m_connectionLabel = connectionLabel;
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();
     if (!m_notes.isEmpty())
-        m_banner->showMessage(BannerWidget::Kind::Note, QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));
+        m_banner->showMessage(BannerWidget::Kind::Note,
+                              QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));
     m_projectModel->refresh();
     emit backendChanged();
 }
 
-QString MainWindow::connectionText() const { return m_connection->text(); }
+QString MainWindow::connectionText() const
+{
+    return m_connection->text();
+}
 
 void MainWindow::onProjectSelected(const QString& projectId, const QString& name)
 {
@@ -279,7 +306,8 @@ void MainWindow::checkLimitsNote()
 
 void MainWindow::updateNotesLabel()
 {
-    m_notesLabel->setText(m_notes.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_notes.join(QStringLiteral(" · ")));
+    m_notesLabel->setText(
+        m_notes.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_notes.join(QStringLiteral(" · ")));
     m_notesLabel->setToolTip(m_notes.join(QLatin1Char('\n')));
 }
 
@@ -299,6 +327,9 @@ void MainWindow::showProblem(const QString& text)
     m_banner->showMessage(BannerWidget::Kind::Error, text);
 }
 
-void MainWindow::showInfo(const QString& text) { statusBar()->showMessage(text, 8000); }
+void MainWindow::showInfo(const QString& text)
+{
+    statusBar()->showMessage(text, 8000);
+}
 
 } // namespace lizard::ui

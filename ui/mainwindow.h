@@ -19,7 +19,7 @@ namespace lizard::models {
 class ProjectListModel;
 class SandboxActions;
 class SandboxTableModel;
-}
+} // namespace lizard::models
 
 namespace lizard::ui {
 
@@ -33,6 +33,9 @@ class ProjectTabs;
 class SandboxPanel;
 namespace files {
 class FilesPanel;
+}
+namespace desktop {
+class ScreenPanel;
 }
 namespace ports {
 class PortsPanel;
@@ -55,7 +58,8 @@ public:
     QStringList capabilityNotes() const { return m_notes; }
 
     void showError(const client::ApiError& error);
-    void showProblem(const QString& text); // failures without an API error (e.g. starting lizard-local)
+    void
+    showProblem(const QString& text); // failures without an API error (e.g. starting lizard-local)
     void showInfo(const QString& text);
     // A strip for a task in progress (e.g. ProgressStrip), shown under the banner until deleted.
     void addStrip(QWidget* strip);
@@ -85,6 +89,7 @@ public:
     // Lifecycle: "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
+    desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
 
 signals:
@@ -130,6 +135,7 @@ private:
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
+    desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
 };
 

@@ -32,10 +32,13 @@ SandboxPanel::SandboxPanel(QWidget* parent)
 {
     QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_new = bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
+    m_new =
+        bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
     createLifecycleActions();
-    m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton), QStringLiteral("Kill"));
-    m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Extend lifetime…"));
+    m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton),
+                            QStringLiteral("Kill"));
+    m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+                              QStringLiteral("Extend lifetime…"));
     m_copy = bar->addAction(QStringLiteral("Copy ID"));
     m_new->setShortcut(QKeySequence::New);
     m_copy->setShortcut(QKeySequence::Copy);
@@ -132,8 +135,9 @@ void SandboxPanel::setNewNotebookAction(QAction* action)
 
 void SandboxPanel::setProjectName(const QString& name)
 {
-    m_title->setText(name.isEmpty() ? QStringLiteral("<b>Sandboxes</b>")
-                                    : QStringLiteral("<b>Sandboxes in %1</b>").arg(name.toHtmlEscaped()));
+    m_title->setText(name.isEmpty()
+                         ? QStringLiteral("<b>Sandboxes</b>")
+                         : QStringLiteral("<b>Sandboxes in %1</b>").arg(name.toHtmlEscaped()));
     updateActions();
 }
 
@@ -171,7 +175,8 @@ void SandboxPanel::selectSandboxes(const QStringList& sandboxIds)
     // Several rows can be selected this way (the user selects one at a time); the first copy is
     // current and is what the actions act on.
     m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
-    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect |
+                                                    QItemSelectionModel::Rows);
     m_view->scrollTo(first);
 }
 
@@ -222,11 +227,32 @@ void SandboxPanel::newSandbox()
         return;
     auto* dialog = new CreateSandboxDialog(m_actions, m_model->projectId(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &CreateSandboxDialog::sandboxCreated, this, [this](const client::SandboxInfo& info) {
-        emit message(QStringLiteral("Created sandbox %1").arg(info.sandboxId));
-        showNewSandbox(info);
-    });
+    connect(dialog, &CreateSandboxDialog::sandboxCreated, this,
+            [this, dialog](const client::SandboxInfo& info) {
+                emit message(QStringLiteral("Created sandbox %1").arg(info.sandboxId));
+                showNewSandbox(info);
+                if (dialog->screenSize().isValid())
+                    startDesktop(info.sandboxId, dialog->screenSize());
+            });
     dialog->open();
+}
+
+void SandboxPanel::startDesktop(const QString& sandboxId, QSize size)
+{
+    if (!m_actions || m_actions->api() == nullptr)
+        return;
+    m_actions->api()->startDesktop(
+        sandboxId, size, this, [this, sandboxId](client::Outcome<client::DesktopInfo> o) {
+            if (!o) {
+                emit errorOccurred(o.error());
+                return;
+            }
+            emit message(QStringLiteral("The desktop of %1 runs at %2 × %3")
+                             .arg(sandboxId)
+                             .arg(o.value().width)
+                             .arg(o.value().height));
+            emit desktopStarted(sandboxId);
+        });
 }
 
 void SandboxPanel::showNewSandbox(const client::SandboxInfo& info)
@@ -268,17 +294,19 @@ void SandboxPanel::extendLifetime()
     if (id.isEmpty() || !m_actions)
         return;
     bool ok = false;
-    const int minutes = QInputDialog::getInt(this, QStringLiteral("Extend lifetime"),
-                                             QStringLiteral("Keep %1 alive for (minutes from now):").arg(id), 30, 1,
-                                             35791, 5, &ok);
+    const int minutes = QInputDialog::getInt(
+        this, QStringLiteral("Extend lifetime"),
+        QStringLiteral("Keep %1 alive for (minutes from now):").arg(id), 30, 1, 35791, 5, &ok);
     if (!ok)
         return;
-    m_actions->extend(id, minutes, this, [this, id, minutes](client::Outcome<client::Unit> outcome) {
-        if (outcome)
-            emit message(QStringLiteral("Sandbox %1 now lives %2 more minutes").arg(id).arg(minutes));
-        else
-            emit errorOccurred(outcome.error());
-    });
+    m_actions->extend(
+        id, minutes, this, [this, id, minutes](client::Outcome<client::Unit> outcome) {
+            if (outcome)
+                emit message(
+                    QStringLiteral("Sandbox %1 now lives %2 more minutes").arg(id).arg(minutes));
+            else
+                emit errorOccurred(outcome.error());
+        });
 }
 
 void SandboxPanel::copyId()

@@ -17,7 +17,7 @@ class QToolBar;
 namespace lizard::models {
 class SandboxActions;
 class SandboxTableModel;
-}
+} // namespace lizard::models
 
 namespace lizard::ui {
 
@@ -64,9 +64,12 @@ public:
     void pauseSandbox(const QString& sandboxId);
     void resumeSandbox(const QString& sandboxId);
     void snapshotSandbox(const QString& sandboxId, const QString& name);
+    // A desktop sandbox's screen at `size` (what New sandbox… asked for once the sandbox is up).
+    void startDesktop(const QString& sandboxId, QSize size);
 
 signals:
     void currentSandboxChanged(const QString& sandboxId);
+    void desktopStarted(const QString& sandboxId);
     void errorOccurred(const lizard::client::ApiError& error);
     void message(const QString& text);
 

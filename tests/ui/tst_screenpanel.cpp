@@ -35,7 +35,8 @@ namespace {
 // The page Chromium shows: red, and each key pressed turns it the next colour of the list.
 const char kPage[] = R"(<!doctype html><html><head><style>
 html, body { margin: 0; height: 100%; background: #c0392b; }
-</style></head><body><script>
+h1 { margin: 0; padding: 48px; color: white; font: bold 44px sans-serif; }
+</style></head><body><h1>A page in the sandbox: each key changes its colour</h1><script>
 const colours = ['#27ae60', '#2e86de', '#8e44ad', '#f1c40f', '#16a085'];
 let n = 0;
 document.addEventListener('keydown', () => { document.body.style.background = colours[n++ % colours.length]; });
@@ -217,6 +218,8 @@ void TestScreenPanel::startShowsTheLiveScreen()
     const auto ratio = [&] { return box.isEmpty() ? 0.0 : double(box.width()) / box.height(); };
     QTRY_VERIFY_WITH_TIMEOUT(
         share(view(), kRed, &box) > 0.3 && std::abs(ratio() - 4.0 / 3.0) < 0.03, 60000);
+    if (test::screenshotsWanted())
+        QTest::qWait(3000); // the viewer's "Connected" note fades
     QVERIFY(test::saveScreenshot(m_window->grab(), QStringLiteral("screen-watching")));
 }
 
@@ -256,6 +259,8 @@ void TestScreenPanel::takeControlTypesIntoThePage()
     QTest::mouseClick(target, Qt::LeftButton, {}, target->rect().center());
     QTest::keyClick(target, Qt::Key_X);
     QTRY_VERIFY_WITH_TIMEOUT(share(view(), kGreen) > 0.3, 15000);
+    if (test::screenshotsWanted())
+        QTest::qWait(3000);
     QVERIFY(test::saveScreenshot(m_window->grab(), QStringLiteral("screen-control")));
 }
 

@@ -188,9 +188,9 @@ void ScreenPanel::update()
     if (!haveSandbox)
         placeholder = QStringLiteral("Select a sandbox to see its screen.");
     else if (s.support() == DesktopSession::Support::No)
-        placeholder = QStringLiteral("%1\n\nScreens come with sandboxes of the desktop template: "
-                                     "New sandbox… → Template: desktop.")
-                          .arg(s.unsupportedReason());
+        placeholder = QStringLiteral(
+            "This sandbox has no desktop: screens come with sandboxes of the desktop "
+            "template (New sandbox… → Template: desktop).");
     else if (s.support() == DesktopSession::Support::Unknown)
         placeholder =
             s.problem().isEmpty() ? QStringLiteral("Reading the desktop's state…") : s.problem();
@@ -210,6 +210,7 @@ void ScreenPanel::update()
     if (!s.problem().isEmpty() && s.support() != DesktopSession::Support::Unknown)
         status = status.isEmpty() ? s.problem() : status + QStringLiteral(" · ") + s.problem();
     m_status->setText(status);
+    m_placeholder->setToolTip(s.unsupportedReason()); // the server's own words
     m_status->setVisible(!status.isEmpty());
 
     if (!placeholder.isEmpty()) {

@@ -128,10 +128,12 @@ esac
 
 // Chromium on the sandbox's desktop, found before /usr/bin/chromium on PATH (the SDK's openUrl
 // runs `chromium --new-window URL`). Its own sandbox is off: see server/api/DECISIONS.md.
+// --test-type keeps the bar that warns of --no-sandbox off the page, and --start-maximized
+// gives the page the whole screen: both would move what an agent clicks by coordinates.
 const char* const kChromium = R"SH(
 #!/bin/sh
-exec /usr/bin/chromium --no-sandbox --no-first-run --no-default-browser-check \
-    --password-store=basic --disable-dev-shm-usage "$@"
+exec /usr/bin/chromium --no-sandbox --test-type --start-maximized --no-first-run \
+    --no-default-browser-check --password-store=basic --disable-dev-shm-usage "$@"
 )SH";
 
 } // namespace

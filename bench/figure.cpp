@@ -11,6 +11,8 @@ std::string number(double v, const std::string& unit)
     char buf[64];
     if (unit == "ms")
         std::snprintf(buf, sizeof buf, "%.2f ms", v);
+    else if (unit == "%" || unit == "MiB")
+        std::snprintf(buf, sizeof buf, "%.1f %s", v, unit.c_str());
     else
         std::snprintf(buf, sizeof buf, "%.0f %s", v, unit.c_str());
     return buf;
@@ -29,6 +31,8 @@ bool Figure::passes() const
 {
     if (!error.empty())
         return false;
+    if (!hasTarget)
+        return true;
     return higherIsBetter ? value >= target : value <= target;
 }
 
@@ -37,9 +41,13 @@ std::string Figure::line() const
     const std::string label = padded(name, 28) + padded(statistic, 22);
     if (!error.empty())
         return label + "ERROR  " + error;
-    std::string out = label + padded(number(value, unit), 14) + "target " +
-                      padded(std::string(higherIsBetter ? ">= " : "<= ") + number(target, unit), 16) +
-                      (passes() ? "PASS" : "MISS");
+    std::string out = label + padded(number(value, unit), 14);
+    if (hasTarget)
+        out += "target " +
+               padded(std::string(higherIsBetter ? ">= " : "<= ") + number(target, unit), 16) +
+               (passes() ? "PASS" : "MISS");
+    else
+        out += padded("(no target)", 20);
     if (reference) {
         char ratio[64] = "n/a";
         if (reference->value > 0)

@@ -100,6 +100,14 @@ if [[ -x $BIN/lizard-bench-preview ]]; then
 else
   echo "preview figure: $BIN/lizard-bench-preview not built (desktop build)"
 fi
+# Desktops: the Screen tab's web viewer (QtWebEngine on the noVNC page) beside a native RFB
+# widget: start -> first frame, xdotool -> visible, CPU while static, the desktop's memory.
+if [[ -x $BIN/lizard-bench-desktop ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  "$BIN/lizard-bench-desktop" --url "$url" --key "$key" || status=$?
+else
+  echo "desktop figures: $BIN/lizard-bench-desktop not built (desktop build with tests)"
+fi
 if ((status != 0)); then
   echo "bench: a figure could not be measured (status $status); lizard-local log tail:" >&2
   tail -n 40 "$log" >&2

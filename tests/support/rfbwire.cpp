@@ -44,9 +44,14 @@ QByteArray webSocketFrame(const QByteArray& payload)
     frame.append(char(0x82));
     if (payload.size() < 126) {
         frame.append(char(0x80 | payload.size()));
-    } else {
+    } else if (payload.size() < 65536) {
         frame.append(char(0x80 | 126));
         frame.append(char(payload.size() >> 8)).append(char(payload.size() & 0xff));
+    } else {
+        frame.append(char(0x80 | 127));
+        QByteArray length(8, '\0');
+        qToBigEndian<quint64>(quint64(payload.size()), length.data());
+        frame += length;
     }
     const quint32 mask = QRandomGenerator::global()->generate();
     const char m[4] = {char(mask >> 24), char(mask >> 16), char(mask >> 8), char(mask)};

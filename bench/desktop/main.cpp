@@ -139,7 +139,7 @@ int main(int argc, char** argv)
     bool ok = true;
     // Native first: the web viewer's QtWebEngine processes outlive its view and would sit in the
     // native viewer's process tree (idle, but counted).
-    for (const auto& make : {bench::makeNativeViewer, bench::makeWebViewer}) {
+    for (const auto& make : {bench::nativeViewer(), bench::webViewer(&api, sandbox.sandboxId)}) {
         const size_t from = figures.size();
         ok = bench::measureViewer(api, sandbox.sandboxId, make, options, &figures) && ok;
         print(figures, from);

@@ -70,13 +70,20 @@ std::unique_ptr<Viewer> startOnce(client::LizardApi& api, const QString& id,
     QObject ctx;
     QElapsedTimer t;
     t.start();
-    api.startDesktop(id, QSize(), &ctx, [&](client::Outcome<client::DesktopInfo> o) {
+    const auto answered = [&](client::Outcome<client::DesktopInfo> o) {
+        if (*answerMs >= 0)
+            return;
         *answerMs = msOf(t);
         if (o)
             viewer->show(o.value());
         else
             failure = o.error().toDisplayString();
-    });
+    };
+    *answerMs = -1;
+    if (viewer->startsDesktop())
+        viewer->startDesktop(answered);
+    else
+        api.startDesktop(id, QSize(), &ctx, answered);
     *ms = poller.pollUntil(
         t, [&](const QImage& g) { return !failure.isEmpty() || centreShowsDesktop(g); }, 30000, 10);
     if (*ms < 0 || !failure.isEmpty()) {

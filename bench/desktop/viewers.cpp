@@ -1,58 +1,65 @@
 #include "viewers.h"
 
-#include "models/desktop/screenaddress.h"
-#include "ui/ports/previewengine.h"
-#include "ui/ports/previewloader.h"
+#include "models/desktop/desktopsession.h"
+#include "ui/desktop/screenpanel.h"
 #include "vncview.h"
 
+#include <QAction>
 #include <QWidget>
 
 namespace lizard::bench {
 
 namespace {
 
-class WebViewer : public Viewer, public ui::ports::PreviewObserver
+class WebViewer : public Viewer
 {
 public:
-    ~WebViewer() override { delete m_widget; } // before this observer goes
+    WebViewer(client::LizardApi* api, QString sandboxId)
+        : m_api(api), m_sandboxId(std::move(sandboxId))
+    {
+    }
 
     QString name() const override { return QStringLiteral("web"); }
 
-    bool prepare(const client::DesktopInfo& stopped) override
+    bool prepare(const client::DesktopInfo&) override
     {
-        ui::ports::PreviewEngine* engine = ui::ports::PreviewLoader::engine();
-        if (!engine) {
-            m_error = QStringLiteral("no web engine: ") + ui::ports::PreviewLoader::errorString();
-            return false;
-        }
-        const QUrl url = models::ScreenAddress::viewerUrl(stopped, false);
-        m_view = engine->createView(models::ScreenAddress::origin(url),
-                                    models::ScreenAddress::token(url), this, nullptr);
-        m_widget = m_view->widget();
-        m_widget->resize(kViewerSize);
-        m_widget->show();
+        // The tab of the app, showing the sandbox with its desktop stopped, as before Start.
+        m_panel.setBackend(m_api);
+        m_panel.showSandbox(m_sandboxId);
+        m_panel.resize(kViewerSize);
+        m_panel.show();
         return true;
     }
-    void show(const client::DesktopInfo& running) override
+    void show(const client::DesktopInfo&) override {}
+    bool startsDesktop() const override { return true; }
+    void startDesktop(std::function<void(client::Outcome<client::DesktopInfo>)> answered) override
     {
-        m_view->load(models::ScreenAddress::viewerUrl(running, false));
+        // Told once: the bench's callback refers to a start that is over after that.
+        auto* once = new QObject(&m_panel);
+        const auto tell = [once, answered](client::Outcome<client::DesktopInfo> o) {
+            once->deleteLater();
+            QObject::disconnect(once, nullptr, nullptr, nullptr);
+            answered(std::move(o));
+        };
+        models::DesktopSession* session = m_panel.session();
+        QObject::connect(session, &models::DesktopSession::failed, once,
+                         [tell](const client::ApiError& e) { tell(e); });
+        QObject::connect(session, &models::DesktopSession::changed, once, [session, tell] {
+            if (session->isRunning() && !session->isBusy())
+                tell(session->info());
+        });
+        m_panel.startAction()->trigger();
     }
-    QWidget* widget() override { return m_widget; }
-    QString error() const override { return m_error; }
-
-    void previewUrlChanged(const QUrl&) override {}
-    void previewTitleChanged(const QString&) override {}
-    void previewLoadFinished(bool ok) override
+    QWidget* widget() override { return &m_panel; }
+    QString error() const override
     {
-        if (!ok)
-            m_error = QStringLiteral("the viewer page did not load");
+        return m_panel.showsScreen() ? QString() : m_panel.placeholderText();
     }
-    void previewHistoryChanged() override {}
 
 private:
-    ui::ports::PreviewView* m_view = nullptr;
-    QWidget* m_widget = nullptr;
-    QString m_error;
+    client::LizardApi* m_api;
+    QString m_sandboxId;
+    ui::desktop::ScreenPanel m_panel;
 };
 
 class NativeViewer : public Viewer
@@ -75,14 +82,14 @@ private:
 
 } // namespace
 
-std::unique_ptr<Viewer> makeWebViewer()
+ViewerFactory webViewer(client::LizardApi* api, const QString& sandboxId)
 {
-    return std::make_unique<WebViewer>();
+    return [api, sandboxId] { return std::make_unique<WebViewer>(api, sandboxId); };
 }
 
-std::unique_ptr<Viewer> makeNativeViewer()
+ViewerFactory nativeViewer()
 {
-    return std::make_unique<NativeViewer>();
+    return [] { return std::make_unique<NativeViewer>(); };
 }
 
 } // namespace lizard::bench

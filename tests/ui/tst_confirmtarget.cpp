@@ -172,7 +172,7 @@ private slots:
         ui::VolumesView* view = m_window->projectTabs()->volumesView();
         m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
         QStringList ids;
-        for (const QString& name : {"first", "second"}) {
+        for (const QString name : {"first", "second"}) {
             const auto made = test::waitFor<client::Volume>([&](QObject* ctx, auto done) {
                 return m_api->createVolume(m_projectId, name, 1, ctx, done);
             });

@@ -197,13 +197,13 @@ void ActivityPanel::openAsNotebook()
     const QString ctx = currentContextId();
     if (ctx.isEmpty())
         return;
-    const auto data = lizard::notebook::notebookFromActivity(m_model->entries(), ctx);
+    const auto cells = lizard::notebook::notebookFromActivity(m_model->entries(), ctx);
     QString language = QStringLiteral("python");
     for (const auto& e : m_model->entries())
         if (e.value("kind", std::string()) == "runCode" &&
             lizard::notebook::activityContextId(e) == ctx)
             language = lizard::notebook::activityLanguage(e);
-    emit openNotebookRequested(m_sandboxId, data, ctx, language);
+    emit openNotebookRequested(m_sandboxId, cells, ctx, language);
 }
 
 } // namespace lizard::ui::activity

@@ -1,14 +1,15 @@
 // LizardApi: the screen of a desktop sandbox.
+#include "client/apicall.h"
 #include "client/desktopmapping.h"
-#include "client/errormapping.h"
 #include "client/lizardapi.h"
-#include "client/pendingcallimpl.h"
 #include "client/requestbuilder.h"
-#include "client/urlencoding.h"
 
 #include <nlohmann/json.hpp>
 
 namespace lizard::client {
+
+using apicall::noValue;
+using apicall::startCall;
 
 namespace {
 
@@ -17,24 +18,9 @@ QByteArray desktopPath(const QString& sandboxId)
     return "/api/sandboxes/" + encodeUriComponent(sandboxId) + "/desktop";
 }
 
-// The answer of start and info: an error, or the desktop's state.
-auto infoHandler(const QString& what, LizardApi::Done<DesktopInfo> done)
+Outcome<DesktopInfo> desktopAnswer(const QByteArray& body, const QString& what)
 {
-    return [what, done = std::move(done)](const HttpResponse& r) {
-        if (!done)
-            return;
-        if (const auto error = errorFromResponse(r, what)) {
-            done(*error);
-            return;
-        }
-        Outcome<DesktopInfo> outcome = parseDesktopInfo(r.body, what);
-        if (!outcome.ok()) {
-            ApiError e = outcome.error();
-            e.httpStatus = r.status;
-            outcome = Outcome<DesktopInfo>(e);
-        }
-        done(std::move(outcome));
-    };
+    return parseDesktopInfo(body, what);
 }
 
 } // namespace
@@ -47,32 +33,25 @@ PendingCall* LizardApi::startDesktop(const QString& sandboxId, QSize size, QObje
         body["width"] = size.width();
         body["height"] = size.height();
     }
-    const QByteArray text = QByteArray::fromStdString(body.dump());
-    const auto req = RequestBuilder(m_endpoint).json("POST", desktopPath(sandboxId), text);
-    return new PendingCallImpl(m_multi.get(), req, ctx,
-                               infoHandler(tr("Start the desktop"), std::move(done)));
+    const auto req =
+        RequestBuilder(m_endpoint)
+            .json("POST", desktopPath(sandboxId), QByteArray::fromStdString(body.dump()));
+    return startCall<DesktopInfo>(m_multi.get(), req, tr("Start the desktop"), ctx, std::move(done),
+                                  desktopAnswer);
 }
 
 PendingCall* LizardApi::desktopInfo(const QString& sandboxId, QObject* ctx, Done<DesktopInfo> done)
 {
     const auto req = RequestBuilder(m_endpoint).json("GET", desktopPath(sandboxId));
-    return new PendingCallImpl(m_multi.get(), req, ctx,
-                               infoHandler(tr("Desktop"), std::move(done)));
+    return startCall<DesktopInfo>(m_multi.get(), req, tr("Desktop"), ctx, std::move(done),
+                                  desktopAnswer);
 }
 
 PendingCall* LizardApi::stopDesktop(const QString& sandboxId, QObject* ctx, Done<Unit> done)
 {
-    const QString what = tr("Stop the desktop");
     const auto req = RequestBuilder(m_endpoint).json("DELETE", desktopPath(sandboxId));
-    return new PendingCallImpl(m_multi.get(), req, ctx,
-                               [what, done = std::move(done)](const HttpResponse& r) {
-                                   if (!done)
-                                       return;
-                                   if (const auto error = errorFromResponse(r, what))
-                                       done(*error);
-                                   else
-                                       done(Unit{});
-                               });
+    return startCall<Unit>(m_multi.get(), req, tr("Stop the desktop"), ctx, std::move(done),
+                           noValue);
 }
 
 } // namespace lizard::client

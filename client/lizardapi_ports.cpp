@@ -1,8 +1,8 @@
 // LizardApi: exposing sandbox ports. Kept apart from lizardapi.cpp so features
 // add calls without touching each other's files.
-#include "client/lizardapi.h"
-
+#include "client/apicall.h"
 #include "client/errormapping.h"
+#include "client/lizardapi.h"
 #include "client/pendingcallimpl.h"
 #include "client/portmapping.h"
 #include "client/requestbuilder.h"
@@ -14,10 +14,14 @@ namespace {
 
 QByteArray exposePath(const QString& sandboxId, int port)
 {
-    return "/api/sandboxes/" + encodeUriComponent(sandboxId) + "/expose/" + QByteArray::number(port);
+    return "/api/sandboxes/" + encodeUriComponent(sandboxId) + "/expose/" +
+           QByteArray::number(port);
 }
 
-bool validPort(int port) { return port >= 1 && port <= 65535; }
+bool validPort(int port)
+{
+    return port >= 1 && port <= 65535;
+}
 
 // A call refused before it reaches the network (the callback still runs from the event loop).
 template <class T>
@@ -35,43 +39,40 @@ PendingCall* refuse(QObject* ctx, LizardApi::Done<T> done, const QString& what, 
 
 } // namespace
 
-PendingCall* LizardApi::exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done)
+PendingCall* LizardApi::exposePort(const QString& sandboxId, int port, QObject* ctx,
+                                   Done<ExposedPort> done)
 {
     const QString what = tr("Expose port %1").arg(port);
     if (!validPort(port))
         return refuse(ctx, std::move(done), what, port);
     const auto req = RequestBuilder(m_endpoint).json("POST", exposePath(sandboxId, port));
-    return new PendingCallImpl(m_multi.get(), req, ctx, [what, port, done = std::move(done)](const HttpResponse& r) {
-        if (!done)
-            return;
-        if (const auto error = errorFromResponse(r, what)) {
-            done(*error);
-            return;
-        }
-        Outcome<ExposedPort> outcome = parseExposedPort(r.body, port, what);
-        if (!outcome.ok()) {
-            ApiError e = outcome.error();
-            e.httpStatus = r.status;
-            outcome = Outcome<ExposedPort>(e);
-        }
-        done(std::move(outcome));
-    });
+    return new PendingCallImpl(
+        m_multi.get(), req, ctx, [what, port, done = std::move(done)](const HttpResponse& r) {
+            if (!done)
+                return;
+            if (const auto error = errorFromResponse(r, what)) {
+                done(*error);
+                return;
+            }
+            Outcome<ExposedPort> outcome = parseExposedPort(r.body, port, what);
+            if (!outcome.ok()) {
+                ApiError e = outcome.error();
+                e.httpStatus = r.status;
+                outcome = Outcome<ExposedPort>(e);
+            }
+            done(std::move(outcome));
+        });
 }
 
-PendingCall* LizardApi::unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done)
+PendingCall* LizardApi::unexposePort(const QString& sandboxId, int port, QObject* ctx,
+                                     Done<Unit> done)
 {
     const QString what = tr("Unexpose port %1").arg(port);
     if (!validPort(port))
         return refuse(ctx, std::move(done), what, port);
     const auto req = RequestBuilder(m_endpoint).json("DELETE", exposePath(sandboxId, port));
-    return new PendingCallImpl(m_multi.get(), req, ctx, [what, done = std::move(done)](const HttpResponse& r) {
-        if (!done)
-            return;
-        if (const auto error = errorFromResponse(r, what))
-            done(*error);
-        else
-            done(Unit{});
-    });
+    return apicall::startCall<Unit>(m_multi.get(), req, what, ctx, std::move(done),
+                                    apicall::noValue);
 }
 
 } // namespace lizard::client

@@ -121,13 +121,20 @@ void DesktopSession::setBusy(bool busy)
     emit changed();
 }
 
-void DesktopSession::start(QSize size)
+bool DesktopSession::beginChange()
 {
     if (!m_api || m_sandboxId.isEmpty() || m_busy)
-        return;
+        return false;
     if (m_read)
-        m_read->cancel();
+        m_read->cancel(); // the change answers with the state itself
     setBusy(true);
+    return true;
+}
+
+void DesktopSession::start(QSize size)
+{
+    if (!beginChange())
+        return;
     const QString id = m_sandboxId;
     m_api->startDesktop(id, size, this, [this, id](Outcome<DesktopInfo> o) {
         if (id != m_sandboxId)
@@ -139,11 +146,8 @@ void DesktopSession::start(QSize size)
 
 void DesktopSession::stop()
 {
-    if (!m_api || m_sandboxId.isEmpty() || m_busy)
+    if (!beginChange())
         return;
-    if (m_read)
-        m_read->cancel();
-    setBusy(true);
     const QString id = m_sandboxId;
     m_api->stopDesktop(id, this, [this, id](Outcome<client::Unit> o) {
         if (id != m_sandboxId)

@@ -52,6 +52,7 @@ signals:
 private:
     void apply(const client::Outcome<client::DesktopInfo>& outcome, bool asked);
     void setBusy(bool busy);
+    bool beginChange(); // false: no sandbox, or a change under way
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;

@@ -204,7 +204,7 @@ private slots:
         models::SnapshotListModel* snaps = m_window->projectTabs()->snapshotModel();
         ui::SnapshotsView* view = m_window->projectTabs()->snapshotsView();
         QStringList ids;
-        for (const QString& name : {"keep me", "delete me"}) {
+        for (const QString name : {"keep me", "delete me"}) {
             const auto made = test::waitFor<client::Snapshot>(
                 [&](QObject* ctx, auto done) {
                     return m_api->createSnapshot(m_b, name, ctx, done);

@@ -8,6 +8,7 @@
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
+#include "support/webenginemain.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
@@ -384,15 +385,6 @@ void TestNotebookInteractive::manyOutputsShareFewViews()
     QCOMPARE(views.last()->height(), 400);
 }
 
-int main(int argc, char** argv)
-{
-    // As lizard-desktop does: QtWebEngine, loaded later from the plugin, shares GL contexts.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-    qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // tests may run as root
-    QApplication app(argc, argv);
-    TestNotebookInteractive test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
+LIZARD_WEBENGINE_TEST_MAIN(TestNotebookInteractive)
 
 #include "tst_notebookinteractive.moc"

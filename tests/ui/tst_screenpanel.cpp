@@ -9,6 +9,7 @@
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
 #include "support/screenshot.h"
+#include "support/webenginemain.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/desktop/screenpanel.h"
 #include "ui/mainwindow.h"
@@ -345,15 +346,6 @@ void TestScreenPanel::newSandboxDialogStartsADesktop()
     QCOMPARE(m_screen->session()->info().height, 600);
 }
 
-int main(int argc, char** argv)
-{
-    // As lizard-desktop does: QtWebEngine, loaded later from the plugin, shares GL contexts.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-    qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // tests may run as root
-    QApplication app(argc, argv);
-    TestScreenPanel test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
+LIZARD_WEBENGINE_TEST_MAIN(TestScreenPanel)
 
 #include "tst_screenpanel.moc"

@@ -8,6 +8,7 @@
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
+#include "support/webenginemain.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"
@@ -25,7 +26,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
-
 #include <optional>
 
 using namespace lizard;
@@ -68,8 +68,9 @@ private:
 
     bool writeFile(const QString& path, const QByteArray& content)
     {
-        const auto written = test::waitFor<client::Unit>(
-            [&](QObject* ctx, auto done) { return m_api->writeFile(m_sandboxId, path, content, ctx, done); });
+        const auto written = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+            return m_api->writeFile(m_sandboxId, path, content, ctx, done);
+        });
         return written && written->ok();
     }
 
@@ -77,7 +78,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
@@ -102,13 +104,15 @@ private slots:
     void cleanup()
     {
         if (QTest::currentTestFailed())
-            qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(3000));
+            qWarning().noquote() << "lizard-local log (end):\n"
+                                 << QString::fromUtf8(m_server.log().right(3000));
     }
 
     void panelFollowsTheSelectedSandbox()
     {
         QCOMPARE(panel()->statusText(), QString("Select a sandbox to see its ports."));
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel() && m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_window->sandboxModel() && m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 20000);
         m_window->sandboxPanel()->selectSandbox(m_sandboxId);
         QTRY_COMPARE(panel()->sandboxId(), m_sandboxId);
         m_window->toolTabs()->setCurrentWidget(panel());
@@ -125,8 +129,8 @@ private slots:
                                 "</title></head><body><h1>Hello from the sandbox</h1>"
                                 "<p><a href=\"sub/page.html\">second page</a></p></body></html>";
         QVERIFY(writeFile("/tmp/site/index.html", html));
-        QVERIFY(writeFile("/tmp/site/sub/page.html",
-                          "<html><head><title>" + kSubTitle.toUtf8() + "</title></head><body>two</body></html>"));
+        QVERIFY(writeFile("/tmp/site/sub/page.html", "<html><head><title>" + kSubTitle.toUtf8() +
+                                                         "</title></head><body>two</body></html>"));
         client::ExecOptions opts;
         opts.timeoutMs = 600000; // the longest a command may run
         opts.workdir = "/tmp/site";
@@ -162,7 +166,8 @@ private slots:
         QVERIFY(m_page);
         QVERIFY2(m_page->hasBrowser(), qPrintable(ui::ports::PreviewLoader::errorString()));
         QVERIFY(webEngineMapped());
-        QCOMPARE(m_window->documentTabs()->currentDocument(), static_cast<ui::DocumentPage*>(m_page.data()));
+        QCOMPARE(m_window->documentTabs()->currentDocument(),
+                 static_cast<ui::DocumentPage*>(m_page.data()));
         QCOMPARE(m_page->sandboxId(), m_sandboxId);
 
         const auto exposure = panel()->exposures()->exposure(m_sandboxId, 8000);
@@ -172,7 +177,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
         const int tab = m_window->documentTabs()->indexOf(m_page);
         QCOMPARE(m_window->documentTabs()->tabText(tab), kTitle);
-        QCOMPARE(jsResult(m_page, "document.querySelector('h1').textContent"), QString("Hello from the sandbox"));
+        QCOMPARE(jsResult(m_page, "document.querySelector('h1').textContent"),
+                 QString("Hello from the sandbox"));
 
         // The token reached the server (as a header), never the address field or the page's URL.
         const QString address = m_page->addressField()->text();
@@ -218,7 +224,8 @@ private slots:
         const QUrl copied(QApplication::clipboard()->text());
         QCOMPARE(copied.path(), QString("/sub/page.html"));
         QCOMPARE(copied.authority(), exposure->hostname);
-        QVERIFY2(copied.query().contains("lizard_token=" + exposure->accessToken), qPrintable(copied.toString()));
+        QVERIFY2(copied.query().contains("lizard_token=" + exposure->accessToken),
+                 qPrintable(copied.toString()));
 
         panel()->copyUrlAction()->trigger();
         QTRY_COMPARE(QApplication::clipboard()->text(), exposure->url);
@@ -228,7 +235,8 @@ private slots:
         m_window->documentTabs()->setCurrentIndex(0);
         panel()->previewAction()->trigger();
         QCOMPARE(m_window->documentTabs()->documents().size(), pages);
-        QCOMPARE(m_window->documentTabs()->currentDocument(), static_cast<ui::DocumentPage*>(m_page.data()));
+        QCOMPARE(m_window->documentTabs()->currentDocument(),
+                 static_cast<ui::DocumentPage*>(m_page.data()));
     }
 
     void unexposeEndsTheAccess()
@@ -240,11 +248,17 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!panel()->exposures()->exposure(m_sandboxId, 8000), 30000);
         const int row = panel()->model()->rowOf(8000);
         QVERIFY(row >= 0); // still listening
-        QVERIFY(panel()->model()->index(row, models::PortListModel::UrlColumn).data().toString().isEmpty());
+        QVERIFY(panel()
+                    ->model()
+                    ->index(row, models::PortListModel::UrlColumn)
+                    .data()
+                    .toString()
+                    .isEmpty());
         QVERIFY(!panel()->unexposeAction()->isEnabled());
         // The open preview no longer reaches the page.
         m_page->reloadAction()->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(m_page->pageTitle() != kSubTitle && m_page->pageTitle() != kTitle, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_page->pageTitle() != kSubTitle && m_page->pageTitle() != kTitle,
+                                 30000);
     }
 
     void closingThePreviewTab()
@@ -255,15 +269,6 @@ private slots:
     }
 };
 
-int main(int argc, char** argv)
-{
-    // As lizard-desktop does: QtWebEngine, loaded later from the plugin, shares GL contexts.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-    qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // tests may run as root
-    QApplication app(argc, argv);
-    TestPortsPanel test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
+LIZARD_WEBENGINE_TEST_MAIN(TestPortsPanel)
 
 #include "tst_portspanel.moc"

@@ -3,11 +3,8 @@
 // JSON entry into a batch, a KeepaliveWatch for a connection that went silent.
 
 #include "client/activitystream.h"
-#include "client/curltransfer.h"
-#include "client/keepalivewatch.h"
+#include "client/followedstream.h"
 #include "client/sseparser.h"
-
-#include <memory>
 
 namespace lizard::client {
 
@@ -26,14 +23,9 @@ private:
     void onData(const QByteArray& chunk);
     void onFinished(const HttpResponse& response);
     bool handleEvents(const QList<SseEvent>& events); // false: a slot destroyed this
-    bool finishWith(const ApiError& error);
-    void failLater(const ApiError& error);
 
-    std::unique_ptr<CurlTransfer> m_transfer;
-    std::unique_ptr<KeepaliveWatch> m_stallWatch;
     SseParser m_parser;
-    QString m_what;
-    bool m_ended = false;
+    FollowedStream m_stream; // last: it starts the transfer, whose handlers use the above
 };
 
 } // namespace lizard::client

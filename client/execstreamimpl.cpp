@@ -2,11 +2,8 @@
 
 #include "client/errormapping.h"
 #include "client/jsonmapping.h"
-#include "client/streamtransfer.h"
 
-#include <QMetaObject>
 #include <QPointer>
-#include <curl/curl.h>
 #include <nlohmann/json.hpp>
 
 namespace lizard::client {
@@ -24,45 +21,29 @@ bool isNumber(const Json& j, const char* key)
 } // namespace
 
 ExecStreamImpl::ExecStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
-    : ExecStream(parent), m_what(std::move(what))
+    : ExecStream(parent), m_stream(this, multi, std::move(request), std::move(what),
+                                   {[this](const QByteArray& chunk) { onData(chunk); },
+                                    [this](const HttpResponse& response) { onFinished(response); },
+                                    [this](const ApiError& error) { emit failed(error); }},
+                                   true)
 {
-    m_transfer = startStreamTransfer(
-        multi, std::move(request), m_what, [this](const QByteArray& chunk) { onData(chunk); },
-        [this](const HttpResponse& response) { onFinished(response); },
-        [this](const ApiError& error) { failLater(error); });
-    m_stallWatch =
-        std::make_unique<KeepaliveWatch>(m_transfer.get(), m_what, [this](const ApiError& e) {
-            if (!m_ended)
-                finishWith(e);
-        });
 }
 
 ExecStreamImpl::~ExecStreamImpl() = default;
 
 void ExecStreamImpl::cancel()
 {
-    m_transfer->cancel();
-    if (!m_ended)
-        failLater(cancelledError(m_what));
-}
-
-void ExecStreamImpl::failLater(const ApiError& error)
-{
-    if (m_ended)
-        return;
-    m_ended = true;
-    QMetaObject::invokeMethod(
-        this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+    m_stream.cancel();
 }
 
 void ExecStreamImpl::onData(const QByteArray& chunk)
 {
-    if (m_ended)
+    if (m_stream.ended())
         return;
-    m_stallWatch->dataArrived();
+    m_stream.dataArrived();
     if (!m_checkedType) {
         m_checkedType = true;
-        const QByteArray type = m_transfer->response().header("content-type").toLower();
+        const QByteArray type = m_stream.response().header("content-type").toLower();
         m_isEventStream = type.startsWith("text/event-stream");
     }
     if (!m_isEventStream) {
@@ -74,16 +55,13 @@ void ExecStreamImpl::onData(const QByteArray& chunk)
 
 void ExecStreamImpl::onFinished(const HttpResponse& response)
 {
-    if (m_ended)
+    if (m_stream.ended())
         return;
-    if (auto error = errorFromResponse(response, m_what)) {
+    if (auto error = errorFromResponse(response, m_stream.what())) {
         // The connection broke after it was made: the server may have taken the command, which
-        // may still run or have finished there. Only a refused connection or a failed TLS
-        // setup (which comes with its own code) means it never ran.
-        if (error->kind == ApiError::Kind::Network && response.curlCode != CURLE_COULDNT_CONNECT &&
-            error->code.isEmpty())
-            error->code = QStringLiteral("CONNECTION_LOST");
-        finishWith(*error);
+        // may still run or have finished there.
+        FollowedStream::markConnectionLost(*error, response);
+        m_stream.finishWith(*error);
         return;
     }
     if (!m_isEventStream) {
@@ -92,16 +70,16 @@ void ExecStreamImpl::onFinished(const HttpResponse& response)
     }
     if (!handleEvents(m_parser.finish()))
         return;
-    if (!m_ended)
-        finishWith(protocolError(QStringLiteral("the stream ended without an exit code"), m_what,
-                                 response.status));
+    if (!m_stream.ended())
+        m_stream.finishWith(protocolError(QStringLiteral("the stream ended without an exit code"),
+                                          m_stream.what(), response.status));
 }
 
 bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
 {
     QList<OutputLine> batch;
     for (const SseEvent& ev : events) {
-        if (m_ended)
+        if (m_stream.ended())
             break;
         const QByteArray data = ev.data.toUtf8();
         const Json j = Json::parse(data.constBegin(), data.constEnd(), nullptr, false);
@@ -121,17 +99,17 @@ bool ExecStreamImpl::handleEvents(const QList<SseEvent>& events)
         if (isNumber(j, "pid")) {
             emit started(j["pid"].get<int>());
         } else if (isNumber(j, "exitCode")) {
-            m_ended = true;
+            m_stream.markEnded();
             const auto timedOut = j.find("timedOut");
             m_timedOut = timedOut != j.end() && timedOut->is_boolean() && timedOut->get<bool>();
             const auto oom = j.find("oomKilled");
             m_oomKilled = oom != j.end() && oom->is_boolean() && oom->get<bool>();
             emit exited(j["exitCode"].get<int>());
         } else if (j.contains("error") || ev.event == QLatin1String("error")) {
-            ApiError e = mapHttpError(500, data, {}, m_what);
+            ApiError e = mapHttpError(500, data, {}, m_stream.what());
             e.kind = ApiError::Kind::Server;
-            e.httpStatus = m_transfer->response().status;
-            return finishWith(e);
+            e.httpStatus = m_stream.response().status;
+            return m_stream.finishWith(e);
         }
         if (self == nullptr)
             return false;
@@ -148,22 +126,12 @@ bool ExecStreamImpl::flush(QList<OutputLine>& batch)
     return self != nullptr;
 }
 
-bool ExecStreamImpl::finishWith(const ApiError& error)
-{
-    m_ended = true;
-    m_stallWatch->stop();
-    m_transfer->cancel();
-    const QPointer<ExecStreamImpl> self(this);
-    emit failed(error);
-    return self != nullptr;
-}
-
 // The server answered with the plain {stdout, stderr, exitCode} object: report it as a stream.
 bool ExecStreamImpl::finishPlainAnswer(const QByteArray& body)
 {
-    const Outcome<ExecResult> result = parseExecResult(body, m_what);
+    const Outcome<ExecResult> result = parseExecResult(body, m_stream.what());
     if (!result.ok())
-        return finishWith(result.error());
+        return m_stream.finishWith(result.error());
     QList<OutputLine> lines;
     const auto addLines = [&lines](const QString& text, OutputStream stream) {
         if (text.isEmpty())
@@ -178,7 +146,7 @@ bool ExecStreamImpl::finishPlainAnswer(const QByteArray& body)
     addLines(result.value().stderrText, OutputStream::Stderr);
     if (!flush(lines))
         return false;
-    m_ended = true;
+    m_stream.markEnded();
     const QPointer<ExecStreamImpl> self(this);
     emit exited(result.value().exitCode);
     return self != nullptr;

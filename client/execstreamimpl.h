@@ -4,12 +4,9 @@
 // comes in one batch per chunk received from the network, never one signal per line.
 // A stalled connection (client/keepalivewatch.h) fails with CONNECTION_LOST.
 
-#include "client/curltransfer.h"
-#include "client/keepalivewatch.h"
+#include "client/followedstream.h"
 #include "client/lizardapi.h"
 #include "client/sseparser.h"
-
-#include <memory>
 
 namespace lizard::client {
 
@@ -30,18 +27,13 @@ private:
     // Each returns false when a slot destroyed this object.
     bool handleEvents(const QList<SseEvent>& events);
     bool flush(QList<OutputLine>& batch);
-    bool finishWith(const ApiError& error);
     bool finishPlainAnswer(const QByteArray& body);
-    void failLater(const ApiError& error);
 
-    std::unique_ptr<CurlTransfer> m_transfer;
     SseParser m_parser;
-    QString m_what;
     QByteArray m_plainBody; // a server that ignored Accept: text/event-stream
     bool m_isEventStream = true;
     bool m_checkedType = false;
-    bool m_ended = false; // exited or failed was emitted (or is queued)
-    std::unique_ptr<KeepaliveWatch> m_stallWatch;
+    FollowedStream m_stream; // last: it starts the transfer, whose handlers use the above
 };
 
 } // namespace lizard::client

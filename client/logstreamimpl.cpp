@@ -1,10 +1,8 @@
 #include "client/logstreamimpl.h"
 
 #include "client/errormapping.h"
-#include "client/streamtransfer.h"
 
 #include <QCoreApplication>
-#include <QMetaObject>
 #include <QPointer>
 #include <nlohmann/json.hpp>
 
@@ -41,29 +39,19 @@ ApiError explain(ApiError e)
 } // namespace
 
 LogStreamImpl::LogStreamImpl(CurlMulti* multi, HttpRequest request, QString what, QObject* parent)
-    : LogStream(parent), m_what(std::move(what))
+    : LogStream(parent), m_stream(this, multi, std::move(request), std::move(what),
+                                  {[this](const QByteArray& chunk) { onData(chunk); },
+                                   [this](const HttpResponse& response) { onFinished(response); },
+                                   [this](const ApiError& error) { emit failed(error); }},
+                                  false)
 {
-    m_transfer = startStreamTransfer(
-        multi, std::move(request), m_what, [this](const QByteArray& chunk) { onData(chunk); },
-        [this](const HttpResponse& response) { onFinished(response); },
-        [this](const ApiError& error) { failLater(error); });
 }
 
 LogStreamImpl::~LogStreamImpl() = default;
 
 void LogStreamImpl::cancel()
 {
-    m_transfer->cancel();
-    failLater(cancelledError(m_what));
-}
-
-void LogStreamImpl::failLater(const ApiError& error)
-{
-    if (m_ended)
-        return;
-    m_ended = true;
-    QMetaObject::invokeMethod(
-        this, [this, error] { emit failed(error); }, Qt::QueuedConnection);
+    m_stream.cancel();
 }
 
 bool LogStreamImpl::parseLine(const QByteArray& json, const QString& id, SandboxLogLine& out)
@@ -84,22 +72,22 @@ bool LogStreamImpl::parseLine(const QByteArray& json, const QString& id, Sandbox
 
 void LogStreamImpl::onData(const QByteArray& chunk)
 {
-    if (m_ended || m_transfer->response().status / 100 != 2)
+    if (m_stream.ended() || m_stream.response().status / 100 != 2)
         return; // an error answer's body is read at the end
     handleEvents(m_parser.feed(chunk));
 }
 
 void LogStreamImpl::onFinished(const HttpResponse& response)
 {
-    if (m_ended)
+    if (m_stream.ended())
         return;
-    if (auto error = errorFromResponse(response, m_what)) {
-        finishWith(explain(*error));
+    if (auto error = errorFromResponse(response, m_stream.what())) {
+        m_stream.finishWith(explain(*error));
         return;
     }
-    if (!handleEvents(m_parser.finish()) || m_ended)
+    if (!handleEvents(m_parser.finish()) || m_stream.ended())
         return;
-    m_ended = true;
+    m_stream.markEnded();
     emit ended();
 }
 
@@ -108,16 +96,16 @@ bool LogStreamImpl::handleEvents(const QList<SseEvent>& events)
     QList<SandboxLogLine> batch;
     for (const SseEvent& ev : events) {
         if (ev.event == QLatin1String("error")) {
-            ApiError e = mapHttpError(500, ev.data.toUtf8(), {}, m_what);
+            ApiError e = mapHttpError(500, ev.data.toUtf8(), {}, m_stream.what());
             e.kind = ApiError::Kind::Server;
-            e.httpStatus = m_transfer->response().status;
+            e.httpStatus = m_stream.response().status;
             if (!batch.isEmpty()) {
                 const QPointer<LogStreamImpl> self(this);
                 emit lines(std::exchange(batch, {}));
                 if (!self)
                     return false;
             }
-            return finishWith(e);
+            return m_stream.finishWith(e);
         }
         SandboxLogLine line;
         // The cloud's SDK type has no event name of its own: a LogLine in any event is a line.
@@ -128,15 +116,6 @@ bool LogStreamImpl::handleEvents(const QList<SseEvent>& events)
         return true;
     const QPointer<LogStreamImpl> self(this);
     emit lines(batch);
-    return self != nullptr;
-}
-
-bool LogStreamImpl::finishWith(const ApiError& error)
-{
-    m_ended = true;
-    m_transfer->cancel();
-    const QPointer<LogStreamImpl> self(this);
-    emit failed(error);
     return self != nullptr;
 }
 

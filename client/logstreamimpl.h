@@ -1,11 +1,9 @@
 #pragma once
 // The LogStream behind LizardApi::followLogs: SseParser over the answer, `log` events → lines.
 
-#include "client/curltransfer.h"
+#include "client/followedstream.h"
 #include "client/logstream.h"
 #include "client/sseparser.h"
-
-#include <memory>
 
 namespace lizard::client {
 
@@ -26,13 +24,9 @@ private:
     void onData(const QByteArray& chunk);
     void onFinished(const HttpResponse& response);
     bool handleEvents(const QList<SseEvent>& events); // false: a slot destroyed this
-    bool finishWith(const ApiError& error);
-    void failLater(const ApiError& error);
 
-    std::unique_ptr<CurlTransfer> m_transfer;
     SseParser m_parser;
-    QString m_what;
-    bool m_ended = false;
+    FollowedStream m_stream; // last: it starts the transfer, whose handlers use the above
 };
 
 } // namespace lizard::client

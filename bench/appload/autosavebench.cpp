@@ -2,6 +2,7 @@
 // written in the background, beside the old way (the same copy serialised and written on the
 // UI thread) measured in this run on the same notebook.
 
+#include "../console/benchawait.h"
 #include "appbench.h"
 #include "notebook/ipynbwriter.h"
 #include "notebook/notebookfile.h"
@@ -48,10 +49,7 @@ NotebookData bigNotebook(int megabytes)
 
 void spin(int ms)
 {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
+    bench::runFor(ms);
 }
 
 } // namespace
@@ -93,7 +91,8 @@ int runAutosaveBench(int megabytes, int writes)
     int edits = 0;
     editor.setInterval(15);
     QObject::connect(&editor, &QTimer::timeout, [&] {
-        doc.cell(edits % 10)->setSource(QStringLiteral("edit %1").arg(++edits));
+        const int cell = edits++ % 10;
+        doc.cell(cell)->setSource(QStringLiteral("edit %1").arg(edits));
     });
     GapMeter baseline;
     baseline.start();

@@ -3,6 +3,7 @@
 // as in the app. Prints the process's resident memory before and after, and what the model
 // keeps in memory.
 
+#include "../console/benchawait.h"
 #include "appbench.h"
 #include "notebook/coderunner.h"
 #include "notebook/recoverywatcher.h"
@@ -66,11 +67,7 @@ int runSpillBench(qint64 megabytes, bool quick)
                                            // events
     }
     emit runner->done(1);
-    for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 200;) {
-        if (!settle.isValid())
-            settle.start();
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-    }
+    bench::runFor(200);
     const double seconds = clock.elapsed() / 1000.0;
     const qint64 after = residentBytes();
     const auto& out = std::get<StreamOutput>(cell->outputs().at(0));

@@ -1,15 +1,45 @@
 #pragma once
-// For the Qt benchmark programs: wait (running the event loop) for one LizardApi call.
+// For the Qt benchmark programs: run the event loop until something holds, or for a while, and
+// wait (running it) for one LizardApi call.
 
 #include "client/lizardapi.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <functional>
 
 namespace lizard::bench {
 
+// Runs the event loop until until() holds (true) or timeoutMs passed (false), woken at least
+// every wakeMs to ask. It sleeps like an application's event loop: processEvents(flags, maxtime)
+// ignores WaitForMoreEvents, so a loop around it polls without ever sleeping, keeps the UI thread
+// on a CPU, and on a loaded machine the scheduler makes such a thread wait for a core: the bench
+// would then measure its own cost.
+inline bool runUntil(const std::function<bool()>& until, int timeoutMs, int wakeMs = 10)
+{
+    QElapsedTimer t;
+    t.start();
+    QTimer wake;
+    wake.start(wakeMs);
+    while (!until()) {
+        if (t.elapsed() >= timeoutMs)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
+    return true;
+}
+
+// Runs the event loop for ms milliseconds.
+inline void runFor(int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    runUntil([&t, ms] { return t.elapsed() >= ms; }, ms + 1000);
+}
+
 // call(ctx, done) starts the call; the value lands in *out, or the error text in *failure.
-template <class T, class Call>
-bool await(Call call, T* out, QString* failure)
+template <class T, class Call> bool await(Call call, T* out, QString* failure)
 {
     bool done = false;
     QObject ctx;

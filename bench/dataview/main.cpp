@@ -38,14 +38,7 @@ namespace {
 // Runs the event loop until pred() or ms passed; true when pred() held.
 template <class Pred> bool spinUntil(Pred pred, int ms)
 {
-    QElapsedTimer t;
-    t.start();
-    while (!pred()) {
-        if (t.elapsed() > ms)
-            return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 5);
-    }
-    return true;
+    return bench::runUntil(pred, ms, 5);
 }
 
 int scroll(ui::notebook::NotebookPage* page, qint64 rows, int steps)

@@ -1,5 +1,6 @@
 #include "livebench.h"
 
+#include "benchawait.h"
 #include "client/lizardapi.h"
 #include "models/files/filechangefeed.h"
 #include "models/files/sandboxfilemodel.h"
@@ -21,19 +22,10 @@ namespace {
 constexpr double kTargetStallMs = 50;
 constexpr int kRounds = 3;
 
-// Runs the event loop until until() or timeoutMs. processEvents(flags, maxtime) would not do:
-// it ignores WaitForMoreEvents, so the loop around it polls without ever sleeping, keeps the UI
-// thread on a CPU, and on a loaded machine the scheduler makes such a thread wait for a core:
-// the harness then measures its own cost. A blocking processEvents, woken at least every
-// 50 ms, sleeps like an application's event loop.
+// A blocking event loop woken at least every 50 ms (see runUntil): sleeps like the app's.
 void spin(const std::function<bool()>& until, int timeoutMs)
 {
-    QElapsedTimer t;
-    t.start();
-    QTimer wake;
-    wake.start(50);
-    while (!until() && t.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    bench::runUntil(until, timeoutMs, 50);
 }
 
 QByteArray loadAverage()

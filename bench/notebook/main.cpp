@@ -21,7 +21,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
-
 #include <cstdio>
 
 using namespace lizard;
@@ -33,8 +32,8 @@ namespace {
 
 void report(const char* what, int lines, double stallMs, qint64 elapsedMs, bool ok)
 {
-    std::printf("notebook %dk lines%s: max event-loop stall %.1f ms (target < 100 ms)%s\n", lines / 1000, what,
-                stallMs, ok ? "" : "  [FAILED: see above]");
+    std::printf("notebook %dk lines%s: max event-loop stall %.1f ms (target < 100 ms)%s\n",
+                lines / 1000, what, stallMs, ok ? "" : "  [FAILED: see above]");
     std::printf("  (head and tail shown after %lld ms)\n", static_cast<long long>(elapsedMs));
     std::fflush(stdout);
 }
@@ -50,8 +49,8 @@ bool checkView(ui::notebook::OutputArea* area, int total)
     const QString text = view->plainText();
     const bool ok = view->lineCount() == total && text.endsWith(QString::number(total - 1));
     if (!ok)
-        std::fprintf(stderr, "lines %lld, shown ends with: %s\n", static_cast<long long>(view->lineCount()),
-                     qPrintable(text.right(40)));
+        std::fprintf(stderr, "lines %lld, shown ends with: %s\n",
+                     static_cast<long long>(view->lineCount()), qPrintable(text.right(40)));
     return ok;
 }
 
@@ -80,11 +79,7 @@ int runSynthetic(int total)
     feeder.start();
     while (feeder.isActive())
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-    for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 2 * StreamOutputView::renderDelayMs;) {
-        if (!settle.isValid())
-            settle.start();
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-    }
+    bench::runFor(2 * StreamOutputView::renderDelayMs);
     const qint64 ms = elapsed.elapsed();
     meter.stop();
     const bool ok = checkView(&area, total);
@@ -92,23 +87,25 @@ int runSynthetic(int total)
     return ok ? 0 : 1;
 }
 
-
 int runLive(const QString& url, const QString& key, int total)
 {
     client::LizardApi api({url, key});
     QString failure;
     QList<client::Project> projects;
     client::SandboxInfo sandbox;
-    if (await<QList<client::Project>>([&](QObject* c, auto d) { return api.listProjects(c, d); }, &projects, &failure) &&
+    if (await<QList<client::Project>>([&](QObject* c, auto d) { return api.listProjects(c, d); },
+                                      &projects, &failure) &&
         !projects.isEmpty()) {
         client::CreateSandboxRequest req;
         req.projectId = projects.first().id;
         req.templateName = QStringLiteral("interpreter");
         req.timeoutMs = 600000;
-        await<client::SandboxInfo>([&](QObject* c, auto d) { return api.createSandbox(req, c, d); }, &sandbox, &failure);
+        await<client::SandboxInfo>([&](QObject* c, auto d) { return api.createSandbox(req, c, d); },
+                                   &sandbox, &failure);
     }
     if (!failure.isEmpty() || sandbox.sandboxId.isEmpty()) {
-        std::fprintf(stderr, "lizard-bench-notebook: %s\n", qPrintable(failure.isEmpty() ? "no project" : failure));
+        std::fprintf(stderr, "lizard-bench-notebook: %s\n",
+                     qPrintable(failure.isEmpty() ? "no project" : failure));
         return 2;
     }
     int rc = 1;
@@ -122,7 +119,8 @@ int runLive(const QString& url, const QString& key, int total)
             cell->setSource(code);
             page->runQueue()->run(cell);
             while (cell->status() == CellStatus::Queued || cell->status() == CellStatus::Running)
-                QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+                QCoreApplication::processEvents(QEventLoop::AllEvents |
+                                                QEventLoop::WaitForMoreEvents);
         };
         runAndWait(QStringLiteral("1+1")); // start the kernel outside the measurement
         cell->clearOutputs();
@@ -131,20 +129,19 @@ int runLive(const QString& url, const QString& key, int total)
         meter.start();
         elapsed.start();
         runAndWait(QStringLiteral("for i in range(%1): print(i)").arg(total));
-        for (QElapsedTimer settle; !settle.isValid() || settle.elapsed() < 2 * StreamOutputView::renderDelayMs;) {
-            if (!settle.isValid())
-                settle.start();
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        }
+        bench::runFor(2 * StreamOutputView::renderDelayMs);
         const qint64 ms = elapsed.elapsed();
         meter.stop();
-        const bool ok = cell->status() == CellStatus::Done && checkView(page->cells()->cellWidget(0)->outputs(), total);
+        const bool ok = cell->status() == CellStatus::Done &&
+                        checkView(page->cells()->cellWidget(0)->outputs(), total);
         report(" (real lizard-local, python print)", total, meter.maxStallMs(), ms, ok);
         rc = ok ? 0 : 1;
         page->document()->setClean();
     }
     client::Unit unit;
-    await<client::Unit>([&](QObject* c, auto d) { return api.killSandbox(sandbox.sandboxId, c, d); }, &unit, &failure);
+    await<client::Unit>(
+        [&](QObject* c, auto d) { return api.killSandbox(sandbox.sandboxId, c, d); }, &unit,
+        &failure);
     return rc;
 }
 
@@ -156,12 +153,15 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Longest event-loop stall of a notebook cell printing 100k lines"));
+    parser.setApplicationDescription(
+        QStringLiteral("Longest event-loop stall of a notebook cell printing 100k lines"));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("lines"), QStringLiteral("Lines to print (default 100000)."), QStringLiteral("n"),
-                      QStringLiteral("100000")});
-    parser.addOption({QStringLiteral("url"), QStringLiteral("A lizard-local URL for the live run."), QStringLiteral("url")});
-    parser.addOption({QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
+    parser.addOption({QStringLiteral("lines"), QStringLiteral("Lines to print (default 100000)."),
+                      QStringLiteral("n"), QStringLiteral("100000")});
+    parser.addOption({QStringLiteral("url"), QStringLiteral("A lizard-local URL for the live run."),
+                      QStringLiteral("url")});
+    parser.addOption(
+        {QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
     parser.process(app);
     const int lines = qMax(1000, parser.value(QStringLiteral("lines")).toInt());
     int rc = runSynthetic(lines);
@@ -170,7 +170,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "lizard-bench-notebook: --url needs --key\n");
             return 2;
         }
-        rc = qMax(rc, runLive(parser.value(QStringLiteral("url")), parser.value(QStringLiteral("key")), lines));
+        rc = qMax(rc, runLive(parser.value(QStringLiteral("url")),
+                              parser.value(QStringLiteral("key")), lines));
     }
     return rc;
 }

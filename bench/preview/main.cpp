@@ -8,6 +8,7 @@
 //
 //   lizard-bench-preview [--runs 5] [--url http://127.0.0.1:7411 --key liz_...]
 
+#include "../console/benchawait.h"
 #include "previewscenario.h"
 #include "processmemory.h"
 #include "ui/mainwindow.h"
@@ -17,7 +18,6 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QWindow>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -30,11 +30,12 @@ int runChild(const QString& url, const QString& key)
 {
     ui::MainWindow window;
     window.show();
-    while (!window.windowHandle() || !window.windowHandle()->isExposed())
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 10);
+    bench::runUntil([&] { return window.windowHandle() && window.windowHandle()->isExposed(); },
+                    30000);
     QCoreApplication::processEvents();
     std::printf("shown\n");
-    std::printf("rss %lld webengine %s\n", static_cast<long long>(bench::rssKb(QCoreApplication::applicationPid())),
+    std::printf("rss %lld webengine %s\n",
+                static_cast<long long>(bench::rssKb(QCoreApplication::applicationPid())),
                 bench::libraryMapped("libQt6WebEngineCore") ? "loaded" : "not-loaded");
     std::fflush(stdout);
     if (url.isEmpty())
@@ -66,7 +67,8 @@ int runParent(int runs, const QString& url, const QString& key)
         while (!out.contains("shown\n") && child.waitForReadyRead(30000))
             out += child.readAll();
         if (!out.contains("shown\n")) {
-            std::fprintf(stderr, "lizard-bench-preview: the window was not shown: %s\n", out.constData());
+            std::fprintf(stderr, "lizard-bench-preview: the window was not shown: %s\n",
+                         out.constData());
             child.kill();
             child.waitForFinished();
             return 2;
@@ -76,7 +78,8 @@ int runParent(int runs, const QString& url, const QString& key)
         out += child.readAll();
         last = QString::fromUtf8(out);
         if (child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
-            std::fprintf(stderr, "lizard-bench-preview: child failed (%d):\n%s\n", child.exitCode(), out.constData());
+            std::fprintf(stderr, "lizard-bench-preview: child failed (%d):\n%s\n", child.exitCode(),
+                         out.constData());
             return 2;
         }
     }
@@ -85,7 +88,8 @@ int runParent(int runs, const QString& url, const QString& key)
     for (const QString& line : last.split(QLatin1Char('\n')))
         if (line.startsWith(QLatin1String("rss ")))
             std::sscanf(line.toUtf8().constData(), "rss %lld webengine %31s", &rss, engine);
-    std::printf("preview: startup to main window shown %lld ms (median of %d starts; QtWebEngine %s at startup)\n",
+    std::printf("preview: startup to main window shown %lld ms (median of %d starts; QtWebEngine "
+                "%s at startup)\n",
                 static_cast<long long>(median(startMs)), runs, engine);
     std::printf("preview: memory without a preview: %.1f MB RSS\n", rss / 1024.0);
     for (const QString& line : last.split(QLatin1Char('\n')))

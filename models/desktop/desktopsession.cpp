@@ -90,8 +90,11 @@ void DesktopSession::refresh()
     // One read at a time; a start or a stop answers with the state itself.
     if (!m_api || m_sandboxId.isEmpty() || m_read || m_busy || m_support == Support::No)
         return;
-    m_read =
-        m_api->desktopInfo(m_sandboxId, this, [this](Outcome<DesktopInfo> o) { apply(o, false); });
+    m_read = m_api->desktopInfo(m_sandboxId, this, [this](Outcome<DesktopInfo> o) {
+        m_readLimit.stop();
+        apply(o, false);
+    });
+    m_readLimit.start();
 }
 
 void DesktopSession::apply(const Outcome<DesktopInfo>& outcome, bool asked)

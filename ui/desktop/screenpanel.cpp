@@ -88,9 +88,9 @@ ScreenPanel::ScreenPanel(QWidget* parent)
         if (!m_loadedUrl.isValid() || !QDesktopServices::openUrl(m_loadedUrl))
             emit message(QStringLiteral("No browser could be started for the screen's link"));
     });
-    connect(m_session, &DesktopSession::changed, this, &ScreenPanel::update);
+    connect(m_session, &DesktopSession::changed, this, &ScreenPanel::showState);
     connect(m_session, &DesktopSession::failed, this, &ScreenPanel::errorOccurred);
-    update();
+    showState();
 }
 
 ScreenPanel::~ScreenPanel()
@@ -155,7 +155,7 @@ void ScreenPanel::setControl(bool on)
         return;
     }
     styleFrame();
-    update();
+    showState();
     if (on && m_viewWidget)
         m_viewWidget->setFocus(Qt::OtherFocusReason);
 }
@@ -171,7 +171,7 @@ void ScreenPanel::styleFrame()
     m_banner->setVisible(on && showsScreen());
 }
 
-void ScreenPanel::update()
+void ScreenPanel::showState()
 {
     const DesktopSession& s = *m_session;
     const bool haveSandbox = !s.sandboxId().isEmpty();
@@ -183,6 +183,11 @@ void ScreenPanel::update()
     m_control->setEnabled(s.isRunning());
     m_screenshot->setEnabled(s.isRunning());
     m_openExternal->setEnabled(s.isRunning());
+    // Control ends with the desktop: a new start is watched until the user takes control again.
+    if (!s.isRunning() && !s.isBusy() && hasControl()) {
+        m_control->setChecked(false); // comes back here through setControl
+        return;
+    }
 
     QString placeholder;
     if (!haveSandbox)

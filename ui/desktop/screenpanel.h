@@ -73,7 +73,7 @@ private:
     void previewLoadFinished(bool ok) override;
     void previewHistoryChanged() override {}
 
-    void update();
+    void showState(); // the widgets for the session's state
     void showViewer(const QUrl& url);
     void dropViewer();
     void styleFrame();

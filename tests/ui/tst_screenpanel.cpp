@@ -12,6 +12,7 @@
 #include "support/webenginemain.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/desktop/screenpanel.h"
+#include "ui/guidewindow.h"
 #include "ui/mainwindow.h"
 #include "ui/sandboxpanel.h"
 
@@ -99,6 +100,7 @@ private slots:
     void takeControlTypesIntoThePage();
     void screenshotSavesThePng();
     void streamComesBackAfterPauseAndResume();
+    void inControlAppShortcutsGoToTheSandbox();
     void stopAndABaseSandbox();
     void newSandboxDialogStartsADesktop();
 
@@ -298,6 +300,17 @@ void TestScreenPanel::streamComesBackAfterPauseAndResume()
     QVERIFY(greenBefore > 0.3);
     QCOMPARE(run(m_desktop, "xdotool key y && echo ok"), QStringLiteral("ok"));
     QTRY_VERIFY_WITH_TIMEOUT(share(view(), QColor(0x2e, 0x86, 0xde)) > 0.3, 20000);
+}
+
+void TestScreenPanel::inControlAppShortcutsGoToTheSandbox()
+{
+    // F1 is the app's User guide; in control it is a key for the sandbox's page (blue → purple).
+    QVERIFY(m_screen->hasControl());
+    QWidget* target = inputTarget(m_screen->screenWidget());
+    QTest::mouseClick(target, Qt::LeftButton, {}, target->rect().center());
+    QTest::keyClick(target, Qt::Key_F1);
+    QTRY_VERIFY_WITH_TIMEOUT(share(view(), QColor(0x8e, 0x44, 0xad)) > 0.3, 15000);
+    QVERIFY(m_window->findChild<ui::GuideWindow*>() == nullptr);
 }
 
 void TestScreenPanel::stopAndABaseSandbox()

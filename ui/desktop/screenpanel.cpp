@@ -6,6 +6,7 @@
 #include "ui/ports/previewloader.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDesktopServices>
@@ -113,6 +114,19 @@ void ScreenPanel::showSandbox(const QString& sandboxId)
     // Each sandbox starts watched only: control is given per sandbox, never carried over.
     m_control->setChecked(false);
     m_session->setSandbox(sandboxId);
+}
+
+bool ScreenPanel::event(QEvent* event)
+{
+    // In control, every key goes to the sandbox, the app's own shortcuts too (Ctrl+Q in a
+    // remote editor must not quit the app): a shortcut the view did not claim reaches here
+    // first, and is claimed for the view.
+    if (event->type() == QEvent::ShortcutOverride && hasControl() && m_viewWidget &&
+        m_viewWidget->isAncestorOf(QApplication::focusWidget())) {
+        event->accept();
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void ScreenPanel::showEvent(QShowEvent* event)

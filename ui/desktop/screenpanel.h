@@ -64,6 +64,7 @@ signals:
     void message(const QString& text);
 
 protected:
+    bool event(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 

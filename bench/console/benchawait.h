@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QTimer>
 #include <functional>
 
@@ -30,12 +31,12 @@ inline bool runUntil(const std::function<bool()>& until, int timeoutMs, int wake
     return true;
 }
 
-// Runs the event loop for ms milliseconds.
+// Runs the event loop for ms milliseconds, asleep unless an event comes.
 inline void runFor(int ms)
 {
-    QElapsedTimer t;
-    t.start();
-    runUntil([&t, ms] { return t.elapsed() >= ms; }, ms + 1000);
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
 }
 
 // call(ctx, done) starts the call; the value lands in *out, or the error text in *failure.

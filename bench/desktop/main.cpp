@@ -118,7 +118,7 @@ int main(int argc, char** argv)
             refused = o.error();
         created = true;
     });
-    bench::waitFor([&] { return created; }, 600000);
+    bench::runUntil([&] { return created; }, 600000);
     if (!created || refused) {
         const QString why =
             refused ? refused->toDisplayString() : QStringLiteral("no answer in 10 min");

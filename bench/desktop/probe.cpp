@@ -37,25 +37,6 @@ double msOf(const QElapsedTimer& t)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
-void waitMs(int ms)
-{
-    QEventLoop loop;
-    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
-    loop.exec();
-}
-
-bool waitFor(const std::function<bool()>& done, int timeoutMs)
-{
-    QElapsedTimer t;
-    t.start();
-    while (!done()) {
-        if (t.elapsed() >= timeoutMs)
-            return false;
-        waitMs(10);
-    }
-    return true;
-}
-
 QImage GrabPoller::grab()
 {
     QElapsedTimer t;

@@ -1,8 +1,8 @@
 #pragma once
 // What the desktop bench sees and spends: grabs of a viewer widget polled on the event loop
-// (their cost counted), tests on those grabs, waits that sleep in the event loop (never a busy
-// processEvents loop, which would make the CPU figure a lie), and the CPU time of this process
-// and its descendants (QtWebEngine's renderer and GPU processes) from /proc.
+// (their cost counted), tests on those grabs, and the CPU time of this process and its
+// descendants (QtWebEngine's renderer and GPU processes) from /proc. Waits are benchawait.h's
+// runFor/runUntil, which sleep in the event loop (a busy loop would make the CPU figure a lie).
 
 #include <QElapsedTimer>
 #include <QImage>
@@ -14,11 +14,6 @@ namespace lizard::bench {
 
 // Milliseconds since `t` started, with sub-millisecond precision.
 double msOf(const QElapsedTimer& t);
-
-// Runs the event loop for `ms` milliseconds.
-void waitMs(int ms);
-// Runs the event loop until done() or `timeoutMs`; false on the timeout.
-bool waitFor(const std::function<bool()>& done, int timeoutMs);
 
 class GrabPoller
 {

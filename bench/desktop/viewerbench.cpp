@@ -65,7 +65,7 @@ std::unique_ptr<Viewer> startOnce(client::LizardApi& api, const QString& id,
         *why = viewer->error();
         return nullptr;
     }
-    waitMs(300); // the tab is shown and idle when Start is pressed
+    runFor(300); // the tab is shown and idle when Start is pressed
     GrabPoller poller(viewer->widget());
     QObject ctx;
     QElapsedTimer t;
@@ -121,7 +121,7 @@ bool measureInput(client::LizardApi& api, const QString& id, Viewer& viewer,
         figures->push_back(errorFigure(label(viewer, "xdotool->visible"), failure));
         return false;
     }
-    waitMs(500);
+    runFor(500);
     const QImage shown = poller.grab();
     const QRect screen = desktopRect(shown);
     const double scale = double(screen.width()) / 1280.0; // the default desktop size
@@ -146,7 +146,7 @@ bool measureInput(client::LizardApi& api, const QString& id, Viewer& viewer,
             t, [&](const QImage& g) { return regionChanged(g, region, before); }, 5000, 5);
         if (i == 0)
             saveShot(options, viewer, "menu", poller.last());
-        waitFor([&] { return done; }, 30000);
+        runUntil([&] { return done; }, 30000);
         if (ms < 0 && failure.isEmpty())
             failure = QStringLiteral("the menu was not seen in 5 s");
         visible.push_back(ms);
@@ -159,7 +159,7 @@ bool measureInput(client::LizardApi& api, const QString& id, Viewer& viewer,
                 20) < 0 &&
             failure.isEmpty())
             failure = QStringLiteral("the menu did not close in 5 s");
-        waitMs(100);
+        runFor(100);
     }
     if (!failure.isEmpty()) {
         figures->push_back(errorFigure(label(viewer, "xdotool->visible"), failure));
@@ -185,7 +185,7 @@ double cpuPercent(int seconds, qsizetype* children)
     QElapsedTimer t;
     t.start();
     const double before = treeCpuMs();
-    waitMs(seconds * 1000);
+    runFor(seconds * 1000);
     *children = descendantsOf(QCoreApplication::applicationPid()).size();
     return (treeCpuMs() - before) * 100.0 / msOf(t);
 }
@@ -221,12 +221,12 @@ bool measureViewer(client::LizardApi& api, const QString& id,
                               .reference = Reference{"POST /desktop answered", median(answers)},
                               .note = spreadNote(starts)});
     bool ok = measureInput(api, id, *viewer, options, figures);
-    waitMs(1000); // the menu's last repaint and the viewer settle
+    runFor(1000); // the menu's last repaint and the viewer settle
     qsizetype children = 0, childrenWithout = 0;
     const double shown = cpuPercent(options.cpuSeconds, &children);
     const std::string viewerName = label(*viewer, "CPU static desktop");
     viewer.reset();
-    waitMs(1000);
+    runFor(1000);
     const double without = cpuPercent(options.cpuSeconds, &childrenWithout);
     figures->push_back(Figure{.name = viewerName,
                               .statistic = std::to_string(options.cpuSeconds) + " s, % of a core",

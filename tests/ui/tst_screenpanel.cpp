@@ -357,6 +357,7 @@ void TestScreenPanel::newSandboxDialogStartsADesktop()
     QCOMPARE(m_window->toolTabs()->currentWidget(), m_screen);
     QCOMPARE(m_screen->session()->info().width, 800);
     QCOMPARE(m_screen->session()->info().height, 600);
+    QCOMPARE(m_screen->chosenSize(), QSize(800, 600)); // the size list shows the screen's
 }
 
 LIZARD_WEBENGINE_TEST_MAIN(TestScreenPanel)

@@ -141,6 +141,16 @@ void ScreenPanel::hideEvent(QHideEvent* event)
     m_session->setFollowing(false);
 }
 
+void ScreenPanel::selectSize(QSize size)
+{
+    int i = m_size->findData(size);
+    if (i < 0) {
+        m_size->addItem(screenSizeText(size), size);
+        i = m_size->count() - 1;
+    }
+    m_size->setCurrentIndex(i);
+}
+
 QSize ScreenPanel::chosenSize() const
 {
     return m_size->currentData().toSize();
@@ -197,6 +207,8 @@ void ScreenPanel::showState()
     m_control->setEnabled(s.isRunning());
     m_screenshot->setEnabled(s.isRunning());
     m_openExternal->setEnabled(s.isRunning());
+    if (s.isRunning()) // the size shown is the screen's, whoever started it
+        selectSize({s.info().width, s.info().height});
     // Control ends with the desktop: a new start is watched until the user takes control again.
     if (!s.isRunning() && !s.isBusy() && hasControl()) {
         m_control->setChecked(false); // comes back here through setControl

@@ -78,6 +78,7 @@ private:
     void showViewer(const QUrl& url);
     void dropViewer();
     void styleFrame();
+    void selectSize(QSize size); // added to the list when it is not there
     void askScreenshot();
     bool writeScreenshot(const QString& path, const QByteArray& png);
 

@@ -34,14 +34,15 @@ using test::ApiWaiter;
 
 namespace {
 
-// The page Chromium shows: red, and each key pressed turns it the next colour of the list.
+// The page Chromium shows: red, and each key pressed turns it the next colour of the list. The
+// page keeps the keys (Chromium would open its help on F1).
 const char kPage[] = R"(<!doctype html><html><head><style>
 html, body { margin: 0; height: 100%; background: #c0392b; }
 h1 { margin: 0; padding: 48px; color: white; font: bold 44px sans-serif; }
 </style></head><body><h1>A page in the sandbox: each key changes its colour</h1><script>
 const colours = ['#27ae60', '#2e86de', '#8e44ad', '#f1c40f', '#16a085'];
 let n = 0;
-document.addEventListener('keydown', () => { document.body.style.background = colours[n++ % colours.length]; });
+document.addEventListener('keydown', (e) => { e.preventDefault(); document.body.style.background = colours[n++ % colours.length]; });
 </script></body></html>)";
 
 const QColor kRed(0xc0, 0x39, 0x2b);

@@ -8,7 +8,8 @@ namespace lizard::app {
 using models::ConnectionProfile;
 
 ConnectionController::ConnectionController(KeyStore* keys, QString localDataDir, QObject* parent)
-    : QObject(parent), m_keys(keys), m_local(new LocalServerConnector(std::move(localDataDir), this))
+    : QObject(parent), m_keys(keys),
+      m_local(new LocalServerConnector(std::move(localDataDir), this))
 {
     connect(m_local, &LocalServerConnector::progress, this, &ConnectionController::connecting);
 }
@@ -19,22 +20,27 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
     m_local->disconnect(this, nullptr);
     connect(m_local, &LocalServerConnector::progress, this, &ConnectionController::connecting);
     if (profile.kind == ConnectionProfile::Kind::Local) {
-        connect(m_local, &LocalServerConnector::ready, this, [this, attempt](const LocalServerInfo& info) {
-            if (attempt != m_attempt)
-                return;
-            auto* api = new client::LizardApi({info.url, info.apiKey}, this);
-            const QString how = info.startedByUs ? QStringLiteral("started") : QStringLiteral("running");
-            useApi(api, QStringLiteral("Local — %1 (%2)").arg(info.url, how), info.notes, info.keyFile);
-        });
-        connect(m_local, &LocalServerConnector::failed, this, [this, attempt](const QString& message) {
-            if (attempt == m_attempt)
-                emit failed(QStringLiteral("Local server: ") + message);
-        });
+        connect(m_local, &LocalServerConnector::ready, this,
+                [this, attempt](const LocalServerInfo& info) {
+                    if (attempt != m_attempt)
+                        return;
+                    auto* api = new client::LizardApi({info.url, info.apiKey}, this);
+                    const QString how =
+                        info.startedByUs ? QStringLiteral("started") : QStringLiteral("running");
+                    useApi(api, QStringLiteral("Local — %1 (%2)").arg(info.url, how), info.notes,
+                           info.keyFile);
+                });
+        connect(m_local, &LocalServerConnector::failed, this,
+                [this, attempt](const QString& message) {
+                    if (attempt == m_attempt)
+                        emit failed(QStringLiteral("Local server: ") + message);
+                });
         m_local->start();
         return;
     }
     emit connecting(QStringLiteral("Connecting to %1…").arg(profile.url));
-    m_keys->load(profile.id, [this, attempt, profile](std::optional<QString> key, const QString& error) {
+    m_keys->load(profile.id, [this, attempt, profile](std::optional<QString> key,
+                                                      const QString& error) {
         if (attempt != m_attempt)
             return;
         if (!key) {
@@ -55,9 +61,11 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
                 emit failed(apiError.toDisplayString());
                 return;
             }
-            const QString who = outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
-            const QString label = who.isEmpty() ? QStringLiteral("%1 — %2").arg(profile.name, profile.url)
-                                                : QStringLiteral("%1 — %2 (%3)").arg(profile.name, profile.url, who);
+            const QString who =
+                outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
+            const QString label =
+                who.isEmpty() ? QStringLiteral("%1 — %2").arg(profile.name, profile.url)
+                              : QStringLiteral("%1 — %2 (%3)").arg(profile.name, profile.url, who);
             useApi(api, label, {}, {});
         });
     });

@@ -2,13 +2,12 @@
 // Turns a connection profile into a working LizardApi: the local server (found or started) or
 // a cloud account (key from the KeyStore, verified with GET /api/auth/me).
 
-#include "client/lizardapi.h"
 #include "app/localserverconnector.h"
+#include "client/lizardapi.h"
 #include "models/connectionprofile.h"
 
 #include <QObject>
 #include <QPointer>
-
 
 namespace lizard::app {
 

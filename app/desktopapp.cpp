@@ -14,10 +14,11 @@
 
 namespace lizard::app {
 
-DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, const QString& localDataDir,
-                       QObject* parent)
+DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
+                       const QString& localDataDir, QObject* parent)
     : QObject(parent), m_settings(std::move(settings)), m_keys(keys),
-      m_controller(new ConnectionController(keys, localDataDir, this)), m_window(std::make_unique<ui::MainWindow>())
+      m_controller(new ConnectionController(keys, localDataDir, this)),
+      m_window(std::make_unique<ui::MainWindow>())
 {
     connect(m_controller, &ConnectionController::connecting, this, [this](const QString& text) {
         m_window->clearBackend(text);
@@ -31,7 +32,8 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys, 
             });
     connect(m_controller, &ConnectionController::failed, this, [this](const QString& message) {
         m_window->clearBackend(QStringLiteral("Not connected"));
-        m_window->showProblem(message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
+        m_window->showProblem(
+            message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
     });
     connect(m_window.get(), &ui::MainWindow::connectionsRequested, this,
             &DesktopApp::editConnections);
@@ -73,7 +75,8 @@ void DesktopApp::editPreferences()
 
 void DesktopApp::editConnections()
 {
-    ui::ConnectionsDialog dialog(m_settings->profiles(), m_settings->activeId(), m_keys->describe(), m_window.get());
+    ui::ConnectionsDialog dialog(m_settings->profiles(), m_settings->activeId(), m_keys->describe(),
+                                 m_window.get());
     if (dialog.exec() != QDialog::Accepted)
         return;
     for (const QString& id : dialog.removedIds())
@@ -90,14 +93,16 @@ void DesktopApp::editConnections()
         return;
     }
     for (auto it = keys.cbegin(); it != keys.cend(); ++it) {
-        m_keys->store(it.key(), it.value(), [this, remaining, connectActive](KeyStore::Backend, const QString& error) {
-            if (!error.isEmpty())
-                m_window->showProblem(QStringLiteral("Saving the API key failed: ") + error);
-            else
-                m_window->showInfo(m_keys->describe());
-            if (--*remaining == 0)
-                connectActive();
-        });
+        m_keys->store(it.key(), it.value(),
+                      [this, remaining, connectActive](KeyStore::Backend, const QString& error) {
+                          if (!error.isEmpty())
+                              m_window->showProblem(QStringLiteral("Saving the API key failed: ") +
+                                                    error);
+                          else
+                              m_window->showInfo(m_keys->describe());
+                          if (--*remaining == 0)
+                              connectActive();
+                      });
     }
 }
 

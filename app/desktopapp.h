@@ -2,7 +2,6 @@
 // The running app: settings, key store, connection controller and the main window, wired.
 
 #include <QObject>
-
 #include <memory>
 
 namespace lizard::ui {
@@ -10,7 +9,7 @@ class MainWindow;
 namespace notebook {
 class NotebookController;
 }
-}
+} // namespace lizard::ui
 
 namespace lizard::app {
 

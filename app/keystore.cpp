@@ -18,13 +18,19 @@ KeyStore::KeyStore(const QString& fallbackPath, bool useKeychain, QObject* paren
 QString KeyStore::describe() const
 {
     switch (m_backend) {
-    case Backend::Keychain: return QStringLiteral("API keys are kept in the system keychain.");
+    case Backend::Keychain:
+        return QStringLiteral("API keys are kept in the system keychain.");
     case Backend::File:
-        return QStringLiteral("No keychain answered%1; API keys are kept in %2, readable only by you.")
-            .arg(m_keychainError.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_keychainError), m_file.path());
-    case Backend::Unknown: break;
+        return QStringLiteral(
+                   "No keychain answered%1; API keys are kept in %2, readable only by you.")
+            .arg(m_keychainError.isEmpty() ? QString()
+                                           : QStringLiteral(" (%1)").arg(m_keychainError),
+                 m_file.path());
+    case Backend::Unknown:
+        break;
     }
-    return QStringLiteral("API keys go to the system keychain if one answers, else to %1 (readable only by you).")
+    return QStringLiteral("API keys go to the system keychain if one answers, else to %1 (readable "
+                          "only by you).")
         .arg(m_file.path());
 }
 
@@ -42,7 +48,8 @@ void KeyStore::storeInFile(const QString& id, const QString& key, const QString&
     done(Backend::File, {});
 }
 
-void KeyStore::store(const QString& id, const QString& key, std::function<void(Backend, QString)> done)
+void KeyStore::store(const QString& id, const QString& key,
+                     std::function<void(Backend, QString)> done)
 {
     if (!m_useKeychain || m_backend == Backend::File) {
         storeInFile(id, key, {}, done);
@@ -78,7 +85,8 @@ void KeyStore::load(const QString& id, std::function<void(std::optional<QString>
             done(key, {});
             return;
         }
-        done(std::nullopt, error.isEmpty() ? QStringLiteral("No API key is stored for this connection.") : error);
+        done(std::nullopt,
+             error.isEmpty() ? QStringLiteral("No API key is stored for this connection.") : error);
     };
     if (!m_useKeychain || m_backend == Backend::File) {
         fromFile({});

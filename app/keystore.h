@@ -5,7 +5,6 @@
 #include "app/keyfile.h"
 
 #include <QObject>
-
 #include <functional>
 #include <optional>
 

@@ -12,7 +12,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
-
 #include <cerrno>
 #include <signal.h>
 #include <sys/stat.h>
@@ -47,7 +46,8 @@ LocalServerConnector::LocalServerConnector(QString dataDir, QObject* parent)
 
 QString LocalServerConnector::defaultDataDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/lizard-local");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/lizard-local");
 }
 
 QString LocalServerConnector::findBinary()
@@ -75,7 +75,8 @@ void LocalServerConnector::start()
     QString error;
     if (info.url.isEmpty() || !processAlive(info.pid) ||
         (info.apiKey = readKey(info.keyFile, &error)).isEmpty()) {
-        launch(); // stale or unreadable: a new server replaces it (it refuses if one holds the lock)
+        launch(); // stale or unreadable: a new server replaces it (it refuses if one holds the
+                  // lock)
         return;
     }
     // Our log describes this server only if we started it (same address).
@@ -106,8 +107,9 @@ void LocalServerConnector::launch()
 {
     if (m_binary.isEmpty()) {
         m_done = true;
-        emit failed(QStringLiteral("lizard-local is not running and was not found next to lizard-desktop or on "
-                                   "PATH; install it or start it by hand."));
+        emit failed(QStringLiteral(
+            "lizard-local is not running and was not found next to lizard-desktop or on "
+            "PATH; install it or start it by hand."));
         return;
     }
     emit progress(QStringLiteral("Starting lizard-local…"));
@@ -168,7 +170,8 @@ void LocalServerConnector::pollLaunch()
         m_poll.stop();
         m_done = true;
         emit failed(QStringLiteral("lizard-local did not report its address within %1 s:\n")
-                        .arg(m_startTimeoutMs / 1000) + logTail());
+                        .arg(m_startTimeoutMs / 1000) +
+                    logTail());
     }
 }
 

@@ -3,13 +3,12 @@
 // GET /api/auth/me) or starts one detached, so closing the app leaves sandboxes running.
 
 #include "client/lizardapi.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
-
 #include <functional>
-
 
 namespace lizard::app {
 
@@ -29,8 +28,9 @@ class LocalServerConnector : public QObject
 public:
     explicit LocalServerConnector(QString dataDir, QObject* parent = nullptr);
 
-    static QString defaultDataDir(); // $XDG_DATA_HOME/lizard-local (else ~/.local/share/lizard-local)
-    static QString findBinary();     // next to this executable, else on PATH; empty if none
+    static QString
+    defaultDataDir();            // $XDG_DATA_HOME/lizard-local (else ~/.local/share/lizard-local)
+    static QString findBinary(); // next to this executable, else on PATH; empty if none
 
     void setBinary(const QString& path) { m_binary = path; }
     void setLogPath(const QString& path) { m_logPath = path; }

@@ -19,7 +19,8 @@ QString readServerLog(const QString& path)
 ServerAnnouncement parseAnnouncement(const QString& log)
 {
     static const QRegularExpression listening(
-        QStringLiteral("^lizard-local (\\S+) listening on (http://\\S+)\\s*$"), QRegularExpression::MultilineOption);
+        QStringLiteral("^lizard-local (\\S+) listening on (http://\\S+)\\s*$"),
+        QRegularExpression::MultilineOption);
     static const QRegularExpression keyFile(QStringLiteral("^key file: (.+?)\\s*$"),
                                             QRegularExpression::MultilineOption);
     ServerAnnouncement result;
@@ -41,8 +42,10 @@ QStringList capabilityNotes(const QString& log)
     // lizard-local logs its runtime capabilities once at start-up, e.g.
     //   "<time> info runtime: cgroup mode v1, limits no (cgroup not writable)".
     // Keep what the host cannot do, in words for the status bar; only the last run counts.
-    static const QRegularExpression sandboxes(QStringLiteral("runtime: sandboxes no \\((.*)\\)\\s*$"));
-    static const QRegularExpression limits(QStringLiteral("runtime: cgroup mode (\\S+), limits no(?: \\((.*)\\))?\\s*$"));
+    static const QRegularExpression sandboxes(
+        QStringLiteral("runtime: sandboxes no \\((.*)\\)\\s*$"));
+    static const QRegularExpression limits(
+        QStringLiteral("runtime: cgroup mode (\\S+), limits no(?: \\((.*)\\))?\\s*$"));
     static const QRegularExpression uids(QStringLiteral("runtime: full uid range no"));
     static const QRegularExpression network(QStringLiteral("runtime: .*network no"));
     static const QRegularExpression interpreter(
@@ -62,16 +65,18 @@ QStringList capabilityNotes(const QString& log)
         if (const auto m = sandboxes.match(line); m.hasMatch())
             notes << QStringLiteral("sandboxes unavailable: %1").arg(m.captured(1));
         if (const auto m = limits.match(line); m.hasMatch())
-            notes << (m.captured(2).isEmpty() ? QStringLiteral("resource limits not enforced")
-                                              : QStringLiteral("resource limits not enforced (%1)").arg(m.captured(2)));
+            notes << (m.captured(2).isEmpty()
+                          ? QStringLiteral("resource limits not enforced")
+                          : QStringLiteral("resource limits not enforced (%1)").arg(m.captured(2)));
         if (uids.match(line).hasMatch())
             notes << QStringLiteral("one user id inside sandboxes (no subordinate uid range)");
         if (network.match(line).hasMatch())
             notes << QStringLiteral("no internet access from sandboxes");
         if (const auto m = interpreter.match(line); m.hasMatch())
-            notes << (m.captured(1).isEmpty() ? QStringLiteral("interpreter template unavailable")
-                                              : QStringLiteral("interpreter template unavailable (missing %1)")
-                                                    .arg(m.captured(1)));
+            notes << (m.captured(1).isEmpty()
+                          ? QStringLiteral("interpreter template unavailable")
+                          : QStringLiteral("interpreter template unavailable (missing %1)")
+                                .arg(m.captured(1)));
     }
     notes.removeDuplicates();
     return notes;

@@ -10,7 +10,7 @@ namespace lizard::app {
 struct ServerAnnouncement
 {
     QString version;
-    QString url;     // "http://127.0.0.1:7411"
+    QString url; // "http://127.0.0.1:7411"
     QString keyFile;
 };
 

@@ -12,7 +12,8 @@ SettingsStore::SettingsStore() : m_settings(std::make_unique<QSettings>()) {}
 
 SettingsStore::SettingsStore(const QString& iniPath)
     : m_settings(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
-{}
+{
+}
 
 QList<ConnectionProfile> SettingsStore::profiles() const
 {
@@ -25,7 +26,8 @@ QList<ConnectionProfile> SettingsStore::profiles() const
         p.name = m_settings->value(QStringLiteral("name")).toString();
         p.url = m_settings->value(QStringLiteral("url")).toString();
         p.kind = ConnectionProfile::Kind::Cloud;
-        p.keyInClearConfirmed = m_settings->value(QStringLiteral("keyInClearConfirmed"), false).toBool();
+        p.keyInClearConfirmed =
+            m_settings->value(QStringLiteral("keyInClearConfirmed"), false).toBool();
         p.caFile = m_settings->value(QStringLiteral("caFile")).toString();
         if (p.id.isEmpty() || p.id == QLatin1String("local") || p.url.isEmpty())
             continue; // damaged entry: skip it rather than fail the whole list
@@ -57,10 +59,14 @@ void SettingsStore::setProfiles(const QList<ConnectionProfile>& profiles)
 
 QString SettingsStore::activeId() const
 {
-    return m_settings->value(QStringLiteral("activeConnection"), QStringLiteral("local")).toString();
+    return m_settings->value(QStringLiteral("activeConnection"), QStringLiteral("local"))
+        .toString();
 }
 
-void SettingsStore::setActiveId(const QString& id) { m_settings->setValue(QStringLiteral("activeConnection"), id); }
+void SettingsStore::setActiveId(const QString& id)
+{
+    m_settings->setValue(QStringLiteral("activeConnection"), id);
+}
 
 ConnectionProfile SettingsStore::activeProfile() const
 {

@@ -13,12 +13,12 @@ namespace lizard::app {
 class SettingsStore
 {
 public:
-    SettingsStore();                                   // the app's QSettings
-    explicit SettingsStore(const QString& iniPath);    // a given file (tests)
+    SettingsStore();                                // the app's QSettings
+    explicit SettingsStore(const QString& iniPath); // a given file (tests)
 
     QList<models::ConnectionProfile> profiles() const; // Local first
     void setProfiles(const QList<models::ConnectionProfile>& profiles);
-    QString activeId() const;                          // "local" unless set
+    QString activeId() const; // "local" unless set
     void setActiveId(const QString& id);
     models::ConnectionProfile activeProfile() const;
     // Lifetime of the sandbox "New notebook" makes (Lizard ▸ Preferences…), in minutes:

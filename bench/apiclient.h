@@ -3,7 +3,6 @@
 // reuse one keep-alive connection (as a real client would).
 
 #include <curl/curl.h>
-
 #include <functional>
 #include <string>
 
@@ -11,9 +10,9 @@ namespace lizard::bench {
 
 struct HttpResponse
 {
-    long status = 0;     // 0 when the transfer failed
+    long status = 0; // 0 when the transfer failed
     std::string body;
-    std::string error;   // curl's message when the transfer failed
+    std::string error; // curl's message when the transfer failed
 
     bool ok() const { return status >= 200 && status < 300; }
     std::string describe() const; // "HTTP 404: {...}" or the transfer error

@@ -27,9 +27,11 @@ Figure measureSse(ApiClient& api, const std::string& sandboxId, int megabytes);
 
 // lifecyclebench.cpp: pause and resume of an interpreter sandbox running a Jupyter
 // kernel: medians of `runs` round trips each.
-std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& projectId, int runs);
+std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& projectId,
+                                             int runs);
 // Snapshot of a sandbox with 100 MB written, and restore from it until running.
-std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId, int runs);
+std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId,
+                                                 int runs);
 // POST fork {count: copies} until the answer (every copy running).
 Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs);
 

@@ -1,9 +1,8 @@
 #include "benchmarks.h"
 #include "stats.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace lizard::bench {
 

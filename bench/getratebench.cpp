@@ -36,9 +36,9 @@ Figure measureGetRate(const ApiClient& api, const std::string& sandboxId, int co
         f.error = "only http:// URLs are supported for this figure: " + api.baseUrl();
         return f;
     }
-    const std::string request = "GET /api/sandboxes/" + sandboxId + " HTTP/1.1\r\nHost: " +
-                                target.host + ":" + target.port + "\r\nX-API-Key: " +
-                                api.apiKey() + "\r\nAccept: application/json\r\n\r\n";
+    const std::string request =
+        "GET /api/sandboxes/" + sandboxId + " HTTP/1.1\r\nHost: " + target.host + ":" +
+        target.port + "\r\nX-API-Key: " + api.apiKey() + "\r\nAccept: application/json\r\n\r\n";
     std::atomic<bool> stop{false};
     std::vector<WorkerTally> tallies(static_cast<size_t>(connections));
     std::vector<std::thread> workers;
@@ -80,8 +80,8 @@ Figure measureGetRate(const ApiClient& api, const std::string& sandboxId, int co
         return f;
     }
     f.value = double(sum.ok) / elapsed;
-    f.note = std::to_string(sum.ok) + " answers 200, " + std::to_string(sum.reconnects) +
-             " reconnects";
+    f.note =
+        std::to_string(sum.ok) + " answers 200, " + std::to_string(sum.reconnects) + " reconnects";
     return f;
 }
 

@@ -15,7 +15,8 @@ namespace {
 
 std::string lower(std::string s)
 {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return s;
 }
 
@@ -47,7 +48,10 @@ bool parseHttpUrl(const std::string& url, HostPort& out)
 
 KeepAliveConnection::KeepAliveConnection(HostPort target) : m_target(std::move(target)) {}
 
-KeepAliveConnection::~KeepAliveConnection() { closeSocket(); }
+KeepAliveConnection::~KeepAliveConnection()
+{
+    closeSocket();
+}
 
 void KeepAliveConnection::closeSocket()
 {
@@ -107,7 +111,8 @@ int KeepAliveConnection::roundTrip(const std::string& request)
             return 0;
         size_t sent = 0;
         while (sent < request.size()) {
-            const ssize_t n = ::send(m_fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+            const ssize_t n =
+                ::send(m_fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
             if (n <= 0)
                 break;
             sent += size_t(n);

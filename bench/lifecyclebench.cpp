@@ -3,9 +3,8 @@
 #include "benchmarks.h"
 #include "stats.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
 
@@ -50,7 +49,8 @@ std::string start(ApiClient& api, const json& body, Leftovers& left, std::string
 
 bool run(ApiClient& api, const std::string& id, const std::string& cmd, std::string& error)
 {
-    const HttpResponse r = api.request("POST", "/api/sandboxes/" + id + "/exec", json{{"cmd", cmd}}.dump());
+    const HttpResponse r =
+        api.request("POST", "/api/sandboxes/" + id + "/exec", json{{"cmd", cmd}}.dump());
     const json out = json::parse(r.body, nullptr, false);
     if (!r.ok() || !out.is_object() || out.value("exitCode", -1) != 0) {
         error = "exec " + cmd + ": " + r.describe();
@@ -61,14 +61,18 @@ bool run(ApiClient& api, const std::string& id, const std::string& cmd, std::str
 
 Figure figure(const std::string& name, int runs, double target)
 {
-    return Figure{.name = name, .statistic = "median of " + std::to_string(runs), .unit = "ms", .target = target};
+    return Figure{.name = name,
+                  .statistic = "median of " + std::to_string(runs),
+                  .unit = "ms",
+                  .target = target};
 }
 
 void finish(Figure& f, const std::vector<double>& samples)
 {
     f.value = median(samples);
     char note[96];
-    std::snprintf(note, sizeof note, "min %.1f ms, max %.1f ms", quantile(samples, 0), quantile(samples, 1));
+    std::snprintf(note, sizeof note, "min %.1f ms, max %.1f ms", quantile(samples, 0),
+                  quantile(samples, 1));
     f.note = note;
 }
 
@@ -80,15 +84,17 @@ std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& 
     Figure resume = figure("resume (Python kernel)", runs, 100);
     Leftovers left(api);
     std::string error;
-    const std::string id = start(api, {{"projectId", projectId}, {"template", "interpreter"}, {"timeoutMs", 900000}},
-                                 left, error);
+    const std::string id =
+        start(api, {{"projectId", projectId}, {"template", "interpreter"}, {"timeoutMs", 900000}},
+              left, error);
     // A real Jupyter kernel that imported numpy and pandas holds a few hundred MB of memory.
-    if (!id.empty()
-        && run(api, id,
-               "cd /tmp && nohup python3 -m ipykernel_launcher -f /tmp/bench-kernel.json >/tmp/kernel.log 2>&1 &"
-               " for i in $(seq 100); do test -s /tmp/bench-kernel.json && break; sleep 0.1; done;"
-               " python3 -c 'import numpy, pandas' && test -s /tmp/bench-kernel.json",
-               error)) {
+    if (!id.empty() &&
+        run(api, id,
+            "cd /tmp && nohup python3 -m ipykernel_launcher -f /tmp/bench-kernel.json "
+            ">/tmp/kernel.log 2>&1 &"
+            " for i in $(seq 100); do test -s /tmp/bench-kernel.json && break; sleep 0.1; done;"
+            " python3 -c 'import numpy, pandas' && test -s /tmp/bench-kernel.json",
+            error)) {
         std::vector<double> p, r;
         for (int i = 0; i < runs && error.empty(); ++i) {
             auto t = Clock::now();
@@ -107,18 +113,21 @@ std::pair<Figure, Figure> measurePauseResume(ApiClient& api, const std::string& 
     return {pause, resume};
 }
 
-std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId, int runs)
+std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::string& projectId,
+                                                 int runs)
 {
     Figure snap = figure("snapshot (100 MB written)", runs, 2000);
     Figure restore = figure("restore (100 MB) -> running", runs, 400);
     Leftovers left(api);
     std::string error;
-    const std::string id = start(api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);
+    const std::string id = start(
+        api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);
     if (!id.empty() && run(api, id, "head -c 104857600 /dev/urandom > /root/data.bin", error)) {
         std::vector<double> s, r;
         for (int i = 0; i < runs && error.empty(); ++i) {
             const auto t = Clock::now();
-            const HttpResponse a = api.request("POST", "/api/sandboxes/" + id + "/snapshot", R"({"name":"bench"})");
+            const HttpResponse a =
+                api.request("POST", "/api/sandboxes/" + id + "/snapshot", R"({"name":"bench"})");
             s.push_back(msSince(t));
             const json body = json::parse(a.body, nullptr, false);
             if (!a.ok() || !body.is_object() || body.value("status", "") != "ready") {
@@ -128,7 +137,8 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
             const std::string snapshotId = body["id"].get<std::string>();
             left.snapshot(snapshotId);
             const auto t2 = Clock::now();
-            const std::string copy = start(api, {{"snapshotId", snapshotId}, {"timeoutMs", 600000}}, left, error);
+            const std::string copy =
+                start(api, {{"snapshotId", snapshotId}, {"timeoutMs", 600000}}, left, error);
             r.push_back(msSince(t2));
             if (!copy.empty())
                 api.request("DELETE", "/api/sandboxes/" + copy);
@@ -142,17 +152,19 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
 
 Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs)
 {
-    Figure f = figure("fork x" + std::to_string(copies) + " -> all running", runs,
-                      3000);
+    Figure f = figure("fork x" + std::to_string(copies) + " -> all running", runs, 3000);
     Leftovers left(api);
     std::string error;
-    const std::string id = start(api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);
-    if (!id.empty() && run(api, id, "mkdir -p /root/app && seq 100000 > /root/app/data.txt", error)) {
+    const std::string id = start(
+        api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);
+    if (!id.empty() &&
+        run(api, id, "mkdir -p /root/app && seq 100000 > /root/app/data.txt", error)) {
         std::vector<double> samples;
         for (int i = 0; i < runs && error.empty(); ++i) {
             const auto t = Clock::now();
-            const HttpResponse r = api.request("POST", "/api/sandboxes/" + id + "/fork",
-                                               json{{"count", copies}, {"timeoutMs", 600000}}.dump());
+            const HttpResponse r =
+                api.request("POST", "/api/sandboxes/" + id + "/fork",
+                            json{{"count", copies}, {"timeoutMs", 600000}}.dump());
             samples.push_back(msSince(t));
             const json entries = json::parse(r.body, nullptr, false);
             int made = 0;
@@ -160,13 +172,14 @@ Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int
                 for (const json& e : entries) {
                     if (e.contains("sandbox")) {
                         ++made;
-                        api.request("DELETE", "/api/sandboxes/" + e["sandbox"].value("sandboxId", ""));
+                        api.request("DELETE",
+                                    "/api/sandboxes/" + e["sandbox"].value("sandboxId", ""));
                     }
                 }
             }
             if (!r.ok() || made != copies)
-                error = "fork: " + std::to_string(made) + " of " + std::to_string(copies) + " copies: " +
-                        r.describe().substr(0, 300);
+                error = "fork: " + std::to_string(made) + " of " + std::to_string(copies) +
+                        " copies: " + r.describe().substr(0, 300);
         }
         finish(f, samples);
     }

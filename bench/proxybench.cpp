@@ -3,10 +3,9 @@
 #include "benchmarks.h"
 #include "stats.h"
 
+#include <cstdio>
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
-
-#include <cstdio>
 
 namespace lizard::bench {
 
@@ -16,10 +15,11 @@ constexpr int kPort = 8765;
 const char* const kFile = "/tmp/lizard-proxy-bench.bin";
 
 // Runs a shell command in the sandbox and returns its stdout, or sets error.
-std::string execText(ApiClient& api, const std::string& sandboxId, const std::string& cmd, std::string& error)
+std::string execText(ApiClient& api, const std::string& sandboxId, const std::string& cmd,
+                     std::string& error)
 {
-    const HttpResponse r =
-        api.request("POST", "/api/sandboxes/" + sandboxId + "/exec", nlohmann::json{{"cmd", cmd}}.dump());
+    const HttpResponse r = api.request("POST", "/api/sandboxes/" + sandboxId + "/exec",
+                                       nlohmann::json{{"cmd", cmd}}.dump());
     if (!r.ok()) {
         error = "exec: " + r.describe();
         return {};
@@ -48,36 +48,43 @@ Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes)
              .target = 200,
              .higherIsBetter = true};
     const std::uint64_t bytes = std::uint64_t(megabytes) << 20;
-    const std::string url = "http://127.0.0.1:" + std::to_string(kPort) + "/" + std::string(kFile).substr(5);
+    const std::string url =
+        "http://127.0.0.1:" + std::to_string(kPort) + "/" + std::string(kFile).substr(5);
     execText(api, sandboxId,
              "head -c " + std::to_string(bytes) + " /dev/zero > " + kFile +
                  " && cd /tmp && (setsid python3 -m http.server " + std::to_string(kPort) +
                  " --bind 127.0.0.1 >/dev/null 2>&1 &) && for i in $(seq 100); do "
-                 "curl -s -o /dev/null " + url + " && break; sleep 0.05; done",
+                 "curl -s -o /dev/null " +
+                 url + " && break; sleep 0.05; done",
              f.error);
     if (!f.error.empty())
         return f;
     // The reference: the same bytes fetched inside the sandbox, straight from the server.
-    const std::string inside = execText(
-        api, sandboxId, "curl -s -o /dev/null -w '%{speed_download} %{size_download}' " + url, f.error);
+    const std::string inside =
+        execText(api, sandboxId,
+                 "curl -s -o /dev/null -w '%{speed_download} %{size_download}' " + url, f.error);
     if (!f.error.empty())
         return f;
     double insideBps = 0;
     unsigned long long insideBytes = 0;
-    if (std::sscanf(inside.c_str(), "%lf %llu", &insideBps, &insideBytes) == 2 && insideBytes == bytes)
+    if (std::sscanf(inside.c_str(), "%lf %llu", &insideBps, &insideBytes) == 2 &&
+        insideBytes == bytes)
         f.reference = Reference{"the same download inside the sandbox", insideBps / 1e6};
 
-    const std::string exposePath = "/api/sandboxes/" + sandboxId + "/expose/" + std::to_string(kPort);
+    const std::string exposePath =
+        "/api/sandboxes/" + sandboxId + "/expose/" + std::to_string(kPort);
     const HttpResponse exposed = api.request("POST", exposePath);
     const auto ej = nlohmann::json::parse(exposed.body, nullptr, false);
-    if (!exposed.ok() || !ej.is_object() || !ej.contains("hostname") || !ej.contains("accessToken")) {
+    if (!exposed.ok() || !ej.is_object() || !ej.contains("hostname") ||
+        !ej.contains("accessToken")) {
         f.error = "expose: " + exposed.describe();
         return f;
     }
     CURL* curl = curl_easy_init();
-    curl_slist* headers =
-        curl_slist_append(nullptr, ("X-Lizard-Access-Token: " + ej["accessToken"].get<std::string>()).c_str());
-    const std::string proxied = "http://" + ej["hostname"].get<std::string>() + std::string(kFile).substr(4);
+    curl_slist* headers = curl_slist_append(
+        nullptr, ("X-Lizard-Access-Token: " + ej["accessToken"].get<std::string>()).c_str());
+    const std::string proxied =
+        "http://" + ej["hostname"].get<std::string>() + std::string(kFile).substr(4);
     std::uint64_t received = 0;
     curl_easy_setopt(curl, CURLOPT_URL, proxied.c_str());
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -94,7 +101,8 @@ Figure measureProxy(ApiClient& api, const std::string& sandboxId, int megabytes)
     api.request("DELETE", exposePath);
     execText(api, sandboxId, std::string("rm -f ") + kFile, f.error);
     if (rc != CURLE_OK || status != 200 || received != bytes) {
-        f.error = "GET " + proxied + ": " + (rc != CURLE_OK ? curl_easy_strerror(rc) : "HTTP " + std::to_string(status)) +
+        f.error = "GET " + proxied + ": " +
+                  (rc != CURLE_OK ? curl_easy_strerror(rc) : "HTTP " + std::to_string(status)) +
                   ", " + std::to_string(received) + " of " + std::to_string(bytes) + " bytes";
         return f;
     }

@@ -10,9 +10,9 @@ namespace lizard::bench {
 
 struct ReferenceResult
 {
-    double value = 0;       // ms for timings, MB/s for throughput
+    double value = 0; // ms for timings, MB/s for throughput
     std::uint64_t bytes = 0;
-    std::string error;      // non-empty: no reference (tool missing, failed run)
+    std::string error; // non-empty: no reference (tool missing, failed run)
 };
 
 // Median wall time of `runs` runs of argv (a program found on PATH), each waited for.

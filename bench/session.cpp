@@ -3,7 +3,6 @@
 #include "stats.h"
 
 #include <nlohmann/json.hpp>
-
 #include <thread>
 
 namespace lizard::bench {
@@ -33,7 +32,8 @@ bool Session::ensureProject()
             }
         }
     }
-    const HttpResponse made = m_api.request("POST", "/api/projects", json{{"name", "bench"}}.dump());
+    const HttpResponse made =
+        m_api.request("POST", "/api/projects", json{{"name", "bench"}}.dump());
     const json project = json::parse(made.body, nullptr, false);
     if (!made.ok() || !project.is_object() || !project.contains("id")) {
         m_error = "POST /api/projects: " + made.describe();
@@ -57,7 +57,8 @@ std::string Session::createRunning(long lifetimeMs)
     std::string status = info.value("status", "");
     const auto start = Clock::now();
     while (status != "running") {
-        if (status == "failed" || status == "stopped" || status == "deleted" || msSince(start) > 60000) {
+        if (status == "failed" || status == "stopped" || status == "deleted" ||
+            msSince(start) > 60000) {
             m_error = "sandbox " + id + " did not become running (status \"" + status + "\")";
             destroy(id);
             return {};

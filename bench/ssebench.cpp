@@ -2,9 +2,8 @@
 #include "ssecounter.h"
 #include "stats.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace lizard::bench {
 

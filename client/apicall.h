@@ -9,8 +9,7 @@
 
 namespace lizard::client::apicall {
 
-template <class T>
-using Done = LizardApi::Done<T>;
+template <class T> using Done = LizardApi::Done<T>;
 
 // The caller's Outcome for an answer: the API's error, or what parse makes of the body.
 template <class T, class Parse>
@@ -28,8 +27,8 @@ Outcome<T> mapAnswer(const HttpResponse& r, const QString& what, const Parse& pa
 }
 
 template <class T, class Parse>
-PendingCall* startCall(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx, Done<T> done,
-                       Parse parse)
+PendingCall* startCall(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx,
+                       Done<T> done, Parse parse)
 {
     return new PendingCallImpl(multi, std::move(request), ctx,
                                [what, done = std::move(done), parse](const HttpResponse& r) {
@@ -42,25 +41,35 @@ PendingCall* startCall(CurlMulti* multi, HttpRequest request, const QString& wha
 // startCall for answers that can be large (a directory listing): the body is parsed on a pool
 // thread so the event loop keeps running meanwhile.
 template <class T, class Parse>
-PendingCall* startCallParsedOffThread(CurlMulti* multi, HttpRequest request, const QString& what, QObject* ctx,
-                                      Done<T> done, Parse parse)
+PendingCall* startCallParsedOffThread(CurlMulti* multi, HttpRequest request, const QString& what,
+                                      QObject* ctx, Done<T> done, Parse parse)
 {
     return new PendingCallImpl(
         multi, std::move(request), ctx,
         [what, parse](const HttpResponse& r) { return std::any(mapAnswer<T>(r, what, parse)); },
         [what, done = std::move(done), parse](const HttpResponse& r, std::any prepared) {
-            Outcome<T> outcome = prepared.has_value() ? std::any_cast<Outcome<T>>(std::move(prepared))
-                                                      : mapAnswer<T>(r, what, parse);
+            Outcome<T> outcome = prepared.has_value()
+                                     ? std::any_cast<Outcome<T>>(std::move(prepared))
+                                     : mapAnswer<T>(r, what, parse);
             if (done)
                 done(std::move(outcome));
         });
 }
 
-inline Outcome<Unit> noValue(const QByteArray&, const QString&) { return Unit{}; }
-inline Outcome<QByteArray> rawBytes(const QByteArray& body, const QString&) { return body; }
+inline Outcome<Unit> noValue(const QByteArray&, const QString&)
+{
+    return Unit{};
+}
+inline Outcome<QByteArray> rawBytes(const QByteArray& body, const QString&)
+{
+    return body;
+}
 
 // One encoded path segment.
-inline QByteArray seg(const QString& value) { return encodeUriComponent(value); }
+inline QByteArray seg(const QString& value)
+{
+    return encodeUriComponent(value);
+}
 
 inline QByteArray sandboxPath(const QString& id, const QByteArray& rest = {})
 {

@@ -8,10 +8,12 @@ QString ApiError::toDisplayString() const
     const QString prefix = what.isEmpty() ? QString() : what + QLatin1Char(' ');
     switch (kind) {
     case Kind::Cancelled:
-        return what.isEmpty() ? QStringLiteral("Cancelled") : prefix + QStringLiteral("was cancelled");
+        return what.isEmpty() ? QStringLiteral("Cancelled")
+                              : prefix + QStringLiteral("was cancelled");
     case Kind::Network:
         // A refused certificate is no network trouble, and its message says so in full.
-        if (code.startsWith(QLatin1String("CERTIFICATE_")) || code == QLatin1String("CA_FILE_UNUSABLE") ||
+        if (code.startsWith(QLatin1String("CERTIFICATE_")) ||
+            code == QLatin1String("CA_FILE_UNUSABLE") ||
             code == QLatin1String("TLS_HANDSHAKE_FAILED"))
             return prefix + QStringLiteral("failed: ") + message;
         return prefix + QStringLiteral("failed: network error: ") + message;

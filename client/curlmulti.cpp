@@ -5,7 +5,6 @@
 #include <QPointer>
 #include <QSocketNotifier>
 #include <QTimer>
-
 #include <algorithm>
 #include <utility>
 
@@ -66,7 +65,8 @@ void CurlMulti::detach(CurlTransfer* transfer)
 
 void CurlMulti::markPending(CurlTransfer* transfer)
 {
-    if (std::find(m_pendingData.begin(), m_pendingData.end(), transfer->m_serial) == m_pendingData.end())
+    if (std::find(m_pendingData.begin(), m_pendingData.end(), transfer->m_serial) ==
+        m_pendingData.end())
         m_pendingData.push_back(transfer->m_serial);
 }
 

@@ -6,9 +6,7 @@
 
 #include <QObject>
 #include <QTimer>
-
 #include <curl/curl.h>
-
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -42,8 +40,8 @@ private:
         QSocketNotifier* write = nullptr;
     };
 
-    bool attach(CurlTransfer* transfer);   // curl_multi_add_handle
-    void detach(CurlTransfer* transfer);   // curl_multi_remove_handle; never from a curl callback
+    bool attach(CurlTransfer* transfer); // curl_multi_add_handle
+    void detach(CurlTransfer* transfer); // curl_multi_remove_handle; never from a curl callback
     void markPending(CurlTransfer* transfer);
     void resumeLater(CurlTransfer* transfer);
 
@@ -57,8 +55,9 @@ private:
     CURLM* m_multi = nullptr;
     QTimer m_timer;
     std::unordered_map<curl_socket_t, SocketWatch> m_sockets;
-    std::unordered_map<quint64, CurlTransfer*> m_active;   // by serial, so reused addresses never confuse us
-    std::vector<quint64> m_pendingData;                     // transfers with undelivered stream bytes
+    std::unordered_map<quint64, CurlTransfer*>
+        m_active;                       // by serial, so reused addresses never confuse us
+    std::vector<quint64> m_pendingData; // transfers with undelivered stream bytes
     quint64 m_nextSerial = 1;
     int m_inCurl = 0;
 };

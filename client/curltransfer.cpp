@@ -4,7 +4,6 @@
 #include "client/tlsconfig.h"
 
 #include <QUrl>
-
 #include <mutex>
 
 namespace lizard::client {
@@ -20,7 +19,8 @@ namespace {
 bool isLoopbackUrl(const QByteArray& url)
 {
     const QString host = QUrl(QString::fromUtf8(url)).host();
-    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") || host == QLatin1String("::1");
+    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") ||
+           host == QLatin1String("::1");
 }
 
 } // namespace
@@ -45,7 +45,8 @@ void CurlTransfer::configure()
     curl_easy_setopt(m_easy, CURLOPT_URL, m_request.url.constData());
     curl_easy_setopt(m_easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(m_easy, CURLOPT_ERRORBUFFER, m_errorBuffer);
-    curl_easy_setopt(m_easy, CURLOPT_FOLLOWLOCATION, 0L); // API answers are never redirects we follow
+    curl_easy_setopt(m_easy, CURLOPT_FOLLOWLOCATION,
+                     0L); // API answers are never redirects we follow
     curl_easy_setopt(m_easy, CURLOPT_HEADERFUNCTION, &CurlTransfer::onHeader);
     curl_easy_setopt(m_easy, CURLOPT_HEADERDATA, this);
     curl_easy_setopt(m_easy, CURLOPT_WRITEFUNCTION, &CurlTransfer::onWrite);
@@ -70,7 +71,8 @@ void CurlTransfer::configure()
         curl_easy_setopt(m_easy, CURLOPT_NOBODY, 1L);
     } else {
         if (m_request.hasBody || method == "POST") {
-            curl_easy_setopt(m_easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(m_request.body.size()));
+            curl_easy_setopt(m_easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                             curl_off_t(m_request.body.size()));
             curl_easy_setopt(m_easy, CURLOPT_POSTFIELDS, m_request.body.constData());
         }
         if (method != "POST")
@@ -113,7 +115,8 @@ size_t CurlTransfer::onHeader(char* data, size_t size, size_t count, void* self)
         const qsizetype reasonAt = parts.size() > 2 ? line.indexOf(' ', line.indexOf(' ') + 1) : -1;
         t->m_response.reason = reasonAt > 0 ? line.mid(reasonAt + 1) : QByteArray();
     } else if (const qsizetype colon = line.indexOf(':'); colon > 0) {
-        t->m_response.headers.append({line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed()});
+        t->m_response.headers.append(
+            {line.left(colon).trimmed().toLower(), line.mid(colon + 1).trimmed()});
     }
     return n;
 }

@@ -6,7 +6,6 @@
 #include "client/httpmessage.h"
 
 #include <curl/curl.h>
-
 #include <functional>
 #include <memory>
 
@@ -55,13 +54,13 @@ private:
     static size_t onWrite(char* data, size_t size, size_t count, void* self);
     static size_t onRead(char* data, size_t size, size_t count, void* self);
     void configure();
-    void deliverPending();               // called by CurlMulti outside curl callbacks
-    void complete(CURLcode code);        // called by CurlMulti after removing the handle
-    void abandon();                      // the CurlMulti is going away
+    void deliverPending();        // called by CurlMulti outside curl callbacks
+    void complete(CURLcode code); // called by CurlMulti after removing the handle
+    void abandon();               // the CurlMulti is going away
 
     HttpRequest m_request;
     HttpResponse m_response;
-    QByteArray m_pending;                // streamed bytes not yet handed to m_onData
+    QByteArray m_pending; // streamed bytes not yet handed to m_onData
     DataHandler m_onData;
     FinishHandler m_onFinish;
     BodySource m_bodySource;
@@ -70,7 +69,7 @@ private:
     CurlMulti* m_multi = nullptr;
     quint64 m_serial = 0;
     bool m_finished = false;
-    bool m_paused = false;               // curl holds data back until the owner caught up
+    bool m_paused = false; // curl holds data back until the owner caught up
     char m_errorBuffer[CURL_ERROR_SIZE] = {};
     std::shared_ptr<int> m_alive = std::make_shared<int>(0);
 };

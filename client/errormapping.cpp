@@ -2,11 +2,9 @@
 
 #include <QDateTime>
 #include <QRegularExpression>
-
+#include <cmath>
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
-
-#include <cmath>
 
 namespace lizard::client {
 
@@ -18,17 +16,25 @@ ApiError::Kind kindForStatus(int status)
 {
     switch (status) {
     case 401:
-    case 403: return ApiError::Kind::Authentication;
-    case 402: return ApiError::Kind::Payment;
-    case 404: return ApiError::Kind::NotFound;
-    case 409: return ApiError::Kind::Conflict;
+    case 403:
+        return ApiError::Kind::Authentication;
+    case 402:
+        return ApiError::Kind::Payment;
+    case 404:
+        return ApiError::Kind::NotFound;
+    case 409:
+        return ApiError::Kind::Conflict;
     case 408:
-    case 504: return ApiError::Kind::Timeout;
-    case 429: return ApiError::Kind::RateLimit;
+    case 504:
+        return ApiError::Kind::Timeout;
+    case 429:
+        return ApiError::Kind::RateLimit;
     case 400:
     case 413:
-    case 422: return ApiError::Kind::InvalidRequest;
-    default: return ApiError::Kind::Server;
+    case 422:
+        return ApiError::Kind::InvalidRequest;
+    default:
+        return ApiError::Kind::Server;
     }
 }
 
@@ -56,7 +62,8 @@ int retryAfterHeader(const QByteArray& value)
     const int seconds = value.trimmed().toInt(&ok);
     if (ok)
         return seconds >= 0 ? seconds : -1;
-    const QDateTime when = QDateTime::fromString(QString::fromLatin1(value.trimmed()), Qt::RFC2822Date);
+    const QDateTime when =
+        QDateTime::fromString(QString::fromLatin1(value.trimmed()), Qt::RFC2822Date);
     if (!when.isValid())
         return -1;
     return int(std::max<qint64>(0, QDateTime::currentDateTimeUtc().secsTo(when)));
@@ -67,22 +74,38 @@ QString reasonFallback(int status, const QByteArray& reason)
     if (!reason.isEmpty())
         return QString::fromLatin1(reason);
     switch (status) {
-    case 400: return QStringLiteral("Bad Request");
-    case 401: return QStringLiteral("Unauthorized");
-    case 402: return QStringLiteral("Payment Required");
-    case 403: return QStringLiteral("Forbidden");
-    case 404: return QStringLiteral("Not Found");
-    case 408: return QStringLiteral("Request Timeout");
-    case 409: return QStringLiteral("Conflict");
-    case 413: return QStringLiteral("Payload Too Large");
-    case 422: return QStringLiteral("Unprocessable Entity");
-    case 429: return QStringLiteral("Too Many Requests");
-    case 500: return QStringLiteral("Internal Server Error");
-    case 501: return QStringLiteral("Not Implemented");
-    case 502: return QStringLiteral("Bad Gateway");
-    case 503: return QStringLiteral("Service Unavailable");
-    case 504: return QStringLiteral("Gateway Timeout");
-    default: return QStringLiteral("HTTP %1").arg(status);
+    case 400:
+        return QStringLiteral("Bad Request");
+    case 401:
+        return QStringLiteral("Unauthorized");
+    case 402:
+        return QStringLiteral("Payment Required");
+    case 403:
+        return QStringLiteral("Forbidden");
+    case 404:
+        return QStringLiteral("Not Found");
+    case 408:
+        return QStringLiteral("Request Timeout");
+    case 409:
+        return QStringLiteral("Conflict");
+    case 413:
+        return QStringLiteral("Payload Too Large");
+    case 422:
+        return QStringLiteral("Unprocessable Entity");
+    case 429:
+        return QStringLiteral("Too Many Requests");
+    case 500:
+        return QStringLiteral("Internal Server Error");
+    case 501:
+        return QStringLiteral("Not Implemented");
+    case 502:
+        return QStringLiteral("Bad Gateway");
+    case 503:
+        return QStringLiteral("Service Unavailable");
+    case 504:
+        return QStringLiteral("Gateway Timeout");
+    default:
+        return QStringLiteral("HTTP %1").arg(status);
     }
 }
 
@@ -136,8 +159,8 @@ QString tlsMessage(int curlCode, const QString& curlMessage, QString* code)
 
 } // namespace
 
-ApiError mapHttpError(int status, const QByteArray& body, const HeaderList& headers, const QString& what,
-                      const QByteArray& reason)
+ApiError mapHttpError(int status, const QByteArray& body, const HeaderList& headers,
+                      const QString& what, const QByteArray& reason)
 {
     ApiError e;
     e.kind = kindForStatus(status);
@@ -152,7 +175,8 @@ ApiError mapHttpError(int status, const QByteArray& body, const HeaderList& head
     static const QRegularExpression codeRe(QStringLiteral("^[A-Z][A-Z0-9_]*$"));
     const bool errorIsCode = !error.isEmpty() && codeRe.match(error).hasMatch();
     const QString message = text(parsed, "message");
-    e.message = errorIsCode ? (message.isEmpty() ? error : message) : (error.isEmpty() ? message : error);
+    e.message =
+        errorIsCode ? (message.isEmpty() ? error : message) : (error.isEmpty() ? message : error);
     const QString code = text(parsed, "code");
     e.code = !code.isEmpty() ? code : (errorIsCode ? error : QString());
 
@@ -179,8 +203,10 @@ ApiError mapHttpError(int status, const QByteArray& body, const HeaderList& head
 ApiError mapTransportError(int curlCode, const QString& curlMessage, const QString& what)
 {
     ApiError e;
-    e.kind = curlCode == CURLE_OPERATION_TIMEDOUT ? ApiError::Kind::Timeout : ApiError::Kind::Network;
-    e.message = curlMessage.isEmpty() ? QString::fromUtf8(curl_easy_strerror(CURLcode(curlCode))) : curlMessage;
+    e.kind =
+        curlCode == CURLE_OPERATION_TIMEDOUT ? ApiError::Kind::Timeout : ApiError::Kind::Network;
+    e.message = curlMessage.isEmpty() ? QString::fromUtf8(curl_easy_strerror(CURLcode(curlCode)))
+                                      : curlMessage;
     if (const QString tls = tlsMessage(curlCode, e.message, &e.code); !tls.isEmpty())
         e.message = tls;
     e.what = what;
@@ -216,9 +242,11 @@ std::optional<ApiError> errorFromResponse(const HttpResponse& response, const QS
         return std::nullopt;
     if (response.status < 100)
         return protocolError(QStringLiteral("the server gave no HTTP status"), what);
-    ApiError e = mapHttpError(response.status, response.body, response.headers, what, response.reason);
+    ApiError e =
+        mapHttpError(response.status, response.body, response.headers, what, response.reason);
     if (response.status >= 300 && response.status < 400 && !response.header("location").isEmpty())
-        e.message += QStringLiteral(" (redirect to %1, not followed)").arg(QString::fromUtf8(response.header("location")));
+        e.message += QStringLiteral(" (redirect to %1, not followed)")
+                         .arg(QString::fromUtf8(response.header("location")));
     return e;
 }
 

@@ -23,8 +23,8 @@ ApiError localError(const QString& message, const QString& what)
 
 FileTransferCall::FileTransferCall(QObject* ctx, const QString& what, LizardApi::Progress progress,
                                    LizardApi::Done<qint64> done)
-    : PendingCall(ctx), m_ctx(ctx), m_hasCtx(ctx != nullptr), m_what(what), m_progress(std::move(progress)),
-      m_done(std::move(done))
+    : PendingCall(ctx), m_ctx(ctx), m_hasCtx(ctx != nullptr), m_what(what),
+      m_progress(std::move(progress)), m_done(std::move(done))
 {
     m_progressTimer.setInterval(kProgressIntervalMs);
     connect(&m_progressTimer, &QTimer::timeout, this, &FileTransferCall::reportProgress);
@@ -32,9 +32,11 @@ FileTransferCall::FileTransferCall(QObject* ctx, const QString& what, LizardApi:
 
 FileTransferCall::~FileTransferCall() = default; // the transfer's destructor stops it
 
-FileTransferCall* FileTransferCall::upload(CurlMulti* multi, HttpRequest request, const QString& localPath,
-                                           const QString& remotePath, const QString& what, QObject* ctx,
-                                           LizardApi::Progress progress, LizardApi::Done<qint64> done)
+FileTransferCall* FileTransferCall::upload(CurlMulti* multi, HttpRequest request,
+                                           const QString& localPath, const QString& remotePath,
+                                           const QString& what, QObject* ctx,
+                                           LizardApi::Progress progress,
+                                           LizardApi::Done<qint64> done)
 {
     auto* call = new FileTransferCall(ctx, what, std::move(progress), std::move(done));
     call->m_upload = std::make_unique<UploadBody>();
@@ -46,21 +48,24 @@ FileTransferCall* FileTransferCall::upload(CurlMulti* multi, HttpRequest request
     call->start(multi, std::move(request));
     if (call->m_transfer) {
         UploadBody* body = call->m_upload.get();
-        call->m_transfer->setBodySource(body->size(), [body](char* out, qint64 max) { return body->read(out, max); });
+        call->m_transfer->setBodySource(
+            body->size(), [body](char* out, qint64 max) { return body->read(out, max); });
         call->m_progressTimer.start(); // the read callback runs inside curl: poll its count instead
     }
     return call;
 }
 
-FileTransferCall* FileTransferCall::download(CurlMulti* multi, HttpRequest request, const QString& localPath,
-                                             const QString& what, QObject* ctx, LizardApi::Progress progress,
+FileTransferCall* FileTransferCall::download(CurlMulti* multi, HttpRequest request,
+                                             const QString& localPath, const QString& what,
+                                             QObject* ctx, LizardApi::Progress progress,
                                              LizardApi::Done<qint64> done)
 {
     auto* call = new FileTransferCall(ctx, what, std::move(progress), std::move(done));
     call->m_download = std::make_unique<QSaveFile>(localPath);
     if (!call->m_download->open(QIODevice::WriteOnly)) {
-        call->failLater(
-            localError(QStringLiteral("cannot write %1: %2").arg(localPath, call->m_download->errorString()), what));
+        call->failLater(localError(
+            QStringLiteral("cannot write %1: %2").arg(localPath, call->m_download->errorString()),
+            what));
         return call;
     }
     request.streaming = true;
@@ -75,7 +80,8 @@ void FileTransferCall::start(CurlMulti* multi, HttpRequest request)
     m_transfer = std::make_unique<CurlTransfer>(std::move(request));
     m_transfer->setFinishHandler([this](const HttpResponse& response) {
         if (response.cancelled) // the CurlMulti is going away: not a moment to run callers' code
-            QMetaObject::invokeMethod(this, [this, response] { onFinished(response); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, response] { onFinished(response); }, Qt::QueuedConnection);
         else
             onFinished(response);
     });
@@ -101,7 +107,8 @@ void FileTransferCall::onData(const QByteArray& chunk)
         m_total = ok ? length : 0;
     }
     if (m_download->write(chunk) != chunk.size()) {
-        m_localError = QStringLiteral("cannot write %1: %2").arg(m_download->fileName(), m_download->errorString());
+        m_localError = QStringLiteral("cannot write %1: %2")
+                           .arg(m_download->fileName(), m_download->errorString());
         m_transfer->cancel();
         report(localError(m_localError, m_what));
         return;
@@ -114,15 +121,17 @@ void FileTransferCall::onFinished(const HttpResponse& response)
 {
     if (m_finished)
         return;
-    if (m_upload && response.curlCode == CURLE_ABORTED_BY_CALLBACK && !m_upload->errorString().isEmpty())
+    if (m_upload && response.curlCode == CURLE_ABORTED_BY_CALLBACK &&
+        !m_upload->errorString().isEmpty())
         return report(localError(m_upload->errorString(), m_what));
     if (const auto error = errorFromResponse(response, m_what))
         return report(*error);
     if (m_upload) {
         m_bytes = m_upload->fileBytesRead();
     } else if (!m_download->commit()) {
-        return report(localError(
-            QStringLiteral("cannot save %1: %2").arg(m_download->fileName(), m_download->errorString()), m_what));
+        return report(localError(QStringLiteral("cannot save %1: %2")
+                                     .arg(m_download->fileName(), m_download->errorString()),
+                                 m_what));
     }
     if (m_total < 0)
         m_total = m_bytes;
@@ -137,12 +146,14 @@ void FileTransferCall::cancel()
     m_cancelled = true;
     if (m_transfer)
         m_transfer->cancel();
-    QMetaObject::invokeMethod(this, [this] { report(cancelledError(m_what)); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this] { report(cancelledError(m_what)); }, Qt::QueuedConnection);
 }
 
 void FileTransferCall::failLater(const ApiError& error)
 {
-    QMetaObject::invokeMethod(this, [this, error] { report(error); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, error] { report(error); }, Qt::QueuedConnection);
 }
 
 void FileTransferCall::reportProgress()

@@ -9,7 +9,6 @@
 
 #include <QPointer>
 #include <QTimer>
-
 #include <functional>
 #include <memory>
 
@@ -29,15 +28,16 @@ public:
                                     LizardApi::Progress progress, LizardApi::Done<qint64> done);
     // Download: a 2xx body streams into localPath (written atomically: a failed or cancelled
     // download leaves any existing file untouched).
-    static FileTransferCall* download(CurlMulti* multi, HttpRequest request, const QString& localPath,
-                                      const QString& what, QObject* ctx, LizardApi::Progress progress,
-                                      LizardApi::Done<qint64> done);
+    static FileTransferCall* download(CurlMulti* multi, HttpRequest request,
+                                      const QString& localPath, const QString& what, QObject* ctx,
+                                      LizardApi::Progress progress, LizardApi::Done<qint64> done);
     ~FileTransferCall() override;
 
     void cancel() override;
 
 private:
-    FileTransferCall(QObject* ctx, const QString& what, LizardApi::Progress progress, LizardApi::Done<qint64> done);
+    FileTransferCall(QObject* ctx, const QString& what, LizardApi::Progress progress,
+                     LizardApi::Done<qint64> done);
     void start(CurlMulti* multi, HttpRequest request);
     void onData(const QByteArray& chunk);
     void onFinished(const HttpResponse& response);

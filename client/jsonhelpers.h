@@ -12,7 +12,10 @@ namespace lizard::client::jsonhelpers {
 
 using Json = nlohmann::json;
 
-inline std::string utf8(const QString& s) { return s.toStdString(); }
+inline std::string utf8(const QString& s)
+{
+    return s.toStdString();
+}
 
 inline QByteArray dump(const Json& j)
 {
@@ -25,7 +28,9 @@ Outcome<T> parseWith(const QByteArray& body, const QString& what, Fn fn)
 {
     const Json j = Json::parse(body.constBegin(), body.constEnd(), nullptr, false);
     if (j.is_discarded())
-        return protocolError(QStringLiteral("the answer is not JSON: %1").arg(QString::fromUtf8(body.left(200))), what);
+        return protocolError(
+            QStringLiteral("the answer is not JSON: %1").arg(QString::fromUtf8(body.left(200))),
+            what);
     try {
         return Outcome<T>(fn(j));
     } catch (const JsonShapeError& e) {
@@ -35,8 +40,7 @@ Outcome<T> parseWith(const QByteArray& body, const QString& what, Fn fn)
     }
 }
 
-template <class T, class Item>
-QList<T> listOf(const Json& j, const char* where, Item item)
+template <class T, class Item> QList<T> listOf(const Json& j, const char* where, Item item)
 {
     if (!j.is_array())
         throw JsonShapeError(std::string(where) + ": expected an array");

@@ -31,21 +31,21 @@ Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
 
 // Builders.
-QByteArray nameBody(const QString& name);                          // {"name": ...}
+QByteArray nameBody(const QString& name); // {"name": ...}
 QByteArray createSandboxBody(const CreateSandboxRequest& request);
 QByteArray timeoutBody(qint64 timeoutMs);
 // cmd is a shell string (argv empty) or an argv array.
-QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv, const ExecOptions& opts,
-                    bool pidEvent);
+QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv,
+                    const ExecOptions& opts, bool pidEvent);
 QByteArray signalBody(int pid, const QString& signal);
 // UTF-8 text when content is valid UTF-8 without NULs, else base64 with encoding "base64".
 QByteArray writeFileBody(const QString& path, const QByteArray& content);
 QByteArray pathBody(const QString& path);
 QByteArray moveBody(const QString& from, const QString& to);
 // Lifecycle.
-QByteArray snapshotBody(const QString& name);                          // {"name", "poolSize": 5}
-QByteArray forkBody(int count, qint64 timeoutMs);                      // {"count", "timeoutMs"}
+QByteArray snapshotBody(const QString& name);     // {"name", "poolSize": 5}
+QByteArray forkBody(int count, qint64 timeoutMs); // {"count", "timeoutMs"}
 QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate);
-QByteArray resizeVolumeBody(int sizeGb);                               // {"sizeGb"}
+QByteArray resizeVolumeBody(int sizeGb); // {"sizeGb"}
 
 } // namespace lizard::client

@@ -81,14 +81,14 @@ Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what)
 
 Outcome<QList<Snapshot>> parseSnapshots(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<Snapshot>>(body, what,
-                                      [](const Json& j) { return listOf<Snapshot>(j, "snapshots", snapshot); });
+    return parseWith<QList<Snapshot>>(
+        body, what, [](const Json& j) { return listOf<Snapshot>(j, "snapshots", snapshot); });
 }
 
 Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<ForkEntry>>(body, what,
-                                       [](const Json& j) { return listOf<ForkEntry>(j, "fork answer", forkEntry); });
+    return parseWith<QList<ForkEntry>>(
+        body, what, [](const Json& j) { return listOf<ForkEntry>(j, "fork answer", forkEntry); });
 }
 
 Outcome<Volume> parseVolume(const QByteArray& body, const QString& what)
@@ -98,7 +98,8 @@ Outcome<Volume> parseVolume(const QByteArray& body, const QString& what)
 
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what)
 {
-    return parseWith<QList<Volume>>(body, what, [](const Json& j) { return listOf<Volume>(j, "volumes", volume); });
+    return parseWith<QList<Volume>>(
+        body, what, [](const Json& j) { return listOf<Volume>(j, "volumes", volume); });
 }
 
 QByteArray snapshotBody(const QString& name)
@@ -107,7 +108,10 @@ QByteArray snapshotBody(const QString& name)
     return dump(Json{{"name", utf8(name)}, {"poolSize", 5}});
 }
 
-QByteArray forkBody(int count, qint64 timeoutMs) { return dump(Json{{"count", count}, {"timeoutMs", timeoutMs}}); }
+QByteArray forkBody(int count, qint64 timeoutMs)
+{
+    return dump(Json{{"count", count}, {"timeoutMs", timeoutMs}});
+}
 
 QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate)
 {
@@ -117,6 +121,9 @@ QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate)
     return dump(j);
 }
 
-QByteArray resizeVolumeBody(int sizeGb) { return dump(Json{{"sizeGb", sizeGb}}); }
+QByteArray resizeVolumeBody(int sizeGb)
+{
+    return dump(Json{{"sizeGb", sizeGb}});
+}
 
 } // namespace lizard::client

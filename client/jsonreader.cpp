@@ -4,7 +4,8 @@
 
 namespace lizard::client {
 
-JsonReader::JsonReader(const nlohmann::json& value, QString where) : m_value(value), m_where(std::move(where))
+JsonReader::JsonReader(const nlohmann::json& value, QString where)
+    : m_value(value), m_where(std::move(where))
 {
     if (!value.is_object())
         throw JsonShapeError(QStringLiteral("%1: expected an object").arg(m_where).toStdString());
@@ -25,7 +26,10 @@ const nlohmann::json* JsonReader::find(const char* key) const
     return &*it;
 }
 
-bool JsonReader::has(const char* key) const { return find(key) != nullptr; }
+bool JsonReader::has(const char* key) const
+{
+    return find(key) != nullptr;
+}
 
 QString JsonReader::requiredString(const char* key) const
 {
@@ -134,7 +138,8 @@ QMap<QString, QString> JsonReader::stringMap(const char* key) const
     for (auto it = v->begin(); it != v->end(); ++it) {
         if (!it.value().is_string())
             fail(key, "an object of strings");
-        out.insert(QString::fromStdString(it.key()), QString::fromStdString(it.value().get<std::string>()));
+        out.insert(QString::fromStdString(it.key()),
+                   QString::fromStdString(it.value().get<std::string>()));
     }
     return out;
 }

@@ -7,9 +7,7 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
-
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <stdexcept>
 
@@ -26,7 +24,7 @@ public:
     // Throws JsonShapeError if value is not an object. `where` names it in messages.
     JsonReader(const nlohmann::json& value, QString where);
 
-    bool has(const char* key) const;                       // present and not null
+    bool has(const char* key) const; // present and not null
     QString requiredString(const char* key) const;
     QString string(const char* key, const QString& fallback = {}) const;
     std::optional<QString> optionalString(const char* key) const;
@@ -37,7 +35,7 @@ public:
     QDateTime time(const char* key) const;
     QStringList stringList(const char* key) const;
     QMap<QString, QString> stringMap(const char* key) const;
-    const nlohmann::json* find(const char* key) const;     // nullptr when absent or null
+    const nlohmann::json* find(const char* key) const; // nullptr when absent or null
 
     [[noreturn]] void fail(const char* key, const char* expected) const;
 

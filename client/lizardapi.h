@@ -81,8 +81,7 @@ public:
 
     const Endpoint& endpoint() const { return m_endpoint; }
 
-    template <class T>
-    using Done = std::function<void(Outcome<T>)>;
+    template <class T> using Done = std::function<void(Outcome<T>)>;
 
     // Account
     PendingCall* whoAmI(QObject* ctx, Done<WhoAmI> done);
@@ -90,45 +89,57 @@ public:
     // Projects
     PendingCall* listProjects(QObject* ctx, Done<QList<Project>> done);
     PendingCall* createProject(const QString& name, QObject* ctx, Done<Project> done);
-    PendingCall* renameProject(const QString& id, const QString& name, QObject* ctx, Done<Project> done);
+    PendingCall* renameProject(const QString& id, const QString& name, QObject* ctx,
+                               Done<Project> done);
     PendingCall* deleteProject(const QString& id, QObject* ctx, Done<Unit> done);
 
     // Sandboxes
-    PendingCall* listSandboxes(const QString& projectId, QObject* ctx, Done<QList<SandboxInfo>> done);
+    PendingCall* listSandboxes(const QString& projectId, QObject* ctx,
+                               Done<QList<SandboxInfo>> done);
     PendingCall* getSandbox(const QString& id, QObject* ctx, Done<SandboxInfo> done);
-    PendingCall* createSandbox(const CreateSandboxRequest& req, QObject* ctx, Done<SandboxInfo> done);
+    PendingCall* createSandbox(const CreateSandboxRequest& req, QObject* ctx,
+                               Done<SandboxInfo> done);
     PendingCall* killSandbox(const QString& id, QObject* ctx, Done<Unit> done);
-    PendingCall* setSandboxTimeout(const QString& id, qint64 timeoutMs, QObject* ctx, Done<Unit> done);
+    PendingCall* setSandboxTimeout(const QString& id, qint64 timeoutMs, QObject* ctx,
+                                   Done<Unit> done);
 
     // Processes
     PendingCall* exec(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts,
                       QObject* ctx, Done<ExecResult> done);
-    PendingCall* execArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts,
-                          QObject* ctx, Done<ExecResult> done);
+    PendingCall* execArgv(const QString& sandboxId, const QStringList& argv,
+                          const ExecOptions& opts, QObject* ctx, Done<ExecResult> done);
     // Streams a shell command; the returned object is owned by the caller (parent it).
-    ExecStream* execStream(const QString& sandboxId, const QString& shellCmd, const ExecOptions& opts);
-    ExecStream* execStreamArgv(const QString& sandboxId, const QStringList& argv, const ExecOptions& opts);
-    PendingCall* listProcesses(const QString& sandboxId, QObject* ctx, Done<QList<ProcessInfo>> done);
-    PendingCall* signalProcess(const QString& sandboxId, int pid, const QString& signal, QObject* ctx,
-                               Done<Unit> done);
+    ExecStream* execStream(const QString& sandboxId, const QString& shellCmd,
+                           const ExecOptions& opts);
+    ExecStream* execStreamArgv(const QString& sandboxId, const QStringList& argv,
+                               const ExecOptions& opts);
+    PendingCall* listProcesses(const QString& sandboxId, QObject* ctx,
+                               Done<QList<ProcessInfo>> done);
+    PendingCall* signalProcess(const QString& sandboxId, int pid, const QString& signal,
+                               QObject* ctx, Done<Unit> done);
 
     // Files
-    PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<QByteArray> done);
+    PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                          Done<QByteArray> done);
     PendingCall* writeFile(const QString& sandboxId, const QString& path, const QByteArray& content,
                            QObject* ctx, Done<Unit> done);
-    PendingCall* removeFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done);
-    PendingCall* listDir(const QString& sandboxId, const QString& path, QObject* ctx, Done<QList<FileEntry>> done);
-    PendingCall* statFile(const QString& sandboxId, const QString& path, QObject* ctx, Done<FileEntry> done);
-    PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to, QObject* ctx,
-                          Done<Unit> done);
+    PendingCall* removeFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                            Done<Unit> done);
+    PendingCall* listDir(const QString& sandboxId, const QString& path, QObject* ctx,
+                         Done<QList<FileEntry>> done);
+    PendingCall* statFile(const QString& sandboxId, const QString& path, QObject* ctx,
+                          Done<FileEntry> done);
+    PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to,
+                          QObject* ctx, Done<Unit> done);
 
     // File watching (client/lizardapi_watch.cpp): a lizard-local extension the cloud answers
     // 501. watchEvents drains what happened since the previous call.
-    PendingCall* watchFiles(const QString& sandboxId, const QString& path, bool recursive, QObject* ctx,
-                            Done<QString> done);
+    PendingCall* watchFiles(const QString& sandboxId, const QString& path, bool recursive,
+                            QObject* ctx, Done<QString> done);
     PendingCall* watchEvents(const QString& sandboxId, const QString& watcherId, QObject* ctx,
                              Done<QList<FsEvent>> done);
-    PendingCall* unwatchFiles(const QString& sandboxId, const QString& watcherId, QObject* ctx, Done<Unit> done);
+    PendingCall* unwatchFiles(const QString& sandboxId, const QString& watcherId, QObject* ctx,
+                              Done<Unit> done);
 
     // The sandbox's system log (client/logstream.h, lizardapi_logs.cpp): the last `tail` lines
     // (0..10000), then new ones live. The returned object is owned by the caller (parent it).
@@ -144,13 +155,15 @@ public:
 
     // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
     // callers keep what exposePort answered.
-    PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx, Done<ExposedPort> done);
+    PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx,
+                            Done<ExposedPort> done);
     PendingCall* unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done);
 
     // The screen of a desktop sandbox (client/lizardapi_desktop.cpp). Start is idempotent;
     // `size` invalid: the server's default (1280×800). Other templates fail with
     // DESKTOP_NOT_SUPPORTED.
-    PendingCall* startDesktop(const QString& sandboxId, QSize size, QObject* ctx, Done<DesktopInfo> done);
+    PendingCall* startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
+                              Done<DesktopInfo> done);
     PendingCall* desktopInfo(const QString& sandboxId, QObject* ctx, Done<DesktopInfo> done);
     PendingCall* stopDesktop(const QString& sandboxId, QObject* ctx, Done<Unit> done);
 
@@ -159,7 +172,8 @@ public:
     // createSandbox with CreateSandboxRequest::snapshotId.
     PendingCall* pauseSandbox(const QString& id, QObject* ctx, Done<Unit> done);
     PendingCall* resumeSandbox(const QString& id, QObject* ctx, Done<Unit> done);
-    PendingCall* createSnapshot(const QString& sandboxId, const QString& name, QObject* ctx, Done<Snapshot> done);
+    PendingCall* createSnapshot(const QString& sandboxId, const QString& name, QObject* ctx,
+                                Done<Snapshot> done);
     PendingCall* listSnapshots(const QString& projectId, QObject* ctx, Done<QList<Snapshot>> done);
     PendingCall* listAllSnapshots(QObject* ctx, Done<QList<Snapshot>> done);
     PendingCall* getSnapshot(const QString& snapshotId, QObject* ctx, Done<Snapshot> done);
@@ -169,32 +183,38 @@ public:
                              Done<QList<ForkEntry>> done);
 
     // Volumes of a project (client/lizardapi_volumes.cpp). nameOrId: either.
-    PendingCall* createVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
-                              Done<Volume> done);
-    PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb, QObject* ctx,
-                                   Done<Volume> done);
+    PendingCall* createVolume(const QString& projectId, const QString& name, int sizeGb,
+                              QObject* ctx, Done<Volume> done);
+    PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb,
+                                   QObject* ctx, Done<Volume> done);
     PendingCall* listVolumes(const QString& projectId, QObject* ctx, Done<QList<Volume>> done);
-    PendingCall* getVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Volume> done);
-    PendingCall* resizeVolume(const QString& projectId, const QString& nameOrId, int sizeGb, QObject* ctx,
-                              Done<Volume> done);
-    PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx, Done<Unit> done);
+    PendingCall* getVolume(const QString& projectId, const QString& nameOrId, QObject* ctx,
+                           Done<Volume> done);
+    PendingCall* resizeVolume(const QString& projectId, const QString& nameOrId, int sizeGb,
+                              QObject* ctx, Done<Volume> done);
+    PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx,
+                              Done<Unit> done);
 
     // Files panel (client/lizardapi_transfer.cpp). Streaming transfers between
     // a local file and the sandbox: never the whole file in memory; progress(bytes, total) runs
     // from the event loop; done gets the file's byte count. A download writes localPath
     // atomically (a failed or cancelled one leaves it untouched).
     using Progress = std::function<void(qint64 bytes, qint64 total)>;
-    PendingCall* uploadFile(const QString& sandboxId, const QString& localPath, const QString& remotePath,
-                            QObject* ctx, Progress progress, Done<qint64> done);
-    PendingCall* downloadFile(const QString& sandboxId, const QString& remotePath, const QString& localPath,
-                              QObject* ctx, Progress progress, Done<qint64> done);
+    PendingCall* uploadFile(const QString& sandboxId, const QString& localPath,
+                            const QString& remotePath, QObject* ctx, Progress progress,
+                            Done<qint64> done);
+    PendingCall* downloadFile(const QString& sandboxId, const QString& remotePath,
+                              const QString& localPath, QObject* ctx, Progress progress,
+                              Done<qint64> done);
     // mkdir -p inside the sandbox (the API has no route for it; the SDK's makeDir execs too).
-    PendingCall* makeDir(const QString& sandboxId, const QString& path, QObject* ctx, Done<Unit> done);
+    PendingCall* makeDir(const QString& sandboxId, const QString& path, QObject* ctx,
+                         Done<Unit> done);
 
     // API keys of the account (client/lizardapi_apikeys.cpp). readOnly asks for lizard-local's
     // read-only scope; otherwise the key has full access.
     PendingCall* listApiKeys(QObject* ctx, Done<QList<ApiKey>> done);
-    PendingCall* createApiKey(const QString& name, bool readOnly, QObject* ctx, Done<CreatedApiKey> done);
+    PendingCall* createApiKey(const QString& name, bool readOnly, QObject* ctx,
+                              Done<CreatedApiKey> done);
     PendingCall* revokeApiKey(const QString& id, QObject* ctx, Done<Unit> done);
 
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).

@@ -8,14 +8,12 @@
 #include <QObject>
 #include <QPointer>
 #include <QThreadPool>
-
 #include <functional>
 #include <utility>
 
 namespace lizard::client {
 
-template <class R, class Work, class Then>
-void runOffThread(QObject* ctx, Work work, Then then)
+template <class R, class Work, class Then> void runOffThread(QObject* ctx, Work work, Then then)
 {
     // The relay lives on the calling thread until the result reaches it, whatever happens to
     // ctx meanwhile, so the pool thread always has a live object to post to.
@@ -26,7 +24,8 @@ void runOffThread(QObject* ctx, Work work, Then then)
         R result = work();
         QMetaObject::invokeMethod(
             relay,
-            [relay, guard = std::move(guard), then = std::move(then), result = std::move(result)]() mutable {
+            [relay, guard = std::move(guard), then = std::move(then),
+             result = std::move(result)]() mutable {
                 relay->deleteLater();
                 if (guard != nullptr)
                     then(std::move(result));

@@ -9,10 +9,10 @@
 namespace lizard::client {
 
 struct Unit
-{};
+{
+};
 
-template <class T>
-class Outcome
+template <class T> class Outcome
 {
 public:
     Outcome(T value) : m_v(std::in_place_index<0>, std::move(value)) {}

@@ -3,12 +3,12 @@
 #include "client/offthread.h"
 
 #include <QMetaObject>
-
 #include <curl/curl.h>
 
 namespace lizard::client {
 
-PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Handler handler)
+PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx,
+                                 Handler handler)
     : PendingCall(ctx), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_ctx(ctx),
       m_hasCtx(ctx != nullptr),
       m_handler([handler = std::move(handler)](const HttpResponse& r, std::any) { handler(r); })
@@ -16,8 +16,8 @@ PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject*
     start(multi);
 }
 
-PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Prepare prepare,
-                                 PreparedHandler handler)
+PendingCallImpl::PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx,
+                                 Prepare prepare, PreparedHandler handler)
     : PendingCall(ctx), m_transfer(std::make_unique<CurlTransfer>(std::move(request))), m_ctx(ctx),
       m_hasCtx(ctx != nullptr), m_prepare(std::move(prepare)), m_handler(std::move(handler))
 {
@@ -28,7 +28,8 @@ void PendingCallImpl::start(CurlMulti* multi)
 {
     m_transfer->setFinishHandler([this](const HttpResponse& response) {
         if (response.cancelled) {
-            deliverLater(response); // the CurlMulti is being destroyed: not a moment to run callers' code
+            deliverLater(
+                response); // the CurlMulti is being destroyed: not a moment to run callers' code
         } else if (m_prepare) {
             // A cancel() meanwhile delivers first; this call's deletion drops the prepared answer.
             runOffThread<std::any>(
@@ -68,7 +69,8 @@ void PendingCallImpl::cancel()
 
 void PendingCallImpl::deliverLater(const HttpResponse& response)
 {
-    QMetaObject::invokeMethod(this, [this, response] { deliver(response); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, response] { deliver(response); }, Qt::QueuedConnection);
 }
 
 void PendingCallImpl::deliver(const HttpResponse& response, std::any prepared)

@@ -6,7 +6,6 @@
 #include "client/lizardapi.h"
 
 #include <QPointer>
-
 #include <any>
 #include <functional>
 #include <memory>
@@ -26,7 +25,8 @@ public:
     // A cancelled or failed-to-start call reaches handler with an empty std::any, unprepared.
     using Prepare = std::function<std::any(const HttpResponse&)>;
     using PreparedHandler = std::function<void(const HttpResponse&, std::any prepared)>;
-    PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Prepare prepare, PreparedHandler handler);
+    PendingCallImpl(CurlMulti* multi, HttpRequest request, QObject* ctx, Prepare prepare,
+                    PreparedHandler handler);
     // A call that fails before reaching the network: report runs from the event loop (unless
     // ctx was destroyed first).
     PendingCallImpl(QObject* ctx, std::function<void()> report);

@@ -10,6 +10,7 @@
 
 namespace lizard::client {
 
-Outcome<ExposedPort> parseExposedPort(const QByteArray& body, int requestedPort, const QString& what = {});
+Outcome<ExposedPort> parseExposedPort(const QByteArray& body, int requestedPort,
+                                      const QString& what = {});
 
 } // namespace lizard::client

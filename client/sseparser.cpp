@@ -12,8 +12,8 @@ namespace {
 QString decodeField(QByteArrayView bytes)
 {
     // Stateless: a sequence cut short at the end is U+FFFD, not held back for more bytes.
-    QStringDecoder decoder(QStringDecoder::Utf8,
-                           QStringDecoder::Flag::ConvertInitialBom | QStringDecoder::Flag::Stateless);
+    QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::ConvertInitialBom |
+                                                     QStringDecoder::Flag::Stateless);
     return decoder.decode(bytes);
 }
 

@@ -35,10 +35,10 @@ private:
     void processLine(QByteArrayView line, QList<SseEvent>& out);
     void dispatch(QList<SseEvent>& out);
 
-    QByteArray m_buffer;          // bytes of an unfinished line
-    bool m_skipLf = false;        // the last chunk ended in CR: a leading LF belongs to it
-    bool m_started = false;       // the BOM check was done
-    QByteArray m_data;            // data of the event being built, UTF-8
+    QByteArray m_buffer;    // bytes of an unfinished line
+    bool m_skipLf = false;  // the last chunk ended in CR: a leading LF belongs to it
+    bool m_started = false; // the BOM check was done
+    QByteArray m_data;      // data of the event being built, UTF-8
     bool m_hasData = false;
     QByteArray m_eventType;
     QString m_lastId;

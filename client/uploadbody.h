@@ -15,7 +15,7 @@ public:
     // Opens localPath for reading. false with errorString() when it cannot.
     bool open(const QString& localPath, const QString& remotePath);
 
-    qint64 size() const { return m_size; }          // total body bytes (Content-Length)
+    qint64 size() const { return m_size; } // total body bytes (Content-Length)
     qint64 fileSize() const { return m_fileSize; }
     qint64 fileBytesRead() const { return m_fileRead; }
     QString errorString() const { return m_error; }
@@ -30,12 +30,12 @@ private:
     QFile m_file;
     QByteArray m_prefix;
     QByteArray m_suffix;
-    QByteArray m_buffer;        // encoded bytes not yet handed out
+    QByteArray m_buffer; // encoded bytes not yet handed out
     qsizetype m_bufferPos = 0;
     qint64 m_size = 0;
     qint64 m_fileSize = 0;
     qint64 m_fileRead = 0;
-    int m_stage = 0;            // 0 prefix, 1 content, 2 suffix, 3 done
+    int m_stage = 0; // 0 prefix, 1 content, 2 suffix, 3 done
     QString m_error;
 };
 

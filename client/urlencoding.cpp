@@ -16,7 +16,8 @@ QByteArray withQuery(const QByteArray& path, const QList<QPair<QByteArray, QStri
         if (value.isEmpty())
             continue;
         out += sep;
-        out += QString::fromLatin1(key).toUtf8().toPercentEncoding() + '=' + encodeUriComponent(value);
+        out +=
+            QString::fromLatin1(key).toUtf8().toPercentEncoding() + '=' + encodeUriComponent(value);
         sep = '&';
     }
     return out;

@@ -17,11 +17,17 @@ bool isValidUtf8(QByteArrayView bytes)
         char32_t cp = 0;
         char32_t min = 0;
         if ((c & 0xE0) == 0xC0) {
-            extra = 1; cp = c & 0x1F; min = 0x80;
+            extra = 1;
+            cp = c & 0x1F;
+            min = 0x80;
         } else if ((c & 0xF0) == 0xE0) {
-            extra = 2; cp = c & 0x0F; min = 0x800;
+            extra = 2;
+            cp = c & 0x0F;
+            min = 0x800;
         } else if ((c & 0xF8) == 0xF0) {
-            extra = 3; cp = c & 0x07; min = 0x10000;
+            extra = 3;
+            cp = c & 0x07;
+            min = 0x10000;
         } else {
             return false; // continuation byte without a lead, or 0xF8..0xFF
         }

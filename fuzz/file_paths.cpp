@@ -3,7 +3,6 @@
 // run on it, and the properties the file operations rely on are asserted.
 
 #include "agent/filepaths.h"
-
 #include "api/filepaths.h"
 #include "fuzz_check.h"
 

@@ -34,8 +34,8 @@ void readFields(const nlohmann::json& body)
         // An integer is read as itself: never wrapped into another (negative) value.
         if (const auto it = body.find(name); number && *number && it->is_number_unsigned())
             FUZZ_CHECK(uint64_t(**number) == it->get<uint64_t>() && **number >= 0);
-        if (const auto it = body.find(name); number && *number && it->is_number_integer() &&
-                                             !it->is_number_unsigned())
+        if (const auto it = body.find(name);
+            number && *number && it->is_number_integer() && !it->is_number_unsigned())
             FUZZ_CHECK(**number == it->get<int64_t>());
         expectClientError(f.stringMap(name));
         expectClientError(f.stringArray(name));

@@ -12,10 +12,10 @@ class CommandHistory
 public:
     explicit CommandHistory(int maxEntries = 500);
 
-    void add(const QString& command);      // also ends browsing
+    void add(const QString& command); // also ends browsing
     // Up: the previous (older) entry; `current` is what is typed now, restored by down().
     QString previous(const QString& current);
-    QString next(const QString& current);  // Down: newer entry, the saved typed line, or `current`
+    QString next(const QString& current); // Down: newer entry, the saved typed line, or `current`
     QStringList entries() const { return m_entries; }
     bool browsing() const { return m_pos >= 0; }
 

@@ -12,7 +12,7 @@ struct ConnectionProfile
     QString id;   // stable, e.g. "local" or "cloud-1"
     QString name; // shown to the user
     Kind kind = Kind::Local;
-    QString url;  // cloud: base URL; local: empty (found at connect time)
+    QString url; // cloud: base URL; local: empty (found at connect time)
     // The user confirmed, in the Connections dialog's warning, that the key may go to `url`
     // over plain http:// (not needed for https:// or loopback).
     bool keyInClearConfirmed = false;
@@ -22,7 +22,12 @@ struct ConnectionProfile
 
     static ConnectionProfile local()
     {
-        return {QStringLiteral("local"), QStringLiteral("Local (lizard-local)"), Kind::Local, {}, false, {}};
+        return {QStringLiteral("local"),
+                QStringLiteral("Local (lizard-local)"),
+                Kind::Local,
+                {},
+                false,
+                {}};
     }
 };
 

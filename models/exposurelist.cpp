@@ -30,16 +30,17 @@ void ExposureList::expose(const QString& sandboxId, int port, Done done)
             done(e);
         return;
     }
-    m_api->exposePort(sandboxId, port, this, [this, sandboxId, port, done = std::move(done)](Outcome<ExposedPort> o) {
-        if (o.ok()) {
-            m_bySandbox[sandboxId].insert(port, o.value());
-            emit changed(sandboxId);
-        } else {
-            emit failed(o.error());
-        }
-        if (done)
-            done(std::move(o));
-    });
+    m_api->exposePort(sandboxId, port, this,
+                      [this, sandboxId, port, done = std::move(done)](Outcome<ExposedPort> o) {
+                          if (o.ok()) {
+                              m_bySandbox[sandboxId].insert(port, o.value());
+                              emit changed(sandboxId);
+                          } else {
+                              emit failed(o.error());
+                          }
+                          if (done)
+                              done(std::move(o));
+                      });
 }
 
 void ExposureList::ensureExposed(const QString& sandboxId, int port, Done done)
@@ -60,18 +61,19 @@ void ExposureList::unexpose(const QString& sandboxId, int port, std::function<vo
             done(false);
         return;
     }
-    m_api->unexposePort(sandboxId, port, this, [this, sandboxId, port, done = std::move(done)](Outcome<client::Unit> o) {
-        const bool gone = o.ok() || o.error().kind == ApiError::Kind::NotFound;
-        if (gone) {
-            auto it = m_bySandbox.find(sandboxId);
-            if (it != m_bySandbox.end() && it->remove(port) > 0)
-                emit changed(sandboxId);
-        } else {
-            emit failed(o.error());
-        }
-        if (done)
-            done(gone);
-    });
+    m_api->unexposePort(sandboxId, port, this,
+                        [this, sandboxId, port, done = std::move(done)](Outcome<client::Unit> o) {
+                            const bool gone = o.ok() || o.error().kind == ApiError::Kind::NotFound;
+                            if (gone) {
+                                auto it = m_bySandbox.find(sandboxId);
+                                if (it != m_bySandbox.end() && it->remove(port) > 0)
+                                    emit changed(sandboxId);
+                            } else {
+                                emit failed(o.error());
+                            }
+                            if (done)
+                                done(gone);
+                        });
 }
 
 std::optional<ExposedPort> ExposureList::exposure(const QString& sandboxId, int port) const

@@ -9,7 +9,6 @@
 #include <QMap>
 #include <QObject>
 #include <QPointer>
-
 #include <functional>
 #include <optional>
 

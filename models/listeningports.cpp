@@ -3,7 +3,6 @@
 #include <QHash>
 #include <QMap>
 #include <QRegularExpression>
-
 #include <array>
 
 namespace lizard::models {
@@ -29,7 +28,11 @@ bool wordBytes(QStringView hex, quint8* out)
 
 QString ipv4(const quint8* b)
 {
-    return QStringLiteral("%1.%2.%3.%4").arg(int(b[0])).arg(int(b[1])).arg(int(b[2])).arg(int(b[3]));
+    return QStringLiteral("%1.%2.%3.%4")
+        .arg(int(b[0]))
+        .arg(int(b[1]))
+        .arg(int(b[2]))
+        .arg(int(b[3]));
 }
 
 // RFC 5952 text: lower-case hex, the longest run (2 or more) of zero groups as "::".
@@ -95,12 +98,13 @@ QStringList portScanCommand()
 {
     // Markers are printed even when a file is missing (no IPv6), so sections never mix. They
     // are quoted: an unquoted # would start a shell comment.
-    const QString script = QStringLiteral(
-                               "echo '%1'; cat /proc/net/tcp 2>/dev/null; "
-                               "echo '%2'; cat /proc/net/tcp6 2>/dev/null; "
-                               "echo '%3'; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p %l\\n' 2>/dev/null; "
-                               "echo '%4'; grep -H '' /proc/[0-9]*/comm 2>/dev/null; true")
-                               .arg(kTcp, kTcp6, kSockets, kComm);
+    const QString script =
+        QStringLiteral("echo '%1'; cat /proc/net/tcp 2>/dev/null; "
+                       "echo '%2'; cat /proc/net/tcp6 2>/dev/null; "
+                       "echo '%3'; find /proc/[0-9]*/fd -maxdepth 1 -lname 'socket:*' -printf '%p "
+                       "%l\\n' 2>/dev/null; "
+                       "echo '%4'; grep -H '' /proc/[0-9]*/comm 2>/dev/null; true")
+            .arg(kTcp, kTcp6, kSockets, kComm);
     return {QStringLiteral("/bin/sh"), QStringLiteral("-c"), script};
 }
 
@@ -150,7 +154,8 @@ QList<ListeningPort> parsePortScan(const QString& output)
     sockets += parseProcNetTcp(parts.value(kTcp6).join(QLatin1Char('\n')));
 
     // "/proc/12/fd/3 socket:[4567]" → inode 4567 belongs to pid 12.
-    static const QRegularExpression socketRe(QStringLiteral("^/proc/(\\d+)/fd/\\d+ socket:\\[(\\d+)\\]$"));
+    static const QRegularExpression socketRe(
+        QStringLiteral("^/proc/(\\d+)/fd/\\d+ socket:\\[(\\d+)\\]$"));
     QHash<quint64, int> owner;
     for (const QString& line : parts.value(kSockets)) {
         const auto m = socketRe.match(line.trimmed());

@@ -42,9 +42,15 @@ bool OutputLog::appendText(const QString& text)
     return append({client::OutputLine{client::OutputStream::Stdout, text}});
 }
 
-qint64 OutputLog::size() const { return m_file ? m_file->size() : 0; }
+qint64 OutputLog::size() const
+{
+    return m_file ? m_file->size() : 0;
+}
 
-QString OutputLog::fileName() const { return m_file ? m_file->fileName() : QString(); }
+QString OutputLog::fileName() const
+{
+    return m_file ? m_file->fileName() : QString();
+}
 
 bool OutputLog::saveTo(const QString& path)
 {

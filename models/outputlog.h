@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QString>
 #include <QTemporaryFile>
-
 #include <memory>
 
 namespace lizard::models {

@@ -2,7 +2,8 @@
 
 namespace lizard::models {
 
-PolledTableModel::PolledTableModel(client::LizardApi* api, QObject* parent) : QAbstractTableModel(parent), m_api(api)
+PolledTableModel::PolledTableModel(client::LizardApi* api, QObject* parent)
+    : QAbstractTableModel(parent), m_api(api)
 {
     m_pollTimer.setInterval(2000);
     connect(&m_pollTimer, &QTimer::timeout, this, &PolledTableModel::refresh);
@@ -40,7 +41,8 @@ void PolledTableModel::refresh()
     m_inFlight = startFetch(m_projectId, m_generation);
 }
 
-bool PolledTableModel::fetchDone(quint64 generation, const client::ApiError* error, const QString& what)
+bool PolledTableModel::fetchDone(quint64 generation, const client::ApiError* error,
+                                 const QString& what)
 {
     m_inFlight = nullptr;
     if (m_refreshAgain)

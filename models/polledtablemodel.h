@@ -9,7 +9,6 @@
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
-
 #include <utility>
 
 namespace lizard::models {
@@ -22,8 +21,8 @@ public:
 
     void setProjectId(const QString& projectId); // clears the rows and fetches
     QString projectId() const { return m_projectId; }
-    void setPollInterval(int ms);                // 0 = no polling
-    void refresh();                              // fetch now (or right after the one in flight)
+    void setPollInterval(int ms); // 0 = no polling
+    void refresh();               // fetch now (or right after the one in flight)
     client::LizardApi* api() const { return m_api; }
 
 signals:

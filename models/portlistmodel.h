@@ -10,7 +10,6 @@
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QTimer>
-
 #include <optional>
 
 namespace lizard::models {
@@ -39,8 +38,8 @@ public:
     void setSandboxId(const QString& sandboxId); // empty: no sandbox, no rows
     QString sandboxId() const { return m_sandboxId; }
 
-    void refresh();                 // scans now unless a scan is in flight
-    void setPolling(bool on);       // rescan every pollInterval while on
+    void refresh();           // scans now unless a scan is in flight
+    void setPolling(bool on); // rescan every pollInterval while on
     bool isPolling() const { return m_timer.isActive(); }
     void setPollInterval(int ms);
     int pollInterval() const { return m_timer.interval(); }
@@ -54,7 +53,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 signals:
     void refreshed();

@@ -21,12 +21,16 @@ PreviewAddress::PreviewAddress(const client::ExposedPort& exposure)
     }
 }
 
-QUrl PreviewAddress::startUrl() const { return m_start; }
+QUrl PreviewAddress::startUrl() const
+{
+    return m_start;
+}
 
 bool PreviewAddress::isSameOrigin(const QUrl& url) const
 {
     const int defaultPort = m_origin.scheme() == QLatin1String("https") ? 443 : 80;
-    return isValid() && url.scheme() == m_origin.scheme() && url.host().compare(m_origin.host(), Qt::CaseInsensitive) == 0 &&
+    return isValid() && url.scheme() == m_origin.scheme() &&
+           url.host().compare(m_origin.host(), Qt::CaseInsensitive) == 0 &&
            url.port(defaultPort) == m_origin.port(defaultPort);
 }
 
@@ -54,7 +58,8 @@ QUrl PreviewAddress::shareable(const QUrl& url) const
     QString query = out.query(QUrl::FullyEncoded);
     if (!query.isEmpty())
         query += QLatin1Char('&');
-    query += kTokenParam + QLatin1Char('=') + QString::fromLatin1(QUrl::toPercentEncoding(QString::fromUtf8(m_token)));
+    query += kTokenParam + QLatin1Char('=') +
+             QString::fromLatin1(QUrl::toPercentEncoding(QString::fromUtf8(m_token)));
     out.setQuery(query, QUrl::TolerantMode);
     return out;
 }
@@ -65,7 +70,8 @@ QUrl PreviewAddress::resolveTyped(const QString& text) const
     if (t.isEmpty())
         return m_start;
     const QUrl typed = QUrl::fromUserInput(t);
-    const bool full = t.contains(QStringLiteral("://")) || t.startsWith(m_origin.host() + QLatin1Char(':')) ||
+    const bool full = t.contains(QStringLiteral("://")) ||
+                      t.startsWith(m_origin.host() + QLatin1Char(':')) ||
                       t.startsWith(m_origin.host() + QLatin1Char('/')) || t == m_origin.host();
     if (full && typed.isValid())
         return typed;

@@ -17,8 +17,8 @@ public:
     explicit PreviewAddress(const client::ExposedPort& exposure);
 
     bool isValid() const { return m_origin.isValid() && !m_origin.host().isEmpty(); }
-    QUrl origin() const { return m_origin; }          // scheme://host:port/ of the exposure
-    QUrl startUrl() const;                            // the exposure's url without its token
+    QUrl origin() const { return m_origin; } // scheme://host:port/ of the exposure
+    QUrl startUrl() const;                   // the exposure's url without its token
     QByteArray token() const { return m_token; }
     int sandboxPort() const { return m_port; }
 

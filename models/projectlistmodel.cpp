@@ -8,7 +8,8 @@ using client::Project;
 
 ProjectListModel::ProjectListModel(client::LizardApi* api, QObject* parent)
     : QAbstractListModel(parent), m_api(api)
-{}
+{
+}
 
 void ProjectListModel::fail(client::ApiError error, const QString& what)
 {
@@ -147,11 +148,16 @@ QVariant ProjectListModel::data(const QModelIndex& index, int role) const
     const Project& p = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::EditRole: return p.name;
-    case Qt::ToolTipRole: return QStringLiteral("%1 (%2)").arg(p.name, p.id);
-    case ProjectIdRole: return p.id;
-    case SlugRole: return p.slug;
-    default: return {};
+    case Qt::EditRole:
+        return p.name;
+    case Qt::ToolTipRole:
+        return QStringLiteral("%1 (%2)").arg(p.name, p.id);
+    case ProjectIdRole:
+        return p.id;
+    case SlugRole:
+        return p.slug;
+    default:
+        return {};
     }
 }
 

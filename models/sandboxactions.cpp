@@ -8,8 +8,7 @@ namespace lizard::models {
 using client::ApiError;
 
 namespace {
-template <class T>
-client::Outcome<T> named(client::Outcome<T> outcome, const QString& what)
+template <class T> client::Outcome<T> named(client::Outcome<T> outcome, const QString& what)
 {
     if (outcome || !outcome.error().what.isEmpty())
         return outcome;
@@ -30,9 +29,11 @@ ApiError noConnection(const QString& what)
 
 SandboxActions::SandboxActions(client::LizardApi* api, SandboxTableModel* table, QObject* parent)
     : QObject(parent), m_api(api), m_table(table)
-{}
+{
+}
 
-client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& request, QObject* ctx,
+client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& request,
+                                            QObject* ctx,
                                             client::LizardApi::Done<client::SandboxInfo> done)
 {
     const QString what = QStringLiteral("Create sandbox");
@@ -52,7 +53,8 @@ client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& 
     });
 }
 
-void SandboxActions::kill(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done)
+void SandboxActions::kill(const QString& sandboxId, QObject* ctx,
+                          client::LizardApi::Done<client::Unit> done)
 {
     const QString what = QStringLiteral("Kill sandbox %1").arg(sandboxId);
     if (m_api == nullptr) {
@@ -76,14 +78,18 @@ void SandboxActions::extend(const QString& sandboxId, int minutes, QObject* ctx,
         return;
     }
     QPointer<SandboxTableModel> table = m_table;
-    m_api->setSandboxTimeout(sandboxId, qint64(minutes) * 60000, ctx, [table, done, what](auto outcome) {
-        if (outcome && table)
-            table->refresh();
-        done(named(std::move(outcome), what));
-    });
+    m_api->setSandboxTimeout(sandboxId, qint64(minutes) * 60000, ctx,
+                             [table, done, what](auto outcome) {
+                                 if (outcome && table)
+                                     table->refresh();
+                                 done(named(std::move(outcome), what));
+                             });
 }
 
-bool SandboxActions::busy(const QString& sandboxId) const { return m_table && !m_table->activity(sandboxId).isEmpty(); }
+bool SandboxActions::busy(const QString& sandboxId) const
+{
+    return m_table && !m_table->activity(sandboxId).isEmpty();
+}
 
 void SandboxActions::setBusy(const QString& sandboxId, const QString& activity)
 {
@@ -93,8 +99,9 @@ void SandboxActions::setBusy(const QString& sandboxId, const QString& activity)
 }
 
 template <class T, class Call>
-void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what, const QString& activity,
-                                  QObject* ctx, client::LizardApi::Done<T> done, Call call,
+void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what,
+                                  const QString& activity, QObject* ctx,
+                                  client::LizardApi::Done<T> done, Call call,
                                   std::function<void(const client::Outcome<T>&)> always)
 {
     if (m_api == nullptr) {
@@ -107,33 +114,36 @@ void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what,
     const QPointer<QObject> caller = ctx;
     const bool hasCaller = ctx != nullptr;
     QPointer<SandboxActions> self = this;
-    call(m_api.data(), [self, sandboxId, done, what, caller, hasCaller, always](client::Outcome<T> outcome) {
-        if (self) {
-            self->setBusy(sandboxId, {});
-            if (always)
-                always(outcome);
-            if (self->m_table)
-                self->m_table->refresh();
-        }
-        if (hasCaller && caller.isNull())
-            return;
-        if (!outcome) {
-            done(withLimitDetails(named(std::move(outcome), what).error()));
-            return;
-        }
-        done(std::move(outcome));
-    });
+    call(m_api.data(),
+         [self, sandboxId, done, what, caller, hasCaller, always](client::Outcome<T> outcome) {
+             if (self) {
+                 self->setBusy(sandboxId, {});
+                 if (always)
+                     always(outcome);
+                 if (self->m_table)
+                     self->m_table->refresh();
+             }
+             if (hasCaller && caller.isNull())
+                 return;
+             if (!outcome) {
+                 done(withLimitDetails(named(std::move(outcome), what).error()));
+                 return;
+             }
+             done(std::move(outcome));
+         });
 }
 
-void SandboxActions::pause(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done)
+void SandboxActions::pause(const QString& sandboxId, QObject* ctx,
+                           client::LizardApi::Done<client::Unit> done)
 {
-    runLifecycle<client::Unit>(sandboxId, QStringLiteral("Pause sandbox %1").arg(sandboxId), QStringLiteral("pausing…"),
-                               ctx, std::move(done), [&](client::LizardApi* api, auto wrapped) {
-                                   api->pauseSandbox(sandboxId, this, wrapped);
-                               });
+    runLifecycle<client::Unit>(
+        sandboxId, QStringLiteral("Pause sandbox %1").arg(sandboxId), QStringLiteral("pausing…"),
+        ctx, std::move(done),
+        [&](client::LizardApi* api, auto wrapped) { api->pauseSandbox(sandboxId, this, wrapped); });
 }
 
-void SandboxActions::resume(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done)
+void SandboxActions::resume(const QString& sandboxId, QObject* ctx,
+                            client::LizardApi::Done<client::Unit> done)
 {
     runLifecycle<client::Unit>(sandboxId, QStringLiteral("Resume sandbox %1").arg(sandboxId),
                                QStringLiteral("resuming…"), ctx, std::move(done),
@@ -148,7 +158,9 @@ void SandboxActions::snapshot(const QString& sandboxId, const QString& name, QOb
     runLifecycle<client::Snapshot>(
         sandboxId, QStringLiteral("Snapshot sandbox %1").arg(sandboxId),
         QStringLiteral("taking snapshot “%1”…").arg(name), ctx, std::move(done),
-        [&](client::LizardApi* api, auto wrapped) { api->createSnapshot(sandboxId, name, this, wrapped); },
+        [&](client::LizardApi* api, auto wrapped) {
+            api->createSnapshot(sandboxId, name, this, wrapped);
+        },
         [this](const client::Outcome<client::Snapshot>& outcome) {
             if (outcome)
                 emit snapshotStarted(outcome.value());
@@ -162,8 +174,11 @@ void SandboxActions::fork(const QString& sandboxId, int count, qint64 timeoutMs,
     QPointer<SandboxTableModel> table = m_table;
     runLifecycle<QList<client::ForkEntry>>(
         sandboxId, QStringLiteral("Fork sandbox %1").arg(sandboxId),
-        count == 1 ? QStringLiteral("forking…") : QStringLiteral("forking ×%1…").arg(count), ctx, std::move(done),
-        [&](client::LizardApi* api, auto wrapped) { api->forkSandbox(sandboxId, count, timeoutMs, this, wrapped); },
+        count == 1 ? QStringLiteral("forking…") : QStringLiteral("forking ×%1…").arg(count), ctx,
+        std::move(done),
+        [&](client::LizardApi* api, auto wrapped) {
+            api->forkSandbox(sandboxId, count, timeoutMs, this, wrapped);
+        },
         [table](const client::Outcome<QList<client::ForkEntry>>& outcome) {
             if (!outcome || !table)
                 return;

@@ -7,7 +7,6 @@
 
 #include <QObject>
 #include <QPointer>
-
 #include <functional>
 
 namespace lizard::models {
@@ -49,8 +48,8 @@ private:
     // Marks the sandbox busy with `activity`, runs call(api, wrappedDone); when it ends: unmarks,
     // runs `always` (even if ctx is gone), refreshes the table, then done (unless ctx is gone).
     template <class T, class Call>
-    void runLifecycle(const QString& sandboxId, const QString& what, const QString& activity, QObject* ctx,
-                      client::LizardApi::Done<T> done, Call call,
+    void runLifecycle(const QString& sandboxId, const QString& what, const QString& activity,
+                      QObject* ctx, client::LizardApi::Done<T> done, Call call,
                       std::function<void(const client::Outcome<T>&)> always = {});
     void setBusy(const QString& sandboxId, const QString& activity);
 

@@ -12,11 +12,16 @@ bool sandboxActionAllowed(SandboxAction action, const QString& status, bool busy
     const bool paused = status == QLatin1String("paused");
     switch (action) {
     case SandboxAction::Pause:
-    case SandboxAction::Fork: return running;
-    case SandboxAction::Extend: return running || paused;
-    case SandboxAction::Resume: return paused;
-    case SandboxAction::Snapshot: return running || paused;
-    case SandboxAction::Kill: return true;
+    case SandboxAction::Fork:
+        return running;
+    case SandboxAction::Extend:
+        return running || paused;
+    case SandboxAction::Resume:
+        return paused;
+    case SandboxAction::Snapshot:
+        return running || paused;
+    case SandboxAction::Kill:
+        return true;
     }
     return false;
 }
@@ -31,14 +36,16 @@ client::ApiError withLimitDetails(client::ApiError error)
     if (error.running >= 0)
         parts << QStringLiteral("%1 running").arg(error.running);
     const QString details = parts.join(QStringLiteral(", "));
-    error.message = error.message.isEmpty() ? details : error.message + QStringLiteral(" [") + details + ']';
+    error.message =
+        error.message.isEmpty() ? details : error.message + QStringLiteral(" [") + details + ']';
     return error;
 }
 
 QString forkFailureText(const client::ForkEntry& entry)
 {
     client::ApiError error;
-    error.kind = entry.httpStatus == 429 ? client::ApiError::Kind::RateLimit : client::ApiError::Kind::Server;
+    error.kind = entry.httpStatus == 429 ? client::ApiError::Kind::RateLimit
+                                         : client::ApiError::Kind::Server;
     error.message = entry.error;
     error.limit = entry.limit;
     error.running = entry.running;

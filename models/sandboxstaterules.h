@@ -11,9 +11,9 @@ namespace lizard::models {
 enum class SandboxAction { Pause, Resume, Snapshot, Fork, Extend, Kill };
 
 // running: pause, snapshot, fork, extend, kill; paused: resume, snapshot (the server freezes
-// the sandbox while capturing anyway), extend, kill; any other status (failed, stopped, unknown): kill.
-// An empty status counts as running: the cloud's list holds running sandboxes only.
-// `busy` (an operation of ours on it is in flight) allows only kill.
+// the sandbox while capturing anyway), extend, kill; any other status (failed, stopped, unknown):
+// kill. An empty status counts as running: the cloud's list holds running sandboxes only. `busy`
+// (an operation of ours on it is in flight) allows only kill.
 bool sandboxActionAllowed(SandboxAction action, const QString& status, bool busy = false);
 
 // A 429's message also says the limit and how many sandboxes run (for the banner).

@@ -9,7 +9,8 @@ namespace lizard::models {
 using client::SandboxInfo;
 
 SandboxTableModel::SandboxTableModel(client::LizardApi* api, QObject* parent)
-    : QAbstractTableModel(parent), m_api(api), m_clock([] { return QDateTime::currentDateTimeUtc(); })
+    : QAbstractTableModel(parent), m_api(api),
+      m_clock([] { return QDateTime::currentDateTimeUtc(); })
 {
     m_pollTimer.setInterval(2000);
     m_tickTimer.setInterval(1000);
@@ -43,7 +44,10 @@ void SandboxTableModel::setPollInterval(int ms)
     m_pollTimer.start(ms);
 }
 
-void SandboxTableModel::setTickInterval(int ms) { m_tickTimer.start(qMax(10, ms)); }
+void SandboxTableModel::setTickInterval(int ms)
+{
+    m_tickTimer.start(qMax(10, ms));
+}
 
 void SandboxTableModel::refresh()
 {
@@ -157,8 +161,8 @@ void SandboxTableModel::tick()
         }
     }
     if (first >= 0)
-        emit dataChanged(index(first, SandboxColumn::TimeLeft), index(last, SandboxColumn::TimeLeft),
-                         {Qt::DisplayRole});
+        emit dataChanged(index(first, SandboxColumn::TimeLeft),
+                         index(last, SandboxColumn::TimeLeft), {Qt::DisplayRole});
 }
 
 void SandboxTableModel::setActivity(const QString& sandboxId, const QString& text)
@@ -207,15 +211,20 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
             text += QStringLiteral(" · ") + m_activity.value(info.sandboxId);
         return text;
     }
-    case ActivityRole: return m_activity.value(info.sandboxId);
-    case SandboxIdRole: return info.sandboxId;
-    case StatusRole: return info.status;
-    case EndAtRole: return info.endAt;
+    case ActivityRole:
+        return m_activity.value(info.sandboxId);
+    case SandboxIdRole:
+        return info.sandboxId;
+    case StatusRole:
+        return info.status;
+    case EndAtRole:
+        return info.endAt;
     case Qt::TextAlignmentRole:
         if (index.column() == SandboxColumn::TimeLeft || index.column() == SandboxColumn::Started)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 

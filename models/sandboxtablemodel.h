@@ -10,7 +10,6 @@
 #include <QHash>
 #include <QPointer>
 #include <QTimer>
-
 #include <functional>
 
 namespace lizard::models {
@@ -25,9 +24,9 @@ public:
 
     void setProjectId(const QString& projectId); // clears the rows and fetches
     QString projectId() const { return m_projectId; }
-    void setPollInterval(int ms);                // 0 = no polling
+    void setPollInterval(int ms); // 0 = no polling
     void setTickInterval(int ms);
-    void refresh();                              // fetch now (or right after the one in flight)
+    void refresh(); // fetch now (or right after the one in flight)
     // The list of the current project arrived and the last fetch succeeded: an empty table then
     // means the project has no sandboxes (not "not loaded yet" or "the server failed").
     bool isLoaded() const { return m_loaded && !m_failing; }
@@ -45,7 +44,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     // Clock used for the time columns (tests may pin it).
     void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }

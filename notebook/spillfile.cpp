@@ -56,7 +56,8 @@ int SpillFile::removeLeftovers(const QString& tempDir)
     static const QRegularExpression owned(QStringLiteral("^%1(\\d+)\\.(\\d+)-").arg(kPrefix));
     int removed = 0;
     const QDir dir(tempDir);
-    for (const QString& name : dir.entryList({QString(kPrefix) + u'*'}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+    for (const QString& name :
+         dir.entryList({QString(kPrefix) + u'*'}, QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QRegularExpressionMatch m = owned.match(name);
         if (!m.hasMatch())
             continue; // not named by an owner: nothing tells whether its app still runs

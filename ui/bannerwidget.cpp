@@ -28,14 +28,19 @@ void BannerWidget::showMessage(Kind kind, const QString& text)
     m_kind = kind;
     m_label->setText(text);
     if (kind == Kind::Error)
-        setStyleSheet(QStringLiteral("#banner { background: #fdecea; border: 1px solid #e0a39c; border-radius: 4px; }"
-                                     "QLabel { color: #7a1c12; }"));
+        setStyleSheet(QStringLiteral(
+            "#banner { background: #fdecea; border: 1px solid #e0a39c; border-radius: 4px; }"
+            "QLabel { color: #7a1c12; }"));
     else
-        setStyleSheet(QStringLiteral("#banner { background: #fff6dc; border: 1px solid #e6cf8b; border-radius: 4px; }"
-                                     "QLabel { color: #5c4600; }"));
+        setStyleSheet(QStringLiteral(
+            "#banner { background: #fff6dc; border: 1px solid #e6cf8b; border-radius: 4px; }"
+            "QLabel { color: #5c4600; }"));
     show();
 }
 
-QString BannerWidget::text() const { return m_label->text(); }
+QString BannerWidget::text() const
+{
+    return m_label->text();
+}
 
 } // namespace lizard::ui

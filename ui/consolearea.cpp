@@ -12,7 +12,8 @@
 namespace lizard::ui {
 
 ConsoleArea::ConsoleArea(QWidget* parent)
-    : QWidget(parent), m_stack(new QStackedWidget(this)), m_placeholder(new QLabel(this)), m_title(new QLabel(this))
+    : QWidget(parent), m_stack(new QStackedWidget(this)), m_placeholder(new QLabel(this)),
+      m_title(new QLabel(this))
 {
     m_placeholder->setText(QStringLiteral("Select a sandbox to open its console."));
     m_placeholder->setAlignment(Qt::AlignCenter);

@@ -28,7 +28,10 @@ public:
     void setBackend(client::LizardApi* api, models::SandboxTableModel* sandboxes); // not owned
     void showSandbox(const QString& sandboxId); // empty: placeholder
     ConsoleWidget* currentConsole() const;
-    ConsoleWidget* consoleFor(const QString& sandboxId) const { return m_consoles.value(sandboxId); }
+    ConsoleWidget* consoleFor(const QString& sandboxId) const
+    {
+        return m_consoles.value(sandboxId);
+    }
 
 signals:
     void errorOccurred(const lizard::client::ApiError& error);

@@ -123,10 +123,21 @@ void ConsoleView::appendMarker(Marker marker, const QString& text)
     flushNow();
     QTextCharFormat format;
     switch (marker) {
-    case Marker::Command: format.setFontWeight(QFont::Bold); format.setForeground(QColor(0x1f, 0x4e, 0x9a)); break;
-    case Marker::ExitOk: format.setForeground(QColor(0x2e, 0x7d, 0x32)); break;
-    case Marker::ExitFailed: format.setForeground(QColor(0xb0, 0x20, 0x20)); format.setFontWeight(QFont::Bold); break;
-    case Marker::Note: format.setForeground(QColor(0x70, 0x70, 0x70)); format.setFontItalic(true); break;
+    case Marker::Command:
+        format.setFontWeight(QFont::Bold);
+        format.setForeground(QColor(0x1f, 0x4e, 0x9a));
+        break;
+    case Marker::ExitOk:
+        format.setForeground(QColor(0x2e, 0x7d, 0x32));
+        break;
+    case Marker::ExitFailed:
+        format.setForeground(QColor(0xb0, 0x20, 0x20));
+        format.setFontWeight(QFont::Bold);
+        break;
+    case Marker::Note:
+        format.setForeground(QColor(0x70, 0x70, 0x70));
+        format.setFontItalic(true);
+        break;
     }
     QScrollBar* bar = verticalScrollBar();
     const bool follow = bar->value() >= bar->maximum() - 2;

@@ -25,7 +25,7 @@ public:
 
     void enqueue(const QList<client::OutputLine>& lines);
     void appendMarker(Marker marker, const QString& text); // flushes queued output first
-    void flushNow(); // everything queued, now
+    void flushNow();                                       // everything queued, now
     int pendingLines() const { return int(m_pending.size()); }
     qint64 linesDropped() const { return m_dropped; } // skipped because they would scroll out
 

@@ -18,10 +18,12 @@ using models::ConsoleSession;
 
 ConsoleWidget::ConsoleWidget(QWidget* parent)
     : QWidget(parent), m_view(new ConsoleView(this)), m_input(new QLineEdit(this)),
-      m_run(new QPushButton(QStringLiteral("Run"), this)), m_stop(new QPushButton(QStringLiteral("Stop"), this)),
+      m_run(new QPushButton(QStringLiteral("Run"), this)),
+      m_stop(new QPushButton(QStringLiteral("Stop"), this)),
       m_save(new QPushButton(QStringLiteral("Save output…"), this)), m_status(new QLabel(this))
 {
-    m_input->setPlaceholderText(QStringLiteral("Command, e.g. ls /; python3 -c 'print(6*7)'   (Up/Down: history)"));
+    m_input->setPlaceholderText(
+        QStringLiteral("Command, e.g. ls /; python3 -c 'print(6*7)'   (Up/Down: history)"));
     m_input->setFont(m_view->font());
     m_input->installEventFilter(this);
     m_input->setObjectName(QStringLiteral("consoleCommandLine"));
@@ -73,26 +75,35 @@ void ConsoleWidget::setSession(ConsoleSession* session)
         const bool ok = code == 0;
         m_view->appendMarker(ok ? ConsoleView::Marker::ExitOk : ConsoleView::Marker::ExitFailed,
                              session->endingText());
-        setStatus(QStringLiteral("exit %1").arg(code), ok ? QStringLiteral("#2e7d32") : QStringLiteral("#b02020"));
+        setStatus(QStringLiteral("exit %1").arg(code),
+                  ok ? QStringLiteral("#2e7d32") : QStringLiteral("#b02020"));
     });
     connect(session, &ConsoleSession::commandStopped, this, [this, session] {
         m_view->appendMarker(ConsoleView::Marker::Note, session->endingText());
         setStatus(QStringLiteral("stopped"), QStringLiteral("#b06000"));
     });
-    connect(session, &ConsoleSession::commandFailed, this, [this, session](const client::ApiError& error) {
-        m_view->appendMarker(ConsoleView::Marker::ExitFailed, session->endingText());
-        const bool lost = error.kind == client::ApiError::Kind::Network;
-        setStatus(lost ? QStringLiteral("connection lost") : QStringLiteral("failed"), QStringLiteral("#b02020"));
-        emit errorOccurred(error);
-    });
+    connect(session, &ConsoleSession::commandFailed, this,
+            [this, session](const client::ApiError& error) {
+                m_view->appendMarker(ConsoleView::Marker::ExitFailed, session->endingText());
+                const bool lost = error.kind == client::ApiError::Kind::Network;
+                setStatus(lost ? QStringLiteral("connection lost") : QStringLiteral("failed"),
+                          QStringLiteral("#b02020"));
+                emit errorOccurred(error);
+            });
     connect(session, &ConsoleSession::logError, this, &ConsoleWidget::message);
     connect(session, &ConsoleSession::runningChanged, this, &ConsoleWidget::setRunning);
     setRunning(session->isRunning());
 }
 
-models::ConsoleSession* ConsoleWidget::session() const { return m_session; }
+models::ConsoleSession* ConsoleWidget::session() const
+{
+    return m_session;
+}
 
-QString ConsoleWidget::statusText() const { return m_status->text(); }
+QString ConsoleWidget::statusText() const
+{
+    return m_status->text();
+}
 
 void ConsoleWidget::setStatus(const QString& text, const QString& color)
 {
@@ -170,7 +181,8 @@ void ConsoleWidget::saveOutput()
         return;
     QString error;
     if (saveOutputTo(path, &error))
-        emit message(QStringLiteral("Saved %1 lines to %2").arg(m_session->log().lineCount()).arg(path));
+        emit message(
+            QStringLiteral("Saved %1 lines to %2").arg(m_session->log().lineCount()).arg(path));
     else
         emit message(QStringLiteral("Save output failed: ") + error);
 }

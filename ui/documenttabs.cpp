@@ -31,7 +31,10 @@ void DocumentTabs::openDocument(DocumentPage* page)
     emit documentOpened(page);
 }
 
-void DocumentTabs::showDocument(DocumentPage* page) { setCurrentWidget(page); }
+void DocumentTabs::showDocument(DocumentPage* page)
+{
+    setCurrentWidget(page);
+}
 
 QList<DocumentPage*> DocumentTabs::documents() const
 {
@@ -42,7 +45,10 @@ QList<DocumentPage*> DocumentTabs::documents() const
     return pages;
 }
 
-DocumentPage* DocumentTabs::currentDocument() const { return qobject_cast<DocumentPage*>(currentWidget()); }
+DocumentPage* DocumentTabs::currentDocument() const
+{
+    return qobject_cast<DocumentPage*>(currentWidget());
+}
 
 bool DocumentTabs::closeDocument(DocumentPage* page)
 {

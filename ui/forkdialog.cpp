@@ -14,8 +14,9 @@
 namespace lizard::ui {
 
 ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidget* parent)
-    : QDialog(parent), m_actions(actions), m_sandboxId(std::move(sandboxId)), m_count(new QSpinBox(this)),
-      m_lifetime(new QSpinBox(this)), m_progress(new QProgressBar(this)), m_error(new QLabel(this)),
+    : QDialog(parent), m_actions(actions), m_sandboxId(std::move(sandboxId)),
+      m_count(new QSpinBox(this)), m_lifetime(new QSpinBox(this)),
+      m_progress(new QProgressBar(this)), m_error(new QLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("Fork %1").arg(m_sandboxId));
@@ -35,9 +36,10 @@ ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidg
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->hide();
 
-    auto* note = new QLabel(QStringLiteral("Each copy is a new sandbox with a copy of the files; its processes start "
-                                           "fresh. The source keeps running."),
-                            this);
+    auto* note = new QLabel(
+        QStringLiteral("Each copy is a new sandbox with a copy of the files; its processes start "
+                       "fresh. The source keeps running."),
+        this);
     note->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Copies:"), m_count);
@@ -53,7 +55,10 @@ ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidg
     resize(420, 220);
 }
 
-QString ForkDialog::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
+QString ForkDialog::errorText() const
+{
+    return m_error->isVisible() ? m_error->text() : QString();
+}
 
 void ForkDialog::showError(const QString& text)
 {

@@ -64,7 +64,8 @@ bool KeyValueTable::values(QMap<QString, QString>* out, QString* error) const
         if (key.isEmpty() && value.isEmpty())
             continue;
         if (key.isEmpty()) {
-            *error = QStringLiteral("%1: row %2 has a value but no name.").arg(m_keyTitle).arg(row + 1);
+            *error =
+                QStringLiteral("%1: row %2 has a value but no name.").arg(m_keyTitle).arg(row + 1);
             return false;
         }
         if (result.contains(key)) {

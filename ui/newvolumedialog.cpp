@@ -14,11 +14,13 @@ namespace lizard::ui {
 
 NewVolumeDialog::NewVolumeDialog(models::VolumeListModel* model, QWidget* parent)
     : QDialog(parent), m_model(model), m_name(new QLineEdit(this)), m_size(new QSpinBox(this)),
-      m_error(new QLabel(this)), m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
+      m_error(new QLabel(this)),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("New volume"));
     m_name->setPlaceholderText(QStringLiteral("e.g. scratch"));
-    m_name->setToolTip(QStringLiteral("The volume's key in the project: lowercase letters, digits and dashes"));
+    m_name->setToolTip(
+        QStringLiteral("The volume's key in the project: lowercase letters, digits and dashes"));
     m_size->setRange(1, 16384); // the server says its own maximum
     m_size->setValue(5);        // the API's default
     m_size->setSuffix(QStringLiteral(" GB"));
@@ -39,7 +41,10 @@ NewVolumeDialog::NewVolumeDialog(models::VolumeListModel* model, QWidget* parent
     resize(380, 160);
 }
 
-QString NewVolumeDialog::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
+QString NewVolumeDialog::errorText() const
+{
+    return m_error->isVisible() ? m_error->text() : QString();
+}
 
 void NewVolumeDialog::showError(const QString& text)
 {
@@ -63,16 +68,17 @@ void NewVolumeDialog::accept()
     m_busy = true;
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
     m_error->hide();
-    m_model->createVolume(name, m_size->value(), this, [this](client::Outcome<client::Volume> outcome) {
-        m_busy = false;
-        m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
-        if (!outcome) {
-            showError(outcome.error().toDisplayString());
-            return;
-        }
-        emit created(outcome.value());
-        QDialog::accept();
-    });
+    m_model->createVolume(name, m_size->value(), this,
+                          [this](client::Outcome<client::Volume> outcome) {
+                              m_busy = false;
+                              m_buttons->button(QDialogButtonBox::Ok)->setEnabled(true);
+                              if (!outcome) {
+                                  showError(outcome.error().toDisplayString());
+                                  return;
+                              }
+                              emit created(outcome.value());
+                              QDialog::accept();
+                          });
 }
 
 } // namespace lizard::ui

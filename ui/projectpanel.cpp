@@ -15,7 +15,8 @@ namespace lizard::ui {
 using models::ProjectListModel;
 
 ProjectPanel::ProjectPanel(QWidget* parent)
-    : QWidget(parent), m_view(new QListView(this)), m_rename(new QToolButton(this)), m_delete(new QToolButton(this))
+    : QWidget(parent), m_view(new QListView(this)), m_rename(new QToolButton(this)),
+      m_delete(new QToolButton(this))
 {
     auto* title = new QLabel(QStringLiteral("<b>Projects</b>"), this);
     auto* create = new QToolButton(this);
@@ -48,14 +49,14 @@ void ProjectPanel::setModel(ProjectListModel* model)
     emitCurrent();
     if (model == nullptr)
         return;
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &ProjectPanel::emitCurrent);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ProjectPanel::emitCurrent);
     connect(model, &ProjectListModel::refreshed, this, [this] {
         if (!m_view->currentIndex().isValid() && m_model && m_model->defaultRow() >= 0)
             m_view->setCurrentIndex(m_model->index(m_model->defaultRow()));
     });
-    connect(model, &ProjectListModel::projectCreated, this, [this](const client::Project& p) {
-        selectProject(p.id);
-    });
+    connect(model, &ProjectListModel::projectCreated, this,
+            [this](const client::Project& p) { selectProject(p.id); });
     connect(model, &QAbstractItemModel::rowsRemoved, this, [this] {
         if (!m_view->currentIndex().isValid() && m_model && m_model->defaultRow() >= 0)
             m_view->setCurrentIndex(m_model->index(m_model->defaultRow()));
@@ -81,7 +82,10 @@ QString ProjectPanel::currentProjectId() const
     return m_view->currentIndex().data(ProjectListModel::ProjectIdRole).toString();
 }
 
-QString ProjectPanel::currentProjectName() const { return m_view->currentIndex().data().toString(); }
+QString ProjectPanel::currentProjectName() const
+{
+    return m_view->currentIndex().data().toString();
+}
 
 void ProjectPanel::emitCurrent()
 {
@@ -99,8 +103,8 @@ void ProjectPanel::createProject()
     if (!m_model)
         return;
     bool ok = false;
-    const QString name = QInputDialog::getText(this, QStringLiteral("New project"), QStringLiteral("Name:"),
-                                               QLineEdit::Normal, {}, &ok);
+    const QString name = QInputDialog::getText(this, QStringLiteral("New project"),
+                                               QStringLiteral("Name:"), QLineEdit::Normal, {}, &ok);
     if (ok && !name.trimmed().isEmpty())
         m_model->createProject(name);
 }
@@ -111,8 +115,9 @@ void ProjectPanel::renameProject()
     if (!m_model || id.isEmpty())
         return;
     bool ok = false;
-    const QString name = QInputDialog::getText(this, QStringLiteral("Rename project"), QStringLiteral("New name:"),
-                                               QLineEdit::Normal, currentProjectName(), &ok);
+    const QString name =
+        QInputDialog::getText(this, QStringLiteral("Rename project"), QStringLiteral("New name:"),
+                              QLineEdit::Normal, currentProjectName(), &ok);
     if (ok && !name.trimmed().isEmpty() && name != currentProjectName())
         m_model->renameProject(id, name);
 }
@@ -122,10 +127,11 @@ void ProjectPanel::deleteProject()
     const QString id = currentProjectId();
     if (!m_model || id.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, QStringLiteral("Delete project"),
-        QStringLiteral("Delete the project \"%1\"? This cannot be undone.").arg(currentProjectName()),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    const auto answer =
+        QMessageBox::question(this, QStringLiteral("Delete project"),
+                              QStringLiteral("Delete the project \"%1\"? This cannot be undone.")
+                                  .arg(currentProjectName()),
+                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer == QMessageBox::Yes)
         m_model->deleteProject(id);
 }

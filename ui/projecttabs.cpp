@@ -10,7 +10,8 @@
 namespace lizard::ui {
 
 ProjectTabs::ProjectTabs(SandboxPanel* sandboxes, QWidget* parent)
-    : QTabWidget(parent), m_sandboxes(sandboxes), m_snapshots(new SnapshotsView), m_volumes(new VolumesView)
+    : QTabWidget(parent), m_sandboxes(sandboxes), m_snapshots(new SnapshotsView),
+      m_volumes(new VolumesView)
 {
     setObjectName(QStringLiteral("projectTabs"));
     setDocumentMode(true);

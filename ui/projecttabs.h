@@ -12,7 +12,7 @@ namespace lizard::models {
 class SandboxActions;
 class SnapshotListModel;
 class VolumeListModel;
-}
+} // namespace lizard::models
 
 namespace lizard::ui {
 

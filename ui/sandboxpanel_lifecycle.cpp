@@ -14,10 +14,14 @@ namespace lizard::ui {
 
 void SandboxPanel::createLifecycleActions()
 {
-    m_pause = m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPause), QStringLiteral("Pause"));
-    m_resume = m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), QStringLiteral("Resume"));
-    m_snapshot = m_bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), QStringLiteral("Snapshot…"));
-    m_fork = m_bar->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder), QStringLiteral("Fork…"));
+    m_pause =
+        m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPause), QStringLiteral("Pause"));
+    m_resume =
+        m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), QStringLiteral("Resume"));
+    m_snapshot = m_bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
+                                  QStringLiteral("Snapshot…"));
+    m_fork = m_bar->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder),
+                              QStringLiteral("Fork…"));
     m_pause->setToolTip(QStringLiteral("Freeze every process of the sandbox; memory is kept"));
     m_resume->setToolTip(QStringLiteral("Let a paused sandbox run again"));
     m_snapshot->setToolTip(QStringLiteral("Save the sandbox's files as a snapshot of the project"));
@@ -56,12 +60,14 @@ void SandboxPanel::snapshotSandbox(const QString& sandboxId, const QString& name
 {
     if (sandboxId.isEmpty() || !m_actions)
         return;
-    m_actions->snapshot(sandboxId, name, this, [this, name](client::Outcome<client::Snapshot> outcome) {
-        if (outcome)
-            emit message(QStringLiteral("Snapshot “%1” is being saved (see Snapshots)").arg(name));
-        else
-            emit errorOccurred(outcome.error());
-    });
+    m_actions->snapshot(
+        sandboxId, name, this, [this, name](client::Outcome<client::Snapshot> outcome) {
+            if (outcome)
+                emit message(
+                    QStringLiteral("Snapshot “%1” is being saved (see Snapshots)").arg(name));
+            else
+                emit errorOccurred(outcome.error());
+        });
 }
 
 void SandboxPanel::askSnapshotName()
@@ -75,7 +81,8 @@ void SandboxPanel::askSnapshotName()
     ask->setObjectName(QStringLiteral("snapshotNameDialog"));
     ask->setWindowTitle(QStringLiteral("Snapshot %1").arg(id));
     ask->setLabelText(QStringLiteral("Name of the snapshot:"));
-    ask->setTextValue(QStringLiteral("%1 %2").arg(id, QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"))));
+    ask->setTextValue(QStringLiteral("%1 %2").arg(
+        id, QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd hh:mm"))));
     connect(ask, &QInputDialog::textValueSelected, this, [this, id](const QString& text) {
         const QString name = text.trimmed();
         if (name.isEmpty()) {
@@ -94,25 +101,27 @@ void SandboxPanel::openForkDialog()
         return;
     auto* dialog = new ForkDialog(m_actions, id, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &ForkDialog::forked, this,
-            [this, id](const QList<client::SandboxInfo>& copies, const QStringList& failures) {
-                QStringList ids;
-                for (const auto& info : copies)
-                    ids << info.sandboxId;
-                selectSandboxes(ids);
-                if (!failures.isEmpty()) {
-                    client::ApiError error;
-                    error.what = QStringLiteral("Fork sandbox %1").arg(id);
-                    error.kind = client::ApiError::Kind::Server;
-                    error.message = QStringLiteral("%1 of %2 copies could not be made: %3")
-                                        .arg(failures.size())
-                                        .arg(failures.size() + copies.size())
-                                        .arg(failures.join(QStringLiteral("; ")));
-                    emit errorOccurred(error);
-                } else {
-                    emit message(QStringLiteral("Forked %1 into %2").arg(id, ids.join(QStringLiteral(", "))));
-                }
-            });
+    connect(
+        dialog, &ForkDialog::forked, this,
+        [this, id](const QList<client::SandboxInfo>& copies, const QStringList& failures) {
+            QStringList ids;
+            for (const auto& info : copies)
+                ids << info.sandboxId;
+            selectSandboxes(ids);
+            if (!failures.isEmpty()) {
+                client::ApiError error;
+                error.what = QStringLiteral("Fork sandbox %1").arg(id);
+                error.kind = client::ApiError::Kind::Server;
+                error.message = QStringLiteral("%1 of %2 copies could not be made: %3")
+                                    .arg(failures.size())
+                                    .arg(failures.size() + copies.size())
+                                    .arg(failures.join(QStringLiteral("; ")));
+                emit errorOccurred(error);
+            } else {
+                emit message(
+                    QStringLiteral("Forked %1 into %2").arg(id, ids.join(QStringLiteral(", "))));
+            }
+        });
     dialog->open();
 }
 

@@ -16,8 +16,8 @@
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
-#include "variablesbench.h"
 #include "tests/support/apiwait.h"
+#include "variablesbench.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -41,7 +41,8 @@ SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const
     }
     r.error = answer.value(QStringLiteral("error")).toString();
     if (r.error.isEmpty())
-        r.error = QStringLiteral("the SDK script failed: ") + QString::fromUtf8(p.readAllStandardError().right(500));
+        r.error = QStringLiteral("the SDK script failed: ") +
+                  QString::fromUtf8(p.readAllStandardError().right(500));
     return r;
 }
 

@@ -16,7 +16,6 @@
 #include <QElapsedTimer>
 #include <QTextBlock>
 #include <QTimer>
-
 #include <cstdio>
 #include <functional>
 
@@ -28,8 +27,8 @@ namespace {
 
 void report(const char* what, int lines, double stallMs, qint64 elapsedMs, bool ok)
 {
-    std::printf("console %dk lines%s: max event-loop stall %.1f ms (target < 100 ms)%s\n", lines / 1000, what,
-                stallMs, ok ? "" : "  [FAILED: see above]");
+    std::printf("console %dk lines%s: max event-loop stall %.1f ms (target < 100 ms)%s\n",
+                lines / 1000, what, stallMs, ok ? "" : "  [FAILED: see above]");
     std::printf("  (all lines shown after %lld ms)\n", static_cast<long long>(elapsedMs));
     std::fflush(stdout);
 }
@@ -128,16 +127,18 @@ int runLive(const QString& url, const QString& key, int total)
             exitCode = code;
             done = true;
         });
-        QObject::connect(&session, &models::ConsoleSession::commandFailed, [&](const client::ApiError& e) {
-            failure = e.toDisplayString();
-            done = true;
-        });
+        QObject::connect(&session, &models::ConsoleSession::commandFailed,
+                         [&](const client::ApiError& e) {
+                             failure = e.toDisplayString();
+                             done = true;
+                         });
         qsizetype batches = 0;
         qsizetype biggest = 0;
-        QObject::connect(&session, &models::ConsoleSession::output, [&](const QList<OutputLine>& lines) {
-            ++batches;
-            biggest = qMax(biggest, lines.size());
-        });
+        QObject::connect(&session, &models::ConsoleSession::output,
+                         [&](const QList<OutputLine>& lines) {
+                             ++batches;
+                             biggest = qMax(biggest, lines.size());
+                         });
         meter.start();
         elapsed.start();
         session.run(QStringLiteral("seq %1").arg(total));
@@ -146,13 +147,14 @@ int runLive(const QString& url, const QString& key, int total)
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         const qint64 ms = elapsed.elapsed();
         meter.stop();
-        const bool ok = failure.isEmpty() && exitCode == 0 && session.log().lineCount() == total + 2;
+        const bool ok =
+            failure.isEmpty() && exitCode == 0 && session.log().lineCount() == total + 2;
         if (!ok)
             std::fprintf(stderr, "exit %d, lines logged %lld, %s\n", exitCode,
                          static_cast<long long>(session.log().lineCount()), qPrintable(failure));
         report(" (real lizard-local, seq)", total, meter.maxStallMs(), ms, ok);
-        std::printf("  (%lld batches from the client, the biggest %lld lines)\n", static_cast<long long>(batches),
-                    static_cast<long long>(biggest));
+        std::printf("  (%lld batches from the client, the biggest %lld lines)\n",
+                    static_cast<long long>(batches), static_cast<long long>(biggest));
         exitCode = ok ? 0 : 1;
     }
     api.killSandbox(sandboxId, &api, [&](client::Outcome<client::Unit>) { done = true; });
@@ -168,12 +170,15 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Longest event-loop stall of the console under 100k lines"));
+    parser.setApplicationDescription(
+        QStringLiteral("Longest event-loop stall of the console under 100k lines"));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("lines"), QStringLiteral("Lines to feed (default 100000)."), QStringLiteral("n"),
-                      QStringLiteral("100000")});
-    parser.addOption({QStringLiteral("url"), QStringLiteral("A lizard-local URL for the live run."), QStringLiteral("url")});
-    parser.addOption({QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
+    parser.addOption({QStringLiteral("lines"), QStringLiteral("Lines to feed (default 100000)."),
+                      QStringLiteral("n"), QStringLiteral("100000")});
+    parser.addOption({QStringLiteral("url"), QStringLiteral("A lizard-local URL for the live run."),
+                      QStringLiteral("url")});
+    parser.addOption(
+        {QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
     parser.process(app);
     const int lines = qMax(1, parser.value(QStringLiteral("lines")).toInt());
     int rc = runSynthetic(lines);
@@ -182,7 +187,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "lizard-bench-console: --url needs --key\n");
             return 2;
         }
-        rc = qMax(rc, runLive(parser.value(QStringLiteral("url")), parser.value(QStringLiteral("key")), lines));
+        rc = qMax(rc, runLive(parser.value(QStringLiteral("url")),
+                              parser.value(QStringLiteral("key")), lines));
     }
     return rc;
 }

@@ -6,10 +6,10 @@
 //
 //   lizard-bench-files --url http://127.0.0.1:7411 --key liz_... [--entries 10000]
 
-#include "client/lizardapi.h"
-#include "models/files/sandboxfilemodel.h"
 #include "benchawait.h"
+#include "client/lizardapi.h"
 #include "livebench.h"
+#include "models/files/sandboxfilemodel.h"
 #include "stallmeter.h"
 #include "ui/files/fileiconproxy.h"
 
@@ -17,7 +17,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTreeView>
-
 #include <cstdio>
 
 using namespace lizard;
@@ -41,10 +40,12 @@ Run measure(models::files::SandboxFileModel& model, QTreeView& view, int entries
     QElapsedTimer t;
     bool listed = false;
     bool failed = false;
-    const auto c1 = QObject::connect(&model, &models::files::SandboxFileModel::directoryListed, [&] { listed = true; });
+    const auto c1 = QObject::connect(&model, &models::files::SandboxFileModel::directoryListed,
+                                     [&] { listed = true; });
     const auto c2 = QObject::connect(&model, &models::files::SandboxFileModel::listFailed,
                                      [&](const QString&, const client::ApiError& e) {
-                                         std::fprintf(stderr, "list failed: %s\n", qPrintable(e.toDisplayString()));
+                                         std::fprintf(stderr, "list failed: %s\n",
+                                                      qPrintable(e.toDisplayString()));
                                          failed = true;
                                      });
     meter.start();
@@ -68,12 +69,14 @@ Run measure(models::files::SandboxFileModel& model, QTreeView& view, int entries
 
 void report(const char* what, int entries, const Run& run)
 {
-    std::printf("files panel %d entries, %s: listed in %lld ms, max event-loop stall %.1f ms (target < %.0f ms) %s\n",
+    std::printf("files panel %d entries, %s: listed in %lld ms, max event-loop stall %.1f ms "
+                "(target < %.0f ms) %s\n",
                 entries, what, static_cast<long long>(run.ms), run.stallMs, kTargetStallMs,
-                !run.ok ? "ERROR" : run.stallMs <= kTargetStallMs ? "PASS" : "MISS");
+                !run.ok                         ? "ERROR"
+                : run.stallMs <= kTargetStallMs ? "PASS"
+                                                : "MISS");
     std::fflush(stdout);
 }
-
 
 } // namespace
 
@@ -85,20 +88,26 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("The files panel with a 10,000-entry folder"));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("url"), QStringLiteral("A lizard-local URL."), QStringLiteral("url")});
-    parser.addOption({QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
-    parser.addOption({QStringLiteral("entries"), QStringLiteral("Entries in the folder (default 10000)."),
-                      QStringLiteral("n"), QStringLiteral("10000")});
+    parser.addOption(
+        {QStringLiteral("url"), QStringLiteral("A lizard-local URL."), QStringLiteral("url")});
+    parser.addOption(
+        {QStringLiteral("key"), QStringLiteral("Its API key."), QStringLiteral("key")});
+    parser.addOption({QStringLiteral("entries"),
+                      QStringLiteral("Entries in the folder (default 10000)."), QStringLiteral("n"),
+                      QStringLiteral("10000")});
     parser.process(app);
     if (!parser.isSet(QStringLiteral("url")) || !parser.isSet(QStringLiteral("key"))) {
         std::fprintf(stderr, "lizard-bench-files: --url and --key are required\n");
         return 2;
     }
     const int entries = qMax(1, parser.value(QStringLiteral("entries")).toInt());
-    client::LizardApi api({parser.value(QStringLiteral("url")), parser.value(QStringLiteral("key"))});
+    client::LizardApi api(
+        {parser.value(QStringLiteral("url")), parser.value(QStringLiteral("key"))});
     QString failure;
     QList<client::Project> projects;
-    if (!await<QList<client::Project>>([&](QObject* c, auto done) { return api.listProjects(c, done); }, &projects, &failure) ||
+    if (!await<QList<client::Project>>(
+            [&](QObject* c, auto done) { return api.listProjects(c, done); }, &projects,
+            &failure) ||
         projects.isEmpty()) {
         std::fprintf(stderr, "lizard-bench-files: no project: %s\n", qPrintable(failure));
         return 2;
@@ -106,22 +115,29 @@ int main(int argc, char** argv)
     client::CreateSandboxRequest req;
     req.projectId = projects.first().id;
     client::SandboxInfo sandbox;
-    if (!await<client::SandboxInfo>([&](QObject* c, auto done) { return api.createSandbox(req, c, done); }, &sandbox, &failure)) {
+    if (!await<client::SandboxInfo>(
+            [&](QObject* c, auto done) { return api.createSandbox(req, c, done); }, &sandbox,
+            &failure)) {
         std::fprintf(stderr, "lizard-bench-files: create sandbox: %s\n", qPrintable(failure));
         return 2;
     }
-    const QString script = QStringLiteral("import os\nos.makedirs('/home/user/many', exist_ok=True)\n"
-                                          "for i in range(%1): open('/home/user/many/file-%05d.txt' % i, 'w').close()\n")
-                               .arg(entries);
+    const QString script =
+        QStringLiteral(
+            "import os\nos.makedirs('/home/user/many', exist_ok=True)\n"
+            "for i in range(%1): open('/home/user/many/file-%05d.txt' % i, 'w').close()\n")
+            .arg(entries);
     client::ExecResult made;
     client::ExecOptions opts;
     opts.timeoutMs = 300000;
     const bool filled = await<client::ExecResult>(
-        [&](QObject* c, auto done) { return api.execArgv(sandbox.sandboxId, {"python3", "-c", script}, opts, c, done); }, &made, &failure);
+        [&](QObject* c, auto done) {
+            return api.execArgv(sandbox.sandboxId, {"python3", "-c", script}, opts, c, done);
+        },
+        &made, &failure);
     int rc = 0;
     if (!filled || made.exitCode != 0) {
-        std::fprintf(stderr, "lizard-bench-files: filling the folder failed: %s %s\n", qPrintable(failure),
-                     qPrintable(made.stderrText));
+        std::fprintf(stderr, "lizard-bench-files: filling the folder failed: %s %s\n",
+                     qPrintable(failure), qPrintable(made.stderrText));
         rc = 2;
     } else {
         models::files::SandboxFileModel model(&api);
@@ -144,6 +160,8 @@ int main(int argc, char** argv)
         rc = first.ok && again.ok && live ? 0 : 1;
     }
     client::Unit unit;
-    await<client::Unit>([&](QObject* c, auto done) { return api.killSandbox(sandbox.sandboxId, c, done); }, &unit, &failure);
+    await<client::Unit>(
+        [&](QObject* c, auto done) { return api.killSandbox(sandbox.sandboxId, c, done); }, &unit,
+        &failure);
     return rc;
 }

@@ -1,9 +1,8 @@
 #include "previewscenario.h"
 
-#include "processmemory.h"
-
 #include "client/lizardapi.h"
 #include "models/portlistmodel.h"
+#include "processmemory.h"
 #include "tests/support/apiwait.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"
@@ -13,7 +12,6 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QTabWidget>
-
 #include <cstdio>
 #include <functional>
 #include <optional>
@@ -25,8 +23,7 @@ namespace {
 using test::waitUntil;
 
 // One API call, awaited (a sandbox's first start may take its time).
-template <class T, class Call>
-std::optional<client::Outcome<T>> call(Call start, int ms = 180000)
+template <class T, class Call> std::optional<client::Outcome<T>> call(Call start, int ms = 180000)
 {
     return test::waitFor<T>(start, ms);
 }
@@ -43,30 +40,36 @@ int runPreviewScenario(ui::MainWindow& window, const QString& url, const QString
 {
     client::LizardApi api({url, key});
     window.setBackend(&api, url, {});
-    const auto projects =
-        call<QList<client::Project>>([&](QObject* ctx, auto done) { return api.listProjects(ctx, done); });
+    const auto projects = call<QList<client::Project>>(
+        [&](QObject* ctx, auto done) { return api.listProjects(ctx, done); });
     if (!projects || !projects->ok() || projects->value().isEmpty())
         return fail(QStringLiteral("no project"));
     client::CreateSandboxRequest req;
     req.projectId = projects->value().first().id;
     req.timeoutMs = 600000;
-    const auto created = call<client::SandboxInfo>([&](QObject* ctx, auto done) { return api.createSandbox(req, ctx, done); });
+    const auto created = call<client::SandboxInfo>(
+        [&](QObject* ctx, auto done) { return api.createSandbox(req, ctx, done); });
     if (!created || !created->ok())
-        return fail(QStringLiteral("create sandbox: ") + (created ? created->error().toDisplayString() : QString()));
+        return fail(QStringLiteral("create sandbox: ") +
+                    (created ? created->error().toDisplayString() : QString()));
     const QString id = created->value().sandboxId;
     const auto cleanup = [&] {
         window.clearBackend(QString());
-        call<client::Unit>([&](QObject* ctx, auto done) { return api.killSandbox(id, ctx, done); }, 30000);
+        call<client::Unit>([&](QObject* ctx, auto done) { return api.killSandbox(id, ctx, done); },
+                           30000);
     };
 
     call<client::Unit>([&](QObject* ctx, auto done) {
-        return api.writeFile(id, "/tmp/site/index.html",
-                             "<html><head><title>Bench page</title></head><body><h1>Bench</h1></body></html>", ctx, done);
+        return api.writeFile(
+            id, "/tmp/site/index.html",
+            "<html><head><title>Bench page</title></head><body><h1>Bench</h1></body></html>", ctx,
+            done);
     });
     client::ExecOptions opts;
     opts.timeoutMs = 600000;
     opts.workdir = "/tmp/site";
-    std::unique_ptr<client::ExecStream> server(api.execStream(id, "exec python3 -m http.server 8000", opts));
+    std::unique_ptr<client::ExecStream> server(
+        api.execStream(id, "exec python3 -m http.server 8000", opts));
 
     ui::ports::PortsPanel* panel = window.portsPanel();
     window.toolTabs()->setCurrentWidget(panel);
@@ -81,7 +84,8 @@ int runPreviewScenario(ui::MainWindow& window, const QString& url, const QString
     QElapsedTimer shown;
     shown.start();
     panel->previewPort(8000);
-    if (!waitUntil([&] { return page && page->pageTitle() == QLatin1String("Bench page"); }, 60000)) {
+    if (!waitUntil([&] { return page && page->pageTitle() == QLatin1String("Bench page"); },
+                   60000)) {
         cleanup();
         return fail(QStringLiteral("the preview did not show the page: ") +
                     (page ? page->pageTitle() : QStringLiteral("no preview opened")));
@@ -91,7 +95,8 @@ int runPreviewScenario(ui::MainWindow& window, const QString& url, const QString
     const qint64 self = QCoreApplication::applicationPid();
     const qint64 appKb = rssKb(self);
     const qint64 treeKb = treeRssKb(self);
-    std::printf("preview: memory after one preview: %.1f MB RSS in the app, %.1f MB with its %lld QtWebEngine "
+    std::printf("preview: memory after one preview: %.1f MB RSS in the app, %.1f MB with its %lld "
+                "QtWebEngine "
                 "processes (page shown %lld ms after Preview, including the expose call)\n",
                 appKb / 1024.0, treeKb / 1024.0, static_cast<long long>(descendantsOf(self).size()),
                 static_cast<long long>(pageMs));

@@ -21,7 +21,8 @@ QList<qint64> descendantsOf(qint64 pid)
 {
     // ppid is the 4th field of /proc/PID/stat, after "(comm)" which may hold spaces.
     QHash<qint64, QList<qint64>> children;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    const QStringList entries =
+        QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString& e : entries) {
         bool ok = false;
         const qint64 p = e.toLongLong(&ok);

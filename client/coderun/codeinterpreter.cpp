@@ -30,14 +30,17 @@ QString languageName(const QString& language)
 
 CodeContext toContext(const QJsonObject& o)
 {
-    return CodeContext{o.value(QStringLiteral("id")).toString(), o.value(QStringLiteral("language")).toString(),
+    return CodeContext{o.value(QStringLiteral("id")).toString(),
+                       o.value(QStringLiteral("language")).toString(),
                        o.value(QStringLiteral("cwd")).toString()};
 }
 
 VariablesReport toReport(const QJsonObject& o)
 {
     VariablesReport r;
-    const QJsonArray names = o.value(o.contains(QStringLiteral("loaded")) ? QStringLiteral("loaded") : QStringLiteral("saved")).toArray();
+    const QJsonArray names = o.value(o.contains(QStringLiteral("loaded")) ? QStringLiteral("loaded")
+                                                                          : QStringLiteral("saved"))
+                                 .toArray();
     for (const QJsonValue& n : names)
         r.names.append(n.toString());
     for (const QJsonValue& s : o.value(QStringLiteral("skipped")).toArray())
@@ -51,7 +54,8 @@ VariablesReport toReport(const QJsonObject& o)
 CodeInterpreter::CodeInterpreter(LizardApi* api, QString sandboxId, QObject* parent)
     : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(runnerSource()),
       m_serveLifetimeS(ServeChannel::kLifetimeS)
-{}
+{
+}
 
 CodeInterpreter::~CodeInterpreter()
 {
@@ -71,8 +75,9 @@ void CodeInterpreter::setFastPathEnabled(bool enabled)
 
 CodeInterpreter::Transport CodeInterpreter::currentTransport() const
 {
-    return m_fastPathEnabled && m_serve && m_serve->state() == ServeChannel::State::Ready ? Transport::Serve
-                                                                                         : Transport::ExecPerRun;
+    return m_fastPathEnabled && m_serve && m_serve->state() == ServeChannel::State::Ready
+               ? Transport::Serve
+               : Transport::ExecPerRun;
 }
 
 void CodeInterpreter::setServeLifetime(int seconds)
@@ -124,8 +129,8 @@ void CodeInterpreter::onServeExpiring()
 
 void CodeInterpreter::onServeDied(const QString& why)
 {
-    qWarning("code runner: fast path unavailable, using exec-per-run for %llds: %s", kServeRetryMs / 1000,
-             qPrintable(why));
+    qWarning("code runner: fast path unavailable, using exec-per-run for %llds: %s",
+             kServeRetryMs / 1000, qPrintable(why));
     m_serve = nullptr;
     m_serveRetryAtMs = QDateTime::currentMSecsSinceEpoch() + kServeRetryMs;
     emit transportChanged(Transport::ExecPerRun);
@@ -151,7 +156,8 @@ RunnerCall* CodeInterpreter::send(QJsonObject request)
     auto* call = new RunnerCall(std::move(request), this);
     // A serve process takes requests for its lifetime and is cut off by the exec cap (600 s), so
     // what it accepts has at least 600 - lifetime s; a run that may take longer goes its own way.
-    const bool fitsServe = call->action() != QLatin1String("run") || call->timeoutS() + 20 <= 600 - m_serveLifetimeS;
+    const bool fitsServe =
+        call->action() != QLatin1String("run") || call->timeoutS() + 20 <= 600 - m_serveLifetimeS;
     if (!m_fastPathEnabled || !fitsServe) {
         sendOneShot(call);
         return call;
@@ -181,9 +187,10 @@ void CodeInterpreter::setState(const QString& contextId, KernelState state)
 
 CodeRun* CodeInterpreter::runCode(const QString& code, const RunCodeOptions& options)
 {
-    QJsonObject req{{QStringLiteral("action"), QStringLiteral("run")},
-                    {QStringLiteral("code"), code},
-                    {QStringLiteral("timeout"), std::min(std::max(options.timeoutS, 0.001), kMaxRunTimeoutS)}};
+    QJsonObject req{
+        {QStringLiteral("action"), QStringLiteral("run")},
+        {QStringLiteral("code"), code},
+        {QStringLiteral("timeout"), std::min(std::max(options.timeoutS, 0.001), kMaxRunTimeoutS)}};
     const QString language = languageName(options.language);
     QString contextId = options.contextId;
     if (contextId.isEmpty()) {
@@ -202,10 +209,13 @@ CodeRun* CodeInterpreter::runCode(const QString& code, const RunCodeOptions& opt
     }
     RunnerCall* call = send(req);
     QPointer<CodeInterpreter> self(this);
-    auto* run = new CodeRun(call, contextId, [self, contextId] {
-        if (self)
-            self->interrupt(contextId, nullptr, [](Outcome<bool>) {});
-    }, this);
+    auto* run = new CodeRun(
+        call, contextId,
+        [self, contextId] {
+            if (self)
+                self->interrupt(contextId, nullptr, [](Outcome<bool>) {});
+        },
+        this);
     trackRun(run);
     return run;
 }
@@ -222,22 +232,25 @@ void CodeInterpreter::trackRun(CodeRun* run)
         const bool died = ex.error && ex.error->name == QLatin1String("KernelDied");
         setState(id, died ? KernelState::Dead : KernelState::Idle);
     });
-    connect(run, &CodeRun::failed, this, [this, id](const ApiError&) { setState(id, KernelState::Unknown); });
+    connect(run, &CodeRun::failed, this,
+            [this, id](const ApiError&) { setState(id, KernelState::Unknown); });
 }
 
 template <class T>
 void CodeInterpreter::action(QJsonObject request, QObject* ctx, Done<T> done,
                              std::function<Outcome<T>(const QJsonObject&)> map)
 {
-    const QString what = QStringLiteral("Code runner: ") + request.value(QStringLiteral("action")).toString();
+    const QString what =
+        QStringLiteral("Code runner: ") + request.value(QStringLiteral("action")).toString();
     RunnerCall* call = send(std::move(request));
     const bool hasCtx = ctx != nullptr;
     QPointer<QObject> guard(ctx);
-    connect(call, &RunnerCall::completed, this, [call, hasCtx, guard, done, map](const QJsonObject& ev) {
-        call->deleteLater();
-        if (!hasCtx || guard)
-            done(map(ev));
-    });
+    connect(call, &RunnerCall::completed, this,
+            [call, hasCtx, guard, done, map](const QJsonObject& ev) {
+                call->deleteLater();
+                if (!hasCtx || guard)
+                    done(map(ev));
+            });
     connect(call, &RunnerCall::failed, this, [call, hasCtx, guard, done, what](ApiError e) {
         call->deleteLater();
         e.what = what;
@@ -246,7 +259,8 @@ void CodeInterpreter::action(QJsonObject request, QObject* ctx, Done<T> done,
     });
 }
 
-void CodeInterpreter::createContext(const QString& language, const QString& cwd, QObject* ctx, Done<CodeContext> done)
+void CodeInterpreter::createContext(const QString& language, const QString& cwd, QObject* ctx,
+                                    Done<CodeContext> done)
 {
     QJsonObject req{{QStringLiteral("action"), QStringLiteral("create")},
                     {QStringLiteral("language"), languageName(language)}};
@@ -256,7 +270,8 @@ void CodeInterpreter::createContext(const QString& language, const QString& cwd,
     action<CodeContext>(req, ctx, std::move(done), [self](const QJsonObject& ev) {
         const CodeContext c = toContext(ev);
         if (self) {
-            self->setState(c.id, c.language == QLatin1String("python") ? KernelState::Idle : KernelState::Unknown);
+            self->setState(c.id, c.language == QLatin1String("python") ? KernelState::Idle
+                                                                       : KernelState::Unknown);
             emit self->contextsChanged();
         }
         return Outcome<CodeContext>(c);
@@ -265,10 +280,11 @@ void CodeInterpreter::createContext(const QString& language, const QString& cwd,
 
 void CodeInterpreter::listContexts(QObject* ctx, Done<QList<CodeContext>> done)
 {
-    action<QList<CodeContext>>({{QStringLiteral("action"), QStringLiteral("list")}}, ctx, std::move(done),
-                               [](const QJsonObject& ev) {
+    action<QList<CodeContext>>({{QStringLiteral("action"), QStringLiteral("list")}}, ctx,
+                               std::move(done), [](const QJsonObject& ev) {
                                    QList<CodeContext> out;
-                                   for (const QJsonValue& c : ev.value(QStringLiteral("data")).toArray())
+                                   for (const QJsonValue& c :
+                                        ev.value(QStringLiteral("data")).toArray())
                                        out.append(toContext(c.toObject()));
                                    return Outcome<QList<CodeContext>>(out);
                                });
@@ -283,15 +299,17 @@ void CodeInterpreter::restartContext(const QString& contextId, QObject* ctx, Don
             self->setState(contextId, o.ok() ? KernelState::Idle : KernelState::Unknown);
         done(std::move(o));
     };
-    action<Unit>({{QStringLiteral("action"), QStringLiteral("restart")}, {QStringLiteral("context"), contextId}}, ctx,
-                 wrapped, [](const QJsonObject&) { return Outcome<Unit>(Unit{}); });
+    action<Unit>({{QStringLiteral("action"), QStringLiteral("restart")},
+                  {QStringLiteral("context"), contextId}},
+                 ctx, wrapped, [](const QJsonObject&) { return Outcome<Unit>(Unit{}); });
 }
 
 void CodeInterpreter::deleteContext(const QString& contextId, QObject* ctx, Done<Unit> done)
 {
     QPointer<CodeInterpreter> self(this);
-    action<Unit>({{QStringLiteral("action"), QStringLiteral("delete")}, {QStringLiteral("context"), contextId}}, ctx,
-                 std::move(done), [self, contextId](const QJsonObject&) {
+    action<Unit>({{QStringLiteral("action"), QStringLiteral("delete")},
+                  {QStringLiteral("context"), contextId}},
+                 ctx, std::move(done), [self, contextId](const QJsonObject&) {
                      if (self) {
                          self->m_states.remove(contextId);
                          emit self->contextsChanged();
@@ -302,22 +320,25 @@ void CodeInterpreter::deleteContext(const QString& contextId, QObject* ctx, Done
 
 void CodeInterpreter::interrupt(const QString& contextId, QObject* ctx, Done<bool> done)
 {
-    action<bool>({{QStringLiteral("action"), QStringLiteral("interrupt")}, {QStringLiteral("context"), contextId}}, ctx,
-                 std::move(done), [](const QJsonObject& ev) {
+    action<bool>({{QStringLiteral("action"), QStringLiteral("interrupt")},
+                  {QStringLiteral("context"), contextId}},
+                 ctx, std::move(done), [](const QJsonObject& ev) {
                      return Outcome<bool>(ev.value(QStringLiteral("interrupted")).toBool());
                  });
 }
 
-void CodeInterpreter::saveVariables(const QString& contextId, const QString& path, const QStringList& names,
-                                    QObject* ctx, Done<VariablesReport> done)
+void CodeInterpreter::saveVariables(const QString& contextId, const QString& path,
+                                    const QStringList& names, QObject* ctx,
+                                    Done<VariablesReport> done)
 {
     QJsonObject req{{QStringLiteral("action"), QStringLiteral("save_variables")},
                     {QStringLiteral("context"), contextId},
                     {QStringLiteral("path"), path}};
     if (!names.isEmpty())
         req.insert(QStringLiteral("names"), QJsonArray::fromStringList(names));
-    action<VariablesReport>(req, ctx, std::move(done),
-                            [](const QJsonObject& ev) { return Outcome<VariablesReport>(toReport(ev)); });
+    action<VariablesReport>(req, ctx, std::move(done), [](const QJsonObject& ev) {
+        return Outcome<VariablesReport>(toReport(ev));
+    });
 }
 
 void CodeInterpreter::loadVariables(const QString& contextId, const QString& path, QObject* ctx,
@@ -326,14 +347,16 @@ void CodeInterpreter::loadVariables(const QString& contextId, const QString& pat
     action<VariablesReport>({{QStringLiteral("action"), QStringLiteral("load_variables")},
                              {QStringLiteral("context"), contextId},
                              {QStringLiteral("path"), path}},
-                            ctx, std::move(done),
-                            [](const QJsonObject& ev) { return Outcome<VariablesReport>(toReport(ev)); });
+                            ctx, std::move(done), [](const QJsonObject& ev) {
+                                return Outcome<VariablesReport>(toReport(ev));
+                            });
 }
 
 void CodeInterpreter::saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done)
 {
     action<QList<ContextVariables>>(
-        {{QStringLiteral("action"), QStringLiteral("save_all")}}, ctx, std::move(done), [](const QJsonObject& ev) {
+        {{QStringLiteral("action"), QStringLiteral("save_all")}}, ctx, std::move(done),
+        [](const QJsonObject& ev) {
             QList<ContextVariables> out;
             for (const QJsonValue& v : ev.value(QStringLiteral("contexts")).toArray()) {
                 const QJsonObject o = v.toObject();
@@ -410,11 +433,12 @@ void CodeInterpreter::inspect(const QString& contextId, const QString& language,
                        });
 }
 
-void CodeInterpreter::listVariables(const QString& contextId, const QString& language, const QString& name,
-                                    QObject* ctx, Done<VariableListing> done)
+void CodeInterpreter::listVariables(const QString& contextId, const QString& language,
+                                    const QString& name, QObject* ctx, Done<VariableListing> done)
 {
-    action<VariableListing>(variablesRequest(contextId, language, name), ctx, std::move(done),
-                            [](const QJsonObject& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
+    action<VariableListing>(
+        variablesRequest(contextId, language, name), ctx, std::move(done),
+        [](const QJsonObject& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
 }
 
 void CodeInterpreter::tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,

@@ -22,7 +22,6 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QPointer>
-
 #include <functional>
 
 namespace lizard::client {
@@ -59,10 +58,10 @@ public:
 
     CodeRun* runCode(const QString& code, const RunCodeOptions& options = {});
 
-    template <class T>
-    using Done = std::function<void(Outcome<T>)>;
+    template <class T> using Done = std::function<void(Outcome<T>)>;
 
-    void createContext(const QString& language, const QString& cwd, QObject* ctx, Done<CodeContext> done);
+    void createContext(const QString& language, const QString& cwd, QObject* ctx,
+                       Done<CodeContext> done);
     // Every context made with createContext, by this app or anyone else (e.g. the official SDK);
     // default-<language> contexts are not listed (as with the SDK).
     void listContexts(QObject* ctx, Done<QList<CodeContext>> done);
@@ -71,9 +70,10 @@ public:
     // true when something was running and got SIGINT.
     void interrupt(const QString& contextId, QObject* ctx, Done<bool> done);
     // Python contexts: variables to/from a file in the sandbox (dill). Empty `names`: all.
-    void saveVariables(const QString& contextId, const QString& path, const QStringList& names, QObject* ctx,
+    void saveVariables(const QString& contextId, const QString& path, const QStringList& names,
+                       QObject* ctx, Done<VariablesReport> done);
+    void loadVariables(const QString& contextId, const QString& path, QObject* ctx,
                        Done<VariablesReport> done);
-    void loadVariables(const QString& contextId, const QString& path, QObject* ctx, Done<VariablesReport> done);
     // Every live Python context saves its variables into its own directory; a kernel that starts
     // fresh there later (a fork, a restored snapshot) loads them once. Call before forking.
     void saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done);
@@ -86,8 +86,8 @@ public:
                  QObject* ctx, Done<Inspection> done);
     // The variable explorer's listing (silent in the kernel: the execution count does not move);
     // `name` non-empty: that one variable with its full repr. Never starts a kernel.
-    void listVariables(const QString& contextId, const QString& language, const QString& name, QObject* ctx,
-                       Done<VariableListing> done);
+    void listVariables(const QString& contextId, const QString& language, const QString& name,
+                       QObject* ctx, Done<VariableListing> done);
 
     // Rows of a table a Python kernel displayed (application/vnd.lizard.table+json): `query` is
     // the runner's table_rows request without its action ({handle, start, count, column?,
@@ -100,7 +100,10 @@ public:
     void tableForVariable(const QString& contextId, const QString& language, const QString& name,
                           QObject* ctx, Done<QJsonObject> done);
 
-    KernelState kernelState(const QString& contextId) const { return m_states.value(contextId, KernelState::Unknown); }
+    KernelState kernelState(const QString& contextId) const
+    {
+        return m_states.value(contextId, KernelState::Unknown);
+    }
 
 signals:
     void kernelStateChanged(const QString& contextId, lizard::client::KernelState state);
@@ -118,16 +121,17 @@ private:
     void setState(const QString& contextId, KernelState state);
     void trackRun(CodeRun* run);
     template <class T>
-    void action(QJsonObject request, QObject* ctx, Done<T> done, std::function<Outcome<T>(const QJsonObject&)> map);
+    void action(QJsonObject request, QObject* ctx, Done<T> done,
+                std::function<Outcome<T>(const QJsonObject&)> map);
 
     LizardApi* m_api;
     QString m_sandboxId;
     QByteArray m_source; // the runner's source
     bool m_fastPathEnabled = true;
-    QPointer<ServeChannel> m_serve;    // ready or starting
-    QPointer<ServeChannel> m_retiring; // expiring: answers what it has, takes nothing new
+    QPointer<ServeChannel> m_serve;        // ready or starting
+    QPointer<ServeChannel> m_retiring;     // expiring: answers what it has, takes nothing new
     QList<QPointer<RunnerCall>> m_waiting; // for a starting serve
-    qint64 m_serveRetryAtMs = 0;       // after a failure, exec-per-run until then
+    qint64 m_serveRetryAtMs = 0;           // after a failure, exec-per-run until then
     int m_serveLifetimeS;
     QHash<QString, KernelState> m_states;
 };

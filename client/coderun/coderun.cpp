@@ -38,7 +38,8 @@ ExecutionError toError(const QJsonObject& ev)
 
 } // namespace
 
-CodeRun::CodeRun(RunnerCall* call, QString contextId, std::function<void()> interrupter, QObject* parent)
+CodeRun::CodeRun(RunnerCall* call, QString contextId, std::function<void()> interrupter,
+                 QObject* parent)
     : QObject(parent), m_contextId(std::move(contextId)), m_interrupter(std::move(interrupter))
 {
     call->setParent(this);

@@ -9,7 +9,6 @@
 #include "client/types.h"
 
 #include <QObject>
-
 #include <functional>
 
 namespace lizard::client {
@@ -21,7 +20,8 @@ class CodeRun : public QObject
     Q_OBJECT
 public:
     // Made by CodeInterpreter::runCode. `interrupter` asks the runner to stop this context's run.
-    CodeRun(RunnerCall* call, QString contextId, std::function<void()> interrupter, QObject* parent);
+    CodeRun(RunnerCall* call, QString contextId, std::function<void()> interrupter,
+            QObject* parent);
 
     QString contextId() const { return m_contextId; }
     bool isFinished() const { return m_ended; }

@@ -4,17 +4,20 @@
 #include "client/lizardapi.h"
 
 #include <QTimer>
-
 #include <algorithm>
 
 namespace lizard::client {
 
 OneShotExec::OneShotExec(RunnerCall* call) : QObject(call), m_call(call) {}
 
-void OneShotExec::start(LizardApi* api, const QString& sandboxId, const QByteArray& source, RunnerCall* call)
+void OneShotExec::start(LizardApi* api, const QString& sandboxId, const QByteArray& source,
+                        RunnerCall* call)
 {
     if (source.isEmpty()) {
-        QTimer::singleShot(0, call, [call] { call->fail(runnerError(QStringLiteral("the runner is missing from the app's resources"))); });
+        QTimer::singleShot(0, call, [call] {
+            call->fail(
+                runnerError(QStringLiteral("the runner is missing from the app's resources")));
+        });
         return;
     }
     auto* self = new OneShotExec(call);
@@ -23,8 +26,8 @@ void OneShotExec::start(LizardApi* api, const QString& sandboxId, const QByteArr
     // A run: its own timeout plus time to start python and the kernel; anything else: kernel
     // starts and variable files, well within the exec cap.
     opts.timeoutMs = isRun ? int(std::min(600.0, call->timeoutS() + 30) * 1000) : 300000;
-    const QStringList argv{QStringLiteral("python3"), QStringLiteral("-c"), QString::fromUtf8(source),
-                           encodeRunnerArgs(call->request())};
+    const QStringList argv{QStringLiteral("python3"), QStringLiteral("-c"),
+                           QString::fromUtf8(source), encodeRunnerArgs(call->request())};
     ExecStream* stream = api->execStreamArgv(sandboxId, argv, opts);
     stream->setParent(self);
     connect(stream, &ExecStream::output, self, &OneShotExec::onLines);
@@ -55,7 +58,8 @@ void OneShotExec::onExited(int exitCode)
 {
     if (!m_call || m_call->isEnded())
         return;
-    QString why = QStringLiteral("the code runner ended (exit code %1) without an answer").arg(exitCode);
+    QString why =
+        QStringLiteral("the code runner ended (exit code %1) without an answer").arg(exitCode);
     if (exitCode == 127)
         why += QStringLiteral(": python3 is not installed in this sandbox");
     if (!m_stderrTail.isEmpty())

@@ -2,12 +2,12 @@
 // Exec-per-run (internal to client/coderun): carries one RunnerCall as its own
 // `python3 -c <runner> <b64 json>` streaming exec. It is a child of the call and ends with it.
 
+#include "client/coderun/runnerevents.h"
+#include "client/lizardapi.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
-
-#include "client/coderun/runnerevents.h"
-#include "client/lizardapi.h"
 
 namespace lizard::client {
 
@@ -18,7 +18,8 @@ class OneShotExec : public QObject
     Q_OBJECT
 public:
     // Starts at once; the outcome reaches `call` from the event loop.
-    static void start(LizardApi* api, const QString& sandboxId, const QByteArray& source, RunnerCall* call);
+    static void start(LizardApi* api, const QString& sandboxId, const QByteArray& source,
+                      RunnerCall* call);
 
 private:
     OneShotExec(RunnerCall* call);

@@ -22,11 +22,16 @@ QList<ExecutionResult> Execution::resultsWith(const QString& mime) const
 QString kernelStateName(KernelState state)
 {
     switch (state) {
-    case KernelState::Unknown: return QStringLiteral("unknown");
-    case KernelState::Starting: return QStringLiteral("starting");
-    case KernelState::Idle: return QStringLiteral("idle");
-    case KernelState::Busy: return QStringLiteral("busy");
-    case KernelState::Dead: return QStringLiteral("dead");
+    case KernelState::Unknown:
+        return QStringLiteral("unknown");
+    case KernelState::Starting:
+        return QStringLiteral("starting");
+    case KernelState::Idle:
+        return QStringLiteral("idle");
+    case KernelState::Busy:
+        return QStringLiteral("busy");
+    case KernelState::Dead:
+        return QStringLiteral("dead");
     }
     return {};
 }

@@ -10,7 +10,6 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace lizard::client {
@@ -26,11 +25,11 @@ struct CodeContext
 
 struct RunCodeOptions
 {
-    QString contextId;                 // empty: the default context of `language`
+    QString contextId;                           // empty: the default context of `language`
     QString language = QStringLiteral("python"); // used when contextId is empty
-    QMap<QString, QString> envs;       // set for this run only
-    double timeoutS = 60;              // Python: interrupted (state kept) and TimeoutError
-    QString cwd;                       // only when the default context is first made
+    QMap<QString, QString> envs;                 // set for this run only
+    double timeoutS = 60; // Python: interrupted (state kept) and TimeoutError
+    QString cwd;          // only when the default context is first made
 };
 
 // One display: every MIME type the kernel sent (images base64, application/json as JSON text).
@@ -47,7 +46,7 @@ struct ExecutionResult
 
 struct ExecutionError
 {
-    QString name;          // "ZeroDivisionError", "TimeoutError", "KernelDied", "ExitError", ...
+    QString name; // "ZeroDivisionError", "TimeoutError", "KernelDied", "ExitError", ...
     QString message;
     QString traceback;     // without ANSI colours
     QString tracebackAnsi; // with them (Python); equals traceback when there were none
@@ -73,7 +72,7 @@ struct Execution
 // What the runner reported after saving or loading variables.
 struct VariablesReport
 {
-    QStringList names;                 // saved or loaded
+    QStringList names;                      // saved or loaded
     QList<QPair<QString, QString>> skipped; // name, reason (not serialisable, ...)
 };
 
@@ -114,7 +113,7 @@ enum class KernelState {
     Starting, // a (fresh) kernel is being started
     Idle,
     Busy,
-    Dead,     // the kernel died; the next run starts a fresh one
+    Dead, // the kernel died; the next run starts a fresh one
 };
 
 QString kernelStateName(KernelState state);

@@ -2,8 +2,10 @@
 
 namespace lizard::client {
 
-RunnerCall::RunnerCall(QJsonObject request, QObject* parent) : QObject(parent), m_request(std::move(request))
-{}
+RunnerCall::RunnerCall(QJsonObject request, QObject* parent)
+    : QObject(parent), m_request(std::move(request))
+{
+}
 
 double RunnerCall::timeoutS() const
 {
@@ -12,8 +14,8 @@ double RunnerCall::timeoutS() const
 
 bool RunnerCall::isTerminal(const QString& type)
 {
-    return type == QLatin1String("done") || type == QLatin1String("context") || type == QLatin1String("contexts") ||
-           type == QLatin1String("ok");
+    return type == QLatin1String("done") || type == QLatin1String("context") ||
+           type == QLatin1String("contexts") || type == QLatin1String("ok");
 }
 
 void RunnerCall::deliver(const QJsonObject& ev)

@@ -29,8 +29,8 @@ public:
     static bool isTerminal(const QString& type);
 
 signals:
-    void event(const QJsonObject& event);      // everything before the end
-    void completed(const QJsonObject& event);  // the terminal event
+    void event(const QJsonObject& event);     // everything before the end
+    void completed(const QJsonObject& event); // the terminal event
     void failed(const lizard::client::ApiError& error);
 
 private:

@@ -3,7 +3,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
-
 #include <optional>
 
 namespace lizard::client {

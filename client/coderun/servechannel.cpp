@@ -11,14 +11,17 @@ namespace {
 constexpr int kStartTimeoutMs = 30000;
 }
 
-ServeChannel::ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS, QObject* parent)
+ServeChannel::ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS,
+                           QObject* parent)
     : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)), m_source(std::move(source)),
       m_lifetimeS(lifetimeS)
 {
-    m_inboxName = QStringLiteral("app-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    m_inboxName = QStringLiteral("app-%1").arg(QRandomGenerator::global()->generate64(), 16, 16,
+                                               QLatin1Char('0'));
     m_startTimer.setSingleShot(true);
     connect(&m_startTimer, &QTimer::timeout, this, [this] {
-        die(QStringLiteral("the code runner did not start within %1 s").arg(kStartTimeoutMs / 1000));
+        die(QStringLiteral("the code runner did not start within %1 s")
+                .arg(kStartTimeoutMs / 1000));
     });
 }
 
@@ -39,7 +42,9 @@ int ServeChannel::inFlight() const
 void ServeChannel::start()
 {
     if (m_source.isEmpty()) {
-        QTimer::singleShot(0, this, [this] { die(QStringLiteral("the runner is missing from the app's resources")); });
+        QTimer::singleShot(0, this, [this] {
+            die(QStringLiteral("the runner is missing from the app's resources"));
+        });
         return;
     }
     const QJsonObject args{{QStringLiteral("action"), QStringLiteral("serve")},
@@ -47,9 +52,10 @@ void ServeChannel::start()
                            {QStringLiteral("lifetime"), m_lifetimeS}};
     ExecOptions opts;
     opts.timeoutMs = 600000;
-    m_stream = m_api->execStreamArgv(
-        m_sandboxId,
-        {QStringLiteral("python3"), QStringLiteral("-c"), QString::fromUtf8(m_source), encodeRunnerArgs(args)}, opts);
+    m_stream = m_api->execStreamArgv(m_sandboxId,
+                                     {QStringLiteral("python3"), QStringLiteral("-c"),
+                                      QString::fromUtf8(m_source), encodeRunnerArgs(args)},
+                                     opts);
     m_stream->setParent(this);
     connect(m_stream, &ExecStream::output, this, &ServeChannel::onLines);
     connect(m_stream, &ExecStream::exited, this, [this](int code) {
@@ -58,8 +64,9 @@ void ServeChannel::start()
             why += QStringLiteral(": ") + m_stderrTail.join(QLatin1Char('\n')).right(1000);
         die(why);
     });
-    connect(m_stream, &ExecStream::failed, this,
-            [this](const ApiError& e) { die(QStringLiteral("the code runner's stream failed: ") + e.toDisplayString(), &e); });
+    connect(m_stream, &ExecStream::failed, this, [this](const ApiError& e) {
+        die(QStringLiteral("the code runner's stream failed: ") + e.toDisplayString(), &e);
+    });
     m_startTimer.start(kStartTimeoutMs);
 }
 
@@ -122,7 +129,8 @@ void ServeChannel::onControl(const QJsonObject& ev)
         m_state = State::Expiring;
         emit expiring();
     } else if (type == QLatin1String("fatal")) {
-        die(QStringLiteral("the code runner failed: ") + ev.value(QStringLiteral("message")).toString());
+        die(QStringLiteral("the code runner failed: ") +
+            ev.value(QStringLiteral("message")).toString());
     }
 }
 

@@ -22,7 +22,8 @@ class ServeChannel : public QObject
 public:
     enum class State { Starting, Ready, Expiring, Dead };
 
-    ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS, QObject* parent = nullptr);
+    ServeChannel(LizardApi* api, QString sandboxId, QByteArray source, int lifetimeS,
+                 QObject* parent = nullptr);
     ~ServeChannel() override; // closes the stream: the runner exits, kernels stay
 
     void start();

@@ -8,7 +8,6 @@
 #include "models/files/transferjob.h"
 
 #include <QPointer>
-
 #include <memory>
 
 class QProcess;
@@ -20,8 +19,8 @@ class DownloadJob : public TransferJob
 {
     Q_OBJECT
 public:
-    DownloadJob(client::LizardApi* api, const QString& sandboxId, const QString& remotePath, bool isFolder,
-                const QString& localTarget, QObject* parent = nullptr);
+    DownloadJob(client::LizardApi* api, const QString& sandboxId, const QString& remotePath,
+                bool isFolder, const QString& localTarget, QObject* parent = nullptr);
     ~DownloadJob() override;
 
     void start() override;

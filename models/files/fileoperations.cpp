@@ -12,9 +12,13 @@ using client::Unit;
 
 FileOperations::FileOperations(client::LizardApi* api, SandboxFileModel* model, QObject* parent)
     : QObject(parent), m_api(api), m_model(model)
-{}
+{
+}
 
-QString FileOperations::sandboxId() const { return m_model ? m_model->sandboxId() : QString(); }
+QString FileOperations::sandboxId() const
+{
+    return m_model ? m_model->sandboxId() : QString();
+}
 
 void FileOperations::fail(const QString& what, const QString& message)
 {
@@ -67,7 +71,8 @@ void FileOperations::move(const QString& path, const QString& destination)
     // An existing folder receives the item; anything else is the new path itself.
     m_api->statFile(sandboxId(), dest, this, [this, from, dest](Outcome<FileEntry> r) {
         if (r && r.value().type == QLatin1String("dir"))
-            return moveTo(from, RemotePath::join(dest, RemotePath::fileName(from)), tr("Moved %1 to %2").arg(from, dest));
+            return moveTo(from, RemotePath::join(dest, RemotePath::fileName(from)),
+                          tr("Moved %1 to %2").arg(from, dest));
         if (!r && r.error().kind != ApiError::Kind::NotFound)
             return emit failed(r.error());
         moveTo(from, dest, tr("Moved %1 to %2").arg(from, dest));

@@ -30,7 +30,8 @@ bool FileSortProxy::lessThan(const QModelIndex& left, const QModelIndex& right) 
         const int byName = m_files->compare(left, right, SandboxFileModel::NameColumn);
         return sortOrder() == Qt::AscendingOrder ? byName < 0 : byName > 0;
     }
-    return QSortFilterProxyModel::lessThan(left, right); // not a SandboxFileModel: the sort role only
+    return QSortFilterProxyModel::lessThan(left,
+                                           right); // not a SandboxFileModel: the sort role only
 }
 
 } // namespace lizard::models::files

@@ -1,12 +1,10 @@
 #include "models/files/sandboxfilemodel.h"
 
+#include "client/offthread.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel_node.h"
 
-#include "client/offthread.h"
-
 #include <QHash>
-
 #include <algorithm>
 
 namespace lizard::models::files {
@@ -27,8 +25,9 @@ bool listedLess(const Listed& a, const Listed& b)
 
 bool sameEntry(const client::FileEntry& a, const client::FileEntry& b)
 {
-    return a.size == b.size && a.modifiedAt == b.modifiedAt && a.permissions == b.permissions && a.mode == b.mode &&
-           a.owner == b.owner && a.group == b.group && a.symlinkTarget == b.symlinkTarget;
+    return a.size == b.size && a.modifiedAt == b.modifiedAt && a.permissions == b.permissions &&
+           a.mode == b.mode && a.owner == b.owner && a.group == b.group &&
+           a.symlinkTarget == b.symlinkTarget;
 }
 
 // On a pool thread: sort keys, the order rows are added in, and an index by name.
@@ -71,7 +70,10 @@ void SandboxFileModel::setLocation(const QString& sandboxId, const QString& root
     endResetModel();
 }
 
-QString SandboxFileModel::rootPath() const { return m_root->entry.path; }
+QString SandboxFileModel::rootPath() const
+{
+    return m_root->entry.path;
+}
 
 SandboxFileModel::Node* SandboxFileModel::nodeOf(const QModelIndex& index) const
 {
@@ -85,8 +87,14 @@ QModelIndex SandboxFileModel::indexOf(Node* node, int column) const
     return createIndex(node->row, column, node);
 }
 
-client::FileEntry SandboxFileModel::entry(const QModelIndex& index) const { return nodeOf(index)->entry; }
-bool SandboxFileModel::isDir(const QModelIndex& index) const { return nodeOf(index)->isDir(); }
+client::FileEntry SandboxFileModel::entry(const QModelIndex& index) const
+{
+    return nodeOf(index)->entry;
+}
+bool SandboxFileModel::isDir(const QModelIndex& index) const
+{
+    return nodeOf(index)->isDir();
+}
 
 int SandboxFileModel::compare(const QModelIndex& a, const QModelIndex& b, int column) const
 {
@@ -94,9 +102,12 @@ int SandboxFileModel::compare(const QModelIndex& a, const QModelIndex& b, int co
     const Node* y = nodeOf(b);
     const auto three = [](auto l, auto r) { return l < r ? -1 : r < l ? 1 : 0; };
     switch (column) {
-    case SizeColumn: return three(x->isDir() ? qint64(-1) : x->entry.size, y->isDir() ? qint64(-1) : y->entry.size);
-    case ModifiedColumn: return three(x->entry.modifiedAt.isValid() ? x->entry.modifiedAt.toMSecsSinceEpoch() : 0,
-                                      y->entry.modifiedAt.isValid() ? y->entry.modifiedAt.toMSecsSinceEpoch() : 0);
+    case SizeColumn:
+        return three(x->isDir() ? qint64(-1) : x->entry.size,
+                     y->isDir() ? qint64(-1) : y->entry.size);
+    case ModifiedColumn:
+        return three(x->entry.modifiedAt.isValid() ? x->entry.modifiedAt.toMSecsSinceEpoch() : 0,
+                     y->entry.modifiedAt.isValid() ? y->entry.modifiedAt.toMSecsSinceEpoch() : 0);
     case PermissionsColumn: {
         const QString& l = x->entry.permissions.isEmpty() ? x->entry.mode : x->entry.permissions;
         const QString& r = y->entry.permissions.isEmpty() ? y->entry.mode : y->entry.permissions;
@@ -129,10 +140,19 @@ SandboxFileModel::Node* SandboxFileModel::findNode(const QString& path) const
     return node;
 }
 
-QModelIndex SandboxFileModel::indexForPath(const QString& path) const { return indexOf(findNode(path)); }
+QModelIndex SandboxFileModel::indexForPath(const QString& path) const
+{
+    return indexOf(findNode(path));
+}
 
-bool SandboxFileModel::isListing(const QModelIndex& dir) const { return nodeOf(dir)->listing; }
-bool SandboxFileModel::isListed(const QModelIndex& dir) const { return nodeOf(dir)->listed; }
+bool SandboxFileModel::isListing(const QModelIndex& dir) const
+{
+    return nodeOf(dir)->listing;
+}
+bool SandboxFileModel::isListed(const QModelIndex& dir) const
+{
+    return nodeOf(dir)->listed;
+}
 
 void SandboxFileModel::refresh(const QModelIndex& dir)
 {
@@ -171,22 +191,26 @@ void SandboxFileModel::list(Node* node)
     node->failed = false;
     const quint64 generation = m_generation;
     const QString path = node->entry.path;
-    m_api->listDir(m_sandboxId, path, this, [this, generation, path](client::Outcome<QList<client::FileEntry>> r) {
-        if (generation != m_generation)
-            return;
-        if (!r)
-            return finishListing(generation, path, &r.error(), nullptr);
-        // Sorting and indexing 10,000 entries would hold the event loop: a pool thread does it
-        // (a folder that changes all the time is listed again and again).
-        client::runOffThread<std::shared_ptr<Listing>>(
-            this, [entries = std::move(r.value())] { return prepareListing(entries); },
-            [this, generation, path](std::shared_ptr<Listing> listing) {
-                finishListing(generation, path, nullptr, std::move(listing));
-            });
-    });
+    m_api->listDir(m_sandboxId, path, this,
+                   [this, generation, path](client::Outcome<QList<client::FileEntry>> r) {
+                       if (generation != m_generation)
+                           return;
+                       if (!r)
+                           return finishListing(generation, path, &r.error(), nullptr);
+                       // Sorting and indexing 10,000 entries would hold the event loop: a pool
+                       // thread does it (a folder that changes all the time is listed again and
+                       // again).
+                       client::runOffThread<std::shared_ptr<Listing>>(
+                           this,
+                           [entries = std::move(r.value())] { return prepareListing(entries); },
+                           [this, generation, path](std::shared_ptr<Listing> listing) {
+                               finishListing(generation, path, nullptr, std::move(listing));
+                           });
+                   });
 }
 
-void SandboxFileModel::finishListing(quint64 generation, const QString& path, const client::ApiError* error,
+void SandboxFileModel::finishListing(quint64 generation, const QString& path,
+                                     const client::ApiError* error,
                                      std::shared_ptr<Listing> listing)
 {
     if (generation != m_generation)
@@ -312,7 +336,10 @@ int SandboxFileModel::rowCount(const QModelIndex& parent) const
     return parent.column() > 0 ? 0 : int(nodeOf(parent)->children.size());
 }
 
-int SandboxFileModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int SandboxFileModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 bool SandboxFileModel::hasChildren(const QModelIndex& parent) const
 {

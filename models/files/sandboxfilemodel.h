@@ -11,7 +11,6 @@
 #include <QAbstractItemModel>
 #include <QHash>
 #include <QPointer>
-
 #include <deque>
 #include <memory>
 #include <vector>
@@ -23,7 +22,14 @@ class SandboxFileModel : public QAbstractItemModel
     Q_OBJECT
 public:
     enum Column { NameColumn, SizeColumn, ModifiedColumn, PermissionsColumn, ColumnCount };
-    enum Role { PathRole = Qt::UserRole + 1, TypeRole, IsDirRole, SortRole, SizeRole, ModifiedRole };
+    enum Role {
+        PathRole = Qt::UserRole + 1,
+        TypeRole,
+        IsDirRole,
+        SortRole,
+        SizeRole,
+        ModifiedRole
+    };
 
     explicit SandboxFileModel(client::LizardApi* api, QObject* parent = nullptr);
     ~SandboxFileModel() override;
@@ -33,13 +39,13 @@ public:
     QString sandboxId() const { return m_sandboxId; }
     QString rootPath() const;
 
-    client::FileEntry entry(const QModelIndex& index) const;  // invalid index: the root
+    client::FileEntry entry(const QModelIndex& index) const; // invalid index: the root
     // The sort order of column (folders are not put first here): <0, 0 or >0 when a sorts
     // before, with, or after b; names compare case-insensitively. For FileSortProxy, which
     // sorts 10,000 rows without a QVariant per comparison.
     int compare(const QModelIndex& a, const QModelIndex& b, int column) const;
     bool isDir(const QModelIndex& index) const;
-    QModelIndex indexForPath(const QString& path) const;       // only if already listed
+    QModelIndex indexForPath(const QString& path) const; // only if already listed
     bool isListing(const QModelIndex& dir) const;
     bool isListed(const QModelIndex& dir) const;
 
@@ -54,7 +60,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool hasChildren(const QModelIndex& parent = {}) const override;
     bool canFetchMore(const QModelIndex& parent) const override;

@@ -1,6 +1,5 @@
 // SandboxFileModel: what each cell shows.
 #include "models/files/sandboxfilemodel.h"
-
 #include "models/files/sandboxfilemodel_node.h"
 
 namespace lizard::models::files {
@@ -16,7 +15,9 @@ QString SandboxFileModel::formatSize(qint64 bytes)
         value /= 1024;
         ++unit;
     }
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', value < 10 ? 1 : 0).arg(QLatin1String(units[unit]));
+    return QStringLiteral("%1 %2")
+        .arg(value, 0, 'f', value < 10 ? 1 : 0)
+        .arg(QLatin1String(units[unit]));
 }
 
 QVariant SandboxFileModel::data(const QModelIndex& index, int role) const
@@ -29,31 +30,45 @@ QVariant SandboxFileModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return e.name;
-        case SizeColumn: return dir ? QString() : formatSize(e.size);
+        case NameColumn:
+            return e.name;
+        case SizeColumn:
+            return dir ? QString() : formatSize(e.size);
         case ModifiedColumn:
-            return e.modifiedAt.isValid() ? e.modifiedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
-                                          : QString();
-        case PermissionsColumn: return e.permissions.isEmpty() ? e.mode : e.permissions;
+            return e.modifiedAt.isValid()
+                       ? e.modifiedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                       : QString();
+        case PermissionsColumn:
+            return e.permissions.isEmpty() ? e.mode : e.permissions;
         }
         return {};
     case Qt::ToolTipRole:
-        return e.symlinkTarget.isEmpty() ? e.path : QStringLiteral("%1 → %2").arg(e.path, e.symlinkTarget);
+        return e.symlinkTarget.isEmpty() ? e.path
+                                         : QStringLiteral("%1 → %2").arg(e.path, e.symlinkTarget);
     case Qt::TextAlignmentRole:
         if (index.column() == SizeColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
-    case PathRole: return e.path;
-    case TypeRole: return e.type;
-    case IsDirRole: return dir;
-    case SizeRole: return e.size;
-    case ModifiedRole: return e.modifiedAt;
+    case PathRole:
+        return e.path;
+    case TypeRole:
+        return e.type;
+    case IsDirRole:
+        return dir;
+    case SizeRole:
+        return e.size;
+    case ModifiedRole:
+        return e.modifiedAt;
     case SortRole:
         switch (index.column()) {
-        case NameColumn: return e.name.toLower();
-        case SizeColumn: return dir ? qint64(-1) : e.size;
-        case ModifiedColumn: return e.modifiedAt.isValid() ? e.modifiedAt.toMSecsSinceEpoch() : qint64(0);
-        case PermissionsColumn: return e.permissions.isEmpty() ? e.mode : e.permissions;
+        case NameColumn:
+            return e.name.toLower();
+        case SizeColumn:
+            return dir ? qint64(-1) : e.size;
+        case ModifiedColumn:
+            return e.modifiedAt.isValid() ? e.modifiedAt.toMSecsSinceEpoch() : qint64(0);
+        case PermissionsColumn:
+            return e.permissions.isEmpty() ? e.mode : e.permissions;
         }
         return {};
     }
@@ -65,10 +80,14 @@ QVariant SandboxFileModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case NameColumn: return tr("Name");
-    case SizeColumn: return tr("Size");
-    case ModifiedColumn: return tr("Modified");
-    case PermissionsColumn: return tr("Permissions");
+    case NameColumn:
+        return tr("Name");
+    case SizeColumn:
+        return tr("Size");
+    case ModifiedColumn:
+        return tr("Modified");
+    case PermissionsColumn:
+        return tr("Permissions");
     }
     return {};
 }

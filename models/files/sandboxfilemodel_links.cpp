@@ -3,7 +3,6 @@
 // type "dir", a file with 400 NOT_A_DIRECTORY and a dangling link with 404. A few probes run
 // at a time, so a folder with hundreds of links (/usr/lib) does not flood the server.
 #include "models/files/sandboxfilemodel.h"
-
 #include "models/files/sandboxfilemodel_node.h"
 
 namespace lizard::models::files {

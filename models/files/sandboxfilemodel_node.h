@@ -14,9 +14,9 @@ struct SandboxFileModel::Node
     std::vector<std::unique_ptr<Node>> children;
     bool listed = false;
     bool listing = false;
-    bool failed = false;     // the last listing failed: no automatic retry until refresh()
-    bool listAgain = false;  // a refresh came while a listing was in flight
-    bool linkToDir = false;  // a symlink that leads to a folder (probed)
+    bool failed = false;    // the last listing failed: no automatic retry until refresh()
+    bool listAgain = false; // a refresh came while a listing was in flight
+    bool linkToDir = false; // a symlink that leads to a folder (probed)
     bool isLink() const { return entry.type == QLatin1String("symlink"); }
     bool isDir() const { return linkToDir || entry.type == QLatin1String("dir"); }
 };

@@ -2,9 +2,11 @@
 
 namespace lizard::models::files {
 
-TransferJob::TransferJob(client::LizardApi* api, const QString& sandboxId, Direction direction, QObject* parent)
+TransferJob::TransferJob(client::LizardApi* api, const QString& sandboxId, Direction direction,
+                         QObject* parent)
     : QObject(parent), m_api(api), m_sandboxId(sandboxId), m_direction(direction)
-{}
+{
+}
 
 void TransferJob::cancel()
 {

@@ -16,7 +16,8 @@ public:
     enum class Direction { Upload, Download };
     enum class State { Running, Done, Failed, Cancelled };
 
-    TransferJob(client::LizardApi* api, const QString& sandboxId, Direction direction, QObject* parent = nullptr);
+    TransferJob(client::LizardApi* api, const QString& sandboxId, Direction direction,
+                QObject* parent = nullptr);
 
     virtual void start() = 0;
     // Stops what runs now and cleans up; state becomes Cancelled and finished() follows.
@@ -26,9 +27,9 @@ public:
     State state() const { return m_state; }
     bool isFinished() const { return m_state != State::Running; }
     QString title() const { return m_title; }
-    QString message() const { return m_message; }   // error text, or a note when done
+    QString message() const { return m_message; } // error text, or a note when done
     qint64 bytesDone() const { return m_done; }
-    qint64 bytesTotal() const { return m_total; }   // 0: not known yet
+    qint64 bytesTotal() const { return m_total; } // 0: not known yet
     QString sandboxId() const { return m_sandboxId; }
     // The sandbox folder whose listing changed (uploads), or empty.
     QString changedRemoteDir() const { return m_changedDir; }

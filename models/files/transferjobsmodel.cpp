@@ -24,7 +24,8 @@ void TransferJobsModel::addJob(TransferJob* job)
 
 int TransferJobsModel::runningCount() const
 {
-    return int(std::count_if(m_jobs.cbegin(), m_jobs.cend(), [](const TransferJob* j) { return !j->isFinished(); }));
+    return int(std::count_if(m_jobs.cbegin(), m_jobs.cend(),
+                             [](const TransferJob* j) { return !j->isFinished(); }));
 }
 
 void TransferJobsModel::cancel(int row)
@@ -59,21 +60,31 @@ void TransferJobsModel::jobChanged(TransferJob* job)
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
-int TransferJobsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_jobs.size()); }
-int TransferJobsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int TransferJobsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_jobs.size());
+}
+int TransferJobsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString TransferJobsModel::stateText(const TransferJob* job)
 {
     switch (job->state()) {
     case TransferJob::State::Running:
         if (job->bytesTotal() > 0)
-            return tr("%1 of %2").arg(SandboxFileModel::formatSize(job->bytesDone()),
-                                      SandboxFileModel::formatSize(job->bytesTotal()));
-        return job->bytesDone() > 0 ? SandboxFileModel::formatSize(job->bytesDone()) : tr("Starting…");
+            return tr("%1 of %2")
+                .arg(SandboxFileModel::formatSize(job->bytesDone()),
+                     SandboxFileModel::formatSize(job->bytesTotal()));
+        return job->bytesDone() > 0 ? SandboxFileModel::formatSize(job->bytesDone())
+                                    : tr("Starting…");
     case TransferJob::State::Done:
         return job->message().isEmpty() ? tr("Done") : tr("Done (%1)").arg(job->message());
-    case TransferJob::State::Failed: return job->message();
-    case TransferJob::State::Cancelled: return tr("Cancelled");
+    case TransferJob::State::Failed:
+        return job->message();
+    case TransferJob::State::Cancelled:
+        return tr("Cancelled");
     }
     return {};
 }
@@ -89,14 +100,20 @@ QVariant TransferJobsModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TitleColumn: return job->title();
-        case ProgressColumn: return percent < 0 ? QString() : QStringLiteral("%1%").arg(percent);
-        case StateColumn: return stateText(job);
+        case TitleColumn:
+            return job->title();
+        case ProgressColumn:
+            return percent < 0 ? QString() : QStringLiteral("%1%").arg(percent);
+        case StateColumn:
+            return stateText(job);
         }
         return {};
-    case Qt::ToolTipRole: return QStringLiteral("%1\n%2").arg(job->title(), stateText(job));
-    case ProgressRole: return percent;
-    case FinishedRole: return job->isFinished();
+    case Qt::ToolTipRole:
+        return QStringLiteral("%1\n%2").arg(job->title(), stateText(job));
+    case ProgressRole:
+        return percent;
+    case FinishedRole:
+        return job->isFinished();
     }
     return {};
 }
@@ -106,9 +123,12 @@ QVariant TransferJobsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TitleColumn: return tr("Transfer");
-    case ProgressColumn: return tr("Progress");
-    case StateColumn: return tr("State");
+    case TitleColumn:
+        return tr("Transfer");
+    case ProgressColumn:
+        return tr("Progress");
+    case StateColumn:
+        return tr("State");
     }
     return {};
 }

@@ -14,7 +14,8 @@ constexpr int kDirsPerCall = 200; // keeps each mkdir's argv well under ARG_MAX
 
 UploadJob::UploadJob(client::LizardApi* api, const QString& sandboxId, const QString& localPath,
                      const QString& remoteDir, QObject* parent)
-    : TransferJob(api, sandboxId, Direction::Upload, parent), m_localPath(QFileInfo(localPath).absoluteFilePath()),
+    : TransferJob(api, sandboxId, Direction::Upload, parent),
+      m_localPath(QFileInfo(localPath).absoluteFilePath()),
       m_remoteDir(RemotePath::clean(remoteDir))
 {
     m_remoteTarget = RemotePath::join(m_remoteDir, QFileInfo(m_localPath).fileName());
@@ -40,7 +41,8 @@ bool UploadJob::plan(QString* error)
     }
     m_dirs.append(m_remoteTarget);
     const QDir base(m_localPath);
-    QDirIterator it(m_localPath, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+    QDirIterator it(m_localPath,
+                    QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories); // does not follow symlinked folders
     while (it.hasNext()) {
         const QFileInfo fi = it.nextFileInfo();
@@ -77,21 +79,24 @@ void UploadJob::makeDirs()
     m_dirs.remove(0, batch.size());
     QStringList argv{QStringLiteral("mkdir"), QStringLiteral("-p"), QStringLiteral("--")};
     argv += batch;
-    track(m_api->execArgv(m_sandboxId, argv, {}, this, [this](client::Outcome<client::ExecResult> r) {
-        if (isFinished())
-            return;
-        if (!r)
-            return fail(r.error());
-        if (r.value().exitCode != 0)
-            return fail(tr("Create folders failed: %1").arg(r.value().stderrText.trimmed()));
-        makeDirs();
-    }));
+    track(
+        m_api->execArgv(m_sandboxId, argv, {}, this, [this](client::Outcome<client::ExecResult> r) {
+            if (isFinished())
+                return;
+            if (!r)
+                return fail(r.error());
+            if (r.value().exitCode != 0)
+                return fail(tr("Create folders failed: %1").arg(r.value().stderrText.trimmed()));
+            makeDirs();
+        }));
 }
 
 void UploadJob::uploadNext()
 {
     if (m_next >= m_files.size()) {
-        const QString note = m_skipped > 0 ? tr("%n link(s) or special file(s) skipped", nullptr, m_skipped) : QString();
+        const QString note = m_skipped > 0
+                                 ? tr("%n link(s) or special file(s) skipped", nullptr, m_skipped)
+                                 : QString();
         return finish(State::Done, note);
     }
     if (!m_api)

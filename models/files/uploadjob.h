@@ -13,8 +13,8 @@ class UploadJob : public TransferJob
 {
     Q_OBJECT
 public:
-    UploadJob(client::LizardApi* api, const QString& sandboxId, const QString& localPath, const QString& remoteDir,
-              QObject* parent = nullptr);
+    UploadJob(client::LizardApi* api, const QString& sandboxId, const QString& localPath,
+              const QString& remoteDir, QObject* parent = nullptr);
 
     void start() override;
     QString remoteTarget() const { return m_remoteTarget; } // where the file or folder lands
@@ -33,10 +33,10 @@ private:
     QString m_localPath;
     QString m_remoteDir;
     QString m_remoteTarget;
-    QStringList m_dirs;       // remote folders to create, parents first
+    QStringList m_dirs; // remote folders to create, parents first
     QList<Item> m_files;
     qsizetype m_next = 0;
-    qint64 m_doneBefore = 0;  // bytes of the files already uploaded
+    qint64 m_doneBefore = 0; // bytes of the files already uploaded
     qint64 m_total = 0;
     int m_skipped = 0;
 };

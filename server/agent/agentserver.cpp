@@ -121,8 +121,7 @@ void serve(int fd, AgentContext& context)
         if (op == "ping") {
             renewLease(req, context);
             stream.writeJson({{"ok", true}});
-        }
-        else if (op == "exec")
+        } else if (op == "exec")
             handleExec(stream, req, context);
         else if (op == "processes")
             stream.writeJson({{"ok", true}, {"processes", context.processes.list()}});
@@ -176,8 +175,9 @@ void runAgentServer(int listenFd, AgentContext& context)
         }
         if (g_serving.load() >= kMaxServing) {
             // The accept loop is the only place that raises g_serving, so this cannot overshoot.
-            answerAtCap(fd, context, "BUSY", "the agent serves " + std::to_string(kMaxServing) +
-                                " requests at once; retry later");
+            answerAtCap(fd, context, "BUSY",
+                        "the agent serves " + std::to_string(kMaxServing) +
+                            " requests at once; retry later");
             ::close(fd);
             continue;
         }
@@ -199,7 +199,8 @@ void runAgentServer(int listenFd, AgentContext& context)
             --g_serving;
             try {
                 answerAtCap(fd, context, "RESOURCE_EXHAUSTED",
-                            "the sandbox is at its process or memory limit: the agent cannot start a thread "
+                            "the sandbox is at its process or memory limit: the agent cannot start "
+                            "a thread "
                             "for this request");
             } catch (...) {
             }

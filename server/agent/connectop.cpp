@@ -75,7 +75,8 @@ int connectLoopback(int port)
 bool sendWithFd(int sock, const std::string& json, int fd)
 {
     std::string frame(kFrameHeaderSize, '\0');
-    encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), kFrameJson, uint32_t(json.size()));
+    encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), kFrameJson,
+                      uint32_t(json.size()));
     frame += json;
     iovec iov{frame.data(), frame.size()};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
@@ -113,7 +114,8 @@ bool sendWithFd(int sock, const std::string& json, int fd)
 void handleConnect(FrameStream& stream, const nlohmann::json& request)
 {
     auto it = request.find("port");
-    if (it == request.end() || !it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > 65535)
+    if (it == request.end() || !it->is_number_integer() || it->get<long long>() < 1 ||
+        it->get<long long>() > 65535)
         return void(stream.writeError("INVALID_ARGUMENT", "port must be a number from 1 to 65535"));
     const int port = int(it->get<long long>());
     int fd = connectLoopback(port);
@@ -121,10 +123,14 @@ void handleConnect(FrameStream& stream, const nlohmann::json& request)
         const int err = errno;
         const std::string text = std::strerror(err);
         if (err == ECONNREFUSED)
-            return void(stream.writeError("CONNECTION_REFUSED", "nothing listens on port " + std::to_string(port) + " in the sandbox"));
+            return void(stream.writeError("CONNECTION_REFUSED", "nothing listens on port " +
+                                                                    std::to_string(port) +
+                                                                    " in the sandbox"));
         if (err == ETIMEDOUT)
-            return void(stream.writeError("CONNECT_TIMEOUT", "port " + std::to_string(port) + " in the sandbox did not answer"));
-        return void(stream.writeError("IO_ERROR", "connect to port " + std::to_string(port) + ": " + text));
+            return void(stream.writeError("CONNECT_TIMEOUT", "port " + std::to_string(port) +
+                                                                 " in the sandbox did not answer"));
+        return void(
+            stream.writeError("IO_ERROR", "connect to port " + std::to_string(port) + ": " + text));
     }
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -134,7 +140,8 @@ void handleConnect(FrameStream& stream, const nlohmann::json& request)
     sockaddr_storage local{};
     socklen_t len = sizeof local;
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len);
-    const nlohmann::json reply{{"ok", true}, {"family", local.ss_family == AF_INET6 ? "ipv6" : "ipv4"}};
+    const nlohmann::json reply{{"ok", true},
+                               {"family", local.ss_family == AF_INET6 ? "ipv6" : "ipv4"}};
     sendWithFd(stream.fd(), reply.dump(), fd);
     ::close(fd);
 }

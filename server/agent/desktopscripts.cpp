@@ -142,7 +142,7 @@ const std::vector<DesktopTool>& desktopTools()
 {
     // +1: the raw strings start with the newline after their opening delimiter.
     static const std::vector<DesktopTool> tools{{"lizard-desktop", kLizardDesktop + 1},
-                                                 {"chromium", kChromium + 1}};
+                                                {"chromium", kChromium + 1}};
     return tools;
 }
 

@@ -43,7 +43,8 @@ std::map<std::string, std::string> buildEnv(const AgentContext& context, const U
 std::int64_t nowMs()
 {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch()).count();
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 bool validEnv(const nlohmann::json& env)
@@ -53,7 +54,8 @@ bool validEnv(const nlohmann::json& env)
     if (!env.is_object())
         return false;
     for (const auto& [k, v] : env.items()) {
-        if (!v.is_string() || k.empty() || k.find('=') != std::string::npos || k.find('\0') != std::string::npos)
+        if (!v.is_string() || k.empty() || k.find('=') != std::string::npos ||
+            k.find('\0') != std::string::npos)
             return false;
     }
     return true;
@@ -65,11 +67,13 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
 {
     const auto& argvJson = req.value("argv", nlohmann::json::array());
     if (!argvJson.is_array() || argvJson.empty())
-        return void(stream.writeError("INVALID_ARGUMENT", "argv must be a non-empty array of strings"));
+        return void(
+            stream.writeError("INVALID_ARGUMENT", "argv must be a non-empty array of strings"));
     SpawnRequest spawn;
     for (const auto& a : argvJson) {
         if (!a.is_string())
-            return void(stream.writeError("INVALID_ARGUMENT", "argv must be a non-empty array of strings"));
+            return void(
+                stream.writeError("INVALID_ARGUMENT", "argv must be a non-empty array of strings"));
         spawn.argv.push_back(a.get<std::string>());
     }
     nlohmann::json env = req.value("env", nlohmann::json::object());
@@ -77,7 +81,8 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
         return void(stream.writeError("INVALID_ARGUMENT", "env must map names to strings"));
     auto user = lookupUser(req.value("user", std::string("root")), context.singleUid);
     if (!user)
-        return void(stream.writeError("UNKNOWN_USER", "no such user in the sandbox: " + req.value("user", std::string())));
+        return void(stream.writeError("UNKNOWN_USER", "no such user in the sandbox: " +
+                                                          req.value("user", std::string())));
     spawn.user = *user;
     spawn.env = buildEnv(context, *user, env);
     spawn.cwd = req.value("cwd", std::string());
@@ -103,7 +108,10 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
         }
     };
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
-    stream.setStallHandler(deadline, [&] { timedOut = true; killTree(); });
+    stream.setStallHandler(deadline, [&] {
+        timedOut = true;
+        killTree();
+    });
 
     bool peerOk = stream.writeJson({{"ok", true}, {"pid", pid}});
     std::string buffer(kOutputChunk, '\0');
@@ -130,7 +138,9 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
         } else if (timedOut) {
             waitMs = -1;
         } else {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())
+                    .count();
             waitMs = left > 0 ? int(left) : 0;
         }
         int r = ::poll(p, n, waitMs);
@@ -162,7 +172,8 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
                 fds[i] = -1;
                 continue;
             }
-            if (!stream.writeFrame(i == 0 ? kFrameStdout : kFrameStderr, buffer.data(), std::size_t(got))) {
+            if (!stream.writeFrame(i == 0 ? kFrameStdout : kFrameStderr, buffer.data(),
+                                   std::size_t(got))) {
                 peerOk = false;
                 break;
             }
@@ -178,7 +189,8 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     // Wait for the exit status (the tree is dead or the pipes closed).
     pollfd e{child.exit->eventFd(), POLLIN, 0};
     while (!child.exit->exited()) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (!timedOut && left <= 0) {
             timedOut = true;
             killTree();

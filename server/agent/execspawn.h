@@ -28,13 +28,14 @@ struct Spawned
     int stdoutFd = -1;
     int stderrFd = -1;
     std::shared_ptr<ExitSlot> exit;
-    std::string errorCode;    // empty when it started
+    std::string errorCode; // empty when it started
     std::string errorMessage;
 };
 
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper);
 
 // Looks `name` up in the PATH of `env` (or returns it when it contains a slash).
-std::string resolveExecutable(const std::string& name, const std::map<std::string, std::string>& env);
+std::string resolveExecutable(const std::string& name,
+                              const std::map<std::string, std::string>& env);
 
 } // namespace lizard::agent

@@ -1,9 +1,8 @@
 // read and write: file bytes travel as D frames ended by Z.
 #include "agent/fileops.h"
-#include "agent/pathguard.h"
-
 #include "agent/frame.h"
 #include "agent/fsidentity.h"
+#include "agent/pathguard.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -86,7 +85,9 @@ void handleRead(FrameStream& stream, const nlohmann::json& request, AgentContext
     FdCloser file{openNoMagic(*path, O_RDONLY | O_NOCTTY | O_NONBLOCK)};
     if (file.fd < 0)
         return void(writePathErrno(stream, errno, *path));
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(file.fd, &st) != 0)
         return void(writeErrno(stream, errno, *path));
     if (S_ISDIR(st.st_mode))
@@ -102,7 +103,8 @@ void handleRead(FrameStream& stream, const nlohmann::json& request, AgentContext
         if (!stream.writeJson({{"ok", true}, {"size", content.size()}}))
             return;
         for (std::size_t off = 0; off < content.size(); off += kDataChunk) {
-            if (!stream.writeFrame(kFrameData, content.data() + off, std::min(kDataChunk, content.size() - off)))
+            if (!stream.writeFrame(kFrameData, content.data() + off,
+                                   std::min(kDataChunk, content.size() - off)))
                 return;
         }
         stream.writeFrame(kFrameDataEnd, nullptr, 0);
@@ -150,7 +152,9 @@ void handleWrite(FrameStream& stream, const nlohmann::json& request, AgentContex
         return fail(err);
     if (parentIsMagic(*path)) // again, now that the parents exist
         return refuse();
-    struct stat existing{};
+    struct stat existing
+    {
+    };
     mode_t mode = 0644;
     if (::stat(path->c_str(), &existing) == 0) {
         if (S_ISDIR(existing.st_mode))

@@ -37,8 +37,13 @@ std::map<unsigned, std::string> readNames(const char* file)
 std::string permissionString(mode_t mode)
 {
     std::string s(10, '-');
-    s[0] = S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : S_ISCHR(mode) ? 'c' : S_ISBLK(mode) ? 'b'
-        : S_ISFIFO(mode) ? 'p' : S_ISSOCK(mode) ? 's' : '-';
+    s[0] = S_ISDIR(mode)    ? 'd'
+           : S_ISLNK(mode)  ? 'l'
+           : S_ISCHR(mode)  ? 'c'
+           : S_ISBLK(mode)  ? 'b'
+           : S_ISFIFO(mode) ? 'p'
+           : S_ISSOCK(mode) ? 's'
+                            : '-';
     const char* rwx = "rwxrwxrwx";
     for (int i = 0; i < 9; ++i)
         if (mode & (0400 >> i))
@@ -68,18 +73,26 @@ std::string OwnerNames::group(gid_t gid) const
     return it != m_groups.end() ? it->second : std::to_string(gid);
 }
 
-std::optional<nlohmann::json> fileEntry(const std::string& path, const std::string& name, const OwnerNames& names)
+std::optional<nlohmann::json> fileEntry(const std::string& path, const std::string& name,
+                                        const OwnerNames& names)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(path.c_str(), &st) != 0)
         return std::nullopt;
     const char* type = S_ISDIR(st.st_mode) ? "dir" : S_ISLNK(st.st_mode) ? "symlink" : "file";
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", unsigned(st.st_mode & 07777));
     auto modTime = std::int64_t(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
-    nlohmann::json entry{{"name", name}, {"path", path}, {"type", type}, {"size", std::int64_t(st.st_size)},
-                         {"mode", mode}, {"permissions", permissionString(st.st_mode)},
-                         {"owner", names.user(st.st_uid)}, {"group", names.group(st.st_gid)},
+    nlohmann::json entry{{"name", name},
+                         {"path", path},
+                         {"type", type},
+                         {"size", std::int64_t(st.st_size)},
+                         {"mode", mode},
+                         {"permissions", permissionString(st.st_mode)},
+                         {"owner", names.user(st.st_uid)},
+                         {"group", names.group(st.st_gid)},
                          {"modTime", modTime}};
     // A /proc magic link's text is a path outside the sandbox (a host path for PID 1's files).
     if (S_ISLNK(st.st_mode) && !isMagicLink(path)) {

@@ -1,9 +1,8 @@
 #pragma once
 // The JSON entry of one file (list/stat), as PROTOCOL.md describes.
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -23,6 +22,7 @@ private:
 };
 
 // lstat()s `path`; nothing (errno set) if that fails.
-std::optional<nlohmann::json> fileEntry(const std::string& path, const std::string& name, const OwnerNames& names);
+std::optional<nlohmann::json> fileEntry(const std::string& path, const std::string& name,
+                                        const OwnerNames& names);
 
 } // namespace lizard::agent

@@ -1,6 +1,5 @@
 #include "agent/fileops.h"
 #include "agent/filepaths.h"
-
 #include "agent/pathguard.h"
 
 #include <cerrno>
@@ -12,18 +11,25 @@ namespace lizard::agent {
 std::string errnoCode(int err)
 {
     switch (err) {
-    case ENOENT: return "NOT_FOUND";
-    case ENOTDIR: return "NOT_A_DIRECTORY";
-    case EISDIR: return "IS_A_DIRECTORY";
+    case ENOENT:
+        return "NOT_FOUND";
+    case ENOTDIR:
+        return "NOT_A_DIRECTORY";
+    case EISDIR:
+        return "IS_A_DIRECTORY";
     case EACCES:
     case EPERM:
-    case EROFS: return "PERMISSION_DENIED";
+    case EROFS:
+        return "PERMISSION_DENIED";
     case EEXIST:
-    case ENOTEMPTY: return "ALREADY_EXISTS";
+    case ENOTEMPTY:
+        return "ALREADY_EXISTS";
     case EINVAL:
     case ENAMETOOLONG:
-    case ELOOP: return "INVALID_ARGUMENT";
-    default: return "IO_ERROR";
+    case ELOOP:
+        return "INVALID_ARGUMENT";
+    default:
+        return "IO_ERROR";
     }
 }
 
@@ -42,7 +48,8 @@ bool writePathErrno(FrameStream& stream, int err, const std::string& path)
 bool parentIsMagic(const std::string& path)
 {
     auto slash = path.find_last_of('/');
-    const std::string parent = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+    const std::string parent =
+        slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
     return reachedThroughMagicLink(parent, checkParent(path));
 }
 
@@ -59,7 +66,9 @@ int makeDirs(const std::string& path)
     for (const std::string& dir : dirChain(path))
         if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
             return errno;
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(path.c_str(), &st) != 0)
         return errno;
     return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
@@ -75,7 +84,8 @@ int makeParents(const std::string& path)
 
 namespace lizard::agent {
 
-std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json& request, const char* key)
+std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json& request,
+                                       const char* key)
 {
     auto it = request.find(key);
     if (it == request.end() || !it->is_string()) {
@@ -89,7 +99,8 @@ std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json
     return path;
 }
 
-std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request, const AgentContext& context)
+std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request,
+                                    const AgentContext& context)
 {
     std::string name = "root";
     if (auto it = request.find("user");

@@ -1,10 +1,9 @@
 // list, stat, remove, move, mkdir.
+#include "agent/execspawn.h"
 #include "agent/fileentry.h"
 #include "agent/fileops.h"
-#include "agent/pathguard.h"
-
-#include "agent/execspawn.h"
 #include "agent/fsidentity.h"
+#include "agent/pathguard.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +13,6 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <unistd.h>
 
 namespace lizard::agent {
@@ -40,9 +38,11 @@ int removeOne(const char* path, const struct stat*, int flag, FTW*)
 }
 
 // rename() across mounts (/tmp → /usr/local...) fails with EXDEV; mv copies then.
-int moveWithMv(const std::string& from, const std::string& to, const UserInfo& user, AgentContext& context)
+int moveWithMv(const std::string& from, const std::string& to, const UserInfo& user,
+               AgentContext& context)
 {
-    SpawnRequest req{{"/bin/mv", "-f", "-T", "--", from, to}, {{"PATH", "/usr/bin:/bin"}}, "/", user};
+    SpawnRequest req{
+        {"/bin/mv", "-f", "-T", "--", from, to}, {{"PATH", "/usr/bin:/bin"}}, "/", user};
     Spawned child = spawnCommand(req, context.reaper);
     if (!child.errorCode.empty())
         return EXDEV;
@@ -113,7 +113,9 @@ void handleRemove(FrameStream& stream, const nlohmann::json& request, AgentConte
     FsIdentity identity(*user);
     if (refuseMagicParent(stream, *path))
         return;
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(path->c_str(), &st) != 0)
         return void(writeErrno(stream, errno, *path));
     int err = 0;
@@ -140,7 +142,9 @@ void handleMove(FrameStream& stream, const nlohmann::json& request, AgentContext
     FsIdentity identity(*user);
     if (refuseMagicParent(stream, *from) || refuseMagicParent(stream, *to))
         return;
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(from->c_str(), &st) != 0)
         return void(writeErrno(stream, errno, *from));
     if (int err = makeParents(*to); err != 0)

@@ -4,11 +4,9 @@
 
 #include "agent/agentcontext.h"
 #include "agent/framestream.h"
-
 #include "agent/userdb.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -41,8 +39,10 @@ namespace lizard::agent {
 
 // Returns the absolute path in request[key], or writes an INVALID_ARGUMENT reply and
 // returns nothing.
-std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json& request, const char* key);
+std::optional<std::string> requirePath(FrameStream& stream, const nlohmann::json& request,
+                                       const char* key);
 // Resolves request["user"] (root by default), or writes UNKNOWN_USER and returns nothing.
-std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request, const AgentContext& context);
+std::optional<UserInfo> requireUser(FrameStream& stream, const nlohmann::json& request,
+                                    const AgentContext& context);
 
 } // namespace lizard::agent

@@ -30,8 +30,8 @@ inline void encodeFrameHeader(unsigned char* out, char type, std::uint32_t lengt
 
 inline std::uint32_t decodeFrameLength(const unsigned char* header)
 {
-    return (std::uint32_t(header[1]) << 24) | (std::uint32_t(header[2]) << 16)
-        | (std::uint32_t(header[3]) << 8) | std::uint32_t(header[4]);
+    return (std::uint32_t(header[1]) << 24) | (std::uint32_t(header[2]) << 16) |
+           (std::uint32_t(header[3]) << 8) | std::uint32_t(header[4]);
 }
 
 } // namespace lizard::agent

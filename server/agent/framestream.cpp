@@ -39,7 +39,8 @@ bool FrameStream::readFrame(char& type, std::string& payload)
     return length == 0 || readExact(payload.data(), length);
 }
 
-void FrameStream::setStallHandler(std::chrono::steady_clock::time_point deadline, std::function<void()> onStall)
+void FrameStream::setStallHandler(std::chrono::steady_clock::time_point deadline,
+                                  std::function<void()> onStall)
 {
     m_stallDeadline = deadline;
     m_onStall = std::move(onStall);
@@ -51,7 +52,8 @@ bool FrameStream::waitWritable()
         int timeoutMs = -1;
         if (m_onStall) {
             auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                m_stallDeadline - std::chrono::steady_clock::now()).count();
+                            m_stallDeadline - std::chrono::steady_clock::now())
+                            .count();
             timeoutMs = left > 0 ? int(left) : 0;
         }
         pollfd p{m_fd, POLLOUT, 0};

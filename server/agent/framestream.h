@@ -1,10 +1,9 @@
 #pragma once
 // Blocking framed I/O on the agent's side of one connection (see frame.h, PROTOCOL.md).
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace lizard::agent {
@@ -26,7 +25,8 @@ public:
     bool writeError(const std::string& code, const std::string& message);
 
     // Used by exec: a deadline after which onStall runs (the timeout kill) while blocked.
-    void setStallHandler(std::chrono::steady_clock::time_point deadline, std::function<void()> onStall);
+    void setStallHandler(std::chrono::steady_clock::time_point deadline,
+                         std::function<void()> onStall);
     void clearStallHandler() { m_onStall = nullptr; }
 
 private:

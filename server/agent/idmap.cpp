@@ -30,7 +30,8 @@ std::string identityMap(const char* ownMap)
     std::string out;
     unsigned long long first = 0, lower = 0, count = 0;
     while (in >> first >> lower >> count)
-        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) + "\n";
+        out += std::to_string(first) + " " + std::to_string(first) + " " + std::to_string(count) +
+               "\n";
     return out;
 }
 
@@ -53,7 +54,8 @@ std::string runTool(const std::string& tool, const std::vector<std::string>& arg
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return tool + " failed (status " + std::to_string(status) + "); check /etc/subuid and /etc/subgid";
+        return tool + " failed (status " + std::to_string(status) +
+               "); check /etc/subuid and /etc/subgid";
     return {};
 }
 
@@ -71,15 +73,17 @@ std::string writeIdMaps(pid_t child, const LaunchConfig& config)
     }
     if (m.kind == "subid") {
         std::string rest = std::to_string(m.count - 1);
-        if (auto e = runTool(config.newuidmap, {std::to_string(child), "0", std::to_string(m.uid), "1", "1",
-                                                std::to_string(m.subUid), rest}); !e.empty())
+        if (auto e = runTool(config.newuidmap, {std::to_string(child), "0", std::to_string(m.uid),
+                                                "1", "1", std::to_string(m.subUid), rest});
+            !e.empty())
             return e;
-        return runTool(config.newgidmap, {std::to_string(child), "0", std::to_string(m.gid), "1", "1",
-                                          std::to_string(m.subGid), rest});
+        return runTool(config.newgidmap, {std::to_string(child), "0", std::to_string(m.gid), "1",
+                                          "1", std::to_string(m.subGid), rest});
     }
     if (auto e = writeProcFile(proc + "/setgroups", "deny"); !e.empty())
         return e;
-    if (auto e = writeProcFile(proc + "/uid_map", "0 " + std::to_string(m.uid) + " 1\n"); !e.empty())
+    if (auto e = writeProcFile(proc + "/uid_map", "0 " + std::to_string(m.uid) + " 1\n");
+        !e.empty())
         return e;
     return writeProcFile(proc + "/gid_map", "0 " + std::to_string(m.gid) + " 1\n");
 }

@@ -62,7 +62,8 @@ void Lease::watch()
         lastTick = now;
         const std::int64_t grace = m_graceMs.load();
         const std::int64_t endAt = m_endAtMs.load();
-        const std::int64_t margin = grace > 0 ? std::min(grace / 4, kDeadlineMarginMs) : kDeadlineMarginMs;
+        const std::int64_t margin =
+            grace > 0 ? std::min(grace / 4, kDeadlineMarginMs) : kDeadlineMarginMs;
         const char* why = nullptr;
         if (endAt > 0 && unixMs() > endAt + margin)
             why = "its deadline passed and lizard-local did not end it";

@@ -27,7 +27,8 @@ namespace {
         e = writeProcFile(base + "/gid_map", identityMap("/proc/self/gid_map"));
     // "k", or what failed: the parent reports it.
     const std::string answer = e.empty() ? "k" : "e" + e;
-    [[maybe_unused]] auto n = ::write(doneFd, answer.data(), std::min<std::size_t>(answer.size(), 512));
+    [[maybe_unused]] auto n =
+        ::write(doneFd, answer.data(), std::min<std::size_t>(answer.size(), 512));
     ::_exit(e.empty() ? 0 : 1);
 }
 
@@ -69,7 +70,8 @@ std::string lockMounts()
             if (got <= 0)
                 error = "the helper that writes the inner namespace's id maps died";
             else if (answer[0] != 'k')
-                error = "writing the inner namespace's id maps: " + std::string(answer + 1, std::size_t(got - 1));
+                error = "writing the inner namespace's id maps: " +
+                        std::string(answer + 1, std::size_t(got - 1));
         }
         while (::waitpid(helper, nullptr, 0) < 0 && errno == EINTR) {
         }

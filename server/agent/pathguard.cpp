@@ -31,8 +31,12 @@ int openChecked(const std::string& path, int flags, mode_t mode)
     std::string link = "/proc/self/fd/" + std::to_string(fd);
     char buf[4096];
     ssize_t n = ::readlink(link.c_str(), buf, sizeof buf - 1);
-    struct stat viaFd{};
-    struct stat viaName{};
+    struct stat viaFd
+    {
+    };
+    struct stat viaName
+    {
+    };
     bool same = n > 0 && buf[0] == '/' && ::fstat(fd, &viaFd) == 0;
     if (same) {
         buf[n] = '\0';

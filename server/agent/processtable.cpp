@@ -28,7 +28,10 @@ nlohmann::json ProcessTable::list() const
         std::string command;
         for (const auto& arg : p.argv)
             command += (command.empty() ? "" : " ") + arg;
-        out.push_back({{"pid", pid}, {"cmd", p.argv}, {"command", command}, {"cwd", p.cwd},
+        out.push_back({{"pid", pid},
+                       {"cmd", p.argv},
+                       {"command", command},
+                       {"cwd", p.cwd},
                        {"startedAt", p.startedAtMs}});
     }
     return out;

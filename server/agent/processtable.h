@@ -1,10 +1,9 @@
 #pragma once
 // The exec'd commands that still run in this sandbox, and signalling of process trees.
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/types.h>
 #include <unordered_map>

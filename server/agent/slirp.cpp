@@ -26,7 +26,8 @@ bool openSlirpPipes(SlirpPipes& pipes)
     return true;
 }
 
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd, int usernsFd)
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
+                 int usernsFd)
 {
     Slirp out;
     // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)

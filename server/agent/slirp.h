@@ -17,7 +17,8 @@ bool openSlirpPipes(SlirpPipes& pipes);
 
 // `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 has left
 // it by the time slirp4netns joins). Closes readyWriteFd and exitReadFd on this side.
-Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd, int usernsFd);
+Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
+                 int usernsFd);
 // True once slirp4netns configured tap0 (as relayed by PID 1); kills it and returns false
 // otherwise.
 bool waitSlirpReady(Slirp& slirp, int timeoutMs);

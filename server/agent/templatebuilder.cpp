@@ -19,14 +19,67 @@ namespace {
 // Public configuration a userland needs. Never shadow, gshadow, ssh/, ssl/private,
 // sudoers, machine-id or anything else that is the host's secret or identity.
 const char* const kEtcWhitelist[] = {
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "ssl/certs", "ssl/openssl.cnf",
-    "ca-certificates.conf", "ca-certificates", "fonts", "python3", "python3.11", "python3.12", "jupyter",
-    "matplotlibrc", "nsswitch.conf", "bash.bashrc", "profile", "profile.d", "skel", "debian_version",
-    "os-release", "lsb-release", "issue", "localtime", "timezone", "mime.types", "mailcap", "protocols",
-    "services", "networks", "ethertypes", "rpc", "host.conf", "gai.conf", "inputrc", "locale.alias",
-    "locale.gen", "locale.conf", "default/locale", "environment", "shells", "magic", "magic.mime",
-    "terminfo", "xdg", "chromium.d", "vim", "wgetrc", "pip.conf", "gitconfig", "bindresvport.blacklist", "papersize",
-    "ImageMagick-6", "R", "gnutls", "logcheck", "emacs", "nanorc", "mke2fs.conf", "login.defs", "subversion",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "ssl/certs",
+    "ssl/openssl.cnf",
+    "ca-certificates.conf",
+    "ca-certificates",
+    "fonts",
+    "python3",
+    "python3.11",
+    "python3.12",
+    "jupyter",
+    "matplotlibrc",
+    "nsswitch.conf",
+    "bash.bashrc",
+    "profile",
+    "profile.d",
+    "skel",
+    "debian_version",
+    "os-release",
+    "lsb-release",
+    "issue",
+    "localtime",
+    "timezone",
+    "mime.types",
+    "mailcap",
+    "protocols",
+    "services",
+    "networks",
+    "ethertypes",
+    "rpc",
+    "host.conf",
+    "gai.conf",
+    "inputrc",
+    "locale.alias",
+    "locale.gen",
+    "locale.conf",
+    "default/locale",
+    "environment",
+    "shells",
+    "magic",
+    "magic.mime",
+    "terminfo",
+    "xdg",
+    "chromium.d",
+    "vim",
+    "wgetrc",
+    "pip.conf",
+    "gitconfig",
+    "bindresvport.blacklist",
+    "papersize",
+    "ImageMagick-6",
+    "R",
+    "gnutls",
+    "logcheck",
+    "emacs",
+    "nanorc",
+    "mke2fs.conf",
+    "login.defs",
+    "subversion",
 };
 
 // apt's and dpkg's configuration and the archive keys; never apt/auth.conf(.d), which holds
@@ -72,7 +125,9 @@ bool writeText(const std::string& path, const std::string& text, mode_t mode = 0
 // in `skipSuffix` (when given), are skipped.
 void copyTree(const std::string& from, const std::string& to, const std::string& skipSuffix = {})
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::lstat(from.c_str(), &st) != 0)
         return;
     if (S_ISLNK(st.st_mode)) {
@@ -169,9 +224,10 @@ std::string copyPackageState(const LaunchConfig& config, bool usrIdmapped)
 
 std::string buildRoot(const LaunchConfig& config, bool usrIdmapped)
 {
-    for (const char* d : {"root", "root/etc", "root/home", "root/var", "root/var/log", "root/var/cache", "root/var/lib",
-                          "root/var/mail", "root/opt", "root/srv", "root/mnt", "root/media", "root/run", "root/usr",
-                          "root/proc", "root/dev", "root/sys", "root/etc/ssl"}) {
+    for (const char* d :
+         {"root", "root/etc", "root/home", "root/var", "root/var/log", "root/var/cache",
+          "root/var/lib", "root/var/mail", "root/opt", "root/srv", "root/mnt", "root/media",
+          "root/run", "root/usr", "root/proc", "root/dev", "root/sys", "root/etc/ssl"}) {
         if (!makeDir(d, 0755))
             return err(d);
     }
@@ -216,8 +272,9 @@ std::string buildRoot(const LaunchConfig& config, bool usrIdmapped)
     }
     if (config.resolvConf && !writeText("root/etc/resolv.conf", "nameserver 10.0.2.3\n"))
         return err("resolv.conf");
-    for (const auto& [link, target] : {std::pair{"root/bin", "usr/bin"}, std::pair{"root/lib", "usr/lib"},
-                                       std::pair{"root/lib64", "usr/lib64"}, std::pair{"root/sbin", "usr/sbin"}}) {
+    for (const auto& [link, target] :
+         {std::pair{"root/bin", "usr/bin"}, std::pair{"root/lib", "usr/lib"},
+          std::pair{"root/lib64", "usr/lib64"}, std::pair{"root/sbin", "usr/sbin"}}) {
         if (::symlink(target, link) != 0 && errno != EEXIST)
             return err(link);
     }

@@ -1,7 +1,8 @@
 #pragma once
 // Builds the template skeleton (root/, usr-dirs/, usr-local/ and the desktop template's
 // usr-local-desktop/) under the directory `dirFd`, inside the sandbox user namespace so every
-// file belongs to the sandbox's root (and home/user to uid 1000). Only whitelisted, public parts of the host's /etc are copied.
+// file belongs to the sandbox's root (and home/user to uid 1000). Only whitelisted, public parts of
+// the host's /etc are copied.
 
 #include "agent/launchconfig.h"
 

@@ -21,7 +21,10 @@ namespace {
 class Copier
 {
 public:
-    Copier(int dstRootFd, dev_t device, CopyStats& stats) : m_dstRoot(dstRootFd), m_device(device), m_stats(stats) {}
+    Copier(int dstRootFd, dev_t device, CopyStats& stats)
+        : m_dstRoot(dstRootFd), m_device(device), m_stats(stats)
+    {
+    }
 
     std::string copyChildren(int srcFd, int dstFd, const std::string& rel);
     std::string copyMeta(int srcDirFd, int dstDirFd, const char* name, const struct stat& st);
@@ -74,7 +77,8 @@ std::string copyXattrs(int srcDirFd, int dstDirFd, const char* name)
         }
         value.resize(size_t(vlen) + 1);
         vlen = ::lgetxattr(src.c_str(), key, value.data(), value.size());
-        if ((vlen < 0 || ::lsetxattr(dst.c_str(), key, value.data(), size_t(vlen), 0) != 0) && vital)
+        if ((vlen < 0 || ::lsetxattr(dst.c_str(), key, value.data(), size_t(vlen), 0) != 0) &&
+            vital)
             return err(std::string("copying ") + key, errno);
     }
     return {};
@@ -91,7 +95,8 @@ bool copyData(int in, int out, uint64_t size, CopyStats& stats)
         ssize_t n = ::copy_file_range(in, nullptr, out, nullptr, size - done, 0);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0 && done == 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP))
+        if (n < 0 && done == 0 &&
+            (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP))
             break; // not supported here: plain reads and writes below
         if (n < 0)
             return false;
@@ -166,7 +171,9 @@ std::string Copier::copyRegular(int srcFd, int dstFd, const char* name, const st
 
 std::string Copier::copyEntry(int srcFd, int dstFd, const char* name, const std::string& rel)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstatat(srcFd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return errno == ENOENT ? std::string() : err(std::string("stat ") + name, errno);
     ++m_stats.entries;
@@ -239,7 +246,9 @@ std::string Copier::copyChildren(int srcFd, int dstFd, const std::string& rel)
 
 std::string copyTreeContents(int srcDirFd, int dstDirFd, CopyStats& stats)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(srcDirFd, &st) != 0)
         return err("stat source", errno);
     Copier copier(dstDirFd, st.st_dev, stats);

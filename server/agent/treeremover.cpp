@@ -13,7 +13,9 @@ namespace {
 
 int removeAt(int parentFd, const char* name, dev_t device)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstatat(parentFd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return errno == ENOENT ? 0 : errno;
     if (!S_ISDIR(st.st_mode))
@@ -47,7 +49,9 @@ int removeAt(int parentFd, const char* name, dev_t device)
 
 std::string removeTreeAt(int parentFd, const std::string& name)
 {
-    struct stat parent{};
+    struct stat parent
+    {
+    };
     if (::fstat(parentFd, &parent) != 0)
         return std::string("stat: ") + std::strerror(errno);
     if (int r = removeAt(parentFd, name.c_str(), parent.st_dev); r != 0)

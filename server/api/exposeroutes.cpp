@@ -19,7 +19,8 @@ Result<int> portParam(const std::string& text)
     int port = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
     if (ec != std::errc() || end != text.data() + text.size() || port < 1 || port > 65535)
-        return Error{400, "INVALID_PORT", "the port must be a number from 1 to 65535, not \"" + text + "\""};
+        return Error{400, "INVALID_PORT",
+                     "the port must be a number from 1 to 65535, not \"" + text + "\""};
     return port;
 }
 
@@ -50,9 +51,10 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
         // asked for. On a host without network every sandbox is offline through no choice of
         // its creator, and the proxy needs no sandbox network (the agent connects inside).
         if (!sandbox->internetAccess && ctx.runtime.capabilities().network)
-            return ex->replyError(Error{403, "INTERNET_ACCESS_DISABLED",
-                                        "sandbox " + p[0] +
-                                            " was created with internetAccess: false, so it cannot expose ports"});
+            return ex->replyError(
+                Error{403, "INTERNET_ACCESS_DISABLED",
+                      "sandbox " + p[0] +
+                          " was created with internetAccess: false, so it cannot expose ports"});
         if (ctx.proxy == nullptr)
             return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
         auto exposed = ctx.proxy->expose(p[0], *port);
@@ -65,20 +67,22 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
                             {"port", exposed->port},
                             {"accessToken", exposed->token}});
     });
-    router.add(verb::delete_, "/api/sandboxes/{}/expose/{}", [&ctx](const ExPtr& ex, const Params& p) {
-        store::SandboxPtr sandbox;
-        if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
-            return ex->replyError(s.error());
-        auto port = portParam(p[1]);
-        if (!port)
-            return ex->replyError(port.error());
-        if (ctx.proxy == nullptr)
-            return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
-        if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
-            return ex->replyError(s.error());
-        ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", *port}});
-        ex->replyEmpty();
-    });
+    router.add(verb::delete_, "/api/sandboxes/{}/expose/{}",
+               [&ctx](const ExPtr& ex, const Params& p) {
+                   store::SandboxPtr sandbox;
+                   if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
+                       return ex->replyError(s.error());
+                   auto port = portParam(p[1]);
+                   if (!port)
+                       return ex->replyError(port.error());
+                   if (ctx.proxy == nullptr)
+                       return ex->replyError(
+                           Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
+                   if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
+                       return ex->replyError(s.error());
+                   ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", *port}});
+                   ex->replyEmpty();
+               });
 }
 
 } // namespace lizard::api

@@ -19,12 +19,10 @@ void registerLifecycleRoutes(Router& router, ApiContext& ctx)
             });
         };
     };
-    router.add(verb::post, "/api/sandboxes/{}/pause", [&mgr, answer](const ExPtr& ex, const Params& p) {
-        mgr.pause(p[0], answer(ex));
-    });
-    router.add(verb::post, "/api/sandboxes/{}/resume", [&mgr, answer](const ExPtr& ex, const Params& p) {
-        mgr.resume(p[0], answer(ex));
-    });
+    router.add(verb::post, "/api/sandboxes/{}/pause",
+               [&mgr, answer](const ExPtr& ex, const Params& p) { mgr.pause(p[0], answer(ex)); });
+    router.add(verb::post, "/api/sandboxes/{}/resume",
+               [&mgr, answer](const ExPtr& ex, const Params& p) { mgr.resume(p[0], answer(ex)); });
 }
 
 } // namespace lizard::api

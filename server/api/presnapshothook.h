@@ -5,7 +5,6 @@
 // It runs as the user owning it, in /, for at most 15 s; a failure is logged, never fatal.
 
 #include <boost/asio/any_io_executor.hpp>
-
 #include <functional>
 #include <string>
 

@@ -49,7 +49,7 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLogRoutes(Router& router, ApiContext& ctx); // system logs (SSE)
+void registerLogRoutes(Router& router, ApiContext& ctx);      // system logs (SSE)
 void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
 void registerAllRoutes(Router& router, ApiContext& ctx);
 

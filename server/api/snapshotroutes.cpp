@@ -84,9 +84,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
                                  if (r)
                                      mgr.logs().append(id, "info", "lifecycle",
                                                        "snapshot " + r.value()->id + " taken");
-                                     mgr.recordActivity(id, "snapshot",
-                                                        {{"snapshotId", r.value()->id},
-                                                         {"name", r.value()->name}});
+                                 mgr.recordActivity(
+                                     id, "snapshot",
+                                     {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
                                  onExchange(ex, [ex, r = std::move(r)] {
                                      if (!r)
                                          return ex->replyError(r.error());

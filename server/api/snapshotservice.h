@@ -7,7 +7,6 @@
 #include "store/store.h"
 
 #include <boost/asio/any_io_executor.hpp>
-
 #include <functional>
 #include <map>
 #include <mutex>

@@ -9,7 +9,10 @@
 
 namespace lizard {
 
-bool pathExists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+bool pathExists(const std::string& path)
+{
+    return ::access(path.c_str(), F_OK) == 0;
+}
 
 Status writeFileAtomic(const std::string& path, const std::string& content, unsigned mode)
 {

@@ -17,7 +17,7 @@ struct Options
     int maxRunning = 32; // running sandboxes at once; more → 429
     // Sandboxes end by themselves this long after lizard-local is gone (0: never).
     int orphanGraceS = 600;
-    int proxyPort = -1;  // port proxy; -1: API port + 1 (any free port when the API port is 0)
+    int proxyPort = -1; // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
     bool activity = true;        // --no-activity: no activity log (the route answers 501)
     uint64_t activityMaxBytes = 64ull << 20; // per sandbox; the oldest entries go first

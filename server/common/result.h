@@ -16,8 +16,7 @@ struct Error
     std::string message;
 };
 
-template <class T>
-class Result
+template <class T> class Result
 {
 public:
     Result(T value) : m_v(std::move(value)) {}
@@ -36,8 +35,12 @@ private:
 };
 
 struct Unit
-{};
+{
+};
 using Status = Result<Unit>;
-inline Status okStatus() { return Unit{}; }
+inline Status okStatus()
+{
+    return Unit{};
+}
 
 } // namespace lizard

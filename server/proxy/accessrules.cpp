@@ -87,7 +87,8 @@ std::optional<std::string> takeQueryToken(Target& target)
         const size_t eq = part.find('=');
         const std::string_view name = part.substr(0, eq);
         if (name == kTokenParam) {
-            token = eq == std::string_view::npos ? std::string() : http::percentDecode(part.substr(eq + 1), true);
+            token = eq == std::string_view::npos ? std::string()
+                                                 : http::percentDecode(part.substr(eq + 1), true);
         } else if (!part.empty()) {
             if (!kept.empty())
                 kept += '&';

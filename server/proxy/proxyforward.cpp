@@ -1,8 +1,7 @@
 // The relay of one request to the sandbox and of its response back, a body step at a time.
-#include "proxy/proxysession.h"
-
 #include "common/log.h"
 #include "proxy/proxypages.h"
+#include "proxy/proxysession.h"
 #include "runtime/agentclient.h"
 
 #include <sys/socket.h>
@@ -36,14 +35,16 @@ void ProxySession::forward()
     if (http::beast::iequals(req[field::expect], "100-continue")) {
         // Answer the client's wait ourselves; the body is relayed as it comes.
         req.erase(field::expect);
-        auto cont = std::make_shared<bhttp::response<bhttp::empty_body>>(status::continue_, req.version());
+        auto cont =
+            std::make_shared<bhttp::response<bhttp::empty_body>>(status::continue_, req.version());
         m_client.expires_after(kWriteTimeout);
-        return bhttp::async_write(m_client, *cont, [self = shared_from_this(), cont](beast::error_code ec, std::size_t) {
-            if (ec)
-                return self->close();
-            self->m_upstreamReused = self->m_upstream.has_value();
-            self->m_upstream ? self->relayRequestBody() : self->dial();
-        });
+        return bhttp::async_write(
+            m_client, *cont, [self = shared_from_this(), cont](beast::error_code ec, std::size_t) {
+                if (ec)
+                    return self->close();
+                self->m_upstreamReused = self->m_upstream.has_value();
+                self->m_upstream ? self->relayRequestBody() : self->dial();
+            });
     }
     m_upstreamReused = m_upstream.has_value();
     m_upstream ? relayRequestBody() : dial();
@@ -56,9 +57,12 @@ void ProxySession::dial()
         if (!fd) {
             const Error& e = fd.error();
             if (e.code == "CONNECTION_REFUSED")
-                return self->answer(status::bad_gateway, "Nothing listens on port " + std::to_string(self->m_exposure.port),
-                                    "No program in sandbox " + self->m_exposure.sandboxId + " listens on port " +
-                                        std::to_string(self->m_exposure.port) + " (yet). Start the server, then reload.");
+                return self->answer(
+                    status::bad_gateway,
+                    "Nothing listens on port " + std::to_string(self->m_exposure.port),
+                    "No program in sandbox " + self->m_exposure.sandboxId + " listens on port " +
+                        std::to_string(self->m_exposure.port) +
+                        " (yet). Start the server, then reload.");
             return self->answer(status::bad_gateway, "Sandbox not reachable", e.message);
         }
         self->onDialed(*fd);
@@ -107,33 +111,36 @@ void ProxySession::relayRequestBody()
     body.data = m_chunk.data();
     body.size = m_chunk.size();
     m_client.expires_after(kWriteTimeout);
-    bhttp::async_read_some(m_client, m_clientBuffer, *m_request, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec == bhttp::error::need_buffer)
-            ec = {};
-        if (ec)
-            return self->close();
-        auto& b = self->m_request->get().body();
-        b.size = self->m_chunk.size() - b.size;
-        b.data = b.size != 0 ? self->m_chunk.data() : nullptr;
-        b.more = !self->m_request->is_done();
-        if (b.size == 0 && b.more)
-            return self->relayRequestBody(); // only framing was read (a chunk header)
-        self->writeRequest();
-    });
+    bhttp::async_read_some(
+        m_client, m_clientBuffer, *m_request,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) {
+            if (ec == bhttp::error::need_buffer)
+                ec = {};
+            if (ec)
+                return self->close();
+            auto& b = self->m_request->get().body();
+            b.size = self->m_chunk.size() - b.size;
+            b.data = b.size != 0 ? self->m_chunk.data() : nullptr;
+            b.more = !self->m_request->is_done();
+            if (b.size == 0 && b.more)
+                return self->relayRequestBody(); // only framing was read (a chunk header)
+            self->writeRequest();
+        });
 }
 
 void ProxySession::writeRequest()
 {
     m_upstream->expires_after(kWriteTimeout);
-    bhttp::async_write(*m_upstream, *m_requestWriter, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec == bhttp::error::need_buffer)
-            ec = {};
-        if (ec)
-            return self->upstreamFailed("sending the request: " + ec.message());
-        if (self->m_requestWriter->is_done())
-            return self->readResponseHeader();
-        self->relayRequestBody();
-    });
+    bhttp::async_write(*m_upstream, *m_requestWriter,
+                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                           if (ec == bhttp::error::need_buffer)
+                               ec = {};
+                           if (ec)
+                               return self->upstreamFailed("sending the request: " + ec.message());
+                           if (self->m_requestWriter->is_done())
+                               return self->readResponseHeader();
+                           self->relayRequestBody();
+                       });
 }
 
 void ProxySession::readResponseHeader()
@@ -147,11 +154,13 @@ void ProxySession::readResponseHeader()
     bhttp::async_read_header(*m_upstream, m_upstreamBuffer, *m_response,
                              [self = shared_from_this()](beast::error_code ec, std::size_t) {
                                  if (ec)
-                                     return self->upstreamFailed("reading the answer: " + ec.message());
+                                     return self->upstreamFailed("reading the answer: " +
+                                                                 ec.message());
                                  const unsigned code = self->m_response->get().result_int();
                                  if (code / 100 == 1 && code != 101)
                                      return self->readResponseHeader(); // 1xx hints: dropped
-                                 // The header goes out at once (an event stream's client is waiting).
+                                 // The header goes out at once (an event stream's client is
+                                 // waiting).
                                  self->m_responseWriter.emplace(self->m_response->get());
                                  auto& body = self->m_response->get().body();
                                  body.data = nullptr;
@@ -173,34 +182,37 @@ void ProxySession::relayResponseBody()
     body.data = m_chunk.data();
     body.size = m_chunk.size();
     // read_some, not read: an event stream's small pieces go out as they come.
-    bhttp::async_read_some(*m_upstream, m_upstreamBuffer, *m_response, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec == bhttp::error::need_buffer)
-            ec = {};
-        if (ec)
-            return self->upstreamFailed("reading the answer: " + ec.message());
-        auto& b = self->m_response->get().body();
-        b.size = self->m_chunk.size() - b.size;
-        b.data = b.size != 0 ? self->m_chunk.data() : nullptr;
-        b.more = !self->m_response->is_done();
-        if (b.size == 0 && b.more)
-            return self->relayResponseBody(); // only framing was read
-        self->writeResponse();
-    });
+    bhttp::async_read_some(*m_upstream, m_upstreamBuffer, *m_response,
+                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                               if (ec == bhttp::error::need_buffer)
+                                   ec = {};
+                               if (ec)
+                                   return self->upstreamFailed("reading the answer: " +
+                                                               ec.message());
+                               auto& b = self->m_response->get().body();
+                               b.size = self->m_chunk.size() - b.size;
+                               b.data = b.size != 0 ? self->m_chunk.data() : nullptr;
+                               b.more = !self->m_response->is_done();
+                               if (b.size == 0 && b.more)
+                                   return self->relayResponseBody(); // only framing was read
+                               self->writeResponse();
+                           });
 }
 
 void ProxySession::writeResponse()
 {
     m_responseStarted = true;
     m_client.expires_after(kWriteTimeout);
-    bhttp::async_write(m_client, *m_responseWriter, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-        if (ec == bhttp::error::need_buffer)
-            ec = {};
-        if (ec)
-            return self->close();
-        if (self->m_responseWriter->is_done())
-            return self->finishExchange();
-        self->relayResponseBody();
-    });
+    bhttp::async_write(m_client, *m_responseWriter,
+                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                           if (ec == bhttp::error::need_buffer)
+                               ec = {};
+                           if (ec)
+                               return self->close();
+                           if (self->m_responseWriter->is_done())
+                               return self->finishExchange();
+                           self->relayResponseBody();
+                       });
 }
 
 void ProxySession::finishExchange()
@@ -220,8 +232,8 @@ void ProxySession::finishExchange()
 
 void ProxySession::upstreamFailed(const std::string& what)
 {
-    log::warn("proxy " + m_address + " → sandbox " + m_exposure.sandboxId + ":" + std::to_string(m_exposure.port) +
-              ": " + what);
+    log::warn("proxy " + m_address + " → sandbox " + m_exposure.sandboxId + ":" +
+              std::to_string(m_exposure.port) + ": " + what);
     if (m_upstream) {
         beast::error_code ignored;
         m_upstream->socket().close(ignored);
@@ -236,7 +248,8 @@ void ProxySession::upstreamFailed(const std::string& what)
         return dial();
     }
     m_request->get().keep_alive(false);
-    answer(status::bad_gateway, "The sandbox's server failed", "Port " + std::to_string(m_exposure.port) + ": " + what);
+    answer(status::bad_gateway, "The sandbox's server failed",
+           "Port " + std::to_string(m_exposure.port) + ": " + what);
 }
 
 } // namespace lizard::proxy

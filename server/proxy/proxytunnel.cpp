@@ -17,8 +17,10 @@ void ProxySession::startTunnel()
     m_upstream->expires_never();
     m_pipesOpen = 2;
     // Bytes already read past the handshake belong to the other side.
-    auto leftoverUp = std::make_shared<std::string>(beast::buffers_to_string(m_clientBuffer.data()));
-    auto leftoverDown = std::make_shared<std::string>(beast::buffers_to_string(m_upstreamBuffer.data()));
+    auto leftoverUp =
+        std::make_shared<std::string>(beast::buffers_to_string(m_clientBuffer.data()));
+    auto leftoverDown =
+        std::make_shared<std::string>(beast::buffers_to_string(m_upstreamBuffer.data()));
     m_clientBuffer.clear();
     m_upstreamBuffer.clear();
     m_pipeBuffers[0].resize(kPipeBuffer);
@@ -45,8 +47,8 @@ void ProxySession::pipe(bool toUpstream)
         return;
     beast::tcp_stream& from = toUpstream ? m_client : *m_upstream;
     std::vector<char>& buffer = m_pipeBuffers[toUpstream ? 0 : 1];
-    from.async_read_some(http::net::buffer(buffer), [self = shared_from_this(), toUpstream](beast::error_code ec,
-                                                                                           std::size_t n) {
+    from.async_read_some(http::net::buffer(buffer), [self = shared_from_this(), toUpstream](
+                                                        beast::error_code ec, std::size_t n) {
         if (self->m_closed)
             return;
         beast::tcp_stream& to = toUpstream ? *self->m_upstream : self->m_client;
@@ -58,11 +60,12 @@ void ProxySession::pipe(bool toUpstream)
             return;
         }
         std::vector<char>& buf = self->m_pipeBuffers[toUpstream ? 0 : 1];
-        http::net::async_write(to, http::net::buffer(buf.data(), n), [self, toUpstream](beast::error_code ec2, std::size_t) {
-            if (ec2)
-                return self->close();
-            self->pipe(toUpstream);
-        });
+        http::net::async_write(to, http::net::buffer(buf.data(), n),
+                               [self, toUpstream](beast::error_code ec2, std::size_t) {
+                                   if (ec2)
+                                       return self->close();
+                                   self->pipe(toUpstream);
+                               });
     });
 }
 

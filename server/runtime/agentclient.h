@@ -5,11 +5,10 @@
 #include "common/result.h"
 
 #include <boost/asio/any_io_executor.hpp>
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,7 +19,7 @@ struct ExecRequest
 {
     std::vector<std::string> argv;
     std::map<std::string, std::string> env;
-    std::string cwd;      // empty: the user's home
+    std::string cwd; // empty: the user's home
     std::string user = "root";
     int timeoutMs = 60000;
 };
@@ -33,7 +32,8 @@ enum class OutStream { Stdout, Stderr };
 struct ExecHandlers
 {
     std::function<void(int pid)> onStarted;
-    std::function<void(OutStream stream, std::string_view chunk, std::function<void()> resume)> onOutput;
+    std::function<void(OutStream stream, std::string_view chunk, std::function<void()> resume)>
+        onOutput;
     // exitCode is valid when error is empty; timedOut says the agent killed it at its timeout.
     std::function<void(int exitCode, bool timedOut)> onExit;
     std::function<void(const Error& error)> onError; // could not start, agent gone, ...
@@ -60,10 +60,10 @@ public:
     void request(nlohmann::json req, std::function<void(Result<nlohmann::json>)> done);
 
     // Streams a file out of the sandbox. onData gets chunks with a resume() like exec.
-    std::shared_ptr<Cancel> readFile(std::string path, std::string user,
-                                     std::function<void(uint64_t size)> onSize,
-                                     std::function<void(std::string_view, std::function<void()> resume)> onData,
-                                     std::function<void(Status)> done);
+    std::shared_ptr<Cancel>
+    readFile(std::string path, std::string user, std::function<void(uint64_t size)> onSize,
+             std::function<void(std::string_view, std::function<void()> resume)> onData,
+             std::function<void(Status)> done);
 
     // Writes a whole file (parents created). The content is moved in; small bodies only
     // (the HTTP layer caps request bodies).

@@ -17,7 +17,9 @@ namespace {
 bool waitFor(int fd, short events, std::chrono::steady_clock::time_point deadline)
 {
     for (;;) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
         if (ms <= 0)
             return false;
         pollfd p{fd, events, 0};
@@ -41,8 +43,8 @@ bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& 
     if (fd < 0)
         return false;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0
-        || (errno == EINPROGRESS && waitFor(fd, POLLOUT, deadline));
+    bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 ||
+              (errno == EINPROGRESS && waitFor(fd, POLLOUT, deadline));
     std::string frame(agent::kFrameHeaderSize, '\0');
     agent::encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), agent::kFrameJson,
                              std::uint32_t(request.size()));
@@ -59,8 +61,8 @@ bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& 
         reply.append(buf, std::size_t(n));
     }
     ::close(fd);
-    return ok && reply.size() >= agent::kFrameHeaderSize && reply[0] == agent::kFrameJson
-        && reply.find("\"ok\":true") != std::string::npos;
+    return ok && reply.size() >= agent::kFrameHeaderSize && reply[0] == agent::kFrameJson &&
+           reply.find("\"ok\":true") != std::string::npos;
 }
 
 } // namespace lizard::runtime

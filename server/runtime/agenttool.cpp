@@ -93,7 +93,9 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     bool timedOut = false;
     for (;;) {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      deadline - std::chrono::steady_clock::now())
+                      .count();
         if (ms <= 0) {
             timedOut = true;
             break;
@@ -126,7 +128,8 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
         return toolError("lizard-agent " + mode + " timed out");
     auto reply = nlohmann::json::parse(line.substr(0, line.find('\n')), nullptr, false);
     if (!reply.is_object())
-        return toolError("lizard-agent " + mode + " failed (status " + std::to_string(status) + ")");
+        return toolError("lizard-agent " + mode + " failed (status " + std::to_string(status) +
+                         ")");
     if (!reply.value("ok", false))
         return toolError(reply.value("error", std::string("lizard-agent failed")));
     return reply;

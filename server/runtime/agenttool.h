@@ -5,7 +5,6 @@
 #include "common/result.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

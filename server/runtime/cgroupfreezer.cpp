@@ -63,7 +63,8 @@ std::string CgroupManager::setFrozen(const std::string& id, bool frozen, int tim
         return "the sandbox has no cgroup freezer";
     const std::string dir = freezerDir(id);
     const std::string file = kind == "cgroup-v2" ? dir + "/cgroup.freeze" : dir + "/freezer.state";
-    const std::string value = kind == "cgroup-v2" ? (frozen ? "1" : "0") : (frozen ? "FROZEN" : "THAWED");
+    const std::string value =
+        kind == "cgroup-v2" ? (frozen ? "1" : "0") : (frozen ? "FROZEN" : "THAWED");
     if (!writeValue(file, value))
         return "cannot write " + file;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
@@ -77,8 +78,8 @@ std::string CgroupManager::setFrozen(const std::string& id, bool frozen, int tim
             writeValue(file, value);
         std::this_thread::sleep_for(std::chrono::microseconds(i < 50 ? 200 : 2000));
     }
-    return std::string("the kernel did not report the sandbox ") + (frozen ? "frozen" : "thawed") + " within "
-        + std::to_string(timeoutMs) + " ms";
+    return std::string("the kernel did not report the sandbox ") + (frozen ? "frozen" : "thawed") +
+           " within " + std::to_string(timeoutMs) + " ms";
 }
 
 bool CgroupManager::isFrozen(const std::string& id) const

@@ -98,12 +98,12 @@ void CgroupManager::probe(const std::string& instance)
         }
         const std::string top = base + "/lizard-local";
         m_v2Base = top + "/" + instance;
-        bool ok = ::access(base.c_str(), W_OK) == 0 && enableControllers(base) && makeDir(top)
-            && enableControllers(top) && makeDir(m_v2Base) && enableControllers(m_v2Base);
+        bool ok = ::access(base.c_str(), W_OK) == 0 && enableControllers(base) && makeDir(top) &&
+                  enableControllers(top) && makeDir(m_v2Base) && enableControllers(m_v2Base);
         ok = ok && writeFile(top + "/cpu.weight", kSandboxesCpuWeightV2);
         if (!ok)
-            m_note = "cgroup v2 controllers cpu, memory, pids are not delegated to " + base
-                + " (systemd: run lizard-local in a unit or scope with Delegate=yes)";
+            m_note = "cgroup v2 controllers cpu, memory, pids are not delegated to " + base +
+                     " (systemd: run lizard-local in a unit or scope with Delegate=yes)";
     } else if (pathExists(std::string(kRoot) + "/memory/cgroup.procs")) {
         m_mode = "v1";
         bool ok = true;
@@ -159,17 +159,19 @@ bool CgroupManager::applyLimits(const std::string& id, const Limits& limits) con
     if (m_mode == "v2") {
         std::string d = m_v2Base + "/" + id;
         writeFile(d + "/memory.swap.max", "0"); // absent without swap accounting: fine
-        return writeFile(d + "/memory.max", std::to_string(memory))
-            && writeFile(d + "/pids.max", std::to_string(limits.pidsMax))
-            && writeFile(d + "/cpu.max", std::to_string(quota) + " " + std::to_string(period));
+        return writeFile(d + "/memory.max", std::to_string(memory)) &&
+               writeFile(d + "/pids.max", std::to_string(limits.pidsMax)) &&
+               writeFile(d + "/cpu.max", std::to_string(quota) + " " + std::to_string(period));
     }
     // m_v1Bases follows kV1Controllers: memory, pids, cpu, freezer.
-    const std::string mem = m_v1Bases[0] + "/" + id, pids = m_v1Bases[1] + "/" + id, cpu = m_v1Bases[2] + "/" + id;
+    const std::string mem = m_v1Bases[0] + "/" + id, pids = m_v1Bases[1] + "/" + id,
+                      cpu = m_v1Bases[2] + "/" + id;
     bool ok = writeFile(mem + "/memory.limit_in_bytes", std::to_string(memory));
-    writeFile(mem + "/memory.memsw.limit_in_bytes", std::to_string(memory)); // no swap escape, where accounted
-    return ok && writeFile(pids + "/pids.max", std::to_string(limits.pidsMax))
-        && writeFile(cpu + "/cpu.cfs_period_us", std::to_string(period))
-        && writeFile(cpu + "/cpu.cfs_quota_us", std::to_string(quota));
+    writeFile(mem + "/memory.memsw.limit_in_bytes",
+              std::to_string(memory)); // no swap escape, where accounted
+    return ok && writeFile(pids + "/pids.max", std::to_string(limits.pidsMax)) &&
+           writeFile(cpu + "/cpu.cfs_period_us", std::to_string(period)) &&
+           writeFile(cpu + "/cpu.cfs_quota_us", std::to_string(quota));
 }
 
 SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits)

@@ -59,8 +59,8 @@ private:
     std::string m_mode = "none";
     bool m_limits = false;
     std::string m_note;
-    std::string m_v2Base;                 // v2: .../lizard-local
-    std::vector<std::string> m_v1Bases;   // v1: /sys/fs/cgroup/<ctrl>/lizard-local
+    std::string m_v2Base;               // v2: .../lizard-local
+    std::vector<std::string> m_v1Bases; // v1: /sys/fs/cgroup/<ctrl>/lizard-local
 };
 
 } // namespace lizard::runtime

@@ -67,7 +67,9 @@ Status copySparseFile(const std::string& from, const std::string& to)
         ::close(in);
         return s;
     }
-    struct stat st{};
+    struct stat st
+    {
+    };
     bool ok = ::fstat(in, &st) == 0;
     if (ok && ::ioctl(out, FICLONE, in) != 0) {
         ok = ::ftruncate(out, st.st_size) == 0;

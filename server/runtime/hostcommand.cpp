@@ -84,7 +84,9 @@ Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs, const
         return okStatus();
     if (output.size() > 600)
         output = "..." + output.substr(output.size() - 600);
-    std::string how = timedOut ? "timed out" : WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status)) : "was killed";
+    std::string how = timedOut            ? "timed out"
+                      : WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
+                                          : "was killed";
     return Error{500, code, argv[0] + " " + how + (output.empty() ? "" : ": " + output)};
 }
 

@@ -160,12 +160,15 @@ std::string explainUsernsFailure(const std::string& error)
     if (readLine("/proc/sys/kernel/unprivileged_userns_clone") == "0")
         return msg + " Fix: sudo sysctl -w kernel.unprivileged_userns_clone=1";
     if (readLine("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1")
-        return msg + " AppArmor restricts unprivileged user namespaces. Fix: add an AppArmor profile "
-                     "for lizard-agent with 'userns,' (e.g. /etc/apparmor.d/lizard-agent: "
-                     "'abi <abi/4.0>, profile lizard-agent /path/to/lizard-agent flags=(unconfined) { userns, }' "
-                     "then sudo apparmor_parser -r /etc/apparmor.d/lizard-agent), or "
-                     "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
-    return msg + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and AppArmor/SELinux policy.";
+        return msg +
+               " AppArmor restricts unprivileged user namespaces. Fix: add an AppArmor profile "
+               "for lizard-agent with 'userns,' (e.g. /etc/apparmor.d/lizard-agent: "
+               "'abi <abi/4.0>, profile lizard-agent /path/to/lizard-agent flags=(unconfined) { "
+               "userns, }' "
+               "then sudo apparmor_parser -r /etc/apparmor.d/lizard-agent), or "
+               "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
+    return msg + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and "
+                 "AppArmor/SELinux policy.";
 }
 
 std::string findSlirp()
@@ -173,7 +176,8 @@ std::string findSlirp()
     // slirp4netns opens /dev/net/tun inside the sandbox's namespaces as the server's user.
     if (::access("/dev/net/tun", R_OK | W_OK) != 0)
         return {};
-    for (const char* p : {"/usr/bin/slirp4netns", "/usr/local/bin/slirp4netns", "/bin/slirp4netns"}) {
+    for (const char* p :
+         {"/usr/bin/slirp4netns", "/usr/local/bin/slirp4netns", "/bin/slirp4netns"}) {
         if (::access(p, X_OK) == 0)
             return p;
     }

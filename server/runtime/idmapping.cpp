@@ -60,7 +60,7 @@ gid_t IdMapping::hostGid(gid_t id) const
 
 nlohmann::json IdMapping::toJson() const
 {
-    return {{"kind", kind}, {"uid", hostRoot}, {"gid", hostRootGid}, {"hostRoot", hostRoot},
+    return {{"kind", kind},     {"uid", hostRoot},  {"gid", hostRootGid}, {"hostRoot", hostRoot},
             {"subUid", subUid}, {"subGid", subGid}, {"count", 65536}};
 }
 
@@ -82,8 +82,10 @@ IdMapping chooseIdMapping()
         name = pw->pw_name;
     unsigned subUid = 0, subGid = 0;
     bool tools = executable("/usr/bin/newuidmap") && executable("/usr/bin/newgidmap");
-    bool ranges = findRange("/etc/subuid", name, uid, subUid) && findRange("/etc/subgid", name, gid, subGid);
-    // LIZARD_ID_MAPPING=single forces the one-uid mapping (tests, and hosts whose newuidmap misbehaves).
+    bool ranges =
+        findRange("/etc/subuid", name, uid, subUid) && findRange("/etc/subgid", name, gid, subGid);
+    // LIZARD_ID_MAPPING=single forces the one-uid mapping (tests, and hosts whose newuidmap
+    // misbehaves).
     const char* forced = std::getenv("LIZARD_ID_MAPPING");
     bool forceSingle = forced && std::string(forced) == "single";
     if (tools && ranges && !forceSingle) {
@@ -93,10 +95,14 @@ IdMapping chooseIdMapping()
         return m;
     }
     m.kind = "single";
-    m.note = forceSingle ? "LIZARD_ID_MAPPING=single is set"
-        : !tools ? "newuidmap/newgidmap are not installed (Debian/Ubuntu: apt install uidmap)"
-                    : "no range of 65536 ids for " + name + " in /etc/subuid and /etc/subgid "
-                      "(fix: sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 " + name + ")";
+    m.note =
+        forceSingle ? "LIZARD_ID_MAPPING=single is set"
+        : !tools
+            ? "newuidmap/newgidmap are not installed (Debian/Ubuntu: apt install uidmap)"
+            : "no range of 65536 ids for " + name +
+                  " in /etc/subuid and /etc/subgid "
+                  "(fix: sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 " +
+                  name + ")";
     return m;
 }
 

@@ -4,7 +4,6 @@
 // the caller, 1..65535 the range; otherwise only 0 → the caller.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <sys/types.h>
 
@@ -12,12 +11,12 @@ namespace lizard::runtime {
 
 struct IdMapping
 {
-    std::string kind;          // "root", "subid", "single"
-    uid_t hostRoot = 0;        // the host uid that is root in the sandbox ("R")
+    std::string kind;   // "root", "subid", "single"
+    uid_t hostRoot = 0; // the host uid that is root in the sandbox ("R")
     gid_t hostRootGid = 0;
     uid_t subUid = 0;
     gid_t subGid = 0;
-    std::string note;          // why the full range is not available
+    std::string note; // why the full range is not available
 
     bool fullRange() const { return kind != "single"; }
     // Host uid of sandbox uid `id` (for chown of directories the sandbox must write).

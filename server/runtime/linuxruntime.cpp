@@ -148,9 +148,9 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     caps.interpreterTemplate = missing.empty();
     caps.interpreterMissing = missing;
     rt->m_desktopMissing = missingDesktopPackages();
-    log::info("runtime: desktop template " +
-              (rt->m_desktopMissing.empty() ? std::string("yes")
-                                            : "no (missing: " + rt->m_desktopMissing + ")"));
+    log::info("runtime: desktop template " + (rt->m_desktopMissing.empty()
+                                                  ? std::string("yes")
+                                                  : "no (missing: " + rt->m_desktopMissing + ")"));
     // Ask first whether user namespaces work at all, so a host that forbids them gets the
     // cause and the fix rather than whatever the template build trips over next.
     if (const std::string denied = probeUserNamespace(); !denied.empty()) {

@@ -40,7 +40,8 @@ int openLoop(int n)
 {
     const std::string dev = "/dev/loop" + std::to_string(n);
     int fd = ::open(dev.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && ::mknod(dev.c_str(), S_IFBLK | 0660, makedev(7, unsigned(n))) == 0)
+    if (fd < 0 && errno == ENOENT &&
+        ::mknod(dev.c_str(), S_IFBLK | 0660, makedev(7, unsigned(n))) == 0)
         fd = ::open(dev.c_str(), O_RDWR | O_CLOEXEC);
     return fd;
 }
@@ -160,7 +161,9 @@ Status growMountedImage(const std::string& image, const std::string& mountedDir)
     int dev = ::open(device.c_str(), O_RDONLY | O_CLOEXEC);
     if (dev < 0)
         return loopError(device);
-    struct stat devStat{};
+    struct stat devStat
+    {
+    };
     const bool capacity = ::fstat(dev, &devStat) == 0 && ::ioctl(dev, LOOP_SET_CAPACITY, 0) == 0;
     const int capacityErr = errno;
     ::close(dev);
@@ -172,18 +175,25 @@ Status growMountedImage(const std::string& image, const std::string& mountedDir)
     int dir = ::open(mountedDir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dir < 0)
         return loopError(mountedDir);
-    struct statfs fs{};
-    struct stat st{};
+    struct statfs fs
+    {
+    };
+    struct stat st
+    {
+    };
     if (::fstatfs(dir, &fs) != 0 || fs.f_type != EXT4_SUPER_MAGIC || ::fstat(dir, &st) != 0 ||
         st.st_dev != devStat.st_rdev) {
         ::close(dir);
         return Error{500, "VOLUME_RESIZE_FAILED",
                      "the sandbox no longer has the volume mounted at /workspace"};
     }
-    struct stat img{};
+    struct stat img
+    {
+    };
     unsigned long long blocks = 0;
     if (::stat(image.c_str(), &img) == 0 && fs.f_bsize > 0)
-        blocks = static_cast<unsigned long long>(img.st_size) / static_cast<unsigned long long>(fs.f_bsize);
+        blocks = static_cast<unsigned long long>(img.st_size) /
+                 static_cast<unsigned long long>(fs.f_bsize);
     const bool ok = blocks > 0 && ::ioctl(dir, kExt4ResizeFs, &blocks) == 0;
     const int err = errno;
     ::close(dir);

@@ -54,14 +54,20 @@ std::vector<std::string> mkfsOptions(const IdMapping& ids, bool prezeroed)
 void discardWrites(const std::string& img, const std::string& mountPoint)
 {
     const std::string device = loopDeviceOf(img);
-    struct stat dev{};
+    struct stat dev
+    {
+    };
     if (device.empty() || ::stat(device.c_str(), &dev) != 0 || !S_ISBLK(dev.st_mode))
         return;
     int fd = ::open(mountPoint.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return;
-    struct stat st{};
-    struct statfs fs{};
+    struct stat st
+    {
+    };
+    struct statfs fs
+    {
+    };
     std::uint32_t flags = kExt4GoingNoLogFlush;
     if (::fstat(fd, &st) == 0 && st.st_dev == dev.st_rdev && ::fstatfs(fd, &fs) == 0 &&
         fs.f_type == EXT4_SUPER_MAGIC)
@@ -176,7 +182,9 @@ void SandboxDisks::release(const std::string& id, const std::string& mountPoint)
 
 int SandboxDisks::sizeGb(const std::string& id) const
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (!m_enforce || ::stat(image(id).c_str(), &st) != 0)
         return 0;
     return int(st.st_size / kDiskGiB);

@@ -1,8 +1,7 @@
 #include "runtime/volumestorage.h"
 
-#include "common/fileutil.h"
-
 #include "agent/treeremover.h"
+#include "common/fileutil.h"
 #include "common/log.h"
 #include "runtime/agenttool.h"
 #include "runtime/ext4image.h"
@@ -32,7 +31,9 @@ Error ioError(const std::string& what)
 
 Status growImageFile(const std::string& image, int sizeGb)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::stat(image.c_str(), &st) != 0)
         return ioError(image);
     const long long size = sizeGb * kGiB;
@@ -89,7 +90,8 @@ Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)
         return ioError(d);
     if (m_enforce) {
         const std::string image = d + "/disk.img";
-        const std::string owner = std::to_string(m_ids.hostRoot) + ":" + std::to_string(m_ids.hostRootGid);
+        const std::string owner =
+            std::to_string(m_ids.hostRoot) + ":" + std::to_string(m_ids.hostRootGid);
         Status s = makeExt4Image(m_mkfs, image, sizeGb * kGiB,
                                  {"-m", "0", "-L", "lizard-volume", "-E",
                                   "lazy_itable_init=1,lazy_journal_init=1,root_owner=" + owner},
@@ -145,8 +147,9 @@ Status VolumeStorage::removeTree(const std::string& path)
     if (!pathExists(path))
         return okStatus();
     if (m_ids.kind == "subid") { // files of the sandbox's other uids: removed inside its userns
-        auto r = runAgentTool(findAgentBinary(), "remove",
-                              {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", path}}, 120000);
+        auto r =
+            runAgentTool(findAgentBinary(), "remove",
+                         {{"mode", "remove"}, {"idMap", m_ids.toJson()}, {"target", path}}, 120000);
         if (!r)
             return r.error();
     }
@@ -190,9 +193,12 @@ Result<VolumeMount> VolumeStorage::prepareAttach(const std::string& id, bool enf
     }
     const std::string image = d + "/disk.img";
     if (!waitLoopReleased(image, kReleaseWaitMs))
-        return Error{409, "VOLUME_ATTACHED", "the volume is still being released by its last sandbox"};
-    if (pathExists(d + "/grow-pending")) { // grown while attached, where online resize is not allowed
-        if (Status s = runHostCommand({m_resize2fs, "-f", image}, 120000, "VOLUME_RESIZE_FAILED"); s)
+        return Error{409, "VOLUME_ATTACHED",
+                     "the volume is still being released by its last sandbox"};
+    if (pathExists(d +
+                   "/grow-pending")) { // grown while attached, where online resize is not allowed
+        if (Status s = runHostCommand({m_resize2fs, "-f", image}, 120000, "VOLUME_RESIZE_FAILED");
+            s)
             ::unlink((d + "/grow-pending").c_str());
         else
             log::warn("volume " + id + ": " + s.error().message);
@@ -203,7 +209,8 @@ Result<VolumeMount> VolumeStorage::prepareAttach(const std::string& id, bool enf
     return m;
 }
 
-void VolumeStorage::finishAttach(const std::string& id, bool enforced, bool started, const VolumeMount& m)
+void VolumeStorage::finishAttach(const std::string& id, bool enforced, bool started,
+                                 const VolumeMount& m)
 {
     std::lock_guard lock(m_mutex);
     if (enforced)

@@ -15,8 +15,8 @@ namespace lizard::runtime {
 // What a sandbox start needs to bind the volume at /workspace.
 struct VolumeMount
 {
-    std::string hostDir;     // the directory to bind (data/ or the image's mount point)
-    bool initOwner = false;  // first attach: the sandbox gives /workspace to its user (1000)
+    std::string hostDir;    // the directory to bind (data/ or the image's mount point)
+    bool initOwner = false; // first attach: the sandbox gives /workspace to its user (1000)
 };
 
 class VolumeStorage

@@ -8,8 +8,9 @@ std::vector<ExposureRecord> Store::exposures() const
 {
     std::vector<ExposureRecord> out;
     std::lock_guard lock(m_db->mutex());
-    Statement q(m_db->handle(),
-                "SELECT sandbox_id, port, address, token, created_at FROM exposures ORDER BY created_at");
+    Statement q(
+        m_db->handle(),
+        "SELECT sandbox_id, port, address, token, created_at FROM exposures ORDER BY created_at");
     while (q.step()) {
         ExposureRecord e;
         e.sandboxId = q.text(0);
@@ -25,9 +26,14 @@ std::vector<ExposureRecord> Store::exposures() const
 Status Store::insertExposure(const ExposureRecord& e)
 {
     std::lock_guard lock(m_db->mutex());
-    Statement q(m_db->handle(), "INSERT OR REPLACE INTO exposures(sandbox_id, port, address, token, created_at) "
-                                "VALUES (?,?,?,?,?)");
-    q.bind(1, e.sandboxId).bind(2, int64_t(e.port)).bind(3, e.address).bind(4, e.token).bind(5, e.createdAtMs);
+    Statement q(m_db->handle(),
+                "INSERT OR REPLACE INTO exposures(sandbox_id, port, address, token, created_at) "
+                "VALUES (?,?,?,?,?)");
+    q.bind(1, e.sandboxId)
+        .bind(2, int64_t(e.port))
+        .bind(3, e.address)
+        .bind(4, e.token)
+        .bind(5, e.createdAtMs);
     if (!q.run())
         return Error{500, "STORE", "cannot store the exposed port: " + m_db->lastError()};
     return okStatus();

@@ -4,7 +4,6 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <sys/stat.h>
 
 using lizard::app::KeyFile;
@@ -24,7 +23,9 @@ private slots:
         QVERIFY2(file.write("cloud-2", "liz_two", &error), qPrintable(error));
         QCOMPARE(file.read("cloud-1").value_or(""), QString("liz_one"));
         QCOMPARE(file.read("cloud-2").value_or(""), QString("liz_two"));
-        struct stat st {};
+        struct stat st
+        {
+        };
         QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
         QCOMPARE(int(st.st_mode & 0777), 0600);
         QCOMPARE(::stat(QFile::encodeName(dir.filePath("sub")).constData(), &st), 0);

@@ -9,7 +9,6 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <signal.h>
 
 using lizard::app::LocalServerConnector;
@@ -17,8 +16,11 @@ using lizard::app::LocalServerInfo;
 using lizard::test::LocalServer;
 
 namespace {
-bool alive(qint64 pid) { return pid > 0 && ::kill(pid_t(pid), 0) == 0; }
+bool alive(qint64 pid)
+{
+    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }
+} // namespace
 
 class TestLocalServerConnector : public QObject
 {
@@ -28,14 +30,16 @@ private slots:
     {
         LocalServer server;
         QVERIFY2(server.start(), qPrintable(server.errorString()));
-        QVERIFY2(QFile::exists(server.dataDir() + "/server.json"), "lizard-local wrote no server.json");
+        QVERIFY2(QFile::exists(server.dataDir() + "/server.json"),
+                 "lizard-local wrote no server.json");
         LocalServerConnector connector(server.dataDir());
         connector.setBinary("/nonexistent/lizard-local"); // must not be needed
         QSignalSpy ready(&connector, &LocalServerConnector::ready);
         QSignalSpy failed(&connector, &LocalServerConnector::failed);
         connector.start();
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() + failed.count() == 1, 15000);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.at(0).at(0).toString()));
+        QVERIFY2(failed.isEmpty(),
+                 qPrintable(failed.isEmpty() ? QString() : failed.at(0).at(0).toString()));
         const auto info = ready.at(0).at(0).value<LocalServerInfo>();
         QCOMPARE(info.url, server.url());
         QCOMPARE(info.apiKey, server.apiKey());
@@ -54,14 +58,16 @@ private slots:
         QSignalSpy failed(&connector, &LocalServerConnector::failed);
         connector.start();
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() + failed.count() == 1, 90000);
-        QVERIFY2(failed.isEmpty(), qPrintable(failed.isEmpty() ? QString() : failed.at(0).at(0).toString()));
+        QVERIFY2(failed.isEmpty(),
+                 qPrintable(failed.isEmpty() ? QString() : failed.at(0).at(0).toString()));
         const auto info = ready.at(0).at(0).value<LocalServerInfo>();
         QVERIFY(info.startedByUs);
         QVERIFY(info.url.startsWith("http://127.0.0.1:"));
         QVERIFY(info.apiKey.startsWith("liz_"));
         QVERIFY(alive(info.pid));
         QFileInfo dirInfo(dataDir);
-        QCOMPARE(dirInfo.permissions() & (QFile::ReadOther | QFile::ReadGroup), QFileDevice::Permissions());
+        QCOMPARE(dirInfo.permissions() & (QFile::ReadOther | QFile::ReadGroup),
+                 QFileDevice::Permissions());
 
         // A second connector finds the server the first one started instead of starting another.
         LocalServerConnector second(dataDir);
@@ -103,7 +109,8 @@ private slots:
         connector.start();
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         const QString message = failed.at(0).at(0).toString();
-        QVERIFY2(message.contains("stopped during start-up") && message.contains("port 7411 is in use"),
+        QVERIFY2(message.contains("stopped during start-up") &&
+                     message.contains("port 7411 is in use"),
                  qPrintable(message));
     }
 
@@ -114,7 +121,8 @@ private slots:
         QDir().mkpath(dataDir);
         QFile json(dataDir + "/server.json");
         QVERIFY(json.open(QIODevice::WriteOnly));
-        json.write("{\"url\":\"http://127.0.0.1:1\",\"port\":1,\"pid\":999999,\"keyFile\":\"/nonexistent\"}");
+        json.write("{\"url\":\"http://127.0.0.1:1\",\"port\":1,\"pid\":999999,\"keyFile\":\"/"
+                   "nonexistent\"}");
         json.close();
         LocalServerConnector connector(dataDir);
         connector.setBinary(QString()); // so it has to report instead of starting

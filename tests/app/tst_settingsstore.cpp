@@ -28,7 +28,8 @@ private slots:
                                     false,
                                     "/etc/company/ca.pem"};
             // The user's yes to an unencrypted key is remembered, per connection.
-            ConnectionProfile lab{"cloud-2", "Lab", ConnectionProfile::Kind::Cloud, "http://lab.test", true};
+            ConnectionProfile lab{"cloud-2", "Lab", ConnectionProfile::Kind::Cloud,
+                                  "http://lab.test", true};
             store.setProfiles({ConnectionProfile::local(), cloud, lab});
             store.setActiveId("cloud-1");
             store.sync();

@@ -33,7 +33,8 @@ void TestBenchFigure::medianOf_data()
     QTest::newRow("one") << std::vector<double>{7} << 7.0;
     QTest::newRow("odd, unsorted") << std::vector<double>{9, 1, 5} << 5.0;
     QTest::newRow("even: mean of the middle two") << std::vector<double>{4, 1, 3, 100} << 3.5;
-    QTest::newRow("an outlier does not move it") << std::vector<double>{10, 11, 12, 13, 5000} << 12.0;
+    QTest::newRow("an outlier does not move it")
+        << std::vector<double>{10, 11, 12, 13, 5000} << 12.0;
 }
 
 void TestBenchFigure::medianOf()
@@ -73,7 +74,11 @@ void TestBenchFigure::verdict()
     QFETCH(double, target);
     QFETCH(bool, higherIsBetter);
     QFETCH(bool, passes);
-    Figure f{.name = "x", .statistic = "median", .unit = "ms", .value = value, .target = target,
+    Figure f{.name = "x",
+             .statistic = "median",
+             .unit = "ms",
+             .value = value,
+             .target = target,
              .higherIsBetter = higherIsBetter};
     QCOMPARE(f.passes(), passes);
     const QString line = QString::fromStdString(f.line());
@@ -84,8 +89,13 @@ void TestBenchFigure::verdict()
 
 void TestBenchFigure::lineShowsReferenceRatio()
 {
-    Figure f{.name = "exec of `true`, round trip", .statistic = "median of 100", .unit = "ms",
-             .value = 6.0, .target = 15, .reference = Reference{"bwrap", 2.0}, .note = "p90 7 ms"};
+    Figure f{.name = "exec of `true`, round trip",
+             .statistic = "median of 100",
+             .unit = "ms",
+             .value = 6.0,
+             .target = 15,
+             .reference = Reference{"bwrap", 2.0},
+             .note = "p90 7 ms"};
     const QString line = QString::fromStdString(f.line());
     QVERIFY2(line.startsWith("exec of `true`, round trip"), qPrintable(line));
     QVERIFY2(line.contains("6.00 ms"), qPrintable(line));
@@ -95,7 +105,10 @@ void TestBenchFigure::lineShowsReferenceRatio()
 
 void TestBenchFigure::lineShowsError()
 {
-    Figure f{.name = "SSE exec throughput", .unit = "MB/s", .target = 100, .higherIsBetter = true,
+    Figure f{.name = "SSE exec throughput",
+             .unit = "MB/s",
+             .target = 100,
+             .higherIsBetter = true,
              .error = "HTTP 500: boom"};
     QVERIFY(!f.passes());
     const QString line = QString::fromStdString(f.line());
@@ -109,12 +122,18 @@ void TestBenchFigure::httpUrl_data()
     QTest::addColumn<bool>("ok");
     QTest::addColumn<QString>("host");
     QTest::addColumn<QString>("port");
-    QTest::newRow("loopback with port") << "http://127.0.0.1:8123" << true << "127.0.0.1" << "8123";
-    QTest::newRow("trailing path") << "http://localhost:9/api" << true << "localhost" << "9";
-    QTest::newRow("default port") << "http://example.org" << true << "example.org" << "80";
-    QTest::newRow("https is not spoken") << "https://lizard.build" << false << "" << "";
-    QTest::newRow("no scheme") << "127.0.0.1:80" << false << "" << "";
-    QTest::newRow("empty host") << "http://:80" << false << "" << "";
+    QTest::newRow("loopback with port") << "http://127.0.0.1:8123" << true << "127.0.0.1"
+                                        << "8123";
+    QTest::newRow("trailing path") << "http://localhost:9/api" << true << "localhost"
+                                   << "9";
+    QTest::newRow("default port") << "http://example.org" << true << "example.org"
+                                  << "80";
+    QTest::newRow("https is not spoken") << "https://lizard.build" << false << ""
+                                         << "";
+    QTest::newRow("no scheme") << "127.0.0.1:80" << false << ""
+                               << "";
+    QTest::newRow("empty host") << "http://:80" << false << ""
+                                << "";
 }
 
 void TestBenchFigure::httpUrl()

@@ -4,13 +4,11 @@
 #include "keepaliveconnection.h"
 
 #include <QTest>
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <unistd.h>
-
 #include <thread>
+#include <unistd.h>
 
 using namespace lizard::bench;
 
@@ -74,8 +72,8 @@ private:
                 const Reply& reply = m_replies[next++];
                 const int step = reply.trickle ? 3 : int(reply.bytes.size());
                 for (int at = 0; at < reply.bytes.size(); at += step) {
-                    ::send(fd, reply.bytes.constData() + at, size_t(qMin(step, int(reply.bytes.size()) - at)),
-                           MSG_NOSIGNAL);
+                    ::send(fd, reply.bytes.constData() + at,
+                           size_t(qMin(step, int(reply.bytes.size()) - at)), MSG_NOSIGNAL);
                     if (reply.trickle)
                         std::this_thread::sleep_for(std::chrono::microseconds(200));
                 }
@@ -92,11 +90,13 @@ private:
     std::thread m_thread;
 };
 
-const QByteArray kOk("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n"
-                     "{\"status\":1}\n");
+const QByteArray
+    kOk("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n"
+        "{\"status\":1}\n");
 const QByteArray kChunked("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                           "5\r\nhello\r\n1a\r\nabcdefghijklmnopqrstuvwxyz\r\n0\r\n\r\n");
-const QByteArray kClose("HTTP/1.1 404 Not Found\r\nconnection: Close\r\ncontent-length: 2\r\n\r\n{}");
+const QByteArray
+    kClose("HTTP/1.1 404 Not Found\r\nconnection: Close\r\ncontent-length: 2\r\n\r\n{}");
 const QByteArray kEmpty("HTTP/1.1 204 No Content\r\n\r\n");
 
 } // namespace

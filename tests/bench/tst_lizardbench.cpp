@@ -8,7 +8,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
-
 #include <cstdio>
 
 class TestLizardBench : public QObject
@@ -23,7 +22,11 @@ private slots:
     void badArguments();
 
 private:
-    struct Run { int exitCode = -1; QString output; };
+    struct Run
+    {
+        int exitCode = -1;
+        QString output;
+    };
     static Run bench(const QStringList& args, int timeoutMs = 300000);
 
     lizard::test::LocalServer m_server;
@@ -91,7 +94,8 @@ void TestLizardBench::shortRunPrintsEveryFigure()
     }
     QVERIFY2(r.output.contains("reference same bytes piped locally"), qPrintable(r.output));
     if (!QStandardPaths::findExecutable("bwrap").isEmpty())
-        QVERIFY2(r.output.contains("reference bwrap --unshare-all /bin/true"), qPrintable(r.output));
+        QVERIFY2(r.output.contains("reference bwrap --unshare-all /bin/true"),
+                 qPrintable(r.output));
 
     // Every sandbox the benchmark made is gone.
     const auto list = m_server.request("GET", "/api/sandboxes");

@@ -37,18 +37,22 @@ void TestSseCounter::counts_data()
                       "data: {\"stream\":\"stdout\",\"line\":\"x\"}\n\ndata: {\"exitCode\":3}\n\n")
         << 2ull << 1ull << 3 << false;
     QTest::newRow("escapes decode to their bytes")
-        << QByteArray("data: {\"stream\":\"stdout\",\"line\":\"a\\\"b\\\\c\\u00e9\\u20ac\\ud83d\\ude00\\t\"}\n\n")
+        << QByteArray("data: "
+                      "{\"stream\":\"stdout\",\"line\":"
+                      "\"a\\\"b\\\\c\\u00e9\\u20ac\\ud83d\\ude00\\t\"}\n\n")
         << qulonglong(1 + 1 + 1 + 1 + 1 + 2 + 3 + 4 + 1 + 1) << 1ull << kNoExit << false;
-    QTest::newRow("raw UTF-8 counts bytes") << QByteArray("data:{\"line\":\"\xc3\xa9\",\"stream\":\"stdout\"}\r\n\r\n")
-                                            << 3ull << 1ull << kNoExit << false;
+    QTest::newRow("raw UTF-8 counts bytes")
+        << QByteArray("data:{\"line\":\"\xc3\xa9\",\"stream\":\"stdout\"}\r\n\r\n") << 3ull << 1ull
+        << kNoExit << false;
     QTest::newRow("comments and names ignored")
         << QByteArray(": keep-alive\nevent: message\nid: 1\ndata: {\"exitCode\":-9}\n\n") << 0ull
         << 0ull << -9 << false;
     QTest::newRow("unterminated string is malformed")
-        << QByteArray("data: {\"stream\":\"stdout\",\"line\":\"abc}\n\n") << 0ull << 0ull << kNoExit << true;
+        << QByteArray("data: {\"stream\":\"stdout\",\"line\":\"abc}\n\n") << 0ull << 0ull << kNoExit
+        << true;
     QTest::newRow("a stdout line that mentions stderr")
-        << QByteArray("data: {\"stream\":\"stdout\",\"line\":\"\\\"stderr\\\"\"}\n\n") << 9ull << 1ull
-        << kNoExit << false;
+        << QByteArray("data: {\"stream\":\"stdout\",\"line\":\"\\\"stderr\\\"\"}\n\n") << 9ull
+        << 1ull << kNoExit << false;
 }
 
 void TestSseCounter::counts()
@@ -70,9 +74,10 @@ void TestSseCounter::counts()
 void TestSseCounter::splitAnywhere()
 {
     // The network splits the stream at any byte; every split gives the same counts.
-    const QByteArray stream("data: {\"pid\":7}\n\ndata: {\"stream\":\"stdout\",\"line\":\"hello\"}\n\n"
-                            "data: {\"stream\":\"stdout\",\"line\":\"w\\u00f6rld\"}\r\n\r\n"
-                            "data: {\"exitCode\":0}\n\n");
+    const QByteArray stream(
+        "data: {\"pid\":7}\n\ndata: {\"stream\":\"stdout\",\"line\":\"hello\"}\n\n"
+        "data: {\"stream\":\"stdout\",\"line\":\"w\\u00f6rld\"}\r\n\r\n"
+        "data: {\"exitCode\":0}\n\n");
     for (int cut = 0; cut <= stream.size(); ++cut) {
         SseCounter counter;
         counter.feed(stream.constData(), size_t(cut));

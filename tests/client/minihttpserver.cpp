@@ -18,11 +18,20 @@ MiniHttpServer::~MiniHttpServer()
         socket->disconnect(this);
 }
 
-bool MiniHttpServer::listen() { return m_server.listen(QHostAddress::LocalHost, 0); }
+bool MiniHttpServer::listen()
+{
+    return m_server.listen(QHostAddress::LocalHost, 0);
+}
 
-QByteArray MiniHttpServer::url() const { return "http://127.0.0.1:" + QByteArray::number(m_server.serverPort()); }
+QByteArray MiniHttpServer::url() const
+{
+    return "http://127.0.0.1:" + QByteArray::number(m_server.serverPort());
+}
 
-void MiniHttpServer::route(const QByteArray& path, const MiniResponse& response) { m_routes.insert(path, response); }
+void MiniHttpServer::route(const QByteArray& path, const MiniResponse& response)
+{
+    m_routes.insert(path, response);
+}
 
 void MiniHttpServer::onConnection()
 {
@@ -55,7 +64,8 @@ void MiniHttpServer::onReadable(QTcpSocket* socket)
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const qsizetype colon = lines[i].indexOf(':');
         if (colon > 0)
-            req.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
+            req.headers.insert(lines[i].left(colon).trimmed().toLower(),
+                               lines[i].mid(colon + 1).trimmed());
     }
     const qsizetype length = req.headers.value("content-length", "0").toLongLong();
     if (buf.size() < headEnd + 4 + length)
@@ -70,13 +80,16 @@ void MiniHttpServer::onReadable(QTcpSocket* socket)
 void MiniHttpServer::respond(QTcpSocket* socket, const SeenRequest& request)
 {
     const QByteArray path = request.target.split('?').value(0);
-    MiniResponse r = m_routes.value(path, MiniResponse{404, {"Content-Type: application/json"},
-                                                       R"({"error":"NOT_FOUND","message":"no route"})"});
+    MiniResponse r =
+        m_routes.value(path, MiniResponse{404,
+                                          {"Content-Type: application/json"},
+                                          R"({"error":"NOT_FOUND","message":"no route"})"});
     QPointer<QTcpSocket> guard(socket);
     QTimer::singleShot(r.delayMs, this, [this, guard, r] {
         if (guard == nullptr)
             return;
-        QByteArray head = "HTTP/1.1 " + QByteArray::number(r.status) + " Canned\r\nConnection: close\r\n";
+        QByteArray head =
+            "HTTP/1.1 " + QByteArray::number(r.status) + " Canned\r\nConnection: close\r\n";
         for (const QByteArray& h : r.headers)
             head += h + "\r\n";
         if (r.chunks.isEmpty()) {

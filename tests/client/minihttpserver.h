@@ -14,12 +14,12 @@ namespace lizard::test {
 struct MiniResponse
 {
     int status = 200;
-    QList<QByteArray> headers;   // "Name: value"
-    QByteArray body;             // sent with Content-Length when chunks is empty
-    QList<QByteArray> chunks;    // sent with chunked encoding, one per chunkIntervalMs
+    QList<QByteArray> headers; // "Name: value"
+    QByteArray body;           // sent with Content-Length when chunks is empty
+    QList<QByteArray> chunks;  // sent with chunked encoding, one per chunkIntervalMs
     int chunkIntervalMs = 0;
-    int delayMs = 0;             // before the head
-    bool neverEnd = false;       // after the chunks, keep the response open
+    int delayMs = 0;       // before the head
+    bool neverEnd = false; // after the chunks, keep the response open
 };
 
 struct SeenRequest
@@ -37,7 +37,7 @@ public:
     explicit MiniHttpServer(QObject* parent = nullptr);
     ~MiniHttpServer() override;
     bool listen();
-    QByteArray url() const; // "http://127.0.0.1:PORT"
+    QByteArray url() const;                                           // "http://127.0.0.1:PORT"
     void route(const QByteArray& path, const MiniResponse& response); // path without query
     QList<SeenRequest> requests() const { return m_requests; }
     int hangUps() const { return m_hangUps; } // clients that left before their response ended

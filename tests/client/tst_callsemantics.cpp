@@ -2,15 +2,13 @@
 // goes on the wire, PendingCall lifetime and context objects, cancellation, and how ExecStream
 // batches and orders SSE events.
 
-#include "minihttpserver.h"
-
 #include "client/lizardapi.h"
+#include "minihttpserver.h"
 
 #include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
-
 #include <memory>
 #include <optional>
 
@@ -19,7 +17,10 @@ using lizard::test::MiniHttpServer;
 using lizard::test::MiniResponse;
 
 namespace {
-MiniResponse json(int status, const QByteArray& body) { return {status, {"Content-Type: application/json"}, body}; }
+MiniResponse json(int status, const QByteArray& body)
+{
+    return {status, {"Content-Type: application/json"}, body};
+}
 MiniResponse sse(const QList<QByteArray>& chunks, int intervalMs = 100)
 {
     return {200, {"Content-Type: text/event-stream"}, {}, chunks, intervalMs};
@@ -61,7 +62,8 @@ void TestCallSemantics::init()
 {
     m_server = std::make_unique<MiniHttpServer>();
     QVERIFY(m_server->listen());
-    m_api = std::make_unique<LizardApi>(Endpoint{QString::fromLatin1(m_server->url()) + "/", "liz_key"});
+    m_api = std::make_unique<LizardApi>(
+        Endpoint{QString::fromLatin1(m_server->url()) + "/", "liz_key"});
 }
 
 void TestCallSemantics::cleanup()
@@ -91,7 +93,8 @@ void TestCallSemantics::sendsWhatTheSdkSends()
 
 void TestCallSemantics::encodesIdsAndPaths()
 {
-    m_server->route("/api/sandboxes/sb%2F..%2Fx/files", {200, {"Content-Type: application/octet-stream"}, "bytes"});
+    m_server->route("/api/sandboxes/sb%2F..%2Fx/files",
+                    {200, {"Content-Type: application/octet-stream"}, "bytes"});
     std::optional<Outcome<QByteArray>> got;
     m_api->readFile(QStringLiteral("sb/../x"), QString::fromUtf8("/w/a b&c=d+é.txt"), this,
                     [&](Outcome<QByteArray> o) { got = std::move(o); });
@@ -121,7 +124,8 @@ void TestCallSemantics::destroyedContextMeansNoCallback()
     m_server->route("/api/projects", {200, {}, "[]", {}, 0, 500});
     auto* ctx = new QObject;
     bool called = false;
-    QPointer<PendingCall> call = m_api->listProjects(ctx, [&](Outcome<QList<Project>>) { called = true; });
+    QPointer<PendingCall> call =
+        m_api->listProjects(ctx, [&](Outcome<QList<Project>>) { called = true; });
     QSignalSpy seen(m_server.get(), &MiniHttpServer::requestSeen);
     QVERIFY(seen.wait(5000));
     delete ctx;
@@ -136,7 +140,8 @@ void TestCallSemantics::cancelReportsCancelled()
 {
     m_server->route("/api/projects", {200, {}, "[]", {}, 0, 2000});
     std::optional<Outcome<QList<Project>>> got;
-    QPointer<PendingCall> call = m_api->listProjects(this, [&](Outcome<QList<Project>> o) { got = std::move(o); });
+    QPointer<PendingCall> call =
+        m_api->listProjects(this, [&](Outcome<QList<Project>> o) { got = std::move(o); });
     call->cancel();
     QVERIFY(!got.has_value()); // reported from the event loop, not inside cancel()
     QTRY_VERIFY(got.has_value());
@@ -185,7 +190,8 @@ void TestCallSemantics::wrongAnswerTypeIsProtocolError()
 
 void TestCallSemantics::httpErrorsAreMapped()
 {
-    MiniResponse limited = json(429, R"({"error":"SANDBOX_LIMIT","message":"5 running","limit":5,"running":5})");
+    MiniResponse limited =
+        json(429, R"({"error":"SANDBOX_LIMIT","message":"5 running","limit":5,"running":5})");
     limited.headers.append("Retry-After: 17");
     m_server->route("/api/sandboxes", limited);
     std::optional<Outcome<SandboxInfo>> got;
@@ -196,13 +202,15 @@ void TestCallSemantics::httpErrorsAreMapped()
     QCOMPARE(e.code, QStringLiteral("SANDBOX_LIMIT"));
     QCOMPARE(e.retryAfterS, 17);
     QCOMPARE(e.limit, 5);
-    QCOMPARE(e.toDisplayString(), QStringLiteral("Create sandbox failed: 429 SANDBOX_LIMIT: 5 running (retry in 17 s)"));
+    QCOMPARE(e.toDisplayString(),
+             QStringLiteral("Create sandbox failed: 429 SANDBOX_LIMIT: 5 running (retry in 17 s)"));
 }
 
 void TestCallSemantics::invalidRawMethod()
 {
     std::optional<Outcome<QByteArray>> got;
-    m_api->rawJson("GET\r\nX-Evil: 1", QStringLiteral("/api/x"), {}, this, [&](Outcome<QByteArray> o) { got = std::move(o); });
+    m_api->rawJson("GET\r\nX-Evil: 1", QStringLiteral("/api/x"), {}, this,
+                   [&](Outcome<QByteArray> o) { got = std::move(o); });
     QTRY_VERIFY(got.has_value());
     QCOMPARE(got->error().kind, ApiError::Kind::InvalidRequest);
     QVERIFY(m_server->requests().isEmpty());
@@ -215,18 +223,21 @@ void TestCallSemantics::largeListingIsParsedOffTheEventLoop()
     for (int i = 0; i < kEntries; ++i) {
         if (i > 0)
             body += ',';
-        body += QStringLiteral(R"({"name":"f%1","path":"/d/f%1","type":"file","size":%1,"modTime":1700000000000})")
-                    .arg(i)
-                    .toUtf8();
+        body +=
+            QStringLiteral(
+                R"({"name":"f%1","path":"/d/f%1","type":"file","size":%1,"modTime":1700000000000})")
+                .arg(i)
+                .toUtf8();
     }
     body += ']';
     m_server->route("/api/sandboxes/sb_1/files/list", json(200, body));
     std::optional<Outcome<QList<FileEntry>>> got;
     QThread* calledOn = nullptr;
-    m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this, [&](Outcome<QList<FileEntry>> o) {
-        calledOn = QThread::currentThread();
-        got = std::move(o);
-    });
+    m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this,
+                   [&](Outcome<QList<FileEntry>> o) {
+                       calledOn = QThread::currentThread();
+                       got = std::move(o);
+                   });
     QTRY_VERIFY_WITH_TIMEOUT(got.has_value(), 10000);
     QVERIFY(got->ok());
     QCOMPARE(calledOn, QThread::currentThread()); // the caller's thread, as for every call
@@ -237,8 +248,9 @@ void TestCallSemantics::largeListingIsParsedOffTheEventLoop()
 
 void TestCallSemantics::listingErrorsAreMappedOffThread()
 {
-    m_server->route("/api/sandboxes/sb_1/files/list",
-                    json(404, R"({"code":"NOT_FOUND","error":"NOT_FOUND","message":"/nope: No such file"})"));
+    m_server->route(
+        "/api/sandboxes/sb_1/files/list",
+        json(404, R"({"code":"NOT_FOUND","error":"NOT_FOUND","message":"/nope: No such file"})"));
     std::optional<Outcome<QList<FileEntry>>> got;
     m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/nope"), this,
                    [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
@@ -259,8 +271,9 @@ void TestCallSemantics::cancelledListingReportsCancelled()
 {
     m_server->route("/api/sandboxes/sb_1/files/list", {200, {}, "[]", {}, 0, 2000});
     std::optional<Outcome<QList<FileEntry>>> got;
-    QPointer<PendingCall> call = m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this,
-                                                [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
+    QPointer<PendingCall> call =
+        m_api->listDir(QStringLiteral("sb_1"), QStringLiteral("/d"), this,
+                       [&](Outcome<QList<FileEntry>> o) { got = std::move(o); });
     call->cancel();
     QTRY_VERIFY(got.has_value());
     QCOMPARE(got->error().kind, ApiError::Kind::Cancelled);
@@ -271,23 +284,30 @@ void TestCallSemantics::execStreamBatchesInOrder()
 {
     m_server->route("/api/sandboxes/sb_1/exec",
                     sse({"data: {\"pid\":42}\n\ndata: {\"stream\":\"stdout\",\"line\":\"a\"}\n\n"
-                         "data: {\"stream\":\"stderr\",\"line\":\"b\"}\n\ndata: {\"stream\":\"stdout\",\"line\":\"c\"}\n\n",
-                         ": comment\n\ndata: {\"stream\":\"stdout\",\"line\":\"d\"}\n\ndata: {\"stream\":\"stdout\",\"li",
+                         "data: {\"stream\":\"stderr\",\"line\":\"b\"}\n\ndata: "
+                         "{\"stream\":\"stdout\",\"line\":\"c\"}\n\n",
+                         ": comment\n\ndata: {\"stream\":\"stdout\",\"line\":\"d\"}\n\ndata: "
+                         "{\"stream\":\"stdout\",\"li",
                          "ne\":\"\xC3", "\xA9\"}\n\ndata: {\"exitCode\":7}\n\n"}));
-    std::unique_ptr<ExecStream> s(m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("echo"), {}));
+    std::unique_ptr<ExecStream> s(
+        m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("echo"), {}));
     QStringList log;
-    connect(s.get(), &ExecStream::started, this, [&](int pid) { log << QStringLiteral("pid %1").arg(pid); });
+    connect(s.get(), &ExecStream::started, this,
+            [&](int pid) { log << QStringLiteral("pid %1").arg(pid); });
     connect(s.get(), &ExecStream::output, this, [&](const QList<OutputLine>& lines) {
         QStringList batch;
         for (const OutputLine& l : lines)
             batch << (l.stream == OutputStream::Stderr ? "err:" : "out:") + l.text;
         log << batch.join(QLatin1Char(','));
     });
-    connect(s.get(), &ExecStream::exited, this, [&](int code) { log << QStringLiteral("exit %1").arg(code); });
-    connect(s.get(), &ExecStream::failed, this, [&](const ApiError& e) { log << "failed " + e.toDisplayString(); });
+    connect(s.get(), &ExecStream::exited, this,
+            [&](int code) { log << QStringLiteral("exit %1").arg(code); });
+    connect(s.get(), &ExecStream::failed, this,
+            [&](const ApiError& e) { log << "failed " + e.toDisplayString(); });
     QTRY_VERIFY(log.contains(QStringLiteral("exit 7")));
     QTest::qWait(100);
-    QCOMPARE(log, QStringList({"pid 42", "out:a,err:b,out:c", "out:d", QString::fromUtf8("out:é"), "exit 7"}));
+    QCOMPARE(log, QStringList({"pid 42", "out:a,err:b,out:c", "out:d", QString::fromUtf8("out:é"),
+                               "exit 7"}));
     const auto seen = m_server->requests().value(0);
     QCOMPARE(seen.headers.value("accept"), QByteArray("text/event-stream"));
     QCOMPARE(seen.body, QByteArray(R"({"cmd":"echo","pidEvent":true,"timeoutMs":60000})"));
@@ -296,7 +316,8 @@ void TestCallSemantics::execStreamBatchesInOrder()
 void TestCallSemantics::execStreamErrorEvent()
 {
     m_server->route("/api/sandboxes/sb_1/exec",
-                    sse({"data: {\"stream\":\"stdout\",\"line\":\"x\"}\n\nevent: error\ndata: {\"error\":\"SANDBOX_GONE\","
+                    sse({"data: {\"stream\":\"stdout\",\"line\":\"x\"}\n\nevent: error\ndata: "
+                         "{\"error\":\"SANDBOX_GONE\","
                          "\"message\":\"the sandbox stopped\"}\n\n"}));
     std::unique_ptr<ExecStream> s(m_api->execStreamArgv(QStringLiteral("sb_1"), {"true"}, {}));
     QSignalSpy output(s.get(), &ExecStream::output);
@@ -310,8 +331,10 @@ void TestCallSemantics::execStreamErrorEvent()
 
 void TestCallSemantics::execStreamEndsWithoutExitCode()
 {
-    m_server->route("/api/sandboxes/sb_1/exec", sse({"data: {\"stream\":\"stdout\",\"line\":\"x\"}\n\n"}));
-    std::unique_ptr<ExecStream> s(m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
+    m_server->route("/api/sandboxes/sb_1/exec",
+                    sse({"data: {\"stream\":\"stdout\",\"line\":\"x\"}\n\n"}));
+    std::unique_ptr<ExecStream> s(
+        m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
     QSignalSpy failed(s.get(), &ExecStream::failed);
     QSignalSpy exited(s.get(), &ExecStream::exited);
     QVERIFY(failed.wait(5000));
@@ -321,8 +344,10 @@ void TestCallSemantics::execStreamEndsWithoutExitCode()
 
 void TestCallSemantics::execStreamPlainJsonAnswer()
 {
-    m_server->route("/api/sandboxes/sb_1/exec", json(200, R"({"stdout":"a\nb\n","stderr":"c","exitCode":2})"));
-    std::unique_ptr<ExecStream> s(m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
+    m_server->route("/api/sandboxes/sb_1/exec",
+                    json(200, R"({"stdout":"a\nb\n","stderr":"c","exitCode":2})"));
+    std::unique_ptr<ExecStream> s(
+        m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
     QSignalSpy output(s.get(), &ExecStream::output);
     QSignalSpy exited(s.get(), &ExecStream::exited);
     QVERIFY(exited.wait(5000));
@@ -336,8 +361,10 @@ void TestCallSemantics::execStreamPlainJsonAnswer()
 
 void TestCallSemantics::execStreamHttpError()
 {
-    m_server->route("/api/sandboxes/sb_1/exec", json(404, R"({"error":"NOT_FOUND","message":"no sandbox sb_1"})"));
-    std::unique_ptr<ExecStream> s(m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
+    m_server->route("/api/sandboxes/sb_1/exec",
+                    json(404, R"({"error":"NOT_FOUND","message":"no sandbox sb_1"})"));
+    std::unique_ptr<ExecStream> s(
+        m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
     QSignalSpy failed(s.get(), &ExecStream::failed);
     QVERIFY(failed.wait(5000));
     const auto e = failed.at(0).at(0).value<ApiError>();
@@ -347,13 +374,16 @@ void TestCallSemantics::execStreamHttpError()
 
 void TestCallSemantics::execStreamCancel()
 {
-    MiniResponse endless = sse({"data: {\"pid\":1}\n\n", "data: {\"stream\":\"stdout\",\"line\":\"tick\"}\n\n"}, 50);
+    MiniResponse endless =
+        sse({"data: {\"pid\":1}\n\n", "data: {\"stream\":\"stdout\",\"line\":\"tick\"}\n\n"}, 50);
     endless.neverEnd = true;
     m_server->route("/api/sandboxes/sb_1/exec", endless);
-    std::unique_ptr<ExecStream> s(m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
+    std::unique_ptr<ExecStream> s(
+        m_api->execStream(QStringLiteral("sb_1"), QStringLiteral("x"), {}));
     QSignalSpy failed(s.get(), &ExecStream::failed);
     QSignalSpy hungUp(m_server.get(), &MiniHttpServer::clientHungUp);
-    connect(s.get(), &ExecStream::output, s.get(), [&] { s->cancel(); }); // cancel from inside a slot
+    connect(s.get(), &ExecStream::output, s.get(),
+            [&] { s->cancel(); }); // cancel from inside a slot
     QVERIFY(failed.wait(5000));
     QCOMPARE(failed.at(0).at(0).value<ApiError>().kind, ApiError::Kind::Cancelled);
     QVERIFY(hungUp.count() > 0 || hungUp.wait(3000));

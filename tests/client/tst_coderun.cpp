@@ -73,7 +73,10 @@ void TestCodeRun::initTestCase()
                        error);
 }
 
-void TestCodeRun::cleanupTestCase() { m_fx.stop(); }
+void TestCodeRun::cleanupTestCase()
+{
+    m_fx.stop();
+}
 
 void TestCodeRun::statePersistsAndNewContextsAreSeparate()
 {
@@ -82,7 +85,8 @@ void TestCodeRun::statePersistsAndNewContextsAreSeparate()
     QVERIFY(ctx.startsWith("ctx-"));
     RunCodeOptions opts;
     opts.contextId = ctx;
-    CodeRun* set = runToEnd(*interp, "import pandas as pd; df = pd.DataFrame({'x': [1, 2, 3]})", opts);
+    CodeRun* set =
+        runToEnd(*interp, "import pandas as pd; df = pd.DataFrame({'x': [1, 2, 3]})", opts);
     QVERIFY2(set->isFinished() && !set->hasFailed() && set->execution().success(), describe(set));
     CodeRun* sum = runToEnd(*interp, "df.x.sum()", opts);
     QVERIFY2(sum->execution().success(), describe(sum));
@@ -137,12 +141,16 @@ void TestCodeRun::richResults_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("mime");
     QTest::addColumn<QString>("mustContain");
-    QTest::newRow("matplotlib png") << "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
-                                       "%matplotlib inline\nplt.plot([1, 3, 2])\nplt.show()"
-                                    << "image/png" << "iVBORw0KGgo"; // base64 of the PNG signature
-    QTest::newRow("pandas html") << "import pandas as pd\npd.DataFrame({'x': [1, 2, 3]})" << "text/html"
+    QTest::newRow("matplotlib png")
+        << "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+           "%matplotlib inline\nplt.plot([1, 3, 2])\nplt.show()"
+        << "image/png"
+        << "iVBORw0KGgo"; // base64 of the PNG signature
+    QTest::newRow("pandas html") << "import pandas as pd\npd.DataFrame({'x': [1, 2, 3]})"
+                                 << "text/html"
                                  << "<table";
-    QTest::newRow("json") << "from IPython.display import JSON\nJSON({'a': [1, 2]})" << "application/json"
+    QTest::newRow("json") << "from IPython.display import JSON\nJSON({'a': [1, 2]})"
+                          << "application/json"
                           << "\"a\"";
 }
 
@@ -158,7 +166,8 @@ void TestCodeRun::richResults()
     QVERIFY2(!found.isEmpty(), describe(run));
     const client::ExecutionResult& r = found.first();
     QCOMPARE(r.mime, mime);
-    QVERIFY(r.bundle.value(mime).startsWith(mustContain) || r.bundle.value(mime).contains(mustContain));
+    QVERIFY(r.bundle.value(mime).startsWith(mustContain) ||
+            r.bundle.value(mime).contains(mustContain));
     QVERIFY(r.bundle.contains("text/plain")); // every MIME type arrives, not just the best
     if (mime == "image/png") {
         QVERIFY(QByteArray::fromBase64(r.data().toLatin1()).startsWith("\x89PNG"));
@@ -171,9 +180,15 @@ void TestCodeRun::otherLanguages_data()
     QTest::addColumn<QString>("language");
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("javascript") << "javascript" << "console.log(6 * 7, process.env.WHO)" << "42 lizard\n";
-    QTest::newRow("bash") << "bash" << "echo $((6 * 7)) $WHO" << "42 lizard\n";
-    QTest::newRow("js alias") << "js" << "console.log('ok')" << "ok\n";
+    QTest::newRow("javascript") << "javascript"
+                                << "console.log(6 * 7, process.env.WHO)"
+                                << "42 lizard\n";
+    QTest::newRow("bash") << "bash"
+                          << "echo $((6 * 7)) $WHO"
+                          << "42 lizard\n";
+    QTest::newRow("js alias") << "js"
+                              << "console.log('ok')"
+                              << "ok\n";
 }
 
 void TestCodeRun::otherLanguages()
@@ -223,7 +238,8 @@ void TestCodeRun::interruptStopsTheCell()
     RunCodeOptions opts;
     opts.contextId = newContext(*interp);
     QVERIFY(runToEnd(*interp, "n = 0", opts)->execution().success());
-    CodeRun* run = interp->runCode("import time\nwhile True:\n    n += 1\n    time.sleep(0.01)", opts);
+    CodeRun* run =
+        interp->runCode("import time\nwhile True:\n    n += 1\n    time.sleep(0.01)", opts);
     QSignalSpy finished(run, &CodeRun::finished);
     QTest::qWait(1500);
     run->interrupt();

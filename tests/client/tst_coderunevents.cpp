@@ -27,7 +27,10 @@ private slots:
     void nothingAfterTheEnd();
 };
 
-static QString line(const QJsonObject& o) { return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
+static QString line(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
 
 void TestCodeRunEvents::partsAreJoinedPerRequest()
 {
@@ -37,10 +40,12 @@ void TestCodeRunEvents::partsAreJoinedPerRequest()
     // Two requests' pieces interleaved, as serve mode may print them.
     QVERIFY(!d.feed(line({{"type", "part"}, {"data", a.left(40)}, {"end", false}, {"req", "r1"}})));
     QVERIFY(!d.feed(line({{"type", "part"}, {"data", b.left(70)}, {"end", false}, {"req", "r2"}})));
-    const auto first = d.feed(line({{"type", "part"}, {"data", a.mid(40)}, {"end", true}, {"req", "r1"}}));
+    const auto first =
+        d.feed(line({{"type", "part"}, {"data", a.mid(40)}, {"end", true}, {"req", "r1"}}));
     QVERIFY(first);
     QCOMPARE(first->value("data").toString(), QString(100, 'a'));
-    const auto second = d.feed(line({{"type", "part"}, {"data", b.mid(70)}, {"end", true}, {"req", "r2"}}));
+    const auto second =
+        d.feed(line({{"type", "part"}, {"data", b.mid(70)}, {"end", true}, {"req", "r2"}}));
     QVERIFY(second);
     QCOMPARE(second->value("req").toString(), QString("r2"));
     QCOMPARE(d.junkLines(), 0);
@@ -93,13 +98,24 @@ void TestCodeRunEvents::runCollectsAnExecution()
     call->deliver({{"type", "stdout"}, {"data", "a\n"}});
     call->deliver({{"type", "stdout"}, {"data", "b\n"}});
     call->deliver({{"type", "stderr"}, {"data", "warn\n"}});
-    call->deliver({{"type", "result"}, {"mime", "image/png"}, {"data", "iVBO"}, {"display", true},
+    call->deliver({{"type", "result"},
+                   {"mime", "image/png"},
+                   {"data", "iVBO"},
+                   {"display", true},
                    {"bundle", QJsonObject{{"image/png", "iVBO"}, {"text/plain", "<Figure>"}}},
-                   {"metadata", QJsonObject{{"image/png", QJsonObject{{"width", 640}}}}}, {"display_id", "d1"}});
-    call->deliver({{"type", "update_display"}, {"mime", "text/plain"}, {"data", "new"}, {"display_id", "d1"},
+                   {"metadata", QJsonObject{{"image/png", QJsonObject{{"width", 640}}}}},
+                   {"display_id", "d1"}});
+    call->deliver({{"type", "update_display"},
+                   {"mime", "text/plain"},
+                   {"data", "new"},
+                   {"display_id", "d1"},
                    {"bundle", QJsonObject{{"text/plain", "new"}}}});
     call->deliver({{"type", "clear_output"}, {"wait", true}});
-    call->deliver({{"type", "result"}, {"mime", "text/plain"}, {"data", "42"}, {"display", false}, {"execution_count", 3},
+    call->deliver({{"type", "result"},
+                   {"mime", "text/plain"},
+                   {"data", "42"},
+                   {"display", false},
+                   {"execution_count", 3},
                    {"bundle", QJsonObject{{"text/plain", "42"}}}});
     call->deliver({{"type", "notice"}, {"message", "fresh kernel"}});
     call->deliver({{"type", "done"}, {"execution_count", 3}});

@@ -1,10 +1,9 @@
 // notebook::ClientCodeRunner: the mapping of the runner's results to notebook outputs (offline),
 // and a notebook's run queue running cells through it against a real lizard-local.
-#include "tst_coderunsupport.h"
-
 #include "notebook/clientcoderunner.h"
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
+#include "tst_coderunsupport.h"
 
 #include <QSignalSpy>
 
@@ -39,12 +38,17 @@ void TestCodeRunNotebook::richOutputKeepsEveryMime_data()
     QTest::addColumn<QString>("mime");
     QTest::addColumn<QString>("data");
     QTest::addColumn<QByteArray>("expectedJson"); // how nbformat keeps the value
-    QTest::newRow("png stays base64 text") << "image/png" << "iVBORw0KGgo=" << QByteArray("\"iVBORw0KGgo=\"");
-    QTest::newRow("json becomes JSON") << "application/json" << "{\"a\": [1, 2]}" << QByteArray("{\"a\":[1,2]}");
-    QTest::newRow("vega+json becomes JSON") << "application/vnd.vegalite.v5+json" << "{\"mark\": \"bar\"}"
-                                            << QByteArray("{\"mark\":\"bar\"}");
-    QTest::newRow("broken json stays text") << "application/json" << "{oops" << QByteArray("\"{oops\"");
-    QTest::newRow("html") << "text/html" << "<table></table>" << QByteArray("\"<table></table>\"");
+    QTest::newRow("png stays base64 text") << "image/png"
+                                           << "iVBORw0KGgo=" << QByteArray("\"iVBORw0KGgo=\"");
+    QTest::newRow("json becomes JSON") << "application/json"
+                                       << "{\"a\": [1, 2]}" << QByteArray("{\"a\":[1,2]}");
+    QTest::newRow("vega+json becomes JSON")
+        << "application/vnd.vegalite.v5+json"
+        << "{\"mark\": \"bar\"}" << QByteArray("{\"mark\":\"bar\"}");
+    QTest::newRow("broken json stays text") << "application/json"
+                                            << "{oops" << QByteArray("\"{oops\"");
+    QTest::newRow("html") << "text/html"
+                          << "<table></table>" << QByteArray("\"<table></table>\"");
 }
 
 void TestCodeRunNotebook::richOutputKeepsEveryMime()
@@ -68,7 +72,8 @@ void TestCodeRunNotebook::richOutputKeepsEveryMime()
 
 void TestCodeRunNotebook::errorOutputKeepsAnsiTraceback()
 {
-    client::ExecutionError e{"ZeroDivisionError", "division by zero", "plain\nlines", "\x1b[0;31mred\x1b[0m\nlines"};
+    client::ExecutionError e{"ZeroDivisionError", "division by zero", "plain\nlines",
+                             "\x1b[0;31mred\x1b[0m\nlines"};
     const ErrorOutput out = ClientCodeRunner::toErrorOutput(e);
     QCOMPARE(out.ename, QString("ZeroDivisionError"));
     QCOMPARE(out.evalue, QString("division by zero"));
@@ -97,10 +102,12 @@ void TestCodeRunNotebook::cellsRunThroughTheQueue()
     ClientCodeRunner runner(interp.get(), {}, "python");
     notebook::NotebookDocument doc;
     notebook::RunQueue queue(&doc, &runner);
-    notebook::Cell* set = doc.insertCell(0, CellType::Code, "import pandas as pd; df = pd.DataFrame({'x': [1, 2, 3]})");
+    notebook::Cell* set = doc.insertCell(
+        0, CellType::Code, "import pandas as pd; df = pd.DataFrame({'x': [1, 2, 3]})");
     notebook::Cell* sum = doc.insertCell(1, CellType::Code, "print('sum:'); df.x.sum()");
     notebook::Cell* table = doc.insertCell(2, CellType::Code, "df");
-    notebook::Cell* shown = doc.insertCell(3, CellType::Code, "h = display('first', display_id=True)");
+    notebook::Cell* shown =
+        doc.insertCell(3, CellType::Code, "h = display('first', display_id=True)");
     notebook::Cell* update = doc.insertCell(4, CellType::Code, "h.update('second')");
     notebook::Cell* boom = doc.insertCell(5, CellType::Code, "1/0");
     queue.runAll();

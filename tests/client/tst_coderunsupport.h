@@ -2,12 +2,10 @@
 // Shared by the tst_coderun* suites: a real lizard-local with one `interpreter` sandbox, a
 // CodeInterpreter on it, and a helper that waits for a run to end.
 
+#include "client/coderun/codeinterpreter.h"
 #include "support/sandboxfixture.h"
 
-#include "client/coderun/codeinterpreter.h"
-
 #include <QTest>
-
 #include <memory>
 
 namespace lizard::test {
@@ -30,7 +28,9 @@ public:
     {
         ApiWaiter<client::ExecResult> r;
         api().exec(sandboxId(), command, {}, nullptr, r.done());
-        return r.wait(120000) && r.ok() ? r.value().stdoutText : QStringLiteral("<failed: %1>").arg(QString::fromUtf8(r.why()));
+        return r.wait(120000) && r.ok()
+                   ? r.value().stdoutText
+                   : QStringLiteral("<failed: %1>").arg(QString::fromUtf8(r.why()));
     }
 };
 
@@ -58,7 +58,8 @@ inline QByteArray describe(const client::CodeRun* run)
     const client::Execution& e = run->execution();
     QByteArray out = "stdout=" + e.stdoutText.toUtf8() + " stderr=" + e.stderrText.toUtf8();
     if (e.error)
-        out += " error=" + e.error->name.toUtf8() + ": " + e.error->message.toUtf8() + "\n" + e.error->traceback.toUtf8();
+        out += " error=" + e.error->name.toUtf8() + ": " + e.error->message.toUtf8() + "\n" +
+               e.error->traceback.toUtf8();
     return out;
 }
 

@@ -9,7 +9,6 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
-
 #include <algorithm>
 
 using namespace lizard;
@@ -60,7 +59,10 @@ void TestCodeRunTransport::initTestCase()
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), error);
 }
 
-void TestCodeRunTransport::cleanupTestCase() { m_fx.stop(); }
+void TestCodeRunTransport::cleanupTestCase()
+{
+    m_fx.stop();
+}
 
 QList<int> TestCodeRunTransport::servePids()
 {
@@ -72,7 +74,8 @@ QList<int> TestCodeRunTransport::servePids()
     for (const client::ProcessInfo& p : procs.value()) {
         if (p.cmd.size() < 4 || !p.cmd.at(2).contains("def serve("))
             continue;
-        const QJsonObject args = QJsonDocument::fromJson(QByteArray::fromBase64(p.cmd.at(3).toLatin1())).object();
+        const QJsonObject args =
+            QJsonDocument::fromJson(QByteArray::fromBase64(p.cmd.at(3).toLatin1())).object();
         if (args.value("action").toString() == "serve")
             pids << p.pid;
     }
@@ -82,7 +85,8 @@ QList<int> TestCodeRunTransport::servePids()
 void TestCodeRunTransport::fastPathIsUsedAndWarmRunsAreQuick()
 {
     auto interp = m_fx.interpreter(true);
-    QCOMPARE(interp->currentTransport(), CodeInterpreter::Transport::ExecPerRun); // nothing started yet
+    QCOMPARE(interp->currentTransport(),
+             CodeInterpreter::Transport::ExecPerRun); // nothing started yet
     interp->warmUp();
     QTRY_COMPARE_WITH_TIMEOUT(interp->currentTransport(), CodeInterpreter::Transport::Serve, 60000);
     QVERIFY(runToEnd(*interp, "1+1")->execution().success()); // the kernel starts here
@@ -96,11 +100,12 @@ void TestCodeRunTransport::fastPathIsUsedAndWarmRunsAreQuick()
         run->deleteLater();
     }
     std::sort(times.begin(), times.end());
-    qInfo("warm 1+1 over serve: median %lld ms (min %lld, max %lld)", times.at(times.size() / 2), times.first(),
-          times.last());
+    qInfo("warm 1+1 over serve: median %lld ms (min %lld, max %lld)", times.at(times.size() / 2),
+          times.first(), times.last());
     // The target (50 ms) is the benchmark's; a test on a shared, loaded machine only checks that
     // this is the warm path and not a new python per run (~300+ ms).
-    QVERIFY2(times.at(times.size() / 2) < 250, qPrintable(QString::number(times.at(times.size() / 2))));
+    QVERIFY2(times.at(times.size() / 2) < 250,
+             qPrintable(QString::number(times.at(times.size() / 2))));
     QCOMPARE(interp->currentTransport(), CodeInterpreter::Transport::Serve);
 }
 
@@ -139,20 +144,23 @@ void TestCodeRunTransport::deadServeStreamFallsBackToExecPerRun()
     QTest::qWait(1000);
     // SIGKILL to the serve process alone, from inside the sandbox (the processes API would signal
     // its whole tree, kernels included): its stream ends, the kernels stay.
-    const QString killed = m_fx.shell(
-        "python3 -c \"import base64,json,os,signal\n"
-        "for p in filter(str.isdigit, os.listdir('/proc')):\n"
-        "    try: a = open('/proc/%s/cmdline' % p, 'rb').read().split(b'\\0')\n"
-        "    except OSError: continue\n"
-        "    try: serve = len(a) > 3 and json.loads(base64.b64decode(a[3])).get('action') == 'serve'\n"
-        "    except Exception: serve = False\n"
-        "    if serve: os.kill(int(p), signal.SIGKILL); print('killed')\"");
+    const QString killed =
+        m_fx.shell("python3 -c \"import base64,json,os,signal\n"
+                   "for p in filter(str.isdigit, os.listdir('/proc')):\n"
+                   "    try: a = open('/proc/%s/cmdline' % p, 'rb').read().split(b'\\0')\n"
+                   "    except OSError: continue\n"
+                   "    try: serve = len(a) > 3 and "
+                   "json.loads(base64.b64decode(a[3])).get('action') == 'serve'\n"
+                   "    except Exception: serve = False\n"
+                   "    if serve: os.kill(int(p), signal.SIGKILL); print('killed')\"");
     QVERIFY2(killed.contains("killed"), qPrintable(killed));
     QVERIFY(test::waitRun(inFlight, 60000));
-    QVERIFY2(inFlight->hasFailed(), describe(inFlight)); // it may or may not have run: never re-sent
+    QVERIFY2(inFlight->hasFailed(),
+             describe(inFlight)); // it may or may not have run: never re-sent
     QVERIFY(inFlight->failure()->message.contains("may or may not have run"));
     QTRY_VERIFY_WITH_TIMEOUT(!transport.isEmpty(), 30000);
-    QCOMPARE(transport.last().first().value<CodeInterpreter::Transport>(), CodeInterpreter::Transport::ExecPerRun);
+    QCOMPARE(transport.last().first().value<CodeInterpreter::Transport>(),
+             CodeInterpreter::Transport::ExecPerRun);
     QCOMPARE(interp->currentTransport(), CodeInterpreter::Transport::ExecPerRun);
     // The kernel outlived the serve process: the fallback finds the state.
     CodeRun* after = runToEnd(*interp, "survivor", opts);
@@ -210,12 +218,17 @@ void TestCodeRunTransport::sdkContextIsListedAndUsable()
     env.insert("LIZARD_API_URL", m_fx.server().url());
     env.insert("LIZARD_API_KEY", m_fx.server().apiKey());
     node.setProcessEnvironment(env);
-    node.start("node", {QStringLiteral(LIZARD_RUNNER_TESTS_DIR "/sdk_interop.mjs"), sdk, m_fx.sandboxId(), "make"});
+    node.start("node", {QStringLiteral(LIZARD_RUNNER_TESTS_DIR "/sdk_interop.mjs"), sdk,
+                        m_fx.sandboxId(), "make"});
     QVERIFY(node.waitForFinished(120000));
     const QByteArray out = node.readAllStandardOutput().trimmed();
     QVERIFY2(node.exitCode() == 0, node.readAllStandardError().constData());
-    const QString theirs =
-        QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object().value("context").toObject().value("id").toString();
+    const QString theirs = QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1))
+                               .object()
+                               .value("context")
+                               .toObject()
+                               .value("id")
+                               .toString();
     QVERIFY2(theirs.startsWith("ctx-"), out.constData());
 
     auto interp = m_fx.interpreter(true);
@@ -236,14 +249,18 @@ void TestCodeRunTransport::saveAllVariablesForAFork()
     auto interp = m_fx.interpreter(true);
     RunCodeOptions opts;
     opts.contextId = newContext(*interp);
-    QVERIFY(runToEnd(*interp, "import json\nrows = [1, 2, 3]\nfh = open('/etc/hostname')", opts)->execution().success());
-    QCOMPARE(m_fx.shell("test -x /tmp/.lizard-code/.hooks/pre-snapshot && echo hook"), QString("hook\n"));
+    QVERIFY(runToEnd(*interp, "import json\nrows = [1, 2, 3]\nfh = open('/etc/hostname')", opts)
+                ->execution()
+                .success());
+    QCOMPARE(m_fx.shell("test -x /tmp/.lizard-code/.hooks/pre-snapshot && echo hook"),
+             QString("hook\n"));
 
     test::ApiWaiter<QList<client::ContextVariables>> saved;
     interp->saveAllVariables(nullptr, saved.done());
     LIZ_AWAIT_OK(saved);
-    const auto mine = std::find_if(saved.value().begin(), saved.value().end(),
-                                   [&](const client::ContextVariables& c) { return c.contextId == opts.contextId; });
+    const auto mine = std::find_if(
+        saved.value().begin(), saved.value().end(),
+        [&](const client::ContextVariables& c) { return c.contextId == opts.contextId; });
     QVERIFY(mine != saved.value().end());
     QVERIFY2(mine->error.isEmpty(), qPrintable(mine->error));
     QCOMPARE(mine->report.names, QStringList{"rows"});
@@ -261,7 +278,8 @@ void TestCodeRunTransport::saveAllVariablesForAFork()
     QVERIFY2(run->execution().success(), describe(run));
     QCOMPARE(run->execution().text(), QString("6"));
     const QString notices = run->execution().notices.join('\n');
-    QVERIFY2(notices.contains("came along: rows") && notices.contains("fh (an open file"), qPrintable(notices));
+    QVERIFY2(notices.contains("came along: rows") && notices.contains("fh (an open file"),
+             qPrintable(notices));
 }
 
 QTEST_GUILESS_MAIN(TestCodeRunTransport)

@@ -2,16 +2,14 @@
 // nothing blocks, streams arrive incrementally, and every transfer can be cancelled or deleted
 // from its own handlers.
 
-#include "minihttpserver.h"
-
 #include "client/curlmulti.h"
 #include "client/curltransfer.h"
+#include "minihttpserver.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
-
 #include <memory>
 #include <optional>
 
@@ -97,7 +95,8 @@ void TestCurlMulti::postSendsBodyAndHeaders()
     HttpRequest r = get("/echo");
     r.method = "PATCH";
     r.hasBody = true;
-    r.body = QByteArray(300000, 'x'); // large enough that curl would otherwise ask "Expect: 100-continue"
+    r.body = QByteArray(300000,
+                        'x'); // large enough that curl would otherwise ask "Expect: 100-continue"
     r.headers = {"X-API-Key: liz_test", "Content-Type: application/json"};
     CurlTransfer t(r);
     std::optional<HttpResponse> got;
@@ -158,7 +157,9 @@ void TestCurlMulti::eventLoopKeepsTickingDuringSlowAnswer()
 
 void TestCurlMulti::streamArrivesIncrementally()
 {
-    m_server->route("/stream", {200, {"Content-Type: text/event-stream"}, {}, {"one\n", "two\n", "three\n"}, 150});
+    m_server->route(
+        "/stream",
+        {200, {"Content-Type: text/event-stream"}, {}, {"one\n", "two\n", "three\n"}, 150});
     HttpRequest r = get("/stream");
     r.streaming = true;
     CurlTransfer t(r);
@@ -175,14 +176,15 @@ void TestCurlMulti::streamArrivesIncrementally()
     QVERIFY(t.start(m_multi.get()));
     QTRY_VERIFY(got.has_value());
     QCOMPARE(chunks.join(), QByteArray("one\ntwo\nthree\n"));
-    QCOMPARE(chunks.size(), 3);   // each arrived on its own, not buffered to the end
+    QCOMPARE(chunks.size(), 3); // each arrived on its own, not buffered to the end
     QVERIFY(at[2] - at[0] >= 200);
     QVERIFY(got->body.isEmpty()); // streamed bytes are not kept twice
 }
 
 void TestCurlMulti::errorStatusKeepsBodyInStreamingMode()
 {
-    m_server->route("/bad", {401, {"Content-Type: application/json"}, R"({"error":"UNAUTHORIZED"})"});
+    m_server->route("/bad",
+                    {401, {"Content-Type: application/json"}, R"({"error":"UNAUTHORIZED"})"});
     HttpRequest r = get("/bad");
     r.streaming = true;
     CurlTransfer t(r);

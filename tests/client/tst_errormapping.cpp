@@ -3,7 +3,6 @@
 #include "client/errormapping.h"
 
 #include <QTest>
-
 #include <curl/curl.h>
 
 using lizard::client::ApiError;
@@ -39,43 +38,66 @@ void TestErrorMapping::mapsHttpErrors_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("message");
 
-    QTest::newRow("401 code + message") << 401 << QByteArray(R"({"error":"UNAUTHORIZED","message":"bad key"})")
-                                        << Kind::Authentication << "UNAUTHORIZED" << "bad key";
-    QTest::newRow("403") << 403 << QByteArray(R"({"error":"forbidden here"})") << Kind::Authentication << ""
+    QTest::newRow("401 code + message")
+        << 401 << QByteArray(R"({"error":"UNAUTHORIZED","message":"bad key"})")
+        << Kind::Authentication << "UNAUTHORIZED"
+        << "bad key";
+    QTest::newRow("403") << 403 << QByteArray(R"({"error":"forbidden here"})")
+                         << Kind::Authentication << ""
                          << "forbidden here";
-    QTest::newRow("402") << 402 << QByteArray(R"({"message":"top up"})") << Kind::Payment << "" << "top up";
-    QTest::newRow("404 code only") << 404 << QByteArray(R"({"error":"NOT_FOUND"})") << Kind::NotFound << "NOT_FOUND"
-                                   << "NOT_FOUND";
-    QTest::newRow("409 explicit code wins") << 409
-                                            << QByteArray(R"({"error":"VOLUME_BUSY","code":"CONFLICT_X","message":"m"})")
-                                            << Kind::Conflict << "CONFLICT_X" << "m";
-    QTest::newRow("408") << 408 << QByteArray(R"({"error":"too slow"})") << Kind::Timeout << "" << "too slow";
-    QTest::newRow("504") << 504 << QByteArray() << Kind::Timeout << "" << "Gateway Timeout";
-    QTest::newRow("400") << 400 << QByteArray(R"({"error":"INVALID_REQUEST","message":"cmd is required"})")
-                         << Kind::InvalidRequest << "INVALID_REQUEST" << "cmd is required";
-    QTest::newRow("413") << 413 << QByteArray(R"({"message":"body too large"})") << Kind::InvalidRequest << ""
+    QTest::newRow("402") << 402 << QByteArray(R"({"message":"top up"})") << Kind::Payment << ""
+                         << "top up";
+    QTest::newRow("404 code only")
+        << 404 << QByteArray(R"({"error":"NOT_FOUND"})") << Kind::NotFound << "NOT_FOUND"
+        << "NOT_FOUND";
+    QTest::newRow("409 explicit code wins")
+        << 409 << QByteArray(R"({"error":"VOLUME_BUSY","code":"CONFLICT_X","message":"m"})")
+        << Kind::Conflict << "CONFLICT_X"
+        << "m";
+    QTest::newRow("408") << 408 << QByteArray(R"({"error":"too slow"})") << Kind::Timeout << ""
+                         << "too slow";
+    QTest::newRow("504") << 504 << QByteArray() << Kind::Timeout << ""
+                         << "Gateway Timeout";
+    QTest::newRow("400") << 400
+                         << QByteArray(R"({"error":"INVALID_REQUEST","message":"cmd is required"})")
+                         << Kind::InvalidRequest << "INVALID_REQUEST"
+                         << "cmd is required";
+    QTest::newRow("413") << 413 << QByteArray(R"({"message":"body too large"})")
+                         << Kind::InvalidRequest << ""
                          << "body too large";
-    QTest::newRow("422") << 422 << QByteArray(R"({"error":"x","code":"bad_size"})") << Kind::InvalidRequest
-                         << "bad_size" << "x";
-    QTest::newRow("500 plain text body kept") << 500 << QByteArray("  upstream exploded\n") << Kind::Server << ""
-                                              << "upstream exploded";
-    QTest::newRow("502 html body kept") << 502 << QByteArray("<html>bad gateway</html>") << Kind::Server << ""
-                                        << "<html>bad gateway</html>";
-    QTest::newRow("503 empty body: reason") << 503 << QByteArray() << Kind::Server << "" << "Service Unavailable";
-    QTest::newRow("418 unknown status") << 418 << QByteArray(R"({"error":"teapot"})") << Kind::Server << ""
-                                        << "teapot";
+    QTest::newRow("422") << 422 << QByteArray(R"({"error":"x","code":"bad_size"})")
+                         << Kind::InvalidRequest << "bad_size"
+                         << "x";
+    QTest::newRow("500 plain text body kept")
+        << 500 << QByteArray("  upstream exploded\n") << Kind::Server << ""
+        << "upstream exploded";
+    QTest::newRow("502 html body kept")
+        << 502 << QByteArray("<html>bad gateway</html>") << Kind::Server << ""
+        << "<html>bad gateway</html>";
+    QTest::newRow("503 empty body: reason") << 503 << QByteArray() << Kind::Server << ""
+                                            << "Service Unavailable";
+    QTest::newRow("418 unknown status")
+        << 418 << QByteArray(R"({"error":"teapot"})") << Kind::Server << ""
+        << "teapot";
     QTest::newRow("error not a code: error is the message")
-        << 404 << QByteArray(R"({"error":"Sandbox sb_1 not found","message":"ignored"})") << Kind::NotFound << ""
+        << 404 << QByteArray(R"({"error":"Sandbox sb_1 not found","message":"ignored"})")
+        << Kind::NotFound << ""
         << "Sandbox sb_1 not found";
-    QTest::newRow("lower-case error is not a code") << 409 << QByteArray(R"({"error":"already_exists"})")
-                                                    << Kind::Conflict << "" << "already_exists";
-    QTest::newRow("code must start with a letter") << 400 << QByteArray(R"({"error":"1BAD"})")
-                                                   << Kind::InvalidRequest << "" << "1BAD";
-    QTest::newRow("wrong types ignored") << 400 << QByteArray(R"({"error":5,"message":["x"],"code":null})")
-                                         << Kind::InvalidRequest << "" << "Bad Request";
-    QTest::newRow("JSON array body") << 500 << QByteArray("[1,2]") << Kind::Server << "" << "Internal Server Error";
-    QTest::newRow("empty strings ignored") << 404 << QByteArray(R"({"error":"","message":"gone"})")
-                                           << Kind::NotFound << "" << "gone";
+    QTest::newRow("lower-case error is not a code")
+        << 409 << QByteArray(R"({"error":"already_exists"})") << Kind::Conflict << ""
+        << "already_exists";
+    QTest::newRow("code must start with a letter")
+        << 400 << QByteArray(R"({"error":"1BAD"})") << Kind::InvalidRequest << ""
+        << "1BAD";
+    QTest::newRow("wrong types ignored")
+        << 400 << QByteArray(R"({"error":5,"message":["x"],"code":null})") << Kind::InvalidRequest
+        << ""
+        << "Bad Request";
+    QTest::newRow("JSON array body") << 500 << QByteArray("[1,2]") << Kind::Server << ""
+                                     << "Internal Server Error";
+    QTest::newRow("empty strings ignored")
+        << 404 << QByteArray(R"({"error":"","message":"gone"})") << Kind::NotFound << ""
+        << "gone";
 }
 
 void TestErrorMapping::mapsHttpErrors()
@@ -103,19 +125,22 @@ void TestErrorMapping::rateLimit_data()
     QTest::addColumn<int>("running");
 
     QTest::newRow("all in the body")
-        << QByteArray(R"({"error":"LIMIT","message":"too many","retryAfterS":30,"limit":5,"running":5,"unit":"sandboxes"})")
+        << QByteArray(
+               R"({"error":"LIMIT","message":"too many","retryAfterS":30,"limit":5,"running":5,"unit":"sandboxes"})")
         << HeaderList{} << 30 << 5 << 5;
-    QTest::newRow("body beats header") << QByteArray(R"({"retryAfterS":7})")
-                                       << HeaderList{{"retry-after", "99"}} << 7 << -1 << -1;
-    QTest::newRow("Retry-After header") << QByteArray(R"({"error":"slow down"})")
-                                        << HeaderList{{"content-type", "application/json"}, {"retry-after", "12"}}
-                                        << 12 << -1 << -1;
-    QTest::newRow("fractional seconds round up") << QByteArray(R"({"retryAfterS":1.2})") << HeaderList{} << 2 << -1
-                                                 << -1;
-    QTest::newRow("non-numeric fields ignored") << QByteArray(R"({"retryAfterS":"soon","limit":"5"})")
-                                                << HeaderList{{"retry-after", "garbage"}} << -1 << -1 << -1;
-    QTest::newRow("plain text body, header") << QByteArray("Too Many Requests") << HeaderList{{"retry-after", "3"}}
-                                             << 3 << -1 << -1;
+    QTest::newRow("body beats header")
+        << QByteArray(R"({"retryAfterS":7})") << HeaderList{{"retry-after", "99"}} << 7 << -1 << -1;
+    QTest::newRow("Retry-After header")
+        << QByteArray(R"({"error":"slow down"})")
+        << HeaderList{{"content-type", "application/json"}, {"retry-after", "12"}} << 12 << -1
+        << -1;
+    QTest::newRow("fractional seconds round up")
+        << QByteArray(R"({"retryAfterS":1.2})") << HeaderList{} << 2 << -1 << -1;
+    QTest::newRow("non-numeric fields ignored")
+        << QByteArray(R"({"retryAfterS":"soon","limit":"5"})")
+        << HeaderList{{"retry-after", "garbage"}} << -1 << -1 << -1;
+    QTest::newRow("plain text body, header")
+        << QByteArray("Too Many Requests") << HeaderList{{"retry-after", "3"}} << 3 << -1 << -1;
 }
 
 void TestErrorMapping::rateLimit()
@@ -125,7 +150,8 @@ void TestErrorMapping::rateLimit()
     QFETCH(int, retryAfterS);
     QFETCH(int, limit);
     QFETCH(int, running);
-    const ApiError e = lizard::client::mapHttpError(429, body, headers, QStringLiteral("Create sandbox"));
+    const ApiError e =
+        lizard::client::mapHttpError(429, body, headers, QStringLiteral("Create sandbox"));
     QCOMPARE(e.kind, Kind::RateLimit);
     QCOMPARE(e.retryAfterS, retryAfterS);
     QCOMPARE(e.limit, limit);
@@ -134,9 +160,11 @@ void TestErrorMapping::rateLimit()
 
 void TestErrorMapping::retryAfterAsHttpDate()
 {
-    const QByteArray date = QDateTime::currentDateTimeUtc().addSecs(60).toString(Qt::RFC2822Date).toLatin1();
+    const QByteArray date =
+        QDateTime::currentDateTimeUtc().addSecs(60).toString(Qt::RFC2822Date).toLatin1();
     const ApiError e = lizard::client::mapHttpError(429, {}, {{"retry-after", date}}, {});
-    QVERIFY2(e.retryAfterS >= 55 && e.retryAfterS <= 61, qPrintable(QString::number(e.retryAfterS)));
+    QVERIFY2(e.retryAfterS >= 55 && e.retryAfterS <= 61,
+             qPrintable(QString::number(e.retryAfterS)));
 }
 
 void TestErrorMapping::transportErrors_data()
@@ -145,8 +173,9 @@ void TestErrorMapping::transportErrors_data()
     QTest::addColumn<QString>("curlMessage");
     QTest::addColumn<Kind>("kind");
     QTest::addColumn<QString>("message");
-    QTest::newRow("refused") << int(CURLE_COULDNT_CONNECT) << "Failed to connect to 127.0.0.1 port 1"
-                             << Kind::Network << "Failed to connect to 127.0.0.1 port 1";
+    QTest::newRow("refused") << int(CURLE_COULDNT_CONNECT)
+                             << "Failed to connect to 127.0.0.1 port 1" << Kind::Network
+                             << "Failed to connect to 127.0.0.1 port 1";
     QTest::newRow("dns") << int(CURLE_COULDNT_RESOLVE_HOST) << "" << Kind::Network
                          << QString::fromUtf8(curl_easy_strerror(CURLE_COULDNT_RESOLVE_HOST));
     QTest::newRow("timeout") << int(CURLE_OPERATION_TIMEDOUT) << "Operation timed out after 100 ms"
@@ -159,7 +188,8 @@ void TestErrorMapping::transportErrors()
     QFETCH(QString, curlMessage);
     QFETCH(Kind, kind);
     QFETCH(QString, message);
-    const ApiError e = lizard::client::mapTransportError(curlCode, curlMessage, QStringLiteral("List projects"));
+    const ApiError e =
+        lizard::client::mapTransportError(curlCode, curlMessage, QStringLiteral("List projects"));
     QCOMPARE(e.kind, kind);
     QCOMPARE(e.httpStatus, 0);
     QCOMPARE(e.message, message);
@@ -261,26 +291,35 @@ void TestErrorMapping::displayString_data()
 {
     QTest::addColumn<ApiError>("error");
     QTest::addColumn<QString>("text");
-    ApiError notFound = lizard::client::mapHttpError(404, R"({"error":"NOT_FOUND","message":"sandbox sb_x not found"})",
-                                                     {}, QStringLiteral("Create sandbox"));
-    QTest::newRow("http") << notFound << "Create sandbox failed: 404 NOT_FOUND: sandbox sb_x not found";
-    QTest::newRow("no code") << lizard::client::mapHttpError(500, "boom", {}, QStringLiteral("List projects"))
+    ApiError notFound = lizard::client::mapHttpError(
+        404, R"({"error":"NOT_FOUND","message":"sandbox sb_x not found"})", {},
+        QStringLiteral("Create sandbox"));
+    QTest::newRow("http") << notFound
+                          << "Create sandbox failed: 404 NOT_FOUND: sandbox sb_x not found";
+    QTest::newRow("no code") << lizard::client::mapHttpError(500, "boom", {},
+                                                             QStringLiteral("List projects"))
                              << "List projects failed: 500 boom";
-    QTest::newRow("network") << lizard::client::mapTransportError(CURLE_COULDNT_CONNECT, "Connection refused",
+    QTest::newRow("network") << lizard::client::mapTransportError(CURLE_COULDNT_CONNECT,
+                                                                  "Connection refused",
                                                                   QStringLiteral("List projects"))
                              << "List projects failed: network error: Connection refused";
-    QTest::newRow("certificate")
-        << lizard::client::mapTransportError(CURLE_PEER_FAILED_VERIFICATION,
-                                             "SSL certificate problem: self-signed certificate",
-                                             QStringLiteral("Connecting"))
-        << "Connecting failed: The server's certificate is not trusted (self-signed certificate). If your "
-           "organisation uses its own certificate authority, choose its certificate in Connections.";
+    QTest::newRow("certificate") << lizard::client::mapTransportError(
+                                        CURLE_PEER_FAILED_VERIFICATION,
+                                        "SSL certificate problem: self-signed certificate",
+                                        QStringLiteral("Connecting"))
+                                 << "Connecting failed: The server's certificate is not trusted "
+                                    "(self-signed certificate). If your "
+                                    "organisation uses its own certificate authority, choose its "
+                                    "certificate in Connections.";
     QTest::newRow("cancelled") << lizard::client::cancelledError(QStringLiteral("Read file"))
                                << "Read file was cancelled";
-    QTest::newRow("rate limit") << lizard::client::mapHttpError(429, R"({"error":"LIMIT","message":"5 running","retryAfterS":9})",
-                                                                {}, QStringLiteral("Create sandbox"))
+    QTest::newRow("rate limit") << lizard::client::mapHttpError(
+                                       429,
+                                       R"({"error":"LIMIT","message":"5 running","retryAfterS":9})",
+                                       {}, QStringLiteral("Create sandbox"))
                                 << "Create sandbox failed: 429 LIMIT: 5 running (retry in 9 s)";
-    QTest::newRow("no what") << lizard::client::mapHttpError(401, R"({"message":"bad key"})", {}, {})
+    QTest::newRow("no what") << lizard::client::mapHttpError(401, R"({"message":"bad key"})", {},
+                                                             {})
                              << "Failed: 401 bad key";
 }
 

@@ -86,12 +86,13 @@ void TestFileTransfer::roundTrip()
     QList<qint64> progress;
     QSet<qint64> totals;
     ApiWaiter<qint64> up;
-    m_fx.api().uploadFile(m_fx.sandboxId(), local, remote, nullptr,
-                          [&](qint64 bytes, qint64 total) {
-                              progress.append(bytes);
-                              totals.insert(total);
-                          },
-                          up.done());
+    m_fx.api().uploadFile(
+        m_fx.sandboxId(), local, remote, nullptr,
+        [&](qint64 bytes, qint64 total) {
+            progress.append(bytes);
+            totals.insert(total);
+        },
+        up.done());
     LIZ_AWAIT_OK(up);
     QCOMPARE(up.value(), qint64(size));
     for (qsizetype i = 1; i < progress.size(); ++i)
@@ -112,12 +113,13 @@ void TestFileTransfer::roundTrip()
     const QString back = m_tmp.filePath(QStringLiteral("down-%1.bin").arg(size));
     qint64 lastBytes = -1, lastTotal = -1;
     ApiWaiter<qint64> down;
-    m_fx.api().downloadFile(m_fx.sandboxId(), remote, back, nullptr,
-                            [&](qint64 bytes, qint64 total) {
-                                lastBytes = bytes;
-                                lastTotal = total;
-                            },
-                            down.done());
+    m_fx.api().downloadFile(
+        m_fx.sandboxId(), remote, back, nullptr,
+        [&](qint64 bytes, qint64 total) {
+            lastBytes = bytes;
+            lastTotal = total;
+        },
+        down.done());
     LIZ_AWAIT_OK(down);
     QCOMPARE(down.value(), qint64(size));
     if (size > 0) {
@@ -133,14 +135,16 @@ void TestFileTransfer::uploadMissingLocalFile()
 {
     const QString missing = m_tmp.filePath(QStringLiteral("not-there.bin"));
     ApiWaiter<qint64> up;
-    m_fx.api().uploadFile(m_fx.sandboxId(), missing, QStringLiteral("/home/user/never.bin"), nullptr, {}, up.done());
+    m_fx.api().uploadFile(m_fx.sandboxId(), missing, QStringLiteral("/home/user/never.bin"),
+                          nullptr, {}, up.done());
     QVERIFY(up.wait());
     QVERIFY(!up.ok());
     QCOMPARE(up.error().kind, ApiError::Kind::InvalidRequest);
     QVERIFY2(up.error().message.contains(missing), qPrintable(up.error().message));
 
     ApiWaiter<client::FileEntry> stat;
-    m_fx.api().statFile(m_fx.sandboxId(), QStringLiteral("/home/user/never.bin"), nullptr, stat.done());
+    m_fx.api().statFile(m_fx.sandboxId(), QStringLiteral("/home/user/never.bin"), nullptr,
+                        stat.done());
     QVERIFY(stat.wait());
     QCOMPARE(stat.error().kind, ApiError::Kind::NotFound);
 }
@@ -150,14 +154,15 @@ void TestFileTransfer::downloadMissingRemoteKeepsLocalFile()
     const QString local = m_tmp.filePath(QStringLiteral("precious.txt"));
     QVERIFY(writeLocal(local, "keep me"));
     ApiWaiter<qint64> down;
-    m_fx.api().downloadFile(m_fx.sandboxId(), QStringLiteral("/home/user/no such file"), local, nullptr, {},
-                            down.done());
+    m_fx.api().downloadFile(m_fx.sandboxId(), QStringLiteral("/home/user/no such file"), local,
+                            nullptr, {}, down.done());
     QVERIFY(down.wait());
     QVERIFY(!down.ok());
     QCOMPARE(down.error().kind, ApiError::Kind::NotFound);
     QCOMPARE(readLocal(local), QByteArray("keep me"));
-    QCOMPARE(QDir(m_tmp.path()).entryList({QStringLiteral("precious*")}, QDir::Files | QDir::Hidden),
-             QStringList{QStringLiteral("precious.txt")}); // no temporary file left behind
+    QCOMPARE(
+        QDir(m_tmp.path()).entryList({QStringLiteral("precious*")}, QDir::Files | QDir::Hidden),
+        QStringList{QStringLiteral("precious.txt")}); // no temporary file left behind
 }
 
 void TestFileTransfer::cancelUpload()
@@ -166,12 +171,13 @@ void TestFileTransfer::cancelUpload()
     QVERIFY(writeLocal(local, randomBytes(40 << 20)));
     ApiWaiter<qint64> up;
     client::PendingCall* call = nullptr;
-    call = m_fx.api().uploadFile(m_fx.sandboxId(), local, QStringLiteral("/home/user/big.bin"), nullptr,
-                                 [&call](qint64 bytes, qint64) {
-                                     if (bytes > 0 && call)
-                                         call->cancel();
-                                 },
-                                 up.done());
+    call = m_fx.api().uploadFile(
+        m_fx.sandboxId(), local, QStringLiteral("/home/user/big.bin"), nullptr,
+        [&call](qint64 bytes, qint64) {
+            if (bytes > 0 && call)
+                call->cancel();
+        },
+        up.done());
     QVERIFY(up.wait());
     QVERIFY(!up.ok());
     QCOMPARE(up.error().kind, ApiError::Kind::Cancelled);
@@ -181,8 +187,9 @@ void TestFileTransfer::cancelDownload()
 {
     const QString local = m_tmp.filePath(QStringLiteral("cancelled-download.bin"));
     ApiWaiter<qint64> down;
-    client::PendingCall* call = m_fx.api().downloadFile(m_fx.sandboxId(), QStringLiteral("/home/user/transfer dir/up 3145730.bin"),
-                                                         local, nullptr, {}, down.done());
+    client::PendingCall* call = m_fx.api().downloadFile(
+        m_fx.sandboxId(), QStringLiteral("/home/user/transfer dir/up 3145730.bin"), local, nullptr,
+        {}, down.done());
     call->cancel();
     QVERIFY(down.wait());
     QCOMPARE(down.error().kind, ApiError::Kind::Cancelled);
@@ -192,19 +199,23 @@ void TestFileTransfer::cancelDownload()
 void TestFileTransfer::makeDir()
 {
     ApiWaiter<client::Unit> made;
-    m_fx.api().makeDir(m_fx.sandboxId(), QStringLiteral("/home/user/a/b c/d"), nullptr, made.done());
+    m_fx.api().makeDir(m_fx.sandboxId(), QStringLiteral("/home/user/a/b c/d"), nullptr,
+                       made.done());
     LIZ_AWAIT_OK(made);
     ApiWaiter<client::FileEntry> stat;
-    m_fx.api().statFile(m_fx.sandboxId(), QStringLiteral("/home/user/a/b c/d"), nullptr, stat.done());
+    m_fx.api().statFile(m_fx.sandboxId(), QStringLiteral("/home/user/a/b c/d"), nullptr,
+                        stat.done());
     LIZ_AWAIT_OK(stat);
     QCOMPARE(stat.value().type, QStringLiteral("dir"));
 
     // Below a file: a clear error from mkdir.
     ApiWaiter<client::Unit> bad;
-    m_fx.api().makeDir(m_fx.sandboxId(), QStringLiteral("/home/user/transfer dir/up 1.bin/sub"), nullptr, bad.done());
+    m_fx.api().makeDir(m_fx.sandboxId(), QStringLiteral("/home/user/transfer dir/up 1.bin/sub"),
+                       nullptr, bad.done());
     QVERIFY(bad.wait());
     QVERIFY(!bad.ok());
-    QVERIFY2(bad.error().message.contains(QStringLiteral("Not a directory")), qPrintable(bad.error().message));
+    QVERIFY2(bad.error().message.contains(QStringLiteral("Not a directory")),
+             qPrintable(bad.error().message));
 }
 
 QTEST_GUILESS_MAIN(TestFileTransfer)

@@ -4,17 +4,19 @@
 #include "client/jsonmapping.h"
 
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using namespace lizard::client;
 using Json = nlohmann::json;
 
-#define QCOMPARE_JSON(actual, expected) \
+#define QCOMPARE_JSON(actual, expected)                                                            \
     QCOMPARE(QString::fromStdString((actual).dump()), QString::fromStdString((expected).dump()))
 
 namespace {
-Json parsed(const QByteArray& body) { return Json::parse(body.toStdString()); }
+Json parsed(const QByteArray& body)
+{
+    return Json::parse(body.toStdString());
+}
 } // namespace
 
 class TestJsonMappingLifecycle : public QObject
@@ -37,7 +39,8 @@ private slots:
 
 void TestJsonMappingLifecycle::snapshotFull()
 {
-    const auto s = parseSnapshot(R"({"id":"snap_1","name":"before upgrade","projectId":"p1","workspaceId":"ws",
+    const auto s =
+        parseSnapshot(R"({"id":"snap_1","name":"before upgrade","projectId":"p1","workspaceId":"ws",
         "region":"local","sourceSandboxId":"sb_1","status":"failed","poolSize":5,"readyCount":0,
         "error":"disk full","cpus":2,"memoryMb":4096,"createdAt":1767323045678,"scope":"project",
         "sourceVolume":false,"createdBy":"u1","sizeBytes":104857600})");
@@ -60,7 +63,8 @@ void TestJsonMappingLifecycle::snapshotFull()
 void TestJsonMappingLifecycle::snapshotMinimal()
 {
     // The cloud's nulls (error, sourceVolume, createdBy) and no size.
-    const auto s = parseSnapshot(R"({"id":"snap_2","status":"building","error":null,"sourceVolume":null,
+    const auto s =
+        parseSnapshot(R"({"id":"snap_2","status":"building","error":null,"sourceVolume":null,
         "createdBy":null})");
     QVERIFY(s.ok());
     QCOMPARE(s.value().status, QString("building"));
@@ -72,7 +76,8 @@ void TestJsonMappingLifecycle::snapshotMinimal()
 
 void TestJsonMappingLifecycle::snapshotList()
 {
-    const auto list = parseSnapshots(R"([{"id":"a","status":"ready"},{"id":"b","status":"building"}])");
+    const auto list =
+        parseSnapshots(R"([{"id":"a","status":"ready"},{"id":"b","status":"building"}])");
     QVERIFY(list.ok());
     QCOMPARE(list.value().size(), 2);
     QCOMPARE(list.value().at(1).id, QString("b"));
@@ -84,7 +89,8 @@ void TestJsonMappingLifecycle::forkEntries()
 {
     // sandbox with sandboxId, sandbox with only id (the SDK accepts both), an error, and a
     // sandbox object without any id (the SDK treats it as "fork failed").
-    const auto list = parseForkEntries(R"([{"sandbox":{"sandboxId":"sb_a","status":"running","template":"base"}},
+    const auto list =
+        parseForkEntries(R"([{"sandbox":{"sandboxId":"sb_a","status":"running","template":"base"}},
         {"sandbox":{"id":"sb_b"}},
         {"error":"limit of 2 running sandboxes reached","code":"SANDBOX_LIMIT","status":429,"limit":2,
          "running":2,"unit":"sandboxes","retryAfterS":5},
@@ -109,14 +115,16 @@ void TestJsonMappingLifecycle::forkEntries()
 
 void TestJsonMappingLifecycle::volumeFull()
 {
-    const auto v = parseVolume(R"({"id":"vol_1","projectId":"p1","name":"scratch","sizeGb":10,"region":"local",
+    const auto v =
+        parseVolume(R"({"id":"vol_1","projectId":"p1","name":"scratch","sizeGb":10,"region":"local",
         "status":"ready","attachedTo":"sb_9","createdAt":"2026-01-02T03:04:05Z","sizeEnforced":false})");
     QVERIFY(v.ok());
     QCOMPARE(v.value().name, QString("scratch"));
     QCOMPARE(v.value().sizeGb, 10);
     QCOMPARE(v.value().attachedTo, QString("sb_9"));
     QCOMPARE(v.value().sizeEnforced, std::optional<bool>(false));
-    const auto free = parseVolumes(R"([{"id":"vol_2","name":"x","sizeGb":5,"status":"ready","attachedTo":null}])");
+    const auto free = parseVolumes(
+        R"([{"id":"vol_2","name":"x","sizeGb":5,"status":"ready","attachedTo":null}])");
     QVERIFY(free.ok());
     QVERIFY(free.value().at(0).attachedTo.isEmpty());
     QVERIFY(!free.value().at(0).sizeEnforced.has_value());
@@ -126,7 +134,8 @@ void TestJsonMappingLifecycle::volumeCreatedAtIsoOrMs_data()
 {
     QTest::addColumn<QByteArray>("body");
     QTest::newRow("iso") << QByteArray(R"({"id":"v","createdAt":"2026-01-02T03:04:05.000Z"})");
-    QTest::newRow("unix ms (older volumes)") << QByteArray(R"({"id":"v","createdAt":1767323045000})");
+    QTest::newRow("unix ms (older volumes)")
+        << QByteArray(R"({"id":"v","createdAt":1767323045000})");
 }
 
 void TestJsonMappingLifecycle::volumeCreatedAtIsoOrMs()
@@ -192,20 +201,25 @@ void TestJsonMappingLifecycle::volumeOnCreateBody()
     req.projectId = "p1";
     req.volumeName = "scratch";
     req.timeoutMs = 0;
-    QCOMPARE_JSON(parsed(createSandboxBody(req)),
-                  (Json{{"template", "base"}, {"projectId", "p1"}, {"timeoutMs", 0}, {"volumeName", "scratch"}}));
+    QCOMPARE_JSON(parsed(createSandboxBody(req)), (Json{{"template", "base"},
+                                                        {"projectId", "p1"},
+                                                        {"timeoutMs", 0},
+                                                        {"volumeName", "scratch"}}));
     req.volumeName.clear();
     req.volumeId = "vol_1";
-    QCOMPARE(QString::fromStdString(parsed(createSandboxBody(req)).value("volumeId", "")), QString("vol_1"));
+    QCOMPARE(QString::fromStdString(parsed(createSandboxBody(req)).value("volumeId", "")),
+             QString("vol_1"));
     req.volumeId.clear();
     QVERIFY(!parsed(createSandboxBody(req)).contains("volumeId")); // not sent when empty
 }
 
 void TestJsonMappingLifecycle::lifecycleBodies()
 {
-    QCOMPARE_JSON(parsed(snapshotBody("nightly \"one\"")), (Json{{"name", "nightly \"one\""}, {"poolSize", 5}}));
+    QCOMPARE_JSON(parsed(snapshotBody("nightly \"one\"")),
+                  (Json{{"name", "nightly \"one\""}, {"poolSize", 5}}));
     QCOMPARE_JSON(parsed(forkBody(3, 0)), (Json{{"count", 3}, {"timeoutMs", 0}}));
-    QCOMPARE_JSON(parsed(createVolumeBody("scratch", 10, false)), (Json{{"name", "scratch"}, {"sizeGb", 10}}));
+    QCOMPARE_JSON(parsed(createVolumeBody("scratch", 10, false)),
+                  (Json{{"name", "scratch"}, {"sizeGb", 10}}));
     QCOMPARE_JSON(parsed(createVolumeBody("scratch", 5, true)),
                   (Json{{"name", "scratch"}, {"sizeGb", 5}, {"getOrCreate", true}}));
     QCOMPARE_JSON(parsed(resizeVolumeBody(20)), (Json{{"sizeGb", 20}}));

@@ -43,7 +43,10 @@ void TestLizardApi::initTestCase()
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
 }
 
-void TestLizardApi::cleanupTestCase() { m_fx.stop(); }
+void TestLizardApi::cleanupTestCase()
+{
+    m_fx.stop();
+}
 
 void TestLizardApi::whoAmI()
 {
@@ -57,7 +60,8 @@ void TestLizardApi::whoAmI()
 
 void TestLizardApi::projectsCrud()
 {
-    const QString name = QString::fromUtf8("client test é %1").arg(QDateTime::currentMSecsSinceEpoch());
+    const QString name =
+        QString::fromUtf8("client test é %1").arg(QDateTime::currentMSecsSinceEpoch());
     ApiWaiter<Project> created;
     api().createProject(name, this, created.done());
     LIZ_AWAIT_OK(created);
@@ -166,7 +170,8 @@ void TestLizardApi::notFoundIsMapped()
     QCOMPARE(got.error().kind, ApiError::Kind::NotFound);
     QCOMPARE(got.error().httpStatus, 404);
     QCOMPARE(got.error().code, QStringLiteral("NOT_FOUND"));
-    QVERIFY(got.error().toDisplayString().startsWith(QStringLiteral("Get sandbox failed: 404 NOT_FOUND: ")));
+    QVERIFY(got.error().toDisplayString().startsWith(
+        QStringLiteral("Get sandbox failed: 404 NOT_FOUND: ")));
 }
 
 void TestLizardApi::badKeyIsAuthentication()
@@ -193,7 +198,8 @@ void TestLizardApi::filesRoundTrip_data()
                                 << QByteArray("caf\xC3\xA9 \xF0\x9F\xA6\x8E\nline 2\n");
     QTest::newRow("invalid utf-8") << "/tmp/client-files/latin1.txt" << QByteArray("caf\xE9\n");
     QTest::newRow("empty") << "/tmp/client-files/deep/er/empty" << QByteArray();
-    QTest::newRow("1 MiB") << "/tmp/client-files/big.bin" << QByteArray(1 << 20, '\x7f').append('\0');
+    QTest::newRow("1 MiB") << "/tmp/client-files/big.bin"
+                           << QByteArray(1 << 20, '\x7f').append('\0');
 }
 
 void TestLizardApi::filesRoundTrip()
@@ -246,8 +252,8 @@ void TestLizardApi::listStatMoveRemove()
     QCOMPARE(stat(QStringLiteral("/tmp/lsmr/d")).type, QStringLiteral("dir"));
 
     ApiWaiter<Unit> moved;
-    api().moveFile(sb(), QStringLiteral("/tmp/lsmr/d/x.txt"), QStringLiteral("/tmp/lsmr/new parent/y.txt"), this,
-                   moved.done());
+    api().moveFile(sb(), QStringLiteral("/tmp/lsmr/d/x.txt"),
+                   QStringLiteral("/tmp/lsmr/new parent/y.txt"), this, moved.done());
     LIZ_AWAIT_OK(moved);
     ApiError e;
     stat(QStringLiteral("/tmp/lsmr/d/x.txt"), &e);

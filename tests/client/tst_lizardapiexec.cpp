@@ -10,7 +10,6 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
-
 #include <memory>
 
 using namespace lizard::client;
@@ -84,7 +83,10 @@ void TestLizardApiExec::initTestCase()
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
 }
 
-void TestLizardApiExec::cleanupTestCase() { m_fx.stop(); }
+void TestLizardApiExec::cleanupTestCase()
+{
+    m_fx.stop();
+}
 
 void TestLizardApiExec::execShell()
 {
@@ -121,7 +123,8 @@ void TestLizardApiExec::execArgvPassesTextVerbatim()
 void TestLizardApiExec::streamOrdering()
 {
     std::unique_ptr<ExecStream> s(api().execStream(
-        sb(), QStringLiteral("echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three; exit 4"), {}));
+        sb(), QStringLiteral("echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three; exit 4"),
+        {}));
     StreamLog log;
     log.attach(s.get(), this);
     QTRY_VERIFY_WITH_TIMEOUT(log.ended, 30000);
@@ -131,13 +134,13 @@ void TestLizardApiExec::streamOrdering()
 
 void TestLizardApiExec::streamArgv()
 {
-    std::unique_ptr<ExecStream> s(
-        api().execStreamArgv(sb(), {"sh", "-c", "for i in 1 2 3; do echo line $i; done; printf 'no newline'"}, {}));
+    std::unique_ptr<ExecStream> s(api().execStreamArgv(
+        sb(), {"sh", "-c", "for i in 1 2 3; do echo line $i; done; printf 'no newline'"}, {}));
     StreamLog log;
     log.attach(s.get(), this);
     QTRY_VERIFY_WITH_TIMEOUT(log.ended, 30000);
-    QCOMPARE(log.events,
-             QStringList({"pid", "out:line 1", "out:line 2", "out:line 3", "out:no newline", "exit 0"}));
+    QCOMPARE(log.events, QStringList({"pid", "out:line 1", "out:line 2", "out:line 3",
+                                      "out:no newline", "exit 0"}));
 }
 
 QList<int> TestLizardApiExec::processPids()
@@ -180,7 +183,8 @@ void TestLizardApiExec::processesAndSignal()
 
 void TestLizardApiExec::cancelRunningStream()
 {
-    std::unique_ptr<ExecStream> s(api().execStream(sb(), QStringLiteral("sleep 60; echo never"), {}));
+    std::unique_ptr<ExecStream> s(
+        api().execStream(sb(), QStringLiteral("sleep 60; echo never"), {}));
     StreamLog log;
     log.attach(s.get(), this);
     QTRY_VERIFY_WITH_TIMEOUT(log.pid > 0, 30000);
@@ -198,8 +202,8 @@ void TestLizardApiExec::destroyedContextMeansNoCallback()
 {
     auto* ctx = new QObject;
     bool called = false;
-    QPointer<PendingCall> call =
-        api().exec(sb(), QStringLiteral("sleep 1; echo late"), {}, ctx, [&](Outcome<ExecResult>) { called = true; });
+    QPointer<PendingCall> call = api().exec(sb(), QStringLiteral("sleep 1; echo late"), {}, ctx,
+                                            [&](Outcome<ExecResult>) { called = true; });
     QTest::qWait(200);
     delete ctx;
     QVERIFY(call.isNull());
@@ -235,7 +239,10 @@ void TestLizardApiExec::eventLoopKeepsTicking()
     QVERIFY(clock.elapsed() >= 1900);
     QCOMPARE(r.value().stdoutText, QStringLiteral("done\n"));
     QVERIFY2(ticks >= 20 && longestGap < 600,
-             qPrintable(QStringLiteral("%1 ticks in %2 ms, longest gap %3 ms").arg(ticks).arg(clock.elapsed()).arg(longestGap)));
+             qPrintable(QStringLiteral("%1 ticks in %2 ms, longest gap %3 ms")
+                            .arg(ticks)
+                            .arg(clock.elapsed())
+                            .arg(longestGap)));
 }
 
 QTEST_GUILESS_MAIN(TestLizardApiExec)

@@ -99,7 +99,8 @@ void TestLizardApiLifecycle::pauseAndResume()
     QVERIFY(refused.wait());
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().kind, ApiError::Kind::Conflict);
-    QVERIFY2(refused.error().toDisplayString().contains("paused", Qt::CaseInsensitive), refused.why().constData());
+    QVERIFY2(refused.error().toDisplayString().contains("paused", Qt::CaseInsensitive),
+             refused.why().constData());
 
     ApiWaiter<Unit> resumed;
     api().resumeSandbox(sb(), this, resumed.done());
@@ -152,7 +153,8 @@ void TestLizardApiLifecycle::snapshotAndRestore()
     ApiWaiter<QList<Snapshot>> all;
     api().listAllSnapshots(this, all.done());
     LIZ_AWAIT_OK(all);
-    QVERIFY(std::any_of(all.value().begin(), all.value().end(), [&](const Snapshot& s) { return s.id == snap.id; }));
+    QVERIFY(std::any_of(all.value().begin(), all.value().end(),
+                        [&](const Snapshot& s) { return s.id == snap.id; }));
 
     // Restore: a new sandbox with the files.
     CreateSandboxRequest req;
@@ -215,7 +217,8 @@ void TestLizardApiLifecycle::forkTwo()
 void TestLizardApiLifecycle::volumes()
 {
     const QString project = m_fx.projectId();
-    const QString name = QStringLiteral("scratch-%1").arg(QDateTime::currentMSecsSinceEpoch() % 100000);
+    const QString name =
+        QStringLiteral("scratch-%1").arg(QDateTime::currentMSecsSinceEpoch() % 100000);
     ApiWaiter<Volume> created;
     api().createVolume(project, name, 1, this, created.done());
     QVERIFY(created.wait());

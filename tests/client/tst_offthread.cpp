@@ -6,7 +6,6 @@
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
-
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -74,7 +73,8 @@ void TestOffThread::manyCallsKeepTheirResults()
     constexpr int kCalls = 200;
     std::vector<int> got;
     for (int i = 0; i < kCalls; ++i)
-        runOffThread<int>(this, [i] { return i * i; }, [&got](int v) { got.push_back(v); });
+        runOffThread<int>(
+            this, [i] { return i * i; }, [&got](int v) { got.push_back(v); });
     QTRY_COMPARE(int(got.size()), kCalls);
     std::sort(got.begin(), got.end());
     for (int i = 0; i < kCalls; ++i)

@@ -16,21 +16,32 @@ private slots:
         QTest::addColumn<bool>("ok");
         QTest::addColumn<QString>("hostname");
         QTest::addColumn<int>("port");
-        QTest::newRow("local") << QByteArray("{\"hostname\":\"127.0.0.2:41000\",\"url\":\"http://127.0.0.2:41000/?lizard_token=t1\","
+        QTest::newRow("local") << QByteArray("{\"hostname\":\"127.0.0.2:41000\",\"url\":\"http://"
+                                             "127.0.0.2:41000/?lizard_token=t1\","
                                              "\"port\":8000,\"accessToken\":\"t1\"}")
                                << true << "127.0.0.2:41000" << 8000;
-        QTest::newRow("cloud, extra fields") << QByteArray("{\"hostname\":\"abc-8000.sandbox.example.com\",\"url\":\"https://abc-8000."
-                                                           "sandbox.example.com/?lizard_token=t\",\"port\":8000,"
-                                                           "\"accessToken\":\"t\",\"expiresAt\":null,\"x\":[1]}")
-                                             << true << "abc-8000.sandbox.example.com" << 8000;
+        QTest::newRow("cloud, extra fields")
+            << QByteArray(
+                   "{\"hostname\":\"abc-8000.sandbox.example.com\",\"url\":\"https://abc-8000."
+                   "sandbox.example.com/?lizard_token=t\",\"port\":8000,"
+                   "\"accessToken\":\"t\",\"expiresAt\":null,\"x\":[1]}")
+            << true << "abc-8000.sandbox.example.com" << 8000;
         QTest::newRow("port absent: the requested one")
-            << QByteArray("{\"hostname\":\"h\",\"url\":\"http://h/?lizard_token=t\",\"accessToken\":\"t\"}") << true << "h" << 8000;
-        QTest::newRow("another port") << QByteArray("{\"hostname\":\"h\",\"url\":\"u\",\"port\":9,\"accessToken\":\"t\"}") << false
-                                      << "" << 0;
-        QTest::newRow("no token") << QByteArray("{\"hostname\":\"h\",\"url\":\"u\",\"port\":8000}") << false << "" << 0;
-        QTest::newRow("no url") << QByteArray("{\"hostname\":\"h\",\"port\":8000,\"accessToken\":\"t\"}") << false << "" << 0;
-        QTest::newRow("port as text") << QByteArray("{\"hostname\":\"h\",\"url\":\"u\",\"port\":\"8000\",\"accessToken\":\"t\"}")
-                                      << false << "" << 0;
+            << QByteArray("{\"hostname\":\"h\",\"url\":\"http://h/"
+                          "?lizard_token=t\",\"accessToken\":\"t\"}")
+            << true << "h" << 8000;
+        QTest::newRow("another port")
+            << QByteArray("{\"hostname\":\"h\",\"url\":\"u\",\"port\":9,\"accessToken\":\"t\"}")
+            << false << "" << 0;
+        QTest::newRow("no token") << QByteArray("{\"hostname\":\"h\",\"url\":\"u\",\"port\":8000}")
+                                  << false << "" << 0;
+        QTest::newRow("no url") << QByteArray(
+                                       "{\"hostname\":\"h\",\"port\":8000,\"accessToken\":\"t\"}")
+                                << false << "" << 0;
+        QTest::newRow("port as text")
+            << QByteArray(
+                   "{\"hostname\":\"h\",\"url\":\"u\",\"port\":\"8000\",\"accessToken\":\"t\"}")
+            << false << "" << 0;
         QTest::newRow("an array") << QByteArray("[]") << false << "" << 0;
         QTest::newRow("not json") << QByteArray("<html>") << false << "" << 0;
         QTest::newRow("empty") << QByteArray() << false << "" << 0;

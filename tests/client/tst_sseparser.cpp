@@ -11,7 +11,8 @@ Q_DECLARE_METATYPE(lizard::client::SseEvent)
 
 namespace {
 
-SseEvent ev(const QString& data, const QString& event = QStringLiteral("message"), const QString& id = {})
+SseEvent ev(const QString& data, const QString& event = QStringLiteral("message"),
+            const QString& id = {})
 {
     SseEvent e;
     e.data = data;
@@ -67,45 +68,56 @@ void TestSseParser::parses_data()
                             "data: {\"stream\":\"stdout\",\"line\":\"hello\"}\n\n"
                             "data: {\"stream\":\"stderr\",\"line\":\"oops\"}\n\n"
                             "data: {\"exitCode\": 3}\n\n";
-    QTest::newRow("exec events LF") << exec
-                                    << QList<SseEvent>{ev("{\"pid\": 42}"), ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
-                                                       ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"),
-                                                       ev("{\"exitCode\": 3}")};
+    QTest::newRow("exec events LF")
+        << exec
+        << QList<SseEvent>{ev("{\"pid\": 42}"), ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
+                           ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"),
+                           ev("{\"exitCode\": 3}")};
     QByteArray crlf = exec;
     crlf.replace("\n", "\r\n");
     QTest::newRow("CRLF") << crlf
-                          << QList<SseEvent>{ev("{\"pid\": 42}"), ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
-                                             ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"), ev("{\"exitCode\": 3}")};
+                          << QList<SseEvent>{ev("{\"pid\": 42}"),
+                                             ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
+                                             ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"),
+                                             ev("{\"exitCode\": 3}")};
     QByteArray cr = exec;
     cr.replace("\n", "\r");
     QTest::newRow("lone CR") << cr
-                             << QList<SseEvent>{ev("{\"pid\": 42}"), ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
-                                                ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"), ev("{\"exitCode\": 3}")};
+                             << QList<SseEvent>{ev("{\"pid\": 42}"),
+                                                ev("{\"stream\":\"stdout\",\"line\":\"hello\"}"),
+                                                ev("{\"stream\":\"stderr\",\"line\":\"oops\"}"),
+                                                ev("{\"exitCode\": 3}")};
     QTest::newRow("mixed endings") << QByteArray("data: a\r\n\rdata: b\r\rdata: c\n\r\n")
                                    << QList<SseEvent>{ev("a"), ev("b"), ev("c")};
     QTest::newRow("split UTF-8") << QByteArray("data: caf\xC3\xA9 \xF0\x9F\xA6\x8E lizard\n\n")
                                  << QList<SseEvent>{ev(QString::fromUtf8("café 🦎 lizard"))};
     QTest::newRow("multi-line data") << QByteArray("data: one\ndata: two\ndata:three\ndata\n\n")
                                      << QList<SseEvent>{ev("one\ntwo\nthree\n")};
-    QTest::newRow("comments ignored") << QByteArray(": keep-alive\n: another\ndata: x\n: mid\ndata: y\n\n:bye\n\n")
-                                      << QList<SseEvent>{ev("x\ny")};
+    QTest::newRow("comments ignored")
+        << QByteArray(": keep-alive\n: another\ndata: x\n: mid\ndata: y\n\n:bye\n\n")
+        << QList<SseEvent>{ev("x\ny")};
     QTest::newRow("event and id fields")
         << QByteArray("event: error\nid: 7\ndata: {\"error\":\"E\"}\n\ndata: after\n\n")
         << QList<SseEvent>{ev("{\"error\":\"E\"}", "error", "7"), ev("after", "message", "7")};
-    QTest::newRow("id with NUL ignored") << QByteArray("id: 1\ndata: a\n\nid: x") + QByteArray(1, '\0') + "y\ndata: b\n\n"
-                                         << QList<SseEvent>{ev("a", "message", "1"), ev("b", "message", "1")};
-    QTest::newRow("no space after colon, extra space kept") << QByteArray("data:tight\ndata:  two spaces\n\n")
-                                                            << QList<SseEvent>{ev("tight\n two spaces")};
-    QTest::newRow("unknown fields ignored") << QByteArray("foo: bar\ndata: z\nbaz\n\n")
-                                            << QList<SseEvent>{ev("z")};
-    QTest::newRow("no trailing blank line") << QByteArray("data: first\n\ndata: last\n")
-                                            << QList<SseEvent>{ev("first"), ev("last")};
-    QTest::newRow("no trailing newline at all") << QByteArray("data: first\n\ndata: {\"exitCode\":0}")
-                                                << QList<SseEvent>{ev("first"), ev("{\"exitCode\":0}")};
-    QTest::newRow("event without data is not dispatched") << QByteArray("event: ping\n\ndata: real\n\n")
-                                                          << QList<SseEvent>{ev("real")};
+    QTest::newRow("id with NUL ignored")
+        << QByteArray("id: 1\ndata: a\n\nid: x") + QByteArray(1, '\0') + "y\ndata: b\n\n"
+        << QList<SseEvent>{ev("a", "message", "1"), ev("b", "message", "1")};
+    QTest::newRow("no space after colon, extra space kept")
+        << QByteArray("data:tight\ndata:  two spaces\n\n")
+        << QList<SseEvent>{ev("tight\n two spaces")};
+    QTest::newRow("unknown fields ignored")
+        << QByteArray("foo: bar\ndata: z\nbaz\n\n") << QList<SseEvent>{ev("z")};
+    QTest::newRow("no trailing blank line")
+        << QByteArray("data: first\n\ndata: last\n") << QList<SseEvent>{ev("first"), ev("last")};
+    QTest::newRow("no trailing newline at all")
+        << QByteArray("data: first\n\ndata: {\"exitCode\":0}")
+        << QList<SseEvent>{ev("first"), ev("{\"exitCode\":0}")};
+    QTest::newRow("event without data is not dispatched")
+        << QByteArray("event: ping\n\ndata: real\n\n") << QList<SseEvent>{ev("real")};
     QTest::newRow("empty data is dispatched") << QByteArray("data\n\n") << QList<SseEvent>{ev("")};
-    QTest::newRow("BOM at start") << QByteArray("\xEF\xBB\xBF" "data: bom\n\n") << QList<SseEvent>{ev("bom")};
+    QTest::newRow("BOM at start") << QByteArray("\xEF\xBB\xBF"
+                                                "data: bom\n\n")
+                                  << QList<SseEvent>{ev("bom")};
     QTest::newRow("blank lines only") << QByteArray("\n\n\r\n\r") << QList<SseEvent>{};
     QTest::newRow("empty stream") << QByteArray() << QList<SseEvent>{};
 }
@@ -124,7 +136,8 @@ void TestSseParser::everyTwoChunkSplit()
     for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
         const QList<SseEvent> got = parseChunks({stream.left(cut), stream.mid(cut)});
         if (got != expected)
-            QFAIL(qPrintable(QStringLiteral("cut at %1: %2 != %3").arg(cut).arg(show(got), show(expected))));
+            QFAIL(qPrintable(
+                QStringLiteral("cut at %1: %2 != %3").arg(cut).arg(show(got), show(expected))));
     }
 }
 
@@ -134,7 +147,8 @@ void TestSseParser::everyThreeChunkSplit()
     QFETCH(QList<SseEvent>, expected);
     for (qsizetype a = 0; a <= stream.size(); ++a) {
         for (qsizetype b = a; b <= stream.size(); ++b) {
-            const QList<SseEvent> got = parseChunks({stream.left(a), stream.mid(a, b - a), stream.mid(b)});
+            const QList<SseEvent> got =
+                parseChunks({stream.left(a), stream.mid(a, b - a), stream.mid(b)});
             if (got != expected)
                 QFAIL(qPrintable(QStringLiteral("cuts at %1,%2: %3").arg(a).arg(b).arg(show(got))));
         }
@@ -185,7 +199,8 @@ void TestSseParser::retryField()
 void TestSseParser::byteOrderMarkInAFieldIsContent()
 {
     SseParser p;
-    const QList<SseEvent> events = p.feed("\xEF\xBB\xBF" "event: \xEF\xBB\xBF\r\ndata: \xEF\xBB\xBFx\n\n");
+    const QList<SseEvent> events = p.feed("\xEF\xBB\xBF"
+                                          "event: \xEF\xBB\xBF\r\ndata: \xEF\xBB\xBFx\n\n");
     QCOMPARE(events.size(), 1);
     QCOMPARE(events[0].event, QString(QChar(0xFEFF)));
     QCOMPARE(events[0].data, QString(QChar(0xFEFF)) + "x");

@@ -6,7 +6,6 @@
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using lizard::client::UploadBody;
@@ -61,11 +60,13 @@ void TestUploadBody::matchesJson()
     QCOMPARE(out.size(), body.size());
     QCOMPARE(body.fileBytesRead(), qint64(fileSize));
     const auto json = nlohmann::json::parse(out.toStdString());
-    const auto expected = nlohmann::json::parse(lizard::client::writeFileBody(remote, content).toStdString());
+    const auto expected =
+        nlohmann::json::parse(lizard::client::writeFileBody(remote, content).toStdString());
     QCOMPARE(QString::fromStdString(json["path"].get<std::string>()), remote);
     QCOMPARE(QString::fromStdString(expected["path"].get<std::string>()), remote);
     QCOMPARE(QString::fromStdString(json["encoding"].get<std::string>()), QString("base64"));
-    QCOMPARE(QByteArray::fromBase64(QByteArray::fromStdString(json["content"].get<std::string>())), content);
+    QCOMPARE(QByteArray::fromBase64(QByteArray::fromStdString(json["content"].get<std::string>())),
+             content);
 }
 
 void TestUploadBody::missingFile()
@@ -91,7 +92,8 @@ void TestUploadBody::fileChangedWhileRead()
     while ((n = body.read(buf.data(), buf.size())) > 0) {
     }
     QCOMPARE(n, qint64(-1));
-    QVERIFY2(body.errorString().contains(QStringLiteral("shorter")), qPrintable(body.errorString()));
+    QVERIFY2(body.errorString().contains(QStringLiteral("shorter")),
+             qPrintable(body.errorString()));
 }
 
 QTEST_GUILESS_MAIN(TestUploadBody)

@@ -33,9 +33,26 @@ private:
 
 QStringList TestSdkCompat::scenarioNames()
 {
-    return {"create_info_list", "exec", "stream_processes", "fs", "timeout_kill", "errors", "expose",
-            "pause", "paused-exec", "snapshot", "fork", "volume", "api_keys", "templates",
-            "watch", "allowed_hosts", "logs", "activity", "apt", "desktop"};
+    return {"create_info_list",
+            "exec",
+            "stream_processes",
+            "fs",
+            "timeout_kill",
+            "errors",
+            "expose",
+            "pause",
+            "paused-exec",
+            "snapshot",
+            "fork",
+            "volume",
+            "api_keys",
+            "templates",
+            "watch",
+            "allowed_hosts",
+            "logs",
+            "activity",
+            "apt",
+            "desktop"};
 }
 
 void TestSdkCompat::initTestCase()
@@ -44,7 +61,8 @@ void TestSdkCompat::initTestCase()
     if (m_node.isEmpty())
         QSKIP("node is not installed (scripts/install-deps.sh installs it)");
     if (!QFileInfo::exists(compatDir() + "/node_modules/@lizard-build/sdk/package.json"))
-        QSKIP("the official SDK is not installed: run `npm ci` in tests/compat (scripts/run-tests.sh does)");
+        QSKIP("the official SDK is not installed: run `npm ci` in tests/compat "
+              "(scripts/run-tests.sh does)");
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
 }
 
@@ -77,7 +95,8 @@ void TestSdkCompat::scenario()
         node.waitForFinished(5000);
     }
     const QString output = QString::fromUtf8(node.readAll());
-    const bool passed = finished && node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0;
+    const bool passed =
+        finished && node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0;
     if (!passed) {
         // QTest shortens failure messages, so the whole output goes to the log first.
         QTest::qWait(100); // let the server's QProcess read what it printed meanwhile

@@ -12,7 +12,7 @@ private slots:
     void navigation_data()
     {
         QTest::addColumn<QStringList>("added");
-        QTest::addColumn<QString>("keys");   // U = up, D = down
+        QTest::addColumn<QString>("keys"); // U = up, D = down
         QTest::addColumn<QStringList>("shown");
         QTest::newRow("empty history keeps the typed line")
             << QStringList{} << "UD" << QStringList{"typed", "typed"};
@@ -23,7 +23,8 @@ private slots:
         QTest::newRow("down without browsing keeps the line")
             << QStringList{"a"} << "DU" << QStringList{"typed", "a"};
         QTest::newRow("consecutive duplicates stored once")
-            << QStringList{"ls", "ls", "pwd", "ls"} << "UUUU" << QStringList{"ls", "pwd", "ls", "ls"};
+            << QStringList{"ls", "ls", "pwd", "ls"} << "UUUU"
+            << QStringList{"ls", "pwd", "ls", "ls"};
         QTest::newRow("blank commands are not stored")
             << QStringList{"a", "  ", ""} << "UU" << QStringList{"a", "a"};
     }

@@ -65,7 +65,8 @@ private slots:
         QCOMPARE(err, QStringList{"oops"});
         QVERIFY(!session.isRunning());
         QCOMPARE(running.count(), 2);
-        QCOMPARE(session.history().entries().last(), QString("echo hi; echo oops >&2; python3 -c 'print(6*7)'; exit 3"));
+        QCOMPARE(session.history().entries().last(),
+                 QString("echo hi; echo oops >&2; python3 -c 'print(6*7)'; exit 3"));
 
         QTemporaryDir dir;
         QVERIFY(session.log().saveTo(dir.filePath("out.txt")));
@@ -73,7 +74,8 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString saved = QString::fromUtf8(f.readAll());
         QVERIFY2(saved.contains("hi\n") && saved.contains("oops\n") && saved.contains("42\n") &&
-                     saved.contains("[exit 3]"), qPrintable(saved));
+                     saved.contains("[exit 3]"),
+                 qPrintable(saved));
     }
 
     void stopEndsARunningCommand()

@@ -64,9 +64,10 @@ private slots:
         QTest::addColumn<int>("removeSignals");
         QTest::newRow("same") << QStringList{"a", "b"} << QStringList{"a", "b"} << 0 << 0;
         QTest::newRow("one appears") << QStringList{"a"} << QStringList{"a", "b"} << 1 << 0;
-        QTest::newRow("a run goes in one signal") << QStringList{"a", "b", "c", "d"} << QStringList{"a", "d"} << 0
-                                                  << 1;
-        QTest::newRow("two separate go") << QStringList{"a", "b", "c", "d"} << QStringList{"b", "d"} << 0 << 2;
+        QTest::newRow("a run goes in one signal")
+            << QStringList{"a", "b", "c", "d"} << QStringList{"a", "d"} << 0 << 1;
+        QTest::newRow("two separate go")
+            << QStringList{"a", "b", "c", "d"} << QStringList{"b", "d"} << 0 << 2;
         QTest::newRow("all replaced") << QStringList{"a", "b"} << QStringList{"c"} << 1 << 1;
         QTest::newRow("empties") << QStringList{"a", "b"} << QStringList{} << 0 << 1;
     }
@@ -77,7 +78,8 @@ private slots:
         QFETCH(int, insertSignals);
         QFETCH(int, removeSignals);
         models::SnapshotListModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.applySnapshots(snaps(before));
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
@@ -94,7 +96,8 @@ private slots:
     void snapshotBuildingToReadyIsOneCellChange()
     {
         models::SnapshotListModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.applySnapshots({snap("a"), snap("b", "building")});
         const QModelIndex status = model.index(1, models::SnapshotColumn::Status);
         QCOMPARE(status.data().toString(), QString("building…"));
@@ -103,7 +106,8 @@ private slots:
         ready.sizeBytes = 100 * 1024 * 1024;
         model.applySnapshots({snap("a"), ready});
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(1, models::SnapshotColumn::Status));
+        QCOMPARE(changed.at(0).at(0).toModelIndex(),
+                 model.index(1, models::SnapshotColumn::Status));
         QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(1, models::SnapshotColumn::Size));
         QCOMPARE(model.index(1, models::SnapshotColumn::Size).data().toString(), QString("100 MB"));
         QCOMPARE(model.index(0, models::SnapshotColumn::Size).data().toString(), QString("—"));
@@ -111,24 +115,30 @@ private slots:
         Snapshot failed = snap("a", "failed");
         failed.error = "no space left";
         model.applySnapshots({failed, ready});
-        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(), QString("failed: no space left"));
-        QCOMPARE(model.index(0, models::SnapshotColumn::Source).data().toString(), QString("sb_src"));
+        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(),
+                 QString("failed: no space left"));
+        QCOMPARE(model.index(0, models::SnapshotColumn::Source).data().toString(),
+                 QString("sb_src"));
     }
 
     void snapshotActivityAndAdd()
     {
         models::SnapshotListModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.addSnapshot(snap("a", "building"));
         model.addSnapshot(snap("a", "building")); // twice: still one row
         QCOMPARE(model.rowCount(), 1);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setActivity("a", "deleting…");
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(), QString("building… · deleting…"));
-        QCOMPARE(model.index(0, 0).data(models::SnapshotListModel::ActivityRole).toString(), QString("deleting…"));
+        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(),
+                 QString("building… · deleting…"));
+        QCOMPARE(model.index(0, 0).data(models::SnapshotListModel::ActivityRole).toString(),
+                 QString("deleting…"));
         model.setActivity("a", {});
-        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(), QString("building…"));
+        QCOMPARE(model.index(0, models::SnapshotColumn::Status).data().toString(),
+                 QString("building…"));
         model.applySnapshots({});
         QCOMPARE(model.rowCount(), 0);
     }
@@ -137,7 +147,8 @@ private slots:
     {
         models::SnapshotListModel model(nullptr);
         std::optional<client::Outcome<client::Unit>> got;
-        model.deleteSnapshot("a", this, [&](client::Outcome<client::Unit> o) { got = std::move(o); });
+        model.deleteSnapshot("a", this,
+                             [&](client::Outcome<client::Unit> o) { got = std::move(o); });
         QVERIFY(got.has_value());
         QVERIFY(!got->ok());
         QCOMPARE(got->error().kind, client::ApiError::Kind::Network);
@@ -146,11 +157,13 @@ private slots:
     void volumesApplyAndCells()
     {
         models::VolumeListModel model(nullptr);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.applyVolumes({vol("1"), vol("2", 10, "sb_x")});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, models::VolumeColumn::AttachedTo).data().toString(), QString("—"));
-        QCOMPARE(model.index(1, models::VolumeColumn::AttachedTo).data().toString(), QString("sb_x"));
+        QCOMPARE(model.index(1, models::VolumeColumn::AttachedTo).data().toString(),
+                 QString("sb_x"));
         QCOMPARE(model.index(1, models::VolumeColumn::Size).data().toString(), QString("10 GB"));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
@@ -160,11 +173,14 @@ private slots:
         QCOMPARE(inserted.count(), 0);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(changed.at(0).at(0).toModelIndex(), model.index(1, models::VolumeColumn::Size));
-        QCOMPARE(changed.at(0).at(1).toModelIndex(), model.index(1, models::VolumeColumn::AttachedTo));
-        QCOMPARE(model.index(1, models::VolumeColumn::Size).data().toString(), QString("20 GB (not enforced)"));
+        QCOMPARE(changed.at(0).at(1).toModelIndex(),
+                 model.index(1, models::VolumeColumn::AttachedTo));
+        QCOMPARE(model.index(1, models::VolumeColumn::Size).data().toString(),
+                 QString("20 GB (not enforced)"));
         QCOMPARE(model.index(1, 0).data(models::VolumeListModel::SizeGbRole).toInt(), 20);
         model.setActivity("1", "deleting…");
-        QCOMPARE(model.index(0, models::VolumeColumn::Status).data().toString(), QString("ready · deleting…"));
+        QCOMPARE(model.index(0, models::VolumeColumn::Status).data().toString(),
+                 QString("ready · deleting…"));
         model.applyVolumes({grown});
         QCOMPARE(model.rowCount(), 1);
         QVERIFY(model.activity("1").isEmpty()); // gone with its row
@@ -184,7 +200,8 @@ private slots:
     {
         QTest::addColumn<QString>("status");
         QTest::addColumn<bool>("busy");
-        QTest::addColumn<QString>("allowed"); // P pause, R resume, S snapshot, F fork, E extend, K kill
+        QTest::addColumn<QString>(
+            "allowed"); // P pause, R resume, S snapshot, F fork, E extend, K kill
         QTest::newRow("running") << "running" << false << "PSFEK";
         QTest::newRow("no status (cloud list)") << "" << false << "PSFEK";
         QTest::newRow("paused") << "paused" << false << "RSEK";
@@ -200,8 +217,9 @@ private slots:
         QFETCH(bool, busy);
         QFETCH(QString, allowed);
         const std::pair<QChar, SandboxAction> actions[] = {
-            {'P', SandboxAction::Pause},  {'R', SandboxAction::Resume}, {'S', SandboxAction::Snapshot},
-            {'F', SandboxAction::Fork},   {'E', SandboxAction::Extend}, {'K', SandboxAction::Kill},
+            {'P', SandboxAction::Pause},    {'R', SandboxAction::Resume},
+            {'S', SandboxAction::Snapshot}, {'F', SandboxAction::Fork},
+            {'E', SandboxAction::Extend},   {'K', SandboxAction::Kill},
         };
         QString got;
         for (const auto& [letter, action] : actions)
@@ -222,7 +240,8 @@ private slots:
         e.retryAfterS = 10;
         e.what = "Fork sandbox sb_1";
         QCOMPARE(models::withLimitDetails(e).toDisplayString(),
-                 QString("Fork sandbox sb_1 failed: 429 SANDBOX_LIMIT: too many sandboxes [limit 5, 5 running] "
+                 QString("Fork sandbox sb_1 failed: 429 SANDBOX_LIMIT: too many sandboxes [limit "
+                         "5, 5 running] "
                          "(retry in 10 s)"));
         client::ApiError other = e;
         other.kind = client::ApiError::Kind::Conflict;

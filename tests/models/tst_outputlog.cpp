@@ -18,7 +18,8 @@ private slots:
         OutputLog log;
         QList<OutputLine> batch;
         for (int i = 0; i < 100000; ++i)
-            batch.append({i % 10 == 0 ? OutputStream::Stderr : OutputStream::Stdout, QString::number(i)});
+            batch.append(
+                {i % 10 == 0 ? OutputStream::Stderr : OutputStream::Stdout, QString::number(i)});
         QVERIFY(log.appendText("$ seq"));
         QVERIFY(log.append(batch));
         QCOMPARE(log.lineCount(), qint64(100001));

@@ -28,7 +28,8 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         const auto projects = test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
@@ -47,13 +48,15 @@ private slots:
     void cleanup()
     {
         if (QTest::currentTestFailed())
-            qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(3000));
+            qWarning().noquote() << "lizard-local log (end):\n"
+                                 << QString::fromUtf8(m_server.log().right(3000));
     }
 
     void findsAListeningPortWithItsProcess()
     {
         PortListModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         ExposureList exposures(m_api.get());
         QSignalSpy refreshed(&model, &PortListModel::refreshed);
         model.setBackend(m_api.get(), &exposures);
@@ -76,10 +79,14 @@ private slots:
         QVERIFY(r && r->listening);
         QVERIFY(!r->exposure);
         QCOMPARE(model.index(row, PortListModel::PortColumn).data().toInt(), 8123);
-        QCOMPARE(model.index(row, PortListModel::StateColumn).data().toString(), QString("listening"));
+        QCOMPARE(model.index(row, PortListModel::StateColumn).data().toString(),
+                 QString("listening"));
         QVERIFY2(r->listening->process == "python3", qPrintable(r->listening->process));
         QVERIFY(r->listening->pid > 0);
-        QVERIFY(model.index(row, PortListModel::ProcessColumn).data().toString().startsWith("python3 ("));
+        QVERIFY(model.index(row, PortListModel::ProcessColumn)
+                    .data()
+                    .toString()
+                    .startsWith("python3 ("));
         const QString address = model.index(row, PortListModel::AddressColumn).data().toString();
         QVERIFY2(address.contains("::") || address.contains("0.0.0.0"), qPrintable(address));
         QVERIFY(model.index(row, PortListModel::UrlColumn).data().toString().isEmpty());
@@ -104,7 +111,8 @@ private slots:
     {
         QVERIFY(m_httpServer);
         PortListModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         ExposureList exposures(m_api.get());
         QSignalSpy refreshed(&model, &PortListModel::refreshed);
         model.setBackend(m_api.get(), &exposures);
@@ -113,9 +121,11 @@ private slots:
         QVERIFY(model.rowOf(8123) >= 0);
 
         std::optional<client::Outcome<client::ExposedPort>> exposed;
-        exposures.expose(m_sandboxId, 8123, [&](client::Outcome<client::ExposedPort> o) { exposed.emplace(o); });
+        exposures.expose(m_sandboxId, 8123,
+                         [&](client::Outcome<client::ExposedPort> o) { exposed.emplace(o); });
         QTRY_VERIFY_WITH_TIMEOUT(exposed.has_value(), 30000);
-        QVERIFY2(exposed->ok(), qPrintable(exposed->ok() ? QString() : test::describe(exposed->error())));
+        QVERIFY2(exposed->ok(),
+                 qPrintable(exposed->ok() ? QString() : test::describe(exposed->error())));
         const client::ExposedPort e = exposed->value();
         QCOMPARE(e.port, 8123);
         QVERIFY(e.url.contains("lizard_token="));
@@ -130,11 +140,13 @@ private slots:
 
         // A port nobody listens on can be exposed too: a "not listening" row.
         bool exposed2 = false;
-        exposures.expose(m_sandboxId, 8124, [&](client::Outcome<client::ExposedPort> o) { exposed2 = o.ok(); });
+        exposures.expose(m_sandboxId, 8124,
+                         [&](client::Outcome<client::ExposedPort> o) { exposed2 = o.ok(); });
         QTRY_VERIFY_WITH_TIMEOUT(exposed2, 30000);
         row = model.rowOf(8124);
         QVERIFY(row > model.rowOf(8123));
-        QCOMPARE(model.index(row, PortListModel::StateColumn).data().toString(), QString("not listening"));
+        QCOMPARE(model.index(row, PortListModel::StateColumn).data().toString(),
+                 QString("not listening"));
 
         std::optional<bool> unexposed;
         exposures.unexpose(m_sandboxId, 8124, [&](bool ok) { unexposed = ok; });
@@ -154,7 +166,8 @@ private slots:
         ExposureList exposures(m_api.get());
         QSignalSpy failed(&exposures, &ExposureList::failed);
         std::optional<client::Outcome<client::ExposedPort>> result;
-        exposures.expose(m_sandboxId, 70000, [&](client::Outcome<client::ExposedPort> o) { result.emplace(o); });
+        exposures.expose(m_sandboxId, 70000,
+                         [&](client::Outcome<client::ExposedPort> o) { result.emplace(o); });
         QTRY_VERIFY(result.has_value());
         QVERIFY(!result->ok());
         QCOMPARE(result->error().kind, client::ApiError::Kind::InvalidRequest);
@@ -169,7 +182,8 @@ private slots:
         model.setBackend(m_api.get(), &exposures);
         model.setSandboxId("sb_does_not_exist");
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
-        QCOMPARE(failed.at(0).at(0).value<client::ApiError>().kind, client::ApiError::Kind::NotFound);
+        QCOMPARE(failed.at(0).at(0).value<client::ApiError>().kind,
+                 client::ApiError::Kind::NotFound);
         QCOMPARE(model.rowCount(), 0);
     }
 };

@@ -29,20 +29,23 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
     }
 
     void crud()
     {
         ProjectListModel model(m_api.get());
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy refreshed(&model, &ProjectListModel::refreshed);
         QSignalSpy failed(&model, &ProjectListModel::operationFailed);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         model.refresh();
         QVERIFY(refreshed.wait(10000));
         QVERIFY(model.defaultRow() >= 0);
-        QCOMPARE(model.index(model.defaultRow()).data(ProjectListModel::SlugRole).toString(), QString("default"));
+        QCOMPARE(model.index(model.defaultRow()).data(ProjectListModel::SlugRole).toString(),
+                 QString("default"));
 
         QSignalSpy created(&model, &ProjectListModel::projectCreated);
         model.createProject("Model test");
@@ -87,21 +90,25 @@ private slots:
         QCOMPARE(error.kind, client::ApiError::Kind::Conflict);
         QCOMPARE(error.httpStatus, 409);
         QVERIFY(!error.code.isEmpty());
-        const QString text = error.toDisplayString(); // what failed, status, code, the server's message
-        QVERIFY2(text.contains("Create project") && text.contains("409") && text.contains(error.code) &&
-                     text.contains("Twice"), qPrintable(text));
+        const QString text =
+            error.toDisplayString(); // what failed, status, code, the server's message
+        QVERIFY2(text.contains("Create project") && text.contains("409") &&
+                     text.contains(error.code) && text.contains("Twice"),
+                 qPrintable(text));
         QCOMPARE(model.rowCount(), 1); // the failed create added nothing
     }
 
     void externalChangesArriveOnRefresh()
     {
         ProjectListModel model(m_api.get());
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy refreshed(&model, &ProjectListModel::refreshed);
         model.refresh();
         QVERIFY(refreshed.wait(10000));
         const int before = model.rowCount();
-        const auto answer = m_server.request("POST", "/api/projects", R"({"name":"From elsewhere"})");
+        const auto answer =
+            m_server.request("POST", "/api/projects", R"({"name":"From elsewhere"})");
         QCOMPARE(answer.status / 100, 2);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         model.refresh();

@@ -1,12 +1,11 @@
 // SandboxFileModel, FileSortProxy and FileOperations against a real lizard-local, each model
 // under QAbstractItemModelTester: lazy listing, columns, folders-first sorting, refresh that
 // keeps expanded folders, 10,000 entries in one insert, and new folder / rename / move / delete.
-#include "support/sandboxfixture.h"
-
-#include "models/files/filesortproxy.h"
 #include "models/files/fileoperations.h"
+#include "models/files/filesortproxy.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
+#include "support/sandboxfixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -56,9 +55,10 @@ void TestSandboxFileModel::initTestCase()
     const QString failure = m_fx.start();
     if (!failure.isEmpty())
         LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
-    QVERIFY(sh("mkdir -p /home/user/t/bdir/inner /home/user/t/Adir && cd /home/user/t && "
-               "printf 12345 > big.txt && printf 1 > a.txt && printf 123 > Cfile && chmod 0750 Cfile && "
-               "printf x > bdir/inner/deep.txt && printf yy > bdir/b1"));
+    QVERIFY(sh(
+        "mkdir -p /home/user/t/bdir/inner /home/user/t/Adir && cd /home/user/t && "
+        "printf 12345 > big.txt && printf 1 > a.txt && printf 123 > Cfile && chmod 0750 Cfile && "
+        "printf x > bdir/inner/deep.txt && printf yy > bdir/b1"));
 }
 
 bool TestSandboxFileModel::sh(const QString& script)
@@ -74,7 +74,8 @@ bool TestSandboxFileModel::sh(const QString& script)
     return r.value().exitCode == 0;
 }
 
-QStringList TestSandboxFileModel::names(const QAbstractItemModel& model, const QModelIndex& parent) const
+QStringList TestSandboxFileModel::names(const QAbstractItemModel& model,
+                                        const QModelIndex& parent) const
 {
     QStringList out;
     for (int row = 0; row < model.rowCount(parent); ++row)
@@ -92,7 +93,8 @@ bool TestSandboxFileModel::listed(SandboxFileModel& model, const QModelIndex& di
         return model.isListed(dir);
     // (a QAbstractItemModelTester may have asked for the rows already: then we wait for those)
     // Only this folder's answer counts: another folder (the root listed again) may answer first.
-    const QString path = dir.isValid() ? dir.data(SandboxFileModel::PathRole).toString() : model.rootPath();
+    const QString path =
+        dir.isValid() ? dir.data(SandboxFileModel::PathRole).toString() : model.rootPath();
     const auto seen = [&path](const QSignalSpy& s) {
         for (const QList<QVariant>& args : s)
             if (args.at(0).toString() == path)
@@ -101,7 +103,8 @@ bool TestSandboxFileModel::listed(SandboxFileModel& model, const QModelIndex& di
     };
     (void)QTest::qWaitFor([&] { return seen(spy) || seen(failed); }, 30000);
     if (seen(failed))
-        qWarning() << "listing failed:" << failed.at(0).at(1).value<client::ApiError>().toDisplayString();
+        qWarning() << "listing failed:"
+                   << failed.at(0).at(1).value<client::ApiError>().toDisplayString();
     return seen(spy);
 }
 
@@ -111,12 +114,30 @@ void TestSandboxFileModel::remotePaths_data()
     QTest::addColumn<QString>("clean");
     QTest::addColumn<QString>("parent");
     QTest::addColumn<QString>("name");
-    QTest::newRow("root") << "/" << "/" << "/" << "/";
-    QTest::newRow("empty") << "" << "/" << "/" << "/";
-    QTest::newRow("plain") << "/home/user" << "/home/user" << "/home" << "user";
-    QTest::newRow("messy") << "/a//b/./c/../d/" << "/a/b/d" << "/a/b" << "d";
-    QTest::newRow("above root") << "/../../etc" << "/etc" << "/" << "etc";
-    QTest::newRow("relative") << "tmp/x" << "/tmp/x" << "/tmp" << "x";
+    QTest::newRow("root") << "/"
+                          << "/"
+                          << "/"
+                          << "/";
+    QTest::newRow("empty") << ""
+                           << "/"
+                           << "/"
+                           << "/";
+    QTest::newRow("plain") << "/home/user"
+                           << "/home/user"
+                           << "/home"
+                           << "user";
+    QTest::newRow("messy") << "/a//b/./c/../d/"
+                           << "/a/b/d"
+                           << "/a/b"
+                           << "d";
+    QTest::newRow("above root") << "/../../etc"
+                                << "/etc"
+                                << "/"
+                                << "etc";
+    QTest::newRow("relative") << "tmp/x"
+                              << "/tmp/x"
+                              << "/tmp"
+                              << "x";
 }
 
 void TestSandboxFileModel::remotePaths()
@@ -152,7 +173,8 @@ void TestSandboxFileModel::listsLazily()
     const QModelIndex cfile = model.indexForPath("/home/user/t/Cfile");
     QVERIFY(cfile.isValid());
     QCOMPARE(cfile.siblingAtColumn(SandboxFileModel::SizeColumn).data().toString(), QString("3 B"));
-    QCOMPARE(cfile.siblingAtColumn(SandboxFileModel::PermissionsColumn).data().toString(), QString("-rwxr-x---"));
+    QCOMPARE(cfile.siblingAtColumn(SandboxFileModel::PermissionsColumn).data().toString(),
+             QString("-rwxr-x---"));
     const QDateTime modified = cfile.data(SandboxFileModel::ModifiedRole).toDateTime();
     QVERIFY(modified.isValid());
     QVERIFY(qAbs(modified.secsTo(QDateTime::currentDateTime())) < 600);
@@ -170,8 +192,9 @@ void TestSandboxFileModel::listsLazily()
     const QModelIndex adir = model.indexForPath("/home/user/t/Adir");
     QVERIFY(listed(model, adir));
     QVERIFY(!model.hasChildren(adir)); // empty folder: no expander once listed
-    QCOMPARE(model.indexForPath("/home/user/t/bdir/inner").data(SandboxFileModel::PathRole).toString(),
-             QString("/home/user/t/bdir/inner"));
+    QCOMPARE(
+        model.indexForPath("/home/user/t/bdir/inner").data(SandboxFileModel::PathRole).toString(),
+        QString("/home/user/t/bdir/inner"));
 }
 
 void TestSandboxFileModel::wholeTreeUnderTester()
@@ -182,10 +205,12 @@ void TestSandboxFileModel::wholeTreeUnderTester()
     model.setLocation(m_fx.sandboxId(), "/home/user/t");
     if (model.canFetchMore({}))
         model.fetchMore({});
-    QTRY_VERIFY_WITH_TIMEOUT(model.indexForPath("/home/user/t/bdir/inner/deep.txt").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(model.indexForPath("/home/user/t/bdir/inner/deep.txt").isValid(),
+                             30000);
     QTRY_VERIFY_WITH_TIMEOUT(model.isListed(model.indexForPath("/home/user/t/Adir")), 30000);
     model.refresh();
-    QTRY_VERIFY_WITH_TIMEOUT(!model.isListing({}) && !model.isListing(model.indexForPath("/home/user/t/bdir/inner")),
+    QTRY_VERIFY_WITH_TIMEOUT(!model.isListing({}) &&
+                                 !model.isListing(model.indexForPath("/home/user/t/bdir/inner")),
                              30000);
     QVERIFY(model.indexForPath("/home/user/t/bdir/inner/deep.txt").isValid());
 }
@@ -226,7 +251,8 @@ void TestSandboxFileModel::sortsFoldersFirst()
 
 void TestSandboxFileModel::refreshAppliesDifferences()
 {
-    QVERIFY(sh("mkdir -p /home/user/r/keep && printf 1 > /home/user/r/gone && printf 1 > /home/user/r/grows && "
+    QVERIFY(sh("mkdir -p /home/user/r/keep && printf 1 > /home/user/r/gone && printf 1 > "
+               "/home/user/r/grows && "
                "printf 1 > /home/user/r/keep/k"));
     SandboxFileModel model(&m_fx.api());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -236,14 +262,16 @@ void TestSandboxFileModel::refreshAppliesDifferences()
     QVERIFY(listed(model, keep));
     QCOMPARE(names(model), QStringList({"keep", "gone", "grows"}));
 
-    QVERIFY(sh("cd /home/user/r && rm gone && printf 123456 > grows && printf 1 > new1 && printf 1 > keep/k2"));
+    QVERIFY(sh("cd /home/user/r && rm gone && printf 123456 > grows && printf 1 > new1 && printf 1 "
+               "> keep/k2"));
     QSignalSpy spy(&model, &SandboxFileModel::directoryListed);
     model.refresh();
     QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 2, 30000); // the root and the expanded "keep"
     QCOMPARE(names(model), QStringList({"keep", "grows", "new1"}));
     QVERIFY(keep.isValid()); // the expanded folder stayed (with its rows)
     QCOMPARE(names(model, keep), QStringList({"k", "k2"}));
-    QCOMPARE(model.indexForPath("/home/user/r/grows").data(SandboxFileModel::SizeRole).toLongLong(), 6);
+    QCOMPARE(model.indexForPath("/home/user/r/grows").data(SandboxFileModel::SizeRole).toLongLong(),
+             6);
 
     // refreshPath only for folders that are shown.
     QVERIFY(model.refreshPath("/home/user/r/keep"));
@@ -303,7 +331,8 @@ void TestSandboxFileModel::tenThousandEntriesInOneInsert()
 
 void TestSandboxFileModel::symlinkedFoldersActAsFolders()
 {
-    QVERIFY(sh("mkdir -p /home/user/lk/real && cd /home/user/lk && printf 1 > real/inside && printf 22 > f && "
+    QVERIFY(sh("mkdir -p /home/user/lk/real && cd /home/user/lk && printf 1 > real/inside && "
+               "printf 22 > f && "
                "ln -s /home/user/lk/real dlink && ln -s f flink && ln -s nowhere dangling"));
     SandboxFileModel model(&m_fx.api());
     FileSortProxy proxy;
@@ -319,11 +348,13 @@ void TestSandboxFileModel::symlinkedFoldersActAsFolders()
     QCOMPARE(dlink.data(SandboxFileModel::TypeRole).toString(), QString("symlink"));
     QCOMPARE(names(proxy), QStringList({"dlink", "real", "dangling", "f", "flink"}));
     QVERIFY(!model.indexForPath("/home/user/lk/flink").data(SandboxFileModel::IsDirRole).toBool());
-    QVERIFY(!model.indexForPath("/home/user/lk/dangling").data(SandboxFileModel::IsDirRole).toBool());
+    QVERIFY(
+        !model.indexForPath("/home/user/lk/dangling").data(SandboxFileModel::IsDirRole).toBool());
     QVERIFY(model.hasChildren(dlink));
     QVERIFY(listed(model, dlink));
     QCOMPARE(names(model, dlink), QStringList{"inside"});
-    QCOMPARE(model.index(0, 0, dlink).data(SandboxFileModel::PathRole).toString(), QString("/home/user/lk/dlink/inside"));
+    QCOMPARE(model.index(0, 0, dlink).data(SandboxFileModel::PathRole).toString(),
+             QString("/home/user/lk/dlink/inside"));
 
     // Pointed at a file instead: the refresh's probe turns it back into a file without rows.
     QVERIFY(sh("ln -sfn f /home/user/lk/dlink"));
@@ -336,7 +367,8 @@ void TestSandboxFileModel::symlinkedFoldersActAsFolders()
 
 void TestSandboxFileModel::operations()
 {
-    QVERIFY(sh("mkdir -p /home/user/ops/dest && printf hello > /home/user/ops/f.txt && printf 2 > /home/user/ops/g"));
+    QVERIFY(sh("mkdir -p /home/user/ops/dest && printf hello > /home/user/ops/f.txt && printf 2 > "
+               "/home/user/ops/g"));
     SandboxFileModel model(&m_fx.api());
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setLocation(m_fx.sandboxId(), "/home/user/ops");
@@ -347,7 +379,9 @@ void TestSandboxFileModel::operations()
 
     ops.makeDir("/home/user/ops", "new folder");
     QTRY_VERIFY_WITH_TIMEOUT(model.indexForPath("/home/user/ops/new folder").isValid(), 30000);
-    QCOMPARE(model.indexForPath("/home/user/ops/new folder").data(SandboxFileModel::IsDirRole).toBool(), true);
+    QCOMPARE(
+        model.indexForPath("/home/user/ops/new folder").data(SandboxFileModel::IsDirRole).toBool(),
+        true);
 
     ops.rename("/home/user/ops/f.txt", "renamed.txt");
     QTRY_VERIFY_WITH_TIMEOUT(model.indexForPath("/home/user/ops/renamed.txt").isValid(), 30000);
@@ -392,11 +426,26 @@ void TestSandboxFileModel::operationsRefuseBadInput_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("arg");
     QTest::addColumn<QString>("why");
-    QTest::newRow("empty folder name") << "mkdir" << "/home/user" << "" << "empty";
-    QTest::newRow("slash in name") << "mkdir" << "/home/user" << "a/b" << "/";
-    QTest::newRow("dot-dot name") << "rename" << "/home/user/t/a.txt" << ".." << "not a usable name";
-    QTest::newRow("move into itself") << "move" << "/home/user/t" << "/home/user/t/bdir/x" << "into itself";
-    QTest::newRow("delete root") << "remove" << "/" << "" << "refusing";
+    QTest::newRow("empty folder name") << "mkdir"
+                                       << "/home/user"
+                                       << ""
+                                       << "empty";
+    QTest::newRow("slash in name") << "mkdir"
+                                   << "/home/user"
+                                   << "a/b"
+                                   << "/";
+    QTest::newRow("dot-dot name") << "rename"
+                                  << "/home/user/t/a.txt"
+                                  << ".."
+                                  << "not a usable name";
+    QTest::newRow("move into itself") << "move"
+                                      << "/home/user/t"
+                                      << "/home/user/t/bdir/x"
+                                      << "into itself";
+    QTest::newRow("delete root") << "remove"
+                                 << "/"
+                                 << ""
+                                 << "refusing";
 }
 
 void TestSandboxFileModel::operationsRefuseBadInput()

@@ -47,7 +47,8 @@ private slots:
     void createdSandboxAppears()
     {
         SandboxTableModel model(m_api.get());
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setPollInterval(200);
         model.setProjectId(m_projectId);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -73,7 +74,8 @@ private slots:
     {
         QVERIFY(!m_sandboxId.isEmpty());
         SandboxTableModel model(m_api.get());
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setPollInterval(0); // no refetching: only the tick changes the text
         model.setProjectId(m_projectId);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
@@ -95,33 +97,41 @@ private slots:
         model.setPollInterval(200);
         model.setProjectId(m_projectId);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
-        const auto extended = test::waitFor<client::Unit>(
-            [&](QObject* ctx, auto done) { actions.extend(m_sandboxId, 10, ctx, done); return nullptr; });
+        const auto extended = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+            actions.extend(m_sandboxId, 10, ctx, done);
+            return nullptr;
+        });
         QVERIFY(extended && extended->ok());
         QTRY_VERIFY_WITH_TIMEOUT(cell(model, SandboxColumn::TimeLeft).startsWith("9:5") ||
-                                     cell(model, SandboxColumn::TimeLeft) == "10:00", 5000);
+                                     cell(model, SandboxColumn::TimeLeft) == "10:00",
+                                 5000);
     }
 
     void killedSandboxDisappears()
     {
         QVERIFY(!m_sandboxId.isEmpty());
         SandboxTableModel model(m_api.get());
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         models::SandboxActions actions(m_api.get(), &model);
         model.setPollInterval(200);
         model.setProjectId(m_projectId);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
-        const auto killed = test::waitFor<client::Unit>(
-            [&](QObject* ctx, auto done) { actions.kill(m_sandboxId, ctx, done); return nullptr; });
+        const auto killed = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+            actions.kill(m_sandboxId, ctx, done);
+            return nullptr;
+        });
         QVERIFY(killed && killed->ok());
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) < 0, 5000);
         QCOMPARE(removed.count(), 1);
         QCOMPARE(reset.count(), 0);
         // Killing it again reports the server's 404 with what was tried.
-        const auto again = test::waitFor<client::Unit>(
-            [&](QObject* ctx, auto done) { actions.kill(m_sandboxId, ctx, done); return nullptr; });
+        const auto again = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+            actions.kill(m_sandboxId, ctx, done);
+            return nullptr;
+        });
         QVERIFY(again && !again->ok());
         QCOMPARE(again->error().kind, client::ApiError::Kind::NotFound);
         QVERIFY(again->error().toDisplayString().contains(m_sandboxId));

@@ -30,7 +30,10 @@ private slots:
         const QDateTime now = QDateTime::fromString("2026-01-02T03:04:05Z", Qt::ISODate);
         QCOMPARE(formatTimeLeft(now.addSecs(secondsLeft), now), expected);
     }
-    void noDeadline() { QCOMPARE(formatTimeLeft(QDateTime(), QDateTime::currentDateTimeUtc()), "no limit"); }
+    void noDeadline()
+    {
+        QCOMPARE(formatTimeLeft(QDateTime(), QDateTime::currentDateTimeUtc()), "no limit");
+    }
 
     void started()
     {

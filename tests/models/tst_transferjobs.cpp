@@ -2,11 +2,10 @@
 // binary files, odd names) goes up and comes back down as a folder with equal bytes; cancel
 // stops a job and cleans up; an existing local folder is never overwritten. The jobs model is
 // checked with QAbstractItemModelTester.
-#include "support/sandboxfixture.h"
-
 #include "models/files/downloadjob.h"
 #include "models/files/transferjobsmodel.h"
 #include "models/files/uploadjob.h"
+#include "support/sandboxfixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QDirIterator>
@@ -104,8 +103,10 @@ void TestTransferJobs::initTestCase()
 QString TestTransferJobs::remoteLs(const QString& pattern)
 {
     ApiWaiter<client::ExecResult> r;
-    m_fx.api().exec(m_fx.sandboxId(), "ls -d " + pattern + " 2>/dev/null; true", {}, nullptr, r.done());
-    return r.wait() && r.ok() ? r.value().stdoutText.trimmed() : QString("<failed: %1>").arg(QString(r.why()));
+    m_fx.api().exec(m_fx.sandboxId(), "ls -d " + pattern + " 2>/dev/null; true", {}, nullptr,
+                    r.done());
+    return r.wait() && r.ok() ? r.value().stdoutText.trimmed()
+                              : QString("<failed: %1>").arg(QString(r.why()));
 }
 
 void TestTransferJobs::folderRoundTrip()
@@ -131,7 +132,8 @@ void TestTransferJobs::folderRoundTrip()
     QCOMPARE(up.changedRemoteDir(), QString("/home/user/uploads"));
 
     ApiWaiter<QByteArray> blob;
-    m_fx.api().readFile(m_fx.sandboxId(), "/home/user/uploads/project/data/blob.bin", nullptr, blob.done());
+    m_fx.api().readFile(m_fx.sandboxId(), "/home/user/uploads/project/data/blob.bin", nullptr,
+                        blob.done());
     LIZ_AWAIT_OK(blob);
     QVERIFY(blob.value() == randomBytes(2 << 20, 7));
 
@@ -145,7 +147,8 @@ void TestTransferJobs::folderRoundTrip()
     QCOMPARE(after.keys(), before.keys());
     QVERIFY(after == before);
     // Only the folder arrived: no staging folder is left next to it, no archive in the sandbox.
-    QCOMPARE(QDir(m_tmp.filePath("downloads")).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+    QCOMPARE(QDir(m_tmp.filePath("downloads"))
+                 .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
              QStringList{"project-copy"});
     QTRY_COMPARE_WITH_TIMEOUT(remoteLs("/tmp/.lizard-download-*"), QString(), 10000);
 }
@@ -203,12 +206,14 @@ void TestTransferJobs::linkedFolderDownloadsAsFolder()
 
 void TestTransferJobs::missingRemoteFolderFails()
 {
-    DownloadJob down(&m_fx.api(), m_fx.sandboxId(), "/home/user/no-such-folder", true, m_tmp.filePath("nothing"));
+    DownloadJob down(&m_fx.api(), m_fx.sandboxId(), "/home/user/no-such-folder", true,
+                     m_tmp.filePath("nothing"));
     QVERIFY(runJob(&down));
     QCOMPARE(down.state(), TransferJob::State::Failed);
     QVERIFY2(down.message().contains("no-such-folder"), qPrintable(down.message()));
     QVERIFY(!QFileInfo::exists(m_tmp.filePath("nothing")));
-    QCOMPARE(QDir(m_tmp.path()).entryList({".lizard-download-*"}, QDir::AllEntries | QDir::Hidden), QStringList());
+    QCOMPARE(QDir(m_tmp.path()).entryList({".lizard-download-*"}, QDir::AllEntries | QDir::Hidden),
+             QStringList());
     QTRY_COMPARE_WITH_TIMEOUT(remoteLs("/tmp/.lizard-download-*"), QString(), 10000);
 }
 
@@ -237,10 +242,11 @@ void TestTransferJobs::cancelFolderDownloadWhilePacking()
 {
     // Enough to keep the sandbox's tar busy for a while after the cancel.
     ApiWaiter<client::ExecResult> made;
-    m_fx.api().exec(m_fx.sandboxId(),
-                    "mkdir -p /home/user/bulky && for i in 1 2 3 4; do head -c 100000000 /dev/zero > "
-                    "/home/user/bulky/part$i; done",
-                    {}, nullptr, made.done());
+    m_fx.api().exec(
+        m_fx.sandboxId(),
+        "mkdir -p /home/user/bulky && for i in 1 2 3 4; do head -c 100000000 /dev/zero > "
+        "/home/user/bulky/part$i; done",
+        {}, nullptr, made.done());
     LIZ_AWAIT_OK(made);
     QCOMPARE(made.value().exitCode, 0);
     const QString target = m_tmp.filePath("bulky-copy");
@@ -255,7 +261,8 @@ void TestTransferJobs::cancelFolderDownloadWhilePacking()
     // left behind in the sandbox.
     QTRY_COMPARE_WITH_TIMEOUT(remoteLs("/tmp/.lizard-download-*"), QString(), 20000);
     ApiWaiter<client::ExecResult> tars;
-    m_fx.api().exec(m_fx.sandboxId(), "pgrep -f '^tar -C /home/user/bulky' || true", {}, nullptr, tars.done());
+    m_fx.api().exec(m_fx.sandboxId(), "pgrep -f '^tar -C /home/user/bulky' || true", {}, nullptr,
+                    tars.done());
     LIZ_AWAIT_OK(tars);
     QCOMPARE(tars.value().stdoutText, QString());
     QTest::qWait(1000); // and none appears later
@@ -270,13 +277,17 @@ void TestTransferJobs::jobsModel()
     QVERIFY(writeLocal(local, "model"));
     QSignalSpy finished(&model, &TransferJobsModel::jobFinished);
     model.addJob(new UploadJob(&m_fx.api(), m_fx.sandboxId(), local, "/home/user/m"));
-    model.addJob(new DownloadJob(&m_fx.api(), m_fx.sandboxId(), "/home/user/nope.txt", false, m_tmp.filePath("n")));
+    model.addJob(new DownloadJob(&m_fx.api(), m_fx.sandboxId(), "/home/user/nope.txt", false,
+                                 m_tmp.filePath("n")));
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.runningCount(), 2);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
     QCOMPARE(model.runningCount(), 0);
     QCOMPARE(model.index(0, TransferJobsModel::StateColumn).data().toString(), QString("Done"));
-    QCOMPARE(model.index(0, TransferJobsModel::ProgressColumn).data(TransferJobsModel::ProgressRole).toInt(), 100);
+    QCOMPARE(model.index(0, TransferJobsModel::ProgressColumn)
+                 .data(TransferJobsModel::ProgressRole)
+                 .toInt(),
+             100);
     QVERIFY(model.index(1, TransferJobsModel::StateColumn).data().toString().contains("404"));
     QVERIFY(model.index(0, TransferJobsModel::TitleColumn).data().toString().contains("m.txt"));
     model.clearFinished();

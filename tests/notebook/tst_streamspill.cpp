@@ -235,7 +235,8 @@ void TestStreamSpill::cellByCellLayoutIsOneDump()
             c.id = QStringLiteral("cell-%1").arg(i);
             c.source = QStringLiteral("a\nb %1").arg(i);
             c.outputs.push_back(StreamOutput{"stdout", "one\ntwo\n"});
-            c.outputs.push_back(RichOutput{RichOutput::Kind::DisplayData, {{"text/plain", "t"}}, {}, {}, {}});
+            c.outputs.push_back(
+                RichOutput{RichOutput::Kind::DisplayData, {{"text/plain", "t"}}, {}, {}, {}});
             nb.cells.push_back(c);
         }
         const QByteArray one = QByteArray::fromStdString(IpynbWriter::toJson(nb).dump(1)) + '\n';

@@ -5,7 +5,6 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
-
 #include <optional>
 
 namespace lizard::test {
@@ -36,8 +35,8 @@ struct RunnerOutcome
 
     QList<QJsonObject> ofType(const QString& type) const;
     QJsonObject first(const QString& type) const; // empty object when there is none
-    QString text(const QString& stream) const;     // all stdout or stderr data, concatenated
-    QString describe() const;                      // everything, for failure messages
+    QString text(const QString& stream) const;    // all stdout or stderr data, concatenated
+    QString describe() const;                     // everything, for failure messages
 };
 
 bool isTerminalEvent(const QJsonObject& event); // done, ok, fatal, context, contexts

@@ -6,7 +6,6 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QStandardPaths>
-
 #include <signal.h>
 
 namespace lizard::test {
@@ -41,7 +40,10 @@ RunnerHost::RunnerHost(const QString& root) : m_root(root)
     QDir().mkpath(cwd());
 }
 
-QString RunnerHost::script() { return QStringLiteral(LIZARD_RUNNER_SCRIPT); }
+QString RunnerHost::script()
+{
+    return QStringLiteral(LIZARD_RUNNER_SCRIPT);
+}
 
 QString RunnerHost::python()
 {
@@ -125,7 +127,8 @@ RunnerOutcome RunnerHost::runRaw(const QStringList& argv, int timeoutMs) const
     return outcome;
 }
 
-RunnerOutcome RunnerHost::runCode(const QString& context, const QString& code, const QJsonObject& extra) const
+RunnerOutcome RunnerHost::runCode(const QString& context, const QString& code,
+                                  const QJsonObject& extra) const
 {
     QJsonObject args = extra;
     args["action"] = "run";
@@ -139,7 +142,8 @@ RunnerOutcome RunnerHost::runCode(const QString& context, const QString& code, c
 
 QString RunnerHost::createContext(const QString& language) const
 {
-    const RunnerOutcome created = run({{"action", "create"}, {"language", language}, {"cwd", cwd()}});
+    const RunnerOutcome created =
+        run({{"action", "create"}, {"language", language}, {"cwd", cwd()}});
     return created.first("context").value("id").toString();
 }
 
@@ -157,7 +161,8 @@ void RunnerHost::killKernels() const
     for (const QString& context : contexts) {
         const qint64 pid = kernelPid(m_root, context);
         QFile cmdline(QString("/proc/%1/cmdline").arg(pid));
-        if (pid <= 0 || !cmdline.open(QIODevice::ReadOnly) || !cmdline.readAll().contains("ipykernel"))
+        if (pid <= 0 || !cmdline.open(QIODevice::ReadOnly) ||
+            !cmdline.readAll().contains("ipykernel"))
             continue;
         // First its watcher (the parent, which would write kernel.exit into the directory being
         // removed), then the kernel's own process group.
@@ -167,7 +172,8 @@ void RunnerHost::killKernels() const
             const QList<QByteArray> fields = text.mid(text.lastIndexOf(") ") + 2).split(' ');
             const qint64 parent = fields.size() > 1 ? fields.at(1).toLongLong() : 0;
             QFile parentCmd(QString("/proc/%1/cmdline").arg(parent));
-            if (parent > 1 && parentCmd.open(QIODevice::ReadOnly) && parentCmd.readAll().contains("kernel.exit"))
+            if (parent > 1 && parentCmd.open(QIODevice::ReadOnly) &&
+                parentCmd.readAll().contains("kernel.exit"))
                 ::kill(static_cast<pid_t>(parent), SIGKILL);
         }
         ::killpg(static_cast<pid_t>(pid), SIGKILL);

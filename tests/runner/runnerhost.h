@@ -15,9 +15,9 @@ class RunnerHost
 public:
     explicit RunnerHost(const QString& root);
 
-    static QString script();          // resources/runner/lizard_runner.py in the source tree
-    static QString python();          // a python3 that has jupyter_client and ipykernel, or ""
-    static QString plainPython();     // any python3, or ""
+    static QString script();      // resources/runner/lizard_runner.py in the source tree
+    static QString python();      // a python3 that has jupyter_client and ipykernel, or ""
+    static QString plainPython(); // any python3, or ""
     static QByteArray encodeArgs(const QJsonObject& args);
 
     QString root() const { return m_root; }
@@ -30,7 +30,8 @@ public:
     RunnerOutcome runRaw(const QStringList& argv, int timeoutMs = 30000) const;
 
     // Convenience for the common case: run code in a context.
-    RunnerOutcome runCode(const QString& context, const QString& code, const QJsonObject& extra = {}) const;
+    RunnerOutcome runCode(const QString& context, const QString& code,
+                          const QJsonObject& extra = {}) const;
     QString createContext(const QString& language = "python") const; // "" on failure
 
     // SIGKILLs every kernel (and its watcher) still running under the root. For cleanup().

@@ -28,14 +28,16 @@ bool ServeSession::start(const QJsonObject& extra)
     QJsonObject args = extra;
     args["action"] = "serve";
     m_proc.setProcessEnvironment(m_host.environment());
-    m_proc.start(RunnerHost::plainPython(), {RunnerHost::script(), QString::fromLatin1(RunnerHost::encodeArgs(args))});
+    m_proc.start(RunnerHost::plainPython(),
+                 {RunnerHost::script(), QString::fromLatin1(RunnerHost::encodeArgs(args))});
     const QDeadlineTimer deadline(30000);
     while (!deadline.hasExpired()) {
         if (m_events.contains(QString()) && !m_events[QString()].isEmpty()) {
             m_ready = m_events[QString()].takeFirst();
             if (m_ready.value("type").toString() == "ready")
                 return true;
-            m_error = "first event is not ready: " + QJsonDocument(m_ready).toJson(QJsonDocument::Compact);
+            m_error = "first event is not ready: " +
+                      QJsonDocument(m_ready).toJson(QJsonDocument::Compact);
             return false;
         }
         if (!readSome(static_cast<int>(deadline.remainingTime())))

@@ -3,7 +3,6 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QJsonDocument>
-
 #include <curl/curl.h>
 
 namespace lizard::test {
@@ -13,7 +12,10 @@ SseExec::SseExec(const QString& url, const QString& apiKey, const QByteArray& bo
     m_thread = std::thread(&SseExec::perform, this, url.toUtf8(), apiKey.toUtf8(), body);
 }
 
-SseExec::~SseExec() { close(); }
+SseExec::~SseExec()
+{
+    close();
+}
 
 void SseExec::close()
 {

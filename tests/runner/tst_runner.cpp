@@ -4,7 +4,6 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <memory>
 
 using lizard::test::RunnerHost;
@@ -43,7 +42,8 @@ private:
 void TestRunner::initTestCase()
 {
     if (RunnerHost::python().isEmpty())
-        QSKIP("no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
+        QSKIP(
+            "no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
 }
 
 void TestRunner::init()
@@ -108,8 +108,8 @@ void TestRunner::timeoutInterruptsAndKeepsState()
 {
     const QString ctx = m_host->createContext();
     QCOMPARE(m_host->runCode(ctx, "kept = 'yes'").exitCode, 0);
-    const RunnerOutcome slow = m_host->runCode(ctx, "import time\nprint('before', flush=True)\ntime.sleep(60)",
-                                               {{"timeout", 1.5}});
+    const RunnerOutcome slow = m_host->runCode(
+        ctx, "import time\nprint('before', flush=True)\ntime.sleep(60)", {{"timeout", 1.5}});
     QCOMPARE(slow.exitCode, 0);
     QCOMPARE(slow.first("error").value("name").toString(), QString("TimeoutError"));
     QVERIFY(slow.first("error").value("message").toString().contains("keeps its state"));
@@ -129,14 +129,18 @@ void TestRunner::richResults_data()
     QTest::addColumn<QStringList>("bundleHas");
     QTest::addColumn<bool>("display");
 
-    QTest::newRow("matplotlib png") << "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"
-                                    << "image/png" << QStringList{"image/png", "text/plain"} << true;
-    QTest::newRow("pandas html") << "import pandas as pd\npd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})"
-                                 << "text/html" << QStringList{"text/html", "text/plain"} << false;
-    QTest::newRow("markdown display") << "from IPython.display import Markdown, display\ndisplay(Markdown('**hi**'))"
-                                      << "text/markdown" << QStringList{"text/markdown", "text/plain"} << true;
+    QTest::newRow("matplotlib png")
+        << "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"
+        << "image/png" << QStringList{"image/png", "text/plain"} << true;
+    QTest::newRow("pandas html")
+        << "import pandas as pd\npd.DataFrame({'a': [1, 2], 'b': ['x', 'y']})"
+        << "text/html" << QStringList{"text/html", "text/plain"} << false;
+    QTest::newRow("markdown display")
+        << "from IPython.display import Markdown, display\ndisplay(Markdown('**hi**'))"
+        << "text/markdown" << QStringList{"text/markdown", "text/plain"} << true;
     QTest::newRow("json") << "from IPython.display import JSON\nJSON({'k': [1, 2]})"
-                          << "application/json" << QStringList{"application/json", "text/plain"} << false;
+                          << "application/json" << QStringList{"application/json", "text/plain"}
+                          << false;
 }
 
 void TestRunner::richResults()
@@ -165,14 +169,16 @@ void TestRunner::richResults()
     if (mime == "text/html")
         QVERIFY(result.value("data").toString().contains("<table"));
     if (!display)
-        QCOMPARE(result.value("execution_count").toInt(), run.first("done").value("execution_count").toInt());
+        QCOMPARE(result.value("execution_count").toInt(),
+                 run.first("done").value("execution_count").toInt());
 }
 
 void TestRunner::displayUpdatesAndClears()
 {
     const RunnerOutcome run = m_host->runCode(
         {}, "from IPython.display import display, clear_output\n"
-            "h = display('first', display_id=True)\nh.update('second')\nprint('x')\nclear_output(wait=True)");
+            "h = display('first', "
+            "display_id=True)\nh.update('second')\nprint('x')\nclear_output(wait=True)");
     QVERIFY2(run.first("error").isEmpty(), qPrintable(run.describe()));
     const QJsonObject shown = run.first("result");
     const QJsonObject update = run.first("update_display");
@@ -186,8 +192,10 @@ void TestRunner::displayUpdatesAndClears()
 void TestRunner::perRunEnvsAreRestored()
 {
     const QString ctx = m_host->createContext();
-    const QString probe = "import os\nprint(os.environ.get('LZ_TEST_VAR'), os.environ.get('HOME') is not None)";
-    RunnerOutcome with = m_host->runCode(ctx, probe, {{"envs", QJsonObject{{"LZ_TEST_VAR", "on"}}}});
+    const QString probe =
+        "import os\nprint(os.environ.get('LZ_TEST_VAR'), os.environ.get('HOME') is not None)";
+    RunnerOutcome with =
+        m_host->runCode(ctx, probe, {{"envs", QJsonObject{{"LZ_TEST_VAR", "on"}}}});
     QCOMPARE(with.text("stdout"), QString("on True\n"));
     RunnerOutcome without = m_host->runCode(ctx, probe);
     QCOMPARE(without.text("stdout"), QString("None True\n"));
@@ -201,10 +209,13 @@ void TestRunner::kernelDeath_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("how");
 
-    QTest::newRow("os._exit") << "import os\nos._exit(3)" << "exit code 3";
-    QTest::newRow("SIGKILL (as the OOM killer does)") << "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"
-                                                      << "SIGKILL";
-    QTest::newRow("abort") << "import os\nos.abort()" << "SIGABRT";
+    QTest::newRow("os._exit") << "import os\nos._exit(3)"
+                              << "exit code 3";
+    QTest::newRow("SIGKILL (as the OOM killer does)")
+        << "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"
+        << "SIGKILL";
+    QTest::newRow("abort") << "import os\nos.abort()"
+                           << "SIGABRT";
 }
 
 void TestRunner::kernelDeath()
@@ -218,13 +229,15 @@ void TestRunner::kernelDeath()
     QCOMPARE(dying.exitCode, 0);
     const QJsonObject error = dying.first("error");
     QCOMPARE(error.value("name").toString(), QString("KernelDied"));
-    QVERIFY2(error.value("message").toString().contains("the kernel died"), qPrintable(dying.describe()));
+    QVERIFY2(error.value("message").toString().contains("the kernel died"),
+             qPrintable(dying.describe()));
     QVERIFY2(error.value("message").toString().contains(how), qPrintable(dying.describe()));
     QVERIFY(!dying.first("done").isEmpty());
 
     const RunnerOutcome next = m_host->runCode(ctx, "lost");
     const QJsonObject notice = next.first("notice");
-    QVERIFY2(notice.value("message").toString().contains("started a fresh kernel"), qPrintable(next.describe()));
+    QVERIFY2(notice.value("message").toString().contains("started a fresh kernel"),
+             qPrintable(next.describe()));
     QVERIFY(notice.value("message").toString().contains(how));
     QCOMPARE(next.first("error").value("name").toString(), QString("NameError"));
     QCOMPARE(next.first("done").value("execution_count").toInt(), 1);
@@ -235,7 +248,8 @@ void TestRunner::kernelDeath()
 
 void TestRunner::errorKeepsAnsiTraceback()
 {
-    const RunnerOutcome run = m_host->runCode({}, "def f():\n    raise ValueError('bad value')\nf()");
+    const RunnerOutcome run =
+        m_host->runCode({}, "def f():\n    raise ValueError('bad value')\nf()");
     const QJsonObject error = run.first("error");
     QCOMPARE(error.value("name").toString(), QString("ValueError"));
     QCOMPARE(error.value("message").toString(), QString("bad value"));
@@ -281,26 +295,37 @@ void TestRunner::restartClearsState()
 void TestRunner::saveAndLoadVariables()
 {
     const QString from = m_host->createContext();
-    QVERIFY(m_host->runCode(from, "import math\na = [1, 2]\nb = {'k': a}\nf = lambda x: x + 1\n"
-                                  "class C: pass\nc = C()\ngen = (i for i in range(3))").first("error").isEmpty());
+    QVERIFY(m_host
+                ->runCode(from, "import math\na = [1, 2]\nb = {'k': a}\nf = lambda x: x + 1\n"
+                                "class C: pass\nc = C()\ngen = (i for i in range(3))")
+                .first("error")
+                .isEmpty());
     const QString file = m_host->root() + "/vars.dill";
-    const RunnerOutcome saved = m_host->run({{"action", "save_variables"}, {"context", from}, {"path", file}});
+    const RunnerOutcome saved =
+        m_host->run({{"action", "save_variables"}, {"context", from}, {"path", file}});
     const QJsonObject ok = saved.first("ok");
     QVERIFY2(!ok.isEmpty(), qPrintable(saved.describe()));
-    QCOMPARE(ok.value("saved").toVariant().toStringList(), (QStringList{"C", "a", "b", "c", "f", "math"}));
-    QCOMPARE(ok.value("skipped").toArray().size(), 1); // a generator cannot be pickled: said, not fatal
-    QCOMPARE(ok.value("skipped").toArray().first().toObject().value("name").toString(), QString("gen"));
+    QCOMPARE(ok.value("saved").toVariant().toStringList(),
+             (QStringList{"C", "a", "b", "c", "f", "math"}));
+    QCOMPARE(ok.value("skipped").toArray().size(),
+             1); // a generator cannot be pickled: said, not fatal
+    QCOMPARE(ok.value("skipped").toArray().first().toObject().value("name").toString(),
+             QString("gen"));
 
     const QString to = m_host->createContext();
-    const RunnerOutcome loaded = m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file}});
+    const RunnerOutcome loaded =
+        m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file}});
     QCOMPARE(loaded.first("ok").value("loaded").toArray().size(), 6);
-    const RunnerOutcome use = m_host->runCode(to, "b['k'] is a, f(1), math.sqrt(4), type(c).__name__");
+    const RunnerOutcome use =
+        m_host->runCode(to, "b['k'] is a, f(1), math.sqrt(4), type(c).__name__");
     QCOMPARE(use.first("result").value("data").toString(), QString("(True, 2, 2.0, 'C')"));
 
-    const RunnerOutcome missing = m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file + ".no"}});
+    const RunnerOutcome missing =
+        m_host->run({{"action", "load_variables"}, {"context", to}, {"path", file + ".no"}});
     QCOMPARE(missing.exitCode, 3);
     QVERIFY(missing.first("fatal").value("message").toString().contains("No such file"));
-    const RunnerOutcome clean = m_host->runCode(to, "sorted(k for k in globals() if k.startswith('_lz'))");
+    const RunnerOutcome clean =
+        m_host->runCode(to, "sorted(k for k in globals() if k.startswith('_lz'))");
     QCOMPARE(clean.first("result").value("data").toString(), QString("[]"));
 }
 

@@ -13,7 +13,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <memory>
 #include <unistd.h>
 
@@ -62,7 +61,10 @@ private:
     std::unique_ptr<RunnerHost> m_host;
 };
 
-bool TestRunnerContexts::needKernel() { return !RunnerHost::python().isEmpty(); }
+bool TestRunnerContexts::needKernel()
+{
+    return !RunnerHost::python().isEmpty();
+}
 
 void TestRunnerContexts::init()
 {
@@ -98,17 +100,33 @@ void TestRunnerContexts::processLanguages_data()
     QTest::addColumn<QString>("errorName");
     QTest::addColumn<QString>("errorText");
 
-    QTest::newRow("js prints") << "javascript" << "console.log(1 + 1)" << QJsonObject{} << "2\n" << "" << "";
-    QTest::newRow("js throws") << "js" << "throw new Error('boom')" << QJsonObject{} << "" << "ExitError" << "boom";
-    QTest::newRow("bash env and cwd") << "bash" << "echo \"$LZ_X\"; pwd"
-                                      << QJsonObject{{"envs", QJsonObject{{"LZ_X", "y z"}}}} << "y z\n<cwd>\n" << ""
-                                      << "";
-    QTest::newRow("bash exit code") << "sh" << "echo out; echo err >&2; exit 3" << QJsonObject{} << "out\n"
-                                    << "ExitError" << "err";
-    QTest::newRow("bash timeout") << "bash" << "echo start; sleep 30" << QJsonObject{{"timeout", 1}} << "start\n"
-                                  << "TimeoutError" << "";
-    QTest::newRow("bash unicode") << "bash" << "printf 'caf\\xc3\\xa9 \\xe2\\x9c\\x93\\n'" << QJsonObject{}
-                                  << QString::fromUtf8("café ✓\n") << "" << "";
+    QTest::newRow("js prints") << "javascript"
+                               << "console.log(1 + 1)" << QJsonObject{} << "2\n"
+                               << ""
+                               << "";
+    QTest::newRow("js throws") << "js"
+                               << "throw new Error('boom')" << QJsonObject{} << ""
+                               << "ExitError"
+                               << "boom";
+    QTest::newRow("bash env and cwd")
+        << "bash"
+        << "echo \"$LZ_X\"; pwd" << QJsonObject{{"envs", QJsonObject{{"LZ_X", "y z"}}}}
+        << "y z\n<cwd>\n"
+        << ""
+        << "";
+    QTest::newRow("bash exit code") << "sh"
+                                    << "echo out; echo err >&2; exit 3" << QJsonObject{} << "out\n"
+                                    << "ExitError"
+                                    << "err";
+    QTest::newRow("bash timeout") << "bash"
+                                  << "echo start; sleep 30" << QJsonObject{{"timeout", 1}}
+                                  << "start\n"
+                                  << "TimeoutError"
+                                  << "";
+    QTest::newRow("bash unicode") << "bash"
+                                  << "printf 'caf\\xc3\\xa9 \\xe2\\x9c\\x93\\n'" << QJsonObject{}
+                                  << QString::fromUtf8("café ✓\n") << ""
+                                  << "";
 }
 
 void TestRunnerContexts::processLanguages()
@@ -173,7 +191,8 @@ void TestRunnerContexts::createListDelete()
     const QString sh = m_host->createContext("bash");
     QVERIFY(!sh.isEmpty());
     QVERIFY(QRegularExpression("^ctx-[0-9a-f]{16}$").match(sh).hasMatch());
-    QCOMPARE(m_host->runCode({}, "echo default", {{"language", "bash"}}).text("stdout"), QString("default\n"));
+    QCOMPARE(m_host->runCode({}, "echo default", {{"language", "bash"}}).text("stdout"),
+             QString("default\n"));
 
     RunnerOutcome list = m_host->run({{"action", "list"}});
     QStringList ids;
@@ -206,19 +225,28 @@ void TestRunnerContexts::badRequests_data()
     QTest::newRow("not base64") << QByteArray("%%%") << "base64";
     QTest::newRow("not an object") << QByteArray("WzFd") << "object";
     QTest::newRow("unknown action") << b64({{"action", "explode"}}) << "unknown action";
-    QTest::newRow("no such context") << b64({{"action", "run"}, {"context", "ctx-0123456789abcdef"}, {"code", "1"}})
-                                     << "not found";
-    QTest::newRow("path in id") << b64({{"action", "create"}, {"id", "../escape"}}) << "invalid context id";
-    QTest::newRow("hidden id") << b64({{"action", "delete"}, {"context", ".requests"}}) << "invalid context id";
+    QTest::newRow("no such context")
+        << b64({{"action", "run"}, {"context", "ctx-0123456789abcdef"}, {"code", "1"}})
+        << "not found";
+    QTest::newRow("path in id") << b64({{"action", "create"}, {"id", "../escape"}})
+                                << "invalid context id";
+    QTest::newRow("hidden id") << b64({{"action", "delete"}, {"context", ".requests"}})
+                               << "invalid context id";
     QTest::newRow("language") << b64({{"action", "run"}, {"language", "cobol"}, {"code", "1"}})
                               << "unsupported language";
-    QTest::newRow("envs") << b64({{"action", "run"}, {"language", "bash"}, {"code", "1"}, {"envs", QJsonObject{{"A", 1}}}})
+    QTest::newRow("envs") << b64({{"action", "run"},
+                                  {"language", "bash"},
+                                  {"code", "1"},
+                                  {"envs", QJsonObject{{"A", 1}}}})
                           << "envs";
-    QTest::newRow("timeout") << b64({{"action", "run"}, {"language", "bash"}, {"code", "1"}, {"timeout", -1}})
-                             << "timeout";
-    QTest::newRow("codeFile outside") << b64({{"action", "run"}, {"language", "bash"}, {"codeFile", "/etc/passwd"}})
-                                      << "codeFile";
-    QTest::newRow("relative cwd") << b64({{"action", "create"}, {"language", "bash"}, {"cwd", "rel"}}) << "absolute";
+    QTest::newRow("timeout")
+        << b64({{"action", "run"}, {"language", "bash"}, {"code", "1"}, {"timeout", -1}})
+        << "timeout";
+    QTest::newRow("codeFile outside")
+        << b64({{"action", "run"}, {"language", "bash"}, {"codeFile", "/etc/passwd"}})
+        << "codeFile";
+    QTest::newRow("relative cwd")
+        << b64({{"action", "create"}, {"language", "bash"}, {"cwd", "rel"}}) << "absolute";
 }
 
 void TestRunnerContexts::badRequests()
@@ -228,7 +256,8 @@ void TestRunnerContexts::badRequests()
     const RunnerOutcome run = m_host->runRaw({RunnerHost::script(), QString::fromLatin1(argument)});
     QCOMPARE(run.exitCode, 3);
     QCOMPARE(run.events.size(), 1);
-    QVERIFY2(run.first("fatal").value("message").toString().contains(messageHas), qPrintable(run.describe()));
+    QVERIFY2(run.first("fatal").value("message").toString().contains(messageHas),
+             qPrintable(run.describe()));
     QVERIFY(!QFileInfo::exists(m_dir->path() + "/escape"));
     QVERIFY(QFileInfo::exists("/etc/passwd"));
 }
@@ -239,9 +268,12 @@ void TestRunnerContexts::interruptAction_data()
     QTest::addColumn<QString>("code");
     QTest::addColumn<QString>("errorName");
 
-    QTest::newRow("python") << "python" << "import time\nn = 1\nprint('go', flush=True)\ntime.sleep(60)"
+    QTest::newRow("python") << "python"
+                            << "import time\nn = 1\nprint('go', flush=True)\ntime.sleep(60)"
                             << "KeyboardInterrupt";
-    QTest::newRow("bash") << "bash" << "echo go; sleep 60" << "Interrupted";
+    QTest::newRow("bash") << "bash"
+                          << "echo go; sleep 60"
+                          << "Interrupted";
 }
 
 void TestRunnerContexts::interruptAction()
@@ -257,7 +289,8 @@ void TestRunnerContexts::interruptAction()
     QProcess running;
     running.setProcessEnvironment(m_host->environment());
     const QJsonObject args{{"action", "run"}, {"context", ctx}, {"code", code}};
-    running.start(RunnerHost::plainPython(), {RunnerHost::script(), QString::fromLatin1(RunnerHost::encodeArgs(args))});
+    running.start(RunnerHost::plainPython(),
+                  {RunnerHost::script(), QString::fromLatin1(RunnerHost::encodeArgs(args))});
     QByteArray out;
     QElapsedTimer clock;
     clock.start();
@@ -293,11 +326,14 @@ void TestRunnerContexts::sdkLaidOutContextIsUsed()
     QVERIFY(QDir().mkpath(dir));
     QFile meta(dir + "/meta.json");
     QVERIFY(meta.open(QIODevice::WriteOnly));
-    meta.write(QString(R"({"id": "%1", "language": "python", "cwd": "%2"})").arg(id, m_host->cwd()).toUtf8());
+    meta.write(QString(R"({"id": "%1", "language": "python", "cwd": "%2"})")
+                   .arg(id, m_host->cwd())
+                   .toUtf8());
     meta.close();
     QProcess launcher;
     launcher.setProgram("setsid");
-    launcher.setArguments({RunnerHost::python(), "-m", "ipykernel_launcher", "-f", dir + "/kernel.json"});
+    launcher.setArguments(
+        {RunnerHost::python(), "-m", "ipykernel_launcher", "-f", dir + "/kernel.json"});
     launcher.setWorkingDirectory(m_host->cwd());
     launcher.setStandardOutputFile(dir + "/kernel.log", QIODevice::Append);
     launcher.setStandardErrorFile(dir + "/kernel.log", QIODevice::Append);
@@ -310,10 +346,14 @@ void TestRunnerContexts::sdkLaidOutContextIsUsed()
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(dir + "/kernel.json").size() > 0, 30000);
 
     const RunnerOutcome list = m_host->run({{"action", "list"}});
-    QCOMPARE(list.first("contexts").value("data").toArray().first().toObject().value("id").toString(), id);
+    QCOMPARE(
+        list.first("contexts").value("data").toArray().first().toObject().value("id").toString(),
+        id);
     QVERIFY(m_host->runCode(id, "shared = 21").first("error").isEmpty());
-    const RunnerOutcome run = m_host->runCode(id, "import os\nprint(os.getpid(), os.getcwd())\nshared * 2");
-    QVERIFY2(run.ofType("notice").isEmpty(), qPrintable(run.describe())); // the SDK's kernel was reused
+    const RunnerOutcome run =
+        m_host->runCode(id, "import os\nprint(os.getpid(), os.getcwd())\nshared * 2");
+    QVERIFY2(run.ofType("notice").isEmpty(),
+             qPrintable(run.describe())); // the SDK's kernel was reused
     QCOMPARE(run.text("stdout"), QString("%1 %2\n").arg(pid).arg(m_host->cwd()));
     QCOMPARE(run.first("result").value("data").toString(), QString("42"));
     QVERIFY(!m_host->run({{"action", "delete"}, {"context", id}}).first("ok").isEmpty());
@@ -334,17 +374,20 @@ void TestRunnerContexts::ourContextHasTheSdkLayout()
 
     const qint64 pid = RunnerHost::kernelPid(m_host->root(), id);
     QVERIFY(pid > 0);
-    QCOMPARE(static_cast<qint64>(getsid(static_cast<pid_t>(pid))), pid); // its own session: killpg(pid) works
+    QCOMPARE(static_cast<qint64>(getsid(static_cast<pid_t>(pid))),
+             pid); // its own session: killpg(pid) works
     QFile cmdline(QString("/proc/%1/cmdline").arg(pid));
     QVERIFY(cmdline.open(QIODevice::ReadOnly));
     const QList<QByteArray> argv = cmdline.readAll().split('\0');
     QVERIFY(argv.size() >= 5);
-    QCOMPARE(argv.mid(1, 4), (QList<QByteArray>{"-m", "ipykernel_launcher", "-f", (dir + "/kernel.json").toUtf8()}));
+    QCOMPARE(argv.mid(1, 4), (QList<QByteArray>{"-m", "ipykernel_launcher", "-f",
+                                                (dir + "/kernel.json").toUtf8()}));
     QCOMPARE(QFileInfo(QString("/proc/%1/cwd").arg(pid)).symLinkTarget(), m_host->cwd());
     QFile conn(dir + "/kernel.json");
     QVERIFY(conn.open(QIODevice::ReadOnly));
     const QJsonObject c = QJsonDocument::fromJson(conn.readAll()).object();
-    for (const char* key : {"shell_port", "iopub_port", "control_port", "hb_port", "key", "ip", "transport"})
+    for (const char* key :
+         {"shell_port", "iopub_port", "control_port", "hb_port", "key", "ip", "transport"})
         QVERIFY2(c.contains(key), key);
 }
 

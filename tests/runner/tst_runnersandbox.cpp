@@ -6,12 +6,11 @@
 #include "support/localserver.h"
 
 #include <QFile>
-#include <QProcess>
-#include <QStandardPaths>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
-
 #include <algorithm>
 #include <memory>
 
@@ -56,8 +55,10 @@ void TestRunnerSandbox::initTestCase()
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     const auto projects = m_server.request("GET", "/api/projects");
     QCOMPARE(projects.status, 200);
-    const QString project = QJsonDocument::fromJson(projects.body).array().first().toObject().value("id").toString();
-    const QJsonObject create{{"template", "interpreter"}, {"projectId", project}, {"timeoutMs", 900000}};
+    const QString project =
+        QJsonDocument::fromJson(projects.body).array().first().toObject().value("id").toString();
+    const QJsonObject create{
+        {"template", "interpreter"}, {"projectId", project}, {"timeoutMs", 900000}};
     const auto made = m_server.request("POST", "/api/sandboxes", QJsonDocument(create).toJson());
     QVERIFY2(made.status == 200 || made.status == 201, made.body.constData());
     m_sandbox = QJsonDocument::fromJson(made.body).object().value("sandboxId").toString();
@@ -73,8 +74,10 @@ void TestRunnerSandbox::cleanupTestCase()
 
 QByteArray TestRunnerSandbox::execBody(const QJsonObject& args, int timeoutMs) const
 {
-    const QJsonArray argv{"python3", "-c", m_source, QString::fromLatin1(RunnerHost::encodeArgs(args))};
-    return QJsonDocument(QJsonObject{{"cmd", argv}, {"timeoutMs", timeoutMs}}).toJson(QJsonDocument::Compact);
+    const QJsonArray argv{"python3", "-c", m_source,
+                          QString::fromLatin1(RunnerHost::encodeArgs(args))};
+    return QJsonDocument(QJsonObject{{"cmd", argv}, {"timeoutMs", timeoutMs}})
+        .toJson(QJsonDocument::Compact);
 }
 
 RunnerOutcome TestRunnerSandbox::exec(const QJsonObject& args) const
@@ -84,7 +87,8 @@ RunnerOutcome TestRunnerSandbox::exec(const QJsonObject& args) const
     const QJsonObject answer = QJsonDocument::fromJson(r.body).object();
     outcome.finished = r.status == 200;
     outcome.exitCode = answer.value("exitCode").toInt(-1);
-    outcome.stderrText = answer.value("stderr").toString().toUtf8() + r.body.left(r.status == 200 ? 0 : 2000);
+    outcome.stderrText =
+        answer.value("stderr").toString().toUtf8() + r.body.left(r.status == 200 ? 0 : 2000);
     EventDecoder decoder;
     for (const QByteArray& line : answer.value("stdout").toString().toUtf8().split('\n')) {
         if (auto event = line.isEmpty() ? std::nullopt : decoder.feed(line))
@@ -95,18 +99,23 @@ RunnerOutcome TestRunnerSandbox::exec(const QJsonObject& args) const
 
 bool TestRunnerSandbox::writeRequest(const QJsonObject& request) const
 {
-    const QString path = "/tmp/.lizard-code/.requests/req-" + request.value("req").toString() + ".json";
-    const QJsonObject body{{"path", path},
-                           {"content", QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact))}};
-    const auto r = m_server.request("POST", sandboxPath("/files"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    const QString path =
+        "/tmp/.lizard-code/.requests/req-" + request.value("req").toString() + ".json";
+    const QJsonObject body{
+        {"path", path},
+        {"content", QString::fromUtf8(QJsonDocument(request).toJson(QJsonDocument::Compact))}};
+    const auto r = m_server.request("POST", sandboxPath("/files"),
+                                    QJsonDocument(body).toJson(QJsonDocument::Compact));
     return r.status >= 200 && r.status < 300;
 }
 
 void TestRunnerSandbox::oneShotRunsInsideTheSandbox()
 {
-    const RunnerOutcome set = exec({{"action", "run"}, {"code", "x = 5\nprint(open('/proc/1/cmdline').read())"}});
+    const RunnerOutcome set =
+        exec({{"action", "run"}, {"code", "x = 5\nprint(open('/proc/1/cmdline').read())"}});
     QVERIFY2(set.exitCode == 0, qPrintable(set.describe()));
-    QVERIFY2(set.text("stdout").contains("lizard-agent"), qPrintable(set.describe())); // PID 1 is the agent
+    QVERIFY2(set.text("stdout").contains("lizard-agent"),
+             qPrintable(set.describe())); // PID 1 is the agent
     const RunnerOutcome get = exec({{"action", "run"}, {"code", "x * 2"}});
     QCOMPARE(get.first("result").value("data").toString(), QString("10"));
     QCOMPARE(get.first("done").value("execution_count").toInt(), 2);
@@ -119,11 +128,21 @@ void TestRunnerSandbox::resultsAndLanguages_data()
     QTest::addColumn<QString>("stdoutText");
     QTest::addColumn<QString>("mime");
 
-    QTest::newRow("png") << "python" << "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()" << ""
+    QTest::newRow("png") << "python"
+                         << "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()"
+                         << ""
                          << "image/png";
-    QTest::newRow("html") << "python" << "import pandas as pd\npd.DataFrame({'a': [1]})" << "" << "text/html";
-    QTest::newRow("bash") << "bash" << "echo $((6 * 7))" << "42\n" << "";
-    QTest::newRow("javascript") << "javascript" << "console.log([1, 2].map(x => x * 21).join(' '))" << "21 42\n"
+    QTest::newRow("html") << "python"
+                          << "import pandas as pd\npd.DataFrame({'a': [1]})"
+                          << ""
+                          << "text/html";
+    QTest::newRow("bash") << "bash"
+                          << "echo $((6 * 7))"
+                          << "42\n"
+                          << "";
+    QTest::newRow("javascript") << "javascript"
+                                << "console.log([1, 2].map(x => x * 21).join(' '))"
+                                << "21 42\n"
                                 << "";
 }
 
@@ -147,9 +166,11 @@ void TestRunnerSandbox::kernelDeathInTheSandbox()
     const RunnerOutcome ctx = exec({{"action", "create"}, {"language", "python"}});
     const QString id = ctx.first("context").value("id").toString();
     QVERIFY2(!id.isEmpty(), qPrintable(ctx.describe()));
-    const RunnerOutcome dying = exec({{"action", "run"}, {"context", id}, {"code", "import os\nos.kill(os.getpid(), 9)"}});
+    const RunnerOutcome dying =
+        exec({{"action", "run"}, {"context", id}, {"code", "import os\nos.kill(os.getpid(), 9)"}});
     QCOMPARE(dying.first("error").value("name").toString(), QString("KernelDied"));
-    QVERIFY2(dying.first("error").value("message").toString().contains("SIGKILL"), qPrintable(dying.describe()));
+    QVERIFY2(dying.first("error").value("message").toString().contains("SIGKILL"),
+             qPrintable(dying.describe()));
     const RunnerOutcome next = exec({{"action", "run"}, {"context", id}, {"code", "1"}});
     QVERIFY(next.first("notice").value("message").toString().contains("started a fresh kernel"));
     QCOMPARE(next.first("result").value("data").toString(), QString("1"));
@@ -178,8 +199,10 @@ void TestRunnerSandbox::serveAnswersRequestFilesQuickly()
     }
     std::sort(times.begin(), times.end());
     const qint64 median = times.at(times.size() / 2);
-    qInfo("warm 1+1 end to end (files API write + serve + SSE) against lizard-local: median %lld ms "
-          "(min %lld, max %lld) over %lld runs", median, times.first(), times.last(), static_cast<long long>(times.size()));
+    qInfo(
+        "warm 1+1 end to end (files API write + serve + SSE) against lizard-local: median %lld ms "
+        "(min %lld, max %lld) over %lld runs",
+        median, times.first(), times.last(), static_cast<long long>(times.size()));
     QVERIFY2(median <= 50, qPrintable(QString("median %1 ms").arg(median)));
 
     QVERIFY(writeRequest({{"req", "get"}, {"action", "run"}, {"code", "y + 2"}}));
@@ -190,8 +213,9 @@ void TestRunnerSandbox::serveAnswersRequestFilesQuickly()
 
 void TestRunnerSandbox::closingTheStreamEndsServe()
 {
-    auto serve = std::make_unique<SseExec>(m_server.url() + sandboxPath("/exec"), m_server.apiKey(),
-                                           execBody({{"action", "serve"}, {"inbox", "closing"}}, 600000));
+    auto serve =
+        std::make_unique<SseExec>(m_server.url() + sandboxPath("/exec"), m_server.apiKey(),
+                                  execBody({{"action", "serve"}, {"inbox", "closing"}}, 600000));
     QVERIFY(!serve->waitForType("ready", 30000).isEmpty());
     serve.reset(); // the app disconnects
     const auto runnerListed = [this] {
@@ -200,7 +224,8 @@ void TestRunnerSandbox::closingTheStreamEndsServe()
     };
     QTRY_VERIFY_WITH_TIMEOUT(!runnerListed(), 15000);
     // The kernel (state) survives the serve process.
-    QCOMPARE(exec({{"action", "run"}, {"code", "x"}}).first("result").value("data").toString(), QString("5"));
+    QCOMPARE(exec({{"action", "run"}, {"code", "x"}}).first("result").value("data").toString(),
+             QString("5"));
 }
 
 void TestRunnerSandbox::officialSdkSharesContexts()
@@ -216,7 +241,9 @@ void TestRunnerSandbox::officialSdkSharesContexts()
         env.insert("LIZARD_API_URL", m_server.url());
         env.insert("LIZARD_API_KEY", m_server.apiKey());
         node.setProcessEnvironment(env);
-        node.start("node", QStringList{QStringLiteral(LIZARD_RUNNER_TESTS_DIR "/sdk_interop.mjs"), sdk, m_sandbox} + args);
+        node.start("node", QStringList{QStringLiteral(LIZARD_RUNNER_TESTS_DIR "/sdk_interop.mjs"),
+                                       sdk, m_sandbox} +
+                               args);
         node.waitForFinished(120000);
         const QByteArray out = node.readAllStandardOutput().trimmed();
         if (node.exitCode() != 0)
@@ -224,25 +251,35 @@ void TestRunnerSandbox::officialSdkSharesContexts()
         return QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
     };
 
-    const QString ours = exec({{"action", "create"}, {"language", "python"}}).first("context").value("id").toString();
+    const QString ours = exec({{"action", "create"}, {"language", "python"}})
+                             .first("context")
+                             .value("id")
+                             .toString();
     QVERIFY(!ours.isEmpty());
-    QVERIFY(exec({{"action", "run"}, {"context", ours}, {"code", "shared = 21"}}).first("error").isEmpty());
+    QVERIFY(exec({{"action", "run"}, {"context", ours}, {"code", "shared = 21"}})
+                .first("error")
+                .isEmpty());
     const QJsonObject used = sdkRun({"use", ours});
     QVERIFY2(!used.isEmpty(), "the SDK script failed");
     QStringList listed;
     for (const QJsonValue& c : used.value("contexts").toArray())
         listed << c.toObject().value("id").toString();
     QVERIFY2(listed.contains(ours), qPrintable(listed.join(',')));
-    QCOMPARE(used.value("results").toArray().first().toObject().value("data").toString(), QString("42"));
+    QCOMPARE(used.value("results").toArray().first().toObject().value("data").toString(),
+             QString("42"));
     QCOMPARE(used.value("executionCount").toInt(), 2); // the same kernel: our run was In[1]
 
     const QJsonObject made = sdkRun({"make"});
     const QString theirs = made.value("context").toObject().value("id").toString();
     QVERIFY2(theirs.startsWith("ctx-"), QJsonDocument(made).toJson().constData());
     const RunnerOutcome list = exec({{"action", "list"}});
-    QVERIFY(QJsonDocument(list.first("contexts").value("data").toArray()).toJson().contains(theirs.toUtf8()));
-    const RunnerOutcome run = exec({{"action", "run"}, {"context", theirs}, {"code", "sdk_var * 6"}});
-    QVERIFY2(run.ofType("notice").isEmpty(), qPrintable(run.describe())); // the SDK's kernel, reused
+    QVERIFY(QJsonDocument(list.first("contexts").value("data").toArray())
+                .toJson()
+                .contains(theirs.toUtf8()));
+    const RunnerOutcome run =
+        exec({{"action", "run"}, {"context", theirs}, {"code", "sdk_var * 6"}});
+    QVERIFY2(run.ofType("notice").isEmpty(),
+             qPrintable(run.describe())); // the SDK's kernel, reused
     QCOMPARE(run.first("result").value("data").toString(), QString("42"));
     for (const QString& id : {ours, theirs})
         QVERIFY(!exec({{"action", "delete"}, {"context", id}}).first("ok").isEmpty());

@@ -10,7 +10,6 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 #include <csignal>
 #include <memory>
@@ -81,7 +80,8 @@ void killTree(qint64 root)
 void TestRunnerServe::initTestCase()
 {
     if (RunnerHost::python().isEmpty())
-        QSKIP("no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
+        QSKIP(
+            "no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
 }
 
 void TestRunnerServe::init()
@@ -107,7 +107,8 @@ void TestRunnerServe::kernelOutlivesAKilledServeTree()
 {
     // The app closed a notebook (or lost its connection): the serve exec is cancelled and the
     // agent kills its tree. Kernels it started live on, like those of one-shot runs.
-    const RunnerOutcome created = m_serve->request({{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}});
+    const RunnerOutcome created =
+        m_serve->request({{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}});
     const QString ctx = created.first("context").value("id").toString();
     QVERIFY2(!ctx.isEmpty(), qPrintable(created.describe()));
     QVERIFY(m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept = 5"}}).finished);
@@ -115,21 +116,25 @@ void TestRunnerServe::kernelOutlivesAKilledServeTree()
     QVERIFY(m_serve->process().waitForFinished(10000));
     m_serve = std::make_unique<ServeSession>(*m_host);
     QVERIFY2(m_serve->start(), qPrintable(m_serve->error()));
-    const RunnerOutcome after = m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept + 1"}});
+    const RunnerOutcome after =
+        m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept + 1"}});
     QCOMPARE(after.first("result").value("data").toString(), QString("6"));
 }
 
 void TestRunnerServe::answersRequestsWrittenAsFiles()
 {
-    const RunnerOutcome created = m_serve->request({{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}});
+    const RunnerOutcome created =
+        m_serve->request({{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}});
     const QString ctx = created.first("context").value("id").toString();
     QVERIFY2(ctx.startsWith("ctx-"), qPrintable(created.describe()));
 
-    const RunnerOutcome set = m_serve->request({{"req", "my-1"}, {"action", "run"}, {"context", ctx}, {"code", "v = 20"}});
+    const RunnerOutcome set = m_serve->request(
+        {{"req", "my-1"}, {"action", "run"}, {"context", ctx}, {"code", "v = 20"}});
     QVERIFY(set.finished);
     for (const QJsonObject& e : set.events)
         QCOMPARE(e.value("req").toString(), QString("my-1")); // every event says which request
-    const RunnerOutcome get = m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "print('v is', v)\nv + 22"}});
+    const RunnerOutcome get = m_serve->request(
+        {{"action", "run"}, {"context", ctx}, {"code", "print('v is', v)\nv + 22"}});
     QCOMPARE(get.text("stdout"), QString("v is 20\n"));
     QCOMPARE(get.first("result").value("data").toString(), QString("42"));
     QCOMPARE(get.first("done").value("execution_count").toInt(), 2);
@@ -141,8 +146,10 @@ void TestRunnerServe::answersRequestsWrittenAsFiles()
 
 void TestRunnerServe::warmRunIsFast()
 {
-    const QJsonObject run{{"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()}, {"code", "1+1"}};
-    QCOMPARE(m_serve->request(run).first("result").value("data").toString(), QString("2")); // starts the kernel
+    const QJsonObject run{
+        {"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()}, {"code", "1+1"}};
+    QCOMPARE(m_serve->request(run).first("result").value("data").toString(),
+             QString("2")); // starts the kernel
     QList<qint64> times;
     for (int i = 0; i < 25; ++i) {
         const RunnerOutcome r = m_serve->request(run);
@@ -151,8 +158,8 @@ void TestRunnerServe::warmRunIsFast()
     }
     std::sort(times.begin(), times.end());
     const qint64 median = times.at(times.size() / 2);
-    qInfo("serve mode, warm 1+1 on this host: median %lld ms (min %lld, max %lld) over %lld runs", median,
-          times.first(), times.last(), static_cast<long long>(times.size()));
+    qInfo("serve mode, warm 1+1 on this host: median %lld ms (min %lld, max %lld) over %lld runs",
+          median, times.first(), times.last(), static_cast<long long>(times.size()));
     QVERIFY2(median <= 50, qPrintable(QString("median %1 ms").arg(median)));
 }
 
@@ -163,7 +170,8 @@ void TestRunnerServe::sameEventsAsOneShot()
                             "from IPython.display import HTML, display\ndisplay(HTML('<b>x</b>'))"};
     QList<QList<QJsonObject>> modes;
     for (bool serve : {true, false}) {
-        const QJsonObject create{{"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}};
+        const QJsonObject create{
+            {"action", "create"}, {"language", "python"}, {"cwd", m_host->cwd()}};
         const RunnerOutcome created = serve ? m_serve->request(create) : m_host->run(create);
         const QString ctx = created.first("context").value("id").toString();
         QVERIFY(!ctx.isEmpty());
@@ -177,7 +185,8 @@ void TestRunnerServe::sameEventsAsOneShot()
     if (modes.at(0) != modes.at(1)) {
         for (const auto& mode : modes) {
             for (const QJsonObject& e : mode)
-                qWarning("%s", QJsonDocument(e).toJson(QJsonDocument::Compact).left(300).constData());
+                qWarning("%s",
+                         QJsonDocument(e).toJson(QJsonDocument::Compact).left(300).constData());
             qWarning("----");
         }
     }
@@ -187,15 +196,21 @@ void TestRunnerServe::sameEventsAsOneShot()
 
 void TestRunnerServe::contextsRunConcurrently()
 {
-    const QJsonObject slow{{"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()},
+    const QJsonObject slow{{"action", "run"},
+                           {"language", "python"},
+                           {"cwd", m_host->cwd()},
                            {"code", "import time\ntime.sleep(4)\n'slow'"}};
-    const QJsonObject fast{{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "echo fast"}};
-    QCOMPARE(m_serve->request(slow).first("result").value("data").toString(), QString("'slow'")); // warm
+    const QJsonObject fast{
+        {"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "echo fast"}};
+    QCOMPARE(m_serve->request(slow).first("result").value("data").toString(),
+             QString("'slow'")); // warm
     const QString slowReq = m_serve->submit(slow);
-    const QString sameCtxReq = m_serve->submit({{"action", "run"}, {"language", "python"}, {"code", "'after'"}});
+    const QString sameCtxReq =
+        m_serve->submit({{"action", "run"}, {"language", "python"}, {"code", "'after'"}});
     const RunnerOutcome quick = m_serve->request(fast);
     QCOMPARE(quick.text("stdout"), QString("fast\n"));
-    QVERIFY2(quick.elapsedMs < 3000, qPrintable(quick.describe())); // not queued behind the python cell
+    QVERIFY2(quick.elapsedMs < 3000,
+             qPrintable(quick.describe())); // not queued behind the python cell
     const RunnerOutcome slowDone = m_serve->waitFor(slowReq);
     QCOMPARE(slowDone.first("result").value("data").toString(), QString("'slow'"));
     // One request at a time per context: the second python cell ran after the first.
@@ -206,16 +221,22 @@ void TestRunnerServe::contextsRunConcurrently()
 
 void TestRunnerServe::interruptStopsTheRunningCell()
 {
-    const QString ctx = m_serve->request({{"action", "create"}, {"cwd", m_host->cwd()}}).first("context").value("id").toString();
+    const QString ctx = m_serve->request({{"action", "create"}, {"cwd", m_host->cwd()}})
+                            .first("context")
+                            .value("id")
+                            .toString();
     QVERIFY(!ctx.isEmpty());
-    const QString running = m_serve->submit({{"action", "run"}, {"context", ctx},
-                                             {"code", "import time\nkept = 3\nprint('go', flush=True)\ntime.sleep(60)"}});
+    const QString running = m_serve->submit(
+        {{"action", "run"},
+         {"context", ctx},
+         {"code", "import time\nkept = 3\nprint('go', flush=True)\ntime.sleep(60)"}});
     QVERIFY(m_serve->waitForEvent(running, "stdout", 20000));
     const RunnerOutcome interrupt = m_serve->request({{"action", "interrupt"}, {"context", ctx}});
     QCOMPARE(interrupt.first("ok").value("interrupted").toBool(), true);
     const RunnerOutcome stopped = m_serve->waitFor(running, 20000);
     QCOMPARE(stopped.first("error").value("name").toString(), QString("KeyboardInterrupt"));
-    const RunnerOutcome after = m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept"}});
+    const RunnerOutcome after =
+        m_serve->request({{"action", "run"}, {"context", ctx}, {"code", "kept"}});
     QVERIFY2(after.first("result").value("data").toString() == "3", qPrintable(after.describe()));
 }
 
@@ -226,11 +247,14 @@ void TestRunnerServe::badRequestFileIsReported()
     junk.write("{not json");
     junk.close();
     const RunnerOutcome bad = m_serve->waitFor("junk", 10000);
-    QVERIFY2(bad.first("fatal").value("message").toString().contains("unreadable request"), qPrintable(bad.describe()));
-    const RunnerOutcome unknown = m_serve->request({{"action", "run"}, {"context", "../x"}, {"code", "1"}});
+    QVERIFY2(bad.first("fatal").value("message").toString().contains("unreadable request"),
+             qPrintable(bad.describe()));
+    const RunnerOutcome unknown =
+        m_serve->request({{"action", "run"}, {"context", "../x"}, {"code", "1"}});
     QVERIFY(unknown.first("fatal").value("message").toString().contains("invalid context id"));
     // It keeps serving.
-    QCOMPARE(m_serve->request({{"action", "list"}}).first("contexts").value("data").toArray().size(), 0);
+    QCOMPARE(
+        m_serve->request({{"action", "list"}}).first("contexts").value("data").toArray().size(), 0);
 }
 
 void TestRunnerServe::requestWrittenInPlace_data()
@@ -246,10 +270,14 @@ void TestRunnerServe::requestWrittenInPlace()
     // name, in two pieces with a pause between, must still be read whole, exactly once.
     QFETCH(QString, watch);
     ServeSession session(*m_host);
-    QVERIFY2(session.start({{"inbox", "inplace-" + watch}, {"watch", watch}}), qPrintable(session.error()));
+    QVERIFY2(session.start({{"inbox", "inplace-" + watch}, {"watch", watch}}),
+             qPrintable(session.error()));
     QCOMPARE(session.readyEvent().value("watch").toString(), watch);
-    const QByteArray request = QJsonDocument(QJsonObject{{"req", "slow-writer"}, {"action", "run"}, {"language", "bash"},
-                                                         {"cwd", m_host->cwd()}, {"code", "echo whole"}})
+    const QByteArray request = QJsonDocument(QJsonObject{{"req", "slow-writer"},
+                                                         {"action", "run"},
+                                                         {"language", "bash"},
+                                                         {"cwd", m_host->cwd()},
+                                                         {"code", "echo whole"}})
                                    .toJson(QJsonDocument::Compact);
     QFile f(session.readyEvent().value("inbox").toString() + "/req-slow-writer.json");
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -268,11 +296,13 @@ void TestRunnerServe::requestWrittenInPlace()
 
 void TestRunnerServe::inboxIsInvisibleToContextListing()
 {
-    m_serve->request({{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "true"}});
+    m_serve->request(
+        {{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "true"}});
     m_serve->request({{"action", "create"}, {"language", "bash"}, {"cwd", m_host->cwd()}});
     // The SDK's `list` takes every directory of the root that holds a meta.json.
     QStringList withMeta;
-    for (const QString& name : QDir(m_host->root()).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden)) {
+    for (const QString& name :
+         QDir(m_host->root()).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden)) {
         if (QFile::exists(m_host->root() + "/" + name + "/meta.json"))
             withMeta << name;
     }
@@ -295,14 +325,17 @@ void TestRunnerServe::lifetimeDrainsThenExits()
     // The exec API caps a command at 600 s: with a lifetime, serve says "expiring" before that,
     // answers what is running or still arrives, then says "bye" and exits.
     ServeSession shortLived(*m_host);
-    QVERIFY2(shortLived.start({{"inbox", "short"}, {"lifetime", 2}}), qPrintable(shortLived.error()));
+    QVERIFY2(shortLived.start({{"inbox", "short"}, {"lifetime", 2}}),
+             qPrintable(shortLived.error()));
     const QString inbox = m_host->root() + "/.requests/short";
     QCOMPARE(shortLived.readyEvent().value("inbox").toString(), inbox);
-    const QString slow = shortLived.submit({{"action", "run"}, {"language", "python"}, {"cwd", m_host->cwd()},
+    const QString slow = shortLived.submit({{"action", "run"},
+                                            {"language", "python"},
+                                            {"cwd", m_host->cwd()},
                                             {"code", "import time\ntime.sleep(3)\n'late'"}});
     QVERIFY(shortLived.waitForEvent({}, "expiring", 20000));
-    const RunnerOutcome straggler =
-        shortLived.request({{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "echo still"}});
+    const RunnerOutcome straggler = shortLived.request(
+        {{"action", "run"}, {"language", "bash"}, {"cwd", m_host->cwd()}, {"code", "echo still"}});
     QCOMPARE(straggler.text("stdout"), QString("still\n"));
     QCOMPARE(shortLived.waitFor(slow).first("result").value("data").toString(), QString("'late'"));
     QVERIFY(shortLived.waitForEvent({}, "bye", 20000));
@@ -314,12 +347,15 @@ void TestRunnerServe::lifetimeDrainsThenExits()
 void TestRunnerServe::exitsWhenStdoutIsClosed()
 {
     // The app's exec stream goes away: the reader of the runner's stdout is gone. Here the reader
-    // takes the "ready" line and quits; the runner must notice and exit 0 (pipefail shows its code).
-    const QString b64 = QString::fromLatin1(RunnerHost::encodeArgs({{"action", "serve"}, {"inbox", "second"}}));
+    // takes the "ready" line and quits; the runner must notice and exit 0 (pipefail shows its
+    // code).
+    const QString b64 =
+        QString::fromLatin1(RunnerHost::encodeArgs({{"action", "serve"}, {"inbox", "second"}}));
     QProcess pipeline;
     pipeline.setProcessEnvironment(m_host->environment());
-    pipeline.start("bash", {"-c", "set -o pipefail; \"$0\" \"$1\" \"$2\" | { read -r line; echo \"$line\"; }",
-                            RunnerHost::plainPython(), RunnerHost::script(), b64});
+    pipeline.start(
+        "bash", {"-c", "set -o pipefail; \"$0\" \"$1\" \"$2\" | { read -r line; echo \"$line\"; }",
+                 RunnerHost::plainPython(), RunnerHost::script(), b64});
     QVERIFY(pipeline.waitForFinished(15000));
     QVERIFY(pipeline.readAllStandardOutput().contains("\"ready\""));
     QCOMPARE(pipeline.exitCode(), 0);

@@ -12,7 +12,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
 #include <memory>
 
@@ -48,7 +47,8 @@ private:
 void TestRunnerVariables::initTestCase()
 {
     if (RunnerHost::python().isEmpty())
-        QSKIP("no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
+        QSKIP(
+            "no python3 with jupyter_client and ipykernel (scripts/install-deps.sh installs them)");
     QProcess dill;
     dill.start(RunnerHost::python(), {"-c", "import dill"});
     if (!dill.waitForFinished(30000) || dill.exitCode() != 0)
@@ -83,9 +83,10 @@ QString TestRunnerVariables::prepared()
     const QString ctx = m_host->createContext();
     if (ctx.isEmpty())
         return {};
-    const RunnerOutcome set = m_host->runCode(ctx, "x = 41\nimport os\nf = open('/etc/hostname')\n"
-                                                   "g = (i for i in range(3))\ndef h(): return x + 1\n"
-                                                   "shared = [1]; alias = shared");
+    const RunnerOutcome set =
+        m_host->runCode(ctx, "x = 41\nimport os\nf = open('/etc/hostname')\n"
+                             "g = (i for i in range(3))\ndef h(): return x + 1\n"
+                             "shared = [1]; alias = shared");
     if (!set.first("error").isEmpty())
         return {};
     const RunnerOutcome saved = m_host->run({{"action", "save_all"}});
@@ -117,8 +118,12 @@ void TestRunnerVariables::saveAllSavesWhatItCanAndSaysWhy()
 {
     const QString ctx = m_host->createContext();
     QVERIFY(!ctx.isEmpty());
-    QVERIFY(m_host->runCode(ctx, "x = 41\nimport os\nf = open('/etc/hostname')\ng = (i for i in range(3))\n"
-                                 "def h(): return x + 1").first("error").isEmpty());
+    QVERIFY(m_host
+                ->runCode(
+                    ctx, "x = 41\nimport os\nf = open('/etc/hostname')\ng = (i for i in range(3))\n"
+                         "def h(): return x + 1")
+                .first("error")
+                .isEmpty());
     const QString idle = m_host->createContext("bash"); // not python: not part of it
     QVERIFY(!idle.isEmpty());
     const RunnerOutcome saved = m_host->run({{"action", "save_all"}});
@@ -144,7 +149,8 @@ void TestRunnerVariables::saveAllSavesWhatItCanAndSaysWhy()
     // The kernel itself keeps running, untouched.
     QCOMPARE(m_host->runCode(ctx, "h()").first("result").value("data").toString(), QString("42"));
     // And the helpers are not mistaken for contexts.
-    const QStringList listed = names(m_host->run({{"action", "list"}}).first("contexts").value("data").toArray(), "id");
+    const QStringList listed =
+        names(m_host->run({{"action", "list"}}).first("contexts").value("data").toArray(), "id");
     QStringList expected{ctx, idle};
     expected.sort();
     QCOMPARE(listed, expected);
@@ -171,7 +177,8 @@ void TestRunnerVariables::hookIsInstalledAndRunsSaveAll()
     const QByteArray out = sh.readAllStandardOutput().trimmed();
     const QJsonObject ok = QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
     QCOMPARE(ok.value("type").toString(), QString("ok"));
-    QCOMPARE(names(ok.value("contexts").toArray().first().toObject().value("saved").toArray()), QStringList{"y"});
+    QCOMPARE(names(ok.value("contexts").toArray().first().toObject().value("saved").toArray()),
+             QStringList{"y"});
     QVERIFY(QFile::exists(m_host->root() + "/" + ctx + "/variables.dill"));
 }
 
@@ -209,11 +216,14 @@ void TestRunnerVariables::kernelDeathWhereSavedDoesNotLoad()
 {
     const QString ctx = prepared();
     QVERIFY(!ctx.isEmpty());
-    QVERIFY(m_host->runCode(ctx, "import os; os._exit(1)").first("error").value("name").toString() == "KernelDied");
+    QVERIFY(
+        m_host->runCode(ctx, "import os; os._exit(1)").first("error").value("name").toString() ==
+        "KernelDied");
     const RunnerOutcome next = m_host->runCode(ctx, "x");
     QCOMPARE(next.first("error").value("name").toString(), QString("NameError"));
     QCOMPARE(next.ofType("notice").size(), 1); // "started a fresh kernel", nothing loaded
-    QVERIFY(QFile::exists(m_host->root() + "/" + ctx + "/variables.dill")); // still there for a fork
+    QVERIFY(
+        QFile::exists(m_host->root() + "/" + ctx + "/variables.dill")); // still there for a fork
 }
 
 void TestRunnerVariables::stalePidOfAnUnrelatedProcessIsLeftAlone()
@@ -232,7 +242,8 @@ void TestRunnerVariables::stalePidOfAnUnrelatedProcessIsLeftAlone()
 
     const RunnerOutcome run = m_host->runCode(ctx, "z");
     QCOMPARE(run.first("error").value("name").toString(), QString("NameError"));
-    QVERIFY(run.first("notice").value("message").toString().contains("kernel.pid names another process"));
+    QVERIFY(run.first("notice").value("message").toString().contains(
+        "kernel.pid names another process"));
     QCOMPARE(bystander.state(), QProcess::Running); // neither used nor killed
     QVERIFY(RunnerHost::kernelPid(m_host->root(), ctx) != bystander.processId());
     bystander.kill();
@@ -245,12 +256,23 @@ void TestRunnerVariables::saveAllInServeMode()
     QVERIFY(!ctx.isEmpty());
     ServeSession serve(*m_host);
     QVERIFY2(serve.start(), qPrintable(serve.error()));
-    QVERIFY(serve.request({{"action", "run"}, {"context", ctx}, {"code", "w = 5"}}).first("error").isEmpty());
+    QVERIFY(serve.request({{"action", "run"}, {"context", ctx}, {"code", "w = 5"}})
+                .first("error")
+                .isEmpty());
     const RunnerOutcome saved = serve.request({{"action", "save_all"}});
-    QCOMPARE(names(saved.first("ok").value("contexts").toArray().first().toObject().value("saved").toArray()),
+    QCOMPARE(names(saved.first("ok")
+                       .value("contexts")
+                       .toArray()
+                       .first()
+                       .toObject()
+                       .value("saved")
+                       .toArray()),
              QStringList{"w"});
     // The serving kernel client is still warm and the kernel unchanged.
-    QCOMPARE(serve.request({{"action", "run"}, {"context", ctx}, {"code", "w"}}).first("result").value("data").toString(),
+    QCOMPARE(serve.request({{"action", "run"}, {"context", ctx}, {"code", "w"}})
+                 .first("result")
+                 .value("data")
+                 .toString(),
              QString("5"));
 }
 

@@ -56,7 +56,8 @@ inline ProbeResult runPython(const LocalServer& server, const QString& id, const
 // the server's output across calls (each read of the log takes what it returns).
 inline qint64 agentHostPid(const LocalServer& server, const QString& id, QByteArray& seen)
 {
-    const QRegularExpression re("sandbox " + QRegularExpression::escape(id) + " started \\(.*pid (\\d+)\\)");
+    const QRegularExpression re("sandbox " + QRegularExpression::escape(id) +
+                                " started \\(.*pid (\\d+)\\)");
     for (int i = 0; i < 50; ++i) {
         seen += server.log();
         if (const auto m = re.match(QString::fromUtf8(seen)); m.hasMatch())

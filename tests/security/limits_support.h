@@ -8,11 +8,10 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <sys/stat.h>
+#include <thread>
 #include <vector>
 
 namespace lizard::test {
@@ -81,7 +80,8 @@ struct WatchedRun
     qint64 lowest = 0; // the least seen while it ran
 };
 
-inline WatchedRun runWatchingHostMemory(const LocalServer& server, const QString& id, const QString& code)
+inline WatchedRun runWatchingHostMemory(const LocalServer& server, const QString& id,
+                                        const QString& code)
 {
     WatchedRun w;
     w.before = w.lowest = hostAvailableMb();

@@ -3,8 +3,8 @@
 // poll, so a test controls every byte and every pause (and a slow reader's receive buffer).
 
 #include <QByteArray>
-#include <QList>
 #include <QElapsedTimer>
+#include <QList>
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cerrno>

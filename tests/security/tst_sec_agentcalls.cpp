@@ -9,7 +9,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QTcpSocket>
-
 #include <atomic>
 #include <thread>
 

@@ -29,11 +29,14 @@ class TestSecurityDoc : public QObject
             const QString text = read(dir.filePath(file));
             // The slots section: from "private slots:" to the next access label or class end.
             const int begin = text.indexOf("private slots:");
-            int end = text.indexOf(QRegularExpression(QStringLiteral("\\n(private|public|protected):|\\n};")), begin + 1);
+            int end = text.indexOf(
+                QRegularExpression(QStringLiteral("\\n(private|public|protected):|\\n};")),
+                begin + 1);
             const QString section = text.mid(begin, end < 0 ? -1 : end - begin);
             for (auto it = slot.globalMatch(section); it.hasNext();) {
                 const QString name = it.next().captured(1);
-                if (!name.endsWith("_data") && !name.startsWith("init") && !name.startsWith("cleanup"))
+                if (!name.endsWith("_data") && !name.startsWith("init") &&
+                    !name.startsWith("cleanup"))
                     out.insert(suite + "::" + name);
             }
         }
@@ -48,11 +51,13 @@ private slots:
         const QSet<QString> tests = testFunctions();
         QVERIFY2(tests.size() >= 10, "found too few escape-suite functions: is the parser broken?");
         for (const QString& t : tests)
-            QVERIFY2(doc.contains("`" + t + "`"), qPrintable(t + " has no row in docs/SECURITY.md"));
+            QVERIFY2(doc.contains("`" + t + "`"),
+                     qPrintable(t + " has no row in docs/SECURITY.md"));
         static const QRegularExpression row(QStringLiteral(R"(`(tst_sec_\w+::\w+)`)"));
         for (auto it = row.globalMatch(doc); it.hasNext();) {
             const QString named = it.next().captured(1);
-            QVERIFY2(tests.contains(named), qPrintable("docs/SECURITY.md names " + named + ", which no suite has"));
+            QVERIFY2(tests.contains(named),
+                     qPrintable("docs/SECURITY.md names " + named + ", which no suite has"));
         }
     }
 };

@@ -24,7 +24,9 @@ public:
             return "<" + describe(r) + ">";
         const QJsonObject o = jsonObject(r);
         if (o.value("exitCode").toInt() != 0)
-            return QStringLiteral("<exit %1: %2>").arg(o.value("exitCode").toInt()).arg(o.value("stderr").toString());
+            return QStringLiteral("<exit %1: %2>")
+                .arg(o.value("exitCode").toInt())
+                .arg(o.value("stderr").toString());
         return o.value("stdout").toString();
     }
     int write(const QString& id, const QString& path, const QString& content) const
@@ -45,7 +47,8 @@ public:
     QString status(const QString& id) const
     {
         const auto r = m_server.request("GET", "/api/sandboxes/" + id);
-        return r.status == 200 ? jsonObject(r).value("status").toString() : QString::number(r.status);
+        return r.status == 200 ? jsonObject(r).value("status").toString()
+                               : QString::number(r.status);
     }
     int post(const QString& id, const QString& what) const
     {

@@ -185,7 +185,8 @@ public:
     bool waitMore(int timeoutMs)
     {
         if (m_socket.bytesAvailable() == 0 &&
-            (m_socket.state() != QAbstractSocket::ConnectedState || !m_socket.waitForReadyRead(qMax(timeoutMs, 1))))
+            (m_socket.state() != QAbstractSocket::ConnectedState ||
+             !m_socket.waitForReadyRead(qMax(timeoutMs, 1))))
             return false;
         m_buffer += m_socket.readAll();
         return true;
@@ -196,9 +197,9 @@ private:
     QByteArray m_buffer;
 };
 
-inline QByteArray rawRequest(const QByteArray& method, const QByteArray& target, const QByteArray& host,
-                             const QList<QByteArray>& headers = {}, const QByteArray& body = {},
-                             bool keepAlive = false)
+inline QByteArray rawRequest(const QByteArray& method, const QByteArray& target,
+                             const QByteArray& host, const QList<QByteArray>& headers = {},
+                             const QByteArray& body = {}, bool keepAlive = false)
 {
     QByteArray r = method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\n";
     for (const auto& h : headers)
@@ -212,9 +213,9 @@ inline QByteArray rawRequest(const QByteArray& method, const QByteArray& target,
 
 // One request on a new connection to hostname ("127.x.y.z:PORT"); Host is the hostname
 // unless `host` is given.
-inline RawResponse proxyRequest(const QString& hostname, const QByteArray& method, const QByteArray& target,
-                                const QList<QByteArray>& headers = {}, const QByteArray& host = {},
-                                const QByteArray& body = {})
+inline RawResponse proxyRequest(const QString& hostname, const QByteArray& method,
+                                const QByteArray& target, const QList<QByteArray>& headers = {},
+                                const QByteArray& host = {}, const QByteArray& body = {})
 {
     RawHttp http;
     const QString address = hostname.section(':', 0, 0);
@@ -224,7 +225,8 @@ inline RawResponse proxyRequest(const QString& hostname, const QByteArray& metho
         r.error = "cannot connect to " + hostname + ": " + http.socket().errorString();
         return r;
     }
-    return http.exchange(rawRequest(method, target, host.isEmpty() ? hostname.toLatin1() : host, headers, body));
+    return http.exchange(
+        rawRequest(method, target, host.isEmpty() ? hostname.toLatin1() : host, headers, body));
 }
 
 inline QByteArray tokenHeader(const QString& token)
@@ -233,16 +235,20 @@ inline QByteArray tokenHeader(const QString& token)
 }
 
 // Writes the echo server into the sandbox and starts it on `port` (in the background).
-inline bool startSandboxServer(const LocalServer& server, const QString& sandboxId, int port, QString* why)
+inline bool startSandboxServer(const LocalServer& server, const QString& sandboxId, int port,
+                               QString* why)
 {
     const QString base = "/api/sandboxes/" + sandboxId;
     auto w = server.request("POST", base + "/files",
-                            toJson({{"path", "/opt/echo/server.py"}, {"content", QString::fromUtf8(kSandboxServerPy)}}));
+                            toJson({{"path", "/opt/echo/server.py"},
+                                    {"content", QString::fromUtf8(kSandboxServerPy)}}));
     if (w.status != 204) {
         *why = "write server.py: " + describe(w);
         return false;
     }
-    const QString cmd = QString("setsid python3 /opt/echo/server.py %1 >/tmp/echo-%1.log 2>&1 </dev/null &").arg(port);
+    const QString cmd =
+        QString("setsid python3 /opt/echo/server.py %1 >/tmp/echo-%1.log 2>&1 </dev/null &")
+            .arg(port);
     auto e = server.request("POST", base + "/exec", toJson({{"cmd", cmd}}));
     if (e.status != 200 || jsonObject(e).value("exitCode").toInt() != 0) {
         *why = "start server.py: " + describe(e);
@@ -257,14 +263,16 @@ struct Exposed
     int port = 0;
 };
 
-inline Exposed expose(const LocalServer& server, const QString& sandboxId, int port, QString* why = nullptr)
+inline Exposed expose(const LocalServer& server, const QString& sandboxId, int port,
+                      QString* why = nullptr)
 {
-    const auto r = server.request("POST", QString("/api/sandboxes/%1/expose/%2").arg(sandboxId).arg(port));
+    const auto r =
+        server.request("POST", QString("/api/sandboxes/%1/expose/%2").arg(sandboxId).arg(port));
     const QJsonObject o = jsonObject(r);
     if (r.status != 200 && why)
         *why = describe(r);
-    return {o.value("hostname").toString(), o.value("url").toString(), o.value("accessToken").toString(),
-            o.value("port").toInt()};
+    return {o.value("hostname").toString(), o.value("url").toString(),
+            o.value("accessToken").toString(), o.value("port").toInt()};
 }
 
 // Waits until the sandbox's server answers through the proxy (502 while it starts).

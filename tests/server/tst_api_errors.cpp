@@ -226,8 +226,7 @@ private slots:
             << "NOT_FOUND"
             << "sb_x";
         QTest::newRow("logs of a missing sandbox")
-            << QByteArray("GET") << "/api/sandboxes/sb_x/logs" << QByteArray() << 404
-            << "NOT_FOUND"
+            << QByteArray("GET") << "/api/sandboxes/sb_x/logs" << QByteArray() << 404 << "NOT_FOUND"
             << "sb_x";
     }
 

@@ -330,12 +330,13 @@ private slots:
         s.connectToHost("127.0.0.1", quint16(m_server.port()));
         QVERIFY(s.waitForConnected(5000));
         const QByteArray json = R"({"cmd":"sleep 317"})";
-        s.write("POST /api/sandboxes/" + m_id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
-                m_server.apiKey().toUtf8() + "\r\nContent-Length: " + QByteArray::number(json.size()) +
-                "\r\n\r\n" + json);
+        s.write("POST /api/sandboxes/" + m_id.toUtf8() +
+                "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " + m_server.apiKey().toUtf8() +
+                "\r\nContent-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json);
         QVERIFY(s.waitForBytesWritten(5000));
         auto sleeping = [&] {
-            for (const auto& v : jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
+            for (const auto& v :
+                 jsonArray(m_server.request("GET", "/api/sandboxes/" + m_id + "/processes"))) {
                 if (v.toObject().value("command").toString().contains("sleep 317"))
                     return true;
             }

@@ -101,8 +101,9 @@ private slots:
         QVERIFY2(r.status == 200, qPrintable(describe(r)));
         const QString id = jsonObject(r).value("sandboxId").toString();
         QCOMPARE(jsonObject(r).value("template").toString(), QStringLiteral("interpreter"));
-        const auto py = m_server.request("POST", "/api/sandboxes/" + id + "/exec",
-                                         R"j({"cmd":["python3","-c","import numpy; print('ok')"]})j");
+        const auto py =
+            m_server.request("POST", "/api/sandboxes/" + id + "/exec",
+                             R"j({"cmd":["python3","-c","import numpy; print('ok')"]})j");
         QCOMPARE(jsonObject(py).value("stdout").toString(), QStringLiteral("ok\n"));
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
     }

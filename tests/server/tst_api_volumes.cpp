@@ -19,7 +19,7 @@ class TestApiVolumes : public QObject
     Q_OBJECT
 
     LocalServer m_server;
-    QString m_project; // id
+    QString m_project;             // id
     LocalServer::Response m_probe; // the answer to a first create: can this host make sandboxes?
 
     QString volumes() const { return "/api/projects/" + m_project + "/volumes"; }

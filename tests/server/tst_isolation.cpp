@@ -27,7 +27,8 @@ private:
     QString m_token;
     QStringList m_markers;
 
-    rt::SandboxSpec spec(const std::string& id, int pids = 1024, int memoryMb = 1024, bool net = false)
+    rt::SandboxSpec spec(const std::string& id, int pids = 1024, int memoryMb = 1024,
+                         bool net = false)
     {
         rt::SandboxSpec s;
         s.id = id;
@@ -57,9 +58,13 @@ private:
     {
         auto r = m_h.sh(h, script.toStdString());
         if (r.error)
-            qWarning("exec failed: %s; agent log: %s", r.error->message.c_str(), m_h.agentLog(h.id).constData());
+            qWarning("exec failed: %s; agent log: %s", r.error->message.c_str(),
+                     m_h.agentLog(h.id).constData());
         if (r.error && qEnvironmentVariableIsSet("LIZARD_DEBUG_ISO"))
-            QProcess::execute("sh", {"-c", QString("ps -p %1 -o pid,stat,cmd; cat /proc/%1/status | grep -i sig; echo exit_code=$(cut -d" " -f52 /proc/%1/stat)").arg(h.initPid)});
+            QProcess::execute("sh", {"-c", QString("ps -p %1 -o pid,stat,cmd; cat /proc/%1/status "
+                                                   "| grep -i sig; echo exit_code=$(cut -d"
+                                                   " -f52 /proc/%1/stat)")
+                                               .arg(h.initPid)});
         if (out)
             *out = r.out + r.err;
         return r.exitCode;
@@ -97,7 +102,8 @@ private slots:
         QTest::newRow("ssh dir") << QDir::homePath() + "/.ssh";
         QTest::newRow("host /tmp") << QString("/tmp");
         QTest::newRow("server data dir") << QString::fromStdString(m_h.dataDir());
-        QTest::newRow("another sandbox's dir") << QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_iso_b");
+        QTest::newRow("another sandbox's dir")
+            << QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_iso_b");
     }
 
     void hostFilesAreInvisible()
@@ -109,9 +115,15 @@ private slots:
         std::string out;
         QVERIFY(shIn(m_a, "cat '" + marker + "'", &out) != 0);
         QVERIFY2(out.find(secret().toStdString()) == std::string::npos, out.c_str());
-        // Nowhere in the sandbox's file system either (/proc, /sys, /dev and the host's /usr aside).
-        QCOMPARE(shIn(m_a, "timeout 20 grep -rlsF -D skip --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev "
-                           "--exclude-dir=usr " + secret() + " / | head -1", &out), 0);
+        // Nowhere in the sandbox's file system either (/proc, /sys, /dev and the host's /usr
+        // aside).
+        QCOMPARE(shIn(m_a,
+                      "timeout 20 grep -rlsF -D skip --exclude-dir=proc --exclude-dir=sys "
+                      "--exclude-dir=dev "
+                      "--exclude-dir=usr " +
+                          secret() + " / | head -1",
+                      &out),
+                 0);
         QCOMPARE(QString::fromStdString(out), QString());
         auto viaAgent = m_h.readFile(m_a, marker.toStdString());
         QVERIFY(!viaAgent);
@@ -121,8 +133,10 @@ private slots:
     void writesStayInTheSandbox()
     {
         const QString name = "lizard-iso-" + m_token;
-        QCOMPARE(shIn(m_a, "echo changed > /etc/" + name + " && echo '10.9.9.9 evil' >> /etc/hosts && "
-                           "touch /root/" + name + " /opt/" + name + " /var/" + name + " /home/user/" + name),
+        QCOMPARE(shIn(m_a, "echo changed > /etc/" + name +
+                               " && echo '10.9.9.9 evil' >> /etc/hosts && "
+                               "touch /root/" +
+                               name + " /opt/" + name + " /var/" + name + " /home/user/" + name),
                  0);
         for (const char* dir : {"/etc/", "/root/", "/opt/", "/var/", "/home/user/"})
             QVERIFY2(!QFile::exists(dir + name), dir);
@@ -135,8 +149,8 @@ private slots:
             return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<absent>");
         };
         const QByteArray keysBefore = hostKeys();
-        QCOMPARE(shIn(m_a, "mkdir -p '" + home + "/.ssh' && echo " + name + " >> '" + keysPath + "' && touch '"
-                           + home + "/" + name + "'"),
+        QCOMPARE(shIn(m_a, "mkdir -p '" + home + "/.ssh' && echo " + name + " >> '" + keysPath +
+                               "' && touch '" + home + "/" + name + "'"),
                  0);
         QVERIFY2(!QFile::exists(home + "/" + name), qPrintable(home));
         QCOMPARE(hostKeys(), keysBefore);
@@ -147,7 +161,8 @@ private slots:
         QVERIFY(shIn(m_b, "cat /etc/" + name) != 0);
         QVERIFY(shIn(m_b, "grep -q 10.9.9.9 /etc/hosts") != 0);
         // The write landed in this sandbox's own directory.
-        QVERIFY(QFile::exists(QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_iso_a/upper/etc/") + name));
+        QVERIFY(QFile::exists(
+            QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_iso_a/upper/etc/") + name));
     }
 
     void usrIsCopyOnWrite()
@@ -175,7 +190,8 @@ private slots:
 
     void privateFilesOfTheHostAreNotCopied()
     {
-        for (const char* f : {"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/machine-id", "/etc/ssh", "/etc/ssl/private"})
+        for (const char* f : {"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/machine-id",
+                              "/etc/ssh", "/etc/ssl/private"})
             QVERIFY2(shIn(m_a, QString("test -e ") + f) != 0, f);
         std::string out;
         QCOMPARE(shIn(m_a, "cut -d: -f1 /etc/passwd | tr '\\n' ' '", &out), 0);
@@ -191,7 +207,9 @@ private slots:
         std::string out;
         QCOMPARE(shIn(m_a, "ls -A /usr/local/bin | wc -l", &out), 0);
         QCOMPARE(out, std::string("0\n")); // never the host's /usr/local
-        QVERIFY(m_h.writeFile(m_a, "/usr/local/lib/python3.11/dist-packages/" + mod.toStdString() + ".py", "X = 42\n"));
+        QVERIFY(m_h.writeFile(
+            m_a, "/usr/local/lib/python3.11/dist-packages/" + mod.toStdString() + ".py",
+            "X = 42\n"));
         QCOMPARE(shIn(m_a, "python3 -c 'import " + mod + "; print(" + mod + ".X)'", &out), 0);
         QCOMPARE(out, std::string("42\n"));
         QVERIFY(!QFile::exists("/usr/local/lib/python3.11/dist-packages/" + mod + ".py"));
@@ -204,11 +222,17 @@ private slots:
             QSKIP("pip is not installed on this host");
         const QString pkg = "lizpkg" + m_token.left(8);
         const QString script =
-            "set -e; mkdir -p /tmp/src/" + pkg + "; cd /tmp/src; "
-            "printf 'from setuptools import setup\\nsetup(name=\"" + pkg + "\", version=\"1.0\", packages=[\"" + pkg + "\"])\\n' > setup.py; "
-            "echo 'VALUE = 7' > " + pkg + "/__init__.py; "
+            "set -e; mkdir -p /tmp/src/" + pkg +
+            "; cd /tmp/src; "
+            "printf 'from setuptools import setup\\nsetup(name=\"" +
+            pkg + "\", version=\"1.0\", packages=[\"" + pkg +
+            "\"])\\n' > setup.py; "
+            "echo 'VALUE = 7' > " +
+            pkg +
+            "/__init__.py; "
             "python3 -m pip install --no-index --no-build-isolation --quiet /tmp/src 2>&1; "
-            "cd /; python3 -c 'import " + pkg + "; print(" + pkg + ".VALUE, " + pkg + ".__file__)'";
+            "cd /; python3 -c 'import " +
+            pkg + "; print(" + pkg + ".VALUE, " + pkg + ".__file__)'";
         std::string out;
         QCOMPARE(shIn(m_a, script, &out), 0);
         QVERIFY2(out.find("7 /usr/local/lib/python3") != std::string::npos, out.c_str());
@@ -240,7 +264,8 @@ private slots:
         const qint64 pid = host.processId();
         std::string out;
         QVERIFY(shIn(m_a, "pgrep -f '^sleep 419$'", &out) != 0);
-        shIn(m_a, QString("kill -9 %1").arg(pid), &out); // may name some sandbox pid; never the host's
+        shIn(m_a, QString("kill -9 %1").arg(pid),
+             &out); // may name some sandbox pid; never the host's
         QTest::qWait(100);
         QCOMPARE(host.state(), QProcess::Running);
         QCOMPARE(::kill(pid_t(pid), 0), 0);
@@ -259,7 +284,8 @@ private slots:
     void networkDoesNotReachHostLoopback()
     {
         if (!m_h.rt().capabilities().network)
-            QSKIP("no usable slirp4netns (not installed, or /dev/net/tun not accessible to this user)");
+            QSKIP("no usable slirp4netns (not installed, or /dev/net/tun not accessible to this "
+                  "user)");
         int listener = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
@@ -275,8 +301,10 @@ private slots:
         QVERIFY(net.value().internetAccess);
         std::string out;
         QCOMPARE(m_h.sh(net.value(), "cat /sys/class/net/tap0/operstate").exitCode, 0);
-        const QString probe = QString("python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
-                                      "print(s.connect_ex(('10.0.2.2', %1)))\"").arg(port);
+        const QString probe =
+            QString("python3 -c \"import socket; s=socket.socket(); s.settimeout(2); "
+                    "print(s.connect_ex(('10.0.2.2', %1)))\"")
+                .arg(port);
         auto r = m_h.sh(net.value(), probe.toStdString());
         m_h.rt().destroy(net.value());
         ::close(listener);

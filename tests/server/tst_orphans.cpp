@@ -7,7 +7,6 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
-
 #include <csignal>
 
 using namespace lizard::test;
@@ -69,8 +68,8 @@ class TestOrphans : public QObject
     QString create(int timeoutMs)
     {
         QString why;
-        const QString id = createSandbox(
-            m_server, {{"projectId", m_project}, {"timeoutMs", timeoutMs}}, &why);
+        const QString id =
+            createSandbox(m_server, {{"projectId", m_project}, {"timeoutMs", timeoutMs}}, &why);
         if (id.isEmpty())
             qWarning().noquote() << why;
         return id;
@@ -82,8 +81,8 @@ class TestOrphans : public QObject
     {
         QTest::qWait((kGraceS + 1) * 1000);
         QVERIFY2(runs(pid), qPrintable("the sandbox ended: " + word));
-        const auto exec = jsonObject(m_server.request(
-            "POST", "/api/sandboxes/" + id + "/exec", toJson({{"cmd", "echo " + word}})));
+        const auto exec = jsonObject(m_server.request("POST", "/api/sandboxes/" + id + "/exec",
+                                                      toJson({{"cmd", "echo " + word}})));
         QCOMPARE(exec.value("stdout").toString(), word + "\n");
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
     }
@@ -111,8 +110,9 @@ private slots:
         QVERIFY(runs(pid));
         QTest::qWait((kGraceS + 1) * 1000);
         QVERIFY2(runs(pid), "a sandbox ended while its server renewed its lease");
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("status").toString(),
-                 QStringLiteral("running"));
+        QCOMPARE(
+            jsonObject(m_server.request("GET", "/api/sandboxes/" + id)).value("status").toString(),
+            QStringLiteral("running"));
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
     }
 
@@ -138,10 +138,11 @@ private slots:
         const qint64 deadlinePid = initPid(m_server, deadline);
         const qint64 pausedPid = initPid(m_server, paused);
         // A timeout change reaches the agent: the deadline is now 1 s after the crash.
-        QCOMPARE(m_server.request("POST", "/api/sandboxes/" + deadline + "/timeout",
-                                  R"({"timeoutMs":1300})")
-                     .status,
-                 204);
+        QCOMPARE(
+            m_server
+                .request("POST", "/api/sandboxes/" + deadline + "/timeout", R"({"timeoutMs":1300})")
+                .status,
+            204);
         QTest::qWait(300); // the change's lease renewal is sent from a worker
         QVERIFY(m_server.crash());
         QElapsedTimer clock;
@@ -156,7 +157,8 @@ private slots:
         QVERIFY2(agentLog(m_server, deadline).contains("its deadline passed"),
                  qPrintable(agentLog(m_server, deadline)));
         QVERIFY2(noDeadlineGone >= 0, "a sandbox outlived its grace period with no server");
-        QVERIFY2(clock.elapsed() >= (kGraceS - 2) * 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(clock.elapsed() >= (kGraceS - 2) * 1000,
+                 qPrintable(QString::number(clock.elapsed())));
         QVERIFY2(agentLog(m_server, noDeadline).contains("no word from lizard-local"),
                  qPrintable(agentLog(m_server, noDeadline)));
         // The frozen one waits for a server, however long.
@@ -168,7 +170,9 @@ private slots:
             QCOMPARE(m_server.request("GET", "/api/sandboxes/" + gone).status, 404);
         QVERIFY(!QFile::exists(m_server.dataDir() + "/sandboxes/" + noDeadline));
         // Thawed, the paused one gets a fresh grace period and its server renews it.
-        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + paused)).value("status").toString(),
+        QCOMPARE(jsonObject(m_server.request("GET", "/api/sandboxes/" + paused))
+                     .value("status")
+                     .toString(),
                  QStringLiteral("paused"));
         QCOMPARE(m_server.request("POST", "/api/sandboxes/" + paused + "/resume").status, 204);
         stillRunsAfterAGracePeriod(paused, pausedPid, "thawed");

@@ -34,8 +34,10 @@ private slots:
         QVERIFY2(!m_ea.token.isEmpty(), qPrintable(why));
         m_eb = expose(m_server, m_b, 8000, &why);
         QVERIFY2(!m_eb.token.isEmpty(), qPrintable(why));
-        QVERIFY2(waitUntilServing(m_ea), "the echo server in sandbox A did not answer through the proxy");
-        QVERIFY2(waitUntilServing(m_eb), "the echo server in sandbox B did not answer through the proxy");
+        QVERIFY2(waitUntilServing(m_ea),
+                 "the echo server in sandbox A did not answer through the proxy");
+        QVERIFY2(waitUntilServing(m_eb),
+                 "the echo server in sandbox B did not answer through the proxy");
     }
 
     void exposeAnswer()
@@ -47,15 +49,18 @@ private slots:
         QCOMPARE(m_ea.url, "http://" + m_ea.hostname + "/?lizard_token=" + m_ea.token);
         QCOMPARE(m_ea.port, 8000);
         QVERIFY(m_ea.token.size() >= 32);
-        QVERIFY2(m_ea.hostname.section(':', 0, 0) != m_eb.hostname.section(':', 0, 0), "own address per exposure");
-        QCOMPARE(m_ea.hostname.section(':', 1, 1), m_eb.hostname.section(':', 1, 1)); // one proxy port
+        QVERIFY2(m_ea.hostname.section(':', 0, 0) != m_eb.hostname.section(':', 0, 0),
+                 "own address per exposure");
+        QCOMPARE(m_ea.hostname.section(':', 1, 1),
+                 m_eb.hostname.section(':', 1, 1)); // one proxy port
         QVERIFY(m_ea.token != m_eb.token);
 
         const Exposed again = expose(m_server, m_a, 8000);
         QCOMPARE(again.hostname, m_ea.hostname);
         QCOMPARE(again.token, m_ea.token);
         const Exposed other = expose(m_server, m_a, 8001);
-        QCOMPARE(other.token, m_ea.token); // one token per sandbox (the SDK keeps sandbox.accessToken)
+        QCOMPARE(other.token,
+                 m_ea.token); // one token per sandbox (the SDK keeps sandbox.accessToken)
         QVERIFY(other.hostname != m_ea.hostname);
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + m_a + "/expose/8001").status, 204);
     }
@@ -68,12 +73,17 @@ private slots:
         QTest::addColumn<QString>("code");
         const QString a = "/api/sandboxes/" + m_a;
         QTest::newRow("port 0") << QByteArray("POST") << a + "/expose/0" << 400 << "INVALID_PORT";
-        QTest::newRow("port 65536") << QByteArray("POST") << a + "/expose/65536" << 400 << "INVALID_PORT";
-        QTest::newRow("port abc") << QByteArray("POST") << a + "/expose/abc" << 400 << "INVALID_PORT";
+        QTest::newRow("port 65536")
+            << QByteArray("POST") << a + "/expose/65536" << 400 << "INVALID_PORT";
+        QTest::newRow("port abc") << QByteArray("POST") << a + "/expose/abc" << 400
+                                  << "INVALID_PORT";
         QTest::newRow("port -1") << QByteArray("POST") << a + "/expose/-1" << 400 << "INVALID_PORT";
-        QTest::newRow("unknown sandbox") << QByteArray("POST") << "/api/sandboxes/sb_nope/expose/80" << 404 << "NOT_FOUND";
-        QTest::newRow("unexpose not exposed") << QByteArray("DELETE") << a + "/expose/9" << 404 << "NOT_FOUND";
-        QTest::newRow("unexpose unknown sandbox") << QByteArray("DELETE") << "/api/sandboxes/sb_nope/expose/80" << 404 << "NOT_FOUND";
+        QTest::newRow("unknown sandbox")
+            << QByteArray("POST") << "/api/sandboxes/sb_nope/expose/80" << 404 << "NOT_FOUND";
+        QTest::newRow("unexpose not exposed")
+            << QByteArray("DELETE") << a + "/expose/9" << 404 << "NOT_FOUND";
+        QTest::newRow("unexpose unknown sandbox")
+            << QByteArray("DELETE") << "/api/sandboxes/sb_nope/expose/80" << 404 << "NOT_FOUND";
     }
     void exposeErrors()
     {
@@ -87,7 +97,8 @@ private slots:
 
     void exposeNeedsKey()
     {
-        const auto r = m_server.request("POST", "/api/sandboxes/" + m_a + "/expose/8000", {}, "liz_wrong");
+        const auto r =
+            m_server.request("POST", "/api/sandboxes/" + m_a + "/expose/8000", {}, "liz_wrong");
         QCOMPARE(r.status, 401);
     }
 
@@ -151,7 +162,8 @@ private slots:
     void redirectKeepsOtherParameters()
     {
         const QByteArray t = m_ea.token.toLatin1();
-        const RawResponse r = proxyRequest(m_ea.hostname, "GET", "/p/a%20b?lizard_token=" + t + "&q=%C3%BC&x");
+        const RawResponse r =
+            proxyRequest(m_ea.hostname, "GET", "/p/a%20b?lizard_token=" + t + "&q=%C3%BC&x");
         QCOMPARE(r.status, 302);
         QCOMPARE(r.header("location"), QByteArray("/p/a%20b?q=%C3%BC&x"));
         const RawResponse bare = proxyRequest(m_ea.hostname, "GET", "/?lizard_token=" + t);
@@ -161,8 +173,9 @@ private slots:
     void tokenNeverReachesTheSandbox()
     {
         const QByteArray t = m_ea.token.toLatin1();
-        const RawResponse r = proxyRequest(m_ea.hostname, "GET", "/headers?x=1&lizard_token=" + t,
-                                           {tokenHeader(m_ea.token), "Cookie: a=1; lizard_token=" + t + "; b=2"});
+        const RawResponse r =
+            proxyRequest(m_ea.hostname, "GET", "/headers?x=1&lizard_token=" + t,
+                         {tokenHeader(m_ea.token), "Cookie: a=1; lizard_token=" + t + "; b=2"});
         QCOMPARE(r.status, 200); // the header decides; no redirect then
         const QJsonObject echo = QJsonDocument::fromJson(r.body).object();
         QCOMPARE(echo.value("path").toString(), QString("/headers?x=1"));
@@ -172,7 +185,8 @@ private slots:
             QVERIFY2(name != "x-lizard-access-token", "the token header reached the sandbox");
             if (name == "cookie")
                 cookie = h.toArray().at(1).toString();
-            QVERIFY2(!h.toArray().at(1).toString().contains(m_ea.token), "the token reached the sandbox");
+            QVERIFY2(!h.toArray().at(1).toString().contains(m_ea.token),
+                     "the token reached the sandbox");
         }
         QCOMPARE(cookie, QString("a=1; b=2"));
         QVERIFY(!r.body.contains(t));
@@ -196,19 +210,23 @@ private slots:
     {
         QFETCH(QByteArray, host);
         QFETCH(int, status);
-        const RawResponse r = proxyRequest(m_ea.hostname, "GET", "/headers", {tokenHeader(m_ea.token)}, host);
+        const RawResponse r =
+            proxyRequest(m_ea.hostname, "GET", "/headers", {tokenHeader(m_ea.token)}, host);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.status, status);
     }
 
     void absoluteFormTargetIsChecked()
     {
-        const RawResponse evil = proxyRequest(m_ea.hostname, "GET", "http://evil.example/headers", {tokenHeader(m_ea.token)});
+        const RawResponse evil = proxyRequest(m_ea.hostname, "GET", "http://evil.example/headers",
+                                              {tokenHeader(m_ea.token)});
         QCOMPARE(evil.status, 421);
-        const RawResponse own = proxyRequest(m_ea.hostname, "GET", "http://" + m_ea.hostname.toLatin1() + "/headers?k=v",
+        const RawResponse own = proxyRequest(m_ea.hostname, "GET",
+                                             "http://" + m_ea.hostname.toLatin1() + "/headers?k=v",
                                              {tokenHeader(m_ea.token)});
         QCOMPARE(own.status, 200);
-        QCOMPARE(QJsonDocument::fromJson(own.body).object().value("path").toString(), QString("/headers?k=v"));
+        QCOMPARE(QJsonDocument::fromJson(own.body).object().value("path").toString(),
+                 QString("/headers?k=v"));
     }
 
     void notExposedAddressIs404()
@@ -222,15 +240,19 @@ private slots:
     void everyRequestOnAConnectionIsChecked()
     {
         RawHttp http;
-        QVERIFY(http.connectTo(m_ea.hostname.section(':', 0, 0), quint16(m_ea.hostname.section(':', 1, 1).toUInt())));
+        QVERIFY(http.connectTo(m_ea.hostname.section(':', 0, 0),
+                               quint16(m_ea.hostname.section(':', 1, 1).toUInt())));
         const QByteArray host = m_ea.hostname.toLatin1();
-        const RawResponse first = http.exchange(rawRequest("GET", "/one", host, {tokenHeader(m_ea.token)}, {}, true));
+        const RawResponse first =
+            http.exchange(rawRequest("GET", "/one", host, {tokenHeader(m_ea.token)}, {}, true));
         QCOMPARE(first.status, 200);
         const RawResponse second = http.exchange(rawRequest("GET", "/two", host, {}, {}, true));
         QCOMPARE(second.status, 401);
-        const RawResponse third = http.exchange(rawRequest("GET", "/three", host, {tokenHeader(m_ea.token)}, {}, true));
+        const RawResponse third =
+            http.exchange(rawRequest("GET", "/three", host, {tokenHeader(m_ea.token)}, {}, true));
         QCOMPARE(third.status, 200);
-        QCOMPARE(QJsonDocument::fromJson(third.body).object().value("path").toString(), QString("/three"));
+        QCOMPARE(QJsonDocument::fromJson(third.body).object().value("path").toString(),
+                 QString("/three"));
     }
 
     void commonClients_data()
@@ -242,11 +264,12 @@ private slots:
         QTest::newRow("curl") << "curl" << QStringList{"-sS", "--noproxy", "*", "-H", header, url};
         QTest::newRow("python urllib")
             << "python3"
-            << QStringList{"-c",
-                           "import sys, urllib.request as u; r = u.build_opener(u.ProxyHandler({})).open("
-                           "u.Request(sys.argv[1], headers={'X-Lizard-Access-Token': sys.argv[2]})); "
-                           "sys.stdout.write(r.read().decode())",
-                           url, m_ea.token};
+            << QStringList{
+                   "-c",
+                   "import sys, urllib.request as u; r = u.build_opener(u.ProxyHandler({})).open("
+                   "u.Request(sys.argv[1], headers={'X-Lizard-Access-Token': sys.argv[2]})); "
+                   "sys.stdout.write(r.read().decode())",
+                   url, m_ea.token};
         // A browser-like client: the token URL, its cookie, then the page without the token.
         QTest::newRow("curl with the url and a cookie jar")
             << "curl" << QStringList{"-sS", "-L", "--noproxy", "*", "-c", "/dev/null", m_ea.url};

@@ -11,7 +11,8 @@ namespace {
 bool refused(const QString& hostname)
 {
     RawHttp http;
-    return !http.connectTo(hostname.section(':', 0, 0), quint16(hostname.section(':', 1, 1).toUInt()), 3000) &&
+    return !http.connectTo(hostname.section(':', 0, 0),
+                           quint16(hostname.section(':', 1, 1).toUInt()), 3000) &&
            http.socket().error() == QAbstractSocket::ConnectionRefusedError;
 }
 
@@ -81,13 +82,18 @@ private slots:
         const Exposed e = expose(m_server, m_id, 8000);
         QVERIFY(waitUntilServing(e));
         RawHttp open;
-        QVERIFY(open.connectTo(e.hostname.section(':', 0, 0), quint16(e.hostname.section(':', 1, 1).toUInt())));
-        QCOMPARE(open.exchange(rawRequest("GET", "/", e.hostname.toLatin1(), {tokenHeader(e.token)}, {}, true)).status, 200);
+        QVERIFY(open.connectTo(e.hostname.section(':', 0, 0),
+                               quint16(e.hostname.section(':', 1, 1).toUInt())));
+        QCOMPARE(open.exchange(rawRequest("GET", "/", e.hostname.toLatin1(), {tokenHeader(e.token)},
+                                          {}, true))
+                     .status,
+                 200);
 
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + m_id + "/expose/8000").status, 204);
         QVERIFY2(refused(e.hostname), "a new connection after unexpose must be refused");
         // The kept-alive connection is closed too: no answer comes on it any more.
-        const RawResponse late = open.exchange(rawRequest("GET", "/", e.hostname.toLatin1(), {tokenHeader(e.token)}, {}, true), 5000);
+        const RawResponse late = open.exchange(
+            rawRequest("GET", "/", e.hostname.toLatin1(), {tokenHeader(e.token)}, {}, true), 5000);
         QVERIFY2(late.status == 0 || late.status == 404, qPrintable(QString::number(late.status)));
         const auto again = m_server.request("DELETE", "/api/sandboxes/" + m_id + "/expose/8000");
         QVERIFY(isError(again, 404, "NOT_FOUND"));
@@ -99,7 +105,9 @@ private slots:
         QVERIFY(waitUntilServing(e));
         const auto pause = m_server.request("POST", "/api/sandboxes/" + m_id + "/pause");
         QVERIFY2(pause.status / 100 == 2, qPrintable(describe(pause)));
-        QTRY_COMPARE_WITH_TIMEOUT(jsonObject(m_server.request("GET", "/api/sandboxes/" + m_id)).value("status").toString(),
+        QTRY_COMPARE_WITH_TIMEOUT(jsonObject(m_server.request("GET", "/api/sandboxes/" + m_id))
+                                      .value("status")
+                                      .toString(),
                                   QString("paused"), 20000);
         const RawResponse r = proxyRequest(e.hostname, "GET", "/", {tokenHeader(e.token)});
         QCOMPARE(r.status, 409);

@@ -17,16 +17,26 @@ private slots:
         QTest::addColumn<bool>("valid");
         QTest::addColumn<QString>("authority");
         QTest::addColumn<QString>("originForm");
-        QTest::newRow("root") << "/" << true << "" << "/";
-        QTest::newRow("query") << "/a/b?x=1&y" << true << "" << "/a/b?x=1&y";
-        QTest::newRow("empty query kept") << "/a?" << true << "" << "/a?";
-        QTest::newRow("absolute") << "http://127.1.2.3:7412/p?q" << true << "127.1.2.3:7412" << "/p?q";
-        QTest::newRow("absolute, no path") << "http://127.1.2.3:7412" << true << "127.1.2.3:7412" << "/";
-        QTest::newRow("absolute, query only") << "http://h?q=1" << true << "h" << "/?q=1";
-        QTest::newRow("asterisk") << "*" << false << "" << "";
-        QTest::newRow("authority form") << "example.com:443" << false << "" << "";
-        QTest::newRow("https scheme") << "https://h/" << false << "" << "";
-        QTest::newRow("empty authority") << "http:///x" << false << "" << "";
+        QTest::newRow("root") << "/" << true << ""
+                              << "/";
+        QTest::newRow("query") << "/a/b?x=1&y" << true << ""
+                               << "/a/b?x=1&y";
+        QTest::newRow("empty query kept") << "/a?" << true << ""
+                                          << "/a?";
+        QTest::newRow("absolute") << "http://127.1.2.3:7412/p?q" << true << "127.1.2.3:7412"
+                                  << "/p?q";
+        QTest::newRow("absolute, no path") << "http://127.1.2.3:7412" << true << "127.1.2.3:7412"
+                                           << "/";
+        QTest::newRow("absolute, query only") << "http://h?q=1" << true << "h"
+                                              << "/?q=1";
+        QTest::newRow("asterisk") << "*" << false << ""
+                                  << "";
+        QTest::newRow("authority form") << "example.com:443" << false << ""
+                                        << "";
+        QTest::newRow("https scheme") << "https://h/" << false << ""
+                                      << "";
+        QTest::newRow("empty authority") << "http:///x" << false << ""
+                                         << "";
     }
     void parseTargets()
     {
@@ -71,13 +81,20 @@ private slots:
         QTest::addColumn<bool>("found");
         QTest::addColumn<QString>("token");
         QTest::addColumn<QString>("rest");
-        QTest::newRow("only") << "lizard_token=abc" << true << "abc" << "";
-        QTest::newRow("first") << "lizard_token=abc&x=1" << true << "abc" << "x=1";
-        QTest::newRow("middle") << "a=1&lizard_token=abc&b=%20" << true << "abc" << "a=1&b=%20";
-        QTest::newRow("twice, last wins") << "lizard_token=a&lizard_token=b" << true << "b" << "";
-        QTest::newRow("encoded") << "lizard_token=a%2Bb" << true << "a+b" << "";
-        QTest::newRow("absent") << "x=lizard_token" << false << "" << "x=lizard_token";
-        QTest::newRow("prefix name") << "my_lizard_token=1" << false << "" << "my_lizard_token=1";
+        QTest::newRow("only") << "lizard_token=abc" << true << "abc"
+                              << "";
+        QTest::newRow("first") << "lizard_token=abc&x=1" << true << "abc"
+                               << "x=1";
+        QTest::newRow("middle") << "a=1&lizard_token=abc&b=%20" << true << "abc"
+                                << "a=1&b=%20";
+        QTest::newRow("twice, last wins") << "lizard_token=a&lizard_token=b" << true << "b"
+                                          << "";
+        QTest::newRow("encoded") << "lizard_token=a%2Bb" << true << "a+b"
+                                 << "";
+        QTest::newRow("absent") << "x=lizard_token" << false << ""
+                                << "x=lizard_token";
+        QTest::newRow("prefix name") << "my_lizard_token=1" << false << ""
+                                     << "my_lizard_token=1";
     }
     void queryTokens()
     {
@@ -91,7 +108,8 @@ private slots:
         QCOMPARE(got.has_value(), found);
         if (found)
             QCOMPARE(QString::fromStdString(*got), token);
-        QCOMPARE(QString::fromStdString(t->originForm()), rest.isEmpty() ? QString("/p") : "/p?" + rest);
+        QCOMPARE(QString::fromStdString(t->originForm()),
+                 rest.isEmpty() ? QString("/p") : "/p?" + rest);
     }
 
     void cookies_data()
@@ -100,12 +118,18 @@ private slots:
         QTest::addColumn<bool>("found");
         QTest::addColumn<QString>("token");
         QTest::addColumn<QString>("rest");
-        QTest::newRow("only") << "lizard_token=abc" << true << "abc" << "";
-        QTest::newRow("among others") << "a=1; lizard_token=abc; b=2" << true << "abc" << "a=1; b=2";
-        QTest::newRow("no spaces") << "a=1;lizard_token=abc" << true << "abc" << "a=1";
-        QTest::newRow("quoted") << "lizard_token=\"abc\"" << true << "abc" << "";
-        QTest::newRow("absent") << "a=1; b=lizard_token" << false << "" << "a=1; b=lizard_token";
-        QTest::newRow("similar name") << "xlizard_token=1" << false << "" << "xlizard_token=1";
+        QTest::newRow("only") << "lizard_token=abc" << true << "abc"
+                              << "";
+        QTest::newRow("among others") << "a=1; lizard_token=abc; b=2" << true << "abc"
+                                      << "a=1; b=2";
+        QTest::newRow("no spaces") << "a=1;lizard_token=abc" << true << "abc"
+                                   << "a=1";
+        QTest::newRow("quoted") << "lizard_token=\"abc\"" << true << "abc"
+                                << "";
+        QTest::newRow("absent") << "a=1; b=lizard_token" << false << ""
+                                << "a=1; b=lizard_token";
+        QTest::newRow("similar name") << "xlizard_token=1" << false << ""
+                                      << "xlizard_token=1";
     }
     void cookies()
     {

@@ -11,7 +11,6 @@ using namespace lizard::test;
 
 namespace {
 
-
 // A client WebSocket frame (FIN, masked).
 QByteArray wsFrame(int opcode, const QByteArray& payload)
 {
@@ -30,7 +29,8 @@ QByteArray wsFrame(int opcode, const QByteArray& payload)
             f.append(char((n >> (8 * i)) & 0xff));
     }
     const quint32 maskValue = QRandomGenerator::global()->generate();
-    const char mask[4] = {char(maskValue), char(maskValue >> 8), char(maskValue >> 16), char(maskValue >> 24)};
+    const char mask[4] = {char(maskValue), char(maskValue >> 8), char(maskValue >> 16),
+                          char(maskValue >> 24)};
     f.append(mask, 4);
     for (qint64 i = 0; i < n; ++i)
         f.append(char(payload[i] ^ mask[i % 4]));
@@ -106,12 +106,14 @@ private slots:
     void webSocketEcho()
     {
         RawHttp http;
-        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0), quint16(m_e.hostname.section(':', 1, 1).toUInt())));
+        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0),
+                               quint16(m_e.hostname.section(':', 1, 1).toUInt())));
         const QByteArray key = QByteArray("dGhlIHNhbXBsZSBub25jZQ==");
-        http.socket().write(rawRequest("GET", "/ws", m_e.hostname.toLatin1(),
-                                       {tokenHeader(m_e.token), "Upgrade: websocket", "Connection: Upgrade",
-                                        "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: " + key},
-                                       {}, true));
+        http.socket().write(
+            rawRequest("GET", "/ws", m_e.hostname.toLatin1(),
+                       {tokenHeader(m_e.token), "Upgrade: websocket", "Connection: Upgrade",
+                        "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: " + key},
+                       {}, true));
         const RawResponse hs = http.readResponse();
         QVERIFY2(hs.error.isEmpty(), qPrintable(hs.error));
         QCOMPARE(hs.status, 101);
@@ -148,9 +150,10 @@ private slots:
 
     void webSocketNeedsTheToken()
     {
-        const RawResponse r = proxyRequest(m_e.hostname, "GET", "/ws",
-                                           {"Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
-                                            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="});
+        const RawResponse r =
+            proxyRequest(m_e.hostname, "GET", "/ws",
+                         {"Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="});
         QCOMPARE(r.status, 401);
     }
 
@@ -171,17 +174,20 @@ private slots:
         for (int i = 0; i < size; ++i)
             body[i] = char(QRandomGenerator::global()->bounded(256));
         RawHttp http;
-        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0), quint16(m_e.hostname.section(':', 1, 1).toUInt())));
+        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0),
+                               quint16(m_e.hostname.section(':', 1, 1).toUInt())));
         QList<QByteArray> headers{tokenHeader(m_e.token)};
         if (expectContinue) {
             headers << "Expect: 100-continue";
-            http.socket().write(rawRequest("POST", "/upload", m_e.hostname.toLatin1(), headers, {}, false)
-                                    .replace("Content-Length: 0", "Content-Length: " + QByteArray::number(size)));
+            http.socket().write(
+                rawRequest("POST", "/upload", m_e.hostname.toLatin1(), headers, {}, false)
+                    .replace("Content-Length: 0", "Content-Length: " + QByteArray::number(size)));
             const RawResponse cont = http.readResponse(10000);
             QCOMPARE(cont.status, 100);
             http.socket().write(body);
         } else {
-            http.socket().write(rawRequest("POST", "/upload", m_e.hostname.toLatin1(), headers, body));
+            http.socket().write(
+                rawRequest("POST", "/upload", m_e.hostname.toLatin1(), headers, body));
         }
         const RawResponse r = http.readResponse(60000);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
@@ -189,7 +195,8 @@ private slots:
         const QJsonObject echo = QJsonDocument::fromJson(r.body).object();
         QCOMPARE(echo.value("bodyLength").toInt(), size);
         QCOMPARE(echo.value("bodySha256").toString(),
-                 QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex()));
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex()));
     }
 
     void download200MiBWithFlatMemory()
@@ -197,9 +204,11 @@ private slots:
         const qint64 pid = serverPid();
         QVERIFY(rssKiB(pid) > 0);
         RawHttp http;
-        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0), quint16(m_e.hostname.section(':', 1, 1).toUInt())));
+        QVERIFY(http.connectTo(m_e.hostname.section(':', 0, 0),
+                               quint16(m_e.hostname.section(':', 1, 1).toUInt())));
         http.socket().setReadBufferSize(256 * 1024); // the test reads slowly, so TCP pushes back
-        http.socket().write(rawRequest("GET", "/big?mb=200", m_e.hostname.toLatin1(), {tokenHeader(m_e.token)}));
+        http.socket().write(
+            rawRequest("GET", "/big?mb=200", m_e.hostname.toLatin1(), {tokenHeader(m_e.token)}));
         QByteArray& buf = http.buffer();
         while (buf.indexOf("\r\n\r\n") < 0)
             QVERIFY(http.waitMore(20000));
@@ -238,9 +247,11 @@ private slots:
         peak = qMax(peak, rssKiB(pid));
         QCOMPARE(received, total);
         const qint64 growth = peak - baseline;
-        qInfo("lizard-local RSS: %lld KiB after 4 MiB, peak %lld KiB over 200 MiB (growth %lld KiB)", baseline,
-              peak, growth);
-        QVERIFY2(growth < 24 * 1024, qPrintable(QString("server memory grew by %1 KiB").arg(growth)));
+        qInfo(
+            "lizard-local RSS: %lld KiB after 4 MiB, peak %lld KiB over 200 MiB (growth %lld KiB)",
+            baseline, peak, growth);
+        QVERIFY2(growth < 24 * 1024,
+                 qPrintable(QString("server memory grew by %1 KiB").arg(growth)));
     }
 
     void cleanupTestCase()

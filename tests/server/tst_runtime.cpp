@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
-
 #include <signal.h>
 #include <unistd.h>
 
@@ -40,7 +39,8 @@ private slots:
         QString why;
         QVERIFY2(m_h.init(&why), qPrintable(why));
         const auto& caps = m_h.rt().capabilities();
-        qInfo("capabilities: sandboxes=%d cgroup=%s limits=%d fullUidRange=%d network=%d interpreter=%d (%s)",
+        qInfo("capabilities: sandboxes=%d cgroup=%s limits=%d fullUidRange=%d network=%d "
+              "interpreter=%d (%s)",
               caps.sandboxes, caps.cgroupMode.c_str(), caps.limits, caps.fullUidRange, caps.network,
               caps.interpreterTemplate, caps.interpreterMissing.c_str());
         if (!caps.sandboxes)
@@ -79,21 +79,41 @@ private slots:
         QTest::addColumn<QString>("out");
         QTest::addColumn<QString>("err");
         QTest::addColumn<int>("code");
-        QTest::newRow("echo") << QStringList{"echo", "hello"} << "root" << "hello\n" << "" << 0;
-        QTest::newRow("argv is not interpreted") << QStringList{"echo", "$HOME;", "`id`"} << "root" << "$HOME; `id`\n" << "" << 0;
-        QTest::newRow("separate streams") << QStringList{"sh", "-c", "echo out; echo err >&2; exit 7"} << "root"
-                                          << "out\n" << "err\n" << 7;
-        QTest::newRow("false") << QStringList{"false"} << "root" << "" << "" << 1;
-        QTest::newRow("killed by signal") << QStringList{"sh", "-c", "kill -9 $$"} << "root" << "" << "" << 137;
-        QTest::newRow("root home") << QStringList{"sh", "-c", "pwd; echo $HOME $USER $LANG"} << "root"
-                                   << "/root\n/root root C.UTF-8\n" << "" << 0;
+        QTest::newRow("echo") << QStringList{"echo", "hello"} << "root"
+                              << "hello\n"
+                              << "" << 0;
+        QTest::newRow("argv is not interpreted") << QStringList{"echo", "$HOME;", "`id`"} << "root"
+                                                 << "$HOME; `id`\n"
+                                                 << "" << 0;
+        QTest::newRow("separate streams")
+            << QStringList{"sh", "-c", "echo out; echo err >&2; exit 7"} << "root"
+            << "out\n"
+            << "err\n"
+            << 7;
+        QTest::newRow("false") << QStringList{"false"} << "root"
+                               << ""
+                               << "" << 1;
+        QTest::newRow("killed by signal") << QStringList{"sh", "-c", "kill -9 $$"} << "root"
+                                          << ""
+                                          << "" << 137;
+        QTest::newRow("root home")
+            << QStringList{"sh", "-c", "pwd; echo $HOME $USER $LANG"} << "root"
+            << "/root\n/root root C.UTF-8\n"
+            << "" << 0;
         QTest::newRow("user home") << QStringList{"sh", "-c", "pwd; echo $HOME $USER"} << "user"
-                                   << "/home/user\n/home/user user\n" << "" << 0;
-        QTest::newRow("create envs") << QStringList{"sh", "-c", "echo $FROM_CREATE $OVERRIDE_ME $FROM_REQUEST"} << "root"
-                                     << "create request req\n" << "" << 0;
-        QTest::newRow("path has /usr/local") << QStringList{"sh", "-c", "echo $PATH"} << "root"
-                                             << "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n" << "" << 0;
-        QTest::newRow("hostname") << QStringList{"hostname"} << "root" << "lizard\n" << "" << 0;
+                                   << "/home/user\n/home/user user\n"
+                                   << "" << 0;
+        QTest::newRow("create envs")
+            << QStringList{"sh", "-c", "echo $FROM_CREATE $OVERRIDE_ME $FROM_REQUEST"} << "root"
+            << "create request req\n"
+            << "" << 0;
+        QTest::newRow("path has /usr/local")
+            << QStringList{"sh", "-c", "echo $PATH"} << "root"
+            << "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+            << "" << 0;
+        QTest::newRow("hostname") << QStringList{"hostname"} << "root"
+                                  << "lizard\n"
+                                  << "" << 0;
     }
 
     void exec()
@@ -132,9 +152,12 @@ private slots:
         QTest::addColumn<QString>("user");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
-        QTest::newRow("unknown command") << QStringList{"no-such-command"} << "" << "root" << 400 << "SPAWN_FAILED";
-        QTest::newRow("missing cwd") << QStringList{"true"} << "/no/such/dir" << "root" << 404 << "NOT_FOUND";
-        QTest::newRow("unknown user") << QStringList{"true"} << "" << "mallory" << 400 << "UNKNOWN_USER";
+        QTest::newRow("unknown command") << QStringList{"no-such-command"} << ""
+                                         << "root" << 400 << "SPAWN_FAILED";
+        QTest::newRow("missing cwd") << QStringList{"true"} << "/no/such/dir"
+                                     << "root" << 404 << "NOT_FOUND";
+        QTest::newRow("unknown user") << QStringList{"true"} << ""
+                                      << "mallory" << 400 << "UNKNOWN_USER";
     }
 
     void execErrors()
@@ -191,8 +214,10 @@ private slots:
             }
         }
         QVERIFY(found);
-        QVERIFY(m_h.runUntil([&] { return m_h.sh(m_sb, "pgrep -f '^sleep 20[12]$' | wc -l").out == "2\n"; }, 5000));
-        auto sig = m_h.request(m_sb, {{"op", "signal"}, {"pid", outcome->pid}, {"signal", "SIGTERM"}});
+        QVERIFY(m_h.runUntil(
+            [&] { return m_h.sh(m_sb, "pgrep -f '^sleep 20[12]$' | wc -l").out == "2\n"; }, 5000));
+        auto sig =
+            m_h.request(m_sb, {{"op", "signal"}, {"pid", outcome->pid}, {"signal", "SIGTERM"}});
         QVERIFY2(sig, sig ? "" : sig.error().message.c_str());
         QVERIFY(m_h.runUntil([&] { return outcome->finished; }, 10000));
         QCOMPARE(outcome->exitCode, 128 + SIGTERM);
@@ -221,9 +246,11 @@ private slots:
         req.argv = {"sh", "-c", "sleep 301 & sleep 302; wait"};
         auto cancel = m_h.startExec(m_sb, req, outcome);
         QVERIFY(m_h.runUntil([&] { return outcome->started; }));
-        QVERIFY(m_h.runUntil([&] { return m_h.sh(m_sb, "pgrep -f '^sleep 30[12]$' | wc -l").out == "2\n"; }, 5000));
+        QVERIFY(m_h.runUntil(
+            [&] { return m_h.sh(m_sb, "pgrep -f '^sleep 30[12]$' | wc -l").out == "2\n"; }, 5000));
         cancel->cancel();
-        QVERIFY(m_h.runUntil([&] { return m_h.sh(m_sb, "pgrep -f '^sleep 30[12]$'").exitCode == 1; }, 5000));
+        QVERIFY(m_h.runUntil(
+            [&] { return m_h.sh(m_sb, "pgrep -f '^sleep 30[12]$'").exitCode == 1; }, 5000));
         QVERIFY(!outcome->finished); // no callbacks after cancel
     }
 
@@ -234,7 +261,9 @@ private slots:
         for (int i = 0; i < 24; ++i) {
             auto o = std::make_shared<ExecOutcome>();
             rt::ExecRequest req;
-            req.argv = {"sh", "-c", "sleep 0.0" + std::to_string(i % 10) + "; echo " + std::to_string(i) + "; exit " + std::to_string(i)};
+            req.argv = {"sh", "-c",
+                        "sleep 0.0" + std::to_string(i % 10) + "; echo " + std::to_string(i) +
+                            "; exit " + std::to_string(i)};
             cancels.push_back(m_h.startExec(m_sb, req, o));
             outcomes.push_back(o);
         }
@@ -262,7 +291,8 @@ private slots:
         t.start();
         rt::AgentClient client(m_h.io().get_executor(), m_sb.socketPath);
         rt::ExecHandlers handlers;
-        handlers.onOutput = [&](rt::OutStream s, std::string_view chunk, std::function<void()> resume) {
+        handlers.onOutput = [&](rt::OutStream s, std::string_view chunk,
+                                std::function<void()> resume) {
             if (s == rt::OutStream::Stdout) {
                 bytes += chunk.size();
                 allZero = allZero && chunk.find_first_not_of('\0') == std::string_view::npos;
@@ -318,7 +348,8 @@ private slots:
             QVERIFY2(r, r ? "" : r.error().message.c_str());
             QVERIFY(r.value() == content);
         }
-        QCOMPARE(m_h.sh(m_sb, "sha256sum < /root/deep/er/big.bin | cut -c1-64").out.size(), std::size_t(65));
+        QCOMPARE(m_h.sh(m_sb, "sha256sum < /root/deep/er/big.bin | cut -c1-64").out.size(),
+                 std::size_t(65));
     }
 
     void fileErrors_data()
@@ -327,14 +358,22 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
-        QTest::newRow("read missing") << "read" << "/tmp/nope" << 404 << "NOT_FOUND";
-        QTest::newRow("read dir") << "read" << "/etc" << 400 << "IS_A_DIRECTORY";
-        QTest::newRow("read relative") << "read" << "etc/passwd" << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("stat missing") << "stat" << "/nope" << 404 << "NOT_FOUND";
-        QTest::newRow("list missing") << "list" << "/nope" << 404 << "NOT_FOUND";
-        QTest::newRow("list file") << "list" << "/etc/passwd" << 400 << "NOT_A_DIRECTORY";
-        QTest::newRow("remove missing") << "remove" << "/tmp/nope" << 404 << "NOT_FOUND";
-        QTest::newRow("remove root") << "remove" << "/" << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("read missing") << "read"
+                                      << "/tmp/nope" << 404 << "NOT_FOUND";
+        QTest::newRow("read dir") << "read"
+                                  << "/etc" << 400 << "IS_A_DIRECTORY";
+        QTest::newRow("read relative") << "read"
+                                       << "etc/passwd" << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("stat missing") << "stat"
+                                      << "/nope" << 404 << "NOT_FOUND";
+        QTest::newRow("list missing") << "list"
+                                      << "/nope" << 404 << "NOT_FOUND";
+        QTest::newRow("list file") << "list"
+                                   << "/etc/passwd" << 400 << "NOT_A_DIRECTORY";
+        QTest::newRow("remove missing") << "remove"
+                                        << "/tmp/nope" << 404 << "NOT_FOUND";
+        QTest::newRow("remove root") << "remove"
+                                     << "/" << 400 << "INVALID_ARGUMENT";
     }
 
     void fileErrors()
@@ -360,7 +399,8 @@ private slots:
     void listStatMoveRemove()
     {
         QVERIFY(m_h.writeFile(m_sb, "/home/user/work/a.txt", "hello", "user"));
-        QVERIFY(m_h.request(m_sb, {{"op", "mkdir"}, {"path", "/home/user/work/sub/dir"}, {"user", "user"}}));
+        QVERIFY(m_h.request(
+            m_sb, {{"op", "mkdir"}, {"path", "/home/user/work/sub/dir"}, {"user", "user"}}));
         auto list = m_h.request(m_sb, {{"op", "list"}, {"path", "/home/user/work"}});
         QVERIFY(list);
         const auto& entries = list.value()["entries"];
@@ -380,19 +420,25 @@ private slots:
         auto st = m_h.request(m_sb, {{"op", "stat"}, {"path", "/tmp/link"}});
         QVERIFY(st);
         QCOMPARE(st.value()["entry"]["type"].get<std::string>(), std::string("symlink"));
-        QCOMPARE(st.value()["entry"]["symlinkTarget"].get<std::string>(), std::string("/etc/hostname"));
+        QCOMPARE(st.value()["entry"]["symlinkTarget"].get<std::string>(),
+                 std::string("/etc/hostname"));
 
-        QVERIFY(m_h.request(m_sb, {{"op", "move"}, {"from", "/home/user/work/a.txt"}, {"to", "/home/user/new/place/b.txt"}}));
+        QVERIFY(m_h.request(m_sb, {{"op", "move"},
+                                   {"from", "/home/user/work/a.txt"},
+                                   {"to", "/home/user/new/place/b.txt"}}));
         QCOMPARE(m_h.readFile(m_sb, "/home/user/new/place/b.txt").value(), std::string("hello"));
         QVERIFY(!m_h.readFile(m_sb, "/home/user/work/a.txt"));
         // Across mounts (/tmp is on the root overlay, /usr/local on its own).
         QVERIFY(m_h.writeFile(m_sb, "/tmp/cross.txt", "across"));
-        auto moved = m_h.request(m_sb, {{"op", "move"}, {"from", "/tmp/cross.txt"}, {"to", "/usr/local/share/x/cross.txt"}});
+        auto moved = m_h.request(
+            m_sb,
+            {{"op", "move"}, {"from", "/tmp/cross.txt"}, {"to", "/usr/local/share/x/cross.txt"}});
         QVERIFY2(moved, moved ? "" : moved.error().message.c_str());
         QCOMPARE(m_h.readFile(m_sb, "/usr/local/share/x/cross.txt").value(), std::string("across"));
 
         QVERIFY(m_h.request(m_sb, {{"op", "remove"}, {"path", "/home/user/work"}}));
-        QCOMPARE(m_h.request(m_sb, {{"op", "stat"}, {"path", "/home/user/work"}}).error().status, 404);
+        QCOMPARE(m_h.request(m_sb, {{"op", "stat"}, {"path", "/home/user/work"}}).error().status,
+                 404);
     }
 
     void userCannotWriteRootFiles()
@@ -415,7 +461,9 @@ private slots:
         const QString dir = QString::fromStdString(m_h.dataDir() + "/sandboxes/" + h.id);
         QVERIFY(QFileInfo(dir).isDir());
         if (h.limitsEnforced)
-            QVERIFY(!RuntimeHarness::cgroupDir(m_h.rt().capabilities().cgroupMode == "v2" ? "" : "pids", h.id).isEmpty());
+            QVERIFY(!RuntimeHarness::cgroupDir(
+                         m_h.rt().capabilities().cgroupMode == "v2" ? "" : "pids", h.id)
+                         .isEmpty());
         m_h.rt().destroy(h);
         QVERIFY(!m_h.rt().isAlive(h));
         auto st = QFile::exists(QString("/proc/%1").arg(h.initPid));
@@ -432,7 +480,7 @@ private slots:
         QFile mounts("/proc/self/mountinfo");
         QVERIFY(mounts.open(QIODevice::ReadOnly));
         QVERIFY(!mounts.readAll().contains(h.id.c_str()));
-        m_h.rt().destroy(h); // idempotent
+        m_h.rt().destroy(h);             // idempotent
         QVERIFY(m_h.rt().isAlive(m_sb)); // the other sandbox is untouched
     }
 
@@ -442,9 +490,12 @@ private slots:
         QTest::addColumn<QString>("templateName");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("code");
-        QTest::newRow("unknown template") << "sb_t1" << "gpu" << 400 << "INVALID_TEMPLATE";
-        QTest::newRow("path in id") << "../evil" << "base" << 400 << "INVALID_ARGUMENT";
-        QTest::newRow("duplicate id") << "sb_rt_main" << "base" << 409 << "CONFLICT";
+        QTest::newRow("unknown template") << "sb_t1"
+                                          << "gpu" << 400 << "INVALID_TEMPLATE";
+        QTest::newRow("path in id") << "../evil"
+                                    << "base" << 400 << "INVALID_ARGUMENT";
+        QTest::newRow("duplicate id") << "sb_rt_main"
+                                      << "base" << 409 << "CONFLICT";
     }
 
     void startErrors()
@@ -469,7 +520,8 @@ private slots:
         lizard::test::SandboxGuard guard(m_h.rt(), started.value()); // destroy is idempotent
         m_h.rt().cleanupOrphans({m_sb.id});
         QVERIFY(!m_h.rt().isAlive(started.value()));
-        QVERIFY(!QFileInfo(QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_rt_orphan")).exists());
+        QVERIFY(
+            !QFileInfo(QString::fromStdString(m_h.dataDir() + "/sandboxes/sb_rt_orphan")).exists());
         QVERIFY(m_h.rt().isAlive(m_sb));
     }
 };

@@ -10,16 +10,14 @@
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <boost/asio/io_context.hpp>
-
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace lizard::test {
@@ -59,7 +57,8 @@ public:
         m_runtime.reset();
         // Template files belong to sandbox uids (subordinate ids when not root): remove them
         // the way the runtime removes sandboxes, so the temporary dir can go.
-        nlohmann::json config{{"mode", "remove"}, {"idMap", runtime::chooseIdMapping().toJson()},
+        nlohmann::json config{{"mode", "remove"},
+                              {"idMap", runtime::chooseIdMapping().toJson()},
                               {"target", dataDir() + "/templates"}};
         runtime::runAgentTool(runtime::findAgentBinary(), "remove", config, 60000);
     }
@@ -82,7 +81,8 @@ public:
     // The sandbox's cgroup directory of controller `ctrl` ("pids", ... or "" for v2), if any.
     static QString cgroupDir(const QString& ctrl, const std::string& id)
     {
-        const QString top = ctrl.isEmpty() ? QString("/sys/fs/cgroup/lizard-local") : "/sys/fs/cgroup/" + ctrl + "/lizard-local";
+        const QString top = ctrl.isEmpty() ? QString("/sys/fs/cgroup/lizard-local")
+                                           : "/sys/fs/cgroup/" + ctrl + "/lizard-local";
         for (const QString& instance : QDir(top).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
             const QString dir = top + "/" + instance + "/" + QString::fromStdString(id);
             if (QFileInfo(dir).isDir())
@@ -112,7 +112,8 @@ public:
         return done();
     }
 
-    std::shared_ptr<runtime::Cancel> startExec(const runtime::SandboxHandle& h, runtime::ExecRequest req,
+    std::shared_ptr<runtime::Cancel> startExec(const runtime::SandboxHandle& h,
+                                               runtime::ExecRequest req,
                                                std::shared_ptr<ExecOutcome> outcome)
     {
         runtime::AgentClient client(m_io.get_executor(), h.socketPath);
@@ -121,7 +122,8 @@ public:
             outcome->started = true;
             outcome->pid = pid;
         };
-        handlers.onOutput = [outcome](runtime::OutStream s, std::string_view chunk, std::function<void()> resume) {
+        handlers.onOutput = [outcome](runtime::OutStream s, std::string_view chunk,
+                                      std::function<void()> resume) {
             (s == runtime::OutStream::Stdout ? outcome->out : outcome->err).append(chunk);
             resume();
         };
@@ -148,7 +150,8 @@ public:
         return *outcome;
     }
 
-    ExecOutcome sh(const runtime::SandboxHandle& h, const std::string& script, const std::string& user = "root")
+    ExecOutcome sh(const runtime::SandboxHandle& h, const std::string& script,
+                   const std::string& user = "root")
     {
         runtime::ExecRequest req;
         req.argv = {"/bin/sh", "-c", script};
@@ -159,9 +162,8 @@ public:
     Result<nlohmann::json> request(const runtime::SandboxHandle& h, nlohmann::json req)
     {
         std::optional<Result<nlohmann::json>> result;
-        runtime::AgentClient(m_io.get_executor(), h.socketPath).request(std::move(req), [&](Result<nlohmann::json> r) {
-            result = std::move(r);
-        });
+        runtime::AgentClient(m_io.get_executor(), h.socketPath)
+            .request(std::move(req), [&](Result<nlohmann::json> r) { result = std::move(r); });
         runUntil([&] { return result.has_value(); });
         return result ? *result : Result<nlohmann::json>(Error{0, "TEST_TIMEOUT", "no answer"});
     }
@@ -176,25 +178,29 @@ public:
         return result ? *result : Status(Error{0, "TEST_TIMEOUT", "no answer"});
     }
 
-    Result<std::string> readFile(const runtime::SandboxHandle& h, const std::string& path, const std::string& user = "root")
+    Result<std::string> readFile(const runtime::SandboxHandle& h, const std::string& path,
+                                 const std::string& user = "root")
     {
         std::optional<Status> result;
         std::string data;
         uint64_t size = 0;
         auto c = runtime::AgentClient(m_io.get_executor(), h.socketPath)
-                     .readFile(path, user, [&](uint64_t s) { size = s; },
-                               [&](std::string_view chunk, std::function<void()> resume) {
-                                   data.append(chunk);
-                                   resume();
-                               },
-                               [&](Status s) { result = std::move(s); });
+                     .readFile(
+                         path, user, [&](uint64_t s) { size = s; },
+                         [&](std::string_view chunk, std::function<void()> resume) {
+                             data.append(chunk);
+                             resume();
+                         },
+                         [&](Status s) { result = std::move(s); });
         runUntil([&] { return result.has_value(); });
         if (!result)
             return Error{0, "TEST_TIMEOUT", "no answer"};
         if (!*result)
             return result->error();
         if (size != data.size())
-            return Error{0, "SIZE_MISMATCH", "announced " + std::to_string(size) + ", got " + std::to_string(data.size())};
+            return Error{0, "SIZE_MISMATCH",
+                         "announced " + std::to_string(size) + ", got " +
+                             std::to_string(data.size())};
         return data;
     }
 

@@ -12,8 +12,8 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using lizard::test::LocalServer;
 
@@ -162,7 +162,8 @@ private slots:
             ::close(probe);
             held = ::socket(AF_INET, SOCK_STREAM, 0);
             a.sin_port = htons(quint16(apiPort + 1));
-            if (::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(held, 1) != 0) {
+            if (::bind(held, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+                ::listen(held, 1) != 0) {
                 ::close(held);
                 held = -1;
             }
@@ -172,10 +173,12 @@ private slots:
         const QString dir = tmp.path() + "/data";
         QProcess p;
         p.setProcessChannelMode(QProcess::MergedChannels);
-        p.start(LocalServer::serverBinary(), {"--port", QString::number(apiPort), "--data-dir", dir});
+        p.start(LocalServer::serverBinary(),
+                {"--port", QString::number(apiPort), "--data-dir", dir});
         QVERIFY(p.waitForStarted());
         QByteArray out;
-        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAll()).contains("key file: ") || p.state() != QProcess::Running, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (out += p.readAll()).contains("key file: ") || p.state() != QProcess::Running, 60000);
         ::close(held);
         QVERIFY2(out.contains("key file: "), out.constData());
         QFile info(dir + "/server.json");

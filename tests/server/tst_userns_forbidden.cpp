@@ -11,7 +11,6 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-
 #include <unistd.h>
 
 using lizard::test::describe;
@@ -97,15 +96,16 @@ private slots:
     {
         // No sandbox exists, so there is nothing to exec in; and no agent was left behind.
         QCOMPARE(jsonArray(m_server->request("GET", "/api/sandboxes")).size(), 0);
-        const auto exec = m_server->request(
-            "POST", "/api/sandboxes/sb_doesnotexist0000/exec",
-            QString("{\"cmd\":\"touch %1\"}").arg(m_marker).toUtf8());
+        const auto exec =
+            m_server->request("POST", "/api/sandboxes/sb_doesnotexist0000/exec",
+                              QString("{\"cmd\":\"touch %1\"}").arg(m_marker).toUtf8());
         QCOMPARE(exec.status, 404);
         QVERIFY(!QFile::exists(m_marker));
         const QStringList names = descendantNames(m_server->pid());
         QVERIFY2(!names.contains("lizard-agent"), qPrintable(names.join(", ")));
         QDir sandboxes(m_server->dataDir() + "/sandboxes");
-        QVERIFY(!sandboxes.exists() || sandboxes.entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        QVERIFY(!sandboxes.exists() ||
+                sandboxes.entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
     }
 
     void logNamesTheCause()

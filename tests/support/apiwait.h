@@ -9,7 +9,6 @@
 
 #include <QDebug>
 #include <QObject>
-
 #include <memory>
 #include <optional>
 

@@ -9,7 +9,6 @@
 #include "support/sandboxpolicy.h"
 
 #include <QTest>
-
 #include <memory>
 
 namespace lizard::test {

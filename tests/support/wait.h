@@ -6,7 +6,6 @@
 #include <QDeadlineTimer>
 #include <QEventLoop>
 #include <QTimer>
-
 #include <functional>
 
 namespace lizard::test {

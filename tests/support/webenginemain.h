@@ -9,7 +9,7 @@
 #define LIZARD_WEBENGINE_TEST_MAIN(TestClass)                                                      \
     int main(int argc, char** argv)                                                                \
     {                                                                                              \
-        QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);                               \
+        QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);                                \
         qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1");                                               \
         QApplication app(argc, argv);                                                              \
         TestClass test;                                                                            \

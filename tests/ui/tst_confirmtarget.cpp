@@ -2,10 +2,10 @@
 // action's dialog, and while the dialog is up selects another item and lets the table's poll
 // refresh the model (as the 2 s timer does); then it accepts. The action must hit the first
 // item and leave the second alone. Against a real lizard-local.
-#include "support/apiwait.h"
 #include "models/sandboxtablemodel.h"
 #include "models/snapshotlistmodel.h"
 #include "models/volumelistmodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "ui/forkdialog.h"
 #include "ui/mainwindow.h"

@@ -29,7 +29,9 @@ private slots:
     void stderrIsTinted()
     {
         ConsoleView view;
-        view.enqueue({{OutputStream::Stdout, "out"}, {OutputStream::Stderr, "err"}, {OutputStream::Stdout, "out2"}});
+        view.enqueue({{OutputStream::Stdout, "out"},
+                      {OutputStream::Stderr, "err"},
+                      {OutputStream::Stdout, "out2"}});
         view.flushNow();
         const QTextBlock out = view.document()->findBlockByNumber(0);
         const QTextBlock err = view.document()->findBlockByNumber(1);
@@ -74,7 +76,8 @@ private slots:
         QVERIFY(view.document()->blockCount() <= maxLines);
         QCOMPARE(view.document()->lastBlock().text(), QString::number(total - 1));
         const int shown = qMin(total, maxLines);
-        QCOMPARE(view.document()->firstBlock().text(), QString::number(total - view.document()->blockCount()));
+        QCOMPARE(view.document()->firstBlock().text(),
+                 QString::number(total - view.document()->blockCount()));
         QVERIFY(view.document()->blockCount() >= shown - 1);
     }
 

@@ -2,11 +2,10 @@
 // sandbox, opens text in an editor tab (Ctrl+S saves, "*" while dirty, a stale-file warning
 // when the sandbox changed the file), images in an image tab, uploads dropped files, and asks
 // before deleting.
-#include "support/sandboxfixture.h"
-
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/transferjobsmodel.h"
 #include "models/sandboxtablemodel.h"
+#include "support/sandboxfixture.h"
 #include "ui/documenttabs.h"
 #include "ui/files/fileeditorpage.h"
 #include "ui/files/filespanel.h"
@@ -21,8 +20,8 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,10 +29,10 @@
 #include <QTreeView>
 
 using namespace lizard;
+using models::files::SandboxFileModel;
 using test::ApiWaiter;
 using ui::files::FileEditorPage;
 using ui::files::FilesPanel;
-using models::files::SandboxFileModel;
 
 class TestFilesPanel : public QObject
 {
@@ -94,7 +93,8 @@ void TestFilesPanel::cleanupTestCase()
     if (m_window) {
         for (ui::DocumentPage* page : m_window->documentTabs()->documents())
             if (auto* editor = qobject_cast<FileEditorPage*>(page))
-                editor->editor()->document()->setModified(false); // no "unsaved changes" question at exit
+                editor->editor()->document()->setModified(
+                    false); // no "unsaved changes" question at exit
     }
     m_window.reset();
     m_fx.stop();
@@ -162,13 +162,15 @@ void TestFilesPanel::followsSelectedSandbox()
     tools->setCurrentWidget(m_panel);
     QCOMPARE(tools->tabText(tools->currentIndex()), QString("Files"));
     // The tree lists /home/user as soon as it is shown.
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/notes.py").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/notes.py").isValid(),
+                             30000);
     QVERIFY(m_panel->model()->indexForPath("/home/user/docs").isValid());
 
     m_panel->setRootPath("/");
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home").isValid(), 30000);
     m_panel->setRootPath("/home/user");
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/notes.py").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/notes.py").isValid(),
+                             30000);
 }
 
 void TestFilesPanel::editAndSave()
@@ -257,7 +259,8 @@ void TestFilesPanel::opensImage()
     QVERIFY(write("/home/user/pic.png", png));
     m_panel->openPath("/home/user/pic.png");
     ui::files::ImageViewPage* view = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((view = qobject_cast<ui::files::ImageViewPage*>(m_window->documentTabs()->currentDocument())),
+    QTRY_VERIFY_WITH_TIMEOUT((view = qobject_cast<ui::files::ImageViewPage*>(
+                                  m_window->documentTabs()->currentDocument())),
                              30000);
     QCOMPARE(view->image().size(), QSize(64, 48));
     QCOMPARE(view->title(), QString("pic.png"));
@@ -286,9 +289,11 @@ void TestFilesPanel::dropUploads()
     g.close();
 
     QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(local), QUrl::fromLocalFile(m_tmp.filePath("dropped-folder"))});
+    mime.setUrls(
+        {QUrl::fromLocalFile(local), QUrl::fromLocalFile(m_tmp.filePath("dropped-folder"))});
     QWidget* viewport = m_panel->view()->viewport();
-    const QPoint below(5, viewport->height() - 3); // empty space: the shown folder receives the drop
+    const QPoint below(5,
+                       viewport->height() - 3); // empty space: the shown folder receives the drop
     QDragEnterEvent enter(below, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(viewport, &enter);
     QVERIFY(enter.isAccepted());
@@ -300,8 +305,10 @@ void TestFilesPanel::dropUploads()
     QCOMPARE(read("/home/user/dropped.txt"), QByteArray("dropped from the desktop\n"));
     QCOMPARE(read("/home/user/dropped-folder/sub/inner.txt"), QByteArray("inner\n"));
     // The tree shows them without a manual refresh.
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/dropped.txt").isValid(), 30000);
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/dropped-folder").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/dropped.txt").isValid(),
+                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/dropped-folder").isValid(),
+                             30000);
 }
 
 void TestFilesPanel::deleteAsksFirst()
@@ -319,7 +326,8 @@ void TestFilesPanel::deleteAsksFirst()
 
     answerNextMessageBox("Delete", nullptr);
     m_panel->deleteAction()->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(!m_panel->model()->indexForPath("/home/user/victim.txt").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_panel->model()->indexForPath("/home/user/victim.txt").isValid(),
+                             30000);
     ApiWaiter<client::FileEntry> st;
     m_fx.api().statFile(m_fx.sandboxId(), "/home/user/victim.txt", nullptr, st.done());
     QVERIFY(st.wait());
@@ -329,23 +337,26 @@ void TestFilesPanel::deleteAsksFirst()
 void TestFilesPanel::symlinkedFolderActsAsFolder()
 {
     ApiWaiter<client::ExecResult> made;
-    m_fx.api().execArgv(m_fx.sandboxId(), {"ln", "-sfn", "/home/user/docs", "/home/user/docs-link"}, {}, nullptr,
-                        made.done());
+    m_fx.api().execArgv(m_fx.sandboxId(), {"ln", "-sfn", "/home/user/docs", "/home/user/docs-link"},
+                        {}, nullptr, made.done());
     QVERIFY(made.wait() && made.ok() && made.value().exitCode == 0);
     // A hidden tree does not list what it expands: show the sandboxes page and the Files tab.
     m_window->documentTabs()->setCurrentIndex(0);
     m_window->toolTabs()->setCurrentWidget(m_panel);
     m_panel->model()->refresh();
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->selectPath("/home/user/docs-link"), 30000);
-    const QPersistentModelIndex link = m_panel->view()->currentIndex(); // it moves among the folders
+    const QPersistentModelIndex link =
+        m_panel->view()->currentIndex(); // it moves among the folders
     QTRY_VERIFY_WITH_TIMEOUT(link.data(SandboxFileModel::IsDirRole).toBool(), 30000);
     m_panel->view()->expand(link);
-    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexForPath("/home/user/docs-link/readme.md").isValid(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_panel->model()->indexForPath("/home/user/docs-link/readme.md").isValid(), 30000);
     QString seen;
     answerNextMessageBox("Cancel", &seen);
     QVERIFY(m_panel->selectPath("/home/user/docs-link"));
     m_panel->deleteAction()->trigger();
-    QVERIFY2(seen.contains("the link /home/user/docs-link (what it leads to stays)"), qPrintable(seen));
+    QVERIFY2(seen.contains("the link /home/user/docs-link (what it leads to stays)"),
+             qPrintable(seen));
 }
 
 QTEST_MAIN(TestFilesPanel)

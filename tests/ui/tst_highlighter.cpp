@@ -71,14 +71,22 @@ void TestHighlighter::languageForFileName_data()
 {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("language");
-    QTest::newRow("py") << "/home/user/work/script.py" << "python";
-    QTest::newRow("mjs") << "app.mjs" << "javascript";
-    QTest::newRow("js upper") << "APP.JS" << "javascript";
-    QTest::newRow("sh") << "run.sh" << "bash";
-    QTest::newRow("bashrc") << "/root/.bashrc" << "bash";
-    QTest::newRow("md") << "README.md" << "markdown";
-    QTest::newRow("unknown") << "data.bin" << "";
-    QTest::newRow("no suffix") << "LICENSE" << "";
+    QTest::newRow("py") << "/home/user/work/script.py"
+                        << "python";
+    QTest::newRow("mjs") << "app.mjs"
+                         << "javascript";
+    QTest::newRow("js upper") << "APP.JS"
+                              << "javascript";
+    QTest::newRow("sh") << "run.sh"
+                        << "bash";
+    QTest::newRow("bashrc") << "/root/.bashrc"
+                            << "bash";
+    QTest::newRow("md") << "README.md"
+                        << "markdown";
+    QTest::newRow("unknown") << "data.bin"
+                             << "";
+    QTest::newRow("no suffix") << "LICENSE"
+                               << "";
 }
 
 void TestHighlighter::languageForFileName()
@@ -98,12 +106,12 @@ void TestHighlighter::tokens_data()
     QTest::addColumn<int>("column");
     QTest::addColumn<int>("token");
 
-    const QString py = "import pandas as pd\n"            // 0
-                       "@decorator.x\n"                   // 1
-                       "def f(a=0x1F):\n"                  // 2
+    const QString py = "import pandas as pd\n"              // 0
+                       "@decorator.x\n"                     // 1
+                       "def f(a=0x1F):\n"                   // 2
                        "    s = \"a # not comment\"  # c\n" // 3
-                       "    t = '''one\n"                  // 4
-                       "two'''\n"                          // 5
+                       "    t = '''one\n"                   // 4
+                       "two'''\n"                           // 5
                        "    return print(3.5e-2, rb'x')\n"; // 6
     QTest::newRow("py keyword") << "python" << py << 0 << 0 << int(Token::Keyword);
     QTest::newRow("py name plain") << "python" << py << 0 << 8 << plain;
@@ -118,20 +126,22 @@ void TestHighlighter::tokens_data()
     QTest::newRow("py float exp") << "python" << py << 6 << 20 << int(Token::Number);
     QTest::newRow("py prefixed string") << "python" << py << 6 << 25 << int(Token::String);
 
-    const QString js = "const x = `a\n"      // 0
-                       "b ${y}` // c\n"     // 1
-                       "/* one\n"           // 2
+    const QString js = "const x = `a\n"                         // 0
+                       "b ${y}` // c\n"                         // 1
+                       "/* one\n"                               // 2
                        "two */ function g() { return 'q'; }\n"; // 3
     QTest::newRow("js keyword") << "javascript" << js << 0 << 0 << int(Token::Keyword);
     QTest::newRow("js template continues") << "javascript" << js << 1 << 0 << int(Token::String);
-    QTest::newRow("js comment after template") << "javascript" << js << 1 << 9 << int(Token::Comment);
-    QTest::newRow("js block comment continues") << "javascript" << js << 3 << 2 << int(Token::Comment);
+    QTest::newRow("js comment after template")
+        << "javascript" << js << 1 << 9 << int(Token::Comment);
+    QTest::newRow("js block comment continues")
+        << "javascript" << js << 3 << 2 << int(Token::Comment);
     QTest::newRow("js after block comment") << "javascript" << js << 3 << 7 << int(Token::Keyword);
     QTest::newRow("js function name") << "javascript" << js << 3 << 16 << int(Token::Definition);
     QTest::newRow("js string") << "javascript" << js << 3 << 30 << int(Token::String);
 
     const QString sh = "echo \"$HOME\" # x\n" // 0
-                       "a=b#c ${PATH}\n"     // 1
+                       "a=b#c ${PATH}\n"      // 1
                        "if true; then\n";     // 2
     QTest::newRow("sh builtin") << "bash" << sh << 0 << 0 << int(Token::Builtin);
     QTest::newRow("sh string") << "bash" << sh << 0 << 5 << int(Token::String);
@@ -140,13 +150,13 @@ void TestHighlighter::tokens_data()
     QTest::newRow("sh braced variable") << "bash" << sh << 1 << 8 << int(Token::Variable);
     QTest::newRow("sh keyword") << "bash" << sh << 2 << 0 << int(Token::Keyword);
 
-    const QString md = "# Title\n"                 // 0
+    const QString md = "# Title\n"                    // 0
                        "Some *em* and **bold** `c`\n" // 1
-                       "```python\n"               // 2
-                       "x = 1\n"                   // 3
-                       "```\n"                     // 4
-                       "- [link](http://x)\n"      // 5
-                       "> quote\n";                 // 6
+                       "```python\n"                  // 2
+                       "x = 1\n"                      // 3
+                       "```\n"                        // 4
+                       "- [link](http://x)\n"         // 5
+                       "> quote\n";                   // 6
     QTest::newRow("md heading") << "markdown" << md << 0 << 3 << int(Token::Heading);
     QTest::newRow("md plain") << "markdown" << md << 1 << 1 << plain;
     QTest::newRow("md emphasis") << "markdown" << md << 1 << 6 << int(Token::Emphasis);

@@ -19,11 +19,15 @@ private slots:
         QTest::addColumn<Map>("expected");
         QTest::addColumn<QString>("errorPart");
         QTest::newRow("empty") << Rows{} << true << Map{} << QString();
-        QTest::newRow("two") << Rows{{"A", "1"}, {"B", "x y"}} << true << Map{{"A", "1"}, {"B", "x y"}} << QString();
-        QTest::newRow("blank rows ignored") << Rows{{"", ""}, {"A", ""}} << true << Map{{"A", ""}} << QString();
+        QTest::newRow("two") << Rows{{"A", "1"}, {"B", "x y"}} << true
+                             << Map{{"A", "1"}, {"B", "x y"}} << QString();
+        QTest::newRow("blank rows ignored")
+            << Rows{{"", ""}, {"A", ""}} << true << Map{{"A", ""}} << QString();
         QTest::newRow("key trimmed") << Rows{{"  A ", "v"}} << true << Map{{"A", "v"}} << QString();
-        QTest::newRow("value without key") << Rows{{"A", "1"}, {"", "2"}} << false << Map{} << QString("row 2");
-        QTest::newRow("duplicate") << Rows{{"A", "1"}, {"A", "2"}} << false << Map{} << QString("\"A\" appears twice");
+        QTest::newRow("value without key")
+            << Rows{{"A", "1"}, {"", "2"}} << false << Map{} << QString("row 2");
+        QTest::newRow("duplicate")
+            << Rows{{"A", "1"}, {"A", "2"}} << false << Map{} << QString("\"A\" appears twice");
     }
     void values()
     {

@@ -29,8 +29,7 @@ private:
     std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
 
-    template <class T>
-    T* openDialog(QAction* action)
+    template <class T> T* openDialog(QAction* action)
     {
         action->trigger();
         T* found = nullptr;
@@ -48,11 +47,13 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start({"--max-running", "1"}), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
+                                  QString("default"), 10000);
         QString why;
         m_sandboxId =
             test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 600000, &why);
@@ -93,13 +94,16 @@ private slots:
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!dialog->errorText().isEmpty(), 60000);
         const QString text = dialog->errorText();
-        QVERIFY2(text.contains("limit 1") && text.contains("1 running") && text.contains("retry in 5 s"),
+        QVERIFY2(text.contains("limit 1") && text.contains("1 running") &&
+                     text.contains("retry in 5 s"),
                  qPrintable(text));
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->countBox()->value(), 2);
         // The banner says how many copies failed, and the source is untouched.
-        QTRY_VERIFY(m_window->banner()->isVisible() && m_window->banner()->kind() == ui::BannerWidget::Kind::Error);
-        QVERIFY2(m_window->banner()->text().contains("2 of 2 copies"), qPrintable(m_window->banner()->text()));
+        QTRY_VERIFY(m_window->banner()->isVisible() &&
+                    m_window->banner()->kind() == ui::BannerWidget::Kind::Error);
+        QVERIFY2(m_window->banner()->text().contains("2 of 2 copies"),
+                 qPrintable(m_window->banner()->text()));
         QCOMPARE(m_window->sandboxModel()->rowCount(), 1);
         dialog->reject();
     }

@@ -72,8 +72,7 @@ private:
             ms);
         return shown ? b->text() : QString();
     }
-    template <class T>
-    T* waitForChild(const QString& objectName = {})
+    template <class T> T* waitForChild(const QString& objectName = {})
     {
         T* found = nullptr;
         for (int i = 0; i < 200 && found == nullptr; ++i) {
@@ -90,11 +89,13 @@ private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+        m_api = std::make_unique<client::LizardApi>(
+            client::Endpoint{m_server.url(), m_server.apiKey()});
         m_window = std::make_unique<ui::MainWindow>();
         m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
         m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(), QString("default"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
+                                  QString("default"), 10000);
         QString why;
         m_sandboxId =
             test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 900000, &why);
@@ -140,8 +141,9 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("running"), 15000);
         QTRY_VERIFY(panel()->pauseAction()->isEnabled());
         QVERIFY(!panel()->resumeAction()->isEnabled());
-        const auto ran = test::waitFor<client::ExecResult>(
-            [&](QObject* ctx, auto done) { return m_api->exec(m_sandboxId, "echo alive", {}, ctx, done); });
+        const auto ran = test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
+            return m_api->exec(m_sandboxId, "echo alive", {}, ctx, done);
+        });
         QVERIFY(ran && ran->ok());
         QCOMPARE(ran->value().stdoutText, QString("alive\n"));
     }
@@ -162,7 +164,8 @@ private slots:
 
         models::SnapshotListModel* snaps = m_window->projectTabs()->snapshotModel();
         QTRY_VERIFY_WITH_TIMEOUT(snaps->rowCount() == 1, 15000);
-        QCOMPARE(snaps->index(0, models::SnapshotColumn::Name).data().toString(), QString("ui snapshot"));
+        QCOMPARE(snaps->index(0, models::SnapshotColumn::Name).data().toString(),
+                 QString("ui snapshot"));
         QCOMPARE(snaps->index(0, models::SnapshotColumn::Source).data().toString(), m_sandboxId);
         QTRY_COMPARE_WITH_TIMEOUT(snaps->snapshotAt(0).status, QString("ready"), 60000);
 
@@ -178,8 +181,9 @@ private slots:
         // The new sandbox is shown selected in the Sandboxes tab, with the snapshot's files.
         QCOMPARE(m_window->projectTabs()->currentIndex(), int(ui::ProjectTabs::SandboxesTab));
         QTRY_COMPARE(panel()->currentSandboxId(), copy);
-        const auto read = test::waitFor<QByteArray>(
-            [&](QObject* ctx, auto done) { return m_api->readFile(copy, "/home/user/ui.txt", ctx, done); });
+        const auto read = test::waitFor<QByteArray>([&](QObject* ctx, auto done) {
+            return m_api->readFile(copy, "/home/user/ui.txt", ctx, done);
+        });
         QVERIFY(read && read->ok());
         QCOMPARE(read->value(), QByteArray("restored"));
     }
@@ -225,7 +229,8 @@ private slots:
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(volumes->rowCount() == 1 || !dialog->errorText().isEmpty(), 30000);
         QCOMPARE(volumes->rowCount(), 1);
-        QCOMPARE(volumes->index(0, models::VolumeColumn::Name).data().toString(), QString("ui-scratch"));
+        QCOMPARE(volumes->index(0, models::VolumeColumn::Name).data().toString(),
+                 QString("ui-scratch"));
         QTRY_COMPARE(view->currentVolumeId(), volumes->volumeAt(0).id);
 
         view->growVolume(volumes->volumeAt(0).id, 2);

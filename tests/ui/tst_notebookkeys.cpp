@@ -256,12 +256,18 @@ void TestNotebookKeys::autoIndentAndTab_data()
 {
     QTest::addColumn<QString>("typed");
     QTest::addColumn<QString>("source");
-    QTest::newRow("after colon") << "for i in range(3):\nx" << "for i in range(3):\n    x";
-    QTest::newRow("keeps indent") << "if a:\nb\nc" << "if a:\n    b\n    c";
-    QTest::newRow("tab is spaces") << "\tx" << "    x";
-    QTest::newRow("tab to next stop") << "ab \tc" << "ab  c"; // after a name Tab completes
-    QTest::newRow("backspace a level") << "if a:\n\bb" << "if a:\nb";
-    QTest::newRow("open bracket") << "f(\nx" << "f(\n    x";
+    QTest::newRow("after colon") << "for i in range(3):\nx"
+                                 << "for i in range(3):\n    x";
+    QTest::newRow("keeps indent") << "if a:\nb\nc"
+                                  << "if a:\n    b\n    c";
+    QTest::newRow("tab is spaces") << "\tx"
+                                   << "    x";
+    QTest::newRow("tab to next stop") << "ab \tc"
+                                      << "ab  c"; // after a name Tab completes
+    QTest::newRow("backspace a level") << "if a:\n\bb"
+                                       << "if a:\nb";
+    QTest::newRow("open bracket") << "f(\nx"
+                                  << "f(\n    x";
 }
 
 void TestNotebookKeys::autoIndentAndTab()
@@ -298,7 +304,8 @@ void TestNotebookKeys::kernelStateFollowsQueue()
     m_page->document()->cell(0)->setSource("wait");
     list()->runCurrent(CellEditor::RunMode::InPlace);
     QTRY_COMPARE(m_page->header()->kernelText(), QString("busy"));
-    QTRY_VERIFY(m_runner->waiting); // the run started (the runner plays its script from the event loop)
+    QTRY_VERIFY(
+        m_runner->waiting); // the run started (the runner plays its script from the event loop)
     m_page->interrupt();
     QTRY_COMPARE(m_page->header()->kernelText(), QString("idle"));
     QTRY_COMPARE(m_page->document()->cell(0)->status(), CellStatus::Interrupted);

@@ -1,10 +1,10 @@
 // The notebook UI against a real lizard-local and an `interpreter` sandbox: a matplotlib chart
 // typed into a cell and run with Shift+Enter shows inline at its size; a user's walk-through
 // (pandas, 6 beside Out [2], a table, ZeroDivisionError, a 5 s timeout that keeps variables).
-#include "support/apiwait.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/runqueue.h"
 #include "notebook/tablemodel.h"
+#include "support/apiwait.h"
 #include "support/localserver.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
@@ -87,7 +87,8 @@ private:
     {
         QStringList parts;
         for (int i = 0; i < cell->outputs()->count(); ++i)
-            parts << cell->outputs()->promptText(i) + " " + cell->outputs()->view(i)->plainText().left(2000);
+            parts << cell->outputs()->promptText(i) + " " +
+                         cell->outputs()->view(i)->plainText().left(2000);
         return parts.join("\n---\n");
     }
 
@@ -104,7 +105,8 @@ private:
 void TestNotebookLive::initTestCase()
 {
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    m_api =
+        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
     const auto projects = test::waitFor<QList<client::Project>>(
         [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
     QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
@@ -114,14 +116,15 @@ void TestNotebookLive::initTestCase()
     req.timeoutMs = 1800000;
     const auto created = test::waitFor<client::SandboxInfo>(
         [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(),
-             !created ? "create sandbox timed out"
-                      : created->ok() ? "" : qPrintable(test::describe(created->error())));
+    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
+                                       : created->ok()
+                                           ? ""
+                                           : qPrintable(test::describe(created->error())));
     m_sandboxId = created->value().sandboxId;
 
     m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()),
-                                          m_window.get());
+    m_controller = new NotebookController(
+        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
     m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
     m_window->resize(1200, 900);
     m_window->show();
@@ -143,10 +146,12 @@ void TestNotebookLive::cleanupTestCase()
     }
     for (const QString& id : {m_forkId, m_sandboxId}) {
         if (!id.isEmpty())
-            test::waitFor<client::Unit>([this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
+            test::waitFor<client::Unit>(
+                [this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
     }
     if (QTest::currentTestFailed())
-        qWarning().noquote() << "lizard-local log (end):\n" << QString::fromUtf8(m_server.log().right(4000));
+        qWarning().noquote() << "lizard-local log (end):\n"
+                             << QString::fromUtf8(m_server.log().right(4000));
 }
 
 void TestNotebookLive::plotShowsInlineAtItsSize()
@@ -155,10 +160,8 @@ void TestNotebookLive::plotShowsInlineAtItsSize()
     QVERIFY(page);
     QCOMPARE(m_window->documentTabs()->currentDocument(), page);
     type(page, {"%config InlineBackend.print_figure_kwargs = {'bbox_inches': None}",
-                "import matplotlib.pyplot as plt",
-                "fig = plt.figure(figsize=(4, 3), dpi=100)",
-                "plt.plot([1, 2, 3], [1, 4, 9])",
-                "plt.show()"});
+                "import matplotlib.pyplot as plt", "fig = plt.figure(figsize=(4, 3), dpi=100)",
+                "plt.plot([1, 2, 3], [1, 4, 9])", "plt.show()"});
     CellWidget* cell = runWithShiftEnter(page);
     QVERIFY2(cell->cell()->status() == CellStatus::Done, qPrintable(describe(cell)));
     ImageOutputView* image = nullptr;
@@ -210,7 +213,8 @@ void TestNotebookLive::walkThrough()
     QVERIFY2(frame, qPrintable(describe(table)));
     QCOMPARE(frame->shapeText(), QString("3 rows × 1 column"));
     QCOMPARE(frame->model()->data(frame->model()->index(2, 1)).toString(), QString("3"));
-    QVERIFY(std::get<lizard::notebook::RichOutput>(table->cell()->outputs().at(0)).has("text/html"));
+    QVERIFY(
+        std::get<lizard::notebook::RichOutput>(table->cell()->outputs().at(0)).has("text/html"));
 
     // A display with an id, advanced from the next cell (what progress bars do).
     type(page, {"h = display('step 1 of 2', display_id=True)"});
@@ -226,7 +230,8 @@ void TestNotebookLive::walkThrough()
     type(page, {"1/0"});
     CellWidget* error = runWithShiftEnter(page);
     QCOMPARE(error->cell()->status(), CellStatus::Error);
-    QVERIFY2(error->outputs()->view(0)->plainText().contains("ZeroDivisionError"), qPrintable(describe(error)));
+    QVERIFY2(error->outputs()->view(0)->plainText().contains("ZeroDivisionError"),
+             qPrintable(describe(error)));
 
     auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->runner());
     QVERIFY(runner);
@@ -266,7 +271,8 @@ void TestNotebookLive::forkNotebookBranches()
     QString failure;
     connect(m_controller, &NotebookController::notebookForked, this,
             [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
-    connect(m_controller, &NotebookController::forkFailed, this, [&failure](const QString& m) { failure = m; });
+    connect(m_controller, &NotebookController::forkFailed, this,
+            [&failure](const QString& m) { failure = m; });
     fork->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
@@ -311,14 +317,16 @@ void TestNotebookLive::notebookFollowsReconnect()
     QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Running, 30000);
     m_window->clearBackend("Connecting…");
     QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Error, 5000);
-    QVERIFY2(describe(cut).contains("connection to the sandbox was lost"), qPrintable(describe(cut)));
+    QVERIFY2(describe(cut).contains("connection to the sandbox was lost"),
+             qPrintable(describe(cut)));
     QVERIFY(page->header()->noticeText().contains("Disconnected"));
     type(page, {"survivor"});
     CellWidget* refused = runWithShiftEnter(page);
     QCOMPARE(refused->cell()->status(), CellStatus::Error);
     QVERIFY2(describe(refused).contains("connection"), qPrintable(describe(refused)));
 
-    m_apiAgain = std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
+    m_apiAgain =
+        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
     m_window->setBackend(m_apiAgain.get(), "Local again", {});
     QVERIFY(page->header()->noticeText().contains("Connected again"));
     type(page, {"survivor * 6"});

@@ -87,18 +87,27 @@ void TestNotebookOutputs::ansi_data()
 {
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("html");
-    QTest::newRow("plain") << "a < b & c" << "a &lt; b &amp; c";
-    QTest::newRow("red") << "\x1b[31mred\x1b[0m ok" << "<span style=\"color:#e75c58\">red</span> ok";
+    QTest::newRow("plain") << "a < b & c"
+                           << "a &lt; b &amp; c";
+    QTest::newRow("red") << "\x1b[31mred\x1b[0m ok"
+                         << "<span style=\"color:#e75c58\">red</span> ok";
     QTest::newRow("bold green") << "\x1b[1;32mG\x1b[39mx"
                                 << "<span style=\"color:#00a250;font-weight:bold\">G</span>"
                                    "<span style=\"font-weight:bold\">x</span>";
-    QTest::newRow("bright") << "\x1b[91mE" << "<span style=\"color:#b22b31\">E</span>";
-    QTest::newRow("256") << "\x1b[38;5;196mX" << "<span style=\"color:#ff0000\">X</span>";
-    QTest::newRow("truecolor bg") << "\x1b[48;2;1;2;3mX" << "<span style=\"background-color:#010203\">X</span>";
-    QTest::newRow("reset by empty") << "\x1b[31mA\x1b[mB" << "<span style=\"color:#e75c58\">A</span>B";
-    QTest::newRow("other CSI dropped") << "a\x1b[2Kb" << "ab";
-    QTest::newRow("escaped in colour") << "\x1b[36m<x>" << "<span style=\"color:#60c6c8\">&lt;x&gt;</span>";
-    QTest::newRow("truncated escape") << "ok\x1b[31" << "ok";
+    QTest::newRow("bright") << "\x1b[91mE"
+                            << "<span style=\"color:#b22b31\">E</span>";
+    QTest::newRow("256") << "\x1b[38;5;196mX"
+                         << "<span style=\"color:#ff0000\">X</span>";
+    QTest::newRow("truecolor bg") << "\x1b[48;2;1;2;3mX"
+                                  << "<span style=\"background-color:#010203\">X</span>";
+    QTest::newRow("reset by empty") << "\x1b[31mA\x1b[mB"
+                                    << "<span style=\"color:#e75c58\">A</span>B";
+    QTest::newRow("other CSI dropped") << "a\x1b[2Kb"
+                                       << "ab";
+    QTest::newRow("escaped in colour") << "\x1b[36m<x>"
+                                       << "<span style=\"color:#60c6c8\">&lt;x&gt;</span>";
+    QTest::newRow("truncated escape") << "ok\x1b[31"
+                                      << "ok";
 }
 
 void TestNotebookOutputs::ansi()
@@ -110,9 +119,12 @@ void TestNotebookOutputs::ansi()
 
 void TestNotebookOutputs::stripAnsi()
 {
-    QCOMPARE(lizard::ui::notebook::stripAnsi("\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"),
-             QString("ZeroDivisionError: division by zero"));
-    QCOMPARE(lizard::ui::notebook::stripAnsi("a\x1b]0;title\x07" "b"), QString("ab"));
+    QCOMPARE(
+        lizard::ui::notebook::stripAnsi("\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"),
+        QString("ZeroDivisionError: division by zero"));
+    QCOMPARE(lizard::ui::notebook::stripAnsi("a\x1b]0;title\x07"
+                                             "b"),
+             QString("ab"));
 }
 
 void TestNotebookOutputs::pngSize_data()
@@ -146,7 +158,10 @@ void TestNotebookOutputs::pngSize()
     QCOMPARE(view->imageView()->image().size(), image);
     QTRY_COMPARE(view->imageView()->shownSize(), shown);
     host.resize(width + 200, 2000); // wider again: never more than its natural size
-    QTRY_COMPARE(view->imageView()->shownSize(), image.width() <= width + 200 ? image : image.scaled(width + 200, 100000, Qt::KeepAspectRatio));
+    QTRY_COMPARE(view->imageView()->shownSize(),
+                 image.width() <= width + 200
+                     ? image
+                     : image.scaled(width + 200, 100000, Qt::KeepAspectRatio));
     host.resize(width, 2000);
     QTRY_COMPARE(view->imageView()->shownSize(), shown);
     QCOMPARE(view->imageView()->pixmap().size(), shown);
@@ -176,13 +191,15 @@ void TestNotebookOutputs::brokenImageFallsBack()
 void TestNotebookOutputs::htmlTable()
 {
     // What pandas sends for pd.DataFrame({"x": [1, 2, 3]}).
-    const QString html = "<div>\n<style scoped>\n    .dataframe tbody tr th:only-of-type {\n"
-                         "        vertical-align: middle;\n    }\n</style>\n"
-                         "<table border=\"1\" class=\"dataframe\">\n  <thead>\n    <tr style=\"text-align: right;\">\n"
-                         "      <th></th>\n      <th>x</th>\n    </tr>\n  </thead>\n  <tbody>\n"
-                         "    <tr>\n      <th>0</th>\n      <td>1</td>\n    </tr>\n"
-                         "    <tr>\n      <th>1</th>\n      <td>2</td>\n    </tr>\n"
-                         "    <tr>\n      <th>2</th>\n      <td>3</td>\n    </tr>\n  </tbody>\n</table>\n</div>";
+    const QString html =
+        "<div>\n<style scoped>\n    .dataframe tbody tr th:only-of-type {\n"
+        "        vertical-align: middle;\n    }\n</style>\n"
+        "<table border=\"1\" class=\"dataframe\">\n  <thead>\n    <tr style=\"text-align: "
+        "right;\">\n"
+        "      <th></th>\n      <th>x</th>\n    </tr>\n  </thead>\n  <tbody>\n"
+        "    <tr>\n      <th>0</th>\n      <td>1</td>\n    </tr>\n"
+        "    <tr>\n      <th>1</th>\n      <td>2</td>\n    </tr>\n"
+        "    <tr>\n      <th>2</th>\n      <td>3</td>\n    </tr>\n  </tbody>\n</table>\n</div>";
     RichOutput r = rich("text/html", html);
     r.data["text/plain"] = "   x\n0  1\n1  2\n2  3";
     RichOutputView view(r);
@@ -197,7 +214,8 @@ void TestNotebookOutputs::htmlTable()
     QVERIFY(table->format().borderCollapse());
     QCOMPARE(table->cellAt(3, 1).format().toTableCellFormat().leftPadding(), 8.0);
     QVERIFY(table->cellAt(3, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
-    RichOutputView words(rich("text/html", "<table><tr><td>Lyon</td><td>-1,234.5</td><td>1e-3</td></tr></table>"));
+    RichOutputView words(
+        rich("text/html", "<table><tr><td>Lyon</td><td>-1,234.5</td><td>1e-3</td></tr></table>"));
     QTextTable* t = firstTable(words.textView()->document());
     QVERIFY(t);
     QVERIFY(!(t->cellAt(0, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight));
@@ -257,9 +275,12 @@ void TestNotebookOutputs::jsonPretty()
 
 void TestNotebookOutputs::traceback()
 {
-    ErrorOutput e{"ZeroDivisionError", "division by zero",
-                  {"\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
-                   "\x1b[0;31mZeroDivisionError\x1b[0m                         Traceback (most recent call last)",
+    ErrorOutput e{"ZeroDivisionError",
+                  "division by zero",
+                  {"\x1b[0;31m---------------------------------------------------------------------"
+                   "------\x1b[0m",
+                   "\x1b[0;31mZeroDivisionError\x1b[0m                         Traceback (most "
+                   "recent call last)",
                    "\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"}};
     ErrorOutputView view(e);
     QVERIFY(view.plainText().contains("ZeroDivisionError: division by zero"));
@@ -336,11 +357,16 @@ void TestNotebookOutputs::headTail_data()
     QTest::addColumn<QString>("head");
     QTest::addColumn<QString>("tail");
     QTest::addColumn<int>("hidden");
-    QTest::newRow("short") << QStringList{"a\nb\n"} << "a\nb" << "" << 0;
-    QTest::newRow("split lines") << QStringList{"a", "b\nc", "d\n", "e"} << "ab\ncd" << "e" << 0;
-    QTest::newRow("cut") << QStringList{"1\n2\n3\n4\n5\n6\n7\n"} << "1\n2" << "6\n7" << 3;
-    QTest::newRow("carriage return") << QStringList{"10%\r50%\r100%\n"} << "100%" << "" << 0;
-    QTest::newRow("crlf") << QStringList{"a\r\nb\r\n"} << "a\nb" << "" << 0;
+    QTest::newRow("short") << QStringList{"a\nb\n"} << "a\nb"
+                           << "" << 0;
+    QTest::newRow("split lines") << QStringList{"a", "b\nc", "d\n", "e"} << "ab\ncd"
+                                 << "e" << 0;
+    QTest::newRow("cut") << QStringList{"1\n2\n3\n4\n5\n6\n7\n"} << "1\n2"
+                         << "6\n7" << 3;
+    QTest::newRow("carriage return") << QStringList{"10%\r50%\r100%\n"} << "100%"
+                                     << "" << 0;
+    QTest::newRow("crlf") << QStringList{"a\r\nb\r\n"} << "a\nb"
+                          << "" << 0;
 }
 
 void TestNotebookOutputs::headTail()

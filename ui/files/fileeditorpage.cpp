@@ -23,10 +23,10 @@ using client::ApiError;
 using client::FileEntry;
 using client::Outcome;
 
-FileEditorPage::FileEditorPage(client::LizardApi* api, const QString& sandboxId, const FileEntry& entry,
-                               const QString& text, QWidget* parent)
-    : DocumentPage(parent), m_api(api), m_sandboxId(sandboxId), m_entry(entry), m_editor(new QPlainTextEdit),
-      m_status(new QLabel)
+FileEditorPage::FileEditorPage(client::LizardApi* api, const QString& sandboxId,
+                               const FileEntry& entry, const QString& text, QWidget* parent)
+    : DocumentPage(parent), m_api(api), m_sandboxId(sandboxId), m_entry(entry),
+      m_editor(new QPlainTextEdit), m_status(new QLabel)
 {
     setObjectName(QStringLiteral("fileEditorPage"));
     m_editor->setObjectName(QStringLiteral("fileEditor"));
@@ -49,7 +49,8 @@ FileEditorPage::FileEditorPage(client::LizardApi* api, const QString& sandboxId,
     auto* saveShortcut = new QShortcut(QKeySequence::Save, this);
     saveShortcut->setContext(Qt::WidgetWithChildrenShortcut);
     connect(saveShortcut, &QShortcut::activated, this, &FileEditorPage::save);
-    connect(m_editor->document(), &QTextDocument::modificationChanged, this, &DocumentPage::titleChanged);
+    connect(m_editor->document(), &QTextDocument::modificationChanged, this,
+            &DocumentPage::titleChanged);
 }
 
 QString FileEditorPage::title() const
@@ -58,11 +59,20 @@ QString FileEditorPage::title() const
     return isModified() ? name + QStringLiteral(" *") : name;
 }
 
-QString FileEditorPage::toolTip() const { return QStringLiteral("%1: %2").arg(m_sandboxId, m_entry.path); }
+QString FileEditorPage::toolTip() const
+{
+    return QStringLiteral("%1: %2").arg(m_sandboxId, m_entry.path);
+}
 
-bool FileEditorPage::isModified() const { return m_editor->document()->isModified(); }
+bool FileEditorPage::isModified() const
+{
+    return m_editor->document()->isModified();
+}
 
-QString FileEditorPage::statusText() const { return m_status->text(); }
+QString FileEditorPage::statusText() const
+{
+    return m_status->text();
+}
 
 void FileEditorPage::save()
 {
@@ -107,7 +117,8 @@ void FileEditorPage::checkThenWrite()
 bool FileEditorPage::askOverwrite(const QString& why)
 {
     QMessageBox box(QMessageBox::Warning, tr("File changed in the sandbox"),
-                    why + QStringLiteral("\n\n") + tr("Overwrite it with your version?"), QMessageBox::NoButton, this);
+                    why + QStringLiteral("\n\n") + tr("Overwrite it with your version?"),
+                    QMessageBox::NoButton, this);
     box.setObjectName(QStringLiteral("staleFileBox"));
     QPushButton* overwrite = box.addButton(tr("Overwrite"), QMessageBox::DestructiveRole);
     box.addButton(QMessageBox::Cancel);
@@ -140,7 +151,9 @@ void FileEditorPage::finishSave(const FileEntry& fresh)
     m_entry = fresh;
     m_saving = false;
     m_editor->document()->setModified(false);
-    m_status->setText(tr("Saved %1 at %2").arg(m_entry.path, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+    m_status->setText(
+        tr("Saved %1 at %2")
+            .arg(m_entry.path, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
     emit saved();
     if (std::exchange(m_closeAfterSave, false))
         closeMe();
@@ -159,7 +172,8 @@ bool FileEditorPage::confirmClose()
     if (!isModified())
         return true;
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("%1 has unsaved changes. Save them to the sandbox?").arg(m_entry.path),
+        this, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them to the sandbox?").arg(m_entry.path),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Discard)
         return true;

@@ -50,7 +50,7 @@ private:
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;
-    client::FileEntry m_entry;   // what the sandbox held when we last read or wrote it
+    client::FileEntry m_entry; // what the sandbox held when we last read or wrote it
     QPlainTextEdit* m_editor;
     QLabel* m_status;
     bool m_saving = false;

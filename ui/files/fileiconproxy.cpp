@@ -18,7 +18,9 @@ FileIconProxy::FileIconProxy(QObject* parent) : FileSortProxy(parent)
 QVariant FileIconProxy::data(const QModelIndex& index, int role) const
 {
     if (role == Qt::DecorationRole && index.column() == SandboxFileModel::NameColumn) {
-        return index.data(SandboxFileModel::IsDirRole).toBool() ? m_folder : m_file; // links: what they lead to
+        return index.data(SandboxFileModel::IsDirRole).toBool()
+                   ? m_folder
+                   : m_file; // links: what they lead to
     }
     return FileSortProxy::data(index, role);
 }

@@ -51,7 +51,8 @@ QStringList localPathsOf(const QMimeData* mime)
 
 FilesPanel::FilesPanel(QWidget* parent)
     : QWidget(parent), m_pathBox(new QComboBox), m_view(new QTreeView), m_placeholder(new QLabel),
-      m_transfers(new models::files::TransferJobsModel(this)), m_transfersView(new TransfersView(m_transfers))
+      m_transfers(new models::files::TransferJobsModel(this)),
+      m_transfersView(new TransfersView(m_transfers))
 {
     setObjectName(QStringLiteral("filesPanel"));
     m_pathBox->setObjectName(QStringLiteral("filesPath"));
@@ -85,8 +86,8 @@ FilesPanel::FilesPanel(QWidget* parent)
     bar->addWidget(m_pathBox);
     bar->addAction(m_refresh);
     bar->addSeparator();
-    for (QAction* a : {m_open, m_uploadFiles, m_uploadFolder, m_download, m_newFolder, m_rename, m_move, m_delete,
-                       m_copyPath})
+    for (QAction* a : {m_open, m_uploadFiles, m_uploadFolder, m_download, m_newFolder, m_rename,
+                       m_move, m_delete, m_copyPath})
         bar->addAction(a);
 
     m_stack = new QStackedLayout;
@@ -98,7 +99,8 @@ FilesPanel::FilesPanel(QWidget* parent)
     layout->addWidget(bar);
     layout->addLayout(m_stack, 1);
     layout->addWidget(m_transfersView);
-    connect(m_transfers, &models::files::TransferJobsModel::jobFinished, this, &FilesPanel::onJobFinished);
+    connect(m_transfers, &models::files::TransferJobsModel::jobFinished, this,
+            &FilesPanel::onJobFinished);
     buildModel();
     updateActions();
 }
@@ -117,16 +119,20 @@ void FilesPanel::buildActions()
         addAction(a);
         return a;
     };
-    m_up = make(tr("Up"), QStringLiteral("filesUp"), [this] { setRootPath(RemotePath::parentOf(rootPath())); });
+    m_up = make(tr("Up"), QStringLiteral("filesUp"),
+                [this] { setRootPath(RemotePath::parentOf(rootPath())); });
     m_refresh = make(tr("Refresh"), QStringLiteral("filesRefresh"), [this] {
         if (m_model)
             m_model->refresh();
     });
     m_refresh->setShortcut(QKeySequence::Refresh);
     m_open = make(tr("Open"), QStringLiteral("filesOpen"), &FilesPanel::openSelected);
-    m_uploadFiles = make(tr("Upload…"), QStringLiteral("filesUpload"), &FilesPanel::uploadFilesDialog);
-    m_uploadFolder = make(tr("Upload folder…"), QStringLiteral("filesUploadFolder"), &FilesPanel::uploadFolderDialog);
-    m_download = make(tr("Download…"), QStringLiteral("filesDownload"), &FilesPanel::downloadSelected);
+    m_uploadFiles =
+        make(tr("Upload…"), QStringLiteral("filesUpload"), &FilesPanel::uploadFilesDialog);
+    m_uploadFolder = make(tr("Upload folder…"), QStringLiteral("filesUploadFolder"),
+                          &FilesPanel::uploadFolderDialog);
+    m_download =
+        make(tr("Download…"), QStringLiteral("filesDownload"), &FilesPanel::downloadSelected);
     m_newFolder = make(tr("New folder…"), QStringLiteral("filesNewFolder"), &FilesPanel::newFolder);
     m_rename = make(tr("Rename…"), QStringLiteral("filesRename"), &FilesPanel::renameSelected);
     m_rename->setShortcut(Qt::Key_F2);
@@ -157,7 +163,8 @@ void FilesPanel::buildModel()
     // Wide enough for their longest usual text (measuring 10,000 rows would stall the app).
     const QFontMetrics fm(m_view->font());
     const int pad = 4 * fm.averageCharWidth(); // margins and the sort arrow
-    header->resizeSection(SandboxFileModel::SizeColumn, fm.horizontalAdvance(QStringLiteral("1023.9 KiB")) + pad);
+    header->resizeSection(SandboxFileModel::SizeColumn,
+                          fm.horizontalAdvance(QStringLiteral("1023.9 KiB")) + pad);
     header->resizeSection(SandboxFileModel::ModifiedColumn,
                           fm.horizontalAdvance(QStringLiteral("2026-12-31 23:59")) + pad);
     header->resizeSection(SandboxFileModel::PermissionsColumn,
@@ -166,7 +173,8 @@ void FilesPanel::buildModel()
     connect(m_ops, &models::files::FileOperations::succeeded, this, &FilesPanel::message);
     connect(m_model, &SandboxFileModel::listFailed, this,
             [this](const QString&, const client::ApiError& e) { emit errorOccurred(e); });
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &FilesPanel::updateActions);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &FilesPanel::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &FilesPanel::updateActions);
     m_model->setLocation(m_sandboxId, root);
     m_feed = new models::files::FileChangeFeed(m_api, m_model, this);
@@ -194,7 +202,8 @@ void FilesPanel::showSandbox(const QString& sandboxId)
     m_sandboxId = m_api ? sandboxId : QString();
     m_model->setLocation(m_sandboxId, kHome); // every sandbox starts at its home
     m_pathBox->setCurrentText(m_model->rootPath());
-    m_stack->setCurrentWidget(m_sandboxId.isEmpty() ? static_cast<QWidget*>(m_placeholder) : m_view);
+    m_stack->setCurrentWidget(m_sandboxId.isEmpty() ? static_cast<QWidget*>(m_placeholder)
+                                                    : m_view);
     updateActions();
 }
 
@@ -207,7 +216,10 @@ void FilesPanel::setRootPath(const QString& path)
     updateActions();
 }
 
-QString FilesPanel::rootPath() const { return m_model->rootPath(); }
+QString FilesPanel::rootPath() const
+{
+    return m_model->rootPath();
+}
 
 bool FilesPanel::followsChanges() const
 {
@@ -219,14 +231,20 @@ client::FileEntry FilesPanel::selectedEntry() const
     return m_model->entry(m_proxy->mapToSource(m_view->currentIndex()));
 }
 
-bool FilesPanel::hasSelection() const { return m_view->currentIndex().isValid(); }
+bool FilesPanel::hasSelection() const
+{
+    return m_view->currentIndex().isValid();
+}
 
 bool FilesPanel::selectedIsFolder() const
 {
     return m_view->currentIndex().data(SandboxFileModel::IsDirRole).toBool();
 }
 
-QString FilesPanel::selectedPath() const { return hasSelection() ? selectedEntry().path : QString(); }
+QString FilesPanel::selectedPath() const
+{
+    return hasSelection() ? selectedEntry().path : QString();
+}
 
 QString FilesPanel::currentDir() const
 {
@@ -338,7 +356,8 @@ void FilesPanel::uploadPaths(const QStringList& localPaths, const QString& remot
         replace = QMessageBox::question(this, tr("Replace files?"),
                                         tr("%1 already contains %2. Replace (folders are merged)?")
                                             .arg(remoteDir, clashes.join(QStringLiteral(", "))),
-                                        QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+                                        QMessageBox::Yes | QMessageBox::No,
+                                        QMessageBox::No) == QMessageBox::Yes;
     }
     for (const QString& local : localPaths) {
         if (!replace && clashes.contains(QFileInfo(local).fileName()))
@@ -351,7 +370,8 @@ void FilesPanel::download(const QString& remotePath, bool isFolder, const QStrin
 {
     if (!m_api || m_sandboxId.isEmpty())
         return;
-    m_transfers->addJob(new models::files::DownloadJob(m_api, m_sandboxId, remotePath, isFolder, localTarget));
+    m_transfers->addJob(
+        new models::files::DownloadJob(m_api, m_sandboxId, remotePath, isFolder, localTarget));
 }
 
 void FilesPanel::onJobFinished(TransferJob* job)
@@ -359,9 +379,14 @@ void FilesPanel::onJobFinished(TransferJob* job)
     if (!job->changedRemoteDir().isEmpty() && job->sandboxId() == m_sandboxId)
         m_ops->changed(job->changedRemoteDir());
     switch (job->state()) {
-    case TransferJob::State::Done: emit message(tr("%1: done").arg(job->title())); break;
-    case TransferJob::State::Failed: emit problem(tr("%1 failed: %2").arg(job->title(), job->message())); break;
-    default: break;
+    case TransferJob::State::Done:
+        emit message(tr("%1: done").arg(job->title()));
+        break;
+    case TransferJob::State::Failed:
+        emit problem(tr("%1 failed: %2").arg(job->title(), job->message()));
+        break;
+    default:
+        break;
     }
 }
 

@@ -23,7 +23,7 @@ class FileOperations;
 class SandboxFileModel;
 class TransferJob;
 class TransferJobsModel;
-}
+} // namespace lizard::models::files
 
 namespace lizard::ui {
 class DocumentTabs;

@@ -1,11 +1,10 @@
 // FilesPanel: what its actions do (dialogs, then FileOperations / transfer jobs / tabs).
-#include "ui/files/filespanel.h"
-
 #include "models/files/fileoperations.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
 #include "ui/documenttabs.h"
 #include "ui/files/fileeditorpage.h"
+#include "ui/files/filespanel.h"
 #include "ui/files/imageviewpage.h"
 
 #include <QClipboard>
@@ -19,7 +18,6 @@
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QStringDecoder>
-
 #include <optional>
 
 namespace lizard::ui::files {
@@ -32,9 +30,10 @@ constexpr qint64 kMaxOpenBytes = 16 << 20; // larger files are downloaded, not o
 
 bool looksLikeImage(const QString& path)
 {
-    static const QStringList suffixes{QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
-                                      QStringLiteral("gif"), QStringLiteral("bmp"), QStringLiteral("webp"),
-                                      QStringLiteral("svg"), QStringLiteral("ico"), QStringLiteral("ppm")};
+    static const QStringList suffixes{
+        QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
+        QStringLiteral("gif"), QStringLiteral("bmp"), QStringLiteral("webp"),
+        QStringLiteral("svg"), QStringLiteral("ico"), QStringLiteral("ppm")};
     return suffixes.contains(QFileInfo(path).suffix().toLower());
 }
 
@@ -89,8 +88,9 @@ void FilesPanel::openPath(const QString& path)
         if (entry.type == QLatin1String("dir"))
             return setRootPath(entry.path);
         if (entry.size > kMaxOpenBytes)
-            return emit problem(tr("%1 is %2: too large to open here; download it instead")
-                                    .arg(entry.path, models::files::SandboxFileModel::formatSize(entry.size)));
+            return emit problem(
+                tr("%1 is %2: too large to open here; download it instead")
+                    .arg(entry.path, models::files::SandboxFileModel::formatSize(entry.size)));
         if (!m_api || id != m_sandboxId)
             return;
         m_api->readFile(id, entry.path, this, [this, entry, id](client::Outcome<QByteArray> r) {
@@ -119,7 +119,8 @@ void FilesPanel::openWithContent(const client::FileEntry& entry, const QByteArra
         });
         page = editor;
     } else {
-        return emit problem(tr("%1 is not text (or not UTF-8) and not an image this app can show; download it instead")
+        return emit problem(tr("%1 is not text (or not UTF-8) and not an image this app can show; "
+                               "download it instead")
                                 .arg(entry.path));
     }
     m_documents->openDocument(page);
@@ -127,15 +128,15 @@ void FilesPanel::openWithContent(const client::FileEntry& entry, const QByteArra
 
 void FilesPanel::uploadFilesDialog()
 {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Upload files to %1").arg(currentDir()),
-                                                            QDir::homePath());
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Upload files to %1").arg(currentDir()), QDir::homePath());
     uploadPaths(files, currentDir());
 }
 
 void FilesPanel::uploadFolderDialog()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Upload a folder to %1").arg(currentDir()),
-                                                             QDir::homePath());
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Upload a folder to %1").arg(currentDir()), QDir::homePath());
     if (!folder.isEmpty())
         uploadPaths({folder}, currentDir());
 }
@@ -149,8 +150,8 @@ void FilesPanel::downloadSelected()
     const QString proposal = QDir(localStartDir()).filePath(e.name);
     // A folder arrives as a folder of this name; the dialog asks about replacing files only.
     const QString target = QFileDialog::getSaveFileName(
-        this, folder ? tr("Download folder %1 as").arg(e.path) : tr("Download %1 as").arg(e.path), proposal, {},
-        nullptr, folder ? QFileDialog::DontConfirmOverwrite : QFileDialog::Options());
+        this, folder ? tr("Download folder %1 as").arg(e.path) : tr("Download %1 as").arg(e.path),
+        proposal, {}, nullptr, folder ? QFileDialog::DontConfirmOverwrite : QFileDialog::Options());
     if (target.isEmpty())
         return;
     if (folder && QFileInfo::exists(target))
@@ -162,8 +163,9 @@ void FilesPanel::newFolder()
 {
     const QString dir = currentDir();
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("New folder"), tr("Name of the new folder in %1:").arg(dir),
-                                               QLineEdit::Normal, {}, &ok);
+    const QString name =
+        QInputDialog::getText(this, tr("New folder"), tr("Name of the new folder in %1:").arg(dir),
+                              QLineEdit::Normal, {}, &ok);
     if (ok)
         m_ops->makeDir(dir, name.trimmed());
 }
@@ -174,8 +176,8 @@ void FilesPanel::renameSelected()
         return;
     const client::FileEntry e = selectedEntry();
     bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, tr("Rename"), tr("New name for %1:").arg(e.path), QLineEdit::Normal, e.name, &ok);
+    const QString name = QInputDialog::getText(
+        this, tr("Rename"), tr("New name for %1:").arg(e.path), QLineEdit::Normal, e.name, &ok);
     if (ok && name != e.name)
         m_ops->rename(e.path, name);
 }
@@ -186,9 +188,9 @@ void FilesPanel::moveSelected()
         return;
     const client::FileEntry e = selectedEntry();
     bool ok = false;
-    const QString to = QInputDialog::getText(this, tr("Move"),
-                                             tr("Move %1 to (an existing folder, or a new path):").arg(e.path),
-                                             QLineEdit::Normal, RemotePath::parentOf(e.path), &ok);
+    const QString to = QInputDialog::getText(
+        this, tr("Move"), tr("Move %1 to (an existing folder, or a new path):").arg(e.path),
+        QLineEdit::Normal, RemotePath::parentOf(e.path), &ok);
     if (ok)
         m_ops->move(e.path, to);
 }
@@ -198,11 +200,13 @@ void FilesPanel::deleteSelected()
     if (!hasSelection())
         return;
     const client::FileEntry e = selectedEntry();
-    const QString what = e.type == QLatin1String("dir")       ? tr("the folder %1 and everything in it").arg(e.path)
-                         : e.type == QLatin1String("symlink") ? tr("the link %1 (what it leads to stays)").arg(e.path)
-                                                              : e.path;
-    QMessageBox box(QMessageBox::Warning, tr("Delete"), tr("Delete %1? This cannot be undone.").arg(what),
-                    QMessageBox::Cancel, this);
+    const QString what = e.type == QLatin1String("dir")
+                             ? tr("the folder %1 and everything in it").arg(e.path)
+                         : e.type == QLatin1String("symlink")
+                             ? tr("the link %1 (what it leads to stays)").arg(e.path)
+                             : e.path;
+    QMessageBox box(QMessageBox::Warning, tr("Delete"),
+                    tr("Delete %1? This cannot be undone.").arg(what), QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("confirmDeleteBox"));
     QPushButton* del = box.addButton(tr("Delete"), QMessageBox::DestructiveRole);
     box.setDefaultButton(QMessageBox::Cancel);

@@ -9,9 +9,10 @@
 
 namespace lizard::ui::files {
 
-ImageViewPage::ImageViewPage(const QString& sandboxId, const QString& path, const QImage& image, QWidget* parent)
-    : DocumentPage(parent), m_sandboxId(sandboxId), m_path(path), m_image(image), m_scroll(new QScrollArea),
-      m_label(new QLabel), m_fit(new QToolButton)
+ImageViewPage::ImageViewPage(const QString& sandboxId, const QString& path, const QImage& image,
+                             QWidget* parent)
+    : DocumentPage(parent), m_sandboxId(sandboxId), m_path(path), m_image(image),
+      m_scroll(new QScrollArea), m_label(new QLabel), m_fit(new QToolButton)
 {
     setObjectName(QStringLiteral("imageViewPage"));
     m_label->setAlignment(Qt::AlignCenter);
@@ -22,7 +23,8 @@ ImageViewPage::ImageViewPage(const QString& sandboxId, const QString& path, cons
     m_fit->setCheckable(true);
     m_fit->setChecked(true);
     connect(m_fit, &QToolButton::toggled, this, &ImageViewPage::updatePixmap);
-    auto* info = new QLabel(tr("%1 · %2 × %3 pixels").arg(path).arg(image.width()).arg(image.height()));
+    auto* info =
+        new QLabel(tr("%1 · %2 × %3 pixels").arg(path).arg(image.width()).arg(image.height()));
     auto* bar = new QHBoxLayout;
     bar->addWidget(info, 1);
     bar->addWidget(m_fit);
@@ -33,9 +35,15 @@ ImageViewPage::ImageViewPage(const QString& sandboxId, const QString& path, cons
     updatePixmap();
 }
 
-QString ImageViewPage::title() const { return m_path.section(QLatin1Char('/'), -1); }
+QString ImageViewPage::title() const
+{
+    return m_path.section(QLatin1Char('/'), -1);
+}
 
-QString ImageViewPage::toolTip() const { return QStringLiteral("%1: %2").arg(m_sandboxId, m_path); }
+QString ImageViewPage::toolTip() const
+{
+    return QStringLiteral("%1: %2").arg(m_sandboxId, m_path);
+}
 
 void ImageViewPage::resizeEvent(QResizeEvent* event)
 {

@@ -15,7 +15,8 @@ class ImageViewPage : public DocumentPage
 {
     Q_OBJECT
 public:
-    ImageViewPage(const QString& sandboxId, const QString& path, const QImage& image, QWidget* parent = nullptr);
+    ImageViewPage(const QString& sandboxId, const QString& path, const QImage& image,
+                  QWidget* parent = nullptr);
 
     QString title() const override;
     QString toolTip() const override;

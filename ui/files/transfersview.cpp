@@ -21,7 +21,8 @@ class ProgressDelegate : public QStyledItemDelegate
 {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override
     {
         QStyleOptionProgressBar bar;
         bar.rect = option.rect.adjusted(2, 3, -2, -3);
@@ -39,19 +40,23 @@ public:
 } // namespace
 
 TransfersView::TransfersView(TransferJobsModel* model, QWidget* parent)
-    : QWidget(parent), m_model(model), m_table(new QTableView), m_cancel(new QPushButton(tr("Cancel"))),
-      m_clear(new QPushButton(tr("Clear finished")))
+    : QWidget(parent), m_model(model), m_table(new QTableView),
+      m_cancel(new QPushButton(tr("Cancel"))), m_clear(new QPushButton(tr("Clear finished")))
 {
     setObjectName(QStringLiteral("transfersView"));
     m_table->setModel(model);
-    m_table->setItemDelegateForColumn(TransferJobsModel::ProgressColumn, new ProgressDelegate(m_table));
+    m_table->setItemDelegateForColumn(TransferJobsModel::ProgressColumn,
+                                      new ProgressDelegate(m_table));
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::TitleColumn, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::ProgressColumn, QHeaderView::Fixed);
+    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::TitleColumn,
+                                                      QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::ProgressColumn,
+                                                      QHeaderView::Fixed);
     m_table->horizontalHeader()->resizeSection(TransferJobsModel::ProgressColumn, 140);
-    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::StateColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(TransferJobsModel::StateColumn,
+                                                      QHeaderView::Stretch);
     m_table->setMaximumHeight(110);
     m_cancel->setObjectName(QStringLiteral("cancelTransfer"));
     auto* buttons = new QVBoxLayout;
@@ -68,7 +73,8 @@ TransfersView::TransfersView(TransferJobsModel* model, QWidget* parent)
     connect(model, &QAbstractItemModel::rowsInserted, this, &TransfersView::updateState);
     connect(model, &QAbstractItemModel::rowsRemoved, this, &TransfersView::updateState);
     connect(model, &QAbstractItemModel::dataChanged, this, &TransfersView::updateState);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TransfersView::updateState);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &TransfersView::updateState);
     updateState();
 }
 

@@ -6,8 +6,14 @@ namespace lizard::ui::highlight {
 
 namespace {
 
-bool isIdentStart(QChar c) { return c.isLetter() || c == u'_' || (c == u'$'); }
-bool isIdentPart(QChar c) { return c.isLetterOrNumber() || c == u'_' || c == u'$'; }
+bool isIdentStart(QChar c)
+{
+    return c.isLetter() || c == u'_' || (c == u'$');
+}
+bool isIdentPart(QChar c)
+{
+    return c.isLetterOrNumber() || c == u'_' || c == u'$';
+}
 
 bool isPythonStringPrefix(const QString& word)
 {
@@ -48,7 +54,8 @@ int CodeHighlighter::continueOpen(const QString& text, int from, State state)
     switch (state) {
     case TripleDouble:
     case TripleSingle: {
-        const QString delim = state == TripleDouble ? QStringLiteral("\"\"\"") : QStringLiteral("'''");
+        const QString delim =
+            state == TripleDouble ? QStringLiteral("\"\"\"") : QStringLiteral("'''");
         for (int i = from; i < text.size(); ++i) {
             if (text[i] == u'\\') {
                 ++i;
@@ -66,10 +73,17 @@ int CodeHighlighter::continueOpen(const QString& text, int from, State state)
         end = close < 0 ? -1 : close + 2;
         break;
     }
-    case Template: end = scanQuoted(text, from, u'`', true); break;
-    case ShellSingle: end = scanQuoted(text, from, u'\'', false); break;
-    case ShellDouble: end = scanQuoted(text, from, u'"', true); break;
-    case Normal: return from;
+    case Template:
+        end = scanQuoted(text, from, u'`', true);
+        break;
+    case ShellSingle:
+        end = scanQuoted(text, from, u'\'', false);
+        break;
+    case ShellDouble:
+        end = scanQuoted(text, from, u'"', true);
+        break;
+    case Normal:
+        return from;
     }
     const Token token = state == BlockComment ? Token::Comment : Token::String;
     if (end < 0) {
@@ -204,7 +218,8 @@ void CodeHighlighter::highlightBlock(const QString& text)
             while (j < n && (isIdentPart(text[j]) || (sh && text[j] == u'-')))
                 ++j;
             const QString word = text.mid(i, j - i);
-            if (py && j < n && (text[j] == u'"' || text[j] == u'\'') && isPythonStringPrefix(word)) {
+            if (py && j < n && (text[j] == u'"' || text[j] == u'\'') &&
+                isPythonStringPrefix(word)) {
                 i = j; // the prefix is part of the string that follows
                 apply(i - int(word.size()), i, Token::String);
                 continue;

@@ -25,7 +25,15 @@ protected:
 
 private:
     // Block states: what the previous line left open.
-    enum State { Normal = -1, TripleDouble = 1, TripleSingle, BlockComment, Template, ShellSingle, ShellDouble };
+    enum State {
+        Normal = -1,
+        TripleDouble = 1,
+        TripleSingle,
+        BlockComment,
+        Template,
+        ShellSingle,
+        ShellDouble
+    };
 
     // Continues an open construct from `from`; returns where it ends (text.size() if it does not).
     int continueOpen(const QString& text, int from, State state);

@@ -27,11 +27,16 @@ KSyntaxHighlighting::Repository& repository()
 QString ksyntaxName(const QString& language)
 {
     switch (languageFromName(language)) {
-    case Language::Python: return QStringLiteral("Python");
-    case Language::JavaScript: return QStringLiteral("JavaScript");
-    case Language::Bash: return QStringLiteral("Bash");
-    case Language::Markdown: return QStringLiteral("Markdown");
-    case Language::None: break;
+    case Language::Python:
+        return QStringLiteral("Python");
+    case Language::JavaScript:
+        return QStringLiteral("JavaScript");
+    case Language::Bash:
+        return QStringLiteral("Bash");
+    case Language::Markdown:
+        return QStringLiteral("Markdown");
+    case Language::None:
+        break;
     }
     return language;
 }
@@ -58,8 +63,9 @@ QSyntaxHighlighter* createHighlighter(QTextDocument* document, const QString& la
         return nullptr;
     auto* highlighter = new KSyntaxHighlighting::SyntaxHighlighter(document);
     const bool dark = QGuiApplication::palette().color(QPalette::Base).lightness() < 128;
-    highlighter->setTheme(repository().defaultTheme(dark ? KSyntaxHighlighting::Repository::DarkTheme
-                                                         : KSyntaxHighlighting::Repository::LightTheme));
+    highlighter->setTheme(
+        repository().defaultTheme(dark ? KSyntaxHighlighting::Repository::DarkTheme
+                                       : KSyntaxHighlighting::Repository::LightTheme));
     highlighter->setDefinition(definition);
     return highlighter;
 #else
@@ -67,9 +73,12 @@ QSyntaxHighlighter* createHighlighter(QTextDocument* document, const QString& la
     switch (lang) {
     case Language::Python:
     case Language::JavaScript:
-    case Language::Bash: return new CodeHighlighter(document, lang, Theme::forApplication());
-    case Language::Markdown: return new MarkdownHighlighter(document, Theme::forApplication());
-    case Language::None: break;
+    case Language::Bash:
+        return new CodeHighlighter(document, lang, Theme::forApplication());
+    case Language::Markdown:
+        return new MarkdownHighlighter(document, Theme::forApplication());
+    case Language::None:
+        break;
     }
     return nullptr;
 #endif

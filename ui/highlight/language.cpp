@@ -21,11 +21,16 @@ Language languageFromName(const QString& name)
 QString languageName(Language language)
 {
     switch (language) {
-    case Language::Python: return QStringLiteral("python");
-    case Language::JavaScript: return QStringLiteral("javascript");
-    case Language::Bash: return QStringLiteral("bash");
-    case Language::Markdown: return QStringLiteral("markdown");
-    case Language::None: break;
+    case Language::Python:
+        return QStringLiteral("python");
+    case Language::JavaScript:
+        return QStringLiteral("javascript");
+    case Language::Bash:
+        return QStringLiteral("bash");
+    case Language::Markdown:
+        return QStringLiteral("markdown");
+    case Language::None:
+        break;
     }
     return {};
 }

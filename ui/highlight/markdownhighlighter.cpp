@@ -50,7 +50,8 @@ void MarkdownHighlighter::highlightBlock(const QString& text)
     }
     int from = 0;
     if (const auto l = m_list.match(text); l.hasMatch()) {
-        setFormat(int(l.capturedStart(1)), int(l.capturedLength(1)), m_theme.format(Token::ListMarker));
+        setFormat(int(l.capturedStart(1)), int(l.capturedLength(1)),
+                  m_theme.format(Token::ListMarker));
         from = int(l.capturedEnd());
     }
     applyInline(text, from);

@@ -30,7 +30,8 @@ private:
     QRegularExpression m_list{QStringLiteral("^\\s*([-*+]|\\d+[.)])\\s")};
     QRegularExpression m_code{QStringLiteral("`[^`]+`")};
     QRegularExpression m_strong{QStringLiteral("(\\*\\*|__)(?=\\S)(.+?)(?<=\\S)\\1")};
-    QRegularExpression m_emphasis{QStringLiteral("(?<![*_\\w])([*_])(?=\\S)(.+?)(?<=\\S)\\1(?![*_\\w])")};
+    QRegularExpression m_emphasis{
+        QStringLiteral("(?<![*_\\w])([*_])(?=\\S)(.+?)(?<=\\S)\\1(?![*_\\w])")};
     QRegularExpression m_link{QStringLiteral("!?\\[[^\\]]*\\]\\([^)]*\\)|<https?://[^>]+>")};
 };
 

@@ -128,7 +128,8 @@ void scan(const QString& text, OnText onText, OnEscape onEscape)
             }
         } else if (j < n && text[j] == u']') {
             // OSC: up to BEL or ESC backslash.
-            while (j < n && text[j] != QChar(0x07) && !(text[j] == QChar(0x1b) && j + 1 < n && text[j + 1] == u'\\'))
+            while (j < n && text[j] != QChar(0x07) &&
+                   !(text[j] == QChar(0x1b) && j + 1 < n && text[j + 1] == u'\\'))
                 ++j;
             j = j < n && text[j] == QChar(0x07) ? j + 1 : std::min(n, j + 2);
         } else if (j < n) {
@@ -174,7 +175,8 @@ QString ansiToHtmlDocument(const QString& text)
 QString stripAnsi(const QString& text)
 {
     QString out;
-    scan(text, [&](const QString& chunk) { out += chunk; }, [](QChar, const QString&) {});
+    scan(
+        text, [&](const QString& chunk) { out += chunk; }, [](QChar, const QString&) {});
     return out;
 }
 

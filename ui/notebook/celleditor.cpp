@@ -50,8 +50,8 @@ QSize CellEditor::sizeHint() const
     for (QTextBlock b = document()->firstBlock(); b.isValid(); b = b.next())
         lines += b.layout() && b.layout()->lineCount() > 0 ? b.layout()->lineCount() : 1;
     const int text = std::max(1, lines) * fontMetrics().lineSpacing();
-    const int margins = int(2 * document()->documentMargin()) + 2 * frameWidth() + contentsMargins().top() +
-                        contentsMargins().bottom() + 2;
+    const int margins = int(2 * document()->documentMargin()) + 2 * frameWidth() +
+                        contentsMargins().top() + contentsMargins().bottom() + 2;
     return {QPlainTextEdit::sizeHint().width(), text + margins};
 }
 
@@ -108,7 +108,8 @@ void CellEditor::keyPressEvent(QKeyEvent* event)
         return;
     }
     if (event->key() == Qt::Key_Down && mods == Qt::NoModifier &&
-        textCursor().blockNumber() == document()->blockCount() - 1 && !textCursor().hasSelection()) {
+        textCursor().blockNumber() == document()->blockCount() - 1 &&
+        !textCursor().hasSelection()) {
         emit leaveDown();
         return;
     }
@@ -123,7 +124,8 @@ void CellEditor::newLineWithIndent()
     if (indent.size() > before.size())
         indent = before; // the cursor is inside the indentation
     const QString trimmed = before.trimmed();
-    if (trimmed.endsWith(u':') || trimmed.endsWith(u'{') || trimmed.endsWith(u'(') || trimmed.endsWith(u'['))
+    if (trimmed.endsWith(u':') || trimmed.endsWith(u'{') || trimmed.endsWith(u'(') ||
+        trimmed.endsWith(u'['))
         indent += QString(indentWidth, u' ');
     cursor.beginEditBlock();
     cursor.removeSelectedText();

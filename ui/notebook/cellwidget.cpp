@@ -14,8 +14,9 @@ using lizard::notebook::CellStatus;
 using lizard::notebook::CellType;
 
 CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
-    : QWidget(parent), m_cell(cell), m_codeLanguage(codeLanguage), m_bar(new QWidget), m_prompt(new QLabel),
-      m_status(new QLabel), m_editor(new CellEditor), m_rendered(new RichTextView), m_outputs(new OutputArea(cell))
+    : QWidget(parent), m_cell(cell), m_codeLanguage(codeLanguage), m_bar(new QWidget),
+      m_prompt(new QLabel), m_status(new QLabel), m_editor(new CellEditor),
+      m_rendered(new RichTextView), m_outputs(new OutputArea(cell))
 {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 2, 6, 2);
@@ -90,9 +91,15 @@ void CellWidget::updateType()
     if (!m_cell)
         return;
     switch (m_cell->type()) {
-    case CellType::Code: m_editor->setLanguage(m_codeLanguage); break;
-    case CellType::Markdown: m_editor->setLanguage(QStringLiteral("markdown")); break;
-    case CellType::Raw: m_editor->setLanguage({}); break;
+    case CellType::Code:
+        m_editor->setLanguage(m_codeLanguage);
+        break;
+    case CellType::Markdown:
+        m_editor->setLanguage(QStringLiteral("markdown"));
+        break;
+    case CellType::Raw:
+        m_editor->setLanguage({});
+        break;
     }
     updateStatus();
 }
@@ -150,7 +157,9 @@ void CellWidget::setSelected(bool selected, bool editing)
 {
     m_selected = selected;
     m_editing = selected && editing;
-    const QColor colour = !selected ? Qt::transparent : (m_editing ? QColor(0x66, 0xbb, 0x6a) : QColor(0x19, 0x76, 0xd2));
+    const QColor colour = !selected
+                              ? Qt::transparent
+                              : (m_editing ? QColor(0x66, 0xbb, 0x6a) : QColor(0x19, 0x76, 0xd2));
     // Every cell hears every selection change: only a changed colour is set (a palette change
     // reaches every child and posts events to each; over 2,000 cells that took seconds).
     if (m_bar->palette().color(QPalette::Window) != colour) {
@@ -158,8 +167,9 @@ void CellWidget::setSelected(bool selected, bool editing)
         p.setColor(QPalette::Window, colour);
         m_bar->setPalette(p);
     }
-    const QString sheet = m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
-                                    : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}");
+    const QString sheet =
+        m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
+                  : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}");
     // Likewise an unchanged style sheet is not set again (setting one re-polishes the editor).
     if (m_editor->styleSheet() != sheet)
         m_editor->setStyleSheet(sheet);

@@ -19,7 +19,8 @@ class CellWidget : public QWidget
 {
     Q_OBJECT
 public:
-    CellWidget(lizard::notebook::Cell* cell, const QString& codeLanguage, QWidget* parent = nullptr);
+    CellWidget(lizard::notebook::Cell* cell, const QString& codeLanguage,
+               QWidget* parent = nullptr);
 
     lizard::notebook::Cell* cell() const { return m_cell; }
     CellEditor* editor() const { return m_editor; }
@@ -35,8 +36,8 @@ public:
     void startEditing(); // shows the editor (un-renders markdown) and focuses it
 
 signals:
-    void clicked(lizard::ui::notebook::CellWidget* cell);        // on the prompt or margin
-    void editRequested(lizard::ui::notebook::CellWidget* cell);  // double-click on rendered markdown
+    void clicked(lizard::ui::notebook::CellWidget* cell);       // on the prompt or margin
+    void editRequested(lizard::ui::notebook::CellWidget* cell); // double-click on rendered markdown
     void editorFocused(lizard::ui::notebook::CellWidget* cell);
 
 protected:

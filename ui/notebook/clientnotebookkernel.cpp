@@ -7,9 +7,10 @@ namespace lizard::ui::notebook {
 
 using lizard::notebook::ClientCodeRunner;
 
-ClientNotebookKernel::ClientNotebookKernel(client::CodeInterpreter* interpreter, ClientCodeRunner* runner,
-                                           QObject* parent)
-    : NotebookKernel(parent), m_interpreterObject(interpreter), m_interpreter(interpreter), m_runner(runner)
+ClientNotebookKernel::ClientNotebookKernel(client::CodeInterpreter* interpreter,
+                                           ClientCodeRunner* runner, QObject* parent)
+    : NotebookKernel(parent), m_interpreterObject(interpreter), m_interpreter(interpreter),
+      m_runner(runner)
 {
     interpreter->setParent(this);
     connect(runner, &ClientCodeRunner::kernelStateChanged, this,
@@ -56,12 +57,13 @@ void ClientNotebookKernel::createContext(const QString& language, ContextDone do
         done({}, QStringLiteral("not connected"));
         return;
     }
-    m_interpreter->createContext(language, QString(), this, [done](client::Outcome<client::CodeContext> result) {
-        if (!result)
-            done({}, result.error().message);
-        else
-            done({result.value().id, result.value().language, result.value().cwd}, {});
-    });
+    m_interpreter->createContext(
+        language, QString(), this, [done](client::Outcome<client::CodeContext> result) {
+            if (!result)
+                done({}, result.error().message);
+            else
+                done({result.value().id, result.value().language, result.value().cwd}, {});
+        });
 }
 
 void ClientNotebookKernel::selectContext(const ContextChoice& context)
@@ -89,7 +91,8 @@ void ClientNotebookKernel::detach()
         m_runner->setInterpreter(nullptr);
     delete m_interpreterObject.data();
     m_interpreter = nullptr;
-    emit notice(QStringLiteral("Disconnected from the server: cells run again once the app is connected"));
+    emit notice(
+        QStringLiteral("Disconnected from the server: cells run again once the app is connected"));
 }
 
 void ClientNotebookKernel::setInterpreter(client::CodeInterpreter* interpreter)

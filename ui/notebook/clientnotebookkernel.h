@@ -10,7 +10,7 @@
 namespace lizard::client {
 class CodeInterpreter;
 class LizardApi;
-}
+} // namespace lizard::client
 
 namespace lizard::notebook {
 class ClientCodeRunner;
@@ -23,8 +23,8 @@ class ClientNotebookKernel : public NotebookKernel
     Q_OBJECT
 public:
     // Owns interpreter (made for the sandbox on api); runner runs on it (not owned).
-    ClientNotebookKernel(client::CodeInterpreter* interpreter, lizard::notebook::ClientCodeRunner* runner,
-                         QObject* parent = nullptr);
+    ClientNotebookKernel(client::CodeInterpreter* interpreter,
+                         lizard::notebook::ClientCodeRunner* runner, QObject* parent = nullptr);
     ~ClientNotebookKernel() override;
 
     ContextChoice context() const override;
@@ -42,12 +42,16 @@ public:
     // Another sandbox: runs go through interpreter (owned from now on) on the default context of
     // the current language, since the old sandbox's contexts do not exist there.
     void rebind(client::CodeInterpreter* interpreter);
-    client::CodeInterpreter* interpreter() const { return m_interpreterObject ? m_interpreter : nullptr; }
+    client::CodeInterpreter* interpreter() const
+    {
+        return m_interpreterObject ? m_interpreter : nullptr;
+    }
 
 private:
     void setInterpreter(client::CodeInterpreter* interpreter);
 
-    QPointer<QObject> m_interpreterObject; // guards m_interpreter (deleted by detach() or its owner)
+    QPointer<QObject>
+        m_interpreterObject; // guards m_interpreter (deleted by detach() or its owner)
     client::CodeInterpreter* m_interpreter = nullptr;
     QPointer<lizard::notebook::ClientCodeRunner> m_runner;
     QString m_cwd;

@@ -3,10 +3,12 @@
 namespace lizard::ui::notebook {
 
 namespace {
-const QStringList kLanguages = {QStringLiteral("python"), QStringLiteral("javascript"), QStringLiteral("bash")};
+const QStringList kLanguages = {QStringLiteral("python"), QStringLiteral("javascript"),
+                                QStringLiteral("bash")};
 }
 
-ContextSelector::ContextSelector(NotebookKernel* kernel, QWidget* parent) : QComboBox(parent), m_kernel(kernel)
+ContextSelector::ContextSelector(NotebookKernel* kernel, QWidget* parent)
+    : QComboBox(parent), m_kernel(kernel)
 {
     setSizeAdjustPolicy(QComboBox::AdjustToContents);
     setToolTip(QStringLiteral("The code context this notebook runs in"));
@@ -96,14 +98,16 @@ void ContextSelector::choose(int index)
     if (!m_kernel || m_filling || index < 0 || index >= count())
         return;
     const QVariant value = itemData(index);
-    if (value.typeId() == QMetaType::QString && value.toString().startsWith(QLatin1String("new:"))) {
+    if (value.typeId() == QMetaType::QString &&
+        value.toString().startsWith(QLatin1String("new:"))) {
         const QString language = value.toString().mid(4);
         QPointer<ContextSelector> self(this);
         m_kernel->createContext(language, [self](ContextChoice created, QString error) {
             if (!self || !self->m_kernel)
                 return;
             if (!error.isEmpty()) {
-                emit self->errorOccurred(QStringLiteral("Creating a context failed: %1").arg(error));
+                emit self->errorOccurred(
+                    QStringLiteral("Creating a context failed: %1").arg(error));
                 self->selectCurrent();
                 return;
             }

@@ -15,7 +15,7 @@ class ContextSelector : public QComboBox
 public:
     explicit ContextSelector(NotebookKernel* kernel, QWidget* parent = nullptr);
 
-    void refresh(); // asks the kernel for the sandbox's contexts
+    void refresh();                       // asks the kernel for the sandbox's contexts
     QList<ContextChoice> choices() const; // what the list holds now (without "New …" entries)
     // Picks an entry as if the user had: switches context, or creates one for "new:<language>".
     void choose(int index);

@@ -11,7 +11,8 @@ class ErrorOutputView : public OutputView
 {
     Q_OBJECT
 public:
-    explicit ErrorOutputView(const lizard::notebook::ErrorOutput& output, QWidget* parent = nullptr);
+    explicit ErrorOutputView(const lizard::notebook::ErrorOutput& output,
+                             QWidget* parent = nullptr);
 
     bool setOutput(const lizard::notebook::Output& output) override;
     QString plainText() const override;

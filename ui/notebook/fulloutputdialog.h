@@ -8,7 +8,6 @@
 #include "notebook/streamtext.h"
 
 #include <QDialog>
-
 #include <functional>
 
 class QLabel;

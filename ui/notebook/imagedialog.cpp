@@ -21,7 +21,8 @@ ImageDialog::ImageDialog(QImage image, QWidget* parent) : QDialog(parent), m_ima
     scroll->setWidget(label);
     scroll->setAlignment(Qt::AlignCenter);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    QPushButton* save = buttons->addButton(QStringLiteral("Save as PNG…"), QDialogButtonBox::ActionRole);
+    QPushButton* save =
+        buttons->addButton(QStringLiteral("Save as PNG…"), QDialogButtonBox::ActionRole);
     save->setObjectName(QStringLiteral("saveImage"));
     connect(save, &QPushButton::clicked, this, &ImageDialog::saveAs);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

@@ -2,16 +2,18 @@
 
 #include <QMouseEvent>
 #include <QPixmap>
-
 #include <cmath>
 
 namespace lizard::ui::notebook {
 
-ImageOutputView::ImageOutputView(QImage image, QWidget* parent) : QLabel(parent), m_image(std::move(image))
+ImageOutputView::ImageOutputView(QImage image, QWidget* parent)
+    : QLabel(parent), m_image(std::move(image))
 {
     setAlignment(Qt::AlignLeft | Qt::AlignTop);
     setCursor(Qt::PointingHandCursor);
-    setToolTip(QStringLiteral("%1 × %2 — click to open full size").arg(m_image.width()).arg(m_image.height()));
+    setToolTip(QStringLiteral("%1 × %2 — click to open full size")
+                   .arg(m_image.width())
+                   .arg(m_image.height()));
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
@@ -24,7 +26,8 @@ QSize ImageOutputView::fitted(int width) const
         return {};
     if (m_image.width() <= width)
         return m_image.size();
-    return {width, std::max(1, int(std::lround(double(m_image.height()) * width / m_image.width())))};
+    return {width,
+            std::max(1, int(std::lround(double(m_image.height()) * width / m_image.width())))};
 }
 
 int ImageOutputView::heightForWidth(int width) const
@@ -58,8 +61,8 @@ void ImageOutputView::rescale()
         return;
     m_shown = size;
     setPixmap(size == m_image.size() ? QPixmap::fromImage(m_image)
-                                     : QPixmap::fromImage(m_image.scaled(size, Qt::KeepAspectRatio,
-                                                                         Qt::SmoothTransformation)));
+                                     : QPixmap::fromImage(m_image.scaled(
+                                           size, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
     setFixedHeight(size.height());
 }
 

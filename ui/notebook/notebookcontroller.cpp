@@ -62,14 +62,20 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
     });
     QMenu* exportMenu = menu->addMenu(QStringLiteral("&Export"));
     exportMenu->setObjectName(QStringLiteral("menuExport"));
-    exportMenu->addAction(QStringLiteral("&HTML…"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->navigator()->exportInteractive(ExportFormat::Html);
-    })->setObjectName(QStringLiteral("exportHtml"));
-    exportMenu->addAction(QStringLiteral("&Python script…"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->navigator()->exportInteractive(ExportFormat::PythonScript);
-    })->setObjectName(QStringLiteral("exportPython"));
+    exportMenu
+        ->addAction(QStringLiteral("&HTML…"), this,
+                    [this] {
+                        if (NotebookPage* page = currentPage())
+                            page->navigator()->exportInteractive(ExportFormat::Html);
+                    })
+        ->setObjectName(QStringLiteral("exportHtml"));
+    exportMenu
+        ->addAction(QStringLiteral("&Python script…"), this,
+                    [this] {
+                        if (NotebookPage* page = currentPage())
+                            page->navigator()->exportInteractive(ExportFormat::PythonScript);
+                    })
+        ->setObjectName(QStringLiteral("exportPython"));
     menu->addSeparator();
     QAction* fork = menu->addAction(QStringLiteral("&Fork notebook"), this, [this] {
         if (NotebookPage* page = currentPage())
@@ -110,10 +116,11 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
         if (NotebookPage* page = currentPage())
             page->navigator()->replaceAction()->trigger();
     });
-    QAction* toc = menu->addAction(QStringLiteral("&Table of contents  (Ctrl+Shift+K)"), this, [this](bool on) {
-        if (NotebookPage* page = currentPage())
-            page->navigator()->tocAction()->setChecked(on);
-    });
+    QAction* toc = menu->addAction(QStringLiteral("&Table of contents  (Ctrl+Shift+K)"), this,
+                                   [this](bool on) {
+                                       if (NotebookPage* page = currentPage())
+                                           page->navigator()->tocAction()->setChecked(on);
+                                   });
     toc->setObjectName(QStringLiteral("menuTableOfContents"));
     toc->setCheckable(true);
     connect(menu, &QMenu::aboutToShow, this, [this, exportMenu, find, replace, toc] {
@@ -121,17 +128,19 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
             action->setEnabled(currentPage());
         toc->setChecked(currentPage() && currentPage()->navigator()->tocAction()->isChecked());
     });
-    connect(menu, &QMenu::aboutToShow, this, [this, save, saveAs, fork, help, variables, attach, runOnNew] {
-        attach->setEnabled(currentPage());
-        runOnNew->setEnabled(currentPage());
-        save->setEnabled(currentPage());
-        saveAs->setEnabled(currentPage());
-        fork->setEnabled(currentPage());
-        help->setEnabled(currentPage());
-        help->setChecked(currentPage() && currentPage()->helpAction()->isChecked());
-        variables->setEnabled(currentPage());
-        variables->setChecked(currentPage() && currentPage()->variablesAction()->isChecked());
-    });
+    connect(menu, &QMenu::aboutToShow, this,
+            [this, save, saveAs, fork, help, variables, attach, runOnNew] {
+                attach->setEnabled(currentPage());
+                runOnNew->setEnabled(currentPage());
+                save->setEnabled(currentPage());
+                saveAs->setEnabled(currentPage());
+                fork->setEnabled(currentPage());
+                help->setEnabled(currentPage());
+                help->setChecked(currentPage() && currentPage()->helpAction()->isChecked());
+                variables->setEnabled(currentPage());
+                variables->setChecked(currentPage() &&
+                                      currentPage()->variablesAction()->isChecked());
+            });
     connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
     onBackendChanged();
 }
@@ -151,7 +160,8 @@ NotebookPage* NotebookController::currentPage() const
     return qobject_cast<NotebookPage*>(m_window->documentTabs()->currentDocument());
 }
 
-NotebookPage* NotebookController::createPage(client::LizardApi* api, const QString& sandboxId, QWidget* parent)
+NotebookPage* NotebookController::createPage(client::LizardApi* api, const QString& sandboxId,
+                                             QWidget* parent)
 {
     auto* interpreter = new client::CodeInterpreter(api, sandboxId);
     auto* runner = new ClientCodeRunner(interpreter, QString(), QStringLiteral("python"));
@@ -172,8 +182,9 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
     page->enableRecovery(m_store);
     QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
     fork->setObjectName(QStringLiteral("forkNotebook"));
-    fork->setToolTip(QStringLiteral("Fork this notebook's sandbox and open a copy of the notebook on the fork, "
-                                    "with the variables that can be carried"));
+    fork->setToolTip(
+        QStringLiteral("Fork this notebook's sandbox and open a copy of the notebook on the fork, "
+                       "with the variables that can be carried"));
     connect(fork, &QAction::triggered, this, [this, page] { forkNotebook(page); });
     m_window->documentTabs()->openDocument(page);
     return page;
@@ -182,7 +193,8 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
 void NotebookController::forkNotebook(NotebookPage* page)
 {
     if (!m_window->api()) {
-        m_window->showProblem(QStringLiteral("Not connected: connect to a server to fork a notebook"));
+        m_window->showProblem(
+            QStringLiteral("Not connected: connect to a server to fork a notebook"));
         return;
     }
     auto* forker = new NotebookForker(m_window->api(), page, this);
@@ -191,10 +203,11 @@ void NotebookController::forkNotebook(NotebookPage* page)
         m_window->showProblem(message);
         emit forkFailed(message);
     });
-    connect(forker, &NotebookForker::forked, this, [this, page = QPointer<NotebookPage>(page)](NotebookPage* branch) {
-        addPage(branch);
-        emit notebookForked(page, branch);
-    });
+    connect(forker, &NotebookForker::forked, this,
+            [this, page = QPointer<NotebookPage>(page)](NotebookPage* branch) {
+                addPage(branch);
+                emit notebookForked(page, branch);
+            });
     forker->start();
 }
 
@@ -209,7 +222,10 @@ NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
     return page;
 }
 
-NotebookLauncher* NotebookController::launcher() const { return m_launcher; }
+NotebookLauncher* NotebookController::launcher() const
+{
+    return m_launcher;
+}
 
 void NotebookController::newNotebook()
 {
@@ -266,7 +282,8 @@ void NotebookController::newNotebook()
     m_launcher->start();
 }
 
-NotebookPage* NotebookController::openFile(const QString& path, const QString& sandboxId, QString* error)
+NotebookPage* NotebookController::openFile(const QString& path, const QString& sandboxId,
+                                           QString* error)
 {
     for (NotebookPage* page : pages()) { // already open: show it
         if (QFileInfo(page->file()->path()) == QFileInfo(path)) {
@@ -299,18 +316,21 @@ QString NotebookController::chooseSandbox(const QString& why)
         return {};
     }
     bool ok = false;
-    const QString id = QInputDialog::getItem(m_window, why, QStringLiteral("Run it in sandbox:"), ids, 0, false, &ok);
+    const QString id = QInputDialog::getItem(m_window, why, QStringLiteral("Run it in sandbox:"),
+                                             ids, 0, false, &ok);
     return ok ? id : QString();
 }
 
 void NotebookController::openFileInteractive()
 {
     if (!m_window->api()) {
-        m_window->showProblem(QStringLiteral("Not connected: connect to a server to open a notebook"));
+        m_window->showProblem(
+            QStringLiteral("Not connected: connect to a server to open a notebook"));
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(m_window, QStringLiteral("Open notebook"), QDir::homePath(),
-                                                      QStringLiteral("Jupyter notebooks (*.ipynb);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(m_window, QStringLiteral("Open notebook"), QDir::homePath(),
+                                     QStringLiteral("Jupyter notebooks (*.ipynb);;All files (*)"));
     if (path.isEmpty())
         return;
     const QString sandboxId = chooseSandbox(QStringLiteral("Open notebook"));
@@ -318,19 +338,23 @@ void NotebookController::openFileInteractive()
         return;
     QString error;
     if (!openFile(path, sandboxId, &error))
-        QMessageBox::warning(m_window, QStringLiteral("Open notebook"),
-                             QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1").arg(error));
+        QMessageBox::warning(
+            m_window, QStringLiteral("Open notebook"),
+            QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1")
+                .arg(error));
 }
 
 void NotebookController::offerRecovery()
 {
     m_offeredRecovery = true;
     for (const RecoveryEntry& entry : m_store.entries()) {
-        const QString name = entry.originalPath.isEmpty() ? QStringLiteral("an unsaved notebook") : entry.originalPath;
+        const QString name = entry.originalPath.isEmpty() ? QStringLiteral("an unsaved notebook")
+                                                          : entry.originalPath;
         const auto answer = QMessageBox::question(
             m_window, QStringLiteral("Restore notebook"),
             QStringLiteral("lizard-desktop found unsaved changes to %1 from %2. Restore them?")
-                .arg(name, entry.savedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
+                .arg(name,
+                     entry.savedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
             QMessageBox::Yes | QMessageBox::No | QMessageBox::Discard, QMessageBox::Yes);
         if (answer == QMessageBox::Discard) {
             m_store.discard(entry);
@@ -344,8 +368,10 @@ void NotebookController::offerRecovery()
             continue;
         }
         // The sandbox it ran in, as the page wrote it into the notebook's metadata.
-        QString sandboxId = QString::fromStdString(
-            data.value().metadata.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()));
+        QString sandboxId =
+            QString::fromStdString(data.value()
+                                       .metadata.value("lizard", nlohmann::json::object())
+                                       .value("sandboxId", std::string()));
         if (sandboxId.isEmpty())
             sandboxId = chooseSandbox(QStringLiteral("Restore notebook"));
         if (sandboxId.isEmpty() || !m_window->api())
@@ -383,7 +409,8 @@ void NotebookController::onBackendChanged()
     if (api && !m_offeredRecovery) {
         m_offeredRecovery = true;
         if (!m_store.entries().empty())
-            QMetaObject::invokeMethod(this, &NotebookController::offerRecovery, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(this, &NotebookController::offerRecovery,
+                                      Qt::QueuedConnection);
     }
 }
 

@@ -28,9 +28,10 @@ class NotebookController : public QObject
 {
     Q_OBJECT
 public:
-    explicit NotebookController(MainWindow* window,
-                                lizard::notebook::RecoveryStore store = lizard::notebook::RecoveryStore(),
-                                QObject* parent = nullptr);
+    explicit NotebookController(
+        MainWindow* window,
+        lizard::notebook::RecoveryStore store = lizard::notebook::RecoveryStore(),
+        QObject* parent = nullptr);
 
     QAction* openNotebookAction() const { return m_openNotebook; }
     // New notebook (Ctrl+Shift+N): an interpreter sandbox in the current project that lives
@@ -58,10 +59,12 @@ public:
     // The recovery copies found, offered one dialog each; restored ones open as unsaved tabs.
     void offerRecovery();
     // Used by openNotebook/openFile: a page whose runs go to the sandbox through api.
-    static NotebookPage* createPage(client::LizardApi* api, const QString& sandboxId, QWidget* parent = nullptr);
+    static NotebookPage* createPage(client::LizardApi* api, const QString& sandboxId,
+                                    QWidget* parent = nullptr);
 
 signals:
-    void notebookForked(lizard::ui::notebook::NotebookPage* original, lizard::ui::notebook::NotebookPage* branch);
+    void notebookForked(lizard::ui::notebook::NotebookPage* original,
+                        lizard::ui::notebook::NotebookPage* branch);
     void forkFailed(const QString& message);
     void newNotebookOpened(lizard::ui::notebook::NotebookPage* page);
     void newNotebookFailed(const QString& message);

@@ -24,11 +24,13 @@ void NotebookForker::start()
     }
     emit progress(QStringLiteral("Saving the notebook's variables…"));
     // Against lizard-local its pre-snapshot hook would save them too; the cloud runs no hook.
-    interpreter->saveAllVariables(this, [this](client::Outcome<QList<client::ContextVariables>> saved) {
-        if (!saved)
-            m_saveNote = QStringLiteral(" (variables not saved: %1)").arg(saved.error().toDisplayString());
-        fork();
-    });
+    interpreter->saveAllVariables(this,
+                                  [this](client::Outcome<QList<client::ContextVariables>> saved) {
+                                      if (!saved)
+                                          m_saveNote = QStringLiteral(" (variables not saved: %1)")
+                                                           .arg(saved.error().toDisplayString());
+                                      fork();
+                                  });
 }
 
 void NotebookForker::fork()
@@ -38,17 +40,19 @@ void NotebookForker::fork()
         return;
     }
     emit progress(QStringLiteral("Forking sandbox %1…").arg(m_source->sandboxId()));
-    m_api->forkSandbox(m_source->sandboxId(), 1, 0, this, [this](client::Outcome<QList<client::ForkEntry>> out) {
-        if (!out) {
-            fail(out.error().toDisplayString());
-            return;
-        }
-        if (out.value().isEmpty() || !out.value().first().sandbox) {
-            fail(out.value().isEmpty() ? QStringLiteral("the server made no copy") : out.value().first().error);
-            return;
-        }
-        openBranch(out.value().first().sandbox->sandboxId);
-    });
+    m_api->forkSandbox(
+        m_source->sandboxId(), 1, 0, this, [this](client::Outcome<QList<client::ForkEntry>> out) {
+            if (!out) {
+                fail(out.error().toDisplayString());
+                return;
+            }
+            if (out.value().isEmpty() || !out.value().first().sandbox) {
+                fail(out.value().isEmpty() ? QStringLiteral("the server made no copy")
+                                           : out.value().first().error);
+                return;
+            }
+            openBranch(out.value().first().sandbox->sandboxId);
+        });
 }
 
 void NotebookForker::openBranch(const QString& sandboxId)
@@ -58,7 +62,8 @@ void NotebookForker::openBranch(const QString& sandboxId)
         return;
     }
     NotebookPage* branch = NotebookController::createPage(m_api, sandboxId);
-    branch->document()->reset(m_source->document()->toData(), true); // unsaved until the user saves it
+    branch->document()->reset(m_source->document()->toData(),
+                              true); // unsaved until the user saves it
     branch->setBranchOf(m_source->title().remove(u'*'));
     if (m_source->kernel() && branch->kernel())
         branch->kernel()->selectContext(m_source->kernel()->context());

@@ -28,12 +28,14 @@ namespace {
 int g_untitled = 0;
 }
 
-NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, NotebookKernel* kernel, QWidget* parent)
-    : DocumentPage(parent), m_sandboxId(sandboxId), m_untitled(QStringLiteral("Untitled-%1.ipynb").arg(++g_untitled)),
-      m_document(new NotebookDocument(this)), m_file(new NotebookFile(m_document, this)), m_runner(runner),
-      m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)), m_header(new NotebookHeader(sandboxId)),
-      m_toolbar(new QToolBar), m_cells(new CellListWidget(m_document)),
-      m_help(new HelpPanel(m_cells, runner, m_queue)),
+NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, NotebookKernel* kernel,
+                           QWidget* parent)
+    : DocumentPage(parent), m_sandboxId(sandboxId),
+      m_untitled(QStringLiteral("Untitled-%1.ipynb").arg(++g_untitled)),
+      m_document(new NotebookDocument(this)), m_file(new NotebookFile(m_document, this)),
+      m_runner(runner), m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)),
+      m_header(new NotebookHeader(sandboxId)), m_toolbar(new QToolBar),
+      m_cells(new CellListWidget(m_document)), m_help(new HelpPanel(m_cells, runner, m_queue)),
       m_helpAction(new QAction(QStringLiteral("Show contextual help"), this)),
       m_variables(new VariableExplorer(runner, m_queue)),
       m_variablesAction(new QAction(QStringLiteral("Variables"), this))
@@ -94,9 +96,10 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     m_navigator = new NotebookNavigator(this);
     setUpSandbox();
     // Like the file editor's: active while this tab is the one shown.
-    connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this, &NotebookPage::saveInteractive);
-    connect(new QShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")), this), &QShortcut::activated, this,
-            &NotebookPage::saveAsInteractive);
+    connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this,
+            &NotebookPage::saveInteractive);
+    connect(new QShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")), this),
+            &QShortcut::activated, this, &NotebookPage::saveAsInteractive);
 
     connect(m_document, &NotebookDocument::dirtyChanged, this, &DocumentPage::titleChanged);
     connect(m_file, &NotebookFile::pathChanged, this, &DocumentPage::titleChanged);
@@ -133,12 +136,16 @@ void NotebookPage::buildToolBar()
     });
     run->setToolTip(QStringLiteral("Run the cell and select the next (Shift+Enter)"));
     run->setObjectName(QStringLiteral("runCell"));
-    m_toolbar->addAction(QStringLiteral("Run all"), m_cells, &CellListWidget::runAll)->setObjectName("runAll");
-    m_toolbar->addAction(QStringLiteral("■ Interrupt"), this, &NotebookPage::interrupt)->setObjectName("interrupt");
-    QAction* restart = m_toolbar->addAction(QStringLiteral("↻ Restart"), this, &NotebookPage::restartKernel);
+    m_toolbar->addAction(QStringLiteral("Run all"), m_cells, &CellListWidget::runAll)
+        ->setObjectName("runAll");
+    m_toolbar->addAction(QStringLiteral("■ Interrupt"), this, &NotebookPage::interrupt)
+        ->setObjectName("interrupt");
+    QAction* restart =
+        m_toolbar->addAction(QStringLiteral("↻ Restart"), this, &NotebookPage::restartKernel);
     restart->setObjectName(QStringLiteral("restart"));
     restart->setEnabled(m_kernel);
-    m_toolbar->addAction(QStringLiteral("Clear outputs"), this, &NotebookPage::clearOutputs)->setObjectName("clear");
+    m_toolbar->addAction(QStringLiteral("Clear outputs"), this, &NotebookPage::clearOutputs)
+        ->setObjectName("clear");
     if (m_kernel) {
         m_toolbar->addSeparator();
         m_contexts = new ContextSelector(m_kernel);
@@ -166,8 +173,10 @@ void NotebookPage::setBranchOf(const QString& originalTitle)
 
 QString NotebookPage::toolTip() const
 {
-    const QString where = m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
-    const QString branch = m_branchOf.isEmpty() ? QString() : QStringLiteral("\nbranch of %1").arg(m_branchOf);
+    const QString where =
+        m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
+    const QString branch =
+        m_branchOf.isEmpty() ? QString() : QStringLiteral("\nbranch of %1").arg(m_branchOf);
     return QStringLiteral("%1\nsandbox %2%3").arg(where, m_sandboxId, branch);
 }
 
@@ -176,9 +185,10 @@ void NotebookPage::enableRecovery(const RecoveryStore& store, int intervalMs)
     delete m_recovery;
     m_recovery = new RecoveryWatcher(store, m_file, this);
     m_recovery->setInterval(intervalMs);
-    connect(m_recovery, &RecoveryWatcher::writeFailed, m_header, [this](const NotebookError& error) {
-        m_header->setNotice(QStringLiteral("Autosave failed: %1").arg(error.message()));
-    });
+    connect(m_recovery, &RecoveryWatcher::writeFailed, m_header,
+            [this](const NotebookError& error) {
+                m_header->setNotice(QStringLiteral("Autosave failed: %1").arg(error.message()));
+            });
 }
 
 void NotebookPage::updateKernelState()
@@ -193,20 +203,24 @@ void NotebookPage::updateKernelState()
 
 void NotebookPage::updateContextLabel()
 {
-    const ContextChoice c = m_kernel ? m_kernel->context() : ContextChoice{QString(), QStringLiteral("python"), {}};
+    const ContextChoice c =
+        m_kernel ? m_kernel->context() : ContextChoice{QString(), QStringLiteral("python"), {}};
     m_header->setContext(ContextSelector::labelFor(c), c.language);
     m_cells->setCodeLanguage(c.language);
     m_variables->setLanguage(c.language);
     // Say in the file which language its cells are (JupyterLab picks its kernel by this).
     nlohmann::json meta = m_document->metadata();
     const std::string language = c.language.toStdString();
-    if (meta.value("language_info", nlohmann::json::object()).value("name", std::string()) != language) {
+    if (meta.value("language_info", nlohmann::json::object()).value("name", std::string()) !=
+        language) {
         meta["language_info"]["name"] = language;
         if (language == "python")
-            meta["kernelspec"] = {{"name", "python3"}, {"display_name", "Python 3"}, {"language", "python"}};
+            meta["kernelspec"] = {
+                {"name", "python3"}, {"display_name", "Python 3"}, {"language", "python"}};
         m_document->setMetadata(meta);
     }
-    if (meta.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()) != m_sandboxId.toStdString()) {
+    if (meta.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()) !=
+        m_sandboxId.toStdString()) {
         meta["lizard"]["sandboxId"] = m_sandboxId.toStdString();
         m_document->setMetadata(meta);
     }
@@ -245,7 +259,8 @@ bool NotebookPage::saveInteractive()
 
 bool NotebookPage::saveAsInteractive()
 {
-    const QString start = m_file->path().isEmpty() ? QDir::homePath() + u'/' + m_untitled : m_file->path();
+    const QString start =
+        m_file->path().isEmpty() ? QDir::homePath() + u'/' + m_untitled : m_file->path();
     QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save notebook as"), start,
                                                 QStringLiteral("Jupyter notebooks (*.ipynb)"));
     if (path.isEmpty())
@@ -289,8 +304,9 @@ void NotebookPage::restartKernel()
     QPointer<NotebookPage> self(this);
     m_kernel->restart([self](QString error) {
         if (self)
-            self->m_header->setNotice(error.isEmpty() ? QStringLiteral("Restarted: variables are gone")
-                                                      : QStringLiteral("Restart failed: %1").arg(error));
+            self->m_header->setNotice(error.isEmpty()
+                                          ? QStringLiteral("Restarted: variables are gone")
+                                          : QStringLiteral("Restart failed: %1").arg(error));
     });
 }
 

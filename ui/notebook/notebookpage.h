@@ -43,8 +43,8 @@ class NotebookPage : public DocumentPage
     Q_OBJECT
 public:
     // Takes ownership of runner and kernel (kernel may be null: no context controls).
-    NotebookPage(const QString& sandboxId, lizard::notebook::CodeRunner* runner, NotebookKernel* kernel,
-                 QWidget* parent = nullptr);
+    NotebookPage(const QString& sandboxId, lizard::notebook::CodeRunner* runner,
+                 NotebookKernel* kernel, QWidget* parent = nullptr);
     ~NotebookPage() override;
 
     QString title() const override;

@@ -24,20 +24,23 @@ namespace lizard::ui::ports {
 using models::PortListModel;
 
 PortsPanel::PortsPanel(DocumentTabs* documents, QWidget* parent)
-    : QWidget(parent), m_documents(documents), m_model(new PortListModel(this)), m_view(new QTableView),
-      m_status(new QLabel)
+    : QWidget(parent), m_documents(documents), m_model(new PortListModel(this)),
+      m_view(new QTableView), m_status(new QLabel)
 {
     setObjectName(QStringLiteral("portsPanel"));
     auto* bar = new QToolBar;
     m_preview = bar->addAction(QStringLiteral("Preview"));
-    m_preview->setToolTip(QStringLiteral("Open the port in a tab of the app (exposes it if needed)"));
+    m_preview->setToolTip(
+        QStringLiteral("Open the port in a tab of the app (exposes it if needed)"));
     m_openExternal = bar->addAction(QStringLiteral("Open in browser"));
     m_copyUrl = bar->addAction(QStringLiteral("Copy URL"));
-    const QString tokenNote = QStringLiteral(" (the link carries the access token; exposes the port if needed)");
+    const QString tokenNote =
+        QStringLiteral(" (the link carries the access token; exposes the port if needed)");
     m_openExternal->setToolTip(QStringLiteral("Open the port in the default browser") + tokenNote);
     m_copyUrl->setToolTip(QStringLiteral("Copy the port's link") + tokenNote);
     m_unexpose = bar->addAction(QStringLiteral("Unexpose"));
-    m_unexpose->setToolTip(QStringLiteral("End access to the port: its link and token stop working"));
+    m_unexpose->setToolTip(
+        QStringLiteral("End access to the port: its link and token stop working"));
     bar->addSeparator();
     m_expose = bar->addAction(QStringLiteral("Expose port…"));
     m_refresh = bar->addAction(QStringLiteral("Refresh"));
@@ -69,7 +72,8 @@ PortsPanel::PortsPanel(DocumentTabs* documents, QWidget* parent)
     connect(m_refresh, &QAction::triggered, m_model, &PortListModel::refresh);
     connect(m_view, &QTableView::doubleClicked, this, [this] { previewPort(currentPort()); });
     connect(m_view, &QWidget::customContextMenuRequested, this, &PortsPanel::showContextMenu);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PortsPanel::updateActions);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &PortsPanel::updateActions);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PortsPanel::updateActions);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PortsPanel::updateActions);
     connect(m_model, &PortListModel::refreshed, this, [this] {
@@ -77,7 +81,8 @@ PortsPanel::PortsPanel(DocumentTabs* documents, QWidget* parent)
         updateStatus();
     });
     connect(m_model, &PortListModel::refreshFailed, this, [this](const client::ApiError& e) {
-        // Shown in the panel only: polling would otherwise repeat it in the banner every few seconds.
+        // Shown in the panel only: polling would otherwise repeat it in the banner every few
+        // seconds.
         m_lastError = e.toDisplayString();
         updateStatus();
     });
@@ -133,7 +138,10 @@ void PortsPanel::selectPort(int port)
         m_view->selectRow(row);
 }
 
-QString PortsPanel::statusText() const { return m_status->text(); }
+QString PortsPanel::statusText() const
+{
+    return m_status->text();
+}
 
 void PortsPanel::updateStatus()
 {
@@ -147,11 +155,13 @@ void PortsPanel::updateStatus()
     else if (!m_model->hasScanned())
         text = QStringLiteral("Looking for listening ports…");
     else if (m_model->rowCount() == 0)
-        text = QStringLiteral("No process in this sandbox listens on a TCP port. Start a server in the Console, "
-                              "e.g. python3 -m http.server 8000.");
+        text = QStringLiteral(
+            "No process in this sandbox listens on a TCP port. Start a server in the Console, "
+            "e.g. python3 -m http.server 8000.");
     else
-        text = QStringLiteral("Checked %1. Ports are reached through lizard's proxy with an access token; "
-                              "Preview opens them here.")
+        text = QStringLiteral(
+                   "Checked %1. Ports are reached through lizard's proxy with an access token; "
+                   "Preview opens them here.")
                    .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
     m_status->setText(text);
 }
@@ -175,12 +185,13 @@ void PortsPanel::withExposure(int port, std::function<void(const client::Exposed
         return;
     const QString sandboxId = m_sandboxId;
     QPointer<PortsPanel> self(this);
-    m_exposures->ensureExposed(sandboxId, port, [self, then = std::move(then)](client::Outcome<client::ExposedPort> o) {
-        if (self && o.ok()) // failures reach errorOccurred through ExposureList::failed
-            then(o.value());
-        if (self)
-            self->updateActions();
-    });
+    m_exposures->ensureExposed(
+        sandboxId, port, [self, then = std::move(then)](client::Outcome<client::ExposedPort> o) {
+            if (self && o.ok()) // failures reach errorOccurred through ExposureList::failed
+                then(o.value());
+            if (self)
+                self->updateActions();
+        });
 }
 
 PreviewPage* PortsPanel::openPreviewFor(int port) const
@@ -231,7 +242,8 @@ void PortsPanel::copyUrl(int port)
 {
     withExposure(port, [this](const client::ExposedPort& e) {
         QApplication::clipboard()->setText(e.url);
-        emit message(QStringLiteral("Copied the link to port %1 (it carries the access token)").arg(e.port));
+        emit message(
+            QStringLiteral("Copied the link to port %1 (it carries the access token)").arg(e.port));
     });
 }
 
@@ -249,7 +261,8 @@ void PortsPanel::exposePrompt()
     bool ok = false;
     const int suggested = currentPort() > 0 ? currentPort() : 8000;
     const int port = QInputDialog::getInt(this, QStringLiteral("Expose port"),
-                                          QStringLiteral("Port in the sandbox (1–65535):"), suggested, 1, 65535, 1, &ok);
+                                          QStringLiteral("Port in the sandbox (1–65535):"),
+                                          suggested, 1, 65535, 1, &ok);
     if (!ok || !m_exposures || m_sandboxId.isEmpty())
         return;
     m_exposures->expose(m_sandboxId, port, [this, port](client::Outcome<client::ExposedPort> o) {

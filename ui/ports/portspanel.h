@@ -9,7 +9,6 @@
 
 #include <QPointer>
 #include <QWidget>
-
 #include <functional>
 
 class QAction;
@@ -19,7 +18,7 @@ class QTableView;
 namespace lizard::models {
 class ExposureList;
 class PortListModel;
-}
+} // namespace lizard::models
 
 namespace lizard::ui {
 class DocumentTabs;
@@ -36,7 +35,7 @@ public:
     // Previews open in `documents` (not owned; may be null: previews then open as windows).
     explicit PortsPanel(DocumentTabs* documents, QWidget* parent = nullptr);
 
-    void setBackend(client::LizardApi* api); // not owned; null: disconnected
+    void setBackend(client::LizardApi* api);    // not owned; null: disconnected
     void showSandbox(const QString& sandboxId); // empty: placeholder
 
     QString sandboxId() const { return m_sandboxId; }

@@ -56,17 +56,25 @@ PreviewEngine* PreviewLoader::engine()
             s.engine = engine;
             return engine;
         }
-        problems.append(path + QStringLiteral(": ") +
-                        (root ? QStringLiteral("not a Lizard preview plugin") : loader->errorString()));
+        problems.append(
+            path + QStringLiteral(": ") +
+            (root ? QStringLiteral("not a Lizard preview plugin") : loader->errorString()));
         loader->unload();
         delete loader;
     }
-    s.error = QStringLiteral("The web preview (QtWebEngine) could not be loaded: ") + problems.join(QStringLiteral("; "));
+    s.error = QStringLiteral("The web preview (QtWebEngine) could not be loaded: ") +
+              problems.join(QStringLiteral("; "));
     return nullptr;
 }
 
-QString PreviewLoader::errorString() { return state().error; }
+QString PreviewLoader::errorString()
+{
+    return state().error;
+}
 
-bool PreviewLoader::isLoaded() { return state().engine != nullptr; }
+bool PreviewLoader::isLoaded()
+{
+    return state().engine != nullptr;
+}
 
 } // namespace lizard::ui::ports

@@ -14,21 +14,25 @@
 
 namespace lizard::ui::ports {
 
-PreviewPage::PreviewPage(const QString& sandboxId, const client::ExposedPort& exposure, QWidget* parent)
+PreviewPage::PreviewPage(const QString& sandboxId, const client::ExposedPort& exposure,
+                         QWidget* parent)
     : DocumentPage(parent), m_sandboxId(sandboxId), m_address(exposure), m_bar(new QToolBar),
       m_addressField(new QLineEdit), m_problem(new QLabel)
 {
     setObjectName(QStringLiteral("previewPage"));
     QStyle* s = style();
     m_back = m_bar->addAction(s->standardIcon(QStyle::SP_ArrowBack), QStringLiteral("Back"));
-    m_forward = m_bar->addAction(s->standardIcon(QStyle::SP_ArrowForward), QStringLiteral("Forward"));
-    m_reload = m_bar->addAction(s->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Reload"));
+    m_forward =
+        m_bar->addAction(s->standardIcon(QStyle::SP_ArrowForward), QStringLiteral("Forward"));
+    m_reload =
+        m_bar->addAction(s->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Reload"));
     m_addressField->setObjectName(QStringLiteral("previewAddress"));
     m_addressField->setClearButtonEnabled(true);
     m_bar->addWidget(m_addressField);
     m_openExternal = m_bar->addAction(QStringLiteral("Open in browser"));
     m_copy = m_bar->addAction(QStringLiteral("Copy URL"));
-    const QString tokenNote = QStringLiteral(" (the link carries the access token, so it works in other programs)");
+    const QString tokenNote =
+        QStringLiteral(" (the link carries the access token, so it works in other programs)");
     m_openExternal->setToolTip(QStringLiteral("Open this page in the default browser") + tokenNote);
     m_copy->setToolTip(QStringLiteral("Copy this page's link") + tokenNote);
     m_back->setEnabled(false);
@@ -44,15 +48,17 @@ PreviewPage::PreviewPage(const QString& sandboxId, const client::ExposedPort& ex
     layout->addWidget(m_problem);
 
     if (!m_address.isValid()) {
-        m_problem->setText(QStringLiteral("The server answered an unusable address for port %1: %2")
-                               .arg(exposure.port)
-                               .arg(models::PreviewAddress::withoutToken(QUrl(exposure.url)).toString()));
+        m_problem->setText(
+            QStringLiteral("The server answered an unusable address for port %1: %2")
+                .arg(exposure.port)
+                .arg(models::PreviewAddress::withoutToken(QUrl(exposure.url)).toString()));
     } else if (PreviewEngine* engine = PreviewLoader::engine()) {
         m_view = engine->createView(m_address.origin(), m_address.token(), this, this);
         m_viewWidget = m_view->widget();
         layout->addWidget(m_viewWidget, 1);
     } else {
-        m_problem->setText(PreviewLoader::errorString() + QStringLiteral("\nOpen in browser still works."));
+        m_problem->setText(PreviewLoader::errorString() +
+                           QStringLiteral("\nOpen in browser still works."));
     }
     if (!m_view) {
         m_problem->show();
@@ -60,12 +66,22 @@ PreviewPage::PreviewPage(const QString& sandboxId, const client::ExposedPort& ex
         m_reload->setEnabled(false);
     }
 
-    connect(m_back, &QAction::triggered, this, [this] { if (m_view) m_view->back(); });
-    connect(m_forward, &QAction::triggered, this, [this] { if (m_view) m_view->forward(); });
-    connect(m_reload, &QAction::triggered, this, [this] { if (m_view) m_view->reload(); });
+    connect(m_back, &QAction::triggered, this, [this] {
+        if (m_view)
+            m_view->back();
+    });
+    connect(m_forward, &QAction::triggered, this, [this] {
+        if (m_view)
+            m_view->forward();
+    });
+    connect(m_reload, &QAction::triggered, this, [this] {
+        if (m_view)
+            m_view->reload();
+    });
     connect(m_openExternal, &QAction::triggered, this, &PreviewPage::openInBrowser);
     connect(m_copy, &QAction::triggered, this, &PreviewPage::copyUrl);
-    connect(m_addressField, &QLineEdit::returnPressed, this, [this] { navigate(m_addressField->text()); });
+    connect(m_addressField, &QLineEdit::returnPressed, this,
+            [this] { navigate(m_addressField->text()); });
 
     showAddress(m_address.startUrl());
     if (m_view) {
@@ -88,7 +104,9 @@ QString PreviewPage::title() const
 
 QString PreviewPage::toolTip() const
 {
-    return QStringLiteral("Port %1 of sandbox %2\n%3").arg(sandboxPort()).arg(m_sandboxId, currentUrl().toString());
+    return QStringLiteral("Port %1 of sandbox %2\n%3")
+        .arg(sandboxPort())
+        .arg(m_sandboxId, currentUrl().toString());
 }
 
 QUrl PreviewPage::currentUrl() const
@@ -97,7 +115,10 @@ QUrl PreviewPage::currentUrl() const
     return models::PreviewAddress::withoutToken(url);
 }
 
-QUrl PreviewPage::shareableUrl() const { return m_address.shareable(currentUrl()); }
+QUrl PreviewPage::shareableUrl() const
+{
+    return m_address.shareable(currentUrl());
+}
 
 void PreviewPage::navigate(const QString& typed)
 {
@@ -116,7 +137,8 @@ void PreviewPage::navigate(const QString& typed)
 void PreviewPage::copyUrl()
 {
     QApplication::clipboard()->setText(shareableUrl().toString(QUrl::FullyEncoded));
-    emit message(QStringLiteral("Copied the link to port %1 (it carries the access token)").arg(sandboxPort()));
+    emit message(QStringLiteral("Copied the link to port %1 (it carries the access token)")
+                     .arg(sandboxPort()));
 }
 
 void PreviewPage::openInBrowser()

@@ -23,7 +23,8 @@ class PreviewPage : public DocumentPage, private PreviewObserver
     Q_OBJECT
 public:
     // Loads the plugin if needed; without it the page says why (Open in browser still works).
-    PreviewPage(const QString& sandboxId, const client::ExposedPort& exposure, QWidget* parent = nullptr);
+    PreviewPage(const QString& sandboxId, const client::ExposedPort& exposure,
+                QWidget* parent = nullptr);
     ~PreviewPage() override;
 
     QString title() const override;

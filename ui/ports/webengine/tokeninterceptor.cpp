@@ -14,19 +14,24 @@ QString httpScheme(const QString& scheme)
     return scheme;
 }
 
-int portOf(const QUrl& url, const QString& scheme) { return url.port(scheme == QLatin1String("https") ? 443 : 80); }
+int portOf(const QUrl& url, const QString& scheme)
+{
+    return url.port(scheme == QLatin1String("https") ? 443 : 80);
+}
 
 } // namespace
 
 TokenInterceptor::TokenInterceptor(const QUrl& origin, const QByteArray& token, QObject* parent)
-    : QWebEngineUrlRequestInterceptor(parent), m_scheme(httpScheme(origin.scheme())), m_host(origin.host().toLower()),
-      m_port(portOf(origin, m_scheme)), m_token(token)
-{}
+    : QWebEngineUrlRequestInterceptor(parent), m_scheme(httpScheme(origin.scheme())),
+      m_host(origin.host().toLower()), m_port(portOf(origin, m_scheme)), m_token(token)
+{
+}
 
 bool TokenInterceptor::appliesTo(const QUrl& url) const
 {
     const QString scheme = httpScheme(url.scheme());
-    return !m_host.isEmpty() && scheme == m_scheme && url.host().toLower() == m_host && portOf(url, scheme) == m_port;
+    return !m_host.isEmpty() && scheme == m_scheme && url.host().toLower() == m_host &&
+           portOf(url, scheme) == m_port;
 }
 
 void TokenInterceptor::interceptRequest(QWebEngineUrlRequestInfo& info)

@@ -10,11 +10,12 @@
 
 namespace lizard::ui::ports::webengine {
 
-WebPreviewView::WebPreviewView(const QUrl& origin, const QByteArray& token, PreviewObserver* observer, QWidget* parent)
+WebPreviewView::WebPreviewView(const QUrl& origin, const QByteArray& token,
+                               PreviewObserver* observer, QWidget* parent)
     : QWidget(parent), m_observer(observer),
       m_profile(new QWebEngineProfile(this)), // no storage name: off the record
-      m_interceptor(new TokenInterceptor(origin, token, this)), m_page(new QWebEnginePage(m_profile)),
-      m_view(new QWebEngineView(this))
+      m_interceptor(new TokenInterceptor(origin, token, this)),
+      m_page(new QWebEnginePage(m_profile)), m_view(new QWebEngineView(this))
 {
     m_profile->setHttpCacheType(QWebEngineProfile::MemoryHttpCache);
     m_profile->setPersistentCookiesPolicy(QWebEngineProfile::NoPersistentCookies);
@@ -52,14 +53,38 @@ WebPreviewView::~WebPreviewView()
     delete m_profile;
 }
 
-void WebPreviewView::load(const QUrl& url) { m_page->load(url); }
-void WebPreviewView::back() { m_page->triggerAction(QWebEnginePage::Back); }
-void WebPreviewView::forward() { m_page->triggerAction(QWebEnginePage::Forward); }
-void WebPreviewView::reload() { m_page->triggerAction(QWebEnginePage::Reload); }
-bool WebPreviewView::canGoBack() const { return m_page->history()->canGoBack(); }
-bool WebPreviewView::canGoForward() const { return m_page->history()->canGoForward(); }
-QUrl WebPreviewView::url() const { return m_page->url(); }
-QString WebPreviewView::title() const { return m_page->title(); }
+void WebPreviewView::load(const QUrl& url)
+{
+    m_page->load(url);
+}
+void WebPreviewView::back()
+{
+    m_page->triggerAction(QWebEnginePage::Back);
+}
+void WebPreviewView::forward()
+{
+    m_page->triggerAction(QWebEnginePage::Forward);
+}
+void WebPreviewView::reload()
+{
+    m_page->triggerAction(QWebEnginePage::Reload);
+}
+bool WebPreviewView::canGoBack() const
+{
+    return m_page->history()->canGoBack();
+}
+bool WebPreviewView::canGoForward() const
+{
+    return m_page->history()->canGoForward();
+}
+QUrl WebPreviewView::url() const
+{
+    return m_page->url();
+}
+QString WebPreviewView::title() const
+{
+    return m_page->title();
+}
 
 void WebPreviewView::runJavaScript(const QString& script, std::function<void(const QString&)> done)
 {

@@ -19,7 +19,8 @@ class WebPreviewView : public QWidget, public PreviewView
 {
     Q_OBJECT
 public:
-    WebPreviewView(const QUrl& origin, const QByteArray& token, PreviewObserver* observer, QWidget* parent);
+    WebPreviewView(const QUrl& origin, const QByteArray& token, PreviewObserver* observer,
+                   QWidget* parent);
     ~WebPreviewView() override;
 
     QWidget* widget() override { return this; }

@@ -6,6 +6,8 @@ set -euo pipefail
 PKGS=(
   # toolchain
   build-essential cmake ninja-build pkg-config
+  # faster builds: mold links, ccache serves a rebuild of the same sources; clang-format (CI)
+  mold ccache clang-format
   # desktop app
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core

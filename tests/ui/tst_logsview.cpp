@@ -165,7 +165,7 @@ void TestLogsView::oomKillShowsAsAnError()
     const QModelIndex last = m->index(m->rowCount() - 1, Model::MessageColumn);
     QTRY_VERIFY(m_view->viewport()->rect().intersects(m_view->visualRect(last)));
     QVERIFY(m_logs->followsTail());
-    QVERIFY(test::saveScreenshot(m_window->grab(), QStringLiteral("logs")));
+    test::saveScreenshot(m_window->grab(), QStringLiteral("logs"));
 }
 
 void TestLogsView::filterAndClearView()

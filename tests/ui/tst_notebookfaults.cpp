@@ -234,7 +234,7 @@ void TestNotebookFaults::kernelKilledDuringCell()
              qPrintable(said));
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->kernelText(), QString("dead"), 10000);
     QTRY_VERIFY(lastView(sleeping)->isVisible()); // on screen, not only in the model
-    QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("fault-kernel-died")));
+    test::saveScreenshot(m_window.get(), QStringLiteral("fault-kernel-died"));
 
     // The existing Restart action gives a fresh kernel; the next cell runs on it.
     QAction* restart = nullptr;
@@ -305,7 +305,7 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
     QVERIFY2(m_window->connectionText().startsWith("Connection lost: reconnecting"),
              qPrintable(m_window->connectionText()));
     QTRY_VERIFY(lastView(cut)->isVisible());
-    QVERIFY(test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost")));
+    test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost"));
 
     // lizard-local again, on its data directory and port: the app finds it by itself.
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));

@@ -4,6 +4,9 @@
 // at once, for SOAK_MINUTES. Every 30 s it checks the invariants (invariants.mjs); a dedicated
 // warm sandbox measures a trivial exec's round trip every 250 ms. At the end it kills every
 // sandbox, checks that nothing is left, prints a summary and exits 1 on any violation.
+// Latencies are figures, never violations: under the workers' load they measure the host as
+// much as the server, so they are printed beside the same probe on the idle server, measured
+// first in the same run.
 //
 // One node process with async workers rather than 8 processes: the SDK calls are I/O bound,
 // and one process shares the bound on live sandboxes and the accounting without IPC.
@@ -31,7 +34,7 @@ const MAX_LIVE = Number(process.env.SOAK_MAX_LIVE ?? 12)
 const CHECK_MS = 30000
 // Every 250 ms: a 3-minute run then has ~700 samples, so its p99 is not simply its maximum.
 const PROBE_MS = 250
-const EXEC_P99_MS = 50
+const REFERENCE_SAMPLES = 40
 const RSS_MB_PER_HOUR = 20
 const SHORT_RUN_MIN = 20 // below this the RSS slope is a figure, only gross growth fails
 const GROSS_RSS_MB = 64
@@ -77,6 +80,15 @@ async function main() {
   const fd0 = scan.fdCount()
   const probe = await calls.run('setup', 'create', null, () => Sandbox.create('base', { ...conn, timeoutMs: lifetimeMs }))
   for (let i = 0; i < 5; i++) await calls.run('setup', 'process.exec', probe.sandboxId, () => probe.process.exec('true'))
+  // The reference: the same probe while nothing else runs.
+  const idleMs = []
+  for (let i = 0; i < REFERENCE_SAMPLES; i++) {
+    const start = performance.now()
+    await calls.run('setup', 'process.exec', probe.sandboxId, () => probe.process.exec('true'))
+    idleMs.push(performance.now() - start)
+    await sleep(50)
+  }
+  log(`exec round trip on the idle server: p50 ${fmt(percentile(idleMs, 50))} ms, p99 ${fmt(percentile(idleMs, 99))} ms`)
   await sleep(3000)
   const fd1 = scan.fdCount()
   log(`descriptors: ${fd0} with no sandbox, ${fd1} with the probe sandbox only`)
@@ -173,10 +185,10 @@ async function main() {
   const final = await invariants.check(listedIds, { final: true })
   invariants.compareFds('with no sandbox', fd0, fdEnd0)
   log(`final check: ${final.line}`)
-  summary({ probeMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped })
+  summary({ probeMs, idleMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped })
 }
 
-function summary({ probeMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped }) {
+function summary({ probeMs, idleMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped }) {
   const warmupS = Math.min(300, (MINUTES * 60) / 3) // the first third, at most 5 min
   const after = rss.filter(([t, mb]) => t >= warmupS && Number.isFinite(mb))
   const mbPerHour = slope(after) * 3600
@@ -191,14 +203,16 @@ function summary({ probeMs, rss, fd0, fd1, fdEnd0, fdEnd1, skipped }) {
   }
   const p50 = percentile(probeMs, 50)
   const p99 = percentile(probeMs, 99)
-  if (!(p99 <= EXEC_P99_MS)) invariants.violation(`exec round trip p99 ${fmt(p99)} ms over ${EXEC_P99_MS} ms (${probeMs.length} samples)`)
+  const idle50 = percentile(idleMs, 50)
+  const idle99 = percentile(idleMs, 99)
+  if (probeMs.length === 0) invariants.violation('the exec probe never answered')
 
   console.log('\n== soak summary ==')
   console.log(table(['operation', 'count', 'ok', 'expected err', 'unexpected', 'timeouts', 'p50 ms', 'p99 ms'], calls.opTable()))
   const errors = calls.errorLines()
   console.log(`\nerrors by type (expected: the sandbox was killed by another worker meanwhile):${errors.length ? '\n' + errors.join('\n') : ' none'}`)
   console.log(`\nSDK calls: ${calls.calls}; operations skipped for want of a free sandbox of their kind: ${skipped}`)
-  console.log(`exec round trip (trivial 'true' on a warm sandbox every ${PROBE_MS / 1000} s): p50 ${fmt(p50)} ms, p99 ${fmt(p99)} ms, max ${fmt(Math.max(...probeMs))} ms, ${probeMs.length} samples (limit p99 <= ${EXEC_P99_MS} ms)`)
+  console.log(`exec round trip (trivial 'true' on a warm sandbox every ${PROBE_MS / 1000} s): p50 ${fmt(p50)} ms, p99 ${fmt(p99)} ms, max ${fmt(Math.max(...probeMs))} ms, ${probeMs.length} samples; on the idle server p50 ${fmt(idle50)} ms, p99 ${fmt(idle99)} ms (${idleMs.length} samples): under load p50 ${fmt(p50 / idle50)}x, p99 ${fmt(p99 / idle99)}x the idle figures (a figure, not a bound)`)
   console.log(`server RSS: start ${fmt(rss[0]?.[1])} MB, end ${fmt(rss.at(-1)?.[1])} MB, after warm-up ${fmt(after[0]?.[1])} -> ${fmt(after.at(-1)?.[1])} MB, slope ${fmt(mbPerHour)} MB/h (${rssRule})`)
   console.log(`server file descriptors: ${fd0} -> ${fdEnd0} with no sandbox, ${fd1} -> ${fdEnd1} with the probe sandbox only`)
   console.log(`invariant checks: ${invariants.checks}`)

@@ -14,8 +14,16 @@ if [[ -f tests/compat/package.json && ! -d tests/compat/node_modules/@lizard-bui
   (cd tests/compat && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# Every suite's whole output, per pass, for scripts/check-skips.sh (CTest keeps only the last
+# run's, in Testing/Temporary/LastTest.log).
+logs=$BUILD/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+keep_log() { cp "$BUILD/Testing/Temporary/LastTest.log" "$logs/$1.log" 2>/dev/null || true; }
+
 status=0
 ctest --test-dir "$BUILD" --output-on-failure -j2 || status=1
+keep_log all
 
 if [[ $(id -u) -eq 0 ]]; then
   id lizard-ci >/dev/null 2>&1 || useradd --create-home --shell /bin/bash lizard-ci
@@ -27,10 +35,14 @@ if [[ $(id -u) -eq 0 ]]; then
   chmod 755 "$bindir" "$bindir"/*
   echo "== runtime and isolation suites as the unprivileged user lizard-ci =="
   for t in tst_runtime tst_isolation; do
-    runuser -u lizard-ci -- env -C /tmp QT_QPA_PLATFORM=offscreen "$bindir/$t" || status=1
+    install -o lizard-ci -m 644 /dev/null "$bindir/$t.log" # the suite's log, which it may write
+    runuser -u lizard-ci -- env -C /tmp QT_QPA_PLATFORM=offscreen "$bindir/$t" -o -,txt \
+      -o "$bindir/$t.log,txt" || status=1
+    cp "$bindir/$t.log" "$logs/$t-lizard-ci.log" 2>/dev/null || true
   done
   echo "== server-user suites again, lizard-local running as the unprivileged user lizard-ci =="
   LIZARD_TEST_SERVER_USER=lizard-ci LIZARD_LOCAL_BIN="$bindir/lizard-local" \
     ctest --test-dir "$BUILD" --output-on-failure -j2 -L server-user || status=1
+  keep_log server-user-lizard-ci
 fi
 exit $status

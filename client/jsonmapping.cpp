@@ -1,7 +1,6 @@
 #include "client/jsonmapping.h"
 
 #include "client/jsonhelpers.h"
-#include "client/utf8.h"
 
 namespace lizard::client {
 
@@ -254,7 +253,9 @@ QByteArray signalBody(int pid, const QString& signal)
 QByteArray writeFileBody(const QString& path, const QByteArray& content)
 {
     Json j{{"path", utf8(path)}};
-    if (!content.contains('\0') && isValidUtf8(content)) {
+    // Text only when it is strict UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
+    // which Qt's check is: anything else travels as base64 and arrives byte for byte.
+    if (!content.contains('\0') && QByteArrayView(content).isValidUtf8()) {
         j["content"] = content.toStdString();
     } else {
         j["content"] = content.toBase64().toStdString();

@@ -89,10 +89,4 @@ QList<ExposedPort> ExposureList::exposures(const QString& sandboxId) const
     return m_bySandbox.value(sandboxId).values();
 }
 
-void ExposureList::forgetSandbox(const QString& sandboxId)
-{
-    if (m_bySandbox.remove(sandboxId) > 0)
-        emit changed(sandboxId);
-}
-
 } // namespace lizard::models

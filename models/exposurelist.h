@@ -30,7 +30,6 @@ public:
 
     std::optional<client::ExposedPort> exposure(const QString& sandboxId, int port) const;
     QList<client::ExposedPort> exposures(const QString& sandboxId) const;
-    void forgetSandbox(const QString& sandboxId); // e.g. it was killed: its exposures ended with it
 
 signals:
     void changed(const QString& sandboxId);

@@ -327,31 +327,6 @@ void CodeInterpreter::interrupt(const QString& contextId, QObject* ctx, Done<boo
                  });
 }
 
-void CodeInterpreter::saveVariables(const QString& contextId, const QString& path,
-                                    const QStringList& names, QObject* ctx,
-                                    Done<VariablesReport> done)
-{
-    QJsonObject req{{QStringLiteral("action"), QStringLiteral("save_variables")},
-                    {QStringLiteral("context"), contextId},
-                    {QStringLiteral("path"), path}};
-    if (!names.isEmpty())
-        req.insert(QStringLiteral("names"), QJsonArray::fromStringList(names));
-    action<VariablesReport>(req, ctx, std::move(done), [](const QJsonObject& ev) {
-        return Outcome<VariablesReport>(toReport(ev));
-    });
-}
-
-void CodeInterpreter::loadVariables(const QString& contextId, const QString& path, QObject* ctx,
-                                    Done<VariablesReport> done)
-{
-    action<VariablesReport>({{QStringLiteral("action"), QStringLiteral("load_variables")},
-                             {QStringLiteral("context"), contextId},
-                             {QStringLiteral("path"), path}},
-                            ctx, std::move(done), [](const QJsonObject& ev) {
-                                return Outcome<VariablesReport>(toReport(ev));
-                            });
-}
-
 void CodeInterpreter::saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done)
 {
     action<QList<ContextVariables>>(

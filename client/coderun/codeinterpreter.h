@@ -69,11 +69,6 @@ public:
     void deleteContext(const QString& contextId, QObject* ctx, Done<Unit> done);
     // true when something was running and got SIGINT.
     void interrupt(const QString& contextId, QObject* ctx, Done<bool> done);
-    // Python contexts: variables to/from a file in the sandbox (dill). Empty `names`: all.
-    void saveVariables(const QString& contextId, const QString& path, const QStringList& names,
-                       QObject* ctx, Done<VariablesReport> done);
-    void loadVariables(const QString& contextId, const QString& path, QObject* ctx,
-                       Done<VariablesReport> done);
     // Every live Python context saves its variables into its own directory; a kernel that starts
     // fresh there later (a fork, a restored snapshot) loads them once. Call before forking.
     void saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done);

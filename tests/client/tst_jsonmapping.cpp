@@ -1,7 +1,6 @@
 // JSON ↔ types: tolerant of absent fields, strict about wrong types, the SDK's request bodies.
 
 #include "client/jsonmapping.h"
-#include "client/utf8.h"
 
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -36,8 +35,8 @@ private slots:
     void execBodies();
     void writeFileBody_data();
     void writeFileBody();
-    void utf8Validation_data();
-    void utf8Validation();
+    void writeFileTextOrBase64_data();
+    void writeFileTextOrBase64();
 };
 
 void TestJsonMapping::sandboxFull()
@@ -223,7 +222,7 @@ void TestJsonMapping::writeFileBody()
     }
 }
 
-void TestJsonMapping::utf8Validation_data()
+void TestJsonMapping::writeFileTextOrBase64_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<bool>("valid");
@@ -239,11 +238,16 @@ void TestJsonMapping::utf8Validation_data()
     QTest::newRow("F8") << QByteArray("\xF8\x88\x80\x80\x80") << false;
 }
 
-void TestJsonMapping::utf8Validation()
+void TestJsonMapping::writeFileTextOrBase64()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(bool, valid);
-    QCOMPARE(isValidUtf8(bytes), valid);
+    // What writeFile sends: the bytes as text when valid, else base64 that decodes to them.
+    const auto body =
+        nlohmann::json::parse(writeFileBody(QStringLiteral("/f"), bytes).toStdString());
+    QCOMPARE(!body.contains("encoding"), valid);
+    const QByteArray sent = QByteArray::fromStdString(body["content"].get<std::string>());
+    QCOMPARE(valid ? sent : QByteArray::fromBase64(sent), bytes);
 }
 
 QTEST_GUILESS_MAIN(TestJsonMapping)

@@ -1,5 +1,6 @@
 #include "notebook/exporthtml.h"
 
+#include "notebook/ansihtml.h"
 #include "notebook/notebooksearch.h"
 
 #include <QRegularExpression>
@@ -141,31 +142,21 @@ QString outputToHtml(const Output& output)
         return QStringLiteral("<pre class=\"error\">%1</pre>")
             .arg(escaped(outputSearchText(output)));
     const auto& rich = std::get<RichOutput>(output);
-    for (const char* mime : {"image/png", "image/jpeg", "image/gif"}) {
-        if (rich.has(QLatin1String(mime)))
-            return QStringLiteral("<img src=\"%1\" alt=\"%2\">")
-                .arg(dataUri(QLatin1String(mime), rich.text(QLatin1String(mime))),
-                     QLatin1String(mime));
-    }
-    if (rich.has(QStringLiteral("image/svg+xml")))
+    const QString mime = preferredMime(rich);
+    if (mime.isEmpty())
+        return QStringLiteral("<pre>[%1]</pre>")
+            .arg(escaped(rich.mimeTypes().join(QStringLiteral(", "))));
+    if (mime == u"image/svg+xml")
         return QStringLiteral("<img src=\"%1\" alt=\"image/svg+xml\">")
-            .arg(dataUri(QStringLiteral("image/svg+xml"),
-                         QString::fromLatin1(
-                             rich.text(QStringLiteral("image/svg+xml")).toUtf8().toBase64())));
-    if (rich.has(QStringLiteral("text/html"))) // e.g. a DataFrame's table, as Jupyter shows it
-        return QStringLiteral("<div class=\"html\">%1</div>")
-            .arg(rich.text(QStringLiteral("text/html")));
-    if (rich.has(QStringLiteral("text/markdown")))
-        return markdownToHtml(rich.text(QStringLiteral("text/markdown")));
-    if (rich.has(QStringLiteral("text/plain")))
-        return QStringLiteral("<pre>%1</pre>")
-            .arg(escaped(rich.text(QStringLiteral("text/plain"))));
-    for (const QString& mime : rich.mimeTypes()) {
-        if (mime.startsWith(u"text/") || isJsonMime(mime))
-            return QStringLiteral("<pre>%1</pre>").arg(escaped(rich.text(mime)));
-    }
-    return QStringLiteral("<pre>[%1]</pre>")
-        .arg(escaped(rich.mimeTypes().join(QStringLiteral(", "))));
+            .arg(dataUri(mime, QString::fromLatin1(rich.text(mime).toUtf8().toBase64())));
+    if (mime.startsWith(QLatin1String("image/")))
+        return QStringLiteral("<img src=\"%1\" alt=\"%2\">")
+            .arg(dataUri(mime, rich.text(mime)), mime);
+    if (mime == u"text/html") // e.g. a DataFrame's table, as Jupyter shows it
+        return QStringLiteral("<div class=\"html\">%1</div>").arg(rich.text(mime));
+    if (mime == u"text/markdown")
+        return markdownToHtml(rich.text(mime));
+    return QStringLiteral("<pre>%1</pre>").arg(escaped(rich.text(mime)));
 }
 
 QString renderHtmlPage(const NotebookData& data, const QString& title, const QString& language)

@@ -1,6 +1,6 @@
 #include "notebook/notebooksearch.h"
 
-#include <QRegularExpression>
+#include "notebook/ansihtml.h"
 
 namespace lizard::notebook {
 
@@ -10,12 +10,6 @@ bool comesBefore(const SearchMatch& a, const SearchMatch& b)
         return std::tuple(m.cell, m.place == SearchMatch::Place::InSource ? -1 : m.output, m.start);
     };
     return key(a) < key(b);
-}
-
-QString stripAnsi(const QString& text)
-{
-    static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;?]*[A-Za-z]"));
-    return text.contains(QChar(0x1b)) ? QString(text).remove(ansi) : text;
 }
 
 QString outputSearchText(const Output& output)

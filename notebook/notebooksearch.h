@@ -28,7 +28,6 @@ bool comesBefore(const SearchMatch& a, const SearchMatch& b);
 // the tail kept in memory), a rich output's text/plain (else text/markdown, else text/html's
 // source), an error's name, value and traceback without ANSI colour codes. Images: none.
 QString outputSearchText(const Output& output);
-QString stripAnsi(const QString& text);
 
 // Every non-overlapping occurrence of needle in text, left to right, as (start, length) pairs.
 QList<std::pair<int, int>> findInText(const QString& text, const QString& needle,

@@ -86,4 +86,35 @@ bool isJsonMime(const QString& mime)
     return mime == QLatin1String("application/json") || mime.endsWith(QLatin1String("+json"));
 }
 
+const QStringList& mimeRanking()
+{
+    static const QStringList ranking{
+        QStringLiteral("image/png"),        QStringLiteral("image/jpeg"),
+        QStringLiteral("image/gif"),        QStringLiteral("image/svg+xml"),
+        QStringLiteral("text/html"),        QStringLiteral("text/markdown"),
+        QStringLiteral("application/json"), QStringLiteral("text/latex"),
+        QStringLiteral("text/plain")};
+    return ranking;
+}
+
+QString preferredMime(const RichOutput& output,
+                      const std::function<bool(const QString& mime)>& usable)
+{
+    const auto ok = [&](const QString& mime) { return !usable || usable(mime); };
+    for (const QString& mime : mimeRanking()) {
+        if (output.has(mime) && ok(mime))
+            return mime;
+    }
+    const QStringList present = output.mimeTypes();
+    for (const QString& mime : present) {
+        if (isJsonMime(mime) && ok(mime))
+            return mime;
+    }
+    for (const QString& mime : present) {
+        if (mime.startsWith(QLatin1String("text/")) && ok(mime))
+            return mime;
+    }
+    return {};
+}
+
 } // namespace lizard::notebook

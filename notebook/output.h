@@ -4,6 +4,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -86,5 +87,13 @@ qint64 outputMemoryBytes(const Output& output);
 
 // True for MIME types whose values nbformat stores as JSON rather than as strings.
 bool isJsonMime(const QString& mime);
+
+// The MIME types an output is shown as, best first, as JupyterLab ranks them: images, then rich
+// text, then plain text. The cell view and the HTML export both choose with preferredMime.
+const QStringList& mimeRanking();
+// The best MIME type of `output` that `usable` accepts (every one, without it): the ranking
+// first, then any other JSON type, then any other text/ type. Empty when none is.
+QString preferredMime(const RichOutput& output,
+                      const std::function<bool(const QString& mime)>& usable = {});
 
 } // namespace lizard::notebook

@@ -1,8 +1,8 @@
 // Output rendering of the notebook UI: ANSI colours, images (PNG, SVG) at the right size, HTML
 // tables, markdown, JSON, tracebacks, streams, and huge streams cut to head and tail.
+#include "notebook/ansihtml.h"
 #include "notebook/cell.h"
 #include "notebook/tablemodel.h"
-#include "ui/notebook/ansihtml.h"
 #include "ui/notebook/erroroutputview.h"
 #include "ui/notebook/headtailbuffer.h"
 #include "ui/notebook/imageoutputview.h"
@@ -119,11 +119,10 @@ void TestNotebookOutputs::ansi()
 
 void TestNotebookOutputs::stripAnsi()
 {
-    QCOMPARE(
-        lizard::ui::notebook::stripAnsi("\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"),
-        QString("ZeroDivisionError: division by zero"));
-    QCOMPARE(lizard::ui::notebook::stripAnsi("a\x1b]0;title\x07"
-                                             "b"),
+    QCOMPARE(lizard::notebook::stripAnsi("\x1b[0;31mZeroDivisionError\x1b[0m: division by zero"),
+             QString("ZeroDivisionError: division by zero"));
+    QCOMPARE(lizard::notebook::stripAnsi("a\x1b]0;title\x07"
+                                         "b"),
              QString("ab"));
 }
 

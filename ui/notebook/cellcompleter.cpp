@@ -1,6 +1,6 @@
 #include "ui/notebook/cellcompleter.h"
 
-#include "ui/notebook/ansihtml.h"
+#include "notebook/ansihtml.h"
 #include "ui/notebook/celleditor.h"
 #include "ui/notebook/completionpopup.h"
 
@@ -12,8 +12,10 @@
 
 namespace lizard::ui::notebook {
 
+using lizard::notebook::ansiToHtmlDocument;
 using lizard::notebook::Completion;
 using lizard::notebook::CompletionReply;
+using lizard::notebook::stripAnsi;
 
 namespace {
 

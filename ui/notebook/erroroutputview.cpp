@@ -1,13 +1,15 @@
 #include "ui/notebook/erroroutputview.h"
 
-#include "ui/notebook/ansihtml.h"
+#include "notebook/ansihtml.h"
 #include "ui/notebook/richtextview.h"
 
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
 
+using lizard::notebook::ansiToHtmlDocument;
 using lizard::notebook::ErrorOutput;
+using lizard::notebook::stripAnsi;
 
 ErrorOutputView::ErrorOutputView(const ErrorOutput& output, QWidget* parent)
     : OutputView(parent), m_text(new RichTextView)

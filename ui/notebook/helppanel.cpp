@@ -1,7 +1,7 @@
 #include "ui/notebook/helppanel.h"
 
+#include "notebook/ansihtml.h"
 #include "notebook/cell.h"
-#include "ui/notebook/ansihtml.h"
 #include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/celleditor.h"
 #include "ui/notebook/celllistwidget.h"

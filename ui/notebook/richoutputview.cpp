@@ -6,6 +6,7 @@
 #include "ui/notebook/interactiveoutputview.h"
 #include "ui/notebook/richtextview.h"
 
+#include <QHash>
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QVBoxLayout>
@@ -41,32 +42,26 @@ QString prettyJson(const RichOutput& output, const QString& mime)
 
 QString RichOutputView::preferredMime(const RichOutput& output)
 {
-    for (const char* mime : {"image/png", "image/svg+xml"}) {
-        if (output.has(QLatin1String(mime)) &&
-            !decodeImage(QLatin1String(mime), output.text(QLatin1String(mime))).isNull())
-            return QLatin1String(mime);
-    }
-    if (output.has(QStringLiteral("text/html")) &&
-        !(needsScripts(output.text(QStringLiteral("text/html"))) &&
-          output.has(QStringLiteral("text/plain"))))
-        return QStringLiteral("text/html");
-    for (const char* mime : {"text/markdown", "application/json", "text/latex", "text/plain"}) {
-        if (output.has(QLatin1String(mime)))
-            return QLatin1String(mime);
-    }
-    for (const QString& mime : output.mimeTypes()) {
-        if (lizard::notebook::isJsonMime(mime))
-            return mime;
-    }
-    return {};
+    // An image that does not decode falls through to the next type, as does HTML that needs
+    // scripts this view does not run, when there is text to show instead.
+    return lizard::notebook::preferredMime(output, [&](const QString& mime) {
+        if (mime.startsWith(QLatin1String("image/")))
+            return !decodeImage(mime, output.text(mime)).isNull();
+        if (mime == u"text/html")
+            return !(needsScripts(output.text(mime)) && output.has(QStringLiteral("text/plain")));
+        return true;
+    });
 }
 
 QImage RichOutputView::decodeImage(const QString& mime, const QString& data)
 {
-    if (mime == u"image/png") {
+    static const QHash<QString, const char*> formats{{QStringLiteral("image/png"), "PNG"},
+                                                     {QStringLiteral("image/jpeg"), "JPEG"},
+                                                     {QStringLiteral("image/gif"), "GIF"}};
+    if (const char* format = formats.value(mime)) {
         const QByteArray bytes =
             QByteArray::fromBase64(data.toLatin1().trimmed().replace('\n', ""));
-        return QImage::fromData(bytes, "PNG");
+        return QImage::fromData(bytes, format);
     }
     if (mime == u"image/svg+xml") {
         QSvgRenderer renderer(data.toUtf8());

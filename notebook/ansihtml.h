@@ -5,14 +5,14 @@
 
 #include <QString>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 // HTML for text with escapes, spans only (no <pre>, no <html>): newlines stay '\n', so put the
 // result inside <pre> (or use ansiToHtmlDocument).
 QString ansiToHtml(const QString& text);
 // A whole rich-text document: <pre> in a monospace font around ansiToHtml(text).
 QString ansiToHtmlDocument(const QString& text);
-// The text with every escape sequence removed.
+// The text with every escape sequence removed (what search, export and plain copies use).
 QString stripAnsi(const QString& text);
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

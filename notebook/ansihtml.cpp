@@ -1,9 +1,8 @@
-#include "ui/notebook/ansihtml.h"
+#include "notebook/ansihtml.h"
 
-#include <QColor>
 #include <QStringList>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 namespace {
 
@@ -11,6 +10,15 @@ namespace {
 const char* const kPalette[16] = {"#3e424d", "#e75c58", "#00a250", "#ddb62b", "#208ffb", "#d160c4",
                                   "#60c6c8", "#c5c1b4", "#282c36", "#b22b31", "#007427", "#b27d12",
                                   "#0065ca", "#a03196", "#258f8f", "#a1a6b2"};
+
+// "#rrggbb" for components 0-255; empty when one is out of range.
+QString hexColour(int r, int g, int b)
+{
+    for (int v : {r, g, b})
+        if (v < 0 || v > 255)
+            return {};
+    return QString::asprintf("#%02x%02x%02x", r, g, b);
+}
 
 QString colour256(int n)
 {
@@ -21,10 +29,10 @@ QString colour256(int n)
     if (n < 232) {
         const int i = n - 16;
         auto level = [](int v) { return v == 0 ? 0 : 55 + v * 40; };
-        return QColor(level(i / 36), level((i / 6) % 6), level(i % 6)).name();
+        return hexColour(level(i / 36), level((i / 6) % 6), level(i % 6));
     }
     const int grey = 8 + (n - 232) * 10;
-    return QColor(grey, grey, grey).name();
+    return hexColour(grey, grey, grey);
 }
 
 struct Style
@@ -58,9 +66,9 @@ QString extendedColour(const QList<int>& codes, qsizetype& i)
         return colour256(codes[i]);
     }
     if (i + 1 < codes.size() && codes[i + 1] == 2 && i + 4 < codes.size()) {
-        const QColor c(codes[i + 2], codes[i + 3], codes[i + 4]);
+        const QString c = hexColour(codes[i + 2], codes[i + 3], codes[i + 4]);
         i += 4;
-        return c.isValid() ? c.name() : QString();
+        return c;
     }
     i = codes.size();
     return {};
@@ -180,4 +188,4 @@ QString stripAnsi(const QString& text)
     return out;
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

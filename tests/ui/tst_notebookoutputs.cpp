@@ -28,15 +28,20 @@ using namespace lizard::ui::notebook;
 
 namespace {
 
-QString pngBase64(const QSize& size)
+QString imageBase64(const QSize& size, const char* format)
 {
     QImage image(size, QImage::Format_RGB32);
     image.fill(Qt::darkCyan);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    image.save(&buffer, "PNG");
+    image.save(&buffer, format);
     return QString::fromLatin1(bytes.toBase64());
+}
+
+QString pngBase64(const QSize& size)
+{
+    return imageBase64(size, "PNG");
 }
 
 RichOutput rich(const QString& mime, const QString& value)
@@ -68,6 +73,8 @@ private slots:
     void pngSize_data();
     void pngSize();
     void svgImage();
+    void otherImageFormats_data();
+    void otherImageFormats();
     void brokenImageFallsBack();
     void htmlTable();
     void tableMimeShowsTheDataView();
@@ -176,6 +183,28 @@ void TestNotebookOutputs::svgImage()
     QVERIFY(view.imageView());
     QCOMPARE(view.imageView()->image().size(), QSize(120, 60));
     QCOMPARE(view.imageView()->image().pixelColor(60, 30), QColor(Qt::red));
+}
+
+void TestNotebookOutputs::otherImageFormats_data()
+{
+    QTest::addColumn<QString>("mime");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("jpeg") << "image/jpeg"
+                          << "JPEG";
+    QTest::newRow("gif") << "image/gif"
+                         << "GIF";
+}
+
+void TestNotebookOutputs::otherImageFormats()
+{
+    QFETCH(QString, mime);
+    QFETCH(QString, format);
+    RichOutput r = rich(mime, imageBase64(QSize(64, 48), qPrintable(format)));
+    r.data["text/plain"] = "<IPython.core.display.Image object>";
+    RichOutputView view(r);
+    QCOMPARE(view.shownMime(), mime); // an image, as the HTML export shows it, not its text
+    QVERIFY(view.imageView());
+    QCOMPARE(view.imageView()->image().size(), QSize(64, 48));
 }
 
 void TestNotebookOutputs::brokenImageFallsBack()

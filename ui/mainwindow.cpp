@@ -1,12 +1,12 @@
 #include "ui/mainwindow.h"
 
+#include "models/connectionwatch.h"
 #include "models/projectlistmodel.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/aboutdialog.h"
 #include "ui/apikeysdialog.h"
 #include "ui/bannerwidget.h"
-#include "ui/connectionwatch.h"
 #include "ui/consolearea.h"
 #include "ui/desktop/screenpanel.h"
 #include "ui/documenttabs.h"
@@ -31,6 +31,8 @@
 #include <QVBoxLayout>
 
 namespace lizard::ui {
+
+using lizard::models::ConnectionWatch;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_projects(new ProjectPanel), m_sandboxes(new SandboxPanel),

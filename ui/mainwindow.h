@@ -21,10 +21,13 @@ class SandboxActions;
 class SandboxTableModel;
 } // namespace lizard::models
 
+namespace lizard::models {
+class ConnectionWatch;
+} // namespace lizard::models
+
 namespace lizard::ui {
 
 class BannerWidget;
-class ConnectionWatch;
 class ConsoleArea;
 class DocumentTabs;
 class LogsView;
@@ -130,7 +133,8 @@ private:
     models::ProjectListModel* m_projectModel = nullptr;
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;
-    ConnectionWatch* m_watch = nullptr; // says when the server goes away and comes back
+    lizard::models::ConnectionWatch* m_watch =
+        nullptr; // says when the server goes away and comes back
     QString m_connectionLabel;
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;

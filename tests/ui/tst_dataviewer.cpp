@@ -4,6 +4,7 @@
 // arrive page by page), copies a selection as TSV with Ctrl+C, opens in the larger viewer; paging
 // moves no execution count; after a kernel restart the view keeps its rows and says more are not
 // available. Saves the guide's picture `data-viewer`.
+#include "notebook/notebookkernel.h"
 #include "notebook/tablemodel.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
@@ -15,7 +16,6 @@
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/datatableview.h"
 #include "ui/notebook/notebookcontroller.h"
-#include "ui/notebook/notebookkernel.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/tableoutputview.h"
@@ -31,6 +31,7 @@
 using namespace lizard;
 using namespace lizard::ui::notebook;
 using lizard::notebook::CellStatus;
+using lizard::notebook::NotebookKernel;
 
 namespace {
 constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox

@@ -35,6 +35,8 @@
 using namespace lizard;
 using namespace lizard::ui::notebook;
 using lizard::notebook::CellStatus;
+using lizard::notebook::ContextChoice;
+using lizard::notebook::NotebookKernel;
 
 namespace {
 constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox

@@ -35,6 +35,7 @@
 using namespace lizard;
 using namespace lizard::ui::notebook;
 using lizard::notebook::CellStatus;
+using lizard::notebook::NotebookKernel;
 
 namespace {
 constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox

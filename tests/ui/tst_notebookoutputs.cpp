@@ -2,9 +2,9 @@
 // tables, markdown, JSON, tracebacks, streams, and huge streams cut to head and tail.
 #include "notebook/ansihtml.h"
 #include "notebook/cell.h"
+#include "notebook/headtailbuffer.h"
 #include "notebook/tablemodel.h"
 #include "ui/notebook/erroroutputview.h"
-#include "ui/notebook/headtailbuffer.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputviewfactory.h"
@@ -25,6 +25,7 @@
 
 using namespace lizard::notebook;
 using namespace lizard::ui::notebook;
+using lizard::notebook::HeadTailBuffer;
 
 namespace {
 

@@ -4,6 +4,7 @@
 // auto-extend a short-lived sandbox outlives its deadline while the notebook is in use; a paused
 // sandbox is resumed when a cell runs. No sandbox is left behind.
 #include "models/sandboxtablemodel.h"
+#include "models/sandboxwatch.h"
 #include "notebook/runqueue.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
@@ -18,7 +19,6 @@
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/sandboxswitcher.h"
-#include "ui/notebook/sandboxwatch.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,6 +34,7 @@
 
 using namespace lizard;
 using namespace lizard::ui::notebook;
+using lizard::models::SandboxWatch;
 using lizard::notebook::CellStatus;
 
 namespace {

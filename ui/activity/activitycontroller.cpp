@@ -4,12 +4,12 @@
 #include "models/sandboxtablemodel.h"
 #include "notebook/celldata.h"
 #include "notebook/notebookdocument.h"
+#include "notebook/notebookkernel.h"
 #include "ui/activity/activebadgedelegate.h"
 #include "ui/activity/activitypanel.h"
 #include "ui/files/filespanel.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
-#include "ui/notebook/notebookkernel.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/sandboxpanel.h"
 

@@ -2,6 +2,9 @@
 
 namespace lizard::ui::notebook {
 
+using lizard::notebook::ContextChoice;
+using lizard::notebook::NotebookKernel;
+
 namespace {
 const QStringList kLanguages = {QStringLiteral("python"), QStringLiteral("javascript"),
                                 QStringLiteral("bash")};

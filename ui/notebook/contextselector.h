@@ -2,7 +2,7 @@
 // The notebook toolbar's context selector: the default contexts (python, javascript, bash), every
 // context of the sandbox (also those an agent made with an SDK), and "New … context" entries.
 
-#include "ui/notebook/notebookkernel.h"
+#include "notebook/notebookkernel.h"
 
 #include <QComboBox>
 #include <QPointer>
@@ -13,14 +13,15 @@ class ContextSelector : public QComboBox
 {
     Q_OBJECT
 public:
-    explicit ContextSelector(NotebookKernel* kernel, QWidget* parent = nullptr);
+    explicit ContextSelector(lizard::notebook::NotebookKernel* kernel, QWidget* parent = nullptr);
 
-    void refresh();                       // asks the kernel for the sandbox's contexts
-    QList<ContextChoice> choices() const; // what the list holds now (without "New …" entries)
+    void refresh(); // asks the kernel for the sandbox's contexts
+    QList<lizard::notebook::ContextChoice>
+    choices() const; // what the list holds now (without "New …" entries)
     // Picks an entry as if the user had: switches context, or creates one for "new:<language>".
     void choose(int index);
 
-    static QString labelFor(const ContextChoice& context);
+    static QString labelFor(const lizard::notebook::ContextChoice& context);
 
 signals:
     void refreshed();
@@ -30,10 +31,10 @@ protected:
     void showPopup() override;
 
 private:
-    void fill(const QList<ContextChoice>& listed);
+    void fill(const QList<lizard::notebook::ContextChoice>& listed);
     void selectCurrent();
 
-    QPointer<NotebookKernel> m_kernel;
+    QPointer<lizard::notebook::NotebookKernel> m_kernel;
     bool m_filling = false;
 };
 

@@ -3,12 +3,12 @@
 #include "client/coderun/codeinterpreter.h"
 #include "models/sandboxtablemodel.h"
 #include "notebook/clientcoderunner.h"
+#include "notebook/clientnotebookkernel.h"
+#include "notebook/notebooklauncher.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
-#include "ui/notebook/clientnotebookkernel.h"
 #include "ui/notebook/notebookforker.h"
-#include "ui/notebook/notebooklauncher.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
@@ -25,6 +25,9 @@
 #include <QToolBar>
 
 namespace lizard::ui::notebook {
+
+using lizard::notebook::ClientNotebookKernel;
+using lizard::notebook::NotebookLauncher;
 
 using namespace lizard::notebook;
 

@@ -14,13 +14,16 @@ namespace lizard::client {
 class LizardApi;
 }
 
+namespace lizard::notebook {
+class NotebookLauncher;
+} // namespace lizard::notebook
+
 namespace lizard::ui {
 class MainWindow;
 }
 
 namespace lizard::ui::notebook {
 
-class NotebookLauncher;
 class NotebookPage;
 class SandboxSwitcher;
 
@@ -42,7 +45,7 @@ public:
     void setNewNotebookLifetime(int minutes);
     int newNotebookLifetime() const { return m_newNotebookMinutes; }
     void newNotebook();
-    NotebookLauncher* launcher() const; // while one runs
+    lizard::notebook::NotebookLauncher* launcher() const; // while one runs
     QList<NotebookPage*> pages() const;
     NotebookPage* currentPage() const;
     // Attach to sandbox… / Run on a new sandbox, and auto-extend (see SandboxSwitcher).
@@ -79,7 +82,7 @@ private:
     QAction* m_openNotebook;
     QAction* m_newNotebook;
     int m_newNotebookMinutes = 60;
-    QPointer<NotebookLauncher> m_launcher;
+    QPointer<lizard::notebook::NotebookLauncher> m_launcher;
     SandboxSwitcher* m_switcher;
     QPointer<client::LizardApi> m_api;
     bool m_offeredRecovery = false;

@@ -2,12 +2,14 @@
 
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
+#include "notebook/clientnotebookkernel.h"
 #include "notebook/notebookdocument.h"
-#include "ui/notebook/clientnotebookkernel.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebookpage.h"
 
 namespace lizard::ui::notebook {
+
+using lizard::notebook::ClientNotebookKernel;
 
 NotebookForker::NotebookForker(client::LizardApi* api, NotebookPage* source, QObject* parent)
     : QObject(parent), m_api(api), m_source(source)

@@ -1,8 +1,8 @@
 #include "ui/notebook/notebookheader.h"
 
+#include "models/sandboxwatch.h"
 #include "models/timeformat.h"
-#include "ui/notebook/notebookkernel.h"
-#include "ui/notebook/sandboxwatch.h"
+#include "notebook/notebookkernel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -15,6 +15,9 @@
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
+
+using lizard::models::SandboxWatch;
+using lizard::notebook::NotebookKernel;
 
 namespace {
 constexpr int kAmberMs = 60000;

@@ -16,9 +16,11 @@ class QLabel;
 class QPushButton;
 class QToolButton;
 
-namespace lizard::ui::notebook {
-
+namespace lizard::models {
 class SandboxWatch;
+} // namespace lizard::models
+
+namespace lizard::ui::notebook {
 
 class NotebookHeader : public QWidget
 {
@@ -29,7 +31,7 @@ public:
     void setSandboxId(const QString& sandboxId);
     void setContext(const QString& label, const QString& language);
     void setKernelState(const QString& state); // idle, busy, dead, starting, unknown
-    void setWatch(SandboxWatch* watch);
+    void setWatch(lizard::models::SandboxWatch* watch);
     // The page's actions: shown in the Sandbox menu and, once the sandbox has ended, on the banner.
     void setSandboxActions(QAction* attach, QAction* runOnNew, QAction* thenRunAll);
     void setNotice(const QString& text); // shown until the next one; empty hides it
@@ -54,7 +56,7 @@ private:
     QString m_sandboxId;
     QString m_contextLabel;
     QString m_language;
-    QPointer<SandboxWatch> m_watch;
+    QPointer<lizard::models::SandboxWatch> m_watch;
     QLabel* m_context;
     QLabel* m_kernel;
     QLabel* m_timeLeft;

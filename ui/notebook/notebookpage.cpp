@@ -1,13 +1,13 @@
 #include "ui/notebook/notebookpage.h"
 
 #include "notebook/coderunner.h"
+#include "notebook/notebookkernel.h"
 #include "notebook/recoverywatcher.h"
 #include "notebook/runqueue.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/contextselector.h"
 #include "ui/notebook/helppanel.h"
 #include "ui/notebook/notebookheader.h"
-#include "ui/notebook/notebookkernel.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/variableexplorer.h"
 
@@ -21,6 +21,9 @@
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
+
+using lizard::notebook::ContextChoice;
+using lizard::notebook::NotebookKernel;
 
 using namespace lizard::notebook;
 

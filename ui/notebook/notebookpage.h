@@ -5,9 +5,9 @@
 // JupyterLab's keys (CellListWidget). Saves as .ipynb; autosaves a recovery copy while dirty.
 
 #include "notebook/notebookfile.h"
+#include "notebook/notebookkernel.h"
 #include "notebook/recoverystore.h"
 #include "ui/documentpage.h"
-#include "ui/notebook/notebookkernel.h"
 
 #include <QPointer>
 
@@ -28,6 +28,10 @@ class RecoveryWatcher;
 class RunQueue;
 } // namespace lizard::notebook
 
+namespace lizard::models {
+class SandboxWatch;
+} // namespace lizard::models
+
 namespace lizard::ui::notebook {
 
 class CellListWidget;
@@ -36,7 +40,6 @@ class HelpPanel;
 class NotebookHeader;
 class NotebookNavigator;
 class VariableExplorer;
-class SandboxWatch;
 
 class NotebookPage : public DocumentPage
 {
@@ -44,7 +47,7 @@ class NotebookPage : public DocumentPage
 public:
     // Takes ownership of runner and kernel (kernel may be null: no context controls).
     NotebookPage(const QString& sandboxId, lizard::notebook::CodeRunner* runner,
-                 NotebookKernel* kernel, QWidget* parent = nullptr);
+                 lizard::notebook::NotebookKernel* kernel, QWidget* parent = nullptr);
     ~NotebookPage() override;
 
     QString title() const override;
@@ -59,7 +62,7 @@ public:
     CellListWidget* cells() const { return m_cells; }
     NotebookHeader* header() const { return m_header; }
     ContextSelector* contextSelector() const { return m_contexts; }
-    NotebookKernel* kernel() const { return m_kernel; }
+    lizard::notebook::NotebookKernel* kernel() const { return m_kernel; }
     QToolBar* toolBar() const { return m_toolbar; }
     // JupyterLab's contextual help beside the cells; the action (Ctrl+I) shows and hides it.
     HelpPanel* helpPanel() const { return m_help; }
@@ -78,7 +81,7 @@ public:
     // connected) for its end, pause and deadline; auto-extended while in use if asked.
     void setApi(client::LizardApi* api);
     void setAutoExtend(bool on);
-    SandboxWatch* sandboxWatch() const { return m_watch; }
+    lizard::models::SandboxWatch* sandboxWatch() const { return m_watch; }
     // Moves the notebook to another sandbox (the kernel was rebound to it by the caller): the
     // header, the metadata and the context list follow; sources and outputs stay.
     void setSandboxId(const QString& sandboxId);
@@ -127,7 +130,7 @@ private:
     lizard::notebook::NotebookDocument* m_document;
     lizard::notebook::NotebookFile* m_file;
     lizard::notebook::CodeRunner* m_runner;
-    QPointer<NotebookKernel> m_kernel;
+    QPointer<lizard::notebook::NotebookKernel> m_kernel;
     lizard::notebook::RunQueue* m_queue;
     lizard::notebook::RecoveryWatcher* m_recovery = nullptr;
     NotebookHeader* m_header;
@@ -139,7 +142,7 @@ private:
     VariableExplorer* m_variables;
     QAction* m_variablesAction;
     QPointer<models::SandboxTableModel> m_sandboxModel;
-    SandboxWatch* m_watch = nullptr;
+    lizard::models::SandboxWatch* m_watch = nullptr;
     QAction* m_attachAction = nullptr;
     QAction* m_runOnNewAction = nullptr;
     QAction* m_thenRunAll = nullptr;

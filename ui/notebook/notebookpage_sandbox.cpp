@@ -1,16 +1,18 @@
 // NotebookPage and its sandbox: watching it, resuming it before a run, moving to another one.
 #include "models/sandboxtablemodel.h"
+#include "models/sandboxwatch.h"
 #include "notebook/cell.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/runqueue.h"
 #include "ui/notebook/contextselector.h"
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookpage.h"
-#include "ui/notebook/sandboxwatch.h"
 
 #include <QAction>
 
 namespace lizard::ui::notebook {
+
+using lizard::models::SandboxWatch;
 
 using namespace lizard::notebook;
 

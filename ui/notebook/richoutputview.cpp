@@ -1,6 +1,6 @@
 #include "ui/notebook/richoutputview.h"
 
-#include "ui/notebook/htmltables.h"
+#include "notebook/htmltables.h"
 #include "ui/notebook/imagedialog.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/interactiveoutputview.h"
@@ -12,6 +12,9 @@
 #include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
+
+using lizard::notebook::alignNumericCells;
+using lizard::notebook::htmlTableStyleSheet;
 
 using lizard::notebook::Output;
 using lizard::notebook::RichOutput;

@@ -3,12 +3,12 @@
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "models/sandboxtablemodel.h"
+#include "notebook/clientnotebookkernel.h"
+#include "notebook/notebooklauncher.h"
 #include "notebook/runqueue.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/attachsandboxdialog.h"
 #include "ui/notebook/celllistwidget.h"
-#include "ui/notebook/clientnotebookkernel.h"
-#include "ui/notebook/notebooklauncher.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
@@ -17,6 +17,9 @@
 #include <QUrl>
 
 namespace lizard::ui::notebook {
+
+using lizard::notebook::ClientNotebookKernel;
+using lizard::notebook::NotebookLauncher;
 
 SandboxSwitcher::SandboxSwitcher(MainWindow* window, QObject* parent)
     : QObject(parent), m_window(window)

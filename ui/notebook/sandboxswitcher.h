@@ -12,6 +12,10 @@ namespace lizard::client {
 class LizardApi;
 }
 
+namespace lizard::notebook {
+class NotebookLauncher;
+} // namespace lizard::notebook
+
 namespace lizard::ui {
 class MainWindow;
 }
@@ -19,7 +23,6 @@ class MainWindow;
 namespace lizard::ui::notebook {
 
 class AttachSandboxDialog;
-class NotebookLauncher;
 class NotebookPage;
 
 class SandboxSwitcher : public QObject
@@ -45,7 +48,7 @@ public:
     AttachSandboxDialog* attachInteractive(NotebookPage* page);
     void attach(NotebookPage* page, const QString& sandboxId);
     void runOnNewSandbox(NotebookPage* page, bool thenRunAll);
-    NotebookLauncher* launcherFor(NotebookPage* page) const;
+    lizard::notebook::NotebookLauncher* launcherFor(NotebookPage* page) const;
 
 signals:
     void attached(lizard::ui::notebook::NotebookPage* page, const QString& sandboxId);
@@ -56,7 +59,7 @@ private:
     int m_lifetimeMinutes = 60;
     bool m_autoExtendLocal = true;
     bool m_autoExtendCloud = false;
-    QList<QPair<QPointer<NotebookPage>, QPointer<NotebookLauncher>>> m_launchers;
+    QList<QPair<QPointer<NotebookPage>, QPointer<lizard::notebook::NotebookLauncher>>> m_launchers;
 };
 
 } // namespace lizard::ui::notebook

@@ -5,7 +5,7 @@
 // FullOutputDialog. Repaints are coalesced, so a fast stream costs the event loop a few
 // milliseconds per frame, not per line.
 
-#include "ui/notebook/headtailbuffer.h"
+#include "notebook/headtailbuffer.h"
 #include "ui/notebook/outputview.h"
 
 #include <QPointer>
@@ -58,7 +58,7 @@ private:
     void saveAs();
 
     QString m_name;
-    HeadTailBuffer m_buffer{headLines, tailLines};
+    lizard::notebook::HeadTailBuffer m_buffer{headLines, tailLines};
     qint64 m_consumed = 0; // UTF-16 units of the whole text taken so far
     Source m_source;
     QPointer<FullOutputDialog> m_dialog;

@@ -1,8 +1,8 @@
-#include "ui/connectionwatch.h"
+#include "models/connectionwatch.h"
 
 #include <QUrl>
 
-namespace lizard::ui {
+namespace lizard::models {
 
 ConnectionWatch::ConnectionWatch(client::LizardApi* api, QObject* parent)
     : QObject(parent), m_api(api)
@@ -45,4 +45,4 @@ void ConnectionWatch::probe()
     });
 }
 
-} // namespace lizard::ui
+} // namespace lizard::models

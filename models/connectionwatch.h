@@ -11,7 +11,7 @@
 #include <QPointer>
 #include <QTimer>
 
-namespace lizard::ui {
+namespace lizard::models {
 
 class ConnectionWatch : public QObject
 {
@@ -38,4 +38,4 @@ private:
     bool m_lost = false;
 };
 
-} // namespace lizard::ui
+} // namespace lizard::models

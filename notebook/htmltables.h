@@ -5,11 +5,11 @@
 
 #include <QString>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 // For QTextDocument::setDefaultStyleSheet (before setHtml).
 QString htmlTableStyleSheet();
 // html with every <td>/<th> that holds just a number (1,234 -5.5 1e-3 12% NaN inf) right-aligned.
 QString alignNumericCells(const QString& html);
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

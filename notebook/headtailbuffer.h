@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <deque>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 class HeadTailBuffer
 {
@@ -39,4 +39,4 @@ private:
     qint64 m_hidden = 0;
 };
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

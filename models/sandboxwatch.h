@@ -16,7 +16,7 @@ class LizardApi;
 struct SandboxInfo;
 } // namespace lizard::client
 
-namespace lizard::ui::notebook {
+namespace lizard::models {
 
 class SandboxWatch : public QObject
 {
@@ -86,4 +86,4 @@ private:
     QTimer m_tick;
 };
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::models

@@ -1,8 +1,8 @@
-#include "ui/notebook/htmltables.h"
+#include "notebook/htmltables.h"
 
 #include <QRegularExpression>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 QString htmlTableStyleSheet()
 {
@@ -42,4 +42,4 @@ QString alignNumericCells(const QString& html)
     return out;
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

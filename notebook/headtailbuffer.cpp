@@ -1,6 +1,6 @@
-#include "ui/notebook/headtailbuffer.h"
+#include "notebook/headtailbuffer.h"
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 namespace {
 
@@ -96,4 +96,4 @@ QString HeadTailBuffer::tailText() const
     return text;
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

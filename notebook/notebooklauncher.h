@@ -15,7 +15,7 @@ class CodeInterpreter;
 class LizardApi;
 } // namespace lizard::client
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 class NotebookLauncher : public QObject
 {
@@ -40,7 +40,7 @@ public:
     static QString stageText(Stage stage);
 
 signals:
-    void stageChanged(lizard::ui::notebook::NotebookLauncher::Stage stage);
+    void stageChanged(lizard::notebook::NotebookLauncher::Stage stage);
     void sandboxCreated(const lizard::client::SandboxInfo& info);
     void ready(const QString& sandboxId);
     void failed(const QString& message);
@@ -66,4 +66,4 @@ private:
     bool m_ended = false;
 };
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

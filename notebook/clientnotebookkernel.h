@@ -3,7 +3,7 @@
 // ClientCodeRunner: contexts listed/created/restarted in the sandbox, the kernel state and
 // notices as the runner reports them.
 
-#include "ui/notebook/notebookkernel.h"
+#include "notebook/notebookkernel.h"
 
 #include <QPointer>
 
@@ -16,7 +16,7 @@ namespace lizard::notebook {
 class ClientCodeRunner;
 }
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 class ClientNotebookKernel : public NotebookKernel
 {
@@ -57,4 +57,4 @@ private:
     QString m_cwd;
 };
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

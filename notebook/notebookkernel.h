@@ -9,7 +9,7 @@
 #include <QString>
 #include <functional>
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 struct ContextChoice
 {
@@ -49,4 +49,4 @@ signals:
     void outputCleared();                // the running code cleared its cell's output
 };
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

@@ -1,10 +1,10 @@
-#include "ui/notebook/sandboxwatch.h"
+#include "models/sandboxwatch.h"
 
 #include "client/lizardapi.h"
 
 #include <algorithm>
 
-namespace lizard::ui::notebook {
+namespace lizard::models {
 
 namespace {
 // The answer to a run or check counts as fresh this long: a run right after a poll needs no
@@ -228,4 +228,4 @@ void SandboxWatch::waitRunning(int triesLeft, std::function<void(QString)> done)
     });
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::models

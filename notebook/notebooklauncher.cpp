@@ -1,10 +1,10 @@
-#include "ui/notebook/notebooklauncher.h"
+#include "notebook/notebooklauncher.h"
 
 #include "client/coderun/codeinterpreter.h"
 #include "client/coderun/coderun.h"
 #include "client/lizardapi.h"
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 NotebookLauncher::NotebookLauncher(client::LizardApi* api, const QString& projectId,
                                    int lifetimeMinutes, QObject* parent)
@@ -154,4 +154,4 @@ void NotebookLauncher::end()
     deleteLater();
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

@@ -1,9 +1,9 @@
-#include "ui/notebook/clientnotebookkernel.h"
+#include "notebook/clientnotebookkernel.h"
 
 #include "client/coderun/codeinterpreter.h"
 #include "notebook/clientcoderunner.h"
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
 using lizard::notebook::ClientCodeRunner;
 
@@ -124,4 +124,4 @@ void ClientNotebookKernel::attach(client::CodeInterpreter* interpreter)
     emit stateChanged(state());
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

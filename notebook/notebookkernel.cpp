@@ -1,0 +1,7 @@
+#include "notebook/notebookkernel.h"
+
+namespace lizard::notebook {
+
+NotebookKernel::~NotebookKernel() = default;
+
+} // namespace lizard::notebook

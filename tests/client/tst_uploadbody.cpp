@@ -24,17 +24,18 @@ void TestUploadBody::matchesJson_data()
 {
     QTest::addColumn<int>("fileSize");
     QTest::addColumn<int>("readSize");
+    // Reads of a few bytes over the large file would take long and add nothing the small ones
+    // do not cover, so that combination is left out.
     for (int size : {0, 1, 2, 3, 4, 49151, 49152, 49153, 300001})
         for (int read : {1, 7, 16384, 1 << 20})
-            QTest::addRow("%d bytes, reads of %d", size, read) << size << read;
+            if (size <= 100000 || read >= 16)
+                QTest::addRow("%d bytes, reads of %d", size, read) << size << read;
 }
 
 void TestUploadBody::matchesJson()
 {
     QFETCH(int, fileSize);
     QFETCH(int, readSize);
-    if (fileSize > 100000 && readSize < 16)
-        QSKIP("slow combination, covered by the others");
     QTemporaryDir dir;
     QByteArray content(fileSize, Qt::Uninitialized);
     for (auto& c : content)

@@ -12,7 +12,7 @@ PKGS=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
   # server
-  libboost1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap
+  libboost1.81-dev libboost-program-options1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap
   e2fsprogs # mkfs.ext4: size-enforced volumes and sandbox disks (lizard-local as root)
   # sandbox templates (base: python3; interpreter: Jupyter stack)
   python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas

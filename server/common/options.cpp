@@ -1,12 +1,17 @@
 #include "common/options.h"
 
-#include <charconv>
+#include <boost/program_options.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <pwd.h>
+#include <stdexcept>
+#include <string>
 #include <unistd.h>
 
 namespace lizard {
+
+namespace po = boost::program_options;
 
 namespace {
 
@@ -15,14 +20,46 @@ Error usageError(const std::string& message)
     return Error{2, "USAGE", message};
 }
 
-bool parseInt(const std::string& text, int min, int max, int& out)
+// Every option with a value, with the range it accepts and what to say when it is outside.
+struct IntOption
 {
-    int v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size() || v < min || v > max)
-        return false;
-    out = v;
-    return true;
+    const char* name;
+    int min, max;
+    const char* refusal;
+};
+
+constexpr IntOption kIntOptions[] = {
+    {"port", 0, 65535, "--port needs a number from 0 to 65535"},
+    {"proxy-port", 0, 65535, "--proxy-port needs a number from 0 to 65535"},
+    {"orphan-grace", 0, 604800, "--orphan-grace needs a number of seconds from 0 to 604800"},
+    {"activity-max-kib", 16, 16 * 1024 * 1024,
+     "--activity-max-kib needs a number from 16 to 16777216"},
+    {"max-running", 1, 100000, "--max-running needs a number from 1 to 100000"},
+};
+
+po::options_description describeOptions()
+{
+    po::options_description d;
+    d.add_options()("help,h", "")("version", "")("no-activity", "")("data-dir",
+                                                                    po::value<std::string>());
+    // Values are read as text so that a bad one gets our message, not the library's.
+    for (const IntOption& o : kIntOptions)
+        d.add_options()(o.name, po::value<std::string>());
+    return d;
+}
+
+// The value of `option` when it is a whole number in its range.
+std::optional<int> intValue(const po::variables_map& vm, const IntOption& option)
+{
+    const std::string& text = vm[option.name].as<std::string>();
+    size_t used = 0;
+    try {
+        const long v = std::stol(text, &used, 10);
+        if (used == text.size() && v >= option.min && v <= option.max)
+            return int(v);
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -45,6 +82,7 @@ std::string usageText()
 {
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
+           "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
            "                   any free port when that is taken or --port is 0; 0 = any free "
@@ -65,53 +103,66 @@ std::string usageText()
 
 Result<Options> parseOptions(const std::vector<std::string>& args)
 {
-    Options o;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) -> bool {
-            if (i + 1 >= args.size())
-                return false;
-            out = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") {
-            o.help = true;
-        } else if (a == "--version") {
-            o.version = true;
-        } else if (a == "--port") {
-            if (!value(v) || !parseInt(v, 0, 65535, o.port))
-                return usageError("--port needs a number from 0 to 65535");
-        } else if (a == "--proxy-port") {
-            if (!value(v) || !parseInt(v, 0, 65535, o.proxyPort))
-                return usageError("--proxy-port needs a number from 0 to 65535");
-        } else if (a == "--data-dir") {
-            if (!value(v) || v.empty())
-                return usageError("--data-dir needs a directory");
-            std::error_code ec;
-            o.dataDir = std::filesystem::absolute(v, ec).lexically_normal().string();
-            if (ec)
-                return usageError("--data-dir: " + ec.message());
-        } else if (a == "--orphan-grace") {
-            if (!value(v) || !parseInt(v, 0, 604800, o.orphanGraceS))
-                return usageError("--orphan-grace needs a number of seconds from 0 to 604800");
-        } else if (a == "--no-activity") {
-            o.activity = false;
-        } else if (a == "--activity-max-kib") {
-            int kib = 0;
-            if (!value(v) || !parseInt(v, 16, 16 * 1024 * 1024, kib))
-                return usageError("--activity-max-kib needs a number from 16 to 16777216");
-            o.activityMaxBytes = uint64_t(kib) * 1024;
-        } else if (a == "--max-running") {
-            if (!value(v) || !parseInt(v, 1, 100000, o.maxRunning))
-                return usageError("--max-running needs a number from 1 to 100000");
-        } else {
-            return usageError("unknown argument: " + a);
-        }
+    po::variables_map vm;
+    try {
+        // No abbreviations: `--port` must not be guessed from `--p`, nor `--proxy` be taken
+        // for `--proxy-port`, on a server's command line.
+        const int style =
+            po::command_line_style::unix_style & ~po::command_line_style::allow_guessing;
+        po::store(po::command_line_parser(args).options(describeOptions()).style(style).run(), vm);
+    } catch (const po::unknown_option& e) {
+        return usageError("unknown argument: " + e.get_option_name());
+    } catch (const po::multiple_occurrences& e) {
+        return usageError(e.get_option_name() + " was given more than once");
+    } catch (const po::too_many_positional_options_error&) {
+        return usageError("unknown argument: lizard-local takes options only");
+    } catch (const po::invalid_command_line_syntax& e) {
+        // An option without its value: say what it needs.
+        for (const IntOption& o : kIntOptions)
+            if (e.get_option_name() == std::string("--") + o.name)
+                return usageError(o.refusal);
+        if (e.get_option_name() == "--data-dir")
+            return usageError("--data-dir needs a directory");
+        return usageError(e.what());
+    } catch (const po::error& e) {
+        return usageError(e.what());
     }
-    o.proxyPortGiven = o.proxyPort >= 0;
-    if (o.proxyPort < 0)
-        o.proxyPort = o.port == 0 || o.port == 65535 ? 0 : o.port + 1;
+
+    Options o;
+    o.help = vm.count("help") > 0;
+    o.version = vm.count("version") > 0;
+    o.activity = vm.count("no-activity") == 0;
+    std::optional<int> proxyPort;
+    for (const IntOption& option : kIntOptions) {
+        if (!vm.count(option.name))
+            continue;
+        const std::optional<int> v = intValue(vm, option);
+        if (!v)
+            return usageError(option.refusal);
+        const std::string name = option.name;
+        if (name == "port")
+            o.port = *v;
+        else if (name == "proxy-port")
+            proxyPort = *v;
+        else if (name == "orphan-grace")
+            o.orphanGraceS = *v;
+        else if (name == "activity-max-kib")
+            o.activityMaxBytes = uint64_t(*v) * 1024;
+        else if (name == "max-running")
+            o.maxRunning = *v;
+    }
+    if (vm.count("data-dir")) {
+        const std::string dir = vm["data-dir"].as<std::string>();
+        if (dir.empty())
+            return usageError("--data-dir needs a directory");
+        std::error_code ec;
+        o.dataDir = std::filesystem::absolute(dir, ec).lexically_normal().string();
+        if (ec)
+            return usageError("--data-dir: " + ec.message());
+    }
+
+    o.proxyPortGiven = proxyPort.has_value();
+    o.proxyPort = proxyPort.value_or(o.port == 0 || o.port == 65535 ? 0 : o.port + 1);
     if (o.proxyPort != 0 && o.proxyPort == o.port)
         return usageError("--proxy-port must differ from --port");
     if (o.dataDir.empty())

@@ -4,7 +4,7 @@
 // auto-extend a short-lived sandbox outlives its deadline while the notebook is in use; a paused
 // sandbox is resumed when a cell runs. No sandbox is left behind.
 #include "models/sandboxtablemodel.h"
-#include "models/sandboxwatch.h"
+#include "notebook/sandboxwatch.h"
 #include "notebook/runqueue.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
@@ -34,7 +34,7 @@
 
 using namespace lizard;
 using namespace lizard::ui::notebook;
-using lizard::models::SandboxWatch;
+using lizard::notebook::SandboxWatch;
 using lizard::notebook::CellStatus;
 
 namespace {

@@ -26,11 +26,8 @@ namespace lizard::notebook {
 class CodeRunner;
 class RecoveryWatcher;
 class RunQueue;
-} // namespace lizard::notebook
-
-namespace lizard::models {
 class SandboxWatch;
-} // namespace lizard::models
+} // namespace lizard::notebook
 
 namespace lizard::ui::notebook {
 
@@ -81,7 +78,7 @@ public:
     // connected) for its end, pause and deadline; auto-extended while in use if asked.
     void setApi(client::LizardApi* api);
     void setAutoExtend(bool on);
-    lizard::models::SandboxWatch* sandboxWatch() const { return m_watch; }
+    lizard::notebook::SandboxWatch* sandboxWatch() const { return m_watch; }
     // Moves the notebook to another sandbox (the kernel was rebound to it by the caller): the
     // header, the metadata and the context list follow; sources and outputs stay.
     void setSandboxId(const QString& sandboxId);
@@ -142,7 +139,7 @@ private:
     VariableExplorer* m_variables;
     QAction* m_variablesAction;
     QPointer<models::SandboxTableModel> m_sandboxModel;
-    lizard::models::SandboxWatch* m_watch = nullptr;
+    lizard::notebook::SandboxWatch* m_watch = nullptr;
     QAction* m_attachAction = nullptr;
     QAction* m_runOnNewAction = nullptr;
     QAction* m_thenRunAll = nullptr;

@@ -1,6 +1,6 @@
 // NotebookPage and its sandbox: watching it, resuming it before a run, moving to another one.
 #include "models/sandboxtablemodel.h"
-#include "models/sandboxwatch.h"
+#include "notebook/sandboxwatch.h"
 #include "notebook/cell.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/runqueue.h"
@@ -12,7 +12,7 @@
 
 namespace lizard::ui::notebook {
 
-using lizard::models::SandboxWatch;
+using lizard::notebook::SandboxWatch;
 
 using namespace lizard::notebook;
 

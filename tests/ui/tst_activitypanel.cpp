@@ -259,7 +259,7 @@ void TestActivityPanel::openAsNotebookUsesTheAgentsVariables()
     QVERIFY(doc->cell(0)->source().contains("x = 41"));
     QVERIFY(!doc->cell(0)->outputs().empty()); // the chart came along
     notebook::Cell* next = doc->insertCell(1, notebook::CellType::Code, "x + 1");
-    page->runQueue()->run(next);
+    page->session()->runQueue()->run(next);
     QVERIFY(QTest::qWaitFor(
         [next] {
             return next->status() == notebook::CellStatus::Done ||

@@ -234,9 +234,9 @@ void TestDataViewer::millionRowFrame()
     QCOMPARE(next->cell()->executionCount(), std::optional<int>(*count + 1));
 
     // The kernel restarts: rows already here stay, the rest are not available any more.
-    QSignalSpy restarted(page->kernel(), &NotebookKernel::stateChanged);
+    QSignalSpy restarted(page->session()->kernel(), &NotebookKernel::stateChanged);
     QString restartError = "pending";
-    page->kernel()->restart([&](QString error) { restartError = error; });
+    page->session()->kernel()->restart([&](QString error) { restartError = error; });
     QTRY_VERIFY_WITH_TIMEOUT(restartError != "pending", 60000);
     QVERIFY2(restartError.isEmpty(), qPrintable(restartError));
     table->scrollTo(model->index(500000, 1));

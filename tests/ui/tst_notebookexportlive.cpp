@@ -70,7 +70,7 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
                             "plt.show()");
     doc->insertCell(0, CellType::Markdown, "# Squares\nA chart of *x²*.");
     Cell* chart = doc->cell(1);
-    page->runQueue()->run(chart);
+    page->session()->runQueue()->run(chart);
     QVERIFY(QTest::qWaitFor(
         [chart] {
             return chart->status() == CellStatus::Done || chart->status() == CellStatus::Error;

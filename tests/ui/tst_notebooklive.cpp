@@ -191,11 +191,12 @@ void TestNotebookLive::walkThrough()
     // A fresh python context, from the toolbar's selector: execution counts start at 1.
     ContextSelector* selector = page->contextSelector();
     QVERIFY(selector);
-    QSignalSpy changed(page->kernel(), &NotebookKernel::contextChanged);
+    QSignalSpy changed(page->session()->kernel(), &NotebookKernel::contextChanged);
     selector->choose(selector->findData(QStringLiteral("new:python")));
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 60000);
-    QVERIFY(page->kernel()->context().id.startsWith("ctx-"));
-    QTRY_VERIFY_WITH_TIMEOUT(selector->currentText().contains(page->kernel()->context().id), 30000);
+    QVERIFY(page->session()->kernel()->context().id.startsWith("ctx-"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        selector->currentText().contains(page->session()->kernel()->context().id), 30000);
 
     type(page, {"import pandas as pd; df = pd.DataFrame({\"x\": [1, 2, 3]})"});
     CellWidget* first = runWithShiftEnter(page);
@@ -234,7 +235,7 @@ void TestNotebookLive::walkThrough()
     QVERIFY2(error->outputs()->view(0)->plainText().contains("ZeroDivisionError"),
              qPrintable(describe(error)));
 
-    auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->runner());
+    auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->session()->runner());
     QVERIFY(runner);
     runner->setTimeout(5);
     type(page, {"while True: pass"});

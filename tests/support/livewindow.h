@@ -8,6 +8,7 @@
 #include "client/lizardapi.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/wait.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
 
@@ -46,7 +47,7 @@ public:
         QApplication::setActiveWindow(m_window.get());
         if (!QTest::qWaitForWindowActive(m_window.get()))
             return QStringLiteral("the window did not become active");
-        if (!QTest::qWaitFor([this] { return !defaultProjectId().isEmpty(); }, 10000))
+        if (!lizard::test::waitUntil([this] { return !defaultProjectId().isEmpty(); }, 10000))
             return QStringLiteral("the window did not show the default project");
         return {};
     }

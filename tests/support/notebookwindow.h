@@ -7,6 +7,7 @@
 #include "notebook/notebookdocument.h"
 #include "notebook/recoverystore.h"
 #include "support/livewindow.h"
+#include "support/wait.h"
 #include "ui/notebook/celleditor.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
@@ -78,7 +79,7 @@ public:
     {
         ui::notebook::CellWidget* cell = page->cells()->currentWidget();
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [cell] {
                 const notebook::CellStatus s = cell->cell()->status();
                 return s == notebook::CellStatus::Done || s == notebook::CellStatus::Error ||

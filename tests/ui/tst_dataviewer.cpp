@@ -65,7 +65,7 @@ private:
             QTest::keyClicks(cell->editor(), lines[i]);
         }
         QTest::keyClick(cell->editor(), Qt::Key_Return, Qt::ShiftModifier);
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [cell] {
                 const CellStatus s = cell->cell()->status();
                 return s == CellStatus::Done || s == CellStatus::Error ||
@@ -214,4 +214,5 @@ void TestDataViewer::millionRowFrame()
 }
 
 QTEST_MAIN(TestDataViewer)
+#include "support/wait.h"
 #include "tst_dataviewer.moc"

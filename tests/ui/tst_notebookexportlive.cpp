@@ -53,7 +53,7 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
     doc->insertCell(0, CellType::Markdown, "# Squares\nA chart of *x²*.");
     Cell* chart = doc->cell(1);
     page->session()->runQueue()->run(chart);
-    QVERIFY(QTest::qWaitFor(
+    QVERIFY(lizard::test::waitUntil(
         [chart] {
             return chart->status() == CellStatus::Done || chart->status() == CellStatus::Error;
         },
@@ -99,4 +99,5 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
 }
 
 QTEST_MAIN(TestNotebookExportLive)
+#include "support/wait.h"
 #include "tst_notebookexportlive.moc"

@@ -96,7 +96,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)QTest::qWaitFor(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
         return cell;
     }
     static QList<InteractiveOutputView*> interactiveViews(CellWidget* cell)
@@ -121,12 +121,12 @@ private:
     {
         // Shared with the callbacks: an answer may come after this returns.
         auto last = std::make_shared<QString>();
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [&] {
                 auto answer = std::make_shared<std::optional<QString>>();
                 if (!view->runJavaScript(script, [answer](const QString& r) { *answer = r; }))
                     return false;
-                if (!QTest::qWaitFor([&] { return answer->has_value(); }, 5000))
+                if (!lizard::test::waitUntil([&] { return answer->has_value(); }, 5000))
                     return false;
                 *last = **answer;
                 return *last == expected;
@@ -352,4 +352,5 @@ void TestNotebookInteractive::manyOutputsShareFewViews()
 
 LIZARD_WEBENGINE_TEST_MAIN(TestNotebookInteractive)
 
+#include "support/wait.h"
 #include "tst_notebookinteractive.moc"

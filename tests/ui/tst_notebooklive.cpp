@@ -82,7 +82,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)QTest::qWaitFor(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
         return cell;
     }
     QString describe(CellWidget* cell)
@@ -347,4 +347,5 @@ void TestNotebookLive::completionAndHelpFromKernel()
 }
 
 QTEST_MAIN(TestNotebookLive)
+#include "support/wait.h"
 #include "tst_notebooklive.moc"

@@ -90,7 +90,7 @@ private:
     lizard::notebook::Cell* waitDone(NotebookPage* page, int index)
     {
         lizard::notebook::Cell* cell = page->document()->cell(index);
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [cell] {
                 const CellStatus s = cell->status();
                 return s == CellStatus::Done || s == CellStatus::Error ||
@@ -350,4 +350,5 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
 }
 
 QTEST_MAIN(TestNotebookSandbox)
+#include "support/wait.h"
 #include "tst_notebooksandbox.moc"

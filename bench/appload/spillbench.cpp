@@ -38,13 +38,13 @@ int runSpillBench(qint64 megabytes, bool quick)
     auto* runner = new FeedRunner;
     auto page =
         std::make_unique<ui::notebook::NotebookPage>(QStringLiteral("sbx-bench"), runner, nullptr);
-    page->enableRecovery(RecoveryStore(dir.filePath(QStringLiteral("recovery"))));
+    page->session()->enableRecovery(RecoveryStore(dir.filePath(QStringLiteral("recovery"))));
     page->resize(1000, 800);
     page->show();
     QCoreApplication::processEvents();
     Cell* cell = page->document()->cell(0);
     cell->setSource(QStringLiteral("for i in range(N): print(f'{i:>12} ' + 'x' * 60)"));
-    page->runQueue()->run(cell);
+    page->session()->runQueue()->run(cell);
     const qint64 before = residentBytes();
 
     // 8 KiB per event, as the runner batches a fast stdout; 74-byte lines.
@@ -84,8 +84,8 @@ int runSpillBench(qint64 megabytes, bool quick)
         out.spilled ? qPrintable(out.spilled->file->path()) : "memory",
         static_cast<long long>(line), seconds, complete ? "" : "  [FAILED: the stream lost bytes]");
     std::fflush(stdout);
-    page->recoveryWatcher()->waitForWrites(120000);
-    page->recoveryWatcher()->close();
+    page->session()->recoveryWatcher()->waitForWrites(120000);
+    page->session()->recoveryWatcher()->close();
     return complete ? 0 : 1;
 }
 

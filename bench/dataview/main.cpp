@@ -51,7 +51,7 @@ int scroll(ui::notebook::NotebookPage* page, qint64 rows, int steps)
                        "np.arange(n) % 7 == 0,\n"
                        "    'e': pd.date_range('2024-01-01', periods=n, freq='min')})\ndf")
             .arg(rows));
-    page->runQueue()->run(cell);
+    page->session()->runQueue()->run(cell);
     spinUntil(
         [&] {
             return cell->status() != CellStatus::Queued && cell->status() != CellStatus::Running;

@@ -117,7 +117,7 @@ int runLive(const QString& url, const QString& key, int total)
         notebook::Cell* cell = page->document()->cell(0);
         const auto runAndWait = [&](const QString& code) {
             cell->setSource(code);
-            page->runQueue()->run(cell);
+            page->session()->runQueue()->run(cell);
             while (cell->status() == CellStatus::Queued || cell->status() == CellStatus::Running)
                 QCoreApplication::processEvents(QEventLoop::AllEvents |
                                                 QEventLoop::WaitForMoreEvents);

@@ -101,7 +101,7 @@ bool TestSandboxFileModel::listed(SandboxFileModel& model, const QModelIndex& di
                 return true;
         return false;
     };
-    (void)QTest::qWaitFor([&] { return seen(spy) || seen(failed); }, 30000);
+    (void)lizard::test::waitUntil([&] { return seen(spy) || seen(failed); }, 30000);
     if (seen(failed))
         qWarning() << "listing failed:"
                    << failed.at(0).at(1).value<client::ApiError>().toDisplayString();
@@ -473,4 +473,5 @@ void TestSandboxFileModel::operationsRefuseBadInput()
 }
 
 QTEST_GUILESS_MAIN(TestSandboxFileModel)
+#include "support/wait.h"
 #include "tst_sandboxfilemodel.moc"

@@ -64,7 +64,7 @@ private:
             {crash ? QStringLiteral("--spill-and-crash") : QStringLiteral("--spill-and-wait")});
         if (!child.waitForStarted(10000))
             return {};
-        QTest::qWaitFor(
+        lizard::test::waitUntil(
             [&child] { return child.canReadLine() || child.state() == QProcess::NotRunning; },
             30000);
         return QString::fromUtf8(child.readLine()).trimmed();

@@ -6,6 +6,7 @@
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
 #include "notebook/notebookdocument.h"
+#include "support/wait.h"
 #include "ui/bannerwidget.h"
 #include "ui/consolearea.h"
 #include "ui/consoleview.h"
@@ -98,7 +99,7 @@ QString GuideApp::runInConsole(const QString& command, bool waitForExit)
     QTest::keyClick(console->commandLine(), Qt::Key_Return);
     const auto output = [console, before] { return console->view()->toPlainText().mid(before); };
     if (waitForExit)
-        (void)QTest::qWaitFor([&output] { return output().contains("\n[exit "); }, 60000);
+        (void)lizard::test::waitUntil([&output] { return output().contains("\n[exit "); }, 60000);
     return output();
 }
 

@@ -168,7 +168,7 @@ void TestActivityPanel::showsTheSessionAndTheChart()
     // The picture shows the list's "active now" dot when the agent's last command is recent
     // enough (sandboxListShowsActiveBadge checks the dot itself).
     m_activity->pulse()->setInterval(200);
-    QTest::qWaitFor([this] { return m_activity->pulse()->isActive(m_id); }, 3000);
+    lizard::test::waitUntil([this] { return m_activity->pulse()->isActive(m_id); }, 3000);
     test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab"));
     const QImage shot = image->grab().toImage();
     QVERIFY2(shot.width() > 150 && shot.height() > 100,
@@ -259,8 +259,8 @@ void TestActivityPanel::openAsNotebookUsesTheAgentsVariables()
     QVERIFY(doc->cell(0)->source().contains("x = 41"));
     QVERIFY(!doc->cell(0)->outputs().empty()); // the chart came along
     notebook::Cell* next = doc->insertCell(1, notebook::CellType::Code, "x + 1");
-    page->runQueue()->run(next);
-    QVERIFY(QTest::qWaitFor(
+    page->session()->runQueue()->run(next);
+    QVERIFY(lizard::test::waitUntil(
         [next] {
             return next->status() == notebook::CellStatus::Done ||
                    next->status() == notebook::CellStatus::Error;
@@ -359,4 +359,5 @@ void TestActivityPanel::cloudLikeServerSaysSo()
 }
 
 QTEST_MAIN(TestActivityPanel)
+#include "support/wait.h"
 #include "tst_activitypanel.moc"

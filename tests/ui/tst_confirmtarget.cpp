@@ -6,6 +6,7 @@
 #include "models/snapshotlistmodel.h"
 #include "models/volumelistmodel.h"
 #include "support/apiwait.h"
+#include "support/livewindow.h"
 #include "support/localserver.h"
 #include "ui/forkdialog.h"
 #include "ui/mainwindow.h"
@@ -30,33 +31,26 @@ class TestConfirmTarget : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
     QString m_projectId;
     QString m_a; // the sandbox selected when a dialog opens
     QString m_b; // the one selected while it is open
-    QStringList m_made;
+    test::LiveWindow m_live;
 
-    ui::SandboxPanel* panel() const { return m_window->sandboxPanel(); }
-    models::SandboxTableModel* table() const { return m_window->sandboxModel(); }
+    ui::SandboxPanel* panel() const { return m_live.window()->sandboxPanel(); }
+    models::SandboxTableModel* table() const { return m_live.window()->sandboxModel(); }
 
     QString createSandbox()
     {
-        client::CreateSandboxRequest req;
-        req.projectId = m_projectId;
-        req.timeoutMs = 900000;
-        const auto made = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-        if (!made || !made->ok())
-            return {};
-        m_made << made->value().sandboxId;
-        return made->value().sandboxId;
+        QString why;
+        const QString id = m_live.createSandbox(900000, &why);
+        if (id.isEmpty())
+            qWarning().noquote() << "create sandbox:" << why;
+        return id;
     }
     client::SandboxInfo sandbox(const QString& id) const
     {
         const auto got = test::waitFor<client::SandboxInfo>(
-            [&](QObject* ctx, auto done) { return m_api->getSandbox(id, ctx, done); });
+            [&](QObject* ctx, auto done) { return m_live.api().getSandbox(id, ctx, done); });
         return got && got->ok() ? got->value() : client::SandboxInfo{};
     }
     // Runs `whileOpen` once a dialog of type T is shown (modal or not), then `answer` on it.
@@ -94,28 +88,16 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(
-            client::Endpoint{m_server.url(), m_server.apiKey()});
-        m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-        m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
-                                  QString("default"), 10000);
-        m_projectId = m_window->projectPanel()->currentProjectId();
+        const QString failed = m_live.start();
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        m_projectId = m_live.defaultProjectId();
         m_a = createSandbox();
         m_b = createSandbox();
         QVERIFY(!m_a.isEmpty() && !m_b.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(table()->rowOf(m_a) >= 0 && table()->rowOf(m_b) >= 0, 10000);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        for (const QString& id : std::as_const(m_made))
-            test::waitFor<client::Unit>(
-                [&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
-    }
+    void cleanupTestCase() { m_live.stop(); }
 
     void extendLifetime()
     {
@@ -143,8 +125,9 @@ private slots:
                                 });
         panel()->snapshotAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000);
-        const auto list = test::waitFor<QList<client::Snapshot>>(
-            [&](QObject* ctx, auto done) { return m_api->listSnapshots(m_projectId, ctx, done); });
+        const auto list = test::waitFor<QList<client::Snapshot>>([&](QObject* ctx, auto done) {
+            return m_live.api().listSnapshots(m_projectId, ctx, done);
+        });
         QVERIFY(list && list->ok());
         QString source;
         for (const client::Snapshot& s : list->value())
@@ -163,18 +146,19 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 120000);
         const QString said = messages.last().at(0).toString();
         QVERIFY2(said.startsWith("Forked " + m_a + " into "), qPrintable(said));
-        m_made << said.section(" into ", 1).split(", ");
+        for (const QString& id : said.section(" into ", 1).split(", "))
+            m_live.killOnStop(id);
     }
 
     void deleteVolume()
     {
-        models::VolumeListModel* volumes = m_window->projectTabs()->volumeModel();
-        ui::VolumesView* view = m_window->projectTabs()->volumesView();
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
+        models::VolumeListModel* volumes = m_live.window()->projectTabs()->volumeModel();
+        ui::VolumesView* view = m_live.window()->projectTabs()->volumesView();
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
         QStringList ids;
         for (const QString name : {"first", "second"}) {
             const auto made = test::waitFor<client::Volume>([&](QObject* ctx, auto done) {
-                return m_api->createVolume(m_projectId, name, 1, ctx, done);
+                return m_live.api().createVolume(m_projectId, name, 1, ctx, done);
             });
             QVERIFY(made && made->ok());
             ids << made->value().id;
@@ -196,24 +180,24 @@ private slots:
         volumes->refresh();
         QTest::qWait(300);
         QVERIFY(volumes->rowOf(ids[1]) >= 0);
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
     }
 
     void deleteSnapshot()
     {
-        models::SnapshotListModel* snaps = m_window->projectTabs()->snapshotModel();
-        ui::SnapshotsView* view = m_window->projectTabs()->snapshotsView();
+        models::SnapshotListModel* snaps = m_live.window()->projectTabs()->snapshotModel();
+        ui::SnapshotsView* view = m_live.window()->projectTabs()->snapshotsView();
         QStringList ids;
         for (const QString name : {"keep me", "delete me"}) {
             const auto made = test::waitFor<client::Snapshot>(
                 [&](QObject* ctx, auto done) {
-                    return m_api->createSnapshot(m_b, name, ctx, done);
+                    return m_live.api().createSnapshot(m_b, name, ctx, done);
                 },
                 120000);
             QVERIFY(made && made->ok());
             ids.prepend(made->value().id); // ids[0]: "delete me"
         }
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
         snaps->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(snaps->rowOf(ids[0]) >= 0 && snaps->rowOf(ids[1]) >= 0, 10000);
         view->selectSnapshot(ids[0]);
@@ -229,9 +213,9 @@ private slots:
         view->deleteAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(snaps->rowOf(ids[0]) < 0, 30000);
         const auto kept = test::waitFor<client::Snapshot>(
-            [&](QObject* ctx, auto done) { return m_api->getSnapshot(ids[1], ctx, done); });
+            [&](QObject* ctx, auto done) { return m_live.api().getSnapshot(ids[1], ctx, done); });
         QVERIFY(kept && kept->ok());
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
     }
 
     void kill() // last: it ends m_a

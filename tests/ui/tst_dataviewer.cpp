@@ -8,6 +8,7 @@
 #include "notebook/tablemodel.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/notebookwindow.h"
 #include "support/screenshot.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
@@ -64,7 +65,7 @@ private:
             QTest::keyClicks(cell->editor(), lines[i]);
         }
         QTest::keyClick(cell->editor(), Qt::Key_Return, Qt::ShiftModifier);
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [cell] {
                 const CellStatus s = cell->cell()->status();
                 return s == CellStatus::Done || s == CellStatus::Error ||
@@ -93,61 +94,25 @@ private:
         return table->visualRect(table->model()->index(row, column)).center();
     }
 
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
-    NotebookController* m_controller = nullptr;
-    QTemporaryDir m_recovery;
-    QString m_sandboxId;
+    test::NotebookWindow m_nb;
 };
 
 void TestDataViewer::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
-        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 1800000;
-    const auto created = test::waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok()
-                                           ? ""
-                                           : qPrintable(test::describe(created->error())));
-    m_sandboxId = created->value().sandboxId;
-    m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(
-        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
-    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-    m_window->resize(1100, 760);
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    test::NotebookWindow::Options options;
+    options.size = QSize(1100, 760);
+    const QString why = m_nb.start(options);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 void TestDataViewer::cleanupTestCase()
 {
-    if (m_window) {
-        for (NotebookPage* page : m_controller->pages())
-            page->document()->setClean();
-        m_window.reset();
-    }
-    if (!m_sandboxId.isEmpty())
-        test::waitFor<client::Unit>(
-            [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
-    if (QTest::currentTestFailed())
-        qWarning().noquote() << "lizard-local log (end):\n"
-                             << QString::fromUtf8(m_server.log().right(4000));
+    m_nb.stop();
 }
 
 void TestDataViewer::millionRowFrame()
 {
-    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(page);
     CellWidget* cell =
         run(page, "import pandas as pd, numpy as np\n"
@@ -195,7 +160,7 @@ void TestDataViewer::millionRowFrame()
     QVERIFY2(view->statusText().contains("sorted by a"), qPrintable(view->statusText()));
     page->cells()->ensureWidgetVisible(view);
     QTRY_VERIFY(!view->statusText().contains("loading"));
-    lizard::test::saveScreenshot(m_window.get(), "data-viewer");
+    lizard::test::saveScreenshot(m_nb.window(), "data-viewer");
 
     // To the end: the last rows arrive (the frame's first, in this order).
     table->setFocus();
@@ -227,16 +192,16 @@ void TestDataViewer::millionRowFrame()
     QVERIFY(QTest::qWaitForWindowExposed(viewer));
     QTRY_VERIFY_WITH_TIMEOUT(big->rowAt(big->viewport()->height() - 2) > 11, 5000);
     viewer->close();
-    QApplication::setActiveWindow(m_window.get());
+    QApplication::setActiveWindow(m_nb.window());
 
     // Paging and sorting moved no execution count: the next cell is the next number.
     CellWidget* next = run(page, "1 + 1");
     QCOMPARE(next->cell()->executionCount(), std::optional<int>(*count + 1));
 
     // The kernel restarts: rows already here stay, the rest are not available any more.
-    QSignalSpy restarted(page->kernel(), &NotebookKernel::stateChanged);
+    QSignalSpy restarted(page->session()->kernel(), &NotebookKernel::stateChanged);
     QString restartError = "pending";
-    page->kernel()->restart([&](QString error) { restartError = error; });
+    page->session()->kernel()->restart([&](QString error) { restartError = error; });
     QTRY_VERIFY_WITH_TIMEOUT(restartError != "pending", 60000);
     QVERIFY2(restartError.isEmpty(), qPrintable(restartError));
     table->scrollTo(model->index(500000, 1));
@@ -249,4 +214,5 @@ void TestDataViewer::millionRowFrame()
 }
 
 QTEST_MAIN(TestDataViewer)
+#include "support/wait.h"
 #include "tst_dataviewer.moc"

@@ -125,7 +125,7 @@ FileEditorPage* TestFilesPanel::openEditor(const QString& path)
                 found = e;
         return found != nullptr;
     };
-    (void)QTest::qWaitFor(find, 30000);
+    (void)lizard::test::waitUntil(find, 30000);
     return found;
 }
 
@@ -360,4 +360,5 @@ void TestFilesPanel::symlinkedFolderActsAsFolder()
 }
 
 QTEST_MAIN(TestFilesPanel)
+#include "support/wait.h"
 #include "tst_filespanel.moc"

@@ -195,7 +195,7 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     QVERIFY(strip->cancelButton()->isEnabled());
     saveScreenshot(window(), "new-notebook-progress");
     bool sawPython = false;
-    QVERIFY(QTest::qWaitFor(
+    QVERIFY(lizard::test::waitUntil(
         [&] {
             if (strip && strip->text().contains("Starting Python…"))
                 sawPython = true;
@@ -351,4 +351,5 @@ void TestFirstRun::missingUserGuideSaysWhereItLooked()
 }
 
 QTEST_MAIN(TestFirstRun)
+#include "support/wait.h"
 #include "tst_firstrun.moc"

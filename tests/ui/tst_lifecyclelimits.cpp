@@ -3,6 +3,7 @@
 // keep what was typed.
 #include "models/sandboxtablemodel.h"
 #include "support/apiwait.h"
+#include "support/livewindow.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
@@ -24,17 +25,15 @@ class TestLifecycleLimits : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
+    test::LiveWindow m_live;
 
     template <class T> T* openDialog(QAction* action)
     {
         action->trigger();
         T* found = nullptr;
         for (int i = 0; i < 200 && found == nullptr; ++i) {
-            for (T* d : m_window->findChildren<T*>())
+            for (T* d : m_live.window()->findChildren<T*>())
                 if (d->isVisible())
                     found = d;
             if (found == nullptr)
@@ -46,32 +45,23 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_server.start({"--max-running", "1"}), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(
-            client::Endpoint{m_server.url(), m_server.apiKey()});
-        m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-        m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
-                                  QString("default"), 10000);
+        test::LiveWindow::Options options;
+        options.serverArgs = {"--max-running", "1"};
+        const QString failed = m_live.start(options);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         QString why;
-        m_sandboxId =
-            test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 600000, &why);
+        m_sandboxId = m_live.createSandbox(600000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 10000);
-        m_window->sandboxPanel()->selectSandbox(m_sandboxId);
+        QTRY_VERIFY_WITH_TIMEOUT(m_live.window()->sandboxModel()->rowOf(m_sandboxId) >= 0, 10000);
+        m_live.window()->sandboxPanel()->selectSandbox(m_sandboxId);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        if (!m_sandboxId.isEmpty())
-            test::killSandbox(*m_api, m_sandboxId);
-    }
+    void cleanupTestCase() { m_live.stop(); }
 
     void createAtTheLimitSaysSo()
     {
-        auto* dialog = openDialog<ui::CreateSandboxDialog>(m_window->sandboxPanel()->newAction());
+        auto* dialog =
+            openDialog<ui::CreateSandboxDialog>(m_live.window()->sandboxPanel()->newAction());
         QVERIFY(dialog);
         dialog->lifetimeBox()->setValue(7);
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
@@ -87,8 +77,8 @@ private slots:
 
     void forkAtTheLimitSaysSo()
     {
-        QTRY_VERIFY(m_window->sandboxPanel()->forkAction()->isEnabled());
-        auto* dialog = openDialog<ui::ForkDialog>(m_window->sandboxPanel()->forkAction());
+        QTRY_VERIFY(m_live.window()->sandboxPanel()->forkAction()->isEnabled());
+        auto* dialog = openDialog<ui::ForkDialog>(m_live.window()->sandboxPanel()->forkAction());
         QVERIFY(dialog);
         dialog->countBox()->setValue(2);
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
@@ -100,11 +90,11 @@ private slots:
         QVERIFY(dialog->isVisible());
         QCOMPARE(dialog->countBox()->value(), 2);
         // The banner says how many copies failed, and the source is untouched.
-        QTRY_VERIFY(m_window->banner()->isVisible() &&
-                    m_window->banner()->kind() == ui::BannerWidget::Kind::Error);
-        QVERIFY2(m_window->banner()->text().contains("2 of 2 copies"),
-                 qPrintable(m_window->banner()->text()));
-        QCOMPARE(m_window->sandboxModel()->rowCount(), 1);
+        QTRY_VERIFY(m_live.window()->banner()->isVisible() &&
+                    m_live.window()->banner()->kind() == ui::BannerWidget::Kind::Error);
+        QVERIFY2(m_live.window()->banner()->text().contains("2 of 2 copies"),
+                 qPrintable(m_live.window()->banner()->text()));
+        QCOMPARE(m_live.window()->sandboxModel()->rowCount(), 1);
         dialog->reject();
     }
 };

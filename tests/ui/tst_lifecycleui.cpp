@@ -6,6 +6,7 @@
 #include "models/snapshotlistmodel.h"
 #include "models/volumelistmodel.h"
 #include "support/apiwait.h"
+#include "support/livewindow.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "ui/bannerwidget.h"
@@ -36,14 +37,11 @@ class TestLifecycleUi : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
-    QStringList m_made; // sandboxes to kill at the end
+    test::LiveWindow m_live;
 
-    ui::SandboxPanel* panel() const { return m_window->sandboxPanel(); }
-    models::SandboxTableModel* table() const { return m_window->sandboxModel(); }
+    ui::SandboxPanel* panel() const { return m_live.window()->sandboxPanel(); }
+    models::SandboxTableModel* table() const { return m_live.window()->sandboxModel(); }
     QString statusShown(const QString& id) const
     {
         const int row = table()->rowOf(id);
@@ -54,7 +52,7 @@ private:
     {
         QVERIFY(action->isEnabled());
         QWidget* button = nullptr;
-        for (QToolBar* bar : m_window->findChildren<QToolBar*>())
+        for (QToolBar* bar : m_live.window()->findChildren<QToolBar*>())
             if (bar->actions().contains(action))
                 button = bar->widgetForAction(action);
         QVERIFY(button != nullptr);
@@ -63,7 +61,7 @@ private:
     // The banner's text once it shows an error about `what` ("Pause sandbox"), else empty.
     QString bannerError(const QString& what, int ms = 3000) const
     {
-        const auto* b = m_window->banner();
+        const auto* b = m_live.window()->banner();
         const bool shown = test::waitUntil(
             [&] {
                 return b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error &&
@@ -76,7 +74,7 @@ private:
     {
         T* found = nullptr;
         for (int i = 0; i < 200 && found == nullptr; ++i) {
-            for (T* c : m_window->findChildren<T*>())
+            for (T* c : m_live.window()->findChildren<T*>())
                 if (c->isVisible() && (objectName.isEmpty() || c->objectName() == objectName))
                     found = c;
             if (found == nullptr)
@@ -88,30 +86,17 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(
-            client::Endpoint{m_server.url(), m_server.apiKey()});
-        m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-        m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
-                                  QString("default"), 10000);
+        const QString failed = m_live.start();
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         QString why;
-        m_sandboxId =
-            test::startSandbox(*m_api, m_window->projectPanel()->currentProjectId(), 900000, &why);
+        m_sandboxId = m_live.createSandbox(900000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
-        m_made << m_sandboxId;
         QTRY_VERIFY_WITH_TIMEOUT(table()->rowOf(m_sandboxId) >= 0, 10000);
         panel()->selectSandbox(m_sandboxId);
         QCOMPARE(panel()->currentSandboxId(), m_sandboxId);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        for (const QString& id : std::as_const(m_made))
-            test::killSandbox(*m_api, id);
-    }
+    void cleanupTestCase() { m_live.stop(); }
 
     void buttonsFollowTheStatus()
     {
@@ -142,7 +127,7 @@ private slots:
         QTRY_VERIFY(panel()->pauseAction()->isEnabled());
         QVERIFY(!panel()->resumeAction()->isEnabled());
         const auto ran = test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
-            return m_api->exec(m_sandboxId, "echo alive", {}, ctx, done);
+            return m_live.api().exec(m_sandboxId, "echo alive", {}, ctx, done);
         });
         QVERIFY(ran && ran->ok());
         QCOMPARE(ran->value().stdoutText, QString("alive\n"));
@@ -151,7 +136,7 @@ private slots:
     void snapshotAndRestoreFromTheViews()
     {
         const auto wrote = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
-            return m_api->writeFile(m_sandboxId, "/home/user/ui.txt", "restored", ctx, done);
+            return m_live.api().writeFile(m_sandboxId, "/home/user/ui.txt", "restored", ctx, done);
         });
         QVERIFY(wrote && wrote->ok());
         click(panel()->snapshotAction());
@@ -162,27 +147,28 @@ private slots:
         const QString failed = bannerError("Snapshot sandbox", 1500);
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
 
-        models::SnapshotListModel* snaps = m_window->projectTabs()->snapshotModel();
+        models::SnapshotListModel* snaps = m_live.window()->projectTabs()->snapshotModel();
         QTRY_VERIFY_WITH_TIMEOUT(snaps->rowCount() == 1, 15000);
         QCOMPARE(snaps->index(0, models::SnapshotColumn::Name).data().toString(),
                  QString("ui snapshot"));
         QCOMPARE(snaps->index(0, models::SnapshotColumn::Source).data().toString(), m_sandboxId);
         QTRY_COMPARE_WITH_TIMEOUT(snaps->snapshotAt(0).status, QString("ready"), 60000);
 
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
-        ui::SnapshotsView* view = m_window->projectTabs()->snapshotsView();
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SnapshotsTab);
+        ui::SnapshotsView* view = m_live.window()->projectTabs()->snapshotsView();
         view->selectSnapshot(snaps->snapshotAt(0).id);
         QTRY_VERIFY(view->restoreAction()->isEnabled());
         QSignalSpy restored(view, &ui::SnapshotsView::restored);
         click(view->restoreAction());
         QTRY_COMPARE_WITH_TIMEOUT(restored.count(), 1, 60000);
         const QString copy = restored.at(0).at(0).value<client::SandboxInfo>().sandboxId;
-        m_made << copy;
+        m_live.killOnStop(copy);
         // The new sandbox is shown selected in the Sandboxes tab, with the snapshot's files.
-        QCOMPARE(m_window->projectTabs()->currentIndex(), int(ui::ProjectTabs::SandboxesTab));
+        QCOMPARE(m_live.window()->projectTabs()->currentIndex(),
+                 int(ui::ProjectTabs::SandboxesTab));
         QTRY_COMPARE(panel()->currentSandboxId(), copy);
         const auto read = test::waitFor<QByteArray>([&](QObject* ctx, auto done) {
-            return m_api->readFile(copy, "/home/user/ui.txt", ctx, done);
+            return m_live.api().readFile(copy, "/home/user/ui.txt", ctx, done);
         });
         QVERIFY(read && read->ok());
         QCOMPARE(read->value(), QByteArray("restored"));
@@ -204,7 +190,7 @@ private slots:
         const auto copies = forked.at(0).at(0).value<QList<client::SandboxInfo>>();
         QCOMPARE(copies.size(), 2);
         for (const auto& c : copies) {
-            m_made << c.sandboxId;
+            m_live.killOnStop(c.sandboxId);
             QVERIFY(table()->rowOf(c.sandboxId) >= 0); // in the list at once
         }
         // Both copies are selected, the first is current.
@@ -215,9 +201,9 @@ private slots:
 
     void volumesViewCreatesAndGrows()
     {
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
-        ui::VolumesView* view = m_window->projectTabs()->volumesView();
-        models::VolumeListModel* volumes = m_window->projectTabs()->volumeModel();
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
+        ui::VolumesView* view = m_live.window()->projectTabs()->volumesView();
+        models::VolumeListModel* volumes = m_live.window()->projectTabs()->volumeModel();
         QTRY_VERIFY(view->createAction()->isEnabled());
         click(view->createAction());
         auto* dialog = waitForChild<ui::NewVolumeDialog>();
@@ -238,7 +224,7 @@ private slots:
         QVERIFY(volumes->index(0, models::VolumeColumn::Size).data().toString().startsWith("2 GB"));
         view->deleteVolume(volumes->volumeAt(0).id);
         QTRY_COMPARE_WITH_TIMEOUT(volumes->rowCount(), 0, 30000);
-        m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+        m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
     }
 };
 

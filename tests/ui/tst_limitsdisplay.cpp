@@ -5,6 +5,7 @@
 #include "models/sandboxtablemodel.h"
 #include "server/support_http.h"
 #include "support/apiwait.h"
+#include "support/livewindow.h"
 #include "support/localserver.h"
 #include "ui/mainwindow.h"
 #include "ui/projectpanel.h"
@@ -20,47 +21,34 @@ class TestLimitsDisplay : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
+    test::LiveWindow m_live;
 
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(
-            client::Endpoint{m_server.url(), m_server.apiKey()});
-        m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-        m_window->show();
-        QTRY_COMPARE_WITH_TIMEOUT(m_window->projectPanel()->currentProjectName(),
-                                  QString("default"), 10000);
+        const QString failed = m_live.start();
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         client::CreateSandboxRequest req;
-        req.projectId = m_window->projectPanel()->currentProjectId();
         req.size = "small";
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, req, &why);
+        m_sandboxId = m_live.createSandbox(req, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
-    void cleanupTestCase()
-    {
-        m_window.reset();
-        if (!m_sandboxId.isEmpty())
-            test::killSandbox(*m_api, m_sandboxId);
-    }
+    void cleanupTestCase() { m_live.stop(); }
 
     void sizeCellShowsTheEnforcedLimits()
     {
         const QJsonObject info =
-            test::jsonObject(m_server.request("GET", "/api/sandboxes/" + m_sandboxId));
+            test::jsonObject(m_live.server().request("GET", "/api/sandboxes/" + m_sandboxId));
         const QJsonObject limits = info.value("limits").toObject();
         const QString by = limits.value("enforcedBy").toString();
-        QTableView* view = m_window->sandboxPanel()->view();
+        QTableView* view = m_live.window()->sandboxPanel()->view();
         QAbstractItemModel* model = view->model();
         int row = -1;
-        QTRY_VERIFY_WITH_TIMEOUT((row = m_window->sandboxModel()->rowOf(m_sandboxId)) >= 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT((row = m_live.window()->sandboxModel()->rowOf(m_sandboxId)) >= 0,
+                                 10000);
         const QModelIndex cell = model->index(row, models::SandboxColumn::Size);
         const QString text = cell.data().toString();
         const QString tip = cell.data(Qt::ToolTipRole).toString();
@@ -96,7 +84,7 @@ private slots:
             QVERIFY2(tip.startsWith("cgroups are not writable on this host"), qPrintable(tip));
             // and the window's notes say so once
             QTRY_VERIFY_WITH_TIMEOUT(
-                m_window->capabilityNotes().contains(
+                m_live.window()->capabilityNotes().contains(
                     "cgroups not writable: only process and per-process memory limits"),
                 10000);
         }

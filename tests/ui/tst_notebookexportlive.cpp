@@ -3,8 +3,7 @@
 // has the code with `# %%` markers, and a write that fails says why and changes nothing.
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
-#include "support/apiwait.h"
-#include "support/localserver.h"
+#include "support/sandboxfixture.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
@@ -27,42 +26,25 @@ private slots:
     void chartExportsToHtmlAndScript();
 
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    QString m_sandboxId;
+    test::SandboxFixture m_fixture;
 };
 
 void TestNotebookExportLive::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
-        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 600000;
-    const auto created = test::waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok()
-                                           ? ""
-                                           : qPrintable(test::describe(created->error())));
-    m_sandboxId = created->value().sandboxId;
+    const QString why = m_fixture.start(QStringLiteral("interpreter"), 600000);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 void TestNotebookExportLive::cleanupTestCase()
 {
-    if (!m_sandboxId.isEmpty())
-        test::waitFor<client::Unit>(
-            [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+    m_fixture.reportIfFailed();
+    m_fixture.stop();
 }
 
 void TestNotebookExportLive::chartExportsToHtmlAndScript()
 {
-    std::unique_ptr<NotebookPage> page(NotebookController::createPage(m_api.get(), m_sandboxId));
+    std::unique_ptr<NotebookPage> page(
+        NotebookController::createPage(&m_fixture.api(), m_fixture.sandboxId()));
     NotebookDocument* doc = page->document();
     doc->cell(0)->setSource("import matplotlib.pyplot as plt\n"
                             "fig = plt.figure(figsize=(4, 3), dpi=100)\n"
@@ -70,8 +52,8 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
                             "plt.show()");
     doc->insertCell(0, CellType::Markdown, "# Squares\nA chart of *x²*.");
     Cell* chart = doc->cell(1);
-    page->runQueue()->run(chart);
-    QVERIFY(QTest::qWaitFor(
+    page->session()->runQueue()->run(chart);
+    QVERIFY(lizard::test::waitUntil(
         [chart] {
             return chart->status() == CellStatus::Done || chart->status() == CellStatus::Error;
         },
@@ -117,4 +99,5 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
 }
 
 QTEST_MAIN(TestNotebookExportLive)
+#include "support/wait.h"
 #include "tst_notebookexportlive.moc"

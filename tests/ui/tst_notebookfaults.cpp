@@ -104,11 +104,11 @@ private:
     }
     ContextChoice newPythonContext(NotebookPage* page)
     {
-        QSignalSpy changed(page->kernel(), &NotebookKernel::contextChanged);
+        QSignalSpy changed(page->session()->kernel(), &NotebookKernel::contextChanged);
         ContextSelector* selector = page->contextSelector();
         selector->choose(selector->findData(QStringLiteral("new:python")));
         (void)test::waitUntil([&] { return changed.count() > 0; }, 60000);
-        return page->kernel()->context();
+        return page->session()->kernel()->context();
     }
     bool selectContext(NotebookPage* page, const QString& id)
     {
@@ -123,7 +123,7 @@ private:
         if (!test::waitUntil([&] { return index() >= 0; }, 30000))
             return false;
         selector->choose(index());
-        return page->kernel()->context().id == id;
+        return page->session()->kernel()->context().id == id;
     }
 
     test::LocalServer m_server;

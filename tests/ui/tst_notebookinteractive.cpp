@@ -7,6 +7,7 @@
 // made as they scroll into view.
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/notebookwindow.h"
 #include "support/screenshot.h"
 #include "support/webenginemain.h"
 #include "ui/documenttabs.h"
@@ -95,7 +96,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)QTest::qWaitFor(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
         return cell;
     }
     static QList<InteractiveOutputView*> interactiveViews(CellWidget* cell)
@@ -120,12 +121,12 @@ private:
     {
         // Shared with the callbacks: an answer may come after this returns.
         auto last = std::make_shared<QString>();
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [&] {
                 auto answer = std::make_shared<std::optional<QString>>();
                 if (!view->runJavaScript(script, [answer](const QString& r) { *answer = r; }))
                     return false;
-                if (!QTest::qWaitFor([&] { return answer->has_value(); }, 5000))
+                if (!lizard::test::waitUntil([&] { return answer->has_value(); }, 5000))
                     return false;
                 *last = **answer;
                 return *last == expected;
@@ -151,57 +152,21 @@ private:
         QTest::qWait(100);
     }
 
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
-    NotebookController* m_controller = nullptr;
     NotebookPage* m_page = nullptr;
-    QTemporaryDir m_recovery;
-    QString m_sandboxId;
+    test::NotebookWindow m_nb;
 };
 
 void TestNotebookInteractive::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
-        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 1800000;
-    const auto created = test::waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok()
-                                           ? ""
-                                           : qPrintable(test::describe(created->error())));
-    m_sandboxId = created->value().sandboxId;
-
-    m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(
-        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
-    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-    m_window->resize(1200, 900);
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-    m_page = m_controller->openNotebook(m_sandboxId);
+    const QString why = m_nb.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+    m_page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(m_page);
 }
 
 void TestNotebookInteractive::cleanupTestCase()
 {
-    if (m_window) {
-        for (NotebookPage* page : m_controller->pages())
-            page->document()->setClean();
-        m_window.reset();
-    }
-    if (!m_sandboxId.isEmpty())
-        test::waitFor<client::Unit>(
-            [this](QObject* ctx, auto done) { return m_api->killSandbox(m_sandboxId, ctx, done); });
+    m_nb.stop();
 }
 
 void TestNotebookInteractive::whichOutputsAreInteractive_data()
@@ -284,7 +249,7 @@ void TestNotebookInteractive::plotlyChartDraws()
     int blue = 0;
     QTRY_VERIFY_WITH_TIMEOUT((blue = plotlyBluePixels(view->webView()->grab().toImage())) > 2000,
                              30000);
-    test::saveScreenshot(m_window.get(), QStringLiteral("notebook-plotly"));
+    test::saveScreenshot(m_nb.window(), QStringLiteral("notebook-plotly"));
 }
 
 void TestNotebookInteractive::pageReachesNoNetwork()
@@ -387,4 +352,5 @@ void TestNotebookInteractive::manyOutputsShareFewViews()
 
 LIZARD_WEBENGINE_TEST_MAIN(TestNotebookInteractive)
 
+#include "support/wait.h"
 #include "tst_notebookinteractive.moc"

@@ -306,7 +306,7 @@ void TestNotebookKeys::kernelStateFollowsQueue()
     QTRY_COMPARE(m_page->header()->kernelText(), QString("busy"));
     QTRY_VERIFY(
         m_runner->waiting); // the run started (the runner plays its script from the event loop)
-    m_page->interrupt();
+    m_page->session()->interrupt();
     QTRY_COMPARE(m_page->header()->kernelText(), QString("idle"));
     QTRY_COMPARE(m_page->document()->cell(0)->status(), CellStatus::Interrupted);
     QCOMPARE(list()->cellWidget(0)->statusText(), QString("interrupted"));

@@ -6,6 +6,7 @@
 #include "notebook/tablemodel.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/notebookwindow.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/cellcompleter.h"
@@ -81,7 +82,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)QTest::qWaitFor(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
         return cell;
     }
     QString describe(CellWidget* cell)
@@ -93,73 +94,33 @@ private:
         return parts.join("\n---\n");
     }
 
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<client::LizardApi> m_apiAgain; // a second connection to the same server
-    std::unique_ptr<ui::MainWindow> m_window;
-    NotebookController* m_controller = nullptr;
-    QTemporaryDir m_recovery;
-    QString m_sandboxId;
     QString m_forkId;
+    test::NotebookWindow m_nb;
 };
 
 void TestNotebookLive::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
-        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 1800000;
-    const auto created = test::waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok()
-                                           ? ""
-                                           : qPrintable(test::describe(created->error())));
-    m_sandboxId = created->value().sandboxId;
-
-    m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(
-        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
-    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-    m_window->resize(1200, 900);
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    const QString why = m_nb.start();
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     // The action is on the sandbox panel.
     bool onToolbar = false;
-    for (QToolBar* bar : m_window->sandboxPanel()->findChildren<QToolBar*>())
-        onToolbar = onToolbar || bar->actions().contains(m_controller->openNotebookAction());
+    for (QToolBar* bar : m_nb.window()->sandboxPanel()->findChildren<QToolBar*>())
+        onToolbar = onToolbar || bar->actions().contains(m_nb.controller()->openNotebookAction());
     QVERIFY(onToolbar);
 }
 
 void TestNotebookLive::cleanupTestCase()
 {
-    if (m_window) {
-        for (NotebookPage* page : m_controller->pages())
-            page->document()->setClean();
-        m_window.reset();
-    }
-    for (const QString& id : {m_forkId, m_sandboxId}) {
-        if (!id.isEmpty())
-            test::waitFor<client::Unit>(
-                [this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
-    }
-    if (QTest::currentTestFailed())
-        qWarning().noquote() << "lizard-local log (end):\n"
-                             << QString::fromUtf8(m_server.log().right(4000));
+    m_nb.killOnStop(m_forkId);
+    m_nb.stop();
 }
 
 void TestNotebookLive::plotShowsInlineAtItsSize()
 {
-    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(page);
-    QCOMPARE(m_window->documentTabs()->currentDocument(), page);
+    QCOMPARE(m_nb.window()->documentTabs()->currentDocument(), page);
     type(page, {"%config InlineBackend.print_figure_kwargs = {'bbox_inches': None}",
                 "import matplotlib.pyplot as plt", "fig = plt.figure(figsize=(4, 3), dpi=100)",
                 "plt.plot([1, 2, 3], [1, 4, 9])", "plt.show()"});
@@ -186,16 +147,17 @@ void TestNotebookLive::plotShowsInlineAtItsSize()
 
 void TestNotebookLive::walkThrough()
 {
-    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(page);
     // A fresh python context, from the toolbar's selector: execution counts start at 1.
     ContextSelector* selector = page->contextSelector();
     QVERIFY(selector);
-    QSignalSpy changed(page->kernel(), &NotebookKernel::contextChanged);
+    QSignalSpy changed(page->session()->kernel(), &NotebookKernel::contextChanged);
     selector->choose(selector->findData(QStringLiteral("new:python")));
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 60000);
-    QVERIFY(page->kernel()->context().id.startsWith("ctx-"));
-    QTRY_VERIFY_WITH_TIMEOUT(selector->currentText().contains(page->kernel()->context().id), 30000);
+    QVERIFY(page->session()->kernel()->context().id.startsWith("ctx-"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        selector->currentText().contains(page->session()->kernel()->context().id), 30000);
 
     type(page, {"import pandas as pd; df = pd.DataFrame({\"x\": [1, 2, 3]})"});
     CellWidget* first = runWithShiftEnter(page);
@@ -234,7 +196,7 @@ void TestNotebookLive::walkThrough()
     QVERIFY2(error->outputs()->view(0)->plainText().contains("ZeroDivisionError"),
              qPrintable(describe(error)));
 
-    auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->runner());
+    auto* runner = qobject_cast<lizard::notebook::ClientCodeRunner*>(page->session()->runner());
     QVERIFY(runner);
     runner->setTimeout(5);
     type(page, {"while True: pass"});
@@ -256,7 +218,7 @@ void TestNotebookLive::walkThrough()
 // original at 41.
 void TestNotebookLive::forkNotebookBranches()
 {
-    NotebookPage* original = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* original = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(original);
     type(original, {"x = 41"});
     CellWidget* set = runWithShiftEnter(original);
@@ -270,17 +232,17 @@ void TestNotebookLive::forkNotebookBranches()
     QVERIFY(fork);
     QPointer<NotebookPage> branch;
     QString failure;
-    connect(m_controller, &NotebookController::notebookForked, this,
+    connect(m_nb.controller(), &NotebookController::notebookForked, this,
             [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
-    connect(m_controller, &NotebookController::forkFailed, this,
+    connect(m_nb.controller(), &NotebookController::forkFailed, this,
             [&failure](const QString& m) { failure = m; });
     fork->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     QVERIFY(branch);
     m_forkId = branch->sandboxId();
-    QVERIFY(m_forkId != m_sandboxId);
-    QCOMPARE(m_window->documentTabs()->currentDocument(), branch);
+    QVERIFY(m_forkId != m_nb.sandboxId());
+    QCOMPARE(m_nb.window()->documentTabs()->currentDocument(), branch);
     QVERIFY2(branch->title().contains("branch of"), qPrintable(branch->title()));
     QCOMPARE(branch->document()->cellCount(), original->document()->cellCount());
 
@@ -293,7 +255,7 @@ void TestNotebookLive::forkNotebookBranches()
     type(branch, {"x = 1000"});
     QCOMPARE(runWithShiftEnter(branch)->cell()->status(), CellStatus::Done);
 
-    m_window->documentTabs()->showDocument(original);
+    m_nb.window()->documentTabs()->showDocument(original);
     type(original, {"x"});
     CellWidget* still = runWithShiftEnter(original);
     QVERIFY2(still->cell()->status() == CellStatus::Done, qPrintable(describe(still)));
@@ -306,7 +268,7 @@ void TestNotebookLive::forkNotebookBranches()
 // context with its variables.
 void TestNotebookLive::notebookFollowsReconnect()
 {
-    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(page);
     type(page, {"survivor = 7"});
     QCOMPARE(runWithShiftEnter(page)->cell()->status(), CellStatus::Done);
@@ -316,7 +278,7 @@ void TestNotebookLive::notebookFollowsReconnect()
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
     CellWidget* cut = page->cells()->cellWidget(page->cells()->currentIndex() - 1);
     QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Running, 30000);
-    m_window->clearBackend("Connecting…");
+    m_nb.window()->clearBackend("Connecting…");
     QTRY_COMPARE_WITH_TIMEOUT(cut->cell()->status(), CellStatus::Error, 5000);
     QVERIFY2(describe(cut).contains("connection to the sandbox was lost"),
              qPrintable(describe(cut)));
@@ -326,9 +288,9 @@ void TestNotebookLive::notebookFollowsReconnect()
     QCOMPARE(refused->cell()->status(), CellStatus::Error);
     QVERIFY2(describe(refused).contains("connection"), qPrintable(describe(refused)));
 
-    m_apiAgain =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    m_window->setBackend(m_apiAgain.get(), "Local again", {});
+    m_apiAgain = std::make_unique<client::LizardApi>(
+        client::Endpoint{m_nb.server().url(), m_nb.server().apiKey()});
+    m_nb.window()->setBackend(m_apiAgain.get(), "Local again", {});
     QVERIFY(page->header()->noticeText().contains("Connected again"));
     type(page, {"survivor * 6"});
     CellWidget* again = runWithShiftEnter(page);
@@ -339,7 +301,7 @@ void TestNotebookLive::notebookFollowsReconnect()
 
 void TestNotebookLive::completionAndHelpFromKernel()
 {
-    NotebookPage* page = m_controller->openNotebook(m_sandboxId);
+    NotebookPage* page = m_nb.controller()->openNotebook(m_nb.sandboxId());
     QVERIFY(page);
     type(page, {"import numpy as np"});
     CellWidget* imported = runWithShiftEnter(page);
@@ -368,7 +330,7 @@ void TestNotebookLive::completionAndHelpFromKernel()
 
     // Notebook > Show contextual help: the panel asks the kernel about the name under the cursor
     // and follows the cursor to the next name.
-    auto* showHelp = m_window->findChild<QAction*>(QStringLiteral("menuContextualHelp"));
+    auto* showHelp = m_nb.window()->findChild<QAction*>(QStringLiteral("menuContextualHelp"));
     QVERIFY(showHelp);
     showHelp->trigger();
     HelpPanel* panel = page->helpPanel();
@@ -385,4 +347,5 @@ void TestNotebookLive::completionAndHelpFromKernel()
 }
 
 QTEST_MAIN(TestNotebookLive)
+#include "support/wait.h"
 #include "tst_notebooklive.moc"

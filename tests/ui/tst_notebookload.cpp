@@ -67,7 +67,7 @@ private:
             c.outputs.push_back(r);
             nb.cells.push_back(c);
         }
-        page->file()->restore({}, nb);
+        page->session()->file()->restore({}, nb);
     }
 };
 
@@ -77,7 +77,7 @@ void TestNotebookLoad::printTwentyMegabytes()
     auto page = newPage(&runner);
     Cell* cell = page->document()->cell(0);
     cell->setSource("print a lot");
-    page->runQueue()->run(cell);
+    page->session()->runQueue()->run(cell);
     QCOMPARE(cell->status(), CellStatus::Running);
     QCryptographicHash hash(QCryptographicHash::Sha1);
     qint64 bytes = 0;
@@ -160,7 +160,7 @@ void TestNotebookLoad::printTwentyMegabytes()
 
     // Clearing the outputs lets the file go once the dialog is closed too.
     const QString spill = view->fullOutputFile();
-    page->clearOutputs();
+    page->session()->clearOutputs();
     QVERIFY(QFile::exists(spill)); // the open dialog still reads it
     dialog->close();
     QTRY_VERIFY(!QFile::exists(spill));
@@ -173,10 +173,10 @@ void TestNotebookLoad::closedWhileAutosaving()
     const RecoveryStore store(dir.filePath("recovery"));
     FeedRunner* runner = nullptr;
     auto page = newPage(&runner);
-    page->enableRecovery(store, 1);
+    page->session()->enableRecovery(store, 1);
     makeBig(page.get());
     page->document()->cell(0)->setSource("edit 1");
-    QTRY_VERIFY(page->recoveryWatcher()->isWriting());
+    QTRY_VERIFY(page->session()->recoveryWatcher()->isWriting());
     // The user closes the notebook and discards the changes while the copy is being written.
     QTimer::singleShot(0, this, [] {
         auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
@@ -196,10 +196,10 @@ void TestNotebookLoad::destroyedWhileAutosaving()
     const RecoveryStore store(dir.filePath("recovery"));
     FeedRunner* runner = nullptr;
     auto page = newPage(&runner);
-    page->enableRecovery(store, 1);
+    page->session()->enableRecovery(store, 1);
     makeBig(page.get());
     page->document()->cell(0)->setSource("edit 1");
-    QTRY_VERIFY(page->recoveryWatcher()->isWriting());
+    QTRY_VERIFY(page->session()->recoveryWatcher()->isWriting());
     page->document()->cell(0)->setSource("edit 2");
     page.reset(); // the app ends without closing the page (a crash, a kill): no close()
     RecoveryWatcher::waitForIdle();

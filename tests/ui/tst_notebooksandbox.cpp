@@ -4,8 +4,8 @@
 // auto-extend a short-lived sandbox outlives its deadline while the notebook is in use; a paused
 // sandbox is resumed when a cell runs. No sandbox is left behind.
 #include "models/sandboxtablemodel.h"
-#include "models/sandboxwatch.h"
 #include "notebook/runqueue.h"
+#include "notebook/sandboxwatch.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
@@ -34,8 +34,8 @@
 
 using namespace lizard;
 using namespace lizard::ui::notebook;
-using lizard::models::SandboxWatch;
 using lizard::notebook::CellStatus;
+using lizard::notebook::SandboxWatch;
 
 namespace {
 constexpr int kRunTimeoutMs = 180000; // a first run starts a kernel in a fresh sandbox
@@ -90,7 +90,7 @@ private:
     lizard::notebook::Cell* waitDone(NotebookPage* page, int index)
     {
         lizard::notebook::Cell* cell = page->document()->cell(index);
-        (void)QTest::qWaitFor(
+        (void)lizard::test::waitUntil(
             [cell] {
                 const CellStatus s = cell->status();
                 return s == CellStatus::Done || s == CellStatus::Error ||
@@ -261,7 +261,8 @@ void TestNotebookSandbox::attachToRunningSandbox()
 
     NotebookPage* page = m_controller->openNotebook(home);
     QVERIFY(page);
-    QTRY_COMPARE_WITH_TIMEOUT(page->sandboxWatch()->state(), SandboxWatch::State::Running, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(page->session()->sandboxWatch()->state(),
+                              SandboxWatch::State::Running, 15000);
     QVERIFY(!page->header()->bannerShown());
     // The header's Sandbox menu offers it; so does the Notebook menu.
     QVERIFY(page->header()->sandboxMenuButton()->menu()->actions().contains(page->attachAction()));
@@ -310,9 +311,9 @@ void TestNotebookSandbox::autoExtendKeepsSandboxAlive()
     }
     QVERIFY(since.elapsed() > 20000); // well past its 8 s deadline
     QCOMPARE(status(id), QStringLiteral("running"));
-    QVERIFY(page->sandboxWatch()->extensions() >= 2);
+    QVERIFY(page->session()->sandboxWatch()->extensions() >= 2);
     qInfo("auto-extend: an 8 s sandbox still running after %lld ms, extended %d times",
-          since.elapsed(), page->sandboxWatch()->extensions());
+          since.elapsed(), page->session()->sandboxWatch()->extensions());
     QVERIFY(!page->header()->bannerShown());
     QVERIFY2(page->header()->timeLeftText().startsWith("ends in 0:0"),
              qPrintable(page->header()->timeLeftText()));
@@ -336,9 +337,9 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
     // The header says so by its next look at the sandbox.
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->timeLeftText(), QStringLiteral("paused"), 15000);
 
-    QSignalSpy resuming(page->sandboxWatch(), &SandboxWatch::resuming);
+    QSignalSpy resuming(page->session()->sandboxWatch(), &SandboxWatch::resuming);
     QString noticeWhileResuming; // later notices (a fresh kernel's) may replace it
-    connect(page->sandboxWatch(), &SandboxWatch::resuming, this,
+    connect(page->session()->sandboxWatch(), &SandboxWatch::resuming, this,
             [&] { noticeWhileResuming = page->header()->noticeText(); });
     lizard::notebook::Cell* cell = run(page, 0);
     QCOMPARE(resuming.count(), 1);
@@ -349,4 +350,5 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
 }
 
 QTEST_MAIN(TestNotebookSandbox)
+#include "support/wait.h"
 #include "tst_notebooksandbox.moc"

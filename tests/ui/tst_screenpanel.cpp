@@ -181,7 +181,7 @@ QColor TestScreenPanel::screenColourInSandbox()
     QTemporaryDir dir;
     bool saved = false, done = false;
     m_screen->saveScreenshotTo(dir.filePath("s.png"), [&](bool ok) { saved = ok, done = true; });
-    if (!QTest::qWaitFor([&] { return done; }, 30000) || !saved)
+    if (!lizard::test::waitUntil([&] { return done; }, 30000) || !saved)
         return {};
     const QImage shot(dir.filePath("s.png"));
     return shot.isNull() ? QColor() : shot.pixelColor(shot.width() / 2, shot.height() / 2);
@@ -363,4 +363,5 @@ void TestScreenPanel::newSandboxDialogStartsADesktop()
 
 LIZARD_WEBENGINE_TEST_MAIN(TestScreenPanel)
 
+#include "support/wait.h"
 #include "tst_screenpanel.moc"

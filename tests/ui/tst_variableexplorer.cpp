@@ -7,6 +7,7 @@
 #include "notebook/tablemodel.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
+#include "support/notebookwindow.h"
 #include "support/screenshot.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
@@ -34,10 +35,6 @@ using namespace lizard;
 using namespace lizard::ui::notebook;
 using lizard::notebook::CellStatus;
 
-namespace {
-constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
-}
-
 class TestVariableExplorer : public QObject
 {
     Q_OBJECT
@@ -50,27 +47,6 @@ private slots:
     void forkBranchListsWhatCameAlong();
 
 private:
-    void type(NotebookPage* page, const QString& code)
-    {
-        CellListWidget* list = page->cells();
-        list->enterEditMode();
-        CellEditor* editor = list->currentWidget()->editor();
-        QTRY_VERIFY(editor->hasFocus());
-        editor->setPlainText(code); // multi-line code without the editor's auto-indent
-    }
-    CellWidget* run(NotebookPage* page)
-    {
-        CellWidget* cell = page->cells()->currentWidget();
-        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
-        (void)QTest::qWaitFor(
-            [cell] {
-                const CellStatus s = cell->cell()->status();
-                return s == CellStatus::Done || s == CellStatus::Error ||
-                       s == CellStatus::Interrupted;
-            },
-            kRunTimeoutMs);
-        return cell;
-    }
     static QStringList names(VariableExplorer* explorer)
     {
         QStringList out;
@@ -93,7 +69,7 @@ private:
     }
     NotebookPage* newPage(const QString& sandboxId)
     {
-        NotebookPage* page = m_controller->openNotebook(sandboxId);
+        NotebookPage* page = m_nb.controller()->openNotebook(sandboxId);
         if (page) {
             page->cells()->enterEditMode();
             QTest::keyClick(page->cells()->currentWidget()->editor(), Qt::Key_V,
@@ -102,65 +78,27 @@ private:
         return page;
     }
 
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
-    NotebookController* m_controller = nullptr;
-    QTemporaryDir m_recovery;
-    QString m_sandboxId;
     QString m_forkId;
+    test::NotebookWindow m_nb;
 };
 
 void TestVariableExplorer::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-    m_api =
-        std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
-        [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-    QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 1800000;
-    const auto created = test::waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { return m_api->createSandbox(req, ctx, done); }, 180000);
-    QVERIFY2(created && created->ok(), !created ? "create sandbox timed out"
-                                       : created->ok()
-                                           ? ""
-                                           : qPrintable(test::describe(created->error())));
-    m_sandboxId = created->value().sandboxId;
-
-    m_window = std::make_unique<ui::MainWindow>();
-    m_controller = new NotebookController(
-        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
-    m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-    m_window->resize(1400, 800);
-    m_window->show();
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    test::NotebookWindow::Options options;
+    options.size = QSize(1400, 800);
+    const QString why = m_nb.start(options);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
 }
 
 void TestVariableExplorer::cleanupTestCase()
 {
-    if (m_window) {
-        for (NotebookPage* page : m_controller->pages())
-            page->document()->setClean();
-        m_window.reset();
-    }
-    for (const QString& id : {m_forkId, m_sandboxId}) {
-        if (!id.isEmpty())
-            test::waitFor<client::Unit>(
-                [this, id](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
-    }
-    if (QTest::currentTestFailed())
-        qWarning().noquote() << "lizard-local log (end):\n"
-                             << QString::fromUtf8(m_server.log().right(4000));
+    m_nb.killOnStop(m_forkId);
+    m_nb.stop();
 }
 
 void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
 {
-    NotebookPage* page = newPage(m_sandboxId);
+    NotebookPage* page = newPage(m_nb.sandboxId());
     QVERIFY(page);
     VariableExplorer* explorer = page->variableExplorer();
     QTRY_VERIFY(explorer->isVisible()); // Ctrl+Shift+V
@@ -170,8 +108,8 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
                               QString("Kernel not running: run a cell to start it."), 30000);
     QCOMPARE(explorer->rowCount(), 0);
 
-    type(page, "import os\nfrom math import sqrt\n_private = 1\nx = 41");
-    CellWidget* first = run(page);
+    m_nb.type(page, "import os\nfrom math import sqrt\n_private = 1\nx = 41");
+    CellWidget* first = m_nb.run(page);
     QCOMPARE(first->cell()->status(), CellStatus::Done);
     QTRY_COMPARE_WITH_TIMEOUT(names(explorer), QStringList{"x"}, 30000);
     QCOMPARE(explorer->text(0, VariableExplorer::Type), QString("int"));
@@ -181,8 +119,8 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
     QCOMPARE(first->cell()->executionCount(), std::optional<int>(1));
 
     const int before = explorer->requestCount();
-    type(page, "x = \"hello\"");
-    CellWidget* second = run(page);
+    m_nb.type(page, "x = \"hello\"");
+    CellWidget* second = m_nb.run(page);
     QCOMPARE(second->cell()->status(), CellStatus::Done);
     QTRY_COMPARE_WITH_TIMEOUT(explorer->text(0, VariableExplorer::Type), QString("str"), 30000);
     QCOMPARE(explorer->text(0, VariableExplorer::Value), QString("'hello'"));
@@ -193,13 +131,13 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
     QCOMPARE(explorer->requestCount(), before + 1); // one listing per run
 
     // The listings were silent: the next run's count is what the user's runs made it.
-    type(page, "x");
-    CellWidget* third = run(page);
+    m_nb.type(page, "x");
+    CellWidget* third = m_nb.run(page);
     QCOMPARE(third->cell()->status(), CellStatus::Done);
     QCOMPARE(third->cell()->executionCount(), std::optional<int>(3));
 
     // Notebook > Show variables mirrors the page's action.
-    auto* menuItem = m_window->findChild<QAction*>(QStringLiteral("menuVariables"));
+    auto* menuItem = m_nb.window()->findChild<QAction*>(QStringLiteral("menuVariables"));
     QVERIFY(menuItem);
     auto* menu = qobject_cast<QMenu*>(menuItem->parent());
     QVERIFY(menu);
@@ -212,7 +150,7 @@ void TestVariableExplorer::listsTheUsersVariablesAfterEachRun()
 
 void TestVariableExplorer::sortFilterAndFullValue()
 {
-    NotebookPage* page = newPage(m_sandboxId); // the same default context: x is there
+    NotebookPage* page = newPage(m_nb.sandboxId()); // the same default context: x is there
     QVERIFY(page);
     VariableExplorer* explorer = page->variableExplorer();
     QTRY_VERIFY(explorer->isVisible());
@@ -226,7 +164,7 @@ void TestVariableExplorer::sortFilterAndFullValue()
          "def to_fahrenheit(c):\n"
          "    return c * 9 / 5 + 32\n"
          "x = 41");
-    QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
+    QCOMPARE(m_nb.run(page)->cell()->status(), CellStatus::Done);
     QTRY_COMPARE_WITH_TIMEOUT(
         names(explorer), (QStringList{"city", "grid", "temps", "to_fahrenheit", "weather", "x"}),
         30000);
@@ -265,25 +203,25 @@ void TestVariableExplorer::sortFilterAndFullValue()
     QCOMPARE(opened.first().at(0).toString(), QString("city"));
     QCOMPARE(opened.first().at(1).toString(), QString("dict"));
 
-    m_window->resize(1400, 760);
+    m_nb.window()->resize(1400, 760);
     page->cells()->setCurrentIndex(0);
     QTest::qWait(200);
-    test::saveScreenshot(m_window.get(), "variable-explorer");
+    test::saveScreenshot(m_nb.window(), "variable-explorer");
     page->document()->setClean();
 }
 
 void TestVariableExplorer::dataFrameOpensInViewer()
 {
-    NotebookPage* page = newPage(m_sandboxId);
+    NotebookPage* page = newPage(m_nb.sandboxId());
     QVERIFY(page);
     VariableExplorer* explorer = page->variableExplorer();
     QTRY_VERIFY(explorer->isVisible());
-    type(page, "import numpy as np\n"
-               "import pandas as pd\n"
-               "big = pd.DataFrame({'a': np.arange(100_000), 'half': np.arange(100_000) / 2,\n"
-               "    'city': np.where(np.arange(100_000) % 3 == 0, 'Lyon', 'Oslo')})\n"
-               "halves = big.half");
-    CellWidget* cell = run(page);
+    m_nb.type(page, "import numpy as np\n"
+                    "import pandas as pd\n"
+                    "big = pd.DataFrame({'a': np.arange(100_000), 'half': np.arange(100_000) / 2,\n"
+                    "    'city': np.where(np.arange(100_000) % 3 == 0, 'Lyon', 'Oslo')})\n"
+                    "halves = big.half");
+    CellWidget* cell = m_nb.run(page);
     QCOMPARE(cell->cell()->status(), CellStatus::Done);
     QVERIFY(cell->outputs()->count() == 0); // nothing displayed: the frame is only a variable
     QTRY_VERIFY_WITH_TIMEOUT(names(explorer).contains("big"), 30000);
@@ -352,10 +290,10 @@ void TestVariableExplorer::dataFrameOpensInViewer()
     QTRY_VERIFY(!viewer); // closing deletes it
 
     // Opening asked the kernel silently: the next run's count follows the user's runs.
-    QApplication::setActiveWindow(m_window.get());
-    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-    type(page, "1 + 1");
-    CellWidget* next = run(page);
+    QApplication::setActiveWindow(m_nb.window());
+    QVERIFY(QTest::qWaitForWindowActive(m_nb.window()));
+    m_nb.type(page, "1 + 1");
+    CellWidget* next = m_nb.run(page);
     QCOMPARE(next->cell()->status(), CellStatus::Done);
     QCOMPARE(next->cell()->executionCount(), std::optional<int>(*count + 1));
     page->document()->setClean();
@@ -363,19 +301,19 @@ void TestVariableExplorer::dataFrameOpensInViewer()
 
 void TestVariableExplorer::forkBranchListsWhatCameAlong()
 {
-    NotebookPage* original = newPage(m_sandboxId);
+    NotebookPage* original = newPage(m_nb.sandboxId());
     QVERIFY(original);
-    type(original, "kept = 41");
-    QCOMPARE(run(original)->cell()->status(), CellStatus::Done);
+    m_nb.type(original, "kept = 41");
+    QCOMPARE(m_nb.run(original)->cell()->status(), CellStatus::Done);
     QTRY_VERIFY_WITH_TIMEOUT(names(original->variableExplorer()).contains("kept"), 30000);
 
     QPointer<NotebookPage> branch;
     QString failure;
-    connect(m_controller, &NotebookController::notebookForked, this,
+    connect(m_nb.controller(), &NotebookController::notebookForked, this,
             [&branch](NotebookPage*, NotebookPage* page) { branch = page; });
-    connect(m_controller, &NotebookController::forkFailed, this,
+    connect(m_nb.controller(), &NotebookController::forkFailed, this,
             [&failure](const QString& m) { failure = m; });
-    m_controller->forkNotebook(original);
+    m_nb.controller()->forkNotebook(original);
     QTRY_VERIFY_WITH_TIMEOUT(branch || !failure.isEmpty(), 120000);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
     m_forkId = branch->sandboxId();
@@ -389,8 +327,8 @@ void TestVariableExplorer::forkBranchListsWhatCameAlong()
                 "first run."),
         30000);
     branch->cells()->setCurrentIndex(branch->cells()->count() - 1);
-    type(branch, "added = kept + 1");
-    CellWidget* cell = run(branch);
+    m_nb.type(branch, "added = kept + 1");
+    CellWidget* cell = m_nb.run(branch);
     QCOMPARE(cell->cell()->status(), CellStatus::Done);
     QTRY_VERIFY_WITH_TIMEOUT(names(explorer).contains("added"), 30000);
     QVERIFY2(names(explorer).contains("kept"), qPrintable(names(explorer).join(", ")));

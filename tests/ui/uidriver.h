@@ -3,6 +3,8 @@
 // a toolbar button or a menu entry, wait for a window to show up, answer a modal box, type
 // into a notebook cell. Each helper fails (returns false or null) instead of hanging.
 
+#include "support/wait.h"
+
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
@@ -65,7 +67,7 @@ template <class T> T* waitForVisible(const QString& objectName = {}, int timeout
         }
         return found != nullptr;
     };
-    (void)QTest::qWaitFor(find, timeoutMs);
+    (void)lizard::test::waitUntil(find, timeoutMs);
     return found;
 }
 

@@ -64,7 +64,8 @@ void ActivityController::openNotebook(const QString& sandboxId,
     // context, where its variables are. A runner default context has no id of its own.
     page->document()->reset(data, true);
     const QString id = contextId.startsWith(QStringLiteral("default-")) ? QString() : contextId;
-    page->kernel()->selectContext(lizard::notebook::ContextChoice{id, language, QString()});
+    page->session()->kernel()->selectContext(
+        lizard::notebook::ContextChoice{id, language, QString()});
     emit notebookOpened(page);
 }
 

@@ -182,7 +182,7 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
 {
     page->setSandboxModel(m_window->sandboxModel());
     m_switcher->adopt(page);
-    page->enableRecovery(m_store);
+    page->session()->enableRecovery(m_store);
     QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
     fork->setObjectName(QStringLiteral("forkNotebook"));
     fork->setToolTip(
@@ -261,7 +261,8 @@ void NotebookController::newNotebook()
             });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
         NotebookPage* page = openNotebook(sandboxId);
-        if (auto* kernel = page ? qobject_cast<ClientNotebookKernel*>(page->kernel()) : nullptr) {
+        if (auto* kernel =
+                page ? qobject_cast<ClientNotebookKernel*>(page->session()->kernel()) : nullptr) {
             if (client::CodeInterpreter* interpreter = kernel->interpreter())
                 interpreter->warmUp(); // the page's own fast path, ready for the first cell
         }
@@ -289,13 +290,13 @@ NotebookPage* NotebookController::openFile(const QString& path, const QString& s
                                            QString* error)
 {
     for (NotebookPage* page : pages()) { // already open: show it
-        if (QFileInfo(page->file()->path()) == QFileInfo(path)) {
+        if (QFileInfo(page->session()->file()->path()) == QFileInfo(path)) {
             m_window->documentTabs()->showDocument(page);
             return page;
         }
     }
     NotebookPage* page = createPage(m_window->api(), sandboxId);
-    if (const MaybeError failed = page->open(path)) {
+    if (const MaybeError failed = page->session()->open(path)) {
         if (error)
             *error = failed->message();
         delete page;
@@ -380,7 +381,7 @@ void NotebookController::offerRecovery()
         if (sandboxId.isEmpty() || !m_window->api())
             continue; // the copy stays for the next start
         NotebookPage* page = createPage(m_window->api(), sandboxId);
-        page->file()->restore(entry.originalPath, data.value());
+        page->session()->file()->restore(entry.originalPath, data.value());
         m_store.discard(entry); // the page's own watcher writes a fresh copy
         addPage(page);
     }
@@ -394,7 +395,7 @@ void NotebookController::onBackendChanged()
         // or another profile) gets a fresh interpreter for the page's sandbox, on the same
         // context; without one, runs say "not connected".
         for (NotebookPage* page : pages()) {
-            auto* kernel = qobject_cast<ClientNotebookKernel*>(page->kernel());
+            auto* kernel = qobject_cast<ClientNotebookKernel*>(page->session()->kernel());
             if (kernel == nullptr)
                 continue;
             if (api)

@@ -18,7 +18,8 @@ NotebookForker::NotebookForker(client::LizardApi* api, NotebookPage* source, QOb
 
 void NotebookForker::start()
 {
-    auto* kernel = m_source ? qobject_cast<ClientNotebookKernel*>(m_source->kernel()) : nullptr;
+    auto* kernel =
+        m_source ? qobject_cast<ClientNotebookKernel*>(m_source->session()->kernel()) : nullptr;
     client::CodeInterpreter* interpreter = kernel ? kernel->interpreter() : nullptr;
     if (!m_api || !interpreter) {
         fail(QStringLiteral("this notebook is not connected to a sandbox"));
@@ -67,8 +68,8 @@ void NotebookForker::openBranch(const QString& sandboxId)
     branch->document()->reset(m_source->document()->toData(),
                               true); // unsaved until the user saves it
     branch->setBranchOf(m_source->title().remove(u'*'));
-    if (m_source->kernel() && branch->kernel())
-        branch->kernel()->selectContext(m_source->kernel()->context());
+    if (m_source->session()->kernel() && branch->session()->kernel())
+        branch->session()->kernel()->selectContext(m_source->session()->kernel()->context());
     emit progress(QStringLiteral("Forked into %1%2").arg(sandboxId, m_saveNote));
     emit forked(branch);
     deleteLater();

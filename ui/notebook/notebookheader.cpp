@@ -1,6 +1,6 @@
 #include "ui/notebook/notebookheader.h"
 
-#include "models/sandboxwatch.h"
+#include "notebook/sandboxwatch.h"
 #include "models/timeformat.h"
 #include "notebook/notebookkernel.h"
 
@@ -16,7 +16,7 @@
 
 namespace lizard::ui::notebook {
 
-using lizard::models::SandboxWatch;
+using lizard::notebook::SandboxWatch;
 using lizard::notebook::NotebookKernel;
 
 namespace {

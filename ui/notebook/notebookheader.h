@@ -16,9 +16,9 @@ class QLabel;
 class QPushButton;
 class QToolButton;
 
-namespace lizard::models {
+namespace lizard::notebook {
 class SandboxWatch;
-} // namespace lizard::models
+} // namespace lizard::notebook
 
 namespace lizard::ui::notebook {
 
@@ -31,7 +31,7 @@ public:
     void setSandboxId(const QString& sandboxId);
     void setContext(const QString& label, const QString& language);
     void setKernelState(const QString& state); // idle, busy, dead, starting, unknown
-    void setWatch(lizard::models::SandboxWatch* watch);
+    void setWatch(lizard::notebook::SandboxWatch* watch);
     // The page's actions: shown in the Sandbox menu and, once the sandbox has ended, on the banner.
     void setSandboxActions(QAction* attach, QAction* runOnNew, QAction* thenRunAll);
     void setNotice(const QString& text); // shown until the next one; empty hides it
@@ -56,7 +56,7 @@ private:
     QString m_sandboxId;
     QString m_contextLabel;
     QString m_language;
-    QPointer<lizard::models::SandboxWatch> m_watch;
+    QPointer<lizard::notebook::SandboxWatch> m_watch;
     QLabel* m_context;
     QLabel* m_kernel;
     QLabel* m_timeLeft;

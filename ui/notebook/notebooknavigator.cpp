@@ -90,7 +90,7 @@ bool NotebookNavigator::exportInteractive(ExportFormat format)
 {
     const bool html = format == ExportFormat::Html;
     const QString suffix = html ? QStringLiteral(".html") : QStringLiteral(".py");
-    const QString notebook = m_page->file()->path();
+    const QString notebook = m_page->session()->file()->path();
     QString start =
         notebook.isEmpty() ? QDir::homePath() + u'/' + m_page->title().remove(u'*') : notebook;
     start = QFileInfo(start).dir().filePath(QFileInfo(start).completeBaseName() + suffix);

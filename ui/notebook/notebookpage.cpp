@@ -1,9 +1,9 @@
 #include "ui/notebook/notebookpage.h"
 
 #include "notebook/coderunner.h"
+#include "notebook/notebookdocument.h"
+#include "notebook/notebookfile.h"
 #include "notebook/notebookkernel.h"
-#include "notebook/recoverywatcher.h"
-#include "notebook/runqueue.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/contextselector.h"
 #include "ui/notebook/helppanel.h"
@@ -13,7 +13,6 @@
 
 #include <QDir>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QMessageBox>
 #include <QShortcut>
 #include <QSplitter>
@@ -27,28 +26,18 @@ using lizard::notebook::NotebookKernel;
 
 using namespace lizard::notebook;
 
-namespace {
-int g_untitled = 0;
-}
-
 NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, NotebookKernel* kernel,
                            QWidget* parent)
-    : DocumentPage(parent), m_sandboxId(sandboxId),
-      m_untitled(QStringLiteral("Untitled-%1.ipynb").arg(++g_untitled)),
-      m_document(new NotebookDocument(this)), m_file(new NotebookFile(m_document, this)),
-      m_runner(runner), m_kernel(kernel), m_queue(new RunQueue(m_document, runner, this)),
+    : DocumentPage(parent), m_session(new NotebookSession(sandboxId, runner, kernel, this)),
       m_header(new NotebookHeader(sandboxId)), m_toolbar(new QToolBar),
-      m_cells(new CellListWidget(m_document)), m_help(new HelpPanel(m_cells, runner, m_queue)),
+      m_cells(new CellListWidget(m_session->document())),
+      m_help(new HelpPanel(m_cells, runner, m_session->runQueue())),
       m_helpAction(new QAction(QStringLiteral("Show contextual help"), this)),
-      m_variables(new VariableExplorer(runner, m_queue)),
+      m_variables(new VariableExplorer(runner, m_session->runQueue())),
       m_variablesAction(new QAction(QStringLiteral("Variables"), this))
 {
-    runner->setParent(this);
-    if (kernel)
-        kernel->setParent(this);
-    m_cells->setRunQueue(m_queue);
+    m_cells->setRunQueue(m_session->runQueue());
     m_cells->setRunner(runner);
-    m_document->insertCell(0, CellType::Code);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -97,39 +86,29 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     });
     buildToolBar();
     m_navigator = new NotebookNavigator(this);
-    setUpSandbox();
+    setUpSandboxActions();
     // Like the file editor's: active while this tab is the one shown.
     connect(new QShortcut(QKeySequence::Save, this), &QShortcut::activated, this,
             &NotebookPage::saveInteractive);
     connect(new QShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+S")), this),
             &QShortcut::activated, this, &NotebookPage::saveAsInteractive);
 
-    connect(m_document, &NotebookDocument::dirtyChanged, this, &DocumentPage::titleChanged);
-    connect(m_file, &NotebookFile::pathChanged, this, &DocumentPage::titleChanged);
-    connect(m_queue, &RunQueue::busyChanged, this, &NotebookPage::updateKernelState);
-    if (m_kernel) {
-        connect(m_kernel, &NotebookKernel::stateChanged, this, &NotebookPage::updateKernelState);
-        connect(m_kernel, &NotebookKernel::contextChanged, this, &NotebookPage::updateContextLabel);
-        connect(m_kernel, &NotebookKernel::notice, m_header, &NotebookHeader::setNotice);
+    connect(m_session, &NotebookSession::titleChanged, this, &DocumentPage::titleChanged);
+    connect(m_session, &NotebookSession::kernelStateChanged, m_header,
+            &NotebookHeader::setKernelState);
+    connect(m_session, &NotebookSession::contextChanged, this, &NotebookPage::updateContextLabel);
+    connect(m_session, &NotebookSession::notice, m_header, &NotebookHeader::setNotice);
+    connect(m_session, &NotebookSession::sandboxChanged, this, &NotebookPage::showSandbox);
+    if (NotebookKernel* k = m_session->kernel()) {
         // A restart empties the kernel, another context has other variables.
-        connect(m_kernel, &NotebookKernel::stateChanged, m_variables, &VariableExplorer::refresh);
-        connect(m_kernel, &NotebookKernel::contextChanged, m_variables, &VariableExplorer::refresh);
-        connect(m_kernel, &NotebookKernel::outputCleared, this, [this] {
-            if (Cell* cell = m_queue->currentCell())
-                cell->clearOutputs();
-        });
+        connect(k, &NotebookKernel::stateChanged, m_variables, &VariableExplorer::refresh);
+        connect(k, &NotebookKernel::contextChanged, m_variables, &VariableExplorer::refresh);
     }
     updateContextLabel();
-    updateKernelState();
-    m_document->setClean(); // a fresh notebook has nothing to save yet
+    m_header->setKernelState(m_session->kernelState());
 }
 
-NotebookPage::~NotebookPage()
-{
-    // Before the document goes (it is an earlier child): the watcher writes what changed since
-    // its last copy, in the background.
-    delete m_recovery;
-}
+NotebookPage::~NotebookPage() = default;
 
 void NotebookPage::buildToolBar()
 {
@@ -141,18 +120,19 @@ void NotebookPage::buildToolBar()
     run->setObjectName(QStringLiteral("runCell"));
     m_toolbar->addAction(QStringLiteral("Run all"), m_cells, &CellListWidget::runAll)
         ->setObjectName("runAll");
-    m_toolbar->addAction(QStringLiteral("■ Interrupt"), this, &NotebookPage::interrupt)
+    m_toolbar->addAction(QStringLiteral("■ Interrupt"), m_session, &NotebookSession::interrupt)
         ->setObjectName("interrupt");
-    QAction* restart =
-        m_toolbar->addAction(QStringLiteral("↻ Restart"), this, &NotebookPage::restartKernel);
+    QAction* restart = m_toolbar->addAction(QStringLiteral("↻ Restart"), m_session,
+                                            &NotebookSession::restartKernel);
     restart->setObjectName(QStringLiteral("restart"));
-    restart->setEnabled(m_kernel);
-    m_toolbar->addAction(QStringLiteral("Clear outputs"), this, &NotebookPage::clearOutputs)
+    restart->setEnabled(m_session->kernel());
+    m_toolbar->addAction(QStringLiteral("Clear outputs"), m_session, &NotebookSession::clearOutputs)
         ->setObjectName("clear");
-    if (m_kernel) {
+    if (NotebookKernel* kernel = m_session->kernel()) {
         m_toolbar->addSeparator();
-        m_contexts = new ContextSelector(m_kernel);
-        connect(m_contexts, &ContextSelector::errorOccurred, this, &NotebookPage::showContextError);
+        m_contexts = new ContextSelector(kernel);
+        connect(m_contexts, &ContextSelector::errorOccurred, m_session,
+                &NotebookSession::reportContextError);
         m_toolbar->addWidget(m_contexts);
     }
     m_toolbar->addSeparator();
@@ -161,87 +141,31 @@ void NotebookPage::buildToolBar()
 
 QString NotebookPage::title() const
 {
-    QString name = m_file->path().isEmpty() ? m_untitled : QFileInfo(m_file->path()).fileName();
-    if (!m_branchOf.isEmpty() && m_file->path().isEmpty())
-        name = QStringLiteral("%1 (branch of %2)").arg(name, m_branchOf);
-    return m_document->isDirty() ? name + u'*' : name;
+    return m_session->displayName() + (document()->isDirty() ? QStringLiteral("*") : QString());
 }
 
 void NotebookPage::setBranchOf(const QString& originalTitle)
 {
-    m_branchOf = originalTitle;
+    m_session->setBranchOf(originalTitle);
     m_variables->setBranch(!originalTitle.isEmpty());
-    emit titleChanged();
 }
 
 QString NotebookPage::toolTip() const
 {
-    const QString where =
-        m_file->path().isEmpty() ? QStringLiteral("not saved yet") : m_file->path();
-    const QString branch =
-        m_branchOf.isEmpty() ? QString() : QStringLiteral("\nbranch of %1").arg(m_branchOf);
-    return QStringLiteral("%1\nsandbox %2%3").arg(where, m_sandboxId, branch);
-}
-
-void NotebookPage::enableRecovery(const RecoveryStore& store, int intervalMs)
-{
-    delete m_recovery;
-    m_recovery = new RecoveryWatcher(store, m_file, this);
-    m_recovery->setInterval(intervalMs);
-    connect(m_recovery, &RecoveryWatcher::writeFailed, m_header,
-            [this](const NotebookError& error) {
-                m_header->setNotice(QStringLiteral("Autosave failed: %1").arg(error.message()));
-            });
-}
-
-void NotebookPage::updateKernelState()
-{
-    QString state = m_kernel ? m_kernel->state() : QStringLiteral("idle");
-    if (m_queue->isBusy() && state != u"dead" && state != u"starting")
-        state = QStringLiteral("busy");
-    else if (!m_queue->isBusy() && state == u"busy")
-        state = QStringLiteral("idle");
-    m_header->setKernelState(state);
+    const QString path = m_session->file()->path();
+    const QString where = path.isEmpty() ? QStringLiteral("not saved yet") : path;
+    const QString branch = m_session->branchOf().isEmpty()
+                               ? QString()
+                               : QStringLiteral("\nbranch of %1").arg(m_session->branchOf());
+    return QStringLiteral("%1\nsandbox %2%3").arg(where, sandboxId(), branch);
 }
 
 void NotebookPage::updateContextLabel()
 {
-    const ContextChoice c =
-        m_kernel ? m_kernel->context() : ContextChoice{QString(), QStringLiteral("python"), {}};
+    const ContextChoice c = m_session->context();
     m_header->setContext(ContextSelector::labelFor(c), c.language);
     m_cells->setCodeLanguage(c.language);
     m_variables->setLanguage(c.language);
-    // Say in the file which language its cells are (JupyterLab picks its kernel by this).
-    nlohmann::json meta = m_document->metadata();
-    const std::string language = c.language.toStdString();
-    if (meta.value("language_info", nlohmann::json::object()).value("name", std::string()) !=
-        language) {
-        meta["language_info"]["name"] = language;
-        if (language == "python")
-            meta["kernelspec"] = {
-                {"name", "python3"}, {"display_name", "Python 3"}, {"language", "python"}};
-        m_document->setMetadata(meta);
-    }
-    if (meta.value("lizard", nlohmann::json::object()).value("sandboxId", std::string()) !=
-        m_sandboxId.toStdString()) {
-        meta["lizard"]["sandboxId"] = m_sandboxId.toStdString();
-        m_document->setMetadata(meta);
-    }
-}
-
-MaybeError NotebookPage::open(const QString& path)
-{
-    return m_file->open(path);
-}
-
-MaybeError NotebookPage::save()
-{
-    return m_file->save();
-}
-
-MaybeError NotebookPage::saveAs(const QString& path)
-{
-    return m_file->saveAs(path);
 }
 
 void NotebookPage::showError(const QString& title, const QString& text)
@@ -251,9 +175,10 @@ void NotebookPage::showError(const QString& title, const QString& text)
 
 bool NotebookPage::saveInteractive()
 {
-    if (m_file->path().isEmpty() || m_file->loadFailed())
+    NotebookFile* file = m_session->file();
+    if (file->path().isEmpty() || file->loadFailed())
         return saveAsInteractive();
-    if (const MaybeError error = save()) {
+    if (const MaybeError error = m_session->save()) {
         showError(QStringLiteral("Save notebook"), error->message());
         return false;
     }
@@ -262,15 +187,16 @@ bool NotebookPage::saveInteractive()
 
 bool NotebookPage::saveAsInteractive()
 {
+    const QString current = m_session->file()->path();
     const QString start =
-        m_file->path().isEmpty() ? QDir::homePath() + u'/' + m_untitled : m_file->path();
+        current.isEmpty() ? QDir::homePath() + u'/' + m_session->untitledName() : current;
     QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save notebook as"), start,
                                                 QStringLiteral("Jupyter notebooks (*.ipynb)"));
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QLatin1String(".ipynb"), Qt::CaseInsensitive))
         path += QLatin1String(".ipynb");
-    if (const MaybeError error = saveAs(path)) {
+    if (const MaybeError error = m_session->saveAs(path)) {
         showError(QStringLiteral("Save notebook"), error->message());
         return false;
     }
@@ -279,7 +205,7 @@ bool NotebookPage::saveAsInteractive()
 
 bool NotebookPage::confirmClose()
 {
-    if (m_document->isDirty()) {
+    if (document()->isDirty()) {
         const auto answer = QMessageBox::question(
             this, QStringLiteral("Close notebook"),
             QStringLiteral("%1 has unsaved changes. Save them?").arg(title().chopped(1)),
@@ -287,36 +213,8 @@ bool NotebookPage::confirmClose()
         if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !saveInteractive()))
             return false;
     }
-    m_queue->interrupt();
-    if (m_recovery)
-        m_recovery->close(); // closed on purpose: no copy to restore
+    m_session->close(); // on purpose: no copy to restore
     return true;
-}
-
-void NotebookPage::interrupt()
-{
-    m_queue->interrupt();
-}
-
-void NotebookPage::restartKernel()
-{
-    if (!m_kernel)
-        return;
-    m_queue->interrupt();
-    m_header->setNotice(QStringLiteral("Restarting the kernel…"));
-    QPointer<NotebookPage> self(this);
-    m_kernel->restart([self](QString error) {
-        if (self)
-            self->m_header->setNotice(error.isEmpty()
-                                          ? QStringLiteral("Restarted: variables are gone")
-                                          : QStringLiteral("Restart failed: %1").arg(error));
-    });
-}
-
-void NotebookPage::clearOutputs()
-{
-    for (int i = 0; i < m_document->cellCount(); ++i)
-        m_document->cell(i)->clearOutputs();
 }
 
 } // namespace lizard::ui::notebook

@@ -46,7 +46,7 @@ void SandboxSwitcher::setAutoExtendPolicy(bool local, bool cloud)
     m_autoExtendCloud = cloud;
     const bool on = autoExtendFor(m_window->api());
     for (NotebookPage* page : m_window->findChildren<NotebookPage*>())
-        page->setAutoExtend(on);
+        page->session()->setAutoExtend(on);
 }
 
 void SandboxSwitcher::adopt(NotebookPage* page)
@@ -54,15 +54,15 @@ void SandboxSwitcher::adopt(NotebookPage* page)
     connect(page, &NotebookPage::attachRequested, this, [this, page] { attachInteractive(page); });
     connect(page, &NotebookPage::runOnNewRequested, this,
             [this, page](bool thenRunAll) { runOnNewSandbox(page, thenRunAll); });
-    page->setAutoExtend(autoExtendFor(m_window->api()));
-    page->setApi(m_window->api());
+    page->session()->setAutoExtend(autoExtendFor(m_window->api()));
+    page->session()->setApi(m_window->api());
 }
 
 void SandboxSwitcher::connectionChanged(client::LizardApi* api, const QList<NotebookPage*>& pages)
 {
     for (NotebookPage* page : pages) {
-        page->setAutoExtend(autoExtendFor(api));
-        page->setApi(api);
+        page->session()->setAutoExtend(autoExtendFor(api));
+        page->session()->setApi(api);
     }
 }
 
@@ -87,15 +87,15 @@ AttachSandboxDialog* SandboxSwitcher::attachInteractive(NotebookPage* page)
 
 void SandboxSwitcher::attach(NotebookPage* page, const QString& sandboxId)
 {
-    auto* kernel = qobject_cast<ClientNotebookKernel*>(page->kernel());
+    auto* kernel = qobject_cast<ClientNotebookKernel*>(page->session()->kernel());
     if (!kernel || !m_window->api()) {
         m_window->showProblem(QStringLiteral("Attach to sandbox: not connected"));
         return;
     }
-    page->runQueue()->interrupt();
+    page->session()->runQueue()->interrupt();
     auto* interpreter = new client::CodeInterpreter(m_window->api(), sandboxId);
     kernel->rebind(interpreter);
-    page->setSandboxId(sandboxId);
+    page->session()->setSandboxId(sandboxId);
     interpreter->warmUp(); // the fast path, ready for the next cell
     emit attached(page, sandboxId);
 }
@@ -123,7 +123,7 @@ void SandboxSwitcher::runOnNewSandbox(NotebookPage* page, bool thenRunAll)
         return;
     }
     auto* launcher = new NotebookLauncher(m_window->api(), projectId, m_lifetimeMinutes, this);
-    launcher->setSandboxKind(page->sandboxTemplate(), page->sandboxSize());
+    launcher->setSandboxKind(page->session()->sandboxTemplate(), page->session()->sandboxSize());
     launcher->setLabel(QStringLiteral("Run on a new sandbox"));
     m_launchers.removeIf([](const auto& entry) { return !entry.first || !entry.second; });
     m_launchers.append({page, launcher});

@@ -6,6 +6,7 @@
 #include "models/portlistmodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/apiwait.h"
+#include "support/livewindow.h"
 #include "support/localserver.h"
 #include "support/sandboxpolicy.h"
 #include "support/webenginemain.h"
@@ -57,19 +58,17 @@ class TestPortsPanel : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
-    std::unique_ptr<client::LizardApi> m_api;
-    std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
+    test::LiveWindow m_live;
     client::ExecStream* m_httpServer = nullptr;
     QPointer<PreviewPage> m_page;
 
-    PortsPanel* panel() const { return m_window->portsPanel(); }
+    PortsPanel* panel() const { return m_live.window()->portsPanel(); }
 
     bool writeFile(const QString& path, const QByteArray& content)
     {
         const auto written = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
-            return m_api->writeFile(m_sandboxId, path, content, ctx, done);
+            return m_live.api().writeFile(m_sandboxId, path, content, ctx, done);
         });
         return written && written->ok();
     }
@@ -77,45 +76,36 @@ private:
 private slots:
     void initTestCase()
     {
-        QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_api = std::make_unique<client::LizardApi>(
-            client::Endpoint{m_server.url(), m_server.apiKey()});
-        m_window = std::make_unique<ui::MainWindow>();
-        m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-
-        const auto projects = test::waitFor<QList<client::Project>>(
-            [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
-        QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
+        const QString failed = m_live.start();
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 900000, &why);
+        m_sandboxId = m_live.createSandbox(900000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
     {
-        m_window.reset();
-        delete m_httpServer;
-        if (!m_sandboxId.isEmpty())
-            test::killSandbox(*m_api, m_sandboxId);
+        delete m_httpServer; // ends the command before its sandbox goes
+        m_httpServer = nullptr;
+        m_live.stop();
     }
 
     void cleanup()
     {
         if (QTest::currentTestFailed())
             qWarning().noquote() << "lizard-local log (end):\n"
-                                 << QString::fromUtf8(m_server.log().right(3000));
+                                 << QString::fromUtf8(m_live.server().log().right(3000));
     }
 
     void panelFollowsTheSelectedSandbox()
     {
         QCOMPARE(panel()->statusText(), QString("Select a sandbox to see its ports."));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            m_window->sandboxModel() && m_window->sandboxModel()->rowOf(m_sandboxId) >= 0, 20000);
-        m_window->sandboxPanel()->selectSandbox(m_sandboxId);
+        QTRY_VERIFY_WITH_TIMEOUT(m_live.window()->sandboxModel() &&
+                                     m_live.window()->sandboxModel()->rowOf(m_sandboxId) >= 0,
+                                 20000);
+        m_live.window()->sandboxPanel()->selectSandbox(m_sandboxId);
         QTRY_COMPARE(panel()->sandboxId(), m_sandboxId);
-        m_window->toolTabs()->setCurrentWidget(panel());
+        m_live.window()->toolTabs()->setCurrentWidget(panel());
         QVERIFY(panel()->isVisible());
         QVERIFY(panel()->model()->isPolling()); // refreshes while visible
         QTRY_VERIFY_WITH_TIMEOUT(panel()->model()->hasScanned(), 30000);
@@ -134,7 +124,8 @@ private slots:
         client::ExecOptions opts;
         opts.timeoutMs = 600000; // the longest a command may run
         opts.workdir = "/tmp/site";
-        m_httpServer = m_api->execStream(m_sandboxId, "exec python3 -m http.server 8000", opts);
+        m_httpServer =
+            m_live.api().execStream(m_sandboxId, "exec python3 -m http.server 8000", opts);
 
         QTRY_VERIFY_WITH_TIMEOUT(panel()->model()->rowOf(8000) >= 0, 30000);
         const int row = panel()->model()->rowOf(8000);
@@ -166,7 +157,7 @@ private slots:
         QVERIFY(m_page);
         QVERIFY2(m_page->hasBrowser(), qPrintable(ui::ports::PreviewLoader::errorString()));
         QVERIFY(webEngineMapped());
-        QCOMPARE(m_window->documentTabs()->currentDocument(),
+        QCOMPARE(m_live.window()->documentTabs()->currentDocument(),
                  static_cast<ui::DocumentPage*>(m_page.data()));
         QCOMPARE(m_page->sandboxId(), m_sandboxId);
 
@@ -175,8 +166,8 @@ private slots:
         QVERIFY(panel()->unexposeAction()->isEnabled());
 
         QTRY_COMPARE_WITH_TIMEOUT(m_page->pageTitle(), kTitle, 30000);
-        const int tab = m_window->documentTabs()->indexOf(m_page);
-        QCOMPARE(m_window->documentTabs()->tabText(tab), kTitle);
+        const int tab = m_live.window()->documentTabs()->indexOf(m_page);
+        QCOMPARE(m_live.window()->documentTabs()->tabText(tab), kTitle);
         QCOMPARE(jsResult(m_page, "document.querySelector('h1').textContent"),
                  QString("Hello from the sandbox"));
 
@@ -231,11 +222,11 @@ private slots:
         QTRY_COMPARE(QApplication::clipboard()->text(), exposure->url);
 
         // Preview again: the open tab is shown, no second one.
-        const int pages = m_window->documentTabs()->documents().size();
-        m_window->documentTabs()->setCurrentIndex(0);
+        const int pages = m_live.window()->documentTabs()->documents().size();
+        m_live.window()->documentTabs()->setCurrentIndex(0);
         panel()->previewAction()->trigger();
-        QCOMPARE(m_window->documentTabs()->documents().size(), pages);
-        QCOMPARE(m_window->documentTabs()->currentDocument(),
+        QCOMPARE(m_live.window()->documentTabs()->documents().size(), pages);
+        QCOMPARE(m_live.window()->documentTabs()->currentDocument(),
                  static_cast<ui::DocumentPage*>(m_page.data()));
     }
 
@@ -264,7 +255,7 @@ private slots:
     void closingThePreviewTab()
     {
         QVERIFY2(m_page, "previewShowsThePageWithoutTheToken opened no preview");
-        QVERIFY(m_window->documentTabs()->closeDocument(m_page));
+        QVERIFY(m_live.window()->documentTabs()->closeDocument(m_page));
         QTRY_VERIFY(m_page.isNull());
     }
 };

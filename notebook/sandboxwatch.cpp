@@ -1,10 +1,10 @@
-#include "models/sandboxwatch.h"
+#include "notebook/sandboxwatch.h"
 
 #include "client/lizardapi.h"
 
 #include <algorithm>
 
-namespace lizard::models {
+namespace lizard::notebook {
 
 namespace {
 // The answer to a run or check counts as fresh this long: a run right after a poll needs no
@@ -228,4 +228,4 @@ void SandboxWatch::waitRunning(int triesLeft, std::function<void(QString)> done)
     });
 }
 
-} // namespace lizard::models
+} // namespace lizard::notebook

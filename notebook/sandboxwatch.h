@@ -16,7 +16,7 @@ class LizardApi;
 struct SandboxInfo;
 } // namespace lizard::client
 
-namespace lizard::models {
+namespace lizard::notebook {
 
 class SandboxWatch : public QObject
 {
@@ -86,4 +86,4 @@ private:
     QTimer m_tick;
 };
 
-} // namespace lizard::models
+} // namespace lizard::notebook

@@ -17,6 +17,8 @@ PKGS=(
   # sandbox templates (base: python3; interpreter: Jupyter stack)
   python3 python3-pip python3-ipykernel python3-jupyter-client python3-numpy python3-pandas
   python3-matplotlib python3-dill python3-nbformat python3-plotly
+  # the code runner's Python tests and lint (CTest runner_pytest, runner_pyflakes)
+  python3-pytest pyflakes3
   # the desktop template (Xvfb is below): window manager, browser, input, screenshots, the stream
   openbox chromium xdotool scrot x11vnc novnc python3-websockify
   # UI tests and screenshots

@@ -1,7 +1,7 @@
 #pragma once
 // runCode for one sandbox through the public API only (exec + files), so the same path works
-// against lizard-local and the cloud. The runner (resources/runner/lizard_runner.py, embedded
-// as :/lizard/runner/lizard_runner.py) runs inside the sandbox.
+// against lizard-local and the cloud. The runner (resources/runner/lizard_runner/, bundled into
+// one file at build time and embedded as :/lizard/runner/lizard_runner.py) runs inside the sandbox.
 //
 // Fast path: one long streaming exec runs the runner in `serve` mode; requests are files written
 // through the files API into its inbox, answers come back on the stream, demultiplexed by `req`.

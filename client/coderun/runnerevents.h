@@ -24,7 +24,8 @@ private:
     int m_junk = 0;
 };
 
-// The runner's source, from the Qt resource :/lizard/runner/lizard_runner.py.
+// The runner's source, from the Qt resource :/lizard/runner/lizard_runner.py (the artefact that
+// resources/runner/bundle.py makes).
 QByteArray runnerSource();
 // The runner's VERSION (the line `VERSION = "x.y.z"` of its source); empty if it has none.
 QString runnerVersion();

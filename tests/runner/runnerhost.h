@@ -15,7 +15,7 @@ class RunnerHost
 public:
     explicit RunnerHost(const QString& root);
 
-    static QString script();      // resources/runner/lizard_runner.py in the source tree
+    static QString script();      // <build>/runner/lizard_runner.py, the bundled artefact
     static QString python();      // a python3 that has jupyter_client and ipykernel, or ""
     static QString plainPython(); // any python3, or ""
     static QByteArray encodeArgs(const QJsonObject& args);

@@ -1,8 +1,8 @@
 #include "ui/notebook/notebookheader.h"
 
-#include "notebook/sandboxwatch.h"
 #include "models/timeformat.h"
 #include "notebook/notebookkernel.h"
+#include "notebook/sandboxwatch.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -16,8 +16,8 @@
 
 namespace lizard::ui::notebook {
 
-using lizard::notebook::SandboxWatch;
 using lizard::notebook::NotebookKernel;
+using lizard::notebook::SandboxWatch;
 
 namespace {
 constexpr int kAmberMs = 60000;

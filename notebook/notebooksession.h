@@ -5,6 +5,7 @@
 // drawing: NotebookPage shows one, and tests drive one without a window.
 
 #include "notebook/notebookerror.h"
+#include "notebook/notebookfile.h"
 #include "notebook/notebookkernel.h"
 #include "notebook/recoverystore.h"
 
@@ -19,7 +20,6 @@ namespace lizard::notebook {
 
 class CodeRunner;
 class NotebookDocument;
-class NotebookFile;
 class RecoveryWatcher;
 class RunQueue;
 class SandboxWatch;

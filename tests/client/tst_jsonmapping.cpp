@@ -243,8 +243,8 @@ void TestJsonMapping::writeFileTextOrBase64()
     QFETCH(QByteArray, bytes);
     QFETCH(bool, valid);
     // What writeFile sends: the bytes as text when valid, else base64 that decodes to them.
-    const auto body =
-        nlohmann::json::parse(writeFileBody(QStringLiteral("/f"), bytes).toStdString());
+    const auto body = nlohmann::json::parse(
+        lizard::client::writeFileBody(QStringLiteral("/f"), bytes).toStdString());
     QCOMPARE(!body.contains("encoding"), valid);
     const QByteArray sent = QByteArray::fromStdString(body["content"].get<std::string>());
     QCOMPARE(valid ? sent : QByteArray::fromBase64(sent), bytes);

@@ -6,6 +6,7 @@
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
 #include "support/sandboxfixture.h"
+#include "support/wait.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -473,5 +474,4 @@ void TestSandboxFileModel::operationsRefuseBadInput()
 }
 
 QTEST_GUILESS_MAIN(TestSandboxFileModel)
-#include "support/wait.h"
 #include "tst_sandboxfilemodel.moc"

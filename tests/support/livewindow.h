@@ -101,7 +101,7 @@ public:
     }
 
     LocalServer& server() { return m_server; }
-    client::LizardApi& api() { return *m_api; }
+    client::LizardApi& api() const { return *m_api; }
     ui::MainWindow* window() const { return m_window.get(); }
 
 private:

@@ -13,6 +13,7 @@
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "ui/activity/activebadgedelegate.h"
 #include "ui/activity/activitycontroller.h"
 #include "ui/activity/activityentryview.h"
@@ -359,5 +360,4 @@ void TestActivityPanel::cloudLikeServerSaysSo()
 }
 
 QTEST_MAIN(TestActivityPanel)
-#include "support/wait.h"
 #include "tst_activitypanel.moc"

@@ -10,6 +10,7 @@
 #include "support/localserver.h"
 #include "support/notebookwindow.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/celleditor.h"
@@ -214,5 +215,4 @@ void TestDataViewer::millionRowFrame()
 }
 
 QTEST_MAIN(TestDataViewer)
-#include "support/wait.h"
 #include "tst_dataviewer.moc"

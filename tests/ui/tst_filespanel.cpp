@@ -6,6 +6,7 @@
 #include "models/files/transferjobsmodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
+#include "support/wait.h"
 #include "ui/documenttabs.h"
 #include "ui/files/fileeditorpage.h"
 #include "ui/files/filespanel.h"
@@ -360,5 +361,4 @@ void TestFilesPanel::symlinkedFolderActsAsFolder()
 }
 
 QTEST_MAIN(TestFilesPanel)
-#include "support/wait.h"
 #include "tst_filespanel.moc"

@@ -13,6 +13,7 @@
 #include "notebook/notebookdocument.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "ui/aboutdialog.h"
 #include "ui/bannerwidget.h"
 #include "ui/documenttabs.h"
@@ -351,5 +352,4 @@ void TestFirstRun::missingUserGuideSaysWhereItLooked()
 }
 
 QTEST_MAIN(TestFirstRun)
-#include "support/wait.h"
 #include "tst_firstrun.moc"

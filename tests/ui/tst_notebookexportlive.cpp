@@ -4,6 +4,7 @@
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
 #include "support/sandboxfixture.h"
+#include "support/wait.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
@@ -99,5 +100,4 @@ void TestNotebookExportLive::chartExportsToHtmlAndScript()
 }
 
 QTEST_MAIN(TestNotebookExportLive)
-#include "support/wait.h"
 #include "tst_notebookexportlive.moc"

@@ -9,6 +9,7 @@
 #include "support/localserver.h"
 #include "support/notebookwindow.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "support/webenginemain.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
@@ -352,5 +353,4 @@ void TestNotebookInteractive::manyOutputsShareFewViews()
 
 LIZARD_WEBENGINE_TEST_MAIN(TestNotebookInteractive)
 
-#include "support/wait.h"
 #include "tst_notebookinteractive.moc"

@@ -7,6 +7,7 @@
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/notebookwindow.h"
+#include "support/wait.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/cellcompleter.h"
@@ -347,5 +348,4 @@ void TestNotebookLive::completionAndHelpFromKernel()
 }
 
 QTEST_MAIN(TestNotebookLive)
-#include "support/wait.h"
 #include "tst_notebooklive.moc"

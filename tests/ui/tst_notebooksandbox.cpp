@@ -9,6 +9,7 @@
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/attachsandboxdialog.h"
 #include "ui/notebook/celllistwidget.h"
@@ -350,5 +351,4 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
 }
 
 QTEST_MAIN(TestNotebookSandbox)
-#include "support/wait.h"
 #include "tst_notebooksandbox.moc"

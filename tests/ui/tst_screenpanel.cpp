@@ -9,6 +9,7 @@
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
 #include "support/screenshot.h"
+#include "support/wait.h"
 #include "support/webenginemain.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/desktop/screenpanel.h"
@@ -363,5 +364,4 @@ void TestScreenPanel::newSandboxDialogStartsADesktop()
 
 LIZARD_WEBENGINE_TEST_MAIN(TestScreenPanel)
 
-#include "support/wait.h"
 #include "tst_screenpanel.moc"

@@ -154,16 +154,17 @@ void TestVariableExplorer::sortFilterAndFullValue()
     QVERIFY(page);
     VariableExplorer* explorer = page->variableExplorer();
     QTRY_VERIFY(explorer->isVisible());
-    type(page,
-         "import numpy as np\n"
-         "import pandas as pd\n"
-         "temps = [21.5, 22.1, 19.8, 23.4, 24.0]\n"
-         "city = {'name': 'Lisbon', 'days': 5, 'unit': 'C'}\n"
-         "grid = np.linspace(0, 1, 12).reshape(3, 4)\n"
-         "weather = pd.DataFrame({'day': ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], 'temp': temps})\n"
-         "def to_fahrenheit(c):\n"
-         "    return c * 9 / 5 + 32\n"
-         "x = 41");
+    m_nb.type(
+        page,
+        "import numpy as np\n"
+        "import pandas as pd\n"
+        "temps = [21.5, 22.1, 19.8, 23.4, 24.0]\n"
+        "city = {'name': 'Lisbon', 'days': 5, 'unit': 'C'}\n"
+        "grid = np.linspace(0, 1, 12).reshape(3, 4)\n"
+        "weather = pd.DataFrame({'day': ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'], 'temp': temps})\n"
+        "def to_fahrenheit(c):\n"
+        "    return c * 9 / 5 + 32\n"
+        "x = 41");
     QCOMPARE(m_nb.run(page)->cell()->status(), CellStatus::Done);
     QTRY_COMPARE_WITH_TIMEOUT(
         names(explorer), (QStringList{"city", "grid", "temps", "to_fahrenheit", "weather", "x"}),

@@ -109,7 +109,14 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
         // for `--proxy-port`, on a server's command line.
         const int style =
             po::command_line_style::unix_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(describeOptions()).style(style).run(), vm);
+        // No positional arguments: a stray word is refused, never ignored.
+        const po::positional_options_description none;
+        po::store(po::command_line_parser(args)
+                      .options(describeOptions())
+                      .positional(none)
+                      .style(style)
+                      .run(),
+                  vm);
     } catch (const po::unknown_option& e) {
         return usageError("unknown argument: " + e.get_option_name());
     } catch (const po::multiple_occurrences& e) {

@@ -236,6 +236,7 @@ void TestNotebookSession::kernelStateFollowsRunsAndKernel()
     QCOMPARE(s->kernelState(), QString("dead"));
     kernel->setState(QStringLiteral("idle"));
     QCOMPARE(s->kernelState(), QString("busy"));
+    QTRY_VERIFY(m_runner->waiting);
     m_runner->release();
     QTRY_COMPARE(s->kernelState(), QString("idle"));
     QStringList seen;

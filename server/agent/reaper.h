@@ -2,7 +2,7 @@
 // The one place that calls waitpid in the agent (PID 1 of the sandbox). Every exit status
 // goes to the exec that forked that pid; orphans re-parented to PID 1 are reaped too. A child
 // killed by a signal is written to the agent's log (stderr, agent.log) as one line that
-// lizard-local turns into the sandbox's system log (api/systemlogwatch.*):
+// lizard-local turns into the sandbox's system log (sandboxes/logwatch.*):
 //   lizard-agent: exit-signal ts=<unix ms> pid=<pid> signal=SIGKILL comm=<name> cmd=<command>
 // (cmd: the exec's command line, empty for other processes).
 // SIGCHLD must be blocked in every thread before start() (the reaper uses sigwait).

@@ -3,11 +3,11 @@
 // the two noVNC pages it serves are published through the port proxy like exposed ports.
 #include "api/desktoproutes.h"
 
-#include "api/desktopcommand.h"
 #include "api/jsonbody.h"
-#include "api/sandboxmanager.h"
 #include "common/crypto.h"
 #include "proxy/proxyserver.h"
+#include "sandboxes/desktopcommand.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 namespace lizard::api {

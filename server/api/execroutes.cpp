@@ -5,10 +5,10 @@
 #include "api/jsonbody.h"
 #include "api/keystreams.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/views.h"
 #include "common/crypto.h"
 #include "http/auth.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 #include <array>

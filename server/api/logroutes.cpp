@@ -3,7 +3,7 @@
 #include "api/jsonbody.h"
 #include "api/logstream.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <charconv>
 

@@ -6,8 +6,8 @@
 #include "api/filepaths.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "runtime/agentclient.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <functional>
 

@@ -1,7 +1,7 @@
-#include "api/serveruns.h"
+#include "sandboxes/serveruns.h"
 
-#include "api/activitylog.h"
 #include "common/timeutil.h"
+#include "sandboxes/activitylog.h"
 
 namespace lizard::api {
 

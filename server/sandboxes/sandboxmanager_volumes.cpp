@@ -1,6 +1,6 @@
 // SandboxManager: a volume at /workspace of a sandbox being created.
-#include "api/sandboxmanager.h"
 #include "common/log.h"
+#include "sandboxes/sandboxmanager.h"
 
 namespace lizard::api {
 

@@ -4,13 +4,13 @@
 // with the runtime when lizard-local starts.
 
 #include "api/allowedhosts.h"
-#include "api/storagecheck.h"
 #include "common/result.h"
 #include "http/beast.h"
 #include "logs/systemlog.h"
 #include "runtime/runtime.h"
 #include "runtime/sandboxdisk.h"
 #include "runtime/volumestorage.h"
+#include "sandboxes/storagecheck.h"
 #include "store/store.h"
 
 #include <functional>
@@ -63,8 +63,8 @@ public:
     // SANDBOX_PAUSED while paused (its agent is frozen and could not answer).
     Result<store::SandboxPtr> active(const std::string& id) const;
 
-    // Pause and resume (sandboxpause.cpp). `done` runs on a worker thread once the sandbox is
-    // frozen (thawed). Pausing a paused sandbox, or resuming a running one, changes nothing.
+    // Pause and resume (sandboxmanager_pause.cpp). `done` runs on a worker thread once the sandbox
+    // is frozen (thawed). Pausing a paused sandbox, or resuming a running one, changes nothing.
     void pause(const std::string& id, std::function<void(Status)> done);
     void resume(const std::string& id, std::function<void(Status)> done);
     // Holds one sandbox's operation lock. It owns the mutex too: a kill drops the sandbox's
@@ -142,7 +142,7 @@ private:
     void finishVolume(const std::string& volumeId, const std::string& sandboxId, bool started,
                       const runtime::VolumeMount& mount);
 
-    bool adoptPresent(const store::SandboxRecord& rec); // reconcile.cpp
+    bool adoptPresent(const store::SandboxRecord& rec); // sandboxmanager_reconcile.cpp
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);

@@ -1,4 +1,4 @@
-#include "api/runnerrequests.h"
+#include "sandboxes/runnerrequests.h"
 
 #include "common/timeutil.h"
 

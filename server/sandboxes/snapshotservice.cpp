@@ -1,11 +1,11 @@
-#include "api/snapshotservice.h"
+#include "sandboxes/snapshotservice.h"
 
-#include "api/presnapshothook.h"
-#include "api/sandboxmanager.h"
 #include "common/crypto.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "runtime/runtime.h"
+#include "sandboxes/presnapshothook.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <set>
 

@@ -1,9 +1,9 @@
-#include "api/execactivity.h"
+#include "sandboxes/execactivity.h"
 
-#include "api/activitylog.h"
-#include "api/serveruns.h"
 #include "common/base64.h"
 #include "common/timeutil.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/serveruns.h"
 
 namespace lizard::api {
 

@@ -6,7 +6,7 @@
 // numbers the entries, appends them and tells the followers, so the exec path never waits
 // on the disk.
 
-#include "api/runnerrequests.h"
+#include "sandboxes/runnerrequests.h"
 
 #include <chrono>
 #include <condition_variable>

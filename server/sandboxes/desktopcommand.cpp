@@ -1,4 +1,4 @@
-#include "api/desktopcommand.h"
+#include "sandboxes/desktopcommand.h"
 
 #include "api/agenterrors.h"
 #include "runtime/agentclient.h"

@@ -1,4 +1,4 @@
-#include "api/bootstrap.h"
+#include "service/bootstrap.h"
 
 #include "common/crypto.h"
 #include "common/fileutil.h"

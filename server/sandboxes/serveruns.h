@@ -6,7 +6,7 @@
 // run's entry. Other requests (completion, inspection, the variable explorer) are the app's
 // own and are not recorded.
 
-#include "api/execactivity.h"
+#include "sandboxes/execactivity.h"
 
 #include <map>
 #include <string>

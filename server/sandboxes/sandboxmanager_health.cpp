@@ -1,8 +1,8 @@
 // SandboxManager health checks: a sandbox whose agent died while lizard-local runs (killed
 // from outside, out of memory) must not stay "running" in the API forever. The same rounds
 // renew the agents' leases, so that sandboxes end by themselves once lizard-local is gone.
-#include "api/sandboxmanager.h"
 #include "common/log.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <algorithm>
 

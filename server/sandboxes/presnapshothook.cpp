@@ -1,4 +1,4 @@
-#include "api/presnapshothook.h"
+#include "sandboxes/presnapshothook.h"
 
 #include "common/log.h"
 #include "runtime/agentclient.h"

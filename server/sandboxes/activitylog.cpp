@@ -1,4 +1,4 @@
-#include "api/activitylog.h"
+#include "sandboxes/activitylog.h"
 
 #include "common/log.h"
 #include "common/timeutil.h"

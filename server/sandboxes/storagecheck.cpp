@@ -1,4 +1,4 @@
-#include "api/storagecheck.h"
+#include "sandboxes/storagecheck.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,8 +1,8 @@
-#include "api/logwatch.h"
+#include "sandboxes/logwatch.h"
 
-#include "api/sandboxmanager.h"
 #include "common/fileutil.h"
 #include "common/timeutil.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <fstream>
 #include <regex>

@@ -1,7 +1,7 @@
 // SandboxManager: pause and resume (cgroup freezer through the runtime), and the rule that a
 // paused sandbox takes no exec, process or file call.
-#include "api/sandboxmanager.h"
 #include "common/log.h"
+#include "sandboxes/sandboxmanager.h"
 
 namespace lizard::api {
 

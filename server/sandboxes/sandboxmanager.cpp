@@ -1,10 +1,10 @@
-#include "api/sandboxmanager.h"
+#include "sandboxes/sandboxmanager.h"
 
-#include "api/activitylog.h"
-#include "api/snapshotservice.h"
 #include "common/crypto.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/snapshotservice.h"
 
 namespace lizard::api {
 

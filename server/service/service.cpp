@@ -1,11 +1,7 @@
-#include "api/service.h"
+#include "service/service.h"
 
-#include "api/activitylog.h"
-#include "api/bootstrap.h"
 #include "api/keystreams.h"
-#include "api/logwatch.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "common/crypto.h"
 #include "common/fileutil.h"
 #include "common/instancelock.h"
@@ -13,6 +9,10 @@
 #include "http/httpserver.h"
 #include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/logwatch.h"
+#include "sandboxes/sandboxmanager.h"
+#include "service/bootstrap.h"
 #include "store/store.h"
 
 #include <csignal>

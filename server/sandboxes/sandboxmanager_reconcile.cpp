@@ -1,8 +1,8 @@
 // SandboxManager::reconcileAtStartup: what the store says is running vs what really runs.
-#include "api/sandboxmanager.h"
-#include "api/snapshotservice.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "sandboxes/sandboxmanager.h"
+#include "sandboxes/snapshotservice.h"
 
 namespace lizard::api {
 

@@ -1,5 +1,5 @@
 // POST /api/sandboxes/{id}/exec, GET processes, POST processes/signal.
-#include "api/agenterrors.h"
+#include "api/agenterroranswers.h"
 #include "api/execrequest.h"
 #include "api/execstream.h"
 #include "api/jsonbody.h"

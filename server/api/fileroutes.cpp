@@ -1,7 +1,7 @@
 // Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
 // only check that it is absolute.
-#include "api/agenterrors.h"
-#include "api/filepaths.h"
+#include "api/agenterroranswers.h"
+#include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
 #include "api/streamwriter.h"

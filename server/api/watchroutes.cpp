@@ -2,8 +2,8 @@
 // recursive} → {watcherId}; GET /files/watch/events?watcherId=W → [FsEvent…] (drains);
 // DELETE /files/watch?watcherId=W. The watches live in the sandbox's agent (agent/watchhub.h),
 // so they end with the sandbox, and a fork or a restore (a new agent) starts with none.
-#include "api/agenterrors.h"
-#include "api/filepaths.h"
+#include "api/agenterroranswers.h"
+#include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
 #include "runtime/agentclient.h"

@@ -1,6 +1,6 @@
 #include "sandboxes/desktopcommand.h"
 
-#include "api/agenterrors.h"
+#include "api/agenterroranswers.h"
 #include "runtime/agentclient.h"
 
 #include <charconv>

@@ -8,7 +8,7 @@
 #include "http/beast.h"
 #include "logs/systemlog.h"
 #include "runtime/runtime.h"
-#include "runtime/sandboxdisk.h"
+#include "runtime/sandboxdisks.h"
 #include "runtime/volumestorage.h"
 #include "sandboxes/storagecheck.h"
 #include "store/store.h"

@@ -1,6 +1,6 @@
 // SandboxDisks: default-size disks mounted ahead, so a sandbox create only moves a mount.
 #include "common/log.h"
-#include "runtime/sandboxdisk.h"
+#include "runtime/sandboxdisks.h"
 
 #include <cerrno>
 #include <cstring>

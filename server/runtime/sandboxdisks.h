@@ -56,7 +56,7 @@ private:
     std::string image(const std::string& id) const { return m_root + "/" + id + ".img"; }
     // Copies the golden image of `sizeGb` to `img`, mounts it on `mountPoint` and prepares it.
     Status prepare(const std::string& img, int sizeGb, const std::string& mountPoint);
-    // The pool of default-size disks (sandboxdisk_pool.cpp): a loop device setup and an
+    // The pool of default-size disks (sandboxdisks_pool.cpp): a loop device setup and an
     // ext4 mount cost 10-20 ms, done ahead on a thread; a create only moves a mount.
     void startPool();
     void stopPool();

@@ -1,4 +1,4 @@
-#include "api/filepaths.h"
+#include "api/filerequest.h"
 
 #include "api/jsonbody.h"
 

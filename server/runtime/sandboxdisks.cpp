@@ -1,4 +1,4 @@
-#include "runtime/sandboxdisk.h"
+#include "runtime/sandboxdisks.h"
 
 #include "common/log.h"
 #include "runtime/ext4image.h"

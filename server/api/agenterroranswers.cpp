@@ -1,4 +1,4 @@
-#include "api/agenterrors.h"
+#include "api/agenterroranswers.h"
 
 namespace lizard::api {
 

@@ -1,4 +1,4 @@
-#include "api/logstream.h"
+#include "api/systemlogstream.h"
 
 #include "api/sseencoder.h"
 

@@ -17,7 +17,7 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-// websockify with noVNC's page in the sandbox (agent/desktopscripts.cpp).
+// websockify with noVNC's page in the sandbox (agent/tools/desktopscripts.cpp).
 constexpr int kFullPort = 6080;
 constexpr int kViewPort = 6081;
 constexpr int kDefaultWidth = 1280;

@@ -1,5 +1,5 @@
 // start, isAlive, destroy and orphan cleanup of LinuxRuntime.
-#include "agent/treeremover.h"
+#include "agent/tools/treeremover.h"
 #include "runtime/agentping.h"
 #include "runtime/agenttool.h"
 #include "runtime/linuxruntime.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Runs the desktop template's in-sandbox `lizard-desktop` command (agent/desktopscripts.cpp)
+// Runs the desktop template's in-sandbox `lizard-desktop` command (agent/tools/desktopscripts.cpp)
 // through the sandbox's agent, like an exec, and collects its output.
 
 #include "common/result.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Feeds each running sandbox's system log (logs/systemlog.h) from what lizard-local does not
 // see in its own calls: the agent's messages (agent.log in the sandbox's directory, among them
-// the reaper's "exit-signal" lines: agent/reaper.h) and OOM kills (the memory cgroup's
+// the reaper's "exit-signal" lines: agent/serve/reaper.h) and OOM kills (the memory cgroup's
 // oom_kill count). Every 250 ms, on the worker pool. How far it read is kept in
 // <sandbox dir>/system.log.pos, so a restarted lizard-local neither repeats nor skips lines.
 

@@ -117,7 +117,7 @@ public:
     // Every few seconds, checks that running sandboxes still have their PID 1 (pid and start
     // time; a ping is no proof of death: an agent at its pids limit may not answer). One whose
     // PID 1 is gone twice in a row (killed from outside, OOM...) is marked lost and cleaned up.
-    // Each check also renews the lease of every running agent (agent/lease.h): with no word
+    // Each check also renews the lease of every running agent (agent/serve/lease.h): with no word
     // from lizard-local for `orphanGraceMs` (0: never), or past its deadline, a sandbox ends
     // itself. Set before startHealthChecks.
     void startHealthChecks();

@@ -51,7 +51,7 @@ std::chrono::milliseconds SandboxManager::healthInterval() const
 
 void SandboxManager::renewLease(const store::SandboxRecord& rec)
 {
-    // A frozen agent cannot answer; its lease restarts when it thaws (agent/lease.h).
+    // A frozen agent cannot answer; its lease restarts when it thaws (agent/serve/lease.h).
     if (!rec.paused())
         m_runtime.renewLease(rec.handle, rec.endAtMs, m_orphanGraceMs);
 }

@@ -1,9 +1,9 @@
-// The DNS message reader of a sandbox's allowedHosts forwarder (server/agent/dnsmessage): the
+// The DNS message reader of a sandbox's allowedHosts forwarder (server/agent/serve/dnsmessage): the
 // fuzz bytes are a UDP payload, as sandbox code sends it (a query) or as the network answers
 // (an answer). The forwarder reads the question, the answer's IPv4 addresses and the allowed
 // names, and turns refused queries into error answers in place.
 
-#include "agent/dnsmessage.h"
+#include "agent/serve/dnsmessage.h"
 #include "fuzz_check.h"
 
 #include <cstring>

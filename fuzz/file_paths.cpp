@@ -1,9 +1,9 @@
 // Path handling of file requests: the fuzz bytes are a path (and, after the first NUL-free
-// line, a user name). lizard-local's checks (api/filepaths) and the agent's (agent/filepaths)
-// run on it, and the properties the file operations rely on are asserted.
+// line, a user name). lizard-local's checks (api/filerequest) and the agent's
+// (agent/serve/filepaths) run on it, and the properties the file operations rely on are asserted.
 
-#include "agent/filepaths.h"
-#include "api/filepaths.h"
+#include "agent/serve/filepaths.h"
+#include "api/filerequest.h"
 #include "fuzz_check.h"
 
 #include <string>

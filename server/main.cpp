@@ -1,6 +1,6 @@
 // lizard-local: the Lizard API on 127.0.0.1 with real Linux sandboxes.
-#include "api/service.h"
 #include "common/options.h"
+#include "service/service.h"
 
 #include <cstdio>
 #include <string>

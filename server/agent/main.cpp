@@ -2,7 +2,7 @@
 // a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
 // writable layer (usagewalk.h).
-#include "agent/launcher.h"
+#include "agent/build/launcher.h"
 
 #include <cstring>
 #include <iostream>

@@ -1,11 +1,11 @@
 // GET /api/sandboxes/{id}/activity?since=SEQ&limit=N, a lizard-local extension (see
 // DECISIONS.md "Activity log"): the sandbox's activity entries after SEQ as JSON, or with
 // Accept: text/event-stream those and then every new one as it is recorded.
-#include "api/activitylog.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/streamwriter.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <charconv>
 

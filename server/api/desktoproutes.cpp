@@ -3,11 +3,11 @@
 // the two noVNC pages it serves are published through the port proxy like exposed ports.
 #include "api/desktoproutes.h"
 
-#include "api/desktopcommand.h"
 #include "api/jsonbody.h"
-#include "api/sandboxmanager.h"
 #include "common/crypto.h"
 #include "proxy/proxyserver.h"
+#include "sandboxes/desktopcommand.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 namespace lizard::api {
@@ -17,7 +17,7 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-// websockify with noVNC's page in the sandbox (agent/desktopscripts.cpp).
+// websockify with noVNC's page in the sandbox (agent/tools/desktopscripts.cpp).
 constexpr int kFullPort = 6080;
 constexpr int kViewPort = 6081;
 constexpr int kDefaultWidth = 1280;

@@ -1,14 +1,14 @@
 // POST /api/sandboxes/{id}/exec, GET processes, POST processes/signal.
-#include "api/agenterrors.h"
+#include "api/agenterroranswers.h"
 #include "api/execrequest.h"
 #include "api/execstream.h"
 #include "api/jsonbody.h"
 #include "api/keystreams.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/views.h"
 #include "common/crypto.h"
 #include "http/auth.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 #include <array>

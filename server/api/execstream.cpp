@@ -1,6 +1,6 @@
 #include "api/execstream.h"
 
-#include "api/agenterrors.h"
+#include "api/agenterroranswers.h"
 #include "api/execrequest.h"
 #include "common/log.h"
 

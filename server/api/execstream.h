@@ -2,11 +2,11 @@
 // A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
 // reading paused until each HTTP write completed. A client that hangs up cancels the exec.
 
-#include "api/execactivity.h"
 #include "api/keystreams.h"
 #include "api/sseencoder.h"
 #include "api/streamwriter.h"
 #include "runtime/agentclient.h"
+#include "sandboxes/execactivity.h"
 
 #include <functional>
 #include <memory>

@@ -1,8 +1,8 @@
 // Exposed ports: POST/DELETE /api/sandboxes/{id}/expose/{port}, served by the port proxy.
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 #include <charconv>

@@ -1,15 +1,15 @@
 // Files inside a sandbox. Every path is resolved by the agent inside the sandbox; here we
 // only check that it is absolute.
-#include "api/activitylog.h"
-#include "api/agenterrors.h"
-#include "api/filepaths.h"
+#include "api/agenterroranswers.h"
+#include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/streamwriter.h"
 #include "api/views.h"
 #include "common/base64.h"
 #include "runtime/agentclient.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <functional>
 

@@ -4,10 +4,10 @@
 // {sandbox: info} or {error, code, ...}.
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/sizes.h"
-#include "api/snapshotservice.h"
 #include "api/views.h"
+#include "sandboxes/sandboxmanager.h"
+#include "sandboxes/snapshotservice.h"
 #include "store/store.h"
 
 #include <atomic>

@@ -1,6 +1,6 @@
 // POST /api/sandboxes/{id}/pause and /resume.
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
+#include "sandboxes/sandboxmanager.h"
 
 namespace lizard::api {
 

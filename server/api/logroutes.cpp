@@ -1,9 +1,9 @@
 // GET /api/sandboxes/{id}/logs?tail=N[&follow=false]: the sandbox's system log as SSE
-// (logstream.h). A read-only key may read it (a GET).
+// (systemlogstream.h). A read-only key may read it (a GET).
 #include "api/jsonbody.h"
-#include "api/logstream.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
+#include "api/systemlogstream.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <charconv>
 

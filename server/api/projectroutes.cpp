@@ -2,8 +2,8 @@
 // start, used when a sandbox is created without projectId) can be renamed, not deleted.
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/views.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 namespace lizard::api {

@@ -2,7 +2,7 @@
 
 #include "api/jsonbody.h"
 #include "api/sizes.h"
-#include "api/snapshotservice.h"
+#include "sandboxes/snapshotservice.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // the snapshot's own project (another projectId: 403 SNAPSHOT_SCOPE, as the SDK documents),
 // with its template and size (the body's are ignored) and its envs (the body's win).
 
-#include "api/sandboxmanager.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <nlohmann/json.hpp>
 

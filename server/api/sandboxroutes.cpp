@@ -3,12 +3,12 @@
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/sizes.h"
-#include "api/snapshotservice.h"
 #include "api/views.h"
 #include "common/timeutil.h"
 #include "http/responses.h"
+#include "sandboxes/sandboxmanager.h"
+#include "sandboxes/snapshotservice.h"
 #include "store/store.h"
 
 namespace lizard::api {

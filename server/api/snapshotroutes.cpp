@@ -2,9 +2,9 @@
 // PATCH (name; poolSize and scope accepted and ignored), delete.
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
-#include "api/snapshotservice.h"
 #include "api/views.h"
+#include "sandboxes/sandboxmanager.h"
+#include "sandboxes/snapshotservice.h"
 #include "store/store.h"
 
 namespace lizard::api {

@@ -2,11 +2,11 @@
 // work (mkfs, resize, removal) runs on the worker pool.
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "api/volumerequest.h"
 #include "common/crypto.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "sandboxes/sandboxmanager.h"
 #include "store/store.h"
 
 namespace lizard::api {

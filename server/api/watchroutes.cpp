@@ -1,13 +1,14 @@
 // fs.watch, a lizard-local extension (the cloud answers 501): POST /files/watch {path,
 // recursive} → {watcherId}; GET /files/watch/events?watcherId=W → [FsEvent…] (drains);
-// DELETE /files/watch?watcherId=W. The watches live in the sandbox's agent (agent/watchhub.h),
-// so they end with the sandbox, and a fork or a restore (a new agent) starts with none.
-#include "api/agenterrors.h"
-#include "api/filepaths.h"
+// DELETE /files/watch?watcherId=W. The watches live in the sandbox's agent
+// (agent/serve/watchhub.h), so they end with the sandbox, and a fork or a restore (a new agent)
+// starts with none.
+#include "api/agenterroranswers.h"
+#include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
-#include "api/sandboxmanager.h"
 #include "runtime/agentclient.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <functional>
 

@@ -4,9 +4,9 @@
 // connection the agent opened inside the sandbox. Bodies stream in 64 KiB steps in both
 // directions: the next read waits for the previous write (backpressure). A 101 answer turns
 // the connection into a two-way byte pipe (WebSocket).
-//   proxysession.cpp  requests and access rules
-//   proxyforward.cpp  the relay of one request and its response
-//   proxytunnel.cpp   the byte pipe after an upgrade
+//   proxysession.cpp          requests and access rules
+//   proxysession_forward.cpp  the relay of one request and its response
+//   proxysession_tunnel.cpp   the byte pipe after an upgrade
 
 #include "http/beast.h"
 #include "proxy/exposure.h"
@@ -52,7 +52,7 @@ private:
     void close();
     void linger(); // half-close after the last answer, drain briefly, then close
 
-    // proxyforward.cpp
+    // proxysession_forward.cpp
     void forward();
     void dial();
     void onDialed(int fd);
@@ -64,7 +64,7 @@ private:
     void finishExchange();
     void upstreamFailed(const std::string& what);
 
-    // proxytunnel.cpp
+    // proxysession_tunnel.cpp
     void startTunnel();
     void pipe(bool toUpstream);
 

@@ -1,6 +1,6 @@
 #include "runtime/agentclient.h"
 
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 #include "runtime/agentconnection.h"
 #include "runtime/agenterrors.h"
 #include "runtime/agentlimits.h"

@@ -1,6 +1,6 @@
 // AgentClient::connectPort: the "connect" request, whose reply carries a connected socket
 // (SCM_RIGHTS). asio's reads drop ancillary data, so the reply is read with recvmsg here.
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 #include "runtime/agentclient.h"
 #include "runtime/agenterrors.h"
 #include "runtime/agentgate.h"

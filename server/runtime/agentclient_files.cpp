@@ -1,5 +1,5 @@
 // AgentClient::readFile and writeFile: file bytes as D frames ended by Z.
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 #include "runtime/agentclient.h"
 #include "runtime/agentconnection.h"
 #include "runtime/agenterrors.h"

@@ -1,6 +1,6 @@
 #include "runtime/agentconnection.h"
 
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 #include "runtime/agenterrors.h"
 #include "runtime/agentlimits.h"
 #include "runtime/agentprobe.h"

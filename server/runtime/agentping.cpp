@@ -1,6 +1,6 @@
 #include "runtime/agentping.h"
 
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 
 #include <cerrno>
 #include <chrono>

@@ -5,7 +5,7 @@
 
 namespace lizard::runtime {
 
-// `request` is the ping's JSON (a ping may carry a lease, see agent/lease.h).
+// `request` is the ping's JSON (a ping may carry a lease, see agent/serve/lease.h).
 bool pingAgent(const std::string& socketPath, int timeoutMs,
                const std::string& request = R"({"op":"ping"})");
 

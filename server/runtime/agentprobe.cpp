@@ -1,6 +1,6 @@
 #include "runtime/agentprobe.h"
 
-#include "agent/frame.h"
+#include "agent/serve/frame.h"
 #include "runtime/agentconnection.h"
 #include "runtime/agentgate.h"
 #include "runtime/agentlimits.h"

@@ -40,7 +40,7 @@ public:
     // Ids of sandbox cgroups that exist (for orphan cleanup).
     std::vector<std::string> existingIds() const;
 
-    // The freezer of the sandbox's cgroup (cgroupfreezer.cpp): "cgroup-v2", "cgroup-v1", or
+    // The freezer of the sandbox's cgroup (cgroupmanager_freezer.cpp): "cgroup-v2", "cgroup-v1", or
     // empty when the sandbox has none (no cgroups here, or no freezer hierarchy).
     std::string freezerKind(const std::string& id) const;
     // Freezes or thaws and waits until the kernel reports it done (at most timeoutMs).

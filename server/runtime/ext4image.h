@@ -1,6 +1,6 @@
 #pragma once
 // Sparse ext4 image files, shared by volumes (volumestorage) and sandbox disks
-// (sandboxdisk): create and format one, copy one without its holes, and check once whether
+// (sandboxdisks.h): create and format one, copy one without its holes, and check once whether
 // this host can mount one at all. Blocking calls; root only where they mount.
 
 #include "common/result.h"

@@ -1,7 +1,7 @@
 // Creation of the runtime: directories, host probes and the template skeleton.
 #include "runtime/linuxruntime.h"
 
-#include "agent/treeremover.h"
+#include "agent/tools/treeremover.h"
 #include "common/log.h"
 #include "runtime/agenttool.h"
 #include "runtime/hostprobe.h"

@@ -5,7 +5,7 @@
 #include "runtime/diskwatch.h"
 #include "runtime/idmapping.h"
 #include "runtime/runtime.h"
-#include "runtime/sandboxdisk.h"
+#include "runtime/sandboxdisks.h"
 #include "runtime/systemdscope.h"
 
 #include <memory>

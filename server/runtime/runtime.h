@@ -27,7 +27,7 @@ struct SandboxSpec
     Limits limits;
     std::map<std::string, std::string> envs; // create-time envs, applied to every exec
     bool internetAccess = true;
-    // allowedHosts (agent/allowpolicy.h): no internet, only these through slirp4netns (IPv4
+    // allowedHosts (agent/build/allowpolicy.h): no internet, only these through slirp4netns (IPv4
     // prefixes on every port, host names on TCP 80/443). internetAccess is ignored then.
     bool allowList = false;
     std::vector<std::string> allowCidrs;

@@ -4,7 +4,7 @@
 // with TasksMax, MemoryMax, MemorySwapMax and CPUQuota, which the user manager writes into
 // the scope's cgroup v2 (its subtree is delegated to it on most desktops). Used only when a
 // real try at startup shows those limits in a scope's cgroup; else the sandbox keeps its
-// rlimits (server/agent/rlimits.h).
+// rlimits (server/agent/build/rlimits.h).
 
 #include "runtime/runtime.h"
 

@@ -1,6 +1,6 @@
 #include "runtime/volumestorage.h"
 
-#include "agent/treeremover.h"
+#include "agent/tools/treeremover.h"
 #include "common/fileutil.h"
 #include "common/log.h"
 #include "runtime/agenttool.h"

@@ -63,7 +63,7 @@ public:
     // Marks a running sandbox stopped; returns the record as it was, or null if not running.
     SandboxPtr markStopped(const std::string& id, const std::string& reason);
     Status setEndAt(const std::string& id, int64_t endAtMs);
-    // running <-> paused (store_snapshots.cpp); clears pauseError. 404 if not alive.
+    // running <-> paused (store_pause.cpp); clears pauseError. 404 if not alive.
     Status setPaused(const std::string& id, bool paused);
     Status setPauseError(const std::string& id, const std::string& error);
 

@@ -1,5 +1,5 @@
 // Escape suite, allowedHosts: a sandbox created with a list reaches what the list names and
-// nothing else, enforced by the kernel (agent/allowpolicy.h), against a test network this
+// nothing else, enforced by the kernel (agent/build/allowpolicy.h), against a test network this
 // suite builds (allowedhosts_support.h); each refusal has a control beside it that succeeds.
 #include "allowedhosts_support.h"
 

@@ -1,7 +1,7 @@
 // allowedHosts without a sandbox: which entries the API takes and how it splits them
 // (api/allowedhosts.cpp), and which names the sandbox's DNS forwarder lets through
-// (agent/dnsmessage.cpp). tests/security/tst_sec_allowedhosts.cpp runs the real thing.
-#include "agent/dnsmessage.h"
+// (agent/serve/dnsmessage.cpp). tests/security/tst_sec_allowedhosts.cpp runs the real thing.
+#include "agent/serve/dnsmessage.h"
 #include "api/allowedhosts.h"
 
 #include <QtTest>

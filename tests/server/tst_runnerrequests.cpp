@@ -1,6 +1,6 @@
 // Which files are serve-mode runner requests, and what is noted of a run: the table the files
-// route fills and the serve exec's activity takes from (server/api/runnerrequests.h).
-#include "api/runnerrequests.h"
+// route fills and the serve exec's activity takes from (server/sandboxes/runnerrequests.h).
+#include "sandboxes/runnerrequests.h"
 
 #include <QTest>
 

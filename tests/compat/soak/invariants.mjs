@@ -7,7 +7,7 @@
 // when the same thing is still there, still unlisted, at the next check 30 s later.
 import { fmt } from './stats.mjs'
 
-// Default-size disks the server mounts ahead (kPoolSize in server/runtime/sandboxdisk_pool.cpp).
+// Default-size disks the server mounts ahead (kPoolSize in server/runtime/sandboxdisks_pool.cpp).
 const DISK_POOL_SIZE = 2
 // Descriptors above the figure first seen with the same number of live sandboxes that are
 // still within bounds: keep-alive connections of 8 clients, streams of calls in flight.

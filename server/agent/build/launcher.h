@@ -1,0 +1,12 @@
+#pragma once
+// `lizard-agent init|template|remove`: runs on the host as the server's user, creates the
+// user namespace (maps written from outside) and does the mode's work inside it. Prints one
+// JSON line on stdout: {"ok":true,"pid":N,"network":bool} or {"ok":false,"error":"..."}.
+
+#include "agent/build/launchconfig.h"
+
+namespace lizard::agent {
+
+int runLauncher(const LaunchConfig& config);
+
+} // namespace lizard::agent

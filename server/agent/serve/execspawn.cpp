@@ -1,0 +1,176 @@
+#include "agent/serve/execspawn.h"
+
+#include "agent/build/rlimits.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace lizard::agent {
+
+namespace {
+
+enum Stage : int { StageStdio = 1, StageCreds = 2, StageCwd = 3, StageExec = 4 };
+
+struct ChildFailure
+{
+    int stage;
+    int err;
+};
+
+[[noreturn]] void failChild(int fd, int stage)
+{
+    ChildFailure f{stage, errno};
+    [[maybe_unused]] auto n = ::write(fd, &f, sizeof f);
+    ::_exit(127);
+}
+
+} // namespace
+
+std::string resolveExecutable(const std::string& name,
+                              const std::map<std::string, std::string>& env)
+{
+    if (name.find('/') != std::string::npos)
+        return name;
+    auto it = env.find("PATH");
+    std::string path = it != env.end() ? it->second : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        auto end = path.find(':', start);
+        if (end == std::string::npos)
+            end = path.size();
+        std::string dir = path.substr(start, end - start);
+        std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        struct stat st
+        {
+        };
+        if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+            ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+        start = end + 1;
+    }
+    return {};
+}
+
+Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
+{
+    Spawned out;
+    std::string exe = resolveExecutable(request.argv.at(0), request.env);
+    if (exe.empty()) {
+        out.errorCode = "SPAWN_FAILED";
+        out.errorMessage = request.argv[0] + ": command not found";
+        return out;
+    }
+    std::vector<std::string> envStrings;
+    for (const auto& [k, v] : request.env)
+        envStrings.push_back(k + "=" + v);
+    std::vector<char*> argv, envp;
+    for (const auto& a : request.argv)
+        argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    for (auto& e : envStrings)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
+
+    int outPipe[2], errPipe[2], failPipe[2];
+    if (::pipe2(outPipe, O_CLOEXEC) != 0)
+        return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
+    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
+        ::close(outPipe[0]);
+        ::close(outPipe[1]);
+        return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
+    }
+    if (::pipe2(failPipe, O_CLOEXEC) != 0) {
+        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]})
+            ::close(fd);
+        return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
+    }
+    // Bigger pipes mean fewer wake-ups when a command writes a lot.
+    ::fcntl(outPipe[1], F_SETPIPE_SZ, 1 << 20);
+    ::fcntl(errPipe[1], F_SETPIPE_SZ, 1 << 20);
+
+    const char* cwd = request.cwd.c_str();
+    const char* exePath = exe.c_str();
+    const uid_t uid = request.user.uid;
+    const gid_t gid = request.user.gid;
+    const bool noFileGrowth = request.noFileGrowth;
+    sigset_t empty;
+    sigemptyset(&empty);
+
+    auto lock = reaper.lockForSpawn();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        ::setsid();
+        ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+        int devNull = ::open("/dev/null", O_RDONLY);
+        if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 ||
+            ::dup2(errPipe[1], 2) < 0)
+            failChild(failPipe[1], StageStdio);
+        if (uid != 0 || gid != 0) {
+            gid_t groups[1] = {gid};
+            ::setgroups(1, groups); // denied when only one uid is mapped; harmless then
+            if (::setresgid(gid, gid, gid) != 0 || ::setresuid(uid, uid, uid) != 0)
+                failChild(failPipe[1], StageCreds);
+        }
+        if (::chdir(cwd) != 0)
+            failChild(failPipe[1], StageCwd);
+        restoreProgramDataLimit();
+        if (noFileGrowth) {
+            const rlimit none{0, 0};
+            ::setrlimit(RLIMIT_FSIZE, &none);
+        }
+        ::execve(exePath, argv.data(), envp.data());
+        failChild(failPipe[1], StageExec);
+    }
+    int forkErr = errno;
+    if (pid > 0) {
+        std::string command;
+        for (const auto& arg : request.argv)
+            command += (command.empty() ? "" : " ") + arg;
+        out.exit = reaper.watchLocked(pid, std::move(command));
+    }
+    lock.unlock();
+
+    ::close(outPipe[1]);
+    ::close(errPipe[1]);
+    ::close(failPipe[1]);
+    if (pid < 0) {
+        ::close(outPipe[0]);
+        ::close(errPipe[0]);
+        ::close(failPipe[0]);
+        out.errorCode = "SPAWN_FAILED";
+        out.errorMessage = std::string("fork: ") + std::strerror(forkErr);
+        return out;
+    }
+    ChildFailure failure{};
+    ssize_t n;
+    do {
+        n = ::read(failPipe[0], &failure, sizeof failure);
+    } while (n < 0 && errno == EINTR);
+    ::close(failPipe[0]);
+    if (n == ssize_t(sizeof failure)) {
+        ::close(outPipe[0]);
+        ::close(errPipe[0]);
+        const char* what = failure.stage == StageCwd    ? "working directory "
+                           : failure.stage == StageExec ? "execve "
+                                                        : "setup ";
+        out.errorCode = failure.stage == StageCwd && failure.err == ENOENT    ? "NOT_FOUND"
+                        : failure.stage == StageCwd && failure.err == ENOTDIR ? "NOT_A_DIRECTORY"
+                        : failure.stage == StageCwd && failure.err == EACCES  ? "PERMISSION_DENIED"
+                                                                              : "SPAWN_FAILED";
+        out.errorMessage = what + (failure.stage == StageCwd ? request.cwd : exe) + ": " +
+                           std::strerror(failure.err);
+        return out; // the reaper collects the child's status into the unused slot
+    }
+    out.pid = pid;
+    out.stdoutFd = outPipe[0];
+    out.stderrFd = errPipe[0];
+    return out;
+}
+
+} // namespace lizard::agent

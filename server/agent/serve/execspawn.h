@@ -1,0 +1,41 @@
+#pragma once
+// Forks one exec'd command: own session and process group, /dev/null stdin, pipes for
+// stdout/stderr, the user's credentials. Everything the child needs is prepared before
+// fork(); the child only makes async-signal-safe calls.
+
+#include "agent/serve/reaper.h"
+#include "agent/serve/userdb.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lizard::agent {
+
+struct SpawnRequest
+{
+    std::vector<std::string> argv;
+    std::map<std::string, std::string> env;
+    std::string cwd;
+    UserInfo user;
+    bool noFileGrowth = false; // RLIMIT_FSIZE 0 (the disk watch found the layer full)
+};
+
+struct Spawned
+{
+    pid_t pid = 0;
+    int stdoutFd = -1;
+    int stderrFd = -1;
+    std::shared_ptr<ExitSlot> exit;
+    std::string errorCode; // empty when it started
+    std::string errorMessage;
+};
+
+Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper);
+
+// Looks `name` up in the PATH of `env` (or returns it when it contains a slash).
+std::string resolveExecutable(const std::string& name,
+                              const std::map<std::string, std::string>& env);
+
+} // namespace lizard::agent

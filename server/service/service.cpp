@@ -1,0 +1,196 @@
+#include "service/service.h"
+
+#include "api/keystreams.h"
+#include "api/routes.h"
+#include "common/crypto.h"
+#include "common/fileutil.h"
+#include "common/instancelock.h"
+#include "common/log.h"
+#include "http/httpserver.h"
+#include "proxy/proxyserver.h"
+#include "runtime/runtime.h"
+#include "sandboxes/activitylog.h"
+#include "sandboxes/logwatch.h"
+#include "sandboxes/sandboxmanager.h"
+#include "service/bootstrap.h"
+#include "store/store.h"
+
+#include <csignal>
+#include <cstdio>
+#include <future>
+#include <pwd.h>
+#include <thread>
+#include <unistd.h>
+
+namespace lizard::api {
+
+namespace {
+
+// A secret of this server's, made once (0600) and kept in the data directory.
+Result<std::string> loadOrCreateSecret(const std::string& path)
+{
+    if (auto existing = readSmallFile(path, 4096); existing && existing->size() >= 32)
+        return *existing;
+    const std::string secret = randomAlnum(43);
+    if (Status s = writeFileAtomic(path, secret, 0600); !s)
+        return s.error();
+    return secret;
+}
+
+int fail(const std::string& message, int code = 1)
+{
+    std::fprintf(stderr, "lizard-local: %s\n", message.c_str());
+    return code;
+}
+
+std::string runningUrl(const std::string& dataDir)
+{
+    auto info = readSmallFile(dataDir + "/server.json");
+    if (!info)
+        return {};
+    const auto j = nlohmann::json::parse(*info, nullptr, false);
+    return j.is_object() && j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>()
+                                                                      : std::string();
+}
+
+std::string userName()
+{
+    if (const passwd* pw = getpwuid(geteuid()); pw != nullptr && pw->pw_name != nullptr)
+        return pw->pw_name;
+    return "uid" + std::to_string(geteuid());
+}
+
+void logCapabilities(const runtime::Capabilities& c)
+{
+    auto yesNo = [](bool b) { return b ? std::string("yes") : std::string("no"); };
+    log::info("runtime: sandboxes " + yesNo(c.sandboxes) +
+              (c.sandboxes ? "" : " (" + c.sandboxesError + ")"));
+    log::info("runtime: cgroup mode " + c.cgroupMode + ", limits " + yesNo(c.limits) +
+              (c.limits ? "" : " (" + c.limitsNote + ")"));
+    log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
+    log::info("runtime: pause by " + (c.freezer == "signals"
+                                          ? std::string("SIGSTOP of the process tree")
+                                          : "the cgroup freezer (" + c.freezer + ")"));
+    log::info("runtime: sandbox disk quota " + yesNo(c.diskQuota) +
+              (c.diskQuota ? "" : " (" + c.diskQuotaNote + ")"));
+    log::info("runtime: interpreter template " + yesNo(c.interpreterTemplate) +
+              (c.interpreterTemplate ? "" : " (missing: " + c.interpreterMissing + ")"));
+}
+
+} // namespace
+
+int runService(const Options& options)
+{
+    std::signal(SIGPIPE, SIG_IGN);
+    const std::string& dir = options.dataDir;
+    if (Status s = prepareDataDir(dir); !s)
+        return fail(s.error().message);
+    InstanceLock lock;
+    if (Status s = lock.acquire(dir + "/lock"); !s) {
+        if (s.error().status != 409)
+            return fail(s.error().message);
+        const std::string url = runningUrl(dir);
+        return fail("another lizard-local is already running for " + dir +
+                        (url.empty() ? "" : " at " + url),
+                    3);
+    }
+    auto store = store::Store::open(dir + "/lizard.db");
+    if (!store)
+        return fail(store.error().message);
+    auto keyFile = ensureApiKey(**store, dir);
+    if (!keyFile)
+        return fail(keyFile.error().message);
+    if (Status s = ensureDefaultProject(**store); !s)
+        return fail(s.error().message);
+    auto rt = runtime::Runtime::create(dir);
+    if (!rt)
+        return fail("sandbox runtime: " + rt.error().message);
+    logCapabilities((*rt)->capabilities());
+
+    http::net::io_context ioc{2};
+    http::net::thread_pool workers{4};
+    SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
+    runtime::VolumeStorage volumes(dir);
+    log::info(volumes.enforcesSize()
+                  ? std::string("volumes: ext4 images, sizes enforced")
+                  : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
+    manager.setVolumeStorage(&volumes);
+    manager.setDataDir(dir);
+    std::unique_ptr<ActivityLog> activity;
+    if (options.activity)
+        activity = std::make_unique<ActivityLog>(dir + "/sandboxes", options.activityMaxBytes);
+    manager.setActivity(activity.get());
+    log::info(activity ? "activity log: on, " + std::to_string(options.activityMaxBytes / 1024) +
+                             " KiB per sandbox"
+                       : std::string("activity log: off (--no-activity)"));
+    manager.reconcileAtStartup();
+    manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
+    manager.startHealthChecks();
+    LogWatch logWatch(**store, manager, ioc, workers, dir);
+    logWatch.start();
+
+    proxy::ProxyServer portProxy(ioc, **store);
+    Status proxyOpen = portProxy.open(static_cast<unsigned short>(options.proxyPort));
+    if (!proxyOpen && !options.proxyPortGiven && options.proxyPort != 0) {
+        // API port + 1 is only our habit: another program (or an outgoing connection, for an
+        // API port in the ephemeral range) may hold it. Any free port serves; exposures say which.
+        log::warn(proxyOpen.error().message + "; the port proxy uses a free port instead");
+        proxyOpen = portProxy.open(0);
+    }
+    if (!proxyOpen)
+        return fail(proxyOpen.error().message);
+
+    Router router(**store);
+    ApiContext ctx{**store, manager, **rt, userName()};
+    ctx.proxy = &portProxy;
+    KeyStreams keyStreams;
+    ctx.keyStreams = &keyStreams;
+    auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
+    if (!desktopSecret)
+        return fail(desktopSecret.error().message);
+    ctx.desktopSecret = *desktopSecret;
+    registerAllRoutes(router, ctx);
+    http::HttpServer server(ioc, router);
+    if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)
+        return fail(s.error().message);
+    server.start();
+    portProxy.start();
+
+    std::promise<int> stopSignal;
+    http::net::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&stopSignal](boost::system::error_code ec, int sig) {
+        stopSignal.set_value(ec ? 0 : sig);
+    });
+    auto guard = http::net::make_work_guard(ioc);
+    std::vector<std::thread> ioThreads;
+    for (int i = 0; i < 2; ++i)
+        ioThreads.emplace_back([&ioc] { ioc.run(); });
+
+    const std::string url = "http://127.0.0.1:" + std::to_string(server.port());
+    const nlohmann::json info = {
+        {"url", url},        {"port", server.port()}, {"proxyPort", portProxy.port()},
+        {"pid", ::getpid()}, {"keyFile", *keyFile},   {"version", LIZARD_VERSION}};
+    if (Status s = writeFileAtomic(dir + "/server.json", info.dump(2) + "\n", 0600); !s)
+        log::warn(s.error().message);
+    std::printf("lizard-local %s listening on %s\n", LIZARD_VERSION, url.c_str());
+    std::printf("key file: %s\n", keyFile->c_str());
+    std::fflush(stdout);
+
+    const int sig = stopSignal.get_future().get();
+    log::info("signal " + std::to_string(sig) +
+              ": stopping (sandboxes keep running and are adopted next start)");
+    ::unlink((dir + "/server.json").c_str());
+    portProxy.stop();
+    server.stop(std::chrono::seconds(10));
+    manager.shutdown();
+    logWatch.stop();
+    workers.join();
+    guard.reset();
+    ioc.stop();
+    for (auto& t : ioThreads)
+        t.join();
+    log::info("stopped");
+    return 0;
+}
+
+} // namespace lizard::api

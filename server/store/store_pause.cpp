@@ -1,0 +1,42 @@
+// Store: the pause state of sandboxes.
+#include "store/store.h"
+
+namespace lizard::store {
+
+Status Store::updateSandbox(const std::string& id, const std::string& sql,
+                            const std::function<void(SandboxRecord&)>& change)
+{
+    std::lock_guard writer(m_writeMutex);
+    SandboxPtr old = sandbox(id);
+    if (!old || !old->running())
+        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+    auto updated = std::make_shared<SandboxRecord>(*old);
+    change(*updated);
+    {
+        std::lock_guard lock(m_db->mutex());
+        Statement q(m_db->handle(), sql);
+        q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, id);
+        if (!q.run())
+            return Error{500, "STORE", "cannot update the sandbox: " + m_db->lastError()};
+    }
+    std::unique_lock lock(m_mutex);
+    m_sandboxes[id] = updated;
+    return okStatus();
+}
+
+Status Store::setPaused(const std::string& id, bool paused)
+{
+    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
+                         [paused](SandboxRecord& r) {
+                             r.status = paused ? "paused" : "running";
+                             r.pauseError.clear();
+                         });
+}
+
+Status Store::setPauseError(const std::string& id, const std::string& error)
+{
+    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
+                         [&error](SandboxRecord& r) { r.pauseError = error; });
+}
+
+} // namespace lizard::store

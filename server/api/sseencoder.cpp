@@ -159,7 +159,7 @@ LineSplitter::LineSplitter(std::string_view streamName)
     m_prefix += "\",\"line\":";
 }
 
-void LineSplitter::emit(std::string_view line, std::string& out) const
+void LineSplitter::appendEvent(std::string_view line, std::string& out) const
 {
     out += m_prefix;
     appendJsonString(out, line);
@@ -176,23 +176,23 @@ void LineSplitter::feed(std::string_view chunk, std::string& out)
             m_partial.append(chunk);
             while (m_partial.size() >= kMaxLineBytes) {
                 const size_t cut = utf8Boundary(m_partial, kMaxLineBytes);
-                emit(std::string_view(m_partial).substr(0, cut), out);
+                appendEvent(std::string_view(m_partial).substr(0, cut), out);
                 m_partial.erase(0, cut);
             }
             return;
         }
         const size_t len = static_cast<const char*>(nl) - chunk.data();
         if (m_partial.empty() && len <= kMaxLineBytes) {
-            emit(chunk.substr(0, len), out);
+            appendEvent(chunk.substr(0, len), out);
         } else {
             m_partial.append(chunk.substr(0, len));
             std::string_view rest(m_partial);
             while (rest.size() > kMaxLineBytes) {
                 const size_t cut = utf8Boundary(rest, kMaxLineBytes);
-                emit(rest.substr(0, cut), out);
+                appendEvent(rest.substr(0, cut), out);
                 rest.remove_prefix(cut);
             }
-            emit(rest, out);
+            appendEvent(rest, out);
             m_partial.clear();
         }
         chunk.remove_prefix(len + 1);
@@ -203,7 +203,7 @@ void LineSplitter::flush(std::string& out)
 {
     if (m_partial.empty())
         return;
-    emit(m_partial, out);
+    appendEvent(m_partial, out);
     m_partial.clear();
 }
 

@@ -30,7 +30,8 @@ public:
     void flush(std::string& out);
 
 private:
-    void emit(std::string_view line, std::string& out) const;
+    // (Not `emit`: that is a macro of Qt, which the server suites include first.)
+    void appendEvent(std::string_view line, std::string& out) const;
 
     std::string m_prefix; // data: {"stream":"stdout","line":
     std::string m_partial;

@@ -1,2 +1,2 @@
-// The source of the libraries that only hold the suites' precompiled headers (tests/CMakeLists.txt):
-// a library needs one, and this one compiles to nothing.
+// The one source of the libraries that only hold the suites' precompiled headers
+// (tests/CMakeLists.txt): a library needs a source, and this one compiles to nothing.

@@ -157,12 +157,27 @@ void LocalServer::stop()
 {
     if (!m_proc)
         return;
+    // As another user the process is runuser, which can end before the server it started: a
+    // start right after would then find the data directory still locked. Wait for the server.
+    const qint64 server = serverPid();
     if (m_proc->state() == QProcess::Running) {
         m_proc->terminate();
         if (!m_proc->waitForFinished(15000)) {
             m_proc->kill();
             m_proc->waitForFinished(5000);
         }
+    }
+    if (server > 1) {
+        const auto gone = [server] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(server));
+            // Gone, or a zombie that its new parent has yet to reap: it holds no lock.
+            return !stat.open(QIODevice::ReadOnly) || stat.readAll().contains(") Z ");
+        };
+        QDeadlineTimer deadline(15000);
+        while (!gone() && !deadline.hasExpired())
+            QThread::msleep(20);
+        if (!gone())
+            ::kill(pid_t(server), SIGKILL);
     }
     m_log += m_proc->readAll();
     m_proc.reset();

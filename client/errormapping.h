@@ -1,6 +1,6 @@
 #pragma once
 // HTTP answers and transport failures → ApiError, exactly as the official SDK maps them
-// (lizard-api.md, "Errors"; the SDK's handleApiError).
+// (the SDK's handleApiError; the codes lizard-local adds are in server/api/DECISIONS.md).
 
 #include "client/httpmessage.h"
 #include "client/types.h"

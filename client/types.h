@@ -1,6 +1,7 @@
 #pragma once
-// Value types of the Lizard API as the desktop app sees them. Field names follow
-// ../shared/docs/lizard-api.md; parsing lives in jsonmapping.cpp.
+// Value types of the Lizard API as the desktop app sees them. Field names follow the official
+// SDK's types (its index.d.ts, pinned by tests/compat/package.json); parsing lives in
+// jsonmapping.cpp.
 
 #include <QByteArray>
 #include <QDateTime>

@@ -1,5 +1,6 @@
 #pragma once
-// The routes of lizard-api.md, grouped by resource. Each register* adds its routes.
+// The routes of the Lizard API and of lizard-local's extensions (server/api/DECISIONS.md),
+// grouped by resource. Each register* adds its routes.
 
 #include "api/router.h"
 #include "http/beast.h"

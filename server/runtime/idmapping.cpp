@@ -40,24 +40,6 @@ bool executable(const char* path)
 
 } // namespace
 
-uid_t IdMapping::hostUid(uid_t id) const
-{
-    if (kind == "root")
-        return hostRoot + id;
-    if (kind == "subid" && id > 0)
-        return subUid + id - 1;
-    return hostRoot;
-}
-
-gid_t IdMapping::hostGid(gid_t id) const
-{
-    if (kind == "root")
-        return hostRootGid + id;
-    if (kind == "subid" && id > 0)
-        return subGid + id - 1;
-    return hostRootGid;
-}
-
 nlohmann::json IdMapping::toJson() const
 {
     return {{"kind", kind},     {"uid", hostRoot},  {"gid", hostRootGid}, {"hostRoot", hostRoot},

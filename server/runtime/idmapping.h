@@ -1,5 +1,5 @@
 #pragma once
-// Chooses how sandbox uids map to host uids for the running server (see the brief):
+// Chooses how sandbox uids map to host uids for the running server (server/runtime/README.md):
 // root → 0..65535 on 1000000000..; non-root with newuidmap and a subordinate range → 0 is
 // the caller, 1..65535 the range; otherwise only 0 → the caller.
 
@@ -19,9 +19,6 @@ struct IdMapping
     std::string note; // why the full range is not available
 
     bool fullRange() const { return kind != "single"; }
-    // Host uid of sandbox uid `id` (for chown of directories the sandbox must write).
-    uid_t hostUid(uid_t id) const;
-    gid_t hostGid(gid_t id) const;
     nlohmann::json toJson() const;
 };
 

@@ -35,19 +35,24 @@ def own_source() -> Optional[str]:
         return None
 
 
+def write_if_changed(path: str, text: str) -> None:
+    """Writes text to path unless it holds that already (every run installs the hook)."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    write_atomic(path, text)
+
+
 def install_hook() -> None:
     src = own_source()
     if not src:
         return
     try:
         runner = os.path.join(ROOT, ".runner.py")
-        try:
-            with open(runner) as f:
-                same = f.read() == src
-        except OSError:
-            same = False
-        if not same:
-            write_atomic(runner, src)
+        write_if_changed(runner, src)
         hooks = os.path.join(ROOT, ".hooks")
         os.makedirs(hooks, exist_ok=True)
         arg = base64.b64encode(json.dumps({"action": "save_all"}).encode()).decode()
@@ -55,13 +60,7 @@ def install_hook() -> None:
         script = "#!/bin/sh\n# lizard-desktop: saves notebook variables before a snapshot or fork\n" \
                  "%sexec '%s' %s %s\n" % (env, sys.executable or "python3", runner, arg)
         hook = os.path.join(hooks, "pre-snapshot")
-        try:
-            with open(hook) as f:
-                same = f.read() == script
-        except OSError:
-            same = False
-        if not same:
-            write_atomic(hook, script)
+        write_if_changed(hook, script)
         os.chmod(hook, 0o755)
     except OSError:
         pass  # a read-only or full /tmp: the hook is a convenience, runs go on

@@ -1,6 +1,7 @@
 #include "client/curltransfer.h"
 
 #include "client/curlmulti.h"
+#include "client/keytransport.h"
 #include "client/tlsconfig.h"
 
 #include <QUrl>
@@ -18,9 +19,7 @@ namespace {
 
 bool isLoopbackUrl(const QByteArray& url)
 {
-    const QString host = QUrl(QString::fromUtf8(url)).host();
-    return host == QLatin1String("127.0.0.1") || host == QLatin1String("localhost") ||
-           host == QLatin1String("::1");
+    return isLoopbackHost(QUrl(QString::fromUtf8(url)).host());
 }
 
 } // namespace

@@ -22,7 +22,7 @@ ApiError localError(const QString& message, const QString& what)
 } // namespace
 
 FileTransferCall::FileTransferCall(QObject* ctx, const QString& what, LizardApi::Progress progress,
-                                   LizardApi::Done<qint64> done)
+                                   Done<qint64> done)
     : PendingCall(ctx), m_ctx(ctx), m_hasCtx(ctx != nullptr), m_what(what),
       m_progress(std::move(progress)), m_done(std::move(done))
 {
@@ -35,8 +35,7 @@ FileTransferCall::~FileTransferCall() = default; // the transfer's destructor st
 FileTransferCall* FileTransferCall::upload(CurlMulti* multi, HttpRequest request,
                                            const QString& localPath, const QString& remotePath,
                                            const QString& what, QObject* ctx,
-                                           LizardApi::Progress progress,
-                                           LizardApi::Done<qint64> done)
+                                           LizardApi::Progress progress, Done<qint64> done)
 {
     auto* call = new FileTransferCall(ctx, what, std::move(progress), std::move(done));
     call->m_upload = std::make_unique<UploadBody>();
@@ -58,7 +57,7 @@ FileTransferCall* FileTransferCall::upload(CurlMulti* multi, HttpRequest request
 FileTransferCall* FileTransferCall::download(CurlMulti* multi, HttpRequest request,
                                              const QString& localPath, const QString& what,
                                              QObject* ctx, LizardApi::Progress progress,
-                                             LizardApi::Done<qint64> done)
+                                             Done<qint64> done)
 {
     auto* call = new FileTransferCall(ctx, what, std::move(progress), std::move(done));
     call->m_download = std::make_unique<QSaveFile>(localPath);
@@ -179,7 +178,7 @@ void FileTransferCall::report(Outcome<qint64> outcome)
         m_download->cancelWriting(); // QSaveFile drops its temporary file
     const QPointer<FileTransferCall> self(this);
     if (!m_hasCtx || m_ctx != nullptr) {
-        const LizardApi::Done<qint64> done = std::move(m_done);
+        const Done<qint64> done = std::move(m_done);
         if (done)
             done(std::move(outcome)); // may destroy ctx, and with it this call
     }

@@ -25,19 +25,19 @@ public:
     // Upload: body streams from localPath; done gets the file's byte count.
     static FileTransferCall* upload(CurlMulti* multi, HttpRequest request, const QString& localPath,
                                     const QString& remotePath, const QString& what, QObject* ctx,
-                                    LizardApi::Progress progress, LizardApi::Done<qint64> done);
+                                    LizardApi::Progress progress, Done<qint64> done);
     // Download: a 2xx body streams into localPath (written atomically: a failed or cancelled
     // download leaves any existing file untouched).
     static FileTransferCall* download(CurlMulti* multi, HttpRequest request,
                                       const QString& localPath, const QString& what, QObject* ctx,
-                                      LizardApi::Progress progress, LizardApi::Done<qint64> done);
+                                      LizardApi::Progress progress, Done<qint64> done);
     ~FileTransferCall() override;
 
     void cancel() override;
 
 private:
     FileTransferCall(QObject* ctx, const QString& what, LizardApi::Progress progress,
-                     LizardApi::Done<qint64> done);
+                     Done<qint64> done);
     void start(CurlMulti* multi, HttpRequest request);
     void onData(const QByteArray& chunk);
     void onFinished(const HttpResponse& response);
@@ -52,7 +52,7 @@ private:
     bool m_hasCtx = false;
     QString m_what;
     LizardApi::Progress m_progress;
-    LizardApi::Done<qint64> m_done;
+    Done<qint64> m_done;
     QTimer m_progressTimer;
     qint64 m_bytes = 0;
     qint64 m_total = -1;

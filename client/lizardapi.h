@@ -3,8 +3,17 @@
 // by the Qt event loop, see curlmulti.h), cancellable, and reports on the thread that made it.
 // The same code talks to https://lizard.build and to a lizard-local.
 
+// The widgets reach the server only through the models and sessions that own their calls
+// (models/, notebook/): a ui/ file may hold a LizardApi* to hand on, never call it.
+// cmake/LayerRules.cmake defines LIZARD_LAYER_UI for every ui/ target.
+#ifdef LIZARD_LAYER_UI
+#error                                                                                             \
+    "client/lizardapi.h reached from ui/: call a model, action or session in models/ or notebook/ instead"
+#endif
+
 #include "client/activitypage.h"
 #include "client/outcome.h"
+#include "client/pendingcall.h"
 #include "client/types.h"
 
 #include <QObject>
@@ -18,31 +27,6 @@ namespace lizard::client {
 class CurlMulti;
 class ActivityStream;
 class LogStream;
-
-// A call in flight. It deletes itself after it finished (or was cancelled). If the context
-// object passed to the call is destroyed first, the call is cancelled and its callback
-// never runs.
-// Details (client/pendingcallimpl.h): the call is a child of its context object (none when ctx
-// is nullptr: the callback then always runs). cancel() stops the transfer at once; the callback
-// then runs from the event loop with ApiError::Kind::Cancelled. Callbacks never run inside
-// the call that started them, and may start, cancel or delete anything, including ctx.
-class PendingCall : public QObject
-{
-    Q_OBJECT
-public:
-    using QObject::QObject;
-    virtual void cancel() = 0;
-signals:
-    void finished();
-};
-
-enum class OutputStream { Stdout, Stderr };
-
-struct OutputLine
-{
-    OutputStream stream;
-    QString text; // one line, without its newline
-};
 
 // A streaming exec (SSE). Lines arrive in batches, in order, as the server sends them.
 // started (if the server reports the pid) comes first, then output batches, then exactly one of
@@ -81,7 +65,7 @@ public:
 
     const Endpoint& endpoint() const { return m_endpoint; }
 
-    template <class T> using Done = std::function<void(Outcome<T>)>;
+    template <class T> using Done = client::Done<T>;
 
     // Account
     PendingCall* whoAmI(QObject* ctx, Done<WhoAmI> done);

@@ -24,8 +24,7 @@ bool validPort(int port)
 }
 
 // A call refused before it reaches the network (the callback still runs from the event loop).
-template <class T>
-PendingCall* refuse(QObject* ctx, LizardApi::Done<T> done, const QString& what, int port)
+template <class T> PendingCall* refuse(QObject* ctx, Done<T> done, const QString& what, int port)
 {
     ApiError e;
     e.kind = ApiError::Kind::InvalidRequest;

@@ -3,6 +3,7 @@
 
 #include "client/types.h"
 
+#include <functional>
 #include <utility>
 #include <variant>
 
@@ -27,5 +28,8 @@ public:
 private:
     std::variant<T, ApiError> m_v;
 };
+
+// What a call runs when it ends, with its value or its error.
+template <class T> using Done = std::function<void(Outcome<T>)>;
 
 } // namespace lizard::client

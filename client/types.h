@@ -107,6 +107,15 @@ struct CreateSandboxRequest
     QString volumeName;
 };
 
+// A line of a command's output, as an exec stream delivers it.
+enum class OutputStream { Stdout, Stderr };
+
+struct OutputLine
+{
+    OutputStream stream;
+    QString text; // one line, without its newline
+};
+
 struct ExecOptions
 {
     QMap<QString, QString> envs;

@@ -1,5 +1,7 @@
 #include "models/connectionwatch.h"
 
+#include "client/lizardapi.h"
+
 #include <QUrl>
 
 namespace lizard::models {

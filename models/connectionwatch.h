@@ -5,11 +5,16 @@
 // server every second and the first answer says the connection is back (the same endpoint and
 // key: a lizard-local started again on its data directory and port answers there).
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 

@@ -1,5 +1,7 @@
 #include "models/consolesession.h"
 
+#include "client/lizardapi.h"
+
 #include <QUrl>
 #include <cstring>
 

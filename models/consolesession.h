@@ -3,13 +3,18 @@
 // command history and the full output (OutputLog); emits output in the batches the
 // client delivers so a view can coalesce them.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 #include "models/commandhistory.h"
 #include "models/outputlog.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+
+namespace lizard::client {
+class LizardApi;
+class ExecStream;
+} // namespace lizard::client
 
 namespace lizard::models {
 

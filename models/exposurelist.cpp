@@ -1,5 +1,7 @@
 #include "models/exposurelist.h"
 
+#include "client/lizardapi.h"
+
 namespace lizard::models {
 
 using client::ApiError;

@@ -3,7 +3,7 @@
 // exposures, so the app keeps what exposePort answered (tokens included) for as long as the
 // connection lives. A new connection starts with a new, empty list.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QHash>
 #include <QMap>
@@ -11,6 +11,10 @@
 #include <QPointer>
 #include <functional>
 #include <optional>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 

@@ -2,7 +2,7 @@
 // The full output of console commands, kept in a temporary file while the view shows only
 // the last lines. "Save output…" copies it.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QFile>
 #include <QString>

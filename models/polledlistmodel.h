@@ -90,8 +90,7 @@ protected:
     // Runs fn(api, projectId) when connected (and, if it needs one, with a project);
     // otherwise `done` gets the error.
     template <class R, class Fn>
-    void withApi(const QString& what, client::LizardApi::Done<R>& done, Fn fn,
-                 bool needsProject = true)
+    void withApi(const QString& what, client::Done<R>& done, Fn fn, bool needsProject = true)
     {
         if (api() == nullptr || (needsProject && projectId().isEmpty())) {
             client::ApiError e;
@@ -109,7 +108,7 @@ protected:
     // refreshes the table before `done` gets the outcome.
     template <class R, class Call>
     void withActivity(const QString& what, const QString& id, const QString& doing,
-                      client::LizardApi::Done<R> done, Call call, bool needsProject = true)
+                      client::Done<R> done, Call call, bool needsProject = true)
     {
         withApi<R>(
             what, done,

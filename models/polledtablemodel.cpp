@@ -1,5 +1,7 @@
 #include "models/polledtablemodel.h"
 
+#include "client/lizardapi.h"
+
 namespace lizard::models {
 
 PolledTableModel::PolledTableModel(client::LizardApi* api, QObject* parent)
@@ -8,6 +10,11 @@ PolledTableModel::PolledTableModel(client::LizardApi* api, QObject* parent)
     m_pollTimer.setInterval(2000);
     connect(&m_pollTimer, &QTimer::timeout, this, &PolledTableModel::refresh);
     m_pollTimer.start();
+}
+
+client::LizardApi* PolledTableModel::api() const
+{
+    return m_api;
 }
 
 void PolledTableModel::setProjectId(const QString& projectId)

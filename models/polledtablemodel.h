@@ -3,13 +3,18 @@
 // time, answers for a project shown before are dropped, a failure is reported once per streak,
 // and a fresh list is applied as minimal row inserts, removes and dataChanged.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <utility>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 
@@ -23,7 +28,7 @@ public:
     QString projectId() const { return m_projectId; }
     void setPollInterval(int ms); // 0 = no polling
     void refresh();               // fetch now (or right after the one in flight)
-    client::LizardApi* api() const { return m_api; }
+    client::LizardApi* api() const;
 
 signals:
     void refreshed();

@@ -1,5 +1,6 @@
 #include "models/portlistmodel.h"
 
+#include "client/lizardapi.h"
 #include "models/exposurelist.h"
 
 #include <QMap>
@@ -30,6 +31,11 @@ bool PortListModel::Row::operator==(const Row& o) const
                (a->url == b->url && a->accessToken == b->accessToken && a->hostname == b->hostname);
     };
     return port == o.port && listening == o.listening && sameExposure(exposure, o.exposure);
+}
+
+bool PortListModel::isScanning() const
+{
+    return m_scan != nullptr;
 }
 
 PortListModel::PortListModel(QObject* parent) : QAbstractTableModel(parent)

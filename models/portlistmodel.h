@@ -4,13 +4,18 @@
 // port, sorted by port. Refreshes on demand and, while polling is on, every few seconds; rows
 // are updated in place so a selection survives a refresh.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 #include "models/listeningports.h"
 
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QTimer>
 #include <optional>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 
@@ -43,7 +48,7 @@ public:
     bool isPolling() const { return m_timer.isActive(); }
     void setPollInterval(int ms);
     int pollInterval() const { return m_timer.interval(); }
-    bool isScanning() const { return m_scan != nullptr; }
+    bool isScanning() const;
     bool hasScanned() const { return m_scanned; }
 
     const Row* rowAt(int row) const;

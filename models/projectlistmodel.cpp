@@ -1,5 +1,7 @@
 #include "models/projectlistmodel.h"
 
+#include "client/lizardapi.h"
+
 #include <QSet>
 
 namespace lizard::models {

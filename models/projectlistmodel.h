@@ -2,10 +2,15 @@
 // The projects of the account as a list, with create / rename / delete. Answers are applied
 // as minimal row changes, so a view keeps its selection across refreshes.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QAbstractListModel>
 #include <QPointer>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 

@@ -1,5 +1,6 @@
 #include "models/sandboxactions.h"
 
+#include "client/lizardapi.h"
 #include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 
@@ -33,8 +34,7 @@ SandboxActions::SandboxActions(client::LizardApi* api, SandboxTableModel* table,
 }
 
 client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& request,
-                                            QObject* ctx,
-                                            client::LizardApi::Done<client::SandboxInfo> done)
+                                            QObject* ctx, client::Done<client::SandboxInfo> done)
 {
     const QString what = QStringLiteral("Create sandbox");
     if (m_api == nullptr) {
@@ -53,8 +53,7 @@ client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& 
     });
 }
 
-void SandboxActions::kill(const QString& sandboxId, QObject* ctx,
-                          client::LizardApi::Done<client::Unit> done)
+void SandboxActions::kill(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done)
 {
     const QString what = QStringLiteral("Kill sandbox %1").arg(sandboxId);
     if (m_api == nullptr) {
@@ -70,7 +69,7 @@ void SandboxActions::kill(const QString& sandboxId, QObject* ctx,
 }
 
 void SandboxActions::extend(const QString& sandboxId, int minutes, QObject* ctx,
-                            client::LizardApi::Done<client::Unit> done)
+                            client::Done<client::Unit> done)
 {
     const QString what = QStringLiteral("Extend lifetime of %1").arg(sandboxId);
     if (m_api == nullptr) {
@@ -100,9 +99,8 @@ void SandboxActions::setBusy(const QString& sandboxId, const QString& activity)
 
 template <class T, class Call>
 void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what,
-                                  const QString& activity, QObject* ctx,
-                                  client::LizardApi::Done<T> done, Call call,
-                                  std::function<void(const client::Outcome<T>&)> always)
+                                  const QString& activity, QObject* ctx, client::Done<T> done,
+                                  Call call, std::function<void(const client::Outcome<T>&)> always)
 {
     if (m_api == nullptr) {
         done(noConnection(what));
@@ -133,8 +131,7 @@ void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what,
          });
 }
 
-void SandboxActions::pause(const QString& sandboxId, QObject* ctx,
-                           client::LizardApi::Done<client::Unit> done)
+void SandboxActions::pause(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done)
 {
     runLifecycle<client::Unit>(
         sandboxId, QStringLiteral("Pause sandbox %1").arg(sandboxId), QStringLiteral("pausing…"),
@@ -142,8 +139,7 @@ void SandboxActions::pause(const QString& sandboxId, QObject* ctx,
         [&](client::LizardApi* api, auto wrapped) { api->pauseSandbox(sandboxId, this, wrapped); });
 }
 
-void SandboxActions::resume(const QString& sandboxId, QObject* ctx,
-                            client::LizardApi::Done<client::Unit> done)
+void SandboxActions::resume(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done)
 {
     runLifecycle<client::Unit>(sandboxId, QStringLiteral("Resume sandbox %1").arg(sandboxId),
                                QStringLiteral("resuming…"), ctx, std::move(done),
@@ -153,7 +149,7 @@ void SandboxActions::resume(const QString& sandboxId, QObject* ctx,
 }
 
 void SandboxActions::snapshot(const QString& sandboxId, const QString& name, QObject* ctx,
-                              client::LizardApi::Done<client::Snapshot> done)
+                              client::Done<client::Snapshot> done)
 {
     runLifecycle<client::Snapshot>(
         sandboxId, QStringLiteral("Snapshot sandbox %1").arg(sandboxId),
@@ -168,7 +164,7 @@ void SandboxActions::snapshot(const QString& sandboxId, const QString& name, QOb
 }
 
 void SandboxActions::fork(const QString& sandboxId, int count, qint64 timeoutMs, QObject* ctx,
-                          client::LizardApi::Done<QList<client::ForkEntry>> done)
+                          client::Done<QList<client::ForkEntry>> done)
 {
     // The copies go into the table at once, even when the caller has gone away meanwhile.
     QPointer<SandboxTableModel> table = m_table;
@@ -188,6 +184,42 @@ void SandboxActions::fork(const QString& sandboxId, int count, qint64 timeoutMs,
                     rows.append(*entry.sandbox);
             table->applySandboxes(rows);
         });
+}
+
+void SandboxActions::list(const QString& projectId, QObject* ctx,
+                          client::Done<QList<client::SandboxInfo>> done)
+{
+    const QString what = QStringLiteral("List sandboxes");
+    if (m_api == nullptr) {
+        done(noConnection(what));
+        return;
+    }
+    m_api->listSandboxes(projectId, ctx,
+                         [done, what](auto outcome) { done(named(std::move(outcome), what)); });
+}
+
+void SandboxActions::listVolumes(const QString& projectId, QObject* ctx,
+                                 client::Done<QList<client::Volume>> done)
+{
+    const QString what = QStringLiteral("List volumes");
+    if (m_api == nullptr) {
+        done(noConnection(what));
+        return;
+    }
+    m_api->listVolumes(projectId, ctx,
+                       [done, what](auto outcome) { done(named(std::move(outcome), what)); });
+}
+
+void SandboxActions::startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
+                                  client::Done<client::DesktopInfo> done)
+{
+    const QString what = QStringLiteral("Start the desktop of %1").arg(sandboxId);
+    if (m_api == nullptr) {
+        done(noConnection(what));
+        return;
+    }
+    m_api->startDesktop(sandboxId, size, ctx,
+                        [done, what](auto outcome) { done(named(std::move(outcome), what)); });
 }
 
 } // namespace lizard::models

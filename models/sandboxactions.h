@@ -1,13 +1,19 @@
 #pragma once
 // What the UI may do to sandboxes: create, kill, extend the lifetime, pause, resume,
-// snapshot, fork. Results come back as
+// snapshot, fork, start its desktop. Results come back as
 // Outcome values to a callback (never exceptions); after a change the table refreshes.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QObject>
 #include <QPointer>
+#include <QSize>
 #include <functional>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 
@@ -21,24 +27,32 @@ public:
 
     // The returned call can be cancelled (e.g. the create dialog's Cancel button).
     client::PendingCall* create(const client::CreateSandboxRequest& request, QObject* ctx,
-                                client::LizardApi::Done<client::SandboxInfo> done);
-    void kill(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done);
+                                client::Done<client::SandboxInfo> done);
+    void kill(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done);
     // New deadline = now + minutes.
     void extend(const QString& sandboxId, int minutes, QObject* ctx,
-                client::LizardApi::Done<client::Unit> done);
+                client::Done<client::Unit> done);
 
     // Lifecycle. While one runs, the sandbox's row says so ("pausing…") and busy()
     // is true; the table refreshes when it ends. Errors of 429 carry limit and running count.
-    void pause(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done);
-    void resume(const QString& sandboxId, QObject* ctx, client::LizardApi::Done<client::Unit> done);
+    void pause(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done);
+    void resume(const QString& sandboxId, QObject* ctx, client::Done<client::Unit> done);
     void snapshot(const QString& sandboxId, const QString& name, QObject* ctx,
-                  client::LizardApi::Done<client::Snapshot> done);
+                  client::Done<client::Snapshot> done);
     // The copies are added to the table at once (before the next poll).
     void fork(const QString& sandboxId, int count, qint64 timeoutMs, QObject* ctx,
-              client::LizardApi::Done<QList<client::ForkEntry>> done);
+              client::Done<QList<client::ForkEntry>> done);
     bool busy(const QString& sandboxId) const;
 
-    client::LizardApi* api() const { return m_api; }
+    // The project's sandboxes, listed now (the table keeps its own, polled list).
+    void list(const QString& projectId, QObject* ctx,
+              client::Done<QList<client::SandboxInfo>> done);
+    // The project's volumes, for the create dialog's "mount a volume" choice.
+    void listVolumes(const QString& projectId, QObject* ctx,
+                     client::Done<QList<client::Volume>> done);
+    // Starts the screen of a desktop sandbox (idempotent); `size` invalid: the server's default.
+    void startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
+                      client::Done<client::DesktopInfo> done);
 
 signals:
     void busyChanged(const QString& sandboxId);
@@ -49,7 +63,7 @@ private:
     // runs `always` (even if ctx is gone), refreshes the table, then done (unless ctx is gone).
     template <class T, class Call>
     void runLifecycle(const QString& sandboxId, const QString& what, const QString& activity,
-                      QObject* ctx, client::LizardApi::Done<T> done, Call call,
+                      QObject* ctx, client::Done<T> done, Call call,
                       std::function<void(const client::Outcome<T>&)> always = {});
     void setBusy(const QString& sandboxId, const QString& activity);
 

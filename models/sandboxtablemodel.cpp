@@ -1,5 +1,6 @@
 #include "models/sandboxtablemodel.h"
 
+#include "client/lizardapi.h"
 #include "models/sandboxrow.h"
 
 #include <QSet>

@@ -3,7 +3,8 @@
 // applies each answer as minimal row inserts/removes and dataChanged; the "time left"
 // column ticks every second without refetching.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>
@@ -11,6 +12,10 @@
 #include <QPointer>
 #include <QTimer>
 #include <functional>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 

@@ -1,5 +1,6 @@
 #include "models/snapshotlistmodel.h"
 
+#include "client/lizardapi.h"
 #include "models/sizeformat.h"
 #include "models/timeformat.h"
 
@@ -39,7 +40,7 @@ void SnapshotListModel::addSnapshot(const Snapshot& snapshot)
 }
 
 void SnapshotListModel::deleteSnapshot(const QString& snapshotId, QObject* ctx,
-                                       client::LizardApi::Done<client::Unit> done)
+                                       client::Done<client::Unit> done)
 {
     withActivity<client::Unit>(
         QStringLiteral("Delete snapshot"), snapshotId, QStringLiteral("deleting…"), std::move(done),

@@ -24,8 +24,7 @@ public:
     // A snapshot just created: shown at once, before the next poll has it.
     void addSnapshot(const client::Snapshot& snapshot);
 
-    void deleteSnapshot(const QString& snapshotId, QObject* ctx,
-                        client::LizardApi::Done<client::Unit> done);
+    void deleteSnapshot(const QString& snapshotId, QObject* ctx, client::Done<client::Unit> done);
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,

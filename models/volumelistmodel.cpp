@@ -1,5 +1,6 @@
 #include "models/volumelistmodel.h"
 
+#include "client/lizardapi.h"
 #include "models/timeformat.h"
 
 namespace lizard::models {
@@ -34,7 +35,7 @@ void VolumeListModel::applyVolumes(const QList<Volume>& fresh)
 }
 
 void VolumeListModel::createVolume(const QString& name, int sizeGb, QObject* ctx,
-                                   client::LizardApi::Done<Volume> done)
+                                   client::Done<Volume> done)
 {
     withApi<Volume>(
         QStringLiteral("Create volume"), done, [&](client::LizardApi* api, const QString& project) {
@@ -51,7 +52,7 @@ void VolumeListModel::createVolume(const QString& name, int sizeGb, QObject* ctx
 }
 
 void VolumeListModel::resizeVolume(const QString& volumeId, int sizeGb, QObject* ctx,
-                                   client::LizardApi::Done<Volume> done)
+                                   client::Done<Volume> done)
 {
     withActivity<Volume>(QStringLiteral("Grow volume"), volumeId,
                          QStringLiteral("growing to %1 GB…").arg(sizeGb), std::move(done),
@@ -61,7 +62,7 @@ void VolumeListModel::resizeVolume(const QString& volumeId, int sizeGb, QObject*
 }
 
 void VolumeListModel::deleteVolume(const QString& volumeId, QObject* ctx,
-                                   client::LizardApi::Done<client::Unit> done)
+                                   client::Done<client::Unit> done)
 {
     withActivity<client::Unit>(QStringLiteral("Delete volume"), volumeId,
                                QStringLiteral("deleting…"), std::move(done),

@@ -29,11 +29,10 @@ public:
 
     // In the current project; the table refreshes after each.
     void createVolume(const QString& name, int sizeGb, QObject* ctx,
-                      client::LizardApi::Done<client::Volume> done);
+                      client::Done<client::Volume> done);
     void resizeVolume(const QString& volumeId, int sizeGb, QObject* ctx,
-                      client::LizardApi::Done<client::Volume> done);
-    void deleteVolume(const QString& volumeId, QObject* ctx,
-                      client::LizardApi::Done<client::Unit> done);
+                      client::Done<client::Volume> done);
+    void deleteVolume(const QString& volumeId, QObject* ctx, client::Done<client::Unit> done);
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,

@@ -1,5 +1,6 @@
 #include "notebook/clientcoderunner.h"
 
+#include "client/keytransport.h"
 #include "client/lizardapi.h"
 
 #include <QJsonDocument>
@@ -187,8 +188,7 @@ QString ClientCodeRunner::serverName() const
     if (!m_interpreter || !m_interpreter->api())
         return QStringLiteral("the server");
     const QString host = QUrl(m_interpreter->api()->endpoint().baseUrl).host();
-    const bool local = host == u"127.0.0.1" || host == u"localhost" || host == u"::1";
-    return local ? QStringLiteral("lizard-local") : host;
+    return client::isLoopbackHost(host) ? QStringLiteral("lizard-local") : host;
 }
 
 QString ClientCodeRunner::failureText(const client::ApiError& error) const

@@ -1,7 +1,7 @@
 #include "ui/aboutdialog.h"
 
 #include "client/coderun/runnerevents.h"
-#include "client/lizardapi.h"
+#include "models/serveraccount.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -89,9 +89,9 @@ void AboutDialog::askServer(client::LizardApi* api)
         m_answered = true;
         return;
     }
-    const QString url = api->endpoint().baseUrl;
+    const QString url = models::serverUrl(api);
     m_server->setText(QStringLiteral("asking %1…").arg(url));
-    api->whoAmI(this, [this, url](client::Outcome<client::WhoAmI> outcome) {
+    models::askWhoAmI(api, this, [this, url](client::Outcome<client::WhoAmI> outcome) {
         m_answered = true;
         if (!outcome) {
             m_server->setText(QStringLiteral("%1 did not answer: %2")

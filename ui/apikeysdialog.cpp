@@ -1,6 +1,6 @@
 #include "ui/apikeysdialog.h"
 
-#include "client/lizardapi.h"
+#include "models/apikeys.h"
 #include "models/timeformat.h"
 
 #include <QApplication>
@@ -32,7 +32,7 @@ QString when(const QDateTime& t, const QString& never)
 } // namespace
 
 ApiKeysDialog::ApiKeysDialog(client::LizardApi* api, const QString& where, QWidget* parent)
-    : QDialog(parent), m_api(api), m_list(new QTreeWidget),
+    : QDialog(parent), m_keysModel(new models::ApiKeys(api, this)), m_list(new QTreeWidget),
       m_revoke(new QPushButton(tr("&Revoke…"))), m_refresh(new QPushButton(tr("Re&fresh"))),
       m_name(new QLineEdit), m_scope(new QComboBox), m_create(new QPushButton(tr("&Create key"))),
       m_secretBox(new QWidget), m_secret(new QLineEdit), m_copy(new QPushButton(tr("&Copy"))),
@@ -117,6 +117,20 @@ ApiKeysDialog::ApiKeysDialog(client::LizardApi* api, const QString& where, QWidg
     connect(m_name, &QLineEdit::returnPressed, this, &ApiKeysDialog::create);
     connect(m_name, &QLineEdit::textChanged, this, &ApiKeysDialog::updateButtons);
     connect(m_copy, &QPushButton::clicked, this, &ApiKeysDialog::copyKey);
+    connect(m_keysModel, &models::ApiKeys::listed, this, [this](const QList<client::ApiKey>& keys) {
+        showKeys(keys);
+        emit keysListed();
+    });
+    connect(m_keysModel, &models::ApiKeys::listFailed, this, [this](const client::ApiError& e) {
+        m_status->clear();
+        showError(e);
+        emit keysListed();
+    });
+    connect(m_keysModel, &models::ApiKeys::created, this, &ApiKeysDialog::showCreated);
+    connect(m_keysModel, &models::ApiKeys::failed, this, [this](const client::ApiError& e) {
+        updateButtons();
+        showError(e);
+    });
     connect(m_list, &QTreeWidget::itemSelectionChanged, this, &ApiKeysDialog::updateButtons);
     updateButtons();
     refresh();
@@ -129,18 +143,8 @@ QString ApiKeysDialog::shownKey() const
 
 void ApiKeysDialog::refresh()
 {
-    if (!m_api)
-        return;
     m_status->setText(tr("Loading…"));
-    m_api->listApiKeys(this, [this](client::Outcome<QList<client::ApiKey>> r) {
-        if (!r) {
-            m_status->clear();
-            showError(r.error());
-        } else {
-            showKeys(r.value());
-        }
-        emit keysListed();
-    });
+    m_keysModel->refresh();
 }
 
 void ApiKeysDialog::showKeys(const QList<client::ApiKey>& keys)
@@ -169,22 +173,21 @@ void ApiKeysDialog::showKeys(const QList<client::ApiKey>& keys)
 void ApiKeysDialog::create()
 {
     const QString name = m_name->text().trimmed();
-    if (name.isEmpty() || !m_api)
+    if (name.isEmpty())
         return;
     m_error->hide();
     m_create->setEnabled(false);
-    m_api->createApiKey(name, m_scope->currentData().toBool(), this,
-                        [this](client::Outcome<client::CreatedApiKey> r) {
-                            updateButtons();
-                            if (!r)
-                                return showError(r.error());
-                            m_name->clear();
-                            m_secret->setText(r.value().key);
-                            m_secretBox->show();
-                            m_secret->selectAll();
-                            m_secret->setFocus();
-                            refresh();
-                        });
+    m_keysModel->create(name, m_scope->currentData().toBool());
+}
+
+void ApiKeysDialog::showCreated(const QString& secret)
+{
+    updateButtons();
+    m_name->clear();
+    m_secret->setText(secret);
+    m_secretBox->show();
+    m_secret->selectAll();
+    m_secret->setFocus();
 }
 
 void ApiKeysDialog::copyKey()
@@ -196,7 +199,7 @@ void ApiKeysDialog::copyKey()
 void ApiKeysDialog::revokeSelected()
 {
     const auto* item = m_list->currentItem();
-    if (item == nullptr || !m_api)
+    if (item == nullptr)
         return;
     const QString id = item->data(0, Qt::UserRole).toString();
     const QString name = item->text(0);
@@ -209,11 +212,7 @@ void ApiKeysDialog::revokeSelected()
     if (answer != QMessageBox::Yes)
         return;
     m_error->hide();
-    m_api->revokeApiKey(id, this, [this](client::Outcome<client::Unit> r) {
-        if (!r)
-            return showError(r.error());
-        refresh();
-    });
+    m_keysModel->revoke(id);
 }
 
 void ApiKeysDialog::showError(const client::ApiError& e)

@@ -19,6 +19,10 @@ namespace lizard::client {
 class LizardApi;
 }
 
+namespace lizard::models {
+class ApiKeys;
+}
+
 namespace lizard::ui {
 
 class ApiKeysDialog : public QDialog
@@ -38,12 +42,13 @@ signals:
 private:
     void showKeys(const QList<client::ApiKey>& keys);
     void create();
+    void showCreated(const QString& secret);
     void revokeSelected();
     void copyKey();
     void showError(const client::ApiError& error);
     void updateButtons();
 
-    QPointer<client::LizardApi> m_api;
+    models::ApiKeys* m_keysModel;
     QList<client::ApiKey> m_keys;
     QTreeWidget* m_list;
     QPushButton* m_revoke;

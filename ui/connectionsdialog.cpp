@@ -1,7 +1,7 @@
 #include "ui/connectionsdialog.h"
 
 #include "client/keytransport.h"
-#include "client/lizardapi.h"
+#include "models/serveraccount.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -295,24 +295,24 @@ void ConnectionsDialog::testForm()
         return show(error, false);
 
     const quint64 serial = ++m_testSerial;
-    auto* api = new client::LizardApi(
-        {url.toString(), m_key->text().trimmed(), false, m_caFile->text().trimmed()}, this);
     show(QStringLiteral("Testing %1…").arg(url.host()), true);
-    api->whoAmI(api, [this, api, serial, show](client::Outcome<client::WhoAmI> outcome) {
-        api->deleteLater();
-        if (serial != m_testSerial)
-            return;
-        if (!outcome) {
-            client::ApiError e = outcome.error();
-            e.what = QStringLiteral("Connecting");
-            return show(e.toDisplayString(), false);
-        }
-        const QString who =
-            outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
-        show(who.isEmpty() ? QStringLiteral("Connected.")
-                           : QStringLiteral("Connected as %1.").arg(who),
-             true);
-    });
+    const client::Endpoint endpoint{url.toString(), m_key->text().trimmed(), false,
+                                    m_caFile->text().trimmed()};
+    models::testEndpoint(
+        endpoint, this, [this, serial, show](client::Outcome<client::WhoAmI> outcome) {
+            if (serial != m_testSerial)
+                return;
+            if (!outcome) {
+                client::ApiError e = outcome.error();
+                e.what = QStringLiteral("Connecting");
+                return show(e.toDisplayString(), false);
+            }
+            const QString who =
+                outcome.value().email.isEmpty() ? outcome.value().name : outcome.value().email;
+            show(who.isEmpty() ? QStringLiteral("Connected.")
+                               : QStringLiteral("Connected as %1.").arg(who),
+                 true);
+        });
 }
 
 bool ConnectionsDialog::confirmKeyInClear(const QString& url)

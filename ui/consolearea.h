@@ -2,7 +2,7 @@
 // One console per sandbox, created when a sandbox is first selected, so switching between
 // sandboxes keeps each one's output and running command. A console goes away with its sandbox.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QHash>
 #include <QPointer>
@@ -10,6 +10,10 @@
 
 class QLabel;
 class QStackedWidget;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class SandboxTableModel;
@@ -41,7 +45,7 @@ private:
     void dropVanished();
     void clear();
 
-    QPointer<client::LizardApi> m_api;
+    client::LizardApi* m_api = nullptr; // handed to sessions; valid until the next setBackend
     QPointer<models::SandboxTableModel> m_sandboxes;
     QStackedWidget* m_stack;
     QLabel* m_placeholder;

@@ -3,7 +3,7 @@
 // Lines are queued and appended in coalesced batches (one per ~16 ms, at most 1000 lines per
 // event-loop turn) so a flood of output never stalls the event loop; stderr lines are tinted.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QElapsedTimer>
 #include <QPlainTextEdit>

@@ -2,7 +2,7 @@
 // Console for one sandbox: a command line with history (Up/Down), Run/Stop, the streamed
 // output (ConsoleView), the exit code, and "Save output…" for the full output.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -117,9 +117,9 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
 void CreateSandboxDialog::loadVolumes()
 {
     m_volume->addItem(QStringLiteral("none"), QString());
-    if (!m_actions || m_actions->api() == nullptr || m_projectId.isEmpty())
+    if (!m_actions || m_projectId.isEmpty())
         return;
-    m_actions->api()->listVolumes(
+    m_actions->listVolumes(
         m_projectId, this, [this](client::Outcome<QList<client::Volume>> outcome) {
             if (!outcome) {
                 m_volume->setToolTip(QStringLiteral("The project's volumes could not be listed: ") +

@@ -4,7 +4,8 @@
 // the sandbox itself (through SandboxActions), shows progress, and shows the server's message and
 // code when it fails; the dialog stays open so nothing typed is lost.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QDialog>
 #include <QPointer>

@@ -3,7 +3,7 @@
 // shows progress while the server copies, and the server's message when it fails; the dialog
 // stays open then so nothing typed is lost. Copies that could not be made are listed.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QDialog>
 #include <QPointer>

@@ -4,7 +4,7 @@
 // to the newest line unless the user scrolled up. A filter box narrows the rows shown (any
 // column, case-insensitive); Clear view drops the rows shown so far (the log itself stays).
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QWidget>
 
@@ -13,6 +13,10 @@ class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class SandboxLogModel;

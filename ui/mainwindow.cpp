@@ -4,6 +4,7 @@
 #include "models/projectlistmodel.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxtablemodel.h"
+#include "models/serveraccount.h"
 #include "ui/aboutdialog.h"
 #include "ui/apikeysdialog.h"
 #include "ui/bannerwidget.h"
@@ -250,7 +251,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
             &MainWindow::checkLimitsNote);
     m_projects->setModel(m_projectModel);
     m_sandboxes->setBackend(m_sandboxModel, m_actions);
-    m_sandboxes->emptyView()->setServer(api->endpoint().baseUrl, keyFile);
+    m_sandboxes->emptyView()->setServer(models::serverUrl(api), keyFile);
     m_projectTabs->setBackend(api, m_actions);
     m_consoles->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);

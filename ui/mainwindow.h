@@ -4,7 +4,7 @@
 // further tabs are documents (notebooks, editors, previews). An error/note banner, and the
 // active connection in the status bar. It reads models and calls SandboxActions; no HTTP.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -14,6 +14,10 @@ class QLabel;
 class QMenu;
 class QTabWidget;
 class QVBoxLayout;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class ProjectListModel;
@@ -88,6 +92,7 @@ public:
     QString connectionText() const;
     models::ProjectListModel* projectModel() const { return m_projectModel; }
     models::SandboxTableModel* sandboxModel() const { return m_sandboxModel; }
+    models::SandboxActions* sandboxActions() const { return m_actions; }
     files::FilesPanel* filesPanel() const { return m_files; }
     // Lifecycle: "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
@@ -129,7 +134,7 @@ private:
     QAction* m_preferences = nullptr;
     QAction* m_apiKeys = nullptr;
     QStringList m_guideLocations;
-    QPointer<client::LizardApi> m_api;
+    client::LizardApi* m_api = nullptr; // not owned; see setBackend
     models::ProjectListModel* m_projectModel = nullptr;
     models::SandboxTableModel* m_sandboxModel = nullptr;
     models::SandboxActions* m_actions = nullptr;

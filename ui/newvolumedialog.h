@@ -3,7 +3,7 @@
 // VolumeListModel; the server's message shows in the dialog, which stays open so nothing typed
 // is lost.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QDialog>
 #include <QPointer>

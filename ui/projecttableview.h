@@ -3,7 +3,7 @@
 // table, and a hint in place of the table while it is empty. The subclass adds its actions to
 // toolBar() and says in updateActions() which of them apply to the selected row.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QWidget>
 #include <initializer_list>

@@ -4,9 +4,13 @@
 // project); a snapshot taken from the sandbox list appears in Snapshots at once, and a
 // restored sandbox is shown selected in Sandboxes.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QTabWidget>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class SandboxActions;

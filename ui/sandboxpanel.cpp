@@ -239,20 +239,20 @@ void SandboxPanel::newSandbox()
 
 void SandboxPanel::startDesktop(const QString& sandboxId, QSize size)
 {
-    if (!m_actions || m_actions->api() == nullptr)
+    if (!m_actions)
         return;
-    m_actions->api()->startDesktop(
-        sandboxId, size, this, [this, sandboxId](client::Outcome<client::DesktopInfo> o) {
-            if (!o) {
-                emit errorOccurred(o.error());
-                return;
-            }
-            emit message(QStringLiteral("The desktop of %1 runs at %2 × %3")
-                             .arg(sandboxId)
-                             .arg(o.value().width)
-                             .arg(o.value().height));
-            emit desktopStarted(sandboxId);
-        });
+    m_actions->startDesktop(sandboxId, size, this,
+                            [this, sandboxId](client::Outcome<client::DesktopInfo> o) {
+                                if (!o) {
+                                    emit errorOccurred(o.error());
+                                    return;
+                                }
+                                emit message(QStringLiteral("The desktop of %1 runs at %2 × %3")
+                                                 .arg(sandboxId)
+                                                 .arg(o.value().width)
+                                                 .arg(o.value().height));
+                                emit desktopStarted(sandboxId);
+                            });
 }
 
 void SandboxPanel::showNewSandbox(const client::SandboxInfo& info)

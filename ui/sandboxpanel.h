@@ -3,7 +3,7 @@
 // New sandbox…, Pause, Resume, Snapshot…, Fork…, Kill (confirmed), Extend lifetime…, Copy id.
 // Each is enabled only when it fits the selected sandbox's status (models/sandboxstaterules.h).
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QPointer>
 #include <QWidget>

@@ -1,5 +1,7 @@
 #include "models/desktop/desktopsession.h"
 
+#include "client/lizardapi.h"
+
 #include <QRegularExpression>
 
 namespace lizard::models {

@@ -5,13 +5,18 @@
 // start() and stop(). Also takes a screenshot the way the SDK does: the in-sandbox
 // `lizard-desktop screenshot --path`, then the file. No widgets.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QSize>
 #include <QTimer>
 #include <functional>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 

@@ -1,5 +1,6 @@
 #include "models/files/filechangefeed.h"
 
+#include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 
 namespace lizard::models::files {

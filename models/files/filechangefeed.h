@@ -6,7 +6,7 @@
 // server has no fs.watch (the cloud answers 501) or refuses this watch, it stops and the
 // model keeps refreshing on demand.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -14,6 +14,10 @@
 #include <QPointer>
 #include <QSet>
 #include <QTimer>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models::files {
 

@@ -1,5 +1,6 @@
 #include "models/files/fileoperations.h"
 
+#include "client/lizardapi.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
 

@@ -3,10 +3,14 @@
 // operation checks its input first (names, existing targets: nothing is overwritten silently),
 // calls the API, and refreshes the folders it changed in the SandboxFileModel.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QObject>
 #include <QPointer>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models::files {
 

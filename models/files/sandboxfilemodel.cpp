@@ -1,5 +1,6 @@
 #include "models/files/sandboxfilemodel.h"
 
+#include "client/lizardapi.h"
 #include "client/offthread.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel_node.h"

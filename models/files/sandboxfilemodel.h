@@ -6,7 +6,7 @@
 // A symlink is probed after its folder is listed (stat of "link/." follows it): one that leads
 // to a folder then lists, sorts and expands as a folder, still typed "symlink".
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QAbstractItemModel>
 #include <QHash>
@@ -14,6 +14,10 @@
 #include <deque>
 #include <memory>
 #include <vector>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models::files {
 

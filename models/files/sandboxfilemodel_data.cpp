@@ -1,4 +1,5 @@
 // SandboxFileModel: what each cell shows.
+#include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/sandboxfilemodel_node.h"
 

@@ -2,6 +2,7 @@
 // "symlink" whatever it points to; a stat of "<link>/." follows it, so a folder answers with
 // type "dir", a file with 400 NOT_A_DIRECTORY and a dangling link with 404. A few probes run
 // at a time, so a folder with hundreds of links (/usr/lib) does not flood the server.
+#include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/sandboxfilemodel_node.h"
 

@@ -1,5 +1,7 @@
 #include "models/files/transferjob.h"
 
+#include "client/lizardapi.h"
+
 namespace lizard::models::files {
 
 TransferJob::TransferJob(client::LizardApi* api, const QString& sandboxId, Direction direction,
@@ -35,6 +37,11 @@ void TransferJob::finish(State state, const QString& message)
     cleanUp();
     emit progressChanged();
     emit finished();
+}
+
+void TransferJob::track(client::PendingCall* call)
+{
+    m_call = call;
 }
 
 } // namespace lizard::models::files

@@ -2,10 +2,15 @@
 // One upload or download the files panel runs (a file or a whole folder), with progress and
 // cancel. Subclasses chain API calls; this base keeps the state the transfers list shows.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
+#include "client/pendingcall.h"
 
 #include <QObject>
 #include <QPointer>
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models::files {
 
@@ -46,7 +51,7 @@ protected:
     void fail(const client::ApiError& error) { finish(State::Failed, error.toDisplayString()); }
     void fail(const QString& message) { finish(State::Failed, message); }
     // The call running now (cancel() cancels it).
-    void track(client::PendingCall* call) { m_call = call; }
+    void track(client::PendingCall* call);
     virtual void cleanUp() {}
 
     QPointer<client::LizardApi> m_api;

@@ -1,5 +1,6 @@
 #include "models/files/uploadjob.h"
 
+#include "client/lizardapi.h"
 #include "models/files/remotepath.h"
 
 #include <QDir>

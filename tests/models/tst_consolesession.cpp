@@ -1,5 +1,6 @@
 // ConsoleSession against a real sandbox: streamed stdout/stderr, exit code, Stop, the full
 // output in the log.
+#include "client/lizardapi.h"
 #include "models/consolesession.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"

@@ -1,6 +1,7 @@
 // PortListModel and ExposureList against a real lizard-local: a port opened by
 // `python3 -m http.server` in the sandbox is found with its process, exposures are merged in
 // and removed again, under QAbstractItemModelTester.
+#include "client/lizardapi.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "support/apiwait.h"

@@ -1,5 +1,6 @@
 // ProjectListModel against a real lizard-local: list, create, rename, delete, and errors with
 // the server's code.
+#include "client/lizardapi.h"
 #include "models/projectlistmodel.h"
 #include "support/localserver.h"
 

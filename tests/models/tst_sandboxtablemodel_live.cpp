@@ -1,5 +1,6 @@
 // SandboxTableModel against a real lizard-local: sandboxes created through the API appear,
 // time left ticks, extend and kill show up, a bad key is reported once.
+#include "client/lizardapi.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"

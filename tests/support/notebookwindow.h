@@ -4,6 +4,7 @@
 // `interpreter` sandbox (or none). stop() cleans every notebook first (no question about unsaved
 // changes). Header-only, like LiveWindow.
 
+#include "client/lizardapi.h"
 #include "notebook/notebookdocument.h"
 #include "notebook/recoverystore.h"
 #include "support/livewindow.h"

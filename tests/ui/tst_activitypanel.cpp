@@ -5,6 +5,7 @@
 // an .ipynb that nbformat validates.
 #include "../notebook/nbformatpython.h"
 #include "client/coderun/runnerevents.h"
+#include "client/lizardapi.h"
 #include "models/activity/activityfiltermodel.h"
 #include "models/activity/activitylistmodel.h"
 #include "models/activity/activitypulse.h"

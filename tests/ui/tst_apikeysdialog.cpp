@@ -1,6 +1,7 @@
 // Lizard ▸ API keys… against a real lizard-local: create a read-only key (its secret shown once,
 // Copy puts it on the clipboard), see it listed, revoke it after the confirmation, see it gone;
 // the key file's key cannot be revoked; a read-only connection is told why it cannot create.
+#include "client/lizardapi.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"
 #include "ui/apikeysdialog.h"

@@ -1,5 +1,6 @@
 // The main window against a real lizard-local: the default project is selected, a sandbox is
 // created through the dialog, `echo hi` runs in its console, errors reach the banner.
+#include "client/lizardapi.h"
 #include "models/sandboxactions.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"

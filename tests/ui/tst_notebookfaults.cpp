@@ -6,6 +6,7 @@
 // - lizard-local is killed (SIGKILL) while a console command and a cell run: the banner says so
 //   at once, both say they may or may not have finished, and once lizard-local is started again
 //   on its data directory and port the app is connected again by itself and the cell runs.
+#include "client/lizardapi.h"
 #include "support/apiwait.h"
 #include "support/localserver.h"
 #include "support/screenshot.h"

@@ -22,7 +22,7 @@
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/richoutputview.h"
 #include "ui/notebook/richtextview.h"
-#include "ui/ports/previewloader.h"
+#include "ui/ports/previewengine.h"
 
 #include <QApplication>
 #include <QDesktopServices>

@@ -1,6 +1,7 @@
 // The notebook UI against a real lizard-local and an `interpreter` sandbox: a matplotlib chart
 // typed into a cell and run with Shift+Enter shows inline at its size; a user's walk-through
 // (pandas, 6 beside Out [2], a table, ZeroDivisionError, a 5 s timeout that keeps variables).
+#include "client/lizardapi.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/runqueue.h"
 #include "notebook/tablemodel.h"

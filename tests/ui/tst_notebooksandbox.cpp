@@ -3,7 +3,9 @@
 // the sources and outputs kept; "Attach to sandbox…" moves to another running sandbox; with
 // auto-extend a short-lived sandbox outlives its deadline while the notebook is in use; a paused
 // sandbox is resumed when a cell runs. No sandbox is left behind.
+#include "client/lizardapi.h"
 #include "models/sandboxtablemodel.h"
+#include "models/serveraccount.h"
 #include "notebook/runqueue.h"
 #include "notebook/sandboxwatch.h"
 #include "support/apiwait.h"
@@ -143,7 +145,7 @@ void TestNotebookSandbox::initTestCase()
                 if (!m_created.contains(id))
                     m_created << id;
             });
-    QVERIFY(SandboxSwitcher::isLocalServer(m_api.get()));
+    QVERIFY(models::isLocalServer(m_api.get()));
     QTRY_VERIFY_WITH_TIMEOUT(
         m_window->sandboxModel() && !m_window->sandboxModel()->projectId().isEmpty(), 20000);
 }

@@ -3,7 +3,7 @@
 #include "models/desktop/desktopsession.h"
 #include "models/desktop/screenaddress.h"
 #include "models/desktop/screensizes.h"
-#include "ui/ports/previewloader.h"
+#include "ui/ports/previewengine.h"
 
 #include <QAction>
 #include <QApplication>

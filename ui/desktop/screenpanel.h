@@ -7,7 +7,7 @@
 // link (it carries its credentials). Sandboxes of other templates get an explanation.
 // The view is the web preview plugin (QtWebEngine) on the server's viewer page.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 #include "ui/ports/previewengine.h"
 
 #include <QPointer>
@@ -19,6 +19,10 @@ class QFrame;
 class QLabel;
 class QStackedWidget;
 class QVBoxLayout;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class DesktopSession;

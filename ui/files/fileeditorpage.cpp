@@ -1,5 +1,6 @@
 #include "ui/files/fileeditorpage.h"
 
+#include "models/files/remotefile.h"
 #include "ui/documenttabs.h"
 
 #if __has_include("ui/highlight/highlighterfactory.h")
@@ -25,7 +26,7 @@ using client::Outcome;
 
 FileEditorPage::FileEditorPage(client::LizardApi* api, const QString& sandboxId,
                                const FileEntry& entry, const QString& text, QWidget* parent)
-    : DocumentPage(parent), m_api(api), m_sandboxId(sandboxId), m_entry(entry),
+    : DocumentPage(parent), m_file(new models::files::RemoteFile(api, sandboxId, entry, this)),
       m_editor(new QPlainTextEdit), m_status(new QLabel)
 {
     setObjectName(QStringLiteral("fileEditorPage"));
@@ -55,13 +56,23 @@ FileEditorPage::FileEditorPage(client::LizardApi* api, const QString& sandboxId,
 
 QString FileEditorPage::title() const
 {
-    const QString name = m_entry.path.section(QLatin1Char('/'), -1);
+    const QString name = path().section(QLatin1Char('/'), -1);
     return isModified() ? name + QStringLiteral(" *") : name;
 }
 
 QString FileEditorPage::toolTip() const
 {
-    return QStringLiteral("%1: %2").arg(m_sandboxId, m_entry.path);
+    return QStringLiteral("%1: %2").arg(sandboxId(), path());
+}
+
+QString FileEditorPage::sandboxId() const
+{
+    return m_file->sandboxId();
+}
+
+QString FileEditorPage::path() const
+{
+    return m_file->entry().path;
 }
 
 bool FileEditorPage::isModified() const
@@ -78,13 +89,6 @@ void FileEditorPage::save()
 {
     if (m_saving)
         return;
-    if (!m_api) {
-        ApiError e;
-        e.kind = ApiError::Kind::Network;
-        e.what = tr("Save %1").arg(m_entry.path);
-        e.message = tr("not connected");
-        return failSave(e);
-    }
     m_saving = true;
     m_status->setText(tr("Saving…"));
     checkThenWrite();
@@ -93,18 +97,10 @@ void FileEditorPage::save()
 void FileEditorPage::checkThenWrite()
 {
     // Someone (a command in the console, a program) may have changed the file meanwhile.
-    m_api->statFile(m_sandboxId, m_entry.path, this, [this](Outcome<FileEntry> r) {
-        if (!r && r.error().kind != ApiError::Kind::NotFound)
-            return failSave(r.error());
-        QString why;
-        if (!r)
-            why = tr("%1 was deleted in the sandbox since you opened it.").arg(m_entry.path);
-        else if (r.value().modifiedAt != m_entry.modifiedAt || r.value().size != m_entry.size)
-            why = tr("%1 changed in the sandbox since you opened it (now %2 bytes, modified %3).")
-                      .arg(m_entry.path)
-                      .arg(r.value().size)
-                      .arg(r.value().modifiedAt.toLocalTime().toString(Qt::ISODate));
-        if (!why.isEmpty() && !askOverwrite(why)) {
+    m_file->checkUnchanged([this](Outcome<QString> why) {
+        if (!why)
+            return failSave(why.error());
+        if (!why.value().isEmpty() && !askOverwrite(why.value())) {
             m_saving = false;
             m_closeAfterSave = false;
             m_status->setText(tr("Not saved: the file in the sandbox is newer"));
@@ -129,34 +125,18 @@ bool FileEditorPage::askOverwrite(const QString& why)
 
 void FileEditorPage::write()
 {
-    if (!m_api)
-        return;
-    const QByteArray bytes = m_editor->toPlainText().toUtf8();
-    m_api->writeFile(m_sandboxId, m_entry.path, bytes, this, [this](Outcome<client::Unit> r) {
-        if (!r)
-            return failSave(r.error());
-        if (!m_api)
-            return;
-        // The new baseline: what the sandbox says now that our bytes are there.
-        m_api->statFile(m_sandboxId, m_entry.path, this, [this](Outcome<FileEntry> st) {
-            if (!st)
-                return failSave(st.error());
-            finishSave(st.value());
-        });
+    m_file->save(m_editor->toPlainText().toUtf8(), [this](Outcome<FileEntry> fresh) {
+        if (!fresh)
+            return failSave(fresh.error());
+        m_saving = false;
+        m_editor->document()->setModified(false);
+        m_status->setText(
+            tr("Saved %1 at %2")
+                .arg(path(), QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
+        emit saved();
+        if (std::exchange(m_closeAfterSave, false))
+            closeMe();
     });
-}
-
-void FileEditorPage::finishSave(const FileEntry& fresh)
-{
-    m_entry = fresh;
-    m_saving = false;
-    m_editor->document()->setModified(false);
-    m_status->setText(
-        tr("Saved %1 at %2")
-            .arg(m_entry.path, QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))));
-    emit saved();
-    if (std::exchange(m_closeAfterSave, false))
-        closeMe();
 }
 
 void FileEditorPage::failSave(const ApiError& error)
@@ -173,7 +153,7 @@ bool FileEditorPage::confirmClose()
         return true;
     const auto answer = QMessageBox::question(
         this, tr("Unsaved changes"),
-        tr("%1 has unsaved changes. Save them to the sandbox?").arg(m_entry.path),
+        tr("%1 has unsaved changes. Save them to the sandbox?").arg(path()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Discard)
         return true;

@@ -4,13 +4,21 @@
 // it was opened (modification time or size), it asks before overwriting. The tab title gets a
 // "*" while there are unsaved changes, and closing asks about them.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 #include "ui/documentpage.h"
 
 #include <QPointer>
 
 class QLabel;
 class QPlainTextEdit;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
+
+namespace lizard::models::files {
+class RemoteFile;
+} // namespace lizard::models::files
 
 namespace lizard::ui::files {
 
@@ -24,10 +32,10 @@ public:
 
     QString title() const override;
     QString toolTip() const override;
-    QString sandboxId() const override { return m_sandboxId; }
+    QString sandboxId() const override;
     bool confirmClose() override;
 
-    QString path() const { return m_entry.path; }
+    QString path() const;
     QPlainTextEdit* editor() const { return m_editor; }
     bool isModified() const;
     bool isSaving() const { return m_saving; }
@@ -44,13 +52,10 @@ private:
     void checkThenWrite();
     bool askOverwrite(const QString& why);
     void write();
-    void finishSave(const client::FileEntry& fresh);
     void failSave(const client::ApiError& error);
     void closeMe();
 
-    QPointer<client::LizardApi> m_api;
-    QString m_sandboxId;
-    client::FileEntry m_entry; // what the sandbox held when we last read or wrote it
+    models::files::RemoteFile* m_file; // what the sandbox held when we last read or wrote it
     QPlainTextEdit* m_editor;
     QLabel* m_status;
     bool m_saving = false;

@@ -5,7 +5,7 @@
 // (a folder arrives as a folder), new folder, rename, move, delete and copy path. Uploads and
 // downloads are listed with progress and cancel below the tree.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -16,6 +16,10 @@ class QLabel;
 class QMenu;
 class QStackedLayout;
 class QTreeView;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models::files {
 class FileChangeFeed;
@@ -102,7 +106,7 @@ private:
     void copyPath();
     void openWithContent(const client::FileEntry& entry, const QByteArray& content);
 
-    QPointer<client::LizardApi> m_api;
+    client::LizardApi* m_api = nullptr; // handed to the models; valid until the next setBackend
     QPointer<DocumentTabs> m_documents;
     QString m_sandboxId;
     QComboBox* m_pathBox;

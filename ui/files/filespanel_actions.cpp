@@ -1,5 +1,6 @@
 // FilesPanel: what its actions do (dialogs, then FileOperations / transfer jobs / tabs).
 #include "models/files/fileoperations.h"
+#include "models/files/remotefile.h"
 #include "models/files/remotepath.h"
 #include "models/files/sandboxfilemodel.h"
 #include "ui/documenttabs.h"
@@ -81,25 +82,21 @@ void FilesPanel::openPath(const QString& path)
         }
     }
     const QString id = m_sandboxId;
-    m_api->statFile(id, path, this, [this, id](client::Outcome<client::FileEntry> st) {
-        if (!st)
-            return emit errorOccurred(st.error());
-        const client::FileEntry entry = st.value();
-        if (entry.type == QLatin1String("dir"))
-            return setRootPath(entry.path);
-        if (entry.size > kMaxOpenBytes)
-            return emit problem(
-                tr("%1 is %2: too large to open here; download it instead")
-                    .arg(entry.path, models::files::SandboxFileModel::formatSize(entry.size)));
-        if (!m_api || id != m_sandboxId)
-            return;
-        m_api->readFile(id, entry.path, this, [this, entry, id](client::Outcome<QByteArray> r) {
-            if (!r)
-                return emit errorOccurred(r.error());
+    models::files::RemoteFile::open(
+        m_api, id, path, kMaxOpenBytes, this,
+        [this, id](client::Outcome<models::files::RemoteFile::Opened> opened) {
+            if (!opened)
+                return emit errorOccurred(opened.error());
+            const client::FileEntry& entry = opened.value().entry;
+            if (entry.type == QLatin1String("dir"))
+                return setRootPath(entry.path);
+            if (!opened.value().read)
+                return emit problem(
+                    tr("%1 is %2: too large to open here; download it instead")
+                        .arg(entry.path, models::files::SandboxFileModel::formatSize(entry.size)));
             if (id == m_sandboxId)
-                openWithContent(entry, r.value());
+                openWithContent(entry, opened.value().content);
         });
-    });
 }
 
 void FilesPanel::openWithContent(const client::FileEntry& entry, const QByteArray& content)

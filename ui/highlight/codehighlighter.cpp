@@ -1,7 +1,5 @@
 #include "ui/highlight/codehighlighter.h"
 
-#include "ui/highlight/keywords.h"
-
 namespace lizard::ui::highlight {
 
 namespace {

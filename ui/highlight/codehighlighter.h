@@ -5,12 +5,34 @@
 // and shell variables. A small scanner rather than regexes, so a '#' inside a string is not a
 // comment and a quote inside a comment opens nothing.
 
-#include "ui/highlight/language.h"
 #include "ui/highlight/theme.h"
 
+#include <QSet>
+#include <QString>
 #include <QSyntaxHighlighter>
 
 namespace lizard::ui::highlight {
+
+// The languages it knows, and their names.
+enum class Language { None, Python, JavaScript, Bash, Markdown };
+
+// "python"/"py"/"python3"/"ipython" -> Python, "javascript"/"js"/"node" -> JavaScript,
+// "bash"/"sh"/"shell"/"zsh" -> Bash, "markdown"/"md" -> Markdown; anything else -> None.
+Language languageFromName(const QString& name);
+QString languageName(Language language); // canonical lower-case name; empty for None
+// By suffix (".py", ".js", ".mjs", ".cjs", ".ts" is not JavaScript, ".sh", ".bash", ".md", …)
+// and a few well-known file names (".bashrc", ".profile").
+Language languageFromFileName(const QString& path);
+
+// The keyword and builtin word lists of each language (codehighlighter_words.cpp).
+struct WordLists
+{
+    QSet<QString> keywords;
+    QSet<QString> builtins;
+    QSet<QString> definers; // keywords followed by a name being defined (def, class, function)
+};
+
+const WordLists& wordLists(Language language);
 
 class CodeHighlighter : public QSyntaxHighlighter
 {

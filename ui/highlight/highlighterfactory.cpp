@@ -1,7 +1,6 @@
 #include "ui/highlight/highlighterfactory.h"
 
 #include "ui/highlight/codehighlighter.h"
-#include "ui/highlight/language.h"
 #include "ui/highlight/markdownhighlighter.h"
 
 #ifdef LIZARD_HAVE_KSYNTAXHIGHLIGHTING

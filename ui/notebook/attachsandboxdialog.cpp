@@ -1,6 +1,6 @@
 #include "ui/notebook/attachsandboxdialog.h"
 
-#include "client/lizardapi.h"
+#include "models/sandboxactions.h"
 #include "models/timeformat.h"
 
 #include <QDialogButtonBox>
@@ -12,9 +12,9 @@
 
 namespace lizard::ui::notebook {
 
-AttachSandboxDialog::AttachSandboxDialog(client::LizardApi* api, const QString& projectId,
+AttachSandboxDialog::AttachSandboxDialog(models::SandboxActions* actions, const QString& projectId,
                                          const QString& currentId, QWidget* parent)
-    : QDialog(parent), m_api(api), m_projectId(projectId), m_currentId(currentId),
+    : QDialog(parent), m_actions(actions), m_projectId(projectId), m_currentId(currentId),
       m_status(new QLabel), m_list(new QTreeWidget),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
@@ -65,44 +65,43 @@ QString AttachSandboxDialog::formatAge(qint64 seconds)
 
 void AttachSandboxDialog::refresh()
 {
-    if (!m_api) {
+    if (!m_actions) {
         m_status->setText(
             QStringLiteral("Not connected: connect to a server to list its sandboxes."));
         emit listed();
         return;
     }
     m_status->setText(QStringLiteral("Listing the project's sandboxes…"));
-    m_api->listSandboxes(
-        m_projectId, this, [this](client::Outcome<QList<client::SandboxInfo>> outcome) {
-            const QString selected = selectedSandboxId();
-            m_list->clear();
-            if (!outcome) {
-                m_status->setText(QStringLiteral("Listing sandboxes failed: %1")
-                                      .arg(outcome.error().toDisplayString()));
-                emit listed();
-                return;
-            }
-            const QDateTime now = QDateTime::currentDateTimeUtc();
-            for (const client::SandboxInfo& info : outcome.value()) {
-                if (info.sandboxId == m_currentId ||
-                    (info.status != u"running" && info.status != u"paused"))
-                    continue;
-                auto* item = new QTreeWidgetItem(
-                    m_list,
-                    {info.sandboxId, info.templateName, info.status,
-                     info.startedAt.isValid() ? formatAge(info.startedAt.secsTo(now)) : QString(),
-                     models::formatTimeLeft(info.endAt, now)});
-                item->setData(IdColumn, Qt::UserRole, info.sandboxId);
-                if (info.sandboxId == selected)
-                    item->setSelected(true);
-            }
-            m_status->setText(
-                m_list->topLevelItemCount() == 0
-                    ? QStringLiteral(
-                          "No other running sandbox in this project: use Run on a new sandbox.")
-                    : QString());
+    m_actions->list(m_projectId, this, [this](client::Outcome<QList<client::SandboxInfo>> outcome) {
+        const QString selected = selectedSandboxId();
+        m_list->clear();
+        if (!outcome) {
+            m_status->setText(QStringLiteral("Listing sandboxes failed: %1")
+                                  .arg(outcome.error().toDisplayString()));
             emit listed();
-        });
+            return;
+        }
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (const client::SandboxInfo& info : outcome.value()) {
+            if (info.sandboxId == m_currentId ||
+                (info.status != u"running" && info.status != u"paused"))
+                continue;
+            auto* item = new QTreeWidgetItem(
+                m_list,
+                {info.sandboxId, info.templateName, info.status,
+                 info.startedAt.isValid() ? formatAge(info.startedAt.secsTo(now)) : QString(),
+                 models::formatTimeLeft(info.endAt, now)});
+            item->setData(IdColumn, Qt::UserRole, info.sandboxId);
+            if (info.sandboxId == selected)
+                item->setSelected(true);
+        }
+        m_status->setText(
+            m_list->topLevelItemCount() == 0
+                ? QStringLiteral(
+                      "No other running sandbox in this project: use Run on a new sandbox.")
+                : QString());
+        emit listed();
+    });
 }
 
 QString AttachSandboxDialog::selectedSandboxId() const

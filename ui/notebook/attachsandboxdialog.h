@@ -10,8 +10,8 @@ class QDialogButtonBox;
 class QLabel;
 class QTreeWidget;
 
-namespace lizard::client {
-class LizardApi;
+namespace lizard::models {
+class SandboxActions;
 }
 
 namespace lizard::ui::notebook {
@@ -22,8 +22,8 @@ class AttachSandboxDialog : public QDialog
 public:
     enum Column { IdColumn, TemplateColumn, StateColumn, AgeColumn, EndsColumn };
     // `currentId` (the notebook's own sandbox) is not offered.
-    AttachSandboxDialog(client::LizardApi* api, const QString& projectId, const QString& currentId,
-                        QWidget* parent = nullptr);
+    AttachSandboxDialog(models::SandboxActions* actions, const QString& projectId,
+                        const QString& currentId, QWidget* parent = nullptr);
 
     void refresh();
     QString selectedSandboxId() const;
@@ -37,7 +37,7 @@ signals:
     void listed(); // the list shows the server's answer (or why there is none)
 
 private:
-    QPointer<client::LizardApi> m_api;
+    QPointer<models::SandboxActions> m_actions;
     QString m_projectId;
     QString m_currentId;
     QLabel* m_status;

@@ -2,7 +2,7 @@
 
 #include "ui/notebook/interactiveviewpool.h"
 #include "ui/notebook/richoutputview.h"
-#include "ui/ports/previewloader.h"
+#include "ui/ports/previewengine.h"
 
 #include <QLabel>
 #include <QRegularExpression>

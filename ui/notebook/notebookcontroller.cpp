@@ -4,11 +4,11 @@
 #include "models/sandboxtablemodel.h"
 #include "notebook/clientcoderunner.h"
 #include "notebook/clientnotebookkernel.h"
+#include "notebook/notebookforker.h"
 #include "notebook/notebooklauncher.h"
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
-#include "ui/notebook/notebookforker.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
@@ -200,18 +200,34 @@ void NotebookController::forkNotebook(NotebookPage* page)
             QStringLiteral("Not connected: connect to a server to fork a notebook"));
         return;
     }
-    auto* forker = new NotebookForker(m_window->api(), page, this);
+    auto* forker = new NotebookForker(m_window->api(), page->session(), this);
     connect(forker, &NotebookForker::progress, m_window, &MainWindow::showInfo);
     connect(forker, &NotebookForker::failed, this, [this](const QString& message) {
         m_window->showProblem(message);
         emit forkFailed(message);
     });
     connect(forker, &NotebookForker::forked, this,
-            [this, page = QPointer<NotebookPage>(page)](NotebookPage* branch) {
-                addPage(branch);
+            [this, page = QPointer<NotebookPage>(page)](const QString& sandboxId) {
+                if (!page) {
+                    m_window->showInfo(
+                        QStringLiteral("The notebook was closed; its fork %1 is running")
+                            .arg(sandboxId));
+                    return;
+                }
+                NotebookPage* branch = openBranch(page, sandboxId);
                 emit notebookForked(page, branch);
             });
     forker->start();
+}
+
+NotebookPage* NotebookController::openBranch(NotebookPage* source, const QString& forkId)
+{
+    NotebookPage* branch = createPage(m_window->api(), forkId);
+    branch->document()->reset(source->document()->toData(), true); // unsaved until saved
+    branch->setBranchOf(source->title().remove(u'*'));
+    if (source->session()->kernel() && branch->session()->kernel())
+        branch->session()->kernel()->selectContext(source->session()->kernel()->context());
+    return addPage(branch);
 }
 
 NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
@@ -390,21 +406,20 @@ void NotebookController::offerRecovery()
 void NotebookController::onBackendChanged()
 {
     client::LizardApi* api = m_window->api();
-    if (m_api != api) {
-        // Open notebooks follow the connection: a new one (the same server after a restart,
-        // or another profile) gets a fresh interpreter for the page's sandbox, on the same
-        // context; without one, runs say "not connected".
-        for (NotebookPage* page : pages()) {
-            auto* kernel = qobject_cast<ClientNotebookKernel*>(page->session()->kernel());
-            if (kernel == nullptr)
-                continue;
-            if (api)
-                kernel->attach(new client::CodeInterpreter(api, page->sandboxId()));
-            else if (m_api)
-                kernel->detach();
-        }
+    // Each backendChanged is a new connection or none (MainWindow::setBackend, clearBackend).
+    // Open notebooks follow it: a new one (the same server after a restart, or another
+    // profile) gets a fresh interpreter for the page's sandbox, on the same context; without
+    // one, runs say "not connected".
+    for (NotebookPage* page : pages()) {
+        auto* kernel = qobject_cast<ClientNotebookKernel*>(page->session()->kernel());
+        if (kernel == nullptr)
+            continue;
+        if (api)
+            kernel->attach(new client::CodeInterpreter(api, page->sandboxId()));
+        else if (m_connected)
+            kernel->detach();
     }
-    m_api = api;
+    m_connected = api != nullptr;
     for (NotebookPage* page : pages())
         page->setSandboxModel(m_window->sandboxModel());
     m_switcher->connectionChanged(api, pages());

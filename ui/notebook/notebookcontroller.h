@@ -74,6 +74,8 @@ signals:
 
 private:
     NotebookPage* addPage(NotebookPage* page);
+    // A copy of `source` bound to its fork, unsaved, titled as a branch, on the same context.
+    NotebookPage* openBranch(NotebookPage* source, const QString& forkId);
     QString chooseSandbox(const QString& why);
     void onBackendChanged();
 
@@ -84,7 +86,7 @@ private:
     int m_newNotebookMinutes = 60;
     QPointer<lizard::notebook::NotebookLauncher> m_launcher;
     SandboxSwitcher* m_switcher;
-    QPointer<client::LizardApi> m_api;
+    bool m_connected = false; // the pages have an interpreter of a connection
     bool m_offeredRecovery = false;
 };
 

@@ -1,8 +1,8 @@
 #include "ui/notebook/sandboxswitcher.h"
 
 #include "client/coderun/codeinterpreter.h"
-#include "client/lizardapi.h"
 #include "models/sandboxtablemodel.h"
+#include "models/serveraccount.h"
 #include "notebook/clientnotebookkernel.h"
 #include "notebook/notebooklauncher.h"
 #include "notebook/runqueue.h"
@@ -14,7 +14,6 @@
 #include "ui/sandboxpanel.h"
 
 #include <QAction>
-#include <QUrl>
 
 namespace lizard::ui::notebook {
 
@@ -26,18 +25,9 @@ SandboxSwitcher::SandboxSwitcher(MainWindow* window, QObject* parent)
 {
 }
 
-bool SandboxSwitcher::isLocalServer(const client::LizardApi* api)
-{
-    if (!api)
-        return false;
-    const QString host = QUrl(api->endpoint().baseUrl).host();
-    // Loopback: lizard-local (the embedded default, or one started by hand) on this computer.
-    return host == u"localhost" || host.startsWith(QLatin1String("127.")) || host == u"::1";
-}
-
 bool SandboxSwitcher::autoExtendFor(const client::LizardApi* api) const
 {
-    return isLocalServer(api) ? m_autoExtendLocal : m_autoExtendCloud;
+    return models::isLocalServer(api) ? m_autoExtendLocal : m_autoExtendCloud;
 }
 
 void SandboxSwitcher::setAutoExtendPolicy(bool local, bool cloud)
@@ -75,7 +65,8 @@ AttachSandboxDialog* SandboxSwitcher::attachInteractive(NotebookPage* page)
             QStringLiteral("Attach to sandbox: connect and select a project first"));
         return nullptr;
     }
-    auto* dialog = new AttachSandboxDialog(m_window->api(), projectId, page->sandboxId(), m_window);
+    auto* dialog =
+        new AttachSandboxDialog(m_window->sandboxActions(), projectId, page->sandboxId(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, page = QPointer<NotebookPage>(page)] {
         if (page && !dialog->selectedSandboxId().isEmpty())

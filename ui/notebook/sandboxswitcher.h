@@ -37,7 +37,6 @@ public:
     bool autoExtendFor(const client::LizardApi* api) const;
     bool autoExtendLocal() const { return m_autoExtendLocal; }
     bool autoExtendCloud() const { return m_autoExtendCloud; }
-    static bool isLocalServer(const client::LizardApi* api);
 
     // Wires a page's actions to this switcher and gives it the connection (again after a
     // reconnect).

@@ -5,7 +5,7 @@
 // Copy URL and Open in browser (both hand out the link with its access token, exposing
 // first if needed), Expose port… (any port, listening or not) and Refresh.
 
-#include "client/lizardapi.h"
+#include "client/outcome.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -14,6 +14,10 @@
 class QAction;
 class QLabel;
 class QTableView;
+
+namespace lizard::client {
+class LizardApi;
+} // namespace lizard::client
 
 namespace lizard::models {
 class ExposureList;
@@ -77,7 +81,7 @@ private:
     void showContextMenu(const QPoint& pos);
 
     QPointer<DocumentTabs> m_documents;
-    QPointer<client::LizardApi> m_api;
+    client::LizardApi* m_api = nullptr; // handed to the models; valid until the next setBackend
     models::PortListModel* m_model;
     models::ExposureList* m_exposures = nullptr;
     QString m_sandboxId;

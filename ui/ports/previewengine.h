@@ -1,11 +1,12 @@
 #pragma once
 // The interface between the app and the web preview plugin (lizard_preview: port previews and
-// interactive notebook outputs), loaded on first use by PreviewLoader so that QtWebEngine is
-// not loaded at startup. Header-only pure interfaces: the plugin links Qt only, never the
-// app's libraries.
+// interactive notebook outputs), loaded on first use by PreviewLoader (below) so that QtWebEngine
+// is not loaded at startup. The interfaces are pure: the plugin links Qt only, never the app's
+// libraries, and implements them; PreviewLoader is the app's (previewengine.cpp).
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 #include <QtPlugin>
 #include <functional>
@@ -78,6 +79,19 @@ public:
     // The observer must outlive the view (delete the view's widget first).
     virtual HtmlView* createHtmlView(HtmlObserver* observer, QWidget* parent) = 0;
     virtual QString engineVersion() const = 0; // e.g. "QtWebEngine 6.4.2 (Chromium 102)"
+};
+
+// Loads the plugin the first time a preview opens. It is searched in $LIZARD_PREVIEW_PLUGIN (a
+// file), then next to the app in ../lib/lizard-desktop/ (the build tree and installed packages
+// use that layout).
+class PreviewLoader
+{
+public:
+    // The engine, loading it on the first call; nullptr with errorString() when it cannot load.
+    static PreviewEngine* engine();
+    static QString errorString();
+    static bool isLoaded();
+    static QStringList candidates(); // where it is looked for, in order
 };
 
 } // namespace lizard::ui::ports

@@ -1,6 +1,6 @@
 #include "ui/ports/previewpage.h"
 
-#include "ui/ports/previewloader.h"
+#include "ui/ports/previewengine.h"
 
 #include <QAction>
 #include <QApplication>

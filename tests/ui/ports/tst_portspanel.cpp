@@ -2,6 +2,7 @@
 // serves a page (written through the files API) with a known title; Preview in the panel
 // exposes the port and opens a PreviewPage whose QtWebEngine view shows that title, while the
 // address field never shows the token. QtWebEngine is loaded only when the preview opens.
+#include "client/lizardapi.h"
 #include "models/exposurelist.h"
 #include "models/portlistmodel.h"
 #include "models/sandboxtablemodel.h"
@@ -13,7 +14,7 @@
 #include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/ports/portspanel.h"
-#include "ui/ports/previewloader.h"
+#include "ui/ports/previewengine.h"
 #include "ui/ports/previewpage.h"
 #include "ui/sandboxpanel.h"
 

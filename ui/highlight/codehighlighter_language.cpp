@@ -1,4 +1,4 @@
-#include "ui/highlight/language.h"
+#include "ui/highlight/codehighlighter.h"
 
 #include <QFileInfo>
 

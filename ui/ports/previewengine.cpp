@@ -1,5 +1,3 @@
-#include "ui/ports/previewloader.h"
-
 #include "ui/ports/previewengine.h"
 
 #include <QCoreApplication>

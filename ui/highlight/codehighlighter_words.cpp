@@ -1,4 +1,4 @@
-#include "ui/highlight/keywords.h"
+#include "ui/highlight/codehighlighter.h"
 
 namespace lizard::ui::highlight {
 

@@ -1,25 +1,20 @@
-#include "ui/notebook/notebookforker.h"
+#include "notebook/notebookforker.h"
 
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "notebook/clientnotebookkernel.h"
-#include "notebook/notebookdocument.h"
-#include "ui/notebook/notebookcontroller.h"
-#include "ui/notebook/notebookpage.h"
+#include "notebook/notebooksession.h"
 
-namespace lizard::ui::notebook {
+namespace lizard::notebook {
 
-using lizard::notebook::ClientNotebookKernel;
-
-NotebookForker::NotebookForker(client::LizardApi* api, NotebookPage* source, QObject* parent)
+NotebookForker::NotebookForker(client::LizardApi* api, NotebookSession* source, QObject* parent)
     : QObject(parent), m_api(api), m_source(source)
 {
 }
 
 void NotebookForker::start()
 {
-    auto* kernel =
-        m_source ? qobject_cast<ClientNotebookKernel*>(m_source->session()->kernel()) : nullptr;
+    auto* kernel = m_source ? qobject_cast<ClientNotebookKernel*>(m_source->kernel()) : nullptr;
     client::CodeInterpreter* interpreter = kernel ? kernel->interpreter() : nullptr;
     if (!m_api || !interpreter) {
         fail(QStringLiteral("this notebook is not connected to a sandbox"));
@@ -54,25 +49,11 @@ void NotebookForker::fork()
                                            : out.value().first().error);
                 return;
             }
-            openBranch(out.value().first().sandbox->sandboxId);
+            const QString sandboxId = out.value().first().sandbox->sandboxId;
+            emit progress(QStringLiteral("Forked into %1%2").arg(sandboxId, m_saveNote));
+            emit forked(sandboxId, m_saveNote);
+            deleteLater();
         });
-}
-
-void NotebookForker::openBranch(const QString& sandboxId)
-{
-    if (!m_api || !m_source) {
-        fail(QStringLiteral("the notebook was closed; the fork %1 is running").arg(sandboxId));
-        return;
-    }
-    NotebookPage* branch = NotebookController::createPage(m_api, sandboxId);
-    branch->document()->reset(m_source->document()->toData(),
-                              true); // unsaved until the user saves it
-    branch->setBranchOf(m_source->title().remove(u'*'));
-    if (m_source->session()->kernel() && branch->session()->kernel())
-        branch->session()->kernel()->selectContext(m_source->session()->kernel()->context());
-    emit progress(QStringLiteral("Forked into %1%2").arg(sandboxId, m_saveNote));
-    emit forked(branch);
-    deleteLater();
 }
 
 void NotebookForker::fail(const QString& message)
@@ -81,4 +62,4 @@ void NotebookForker::fail(const QString& message)
     deleteLater();
 }
 
-} // namespace lizard::ui::notebook
+} // namespace lizard::notebook

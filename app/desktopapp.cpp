@@ -40,11 +40,11 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
     connect(m_window.get(), &ui::MainWindow::preferencesRequested, this,
             &DesktopApp::editPreferences);
     // Notebook: "Open notebook", the Notebook menu, restoring recovery copies.
-    m_notebooks =
-        new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
+    m_notebooks = new ui::notebook::NotebookController(m_window->workbench(),
+                                                       notebook::RecoveryStore(), this);
     m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
     // Activity: what happened in the selected sandbox, beside Console, Files and Ports.
-    new ui::activity::ActivityController(m_window.get(), m_notebooks, this);
+    new ui::activity::ActivityController(m_window->workbench(), m_notebooks, this);
     m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
                                                         m_settings->autoExtendCloud());
 }

@@ -19,6 +19,7 @@
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
+#include "ui/workbench.h"
 
 #include <QAction>
 #include <QApplication>
@@ -103,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_notesLabel);
     statusBar()->addPermanentWidget(m_connection);
     buildMenus();
+    m_workbench = new Workbench(this);
 
     connect(m_projects, &ProjectPanel::projectSelected, this, &MainWindow::onProjectSelected);
     connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_consoles,

@@ -38,6 +38,7 @@ class LogsView;
 class ProjectPanel;
 class ProjectTabs;
 class SandboxPanel;
+class Workbench;
 namespace files {
 class FilesPanel;
 }
@@ -99,6 +100,8 @@ public:
     ports::PortsPanel* portsPanel() const { return m_ports; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
+    // What feature controllers see of the window (ui/workbench.h).
+    Workbench* workbench() const { return m_workbench; }
 
 signals:
     void connectionsRequested();
@@ -146,6 +149,7 @@ private:
     ports::PortsPanel* m_ports = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
+    Workbench* m_workbench = nullptr;
 };
 
 } // namespace lizard::ui

@@ -36,7 +36,7 @@ public:
         window.size = options.size;
         window.setUp = [this](ui::MainWindow* w) {
             m_controller = new ui::notebook::NotebookController(
-                w, notebook::RecoveryStore(m_recovery.path()), w);
+                w->workbench(), notebook::RecoveryStore(m_recovery.path()), w);
         };
         if (const QString failed = m_live.start(window); !failed.isEmpty())
             return failed;

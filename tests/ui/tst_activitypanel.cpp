@@ -116,9 +116,9 @@ void TestActivityPanel::initTestCase()
         std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
     m_window = std::make_unique<ui::MainWindow>();
     m_window->setBackend(m_api.get(), QStringLiteral("test"), {});
-    m_notebooks =
-        new ui::notebook::NotebookController(m_window.get(), notebook::RecoveryStore(), this);
-    m_activity = new ui::activity::ActivityController(m_window.get(), m_notebooks, this);
+    m_notebooks = new ui::notebook::NotebookController(m_window->workbench(),
+                                                       notebook::RecoveryStore(), this);
+    m_activity = new ui::activity::ActivityController(m_window->workbench(), m_notebooks, this);
     m_window->toolTabs()->setCurrentWidget(m_activity->panel());
     m_window->resize(1280, 860);
     m_window->show();

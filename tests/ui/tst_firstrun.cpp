@@ -267,8 +267,8 @@ void TestFirstRun::failureShowsTheServersMessage()
     client::LizardApi api({server.url(), server.apiKey()});
     ui::MainWindow window;
     QTemporaryDir recovery;
-    auto* controller =
-        new NotebookController(&window, lizard::notebook::RecoveryStore(recovery.path()), &window);
+    auto* controller = new NotebookController(
+        window.workbench(), lizard::notebook::RecoveryStore(recovery.path()), &window);
     window.setBackend(&api, "Local — " + server.url(), {}, server.keyFile());
     window.show();
     QTRY_VERIFY_WITH_TIMEOUT(window.sandboxPanel()->showsEmptyProject(), 20000);

@@ -158,7 +158,7 @@ void TestNotebookFaults::initTestCase()
 
     m_window = std::make_unique<ui::MainWindow>();
     m_controller = new NotebookController(
-        m_window.get(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
+        m_window->workbench(), lizard::notebook::RecoveryStore(m_recovery.path()), m_window.get());
     m_window->setBackend(m_api.get(), "Local — " + m_server.url(), {});
     m_window->resize(1200, 900);
     m_window->show();

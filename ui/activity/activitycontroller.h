@@ -14,7 +14,7 @@ struct NotebookData;
 }
 
 namespace lizard::ui {
-class MainWindow;
+class Workbench;
 namespace notebook {
 class NotebookController;
 class NotebookPage;
@@ -29,7 +29,7 @@ class ActivityController : public QObject
 {
     Q_OBJECT
 public:
-    ActivityController(MainWindow* window, notebook::NotebookController* notebooks,
+    ActivityController(Workbench* window, notebook::NotebookController* notebooks,
                        QObject* parent = nullptr);
 
     ActivityPanel* panel() const { return m_panel; }
@@ -41,10 +41,9 @@ signals:
 private:
     void openNotebook(const QString& sandboxId, const lizard::notebook::NotebookData& data,
                       const QString& contextId, const QString& language);
-    void showFile(const QString& sandboxId, const QString& path);
     void updatePulseSandboxes();
 
-    MainWindow* m_window;
+    Workbench* m_window;
     QPointer<notebook::NotebookController> m_notebooks;
     ActivityPanel* m_panel;
     models::ActivityPulse* m_pulse;

@@ -7,13 +7,13 @@
 #include "notebook/notebookforker.h"
 #include "notebook/notebooklauncher.h"
 #include "ui/documenttabs.h"
-#include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
+#include "ui/workbench.h"
 
 #include <QAction>
 #include <QDir>
@@ -31,26 +31,27 @@ using lizard::notebook::NotebookLauncher;
 
 using namespace lizard::notebook;
 
-NotebookController::NotebookController(MainWindow* window, RecoveryStore store, QObject* parent)
+NotebookController::NotebookController(Workbench* window, RecoveryStore store, QObject* parent)
     : QObject(parent), m_window(window), m_store(std::move(store)),
       m_openNotebook(new QAction(QStringLiteral("Open notebook"), this)),
       m_newNotebook(new QAction(QStringLiteral("New notebook"), this)),
       m_switcher(new SandboxSwitcher(window, this))
 {
     m_newNotebook->setObjectName(QStringLiteral("newNotebook"));
-    m_newNotebook->setIcon(window->style()->standardIcon(QStyle::SP_FileDialogContentsView));
+    m_newNotebook->setIcon(
+        window->window()->style()->standardIcon(QStyle::SP_FileDialogContentsView));
     m_newNotebook->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
     m_newNotebook->setToolTip(
         QStringLiteral("A fresh Python sandbox in this project with a notebook on it"));
     connect(m_newNotebook, &QAction::triggered, this, &NotebookController::newNotebook);
-    window->sandboxPanel()->setNewNotebookAction(m_newNotebook);
+    window->setNewNotebookAction(m_newNotebook);
     m_openNotebook->setToolTip(QStringLiteral("A new notebook running in the selected sandbox"));
     connect(m_openNotebook, &QAction::triggered, this,
-            [this] { openNotebook(m_window->sandboxPanel()->currentSandboxId()); });
-    window->sandboxPanel()->addSandboxAction(m_openNotebook);
+            [this] { openNotebook(m_window->currentSandboxId()); });
+    window->addSandboxAction(m_openNotebook);
 
-    auto* menu = new QMenu(QStringLiteral("&Notebook"), window);
-    window->menuBar()->insertMenu(window->helpMenu()->menuAction(), menu);
+    auto* menu = new QMenu(QStringLiteral("&Notebook"), window->window());
+    window->addMenu(menu);
     menu->addAction(m_newNotebook);
     menu->addAction(m_openNotebook);
     menu->addAction(QStringLiteral("&Open…"), this, &NotebookController::openFileInteractive);
@@ -144,14 +145,14 @@ NotebookController::NotebookController(MainWindow* window, RecoveryStore store, 
                 variables->setChecked(currentPage() &&
                                       currentPage()->variablesAction()->isChecked());
             });
-    connect(window, &MainWindow::backendChanged, this, &NotebookController::onBackendChanged);
+    connect(window, &Workbench::backendChanged, this, &NotebookController::onBackendChanged);
     onBackendChanged();
 }
 
 QList<NotebookPage*> NotebookController::pages() const
 {
     QList<NotebookPage*> list;
-    for (DocumentPage* page : m_window->documentTabs()->documents()) {
+    for (DocumentPage* page : m_window->documents()) {
         if (auto* nb = qobject_cast<NotebookPage*>(page))
             list.append(nb);
     }
@@ -160,7 +161,7 @@ QList<NotebookPage*> NotebookController::pages() const
 
 NotebookPage* NotebookController::currentPage() const
 {
-    return qobject_cast<NotebookPage*>(m_window->documentTabs()->currentDocument());
+    return qobject_cast<NotebookPage*>(m_window->currentDocument());
 }
 
 NotebookPage* NotebookController::createPage(client::LizardApi* api, const QString& sandboxId,
@@ -180,7 +181,7 @@ void NotebookController::setNewNotebookLifetime(int minutes)
 
 NotebookPage* NotebookController::addPage(NotebookPage* page)
 {
-    page->setSandboxModel(m_window->sandboxModel());
+    page->setSandboxModel(m_window->sandboxes());
     m_switcher->adopt(page);
     page->session()->enableRecovery(m_store);
     QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
@@ -189,7 +190,7 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
         QStringLiteral("Fork this notebook's sandbox and open a copy of the notebook on the fork, "
                        "with the variables that can be carried"));
     connect(fork, &QAction::triggered, this, [this, page] { forkNotebook(page); });
-    m_window->documentTabs()->openDocument(page);
+    m_window->openDocument(page);
     return page;
 }
 
@@ -201,7 +202,7 @@ void NotebookController::forkNotebook(NotebookPage* page)
         return;
     }
     auto* forker = new NotebookForker(m_window->api(), page->session(), this);
-    connect(forker, &NotebookForker::progress, m_window, &MainWindow::showInfo);
+    connect(forker, &NotebookForker::progress, m_window, &Workbench::showInfo);
     connect(forker, &NotebookForker::failed, this, [this](const QString& message) {
         m_window->showProblem(message);
         emit forkFailed(message);
@@ -253,7 +254,7 @@ void NotebookController::newNotebook()
         return;
     }
     const QString projectId =
-        m_window->sandboxModel() ? m_window->sandboxModel()->projectId() : QString();
+        m_window->sandboxes() ? m_window->sandboxes()->projectId() : QString();
     if (!m_window->api() || projectId.isEmpty()) {
         m_window->showProblem(QStringLiteral("New notebook: connect and select a project first"));
         return;
@@ -272,9 +273,7 @@ void NotebookController::newNotebook()
                                 NotebookLauncher::stageText(stage));
             });
     connect(m_launcher, &NotebookLauncher::sandboxCreated, this,
-            [this](const client::SandboxInfo& info) {
-                m_window->sandboxPanel()->showNewSandbox(info);
-            });
+            [this](const client::SandboxInfo& info) { m_window->showNewSandbox(info); });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
         NotebookPage* page = openNotebook(sandboxId);
         if (auto* kernel =
@@ -286,7 +285,7 @@ void NotebookController::newNotebook()
             emit newNotebookOpened(page);
     });
     const auto refreshTable = [this] {
-        if (models::SandboxTableModel* model = m_window->sandboxModel())
+        if (models::SandboxTableModel* model = m_window->sandboxes())
             model->refresh();
     };
     connect(m_launcher, &NotebookLauncher::failed, this,
@@ -307,7 +306,7 @@ NotebookPage* NotebookController::openFile(const QString& path, const QString& s
 {
     for (NotebookPage* page : pages()) { // already open: show it
         if (QFileInfo(page->session()->file()->path()) == QFileInfo(path)) {
-            m_window->documentTabs()->showDocument(page);
+            m_window->showDocument(page);
             return page;
         }
     }
@@ -323,11 +322,11 @@ NotebookPage* NotebookController::openFile(const QString& path, const QString& s
 
 QString NotebookController::chooseSandbox(const QString& why)
 {
-    const QString selected = m_window->sandboxPanel()->currentSandboxId();
+    const QString selected = m_window->currentSandboxId();
     if (!selected.isEmpty())
         return selected;
     QStringList ids;
-    if (models::SandboxTableModel* model = m_window->sandboxModel()) {
+    if (models::SandboxTableModel* model = m_window->sandboxes()) {
         for (const client::SandboxInfo& info : model->sandboxes())
             ids << info.sandboxId;
     }
@@ -336,8 +335,8 @@ QString NotebookController::chooseSandbox(const QString& why)
         return {};
     }
     bool ok = false;
-    const QString id = QInputDialog::getItem(m_window, why, QStringLiteral("Run it in sandbox:"),
-                                             ids, 0, false, &ok);
+    const QString id = QInputDialog::getItem(
+        m_window->window(), why, QStringLiteral("Run it in sandbox:"), ids, 0, false, &ok);
     return ok ? id : QString();
 }
 
@@ -348,9 +347,9 @@ void NotebookController::openFileInteractive()
             QStringLiteral("Not connected: connect to a server to open a notebook"));
         return;
     }
-    const QString path =
-        QFileDialog::getOpenFileName(m_window, QStringLiteral("Open notebook"), QDir::homePath(),
-                                     QStringLiteral("Jupyter notebooks (*.ipynb);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        m_window->window(), QStringLiteral("Open notebook"), QDir::homePath(),
+        QStringLiteral("Jupyter notebooks (*.ipynb);;All files (*)"));
     if (path.isEmpty())
         return;
     const QString sandboxId = chooseSandbox(QStringLiteral("Open notebook"));
@@ -359,7 +358,7 @@ void NotebookController::openFileInteractive()
     QString error;
     if (!openFile(path, sandboxId, &error))
         QMessageBox::warning(
-            m_window, QStringLiteral("Open notebook"),
+            m_window->window(), QStringLiteral("Open notebook"),
             QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1")
                 .arg(error));
 }
@@ -371,7 +370,7 @@ void NotebookController::offerRecovery()
         const QString name = entry.originalPath.isEmpty() ? QStringLiteral("an unsaved notebook")
                                                           : entry.originalPath;
         const auto answer = QMessageBox::question(
-            m_window, QStringLiteral("Restore notebook"),
+            m_window->window(), QStringLiteral("Restore notebook"),
             QStringLiteral("lizard-desktop found unsaved changes to %1 from %2. Restore them?")
                 .arg(name,
                      entry.savedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))),
@@ -421,7 +420,7 @@ void NotebookController::onBackendChanged()
     }
     m_connected = api != nullptr;
     for (NotebookPage* page : pages())
-        page->setSandboxModel(m_window->sandboxModel());
+        page->setSandboxModel(m_window->sandboxes());
     m_switcher->connectionChanged(api, pages());
     // Copies left by an earlier run are offered once, at the first connection: after a
     // reconnect the store also holds the copies of the notebooks open right now.

@@ -19,7 +19,7 @@ class NotebookLauncher;
 } // namespace lizard::notebook
 
 namespace lizard::ui {
-class MainWindow;
+class Workbench;
 }
 
 namespace lizard::ui::notebook {
@@ -32,7 +32,7 @@ class NotebookController : public QObject
     Q_OBJECT
 public:
     explicit NotebookController(
-        MainWindow* window,
+        Workbench* window,
         lizard::notebook::RecoveryStore store = lizard::notebook::RecoveryStore(),
         QObject* parent = nullptr);
 
@@ -79,7 +79,7 @@ private:
     QString chooseSandbox(const QString& why);
     void onBackendChanged();
 
-    MainWindow* m_window;
+    Workbench* m_window;
     lizard::notebook::RecoveryStore m_store;
     QAction* m_openNotebook;
     QAction* m_newNotebook;

@@ -6,12 +6,12 @@
 #include "notebook/clientnotebookkernel.h"
 #include "notebook/notebooklauncher.h"
 #include "notebook/runqueue.h"
-#include "ui/mainwindow.h"
 #include "ui/notebook/attachsandboxdialog.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
+#include "ui/workbench.h"
 
 #include <QAction>
 
@@ -20,7 +20,7 @@ namespace lizard::ui::notebook {
 using lizard::notebook::ClientNotebookKernel;
 using lizard::notebook::NotebookLauncher;
 
-SandboxSwitcher::SandboxSwitcher(MainWindow* window, QObject* parent)
+SandboxSwitcher::SandboxSwitcher(Workbench* window, QObject* parent)
     : QObject(parent), m_window(window)
 {
 }
@@ -35,8 +35,10 @@ void SandboxSwitcher::setAutoExtendPolicy(bool local, bool cloud)
     m_autoExtendLocal = local;
     m_autoExtendCloud = cloud;
     const bool on = autoExtendFor(m_window->api());
-    for (NotebookPage* page : m_window->findChildren<NotebookPage*>())
-        page->session()->setAutoExtend(on);
+    for (DocumentPage* document : m_window->documents()) {
+        if (auto* page = qobject_cast<NotebookPage*>(document))
+            page->session()->setAutoExtend(on);
+    }
 }
 
 void SandboxSwitcher::adopt(NotebookPage* page)
@@ -59,14 +61,14 @@ void SandboxSwitcher::connectionChanged(client::LizardApi* api, const QList<Note
 AttachSandboxDialog* SandboxSwitcher::attachInteractive(NotebookPage* page)
 {
     const QString projectId =
-        m_window->sandboxModel() ? m_window->sandboxModel()->projectId() : QString();
+        m_window->sandboxes() ? m_window->sandboxes()->projectId() : QString();
     if (!m_window->api() || projectId.isEmpty()) {
         m_window->showProblem(
             QStringLiteral("Attach to sandbox: connect and select a project first"));
         return nullptr;
     }
-    auto* dialog =
-        new AttachSandboxDialog(m_window->sandboxActions(), projectId, page->sandboxId(), m_window);
+    auto* dialog = new AttachSandboxDialog(m_window->sandboxActions(), projectId, page->sandboxId(),
+                                           m_window->window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, page = QPointer<NotebookPage>(page)] {
         if (page && !dialog->selectedSandboxId().isEmpty())
@@ -107,7 +109,7 @@ void SandboxSwitcher::runOnNewSandbox(NotebookPage* page, bool thenRunAll)
         return;
     }
     const QString projectId =
-        m_window->sandboxModel() ? m_window->sandboxModel()->projectId() : QString();
+        m_window->sandboxes() ? m_window->sandboxes()->projectId() : QString();
     if (!m_window->api() || projectId.isEmpty()) {
         m_window->showProblem(
             QStringLiteral("Run on a new sandbox: connect and select a project first"));
@@ -131,9 +133,7 @@ void SandboxSwitcher::runOnNewSandbox(NotebookPage* page, bool thenRunAll)
                                 NotebookLauncher::stageText(stage));
             });
     connect(launcher, &NotebookLauncher::sandboxCreated, this,
-            [this](const client::SandboxInfo& info) {
-                m_window->sandboxPanel()->showNewSandbox(info);
-            });
+            [this](const client::SandboxInfo& info) { m_window->showNewSandbox(info); });
     connect(launcher, &NotebookLauncher::ready, this,
             [this, page = QPointer<NotebookPage>(page), thenRunAll](const QString& sandboxId) {
                 if (!page) // closed meanwhile: the sandbox stays, listed in the table
@@ -143,7 +143,7 @@ void SandboxSwitcher::runOnNewSandbox(NotebookPage* page, bool thenRunAll)
                     page->cells()->runAll();
             });
     connect(launcher, &NotebookLauncher::failed, this, [this](const QString& message) {
-        if (models::SandboxTableModel* model = m_window->sandboxModel())
+        if (models::SandboxTableModel* model = m_window->sandboxes())
             model->refresh();
         m_window->showProblem(message);
         emit runOnNewFailed(message);

@@ -17,7 +17,7 @@ class NotebookLauncher;
 } // namespace lizard::notebook
 
 namespace lizard::ui {
-class MainWindow;
+class Workbench;
 }
 
 namespace lizard::ui::notebook {
@@ -29,7 +29,7 @@ class SandboxSwitcher : public QObject
 {
     Q_OBJECT
 public:
-    explicit SandboxSwitcher(MainWindow* window, QObject* parent = nullptr);
+    explicit SandboxSwitcher(Workbench* window, QObject* parent = nullptr);
 
     void setNewSandboxLifetime(int minutes) { m_lifetimeMinutes = minutes; }
     // Auto-extend for sandboxes of a server on this computer (lizard-local) and of other servers.
@@ -54,7 +54,7 @@ signals:
     void runOnNewFailed(const QString& message);
 
 private:
-    MainWindow* m_window;
+    Workbench* m_window;
     int m_lifetimeMinutes = 60;
     bool m_autoExtendLocal = true;
     bool m_autoExtendCloud = false;

@@ -156,10 +156,11 @@ void registerActivityRoutes(Router& router, ApiContext& ctx)
     SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/activity", [&mgr](const ExPtr& ex, const Params& p) {
         if (!mgr.running(p[0]))
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
         ActivityLog* log = mgr.activity();
         if (log == nullptr)
-            return ex->replyError(Error{501, "ACTIVITY_DISABLED",
+            return ex->replyError(Error{ErrorKind::NotImplemented, "ACTIVITY_DISABLED",
                                         "this lizard-local records no activity (--no-activity)"});
         uint64_t fromHeader = 0;
         if (const auto it = ex->request().find("Last-Event-ID"); it != ex->request().end())

@@ -60,7 +60,7 @@ std::string pageUrl(const proxy::ProxyServer& proxy, const proxy::Exposure& e,
 Result<Access> publish(ApiContext& ctx, const std::string& id)
 {
     if (ctx.proxy == nullptr)
-        return Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"};
+        return Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE", "the port proxy is not running"};
     auto full = ctx.proxy->expose(id, kFullPort);
     if (!full)
         return full.error();
@@ -82,7 +82,7 @@ Result<store::SandboxPtr> desktopSandbox(ApiContext& ctx, const std::string& id)
     if (!sb)
         return sb.error();
     if ((*sb)->templateName != "desktop")
-        return Error{400, "DESKTOP_NOT_SUPPORTED",
+        return Error{ErrorKind::InvalidArgument, "DESKTOP_NOT_SUPPORTED",
                      "sandbox " + id + " runs the " + (*sb)->templateName +
                          " template; a desktop needs a sandbox of the desktop template"};
     return sb;
@@ -100,7 +100,7 @@ nlohmann::json infoJson(const DesktopState& s, const Access& a)
 Error commandFailed(const char* what, const DesktopCommandResult& r)
 {
     const std::string& text = r.err.empty() ? r.out : r.err;
-    return Error{500, "DESKTOP_FAILED",
+    return Error{ErrorKind::Internal, "DESKTOP_FAILED",
                  std::string(what) + " failed (exit " + std::to_string(r.exitCode) +
                      "): " + text.substr(text.size() > 1000 ? text.size() - 1000 : 0)};
 }

@@ -134,7 +134,7 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
                                       if (!r) {
                                           Error e = apiErrorFromAgent(r.error());
                                           if (e.code == "NO_SUCH_PROCESS")
-                                              e = Error{404, "NOT_FOUND",
+                                              e = Error{ErrorKind::NotFound, "NOT_FOUND",
                                                         "no process " + std::to_string(target) +
                                                             " started by exec is running"};
                                           return ex->replyError(e);

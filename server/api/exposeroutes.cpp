@@ -19,7 +19,7 @@ Result<int> portParam(const std::string& text)
     int port = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
     if (ec != std::errc() || end != text.data() + text.size() || port < 1 || port > 65535)
-        return Error{400, "INVALID_PORT",
+        return Error{ErrorKind::InvalidArgument, "INVALID_PORT",
                      "the port must be a number from 1 to 65535, not \"" + text + "\""};
     return port;
 }
@@ -31,7 +31,7 @@ Status liveSandbox(const store::Store& st, const std::string& id, store::Sandbox
     out = st.sandbox(id);
     if (!out || !(out->status == "running" || out->status == "paused" || out->status == "pausing" ||
                   out->status == "resuming"))
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     return okStatus();
 }
 
@@ -52,11 +52,12 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
         // its creator, and the proxy needs no sandbox network (the agent connects inside).
         if (!sandbox->internetAccess && ctx.runtime.capabilities().network)
             return ex->replyError(
-                Error{403, "INTERNET_ACCESS_DISABLED",
+                Error{ErrorKind::Forbidden, "INTERNET_ACCESS_DISABLED",
                       "sandbox " + p[0] +
                           " was created with internetAccess: false, so it cannot expose ports"});
         if (ctx.proxy == nullptr)
-            return ex->replyError(Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
+            return ex->replyError(Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE",
+                                        "the port proxy is not running"});
         auto exposed = ctx.proxy->expose(p[0], *port);
         if (!exposed)
             return ex->replyError(exposed.error());
@@ -76,8 +77,8 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
                    if (!port)
                        return ex->replyError(port.error());
                    if (ctx.proxy == nullptr)
-                       return ex->replyError(
-                           Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"});
+                       return ex->replyError(Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE",
+                                                   "the port proxy is not running"});
                    if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
                        return ex->replyError(s.error());
                    ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", *port}});

@@ -22,7 +22,7 @@ namespace {
 
 Error notFound(const std::string& id)
 {
-    return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+    return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
 }
 
 // The query parameter `name` as an absolute path.
@@ -94,7 +94,8 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
         [ex, agent, writer, expected, sent](Status st) {
             writer->onFailure(nullptr); // drops the cancel handle (and the cycle through it)
             if (!writer->begun())
-                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"})
+                return st ? ex->replyError(
+                                Error{ErrorKind::Internal, "INTERNAL", "the agent sent no file"})
                           : ex->replyError(apiErrorFromAgent(st.error()));
             if (!st || *sent != *expected)
                 return writer->abort(); // cut: the client sees a short body, not a wrong one
@@ -225,8 +226,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         askAgent(mgr, ex, p[0], {{"op", "stat"}, {"path", *path}}, [ex](const nlohmann::json& r) {
             const auto it = r.find("entry");
             if (it == r.end() || !it->is_object())
-                return ex->replyError(
-                    Error{500, "INTERNAL", "the agent answered stat without an entry"});
+                return ex->replyError(Error{ErrorKind::Internal, "INTERNAL",
+                                            "the agent answered stat without an entry"});
             ex->replyJson(200, fileEntryJson(*it));
         });
     });

@@ -45,7 +45,8 @@ void registerLogRoutes(Router& router, ApiContext& ctx)
 {
     SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/logs", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
-        const auto notFound = Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"};
+        const auto notFound =
+            Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"};
         if (!mgr.running(p[0]))
             return ex->replyError(notFound);
         auto tail = queryTail(ex);

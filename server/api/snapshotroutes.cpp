@@ -55,7 +55,7 @@ nlohmann::json listJson(const std::vector<store::Store::SnapshotPtr>& snaps)
 
 Error snapshotNotFound(const std::string& id)
 {
-    return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+    return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
 }
 
 } // namespace
@@ -67,7 +67,8 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
     router.add(verb::post, "/api/sandboxes/{}/snapshot", [&mgr](const ExPtr& ex, const Params& p) {
         const auto source = mgr.running(p[0]);
         if (!source)
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());
@@ -99,7 +100,8 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         if (!project)
             project = st.projectBySlug(p[0]);
         if (!project)
-            return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
         ex->replyJson(200, listJson(st.snapshots(project->id)));
     });
     router.add(verb::get, "/api/sandbox-snapshots", [&st](const ExPtr& ex, const Params&) {

@@ -23,7 +23,7 @@ Error watchError(const Error& agentError)
 {
     Error e = apiErrorFromAgent(agentError);
     if (e.code == "TOO_MANY_WATCHERS")
-        e.status = 429;
+        e.kind = ErrorKind::LimitReached;
     return e;
 }
 
@@ -57,28 +57,29 @@ Result<std::string> queryWatcherId(const ExPtr& ex)
 void registerWatchRoutes(Router& router, ApiContext& ctx)
 {
     SandboxManager& mgr = ctx.sandboxes;
-    router.add(
-        verb::post, "/api/sandboxes/{}/files/watch", [&mgr](const ExPtr& ex, const Params& p) {
-            if (!mgr.running(p[0]))
-                return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            Fields f(*body);
-            auto path = f.requiredString("path");
-            if (!path)
-                return ex->replyError(path.error());
-            if (Status s = checkPath(*path, "path"); !s)
-                return ex->replyError(s.error());
-            auto recursive = f.optBool("recursive");
-            if (!recursive)
-                return ex->replyError(recursive.error());
-            nlohmann::json req = {
-                {"op", "watch"}, {"path", *path}, {"recursive", recursive->value_or(false)}};
-            askAgent(mgr, ex, p[0], std::move(req), [ex](const nlohmann::json& r) {
-                ex->replyJson(200, {{"watcherId", r.value("watcherId", std::string())}});
-            });
-        });
+    router.add(verb::post, "/api/sandboxes/{}/files/watch",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   if (!mgr.running(p[0]))
+                       return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                                                   "sandbox " + p[0] + " not found"});
+                   auto body = parseJsonObject(ex->request());
+                   if (!body)
+                       return ex->replyError(body.error());
+                   Fields f(*body);
+                   auto path = f.requiredString("path");
+                   if (!path)
+                       return ex->replyError(path.error());
+                   if (Status s = checkPath(*path, "path"); !s)
+                       return ex->replyError(s.error());
+                   auto recursive = f.optBool("recursive");
+                   if (!recursive)
+                       return ex->replyError(recursive.error());
+                   nlohmann::json req = {
+                       {"op", "watch"}, {"path", *path}, {"recursive", recursive->value_or(false)}};
+                   askAgent(mgr, ex, p[0], std::move(req), [ex](const nlohmann::json& r) {
+                       ex->replyJson(200, {{"watcherId", r.value("watcherId", std::string())}});
+                   });
+               });
     router.add(verb::get, "/api/sandboxes/{}/files/watch/events",
                [&mgr](const ExPtr& ex, const Params& p) {
                    auto id = queryWatcherId(ex);

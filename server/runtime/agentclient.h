@@ -56,7 +56,8 @@ public:
 
     // One-shot JSON requests: ping, processes, signal, list, stat, remove, move, mkdir.
     // The callback gets the agent's reply object ({"ok":true,...}) or an Error mapped from
-    // the agent's code (NOT_FOUND → 404, PERMISSION_DENIED → 403, INVALID_ARGUMENT → 400, …).
+    // the agent's code (NOT_FOUND → NotFound, PERMISSION_DENIED → Forbidden, INVALID_ARGUMENT →
+    // InvalidArgument, …).
     void request(nlohmann::json req, std::function<void(Result<nlohmann::json>)> done);
 
     // Streams a file out of the sandbox. onData gets chunks with a resume() like exec.

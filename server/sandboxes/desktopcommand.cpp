@@ -50,7 +50,8 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
     };
     h.onExit = [agent, result, finish](int exitCode, bool timedOut) {
         if (timedOut)
-            return (*finish)(Error{504, "TIMEOUT", "the desktop command did not finish in time"});
+            return (*finish)(
+                Error{ErrorKind::Timeout, "TIMEOUT", "the desktop command did not finish in time"});
         result->exitCode = exitCode;
         (*finish)(*result);
     };
@@ -76,7 +77,7 @@ Result<DesktopState> parseDesktopState(const std::string& out)
     s.height = unsized ? 0 : sizeField(h);
     if ((state != "running" && state != "stopped") || s.width < 0 || s.height < 0 ||
         (words >> extra) || (s.running && unsized))
-        return Error{500, "INTERNAL",
+        return Error{ErrorKind::Internal, "INTERNAL",
                      "unexpected answer of lizard-desktop: " + last.substr(0, 200)};
     return s;
 }

@@ -50,17 +50,17 @@ public:
     // Blocking; before serving. Adopts live sandboxes, cleans up dead and expired ones.
     void reconcileAtStartup();
 
-    // `done` runs on a worker thread. 429 LIMIT_EXCEEDED when maxRunning are running.
+    // `done` runs on a worker thread. LIMIT_EXCEEDED (LimitReached) when maxRunning are running.
     void create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done);
-    // 404 if not running. `done` runs on a worker thread once every process of the sandbox
+    // NotFound if not running. `done` runs on a worker thread once every process of the sandbox
     // got its SIGKILL; the clean-up (exit, mounts, cgroups, files) goes on after it.
     void kill(const std::string& id, const std::string& reason, std::function<void(Status)> done);
     Status setTimeout(const std::string& id, int64_t timeoutMs);
 
     // A running or paused sandbox whose deadline has not passed, else null.
     store::SandboxPtr running(const std::string& id) const;
-    // The sandbox for exec, process and file calls: 404 NOT_FOUND if not alive, 409
-    // SANDBOX_PAUSED while paused (its agent is frozen and could not answer).
+    // The sandbox for exec, process and file calls: NOT_FOUND if not alive,
+    // SANDBOX_PAUSED (Conflict) while paused (its agent is frozen and could not answer).
     Result<store::SandboxPtr> active(const std::string& id) const;
 
     // Pause and resume (sandboxmanager_pause.cpp). `done` runs on a worker thread once the sandbox
@@ -99,7 +99,7 @@ public:
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }
     // The data directory (set before serving), whose free space the calls that write check
-    // first: OK, or 507 INSUFFICIENT_STORAGE (storagecheck.h).
+    // first: OK, or INSUFFICIENT_STORAGE (storagecheck.h).
     void setDataDir(std::string dir)
     {
         m_dataDir = dir;

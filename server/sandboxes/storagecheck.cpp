@@ -28,7 +28,7 @@ Status checkStorage(const std::string& dataDir, uint64_t needBytes)
     const uint64_t need = needBytes + kStorageReserveBytes;
     if (free >= need)
         return okStatus();
-    return Error{507, "INSUFFICIENT_STORAGE",
+    return Error{ErrorKind::InsufficientStorage, "INSUFFICIENT_STORAGE",
                  "the file system of the data directory " + dataDir + " has " + mib(free) +
                      " free; this needs " + mib(need) + " (" + mib(needBytes) +
                      " plus a reserve of " + mib(kStorageReserveBytes) +

@@ -43,7 +43,7 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
             return path;
         }
         log::warn("api key: " + path + " does not hold a valid key; making a new one");
-    } else if (existing.error().status != 404) {
+    } else if (existing.error().kind != ErrorKind::NotFound) {
         return existing.error();
     }
     const std::string key = "liz_" + randomAlnum(40);

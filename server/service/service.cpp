@@ -87,7 +87,7 @@ int runService(const Options& options)
         return fail(s.error().message);
     InstanceLock lock;
     if (Status s = lock.acquire(dir + "/lock"); !s) {
-        if (s.error().status != 409)
+        if (s.error().kind != ErrorKind::Conflict)
             return fail(s.error().message);
         const std::string url = runningUrl(dir);
         return fail("another lizard-local is already running for " + dir +

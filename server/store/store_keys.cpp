@@ -13,7 +13,7 @@ constexpr int64_t kLastUsePersistMs = 60 * 1000;
 
 Error keyStoreError(Database& db, const std::string& what)
 {
-    return Error{500, "STORE", what + ": " + db.lastError()};
+    return Error{ErrorKind::Internal, "STORE", what + ": " + db.lastError()};
 }
 
 ApiKeyRecord snapshotOf(const KeyEntry& entry)

@@ -80,7 +80,7 @@ Status Store::loadSandboxes()
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
-        return Error{500, "STORE", "cannot read sandboxes: " + m_db->lastError()};
+        return Error{ErrorKind::Internal, "STORE", "cannot read sandboxes: " + m_db->lastError()};
     return okStatus();
 }
 
@@ -118,7 +118,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(r.projectId))
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "project " + r.projectId + " was deleted while the sandbox started"};
     {
         std::lock_guard lock(m_db->mutex());
@@ -146,7 +146,8 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
         q.bind(19, nlohmann::json(r.allowedHosts).dump());
         if (!q.run())
-            return Error{500, "STORE", "cannot store the sandbox: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot store the sandbox: " + m_db->lastError()};
     }
     std::unique_lock lock(m_mutex);
     m_sandboxes[r.id] = std::make_shared<const SandboxRecord>(r);
@@ -182,13 +183,14 @@ Status Store::setEndAt(const std::string& id, int64_t endAtMs)
     std::lock_guard writer(m_writeMutex);
     SandboxPtr old = sandbox(id);
     if (!old || !old->running())
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(), "UPDATE sandboxes SET end_at = ? WHERE id = ?");
         q.bind(1, endAtMs).bind(2, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the sandbox: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot update the sandbox: " + m_db->lastError()};
     }
     auto updated = std::make_shared<SandboxRecord>(*old);
     updated->endAtMs = endAtMs;

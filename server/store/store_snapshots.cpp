@@ -50,7 +50,7 @@ Status Store::loadSnapshots()
         m_snapshots[r->id] = r;
     }
     if (q.failed())
-        return Error{500, "STORE", "cannot read snapshots: " + m_db->lastError()};
+        return Error{ErrorKind::Internal, "STORE", "cannot read snapshots: " + m_db->lastError()};
     return okStatus();
 }
 
@@ -79,7 +79,7 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(r.projectId))
-        return Error{404, "NOT_FOUND", "project " + r.projectId + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "project " + r.projectId + " not found"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(
@@ -93,7 +93,8 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
         q.bind(11, r.status).bind(12, r.error).bind(13, r.sizeBytes).bind(14, r.createdAtMs);
         q.bind(15, int64_t(r.diskGb));
         if (!q.run())
-            return Error{500, "STORE", "cannot store the snapshot: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot store the snapshot: " + m_db->lastError()};
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = std::make_shared<const SnapshotRecord>(r);
@@ -105,7 +106,7 @@ Status Store::updateSnapshot(const SnapshotRecord& r)
     std::lock_guard writer(m_writeMutex);
     const auto current = snapshot(r.id);
     if (!current)
-        return Error{404, "NOT_FOUND", "snapshot " + r.id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + r.id + " not found"};
     auto updated = std::make_shared<SnapshotRecord>(*current); // keeps a rename made meanwhile
     updated->status = r.status;
     updated->error = r.error;
@@ -116,7 +117,8 @@ Status Store::updateSnapshot(const SnapshotRecord& r)
                     "UPDATE snapshots SET status = ?, error = ?, size_bytes = ? WHERE id = ?");
         q.bind(1, r.status).bind(2, r.error).bind(3, r.sizeBytes).bind(4, r.id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the snapshot: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot update the snapshot: " + m_db->lastError()};
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = updated;
@@ -128,7 +130,7 @@ Status Store::renameSnapshot(const std::string& id, const std::string& name)
     std::lock_guard writer(m_writeMutex);
     const auto current = snapshot(id);
     if (!current)
-        return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
     auto updated = std::make_shared<SnapshotRecord>(*current);
     updated->name = name;
     {
@@ -136,7 +138,8 @@ Status Store::renameSnapshot(const std::string& id, const std::string& name)
         Statement q(m_db->handle(), "UPDATE snapshots SET name = ? WHERE id = ?");
         q.bind(1, name).bind(2, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot rename the snapshot: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot rename the snapshot: " + m_db->lastError()};
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[id] = updated;
@@ -151,7 +154,8 @@ Status Store::removeSnapshot(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM snapshots WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot remove the snapshot: " + m_db->lastError()};
+            return Error{ErrorKind::Internal, "STORE",
+                         "cannot remove the snapshot: " + m_db->lastError()};
     }
     std::unique_lock lock(m_mutex);
     m_snapshots.erase(id);

@@ -45,13 +45,13 @@ std::string sseEntry(const std::string& line, uint64_t seq)
 class ActivityFollower : public std::enable_shared_from_this<ActivityFollower>
 {
 public:
-    ActivityFollower(ExPtr ex, ActivityLog& log, std::string id, uint64_t since)
+    ActivityFollower(ExPtr ex, sandboxes::ActivityLog& log, std::string id, uint64_t since)
         : m_ex(std::move(ex)), m_writer(std::make_shared<StreamWriter>(m_ex)), m_log(log),
           m_id(std::move(id)), m_lastSeq(since)
     {
     }
 
-    void start(SandboxManager& mgr)
+    void start(sandboxes::SandboxManager& mgr)
     {
         std::weak_ptr<ActivityFollower> weak = shared_from_this();
         m_token = m_log.follow(
@@ -139,7 +139,7 @@ public:
 private:
     ExPtr m_ex;
     std::shared_ptr<StreamWriter> m_writer;
-    ActivityLog& m_log;
+    sandboxes::ActivityLog& m_log;
     std::string m_id;
     uint64_t m_lastSeq;
     uint64_t m_token = 0;
@@ -153,12 +153,12 @@ private:
 
 void registerActivityRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/activity", [&mgr](const ExPtr& ex, const Params& p) {
         if (!mgr.running(p[0]))
             return ex->replyError(
                 Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
-        ActivityLog* log = mgr.activity();
+        sandboxes::ActivityLog* log = mgr.activity();
         if (log == nullptr)
             return ex->replyError(Error{ErrorKind::NotImplemented, "ACTIVITY_DISABLED",
                                         "this lizard-local records no activity (--no-activity)"});

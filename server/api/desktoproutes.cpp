@@ -88,7 +88,7 @@ Result<store::SandboxPtr> desktopSandbox(ApiContext& ctx, const std::string& id)
     return sb;
 }
 
-nlohmann::json infoJson(const DesktopState& s, const Access& a)
+nlohmann::json infoJson(const sandboxes::DesktopState& s, const Access& a)
 {
     return {{"running", s.running},
             {"width", s.width > 0 ? nlohmann::json(s.width) : nlohmann::json()},
@@ -97,7 +97,7 @@ nlohmann::json infoJson(const DesktopState& s, const Access& a)
             {"viewOnlyUrl", a.viewOnlyUrl}};
 }
 
-Error commandFailed(const char* what, const DesktopCommandResult& r)
+Error commandFailed(const char* what, const sandboxes::DesktopCommandResult& r)
 {
     const std::string& text = r.err.empty() ? r.out : r.err;
     return Error{ErrorKind::Internal, "DESKTOP_FAILED",
@@ -130,17 +130,18 @@ void answerState(const ExPtr& ex, const store::SandboxPtr& sb, const Access& acc
                  std::vector<std::string> args, std::map<std::string, std::string> env,
                  const char* what)
 {
-    runDesktopCommand(ex->executor(), sb->handle.socketPath, std::move(args), std::move(env),
-                      [ex, access, what](Result<DesktopCommandResult> r) {
-                          if (!r)
-                              return ex->replyError(r.error());
-                          if (r->exitCode != 0)
-                              return ex->replyError(commandFailed(what, *r));
-                          auto state = parseDesktopState(r->out);
-                          if (!state)
-                              return ex->replyError(state.error());
-                          ex->replyJson(200, infoJson(*state, access));
-                      });
+    sandboxes::runDesktopCommand(ex->executor(), sb->handle.socketPath, std::move(args),
+                                 std::move(env),
+                                 [ex, access, what](Result<sandboxes::DesktopCommandResult> r) {
+                                     if (!r)
+                                         return ex->replyError(r.error());
+                                     if (r->exitCode != 0)
+                                         return ex->replyError(commandFailed(what, *r));
+                                     auto state = sandboxes::parseDesktopState(r->out);
+                                     if (!state)
+                                         return ex->replyError(state.error());
+                                     ex->replyJson(200, infoJson(*state, access));
+                                 });
 }
 
 } // namespace
@@ -181,15 +182,15 @@ void registerDesktopRoutes(Router& router, ApiContext& ctx)
                    auto sb = desktopSandbox(ctx, p[0]);
                    if (!sb)
                        return ex->replyError(sb.error());
-                   runDesktopCommand(ex->executor(), (*sb)->handle.socketPath, {"stop"}, {},
-                                     [ex](Result<DesktopCommandResult> r) {
-                                         if (!r)
-                                             return ex->replyError(r.error());
-                                         if (r->exitCode != 0)
-                                             return ex->replyError(
-                                                 commandFailed("stopping the desktop", *r));
-                                         ex->replyEmpty();
-                                     });
+                   sandboxes::runDesktopCommand(
+                       ex->executor(), (*sb)->handle.socketPath, {"stop"}, {},
+                       [ex](Result<sandboxes::DesktopCommandResult> r) {
+                           if (!r)
+                               return ex->replyError(r.error());
+                           if (r->exitCode != 0)
+                               return ex->replyError(commandFailed("stopping the desktop", *r));
+                           ex->replyEmpty();
+                       });
                });
 }
 

@@ -42,7 +42,7 @@ void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocabl
 
 void registerExecRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(
         verb::post, "/api/sandboxes/{}/exec", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
             const auto sb = mgr.active(p[0]);
@@ -60,7 +60,8 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
             auto suspect = [&mgr, id] { mgr.checkSoon(id); };
             const auto mark = ex->request().find("X-Lizard-Housekeeping");
             const bool housekeeping = mark != ex->request().end() && mark->value() == "1";
-            auto activity = ExecActivity::start(mgr.activity(), id, parsed->request, housekeeping);
+            auto activity =
+                sandboxes::ExecActivity::start(mgr.activity(), id, parsed->request, housekeeping);
             if (ex->wantsEventStream()) {
                 auto stream =
                     std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath,
@@ -84,7 +85,7 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
 
 void registerProcessRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/processes", [&mgr](const ExPtr& ex, const Params& p) {
         const auto sb = mgr.active(p[0]);
         if (!sb)

@@ -24,7 +24,7 @@ public:
     // ends with "oomKilled": true, so the caller can tell the OOM killer from a kill.
     void setOomCounter(std::function<long long()> counter) { m_oomKills = std::move(counter); }
     // Where the exec is recorded (null: not recorded).
-    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
+    void setActivity(std::shared_ptr<sandboxes::ExecActivity> a) { m_activity = std::move(a); }
     void start();
     // The key was revoked: an error event ends the stream (or a 401 before it began), and
     // the command is killed.
@@ -47,7 +47,7 @@ private:
     std::shared_ptr<runtime::Cancel> m_cancel;
     std::function<long long()> m_oomKills;
     long long m_oomKillsBefore = -1;
-    std::shared_ptr<ExecActivity> m_activity;
+    std::shared_ptr<sandboxes::ExecActivity> m_activity;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
 };
@@ -60,7 +60,7 @@ public:
     ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                 runtime::ExecRequest request);
     void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
-    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
+    void setActivity(std::shared_ptr<sandboxes::ExecActivity> a) { m_activity = std::move(a); }
     void start();
     void revoke() override; // answers 401 KEY_REVOKED and kills the command
 
@@ -72,7 +72,7 @@ private:
     std::string m_stderr;
     bool m_truncated = false;
     bool m_finished = false;
-    std::shared_ptr<ExecActivity> m_activity;
+    std::shared_ptr<sandboxes::ExecActivity> m_activity;
     std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
 };

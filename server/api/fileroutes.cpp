@@ -50,7 +50,7 @@ using AgentPtr = std::shared_ptr<runtime::AgentClient>;
 
 // Runs `handler` with the sandbox's agent, or answers 404 (409 SANDBOX_PAUSED while paused).
 template <class Fn>
-void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
+void withAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
 {
     const auto sb = mgr.active(id);
     if (!sb)
@@ -60,8 +60,8 @@ void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&&
 
 // One JSON request to the sandbox's agent: an agent error becomes the API error, a reply
 // goes to `onOk`.
-void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohmann::json req,
-              std::function<void(const nlohmann::json&)> onOk)
+void askAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id,
+              nlohmann::json req, std::function<void(const nlohmann::json&)> onOk)
 {
     withAgent(mgr, ex, id, [&](const AgentPtr& agent) {
         agent->request(std::move(req),
@@ -108,7 +108,7 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
 
 void registerFileRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
         if (!mgr.running(p[0]))
             return ex->replyError(notFound(p[0]));
@@ -154,8 +154,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
             // A request for a serve-mode code runner is its transport, not the user's file: a
             // run is noted before the runner can see the file and recorded as a runCode entry
             // (serveruns.h); the write itself is not recorded.
-            ActivityLog* log = mgr.activity();
-            const bool request = RunnerRequests::isRequestPath(*path);
+            sandboxes::ActivityLog* log = mgr.activity();
+            const bool request = sandboxes::RunnerRequests::isRequestPath(*path);
             const bool run =
                 request && log != nullptr && log->runnerRequests().note(p[0], *path, bytes);
             agent->writeFile(*path, *u, std::move(bytes),

@@ -33,10 +33,10 @@ bool holdsVolume(const store::Store& st, const store::SandboxRecord& rec)
     return false;
 }
 
-CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
-                               const std::string& files, int diskGb)
+sandboxes::CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
+                                          const std::string& files, int diskGb)
 {
-    CreateSandboxParams p;
+    sandboxes::CreateSandboxParams p;
     p.projectId = src.projectId;
     p.templateName = src.templateName;
     p.size = src.size;
@@ -55,7 +55,7 @@ CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutM
     return p;
 }
 
-nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
+nlohmann::json errorEntry(const Error& e, const sandboxes::SandboxManager& mgr)
 {
     nlohmann::json j{{"error", e.message}, {"code", e.code}, {"status", http::httpStatus(e.kind)}};
     if (e.kind == ErrorKind::LimitReached) {
@@ -72,7 +72,7 @@ nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
 void registerForkRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/fork", [&st, &mgr](const ExPtr& ex, const Params& p) {
         const auto source = mgr.running(p[0]);
         if (!source)

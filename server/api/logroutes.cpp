@@ -43,7 +43,7 @@ Result<bool> queryFollow(const ExPtr& ex)
 
 void registerLogRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/logs", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
         const auto notFound =
             Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"};

@@ -8,8 +8,8 @@
 
 namespace lizard::api {
 
-Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParams& p,
-                                  SnapshotService& snapshots)
+Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateSandboxParams& p,
+                                  sandboxes::SnapshotService& snapshots)
 {
     Fields f(body);
     auto id = f.optString("snapshotId");

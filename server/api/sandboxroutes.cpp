@@ -75,11 +75,11 @@ Result<std::string> localTemplate(const std::string& name)
 }
 
 // Everything in the body is checked before anything starts.
-Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st,
-                                         nlohmann::json& extra)
+Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
+                                                    const store::Store& st, nlohmann::json& extra)
 {
     Fields f(body);
-    CreateSandboxParams p;
+    sandboxes::CreateSandboxParams p;
     auto hosts = f.stringArray("allowedHosts");
     if (!hosts)
         return hosts.error();
@@ -170,7 +170,7 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
 void registerSandboxRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());

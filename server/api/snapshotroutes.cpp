@@ -63,7 +63,7 @@ Error snapshotNotFound(const std::string& id)
 void registerSnapshotRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/snapshot", [&mgr](const ExPtr& ex, const Params& p) {
         const auto source = mgr.running(p[0]);
         if (!source)

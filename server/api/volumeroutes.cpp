@@ -19,7 +19,7 @@ namespace {
 struct VolumeApi
 {
     store::Store& st;
-    SandboxManager& mgr;
+    sandboxes::SandboxManager& mgr;
 
     std::optional<store::ProjectRecord> project(const ExPtr& ex, const std::string& ref) const
     {

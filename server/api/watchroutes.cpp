@@ -29,8 +29,8 @@ Error watchError(const Error& agentError)
 
 // One request to the sandbox's agent (404 for an unknown sandbox, 409 SANDBOX_PAUSED while
 // paused, as every file call); its reply goes to `onOk`.
-void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohmann::json req,
-              std::function<void(const nlohmann::json&)> onOk)
+void askAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id,
+              nlohmann::json req, std::function<void(const nlohmann::json&)> onOk)
 {
     const auto sb = mgr.active(id);
     if (!sb)
@@ -56,7 +56,7 @@ Result<std::string> queryWatcherId(const ExPtr& ex)
 
 void registerWatchRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files/watch",
                [&mgr](const ExPtr& ex, const Params& p) {
                    if (!mgr.running(p[0]))

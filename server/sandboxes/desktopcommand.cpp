@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -55,7 +55,7 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
         result->exitCode = exitCode;
         (*finish)(*result);
     };
-    h.onError = [agent, finish](const Error& e) { (*finish)(apiErrorFromAgent(e)); };
+    h.onError = [agent, finish](const Error& e) { (*finish)(api::apiErrorFromAgent(e)); };
     agent->exec(std::move(req), std::move(h));
 }
 
@@ -82,4 +82,4 @@ Result<DesktopState> parseDesktopState(const std::string& out)
     return s;
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

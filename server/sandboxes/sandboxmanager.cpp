@@ -6,7 +6,7 @@
 #include "sandboxes/activitylog.h"
 #include "sandboxes/snapshotservice.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -259,9 +259,9 @@ void SandboxManager::shutdown()
     m_timers.clear();
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 void SandboxManager::recordActivity(const std::string& id, const std::string& kind,
                                     nlohmann::json fields)
@@ -272,4 +272,4 @@ void SandboxManager::recordActivity(const std::string& id, const std::string& ki
     m_activity->record(id, std::move(fields));
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

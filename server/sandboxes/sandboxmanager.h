@@ -19,7 +19,7 @@
 #include <mutex>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 struct CreateSandboxParams
 {
@@ -31,9 +31,9 @@ struct CreateSandboxParams
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
-    AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
-    std::string filesFrom;     // a files copy to start with (snapshot id, fork copy); see runtime.h
-    std::string volumeId;      // mounted at /workspace (resolved from volumeId/volumeName)
+    api::AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
+    std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
+    std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
 };
 
@@ -109,7 +109,7 @@ public:
     logs::SystemLog& logs() { return m_logs; }
     Status checkStorage(uint64_t needBytes = 0) const
     {
-        return api::checkStorage(m_dataDir, needBytes);
+        return sandboxes::checkStorage(m_dataDir, needBytes);
     }
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);
@@ -174,4 +174,4 @@ private:
     ActivityLog* m_activity = nullptr;
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

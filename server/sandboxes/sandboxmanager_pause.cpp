@@ -3,7 +3,7 @@
 #include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -88,4 +88,4 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
     });
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -2,7 +2,7 @@
 #include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 void SandboxManager::runOnWorker(std::function<void()> fn)
 {
@@ -45,4 +45,4 @@ void SandboxManager::finishVolume(const std::string& volumeId, const std::string
         log::info("volume " + volumeId + " attached to " + sandboxId + " at /workspace");
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

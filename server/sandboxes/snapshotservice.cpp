@@ -9,7 +9,7 @@
 
 #include <set>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -192,4 +192,4 @@ void SnapshotService::reconcileAtStartup()
     }
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

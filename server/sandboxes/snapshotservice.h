@@ -16,7 +16,7 @@ namespace lizard::runtime {
 class Runtime;
 }
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class SandboxManager;
 
@@ -60,4 +60,4 @@ private:
     std::map<std::string, int> m_inUse; // snapshot id → restores copying it
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

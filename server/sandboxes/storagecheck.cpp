@@ -4,7 +4,7 @@
 #include <cstring>
 #include <sys/statvfs.h>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -35,4 +35,4 @@ Status checkStorage(const std::string& dataDir, uint64_t needBytes)
                      "). Free some space there (or delete sandboxes and snapshots) and retry"};
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

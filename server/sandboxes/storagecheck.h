@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 // Free space kept in reserve on the data directory's file system, in bytes.
 constexpr uint64_t kStorageReserveBytes = 16ull << 20;
@@ -20,4 +20,4 @@ constexpr uint64_t kStorageReserveBytes = 16ull << 20;
 // caller); else INSUFFICIENT_STORAGE saying how much is free where.
 Status checkStorage(const std::string& dataDir, uint64_t needBytes = 0);
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

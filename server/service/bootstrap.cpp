@@ -8,7 +8,7 @@
 
 #include <cctype>
 
-namespace lizard::api {
+namespace lizard::service {
 
 bool looksLikeApiKey(const std::string& key)
 {
@@ -76,4 +76,4 @@ Status ensureDefaultProject(store::Store& store)
     return okStatus();
 }
 
-} // namespace lizard::api
+} // namespace lizard::service

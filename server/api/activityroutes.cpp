@@ -3,6 +3,7 @@
 // Accept: text/event-stream those and then every new one as it is recorded.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/streamwriter.h"
 #include "sandboxes/activitylog.h"
 #include "sandboxes/sandboxmanager.h"
@@ -155,9 +156,8 @@ void registerActivityRoutes(Router& router, ApiContext& ctx)
 {
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/activity", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(
-                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         sandboxes::ActivityLog* log = mgr.activity();
         if (log == nullptr)
             return ex->replyError(Error{ErrorKind::NotImplemented, "ACTIVITY_DISABLED",

@@ -1,5 +1,6 @@
 // Exposed ports: POST/DELETE /api/sandboxes/{id}/expose/{port}, served by the port proxy.
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
 #include "sandboxes/sandboxmanager.h"
@@ -31,7 +32,7 @@ Status liveSandbox(const store::Store& st, const std::string& id, store::Sandbox
     out = st.sandbox(id);
     if (!out || !(out->status == "running" || out->status == "paused" || out->status == "pausing" ||
                   out->status == "resuming"))
-        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
+        return sandboxNotFound(id);
     return okStatus();
 }
 

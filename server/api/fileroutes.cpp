@@ -4,6 +4,7 @@
 #include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/streamwriter.h"
 #include "api/views.h"
 #include "common/base64.h"
@@ -19,11 +20,6 @@ using http::bhttp::verb;
 using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
-
-Error notFound(const std::string& id)
-{
-    return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
-}
 
 // The query parameter `name` as an absolute path.
 Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
@@ -52,25 +48,8 @@ using AgentPtr = std::shared_ptr<runtime::AgentClient>;
 template <class Fn>
 void withAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
 {
-    const auto sb = mgr.active(id);
-    if (!sb)
-        return ex->replyError(sb.error());
-    handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath));
-}
-
-// One JSON request to the sandbox's agent: an agent error becomes the API error, a reply
-// goes to `onOk`.
-void askAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id,
-              nlohmann::json req, std::function<void(const nlohmann::json&)> onOk)
-{
-    withAgent(mgr, ex, id, [&](const AgentPtr& agent) {
-        agent->request(std::move(req),
-                       [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
-                           if (!r)
-                               return ex->replyError(apiErrorFromAgent(r.error()));
-                           onOk(*r);
-                       });
-    });
+    if (const auto sb = sandboxOrReply(mgr, ex, id, SandboxNeed::Active))
+        handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
 }
 
 void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
@@ -110,8 +89,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
 {
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
@@ -173,8 +152,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -184,8 +163,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) { readFile(ex, agent, *path, *user); });
     });
     router.add(verb::delete_, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
@@ -203,8 +182,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
                  });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -218,8 +197,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -233,8 +212,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::post, "/api/sandboxes/{}/files/move",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   if (!mgr.running(p[0]))
-                       return ex->replyError(notFound(p[0]));
+                   if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+                       return;
                    auto body = parseJsonObject(ex->request());
                    if (!body)
                        return ex->replyError(body.error());

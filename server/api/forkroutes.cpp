@@ -4,6 +4,7 @@
 // {sandbox: info} or {error, code, ...}.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/sizes.h"
 #include "api/views.h"
 #include "http/responses.h"
@@ -74,10 +75,9 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
     store::Store& st = ctx.store;
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/fork", [&st, &mgr](const ExPtr& ex, const Params& p) {
-        const auto source = mgr.running(p[0]);
+        const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
         if (!source)
-            return ex->replyError(
-                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return;
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());

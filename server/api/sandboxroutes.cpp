@@ -3,6 +3,7 @@
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/sizes.h"
 #include "api/views.h"
 #include "common/timeutil.h"
@@ -213,9 +214,8 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         ex->replyJson(200, out);
     });
     router.add(verb::get, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
-        if (auto s = mgr.running(p[0]))
-            return ex->replyJson(200, sandboxJson(*s, mgr.disk(s->id)));
-        ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        if (auto s = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            ex->replyJson(200, sandboxJson(*s, mgr.disk(s->id)));
     });
     router.add(verb::delete_, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
         mgr.kill(p[0], "killed", [ex](Status s) {
@@ -227,9 +227,8 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::post, "/api/sandboxes/{}/timeout", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(
-                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());

@@ -2,6 +2,7 @@
 // PATCH (name; poolSize and scope accepted and ignored), delete.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/views.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
@@ -65,10 +66,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
     store::Store& st = ctx.store;
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/snapshot", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto source = mgr.running(p[0]);
+        const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
         if (!source)
-            return ex->replyError(
-                Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return;
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());

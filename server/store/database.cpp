@@ -118,4 +118,9 @@ std::string Database::lastError() const
     return m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";
 }
 
+Error Database::failure(const std::string& what) const
+{
+    return Error{ErrorKind::Internal, "STORE", what + ": " + lastError()};
+}
+
 } // namespace lizard::store

@@ -17,8 +17,7 @@ Status Store::updateSandbox(const std::string& id, const std::string& sql,
         Statement q(m_db->handle(), sql);
         q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot update the sandbox: " + m_db->lastError()};
+            return m_db->failure("cannot update the sandbox");
     }
     std::unique_lock lock(m_mutex);
     m_sandboxes[id] = updated;

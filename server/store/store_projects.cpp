@@ -43,7 +43,7 @@ Status Store::loadProjects()
         m_projects[q.text(0)] =
             ProjectRecord{q.text(0), q.text(1), q.text(2), q.text(3), q.integer(4)};
     if (q.failed())
-        return Error{ErrorKind::Internal, "STORE", "cannot read projects: " + m_db->lastError()};
+        return m_db->failure("cannot read projects");
     return okStatus();
 }
 
@@ -131,8 +131,7 @@ Result<ProjectRecord> Store::createProject(const std::string& name, const std::s
             .bind(4, p.workspaceId)
             .bind(5, p.createdAtMs);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot store the project: " + m_db->lastError()};
+            return m_db->failure("cannot store the project");
     }
     std::unique_lock lock(m_mutex);
     m_projects[p.id] = p;
@@ -153,8 +152,7 @@ Result<ProjectRecord> Store::renameProject(const std::string& id, const std::str
         Statement q(m_db->handle(), "UPDATE projects SET name = ? WHERE id = ?");
         q.bind(1, name).bind(2, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot rename the project: " + m_db->lastError()};
+            return m_db->failure("cannot rename the project");
     }
     p->name = name;
     std::unique_lock lock(m_mutex);
@@ -187,8 +185,7 @@ Status Store::deleteProject(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM projects WHERE id = ?");
         q.bind(1, id);
         if (!del.run() || !q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot delete the project: " + m_db->lastError()};
+            return m_db->failure("cannot delete the project");
     }
     std::unique_lock lock(m_mutex);
     m_projects.erase(id);

@@ -1,27 +1,10 @@
 // Store: snapshots.
+#include "store/jsoncolumns.h"
 #include "store/store.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 namespace lizard::store {
-
-namespace {
-
-std::map<std::string, std::string> envsFromJson(const std::string& text)
-{
-    std::map<std::string, std::string> out;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_object()) {
-        for (const auto& [k, v] : j.items()) {
-            if (v.is_string())
-                out[k] = v.get<std::string>();
-        }
-    }
-    return out;
-}
-
-} // namespace
 
 Status Store::loadSnapshots()
 {
@@ -40,7 +23,7 @@ Status Store::loadSnapshots()
         r->size = q.text(5);
         r->cpus = q.real(6);
         r->memoryMb = int(q.integer(7));
-        r->envs = envsFromJson(q.text(8));
+        r->envs = mapFromJson(q.text(8));
         r->internetAccess = q.integer(9) != 0;
         r->status = q.text(10);
         r->error = q.text(11);
@@ -50,7 +33,7 @@ Status Store::loadSnapshots()
         m_snapshots[r->id] = r;
     }
     if (q.failed())
-        return Error{ErrorKind::Internal, "STORE", "cannot read snapshots: " + m_db->lastError()};
+        return m_db->failure("cannot read snapshots");
     return okStatus();
 }
 
@@ -89,12 +72,11 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
             "disk_gb) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id).bind(2, r.name).bind(3, r.projectId).bind(4, r.sourceSandboxId);
         q.bind(5, r.templateName).bind(6, r.size).bind(7, r.cpus).bind(8, int64_t(r.memoryMb));
-        q.bind(9, nlohmann::json(r.envs).dump()).bind(10, int64_t(r.internetAccess));
+        q.bind(9, mapToJson(r.envs)).bind(10, int64_t(r.internetAccess));
         q.bind(11, r.status).bind(12, r.error).bind(13, r.sizeBytes).bind(14, r.createdAtMs);
         q.bind(15, int64_t(r.diskGb));
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot store the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot store the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = std::make_shared<const SnapshotRecord>(r);
@@ -117,8 +99,7 @@ Status Store::updateSnapshot(const SnapshotRecord& r)
                     "UPDATE snapshots SET status = ?, error = ?, size_bytes = ? WHERE id = ?");
         q.bind(1, r.status).bind(2, r.error).bind(3, r.sizeBytes).bind(4, r.id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot update the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot update the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = updated;
@@ -138,8 +119,7 @@ Status Store::renameSnapshot(const std::string& id, const std::string& name)
         Statement q(m_db->handle(), "UPDATE snapshots SET name = ? WHERE id = ?");
         q.bind(1, name).bind(2, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot rename the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot rename the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[id] = updated;
@@ -154,8 +134,7 @@ Status Store::removeSnapshot(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM snapshots WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot remove the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot remove the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots.erase(id);

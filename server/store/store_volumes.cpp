@@ -39,7 +39,7 @@ Status Store::loadVolumes()
         m_volumes[v.id] = v;
     }
     if (q.failed())
-        return Error{ErrorKind::Internal, "STORE", "cannot read volumes: " + m_db->lastError()};
+        return m_db->failure("cannot read volumes");
     return okStatus();
 }
 
@@ -114,8 +114,7 @@ Status Store::insertVolume(const VolumeRecord& v)
         q.bind(1, v.id).bind(2, v.projectId).bind(3, v.name).bind(4, int64_t(v.sizeGb));
         q.bind(5, int64_t(v.sizeEnforced)).bind(6, v.attachedTo).bind(7, v.createdAtMs);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot store the volume: " + m_db->lastError()};
+            return m_db->failure("cannot store the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[v.id] = v;
@@ -136,8 +135,7 @@ Status Store::setVolumeSize(const std::string& id, int sizeGb, bool sizeEnforced
                     "UPDATE volumes SET size_gb = ?, size_enforced = ? WHERE id = ?");
         q.bind(1, int64_t(sizeGb)).bind(2, int64_t(sizeEnforced)).bind(3, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot update the volume: " + m_db->lastError()};
+            return m_db->failure("cannot update the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[id].sizeGb = sizeGb;
@@ -165,8 +163,7 @@ Status Store::removeVolume(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM volumes WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot delete the volume: " + m_db->lastError()};
+            return m_db->failure("cannot delete the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes.erase(id);
@@ -180,8 +177,7 @@ Status Store::writeVolumeAttachment(const std::string& volumeId, const std::stri
         Statement q(m_db->handle(), "UPDATE volumes SET attached_to = ? WHERE id = ?");
         q.bind(1, sandboxId).bind(2, volumeId);
         if (!q.run())
-            return Error{ErrorKind::Internal, "STORE",
-                         "cannot update the volume: " + m_db->lastError()};
+            return m_db->failure("cannot update the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[volumeId].attachedTo = sandboxId;

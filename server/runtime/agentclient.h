@@ -15,6 +15,8 @@
 
 namespace lizard::runtime {
 
+class AgentConnection;
+
 struct ExecRequest
 {
     std::vector<std::string> argv;
@@ -77,6 +79,11 @@ public:
     void connectPort(int port, std::function<void(Result<int>)> done);
 
 private:
+    // The agent's one JSON answer that ends a call on `conn` ({"ok":true,...} or its error),
+    // then closes it.
+    static void readReply(const std::shared_ptr<AgentConnection>& conn,
+                          std::function<void(Result<nlohmann::json>)> done);
+
     boost::asio::any_io_executor m_ex;
     std::string m_socketPath;
 };

@@ -46,13 +46,11 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(
         verb::post, "/api/sandboxes/{}/exec", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
-            const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Active);
-            if (!sb)
+            auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Active);
+            if (!checked)
                 return;
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            auto parsed = parseExec(*body);
+            auto& [sb, body] = *checked;
+            auto parsed = parseExec(body);
             if (!parsed)
                 return ex->replyError(parsed.error());
             // A broken agent connection is a hint that the sandbox died: look at once rather
@@ -100,13 +98,11 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::post, "/api/sandboxes/{}/processes/signal",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Active);
-                   if (!sb)
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Active);
+                   if (!checked)
                        return;
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   Fields f(*body);
+                   auto& [sb, body] = *checked;
+                   Fields f(body);
                    auto pid = f.optInt("pid");
                    if (!pid)
                        return ex->replyError(pid.error());

@@ -36,17 +36,37 @@ Status liveSandbox(const store::Store& st, const std::string& id, store::Sandbox
     return okStatus();
 }
 
+// The live sandbox and the port of /api/sandboxes/{id}/expose/{port}, or nullopt once the
+// error is answered.
+struct ExposeTarget
+{
+    store::SandboxPtr sandbox;
+    int port;
+};
+std::optional<ExposeTarget> exposeTarget(const store::Store& st, const ExPtr& ex, const Params& p)
+{
+    store::SandboxPtr sandbox;
+    if (Status s = liveSandbox(st, p[0], sandbox); !s) {
+        ex->replyError(s.error());
+        return std::nullopt;
+    }
+    auto port = portParam(p[1]);
+    if (!port) {
+        ex->replyError(port.error());
+        return std::nullopt;
+    }
+    return ExposeTarget{std::move(sandbox), *port};
+}
+
 } // namespace
 
 void registerExposeRoutes(Router& router, ApiContext& ctx)
 {
     router.add(verb::post, "/api/sandboxes/{}/expose/{}", [&ctx](const ExPtr& ex, const Params& p) {
-        store::SandboxPtr sandbox;
-        if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
-            return ex->replyError(s.error());
-        auto port = portParam(p[1]);
-        if (!port)
-            return ex->replyError(port.error());
+        const auto target = exposeTarget(ctx.store, ex, p);
+        if (!target)
+            return;
+        const auto& [sandbox, port] = *target;
         // The cloud refuses ports for sandboxes created with internetAccess:false. The record
         // says what the runtime gave; on a host that can give network, false means it was
         // asked for. On a host without network every sandbox is offline through no choice of
@@ -59,7 +79,7 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
         if (ctx.proxy == nullptr)
             return ex->replyError(Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE",
                                         "the port proxy is not running"});
-        auto exposed = ctx.proxy->expose(p[0], *port);
+        auto exposed = ctx.proxy->expose(p[0], port);
         if (!exposed)
             return ex->replyError(exposed.error());
         // The access token stays out of the log: whoever reads it could open the port.
@@ -71,18 +91,16 @@ void registerExposeRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::delete_, "/api/sandboxes/{}/expose/{}",
                [&ctx](const ExPtr& ex, const Params& p) {
-                   store::SandboxPtr sandbox;
-                   if (Status s = liveSandbox(ctx.store, p[0], sandbox); !s)
-                       return ex->replyError(s.error());
-                   auto port = portParam(p[1]);
-                   if (!port)
-                       return ex->replyError(port.error());
+                   const auto target = exposeTarget(ctx.store, ex, p);
+                   if (!target)
+                       return;
+                   const int port = target->port;
                    if (ctx.proxy == nullptr)
                        return ex->replyError(Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE",
                                                    "the port proxy is not running"});
-                   if (Status s = ctx.proxy->unexpose(p[0], *port); !s)
+                   if (Status s = ctx.proxy->unexpose(p[0], port); !s)
                        return ex->replyError(s.error());
-                   ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", *port}});
+                   ctx.sandboxes.recordActivity(p[0], "unexpose", {{"port", port}});
                    ex->replyEmpty();
                });
 }

@@ -32,16 +32,6 @@ Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
     return *v;
 }
 
-Result<std::string> bodyPath(const Fields& f, const std::string& name)
-{
-    auto v = f.requiredString(name);
-    if (!v)
-        return v;
-    if (Status s = checkPath(*v, name); !s)
-        return s.error();
-    return v;
-}
-
 using AgentPtr = std::shared_ptr<runtime::AgentClient>;
 
 // Runs `handler` with the sandbox's agent, or answers 404 (409 SANDBOX_PAUSED while paused).
@@ -50,6 +40,18 @@ void withAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::strin
 {
     if (const auto sb = sandboxOrReply(mgr, ex, id, SandboxNeed::Active))
         handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
+}
+
+// GET list and stat: the path from the query, one agent op on it.
+void askAboutPath(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id,
+                  const char* op, std::function<void(const nlohmann::json&)> onOk)
+{
+    if (!sandboxOrReply(mgr, ex, id, SandboxNeed::Running))
+        return;
+    auto path = queryPath(ex, "path");
+    if (!path)
+        return ex->replyError(path.error());
+    askAgent(mgr, ex, id, {{"op", op}, {"path", *path}}, std::move(onOk));
 }
 
 void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
@@ -89,12 +91,10 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
 {
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
             return;
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
+        Fields f(checked->body);
         auto path = bodyPath(f, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -163,14 +163,13 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) { readFile(ex, agent, *path, *user); });
     });
     router.add(verb::delete_, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
             return;
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
+        const nlohmann::json& body = checked->body;
         nlohmann::json req = {{"op", "remove"}};
         if (auto path =
-                body->contains("path") ? bodyPath(Fields(*body), "path") : queryPath(ex, "path");
+                body.contains("path") ? bodyPath(Fields(body), "path") : queryPath(ex, "path");
             !path)
             return ex->replyError(path.error());
         else
@@ -182,12 +181,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
                  });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
-            return;
-        auto path = queryPath(ex, "path");
-        if (!path)
-            return ex->replyError(path.error());
-        askAgent(mgr, ex, p[0], {{"op", "list"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+        askAboutPath(mgr, ex, p[0], "list", [ex](const nlohmann::json& r) {
             nlohmann::json out = nlohmann::json::array();
             if (const auto it = r.find("entries"); it != r.end() && it->is_array()) {
                 for (const auto& e : *it)
@@ -197,12 +191,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
-            return;
-        auto path = queryPath(ex, "path");
-        if (!path)
-            return ex->replyError(path.error());
-        askAgent(mgr, ex, p[0], {{"op", "stat"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+        askAboutPath(mgr, ex, p[0], "stat", [ex](const nlohmann::json& r) {
             const auto it = r.find("entry");
             if (it == r.end() || !it->is_object())
                 return ex->replyError(Error{ErrorKind::Internal, "INTERNAL",
@@ -212,12 +201,10 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::post, "/api/sandboxes/{}/files/move",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+                   if (!checked)
                        return;
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   Fields f(*body);
+                   Fields f(checked->body);
                    auto from = bodyPath(f, "from");
                    if (!from)
                        return ex->replyError(from.error());

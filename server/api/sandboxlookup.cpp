@@ -1,5 +1,6 @@
 #include "api/sandboxlookup.h"
 
+#include "api/jsonbody.h"
 #include "runtime/agentclient.h"
 #include "sandboxes/sandboxmanager.h"
 
@@ -26,6 +27,21 @@ store::SandboxPtr sandboxOrReply(const sandboxes::SandboxManager& mgr,
         return nullptr;
     }
     return *sb;
+}
+
+std::optional<SandboxAndBody> sandboxAndBody(const sandboxes::SandboxManager& mgr,
+                                             const std::shared_ptr<http::Exchange>& ex,
+                                             const std::string& id, SandboxNeed need)
+{
+    auto sb = sandboxOrReply(mgr, ex, id, need);
+    if (!sb)
+        return std::nullopt;
+    auto body = parseJsonObject(ex->request());
+    if (!body) {
+        ex->replyError(body.error());
+        return std::nullopt;
+    }
+    return SandboxAndBody{std::move(sb), std::move(*body)};
 }
 
 void askAgent(const std::shared_ptr<http::Exchange>& ex, const store::SandboxPtr& sandbox,

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace lizard::sandboxes {
@@ -30,6 +31,17 @@ Error sandboxNotFound(const std::string& id);
 store::SandboxPtr sandboxOrReply(const sandboxes::SandboxManager& mgr,
                                  const std::shared_ptr<http::Exchange>& ex, const std::string& id,
                                  SandboxNeed need);
+
+// A route with a JSON body: the sandbox as sandboxOrReply finds it, then the body as an object;
+// nullopt once the first error is answered (the sandbox's before the body's).
+struct SandboxAndBody
+{
+    store::SandboxPtr sandbox;
+    nlohmann::json body;
+};
+std::optional<SandboxAndBody> sandboxAndBody(const sandboxes::SandboxManager& mgr,
+                                             const std::shared_ptr<http::Exchange>& ex,
+                                             const std::string& id, SandboxNeed need);
 
 // One JSON request to the agent of `sandbox`: an error is answered as `mapError` makes it, a
 // reply goes to `onOk`.

@@ -227,12 +227,11 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::post, "/api/sandboxes/{}/timeout", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
             return;
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        auto timeout = Fields(*body).optInt("timeoutMs");
+        const nlohmann::json& body = checked->body;
+        auto timeout = Fields(body).optInt("timeoutMs");
         if (!timeout)
             return ex->replyError(timeout.error());
         if (!*timeout || **timeout < 1000 || **timeout > kMaxTimeoutMs)

@@ -46,6 +46,21 @@ Status ignoredFields(const Fields& f)
     return okStatus();
 }
 
+// The body of a take or a PATCH: the name if given, the ignored fields checked.
+Result<std::optional<std::string>> snapshotBody(const http::Request& request)
+{
+    auto body = parseJsonObject(request);
+    if (!body)
+        return body.error();
+    Fields f(*body);
+    auto name = snapshotName(f);
+    if (!name)
+        return name;
+    if (Status s = ignoredFields(f); !s)
+        return s.error();
+    return name;
+}
+
 nlohmann::json listJson(const std::vector<store::Store::SnapshotPtr>& snaps)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -71,15 +86,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
             return;
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto name = snapshotName(f);
+        auto name = snapshotBody(ex->request());
         if (!name)
             return ex->replyError(name.error());
-        if (Status s = ignoredFields(f); !s)
-            return ex->replyError(s.error());
         mgr.snapshots().take(source, name->value_or("Snapshot " + source->id), ex->executor(),
                              [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
                                  if (r)
@@ -116,15 +125,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         auto snap = st.snapshot(p[0]);
         if (!snap)
             return ex->replyError(snapshotNotFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto name = snapshotName(f);
+        auto name = snapshotBody(ex->request());
         if (!name)
             return ex->replyError(name.error());
-        if (Status s = ignoredFields(f); !s)
-            return ex->replyError(s.error());
         if (*name) {
             if (Status s = st.renameSnapshot(p[0], **name); !s)
                 return ex->replyError(s.error());

@@ -44,17 +44,13 @@ void registerWatchRoutes(Router& router, ApiContext& ctx)
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files/watch",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+                   if (!checked)
                        return;
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   Fields f(*body);
-                   auto path = f.requiredString("path");
+                   Fields f(checked->body);
+                   auto path = bodyPath(f, "path");
                    if (!path)
                        return ex->replyError(path.error());
-                   if (Status s = checkPath(*path, "path"); !s)
-                       return ex->replyError(s.error());
                    auto recursive = f.optBool("recursive");
                    if (!recursive)
                        return ex->replyError(recursive.error());

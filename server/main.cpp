@@ -23,5 +23,5 @@ int main(int argc, char** argv)
         std::printf("lizard-local %s\n", LIZARD_VERSION);
         return 0;
     }
-    return lizard::api::runService(*options);
+    return lizard::service::runService(*options);
 }

@@ -1,8 +1,10 @@
 // GET /api/sandboxes/{id}/activity?since=SEQ&limit=N, a lizard-local extension (see
 // DECISIONS.md "Activity log"): the sandbox's activity entries after SEQ as JSON, or with
 // Accept: text/event-stream those and then every new one as it is recorded.
+#include "api/eventstream.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/streamwriter.h"
 #include "sandboxes/activitylog.h"
 #include "sandboxes/sandboxmanager.h"
@@ -42,18 +44,17 @@ std::string sseEntry(const std::string& line, uint64_t seq)
 
 // One live follower: the backlog first, then each new entry, in seq order, on the exchange's
 // executor. Entries recorded while the backlog is read wait in m_early.
-class ActivityFollower : public std::enable_shared_from_this<ActivityFollower>
+class ActivityFollower : public EventStream
 {
 public:
-    ActivityFollower(ExPtr ex, ActivityLog& log, std::string id, uint64_t since)
-        : m_ex(std::move(ex)), m_writer(std::make_shared<StreamWriter>(m_ex)), m_log(log),
-          m_id(std::move(id)), m_lastSeq(since)
+    ActivityFollower(ExPtr ex, sandboxes::ActivityLog& log, std::string id, uint64_t since)
+        : EventStream(std::move(ex)), m_log(log), m_id(std::move(id)), m_lastSeq(since)
     {
     }
 
-    void start(SandboxManager& mgr)
+    void start(sandboxes::SandboxManager& mgr)
     {
-        std::weak_ptr<ActivityFollower> weak = shared_from_this();
+        std::weak_ptr<ActivityFollower> weak = selfAs<ActivityFollower>();
         m_token = m_log.follow(
             m_id, [weak, ex = m_ex](std::shared_ptr<const std::string> line, uint64_t seq) {
                 onExchange(ex, [weak, line = std::move(line), seq] {
@@ -61,17 +62,10 @@ public:
                         s->live(line, seq);
                 });
             });
-        m_ex->onClientGone([weak] {
-            if (auto s = weak.lock())
-                s->stop();
-        });
-        m_writer->onFailure([weak] {
-            if (auto s = weak.lock())
-                s->stop();
-        });
+        cancelOnHangUp();
         m_writer->begin(200, "text/event-stream", std::nullopt);
         // Reading up to 64 MiB from disk is worker work, not the connection's.
-        auto self = shared_from_this();
+        auto self = selfAs<ActivityFollower>();
         mgr.runOnWorker([self] {
             auto lines = self->m_log.read(self->m_id, self->m_lastSeq, SIZE_MAX);
             onExchange(self->m_ex, [self, lines = std::move(lines)] { self->backlog(lines); });
@@ -91,9 +85,11 @@ private:
         m_early.clear();
     }
 
+    void cancel() override { stop(); }
+
     void live(const std::shared_ptr<const std::string>& line, uint64_t seq)
     {
-        if (m_stopped)
+        if (m_finished)
             return;
         if (!m_backlogDone) {
             m_early.emplace_back(line, seq);
@@ -108,27 +104,19 @@ private:
 
     void send(const std::string& line, uint64_t seq)
     {
-        if (seq <= m_lastSeq || m_stopped)
+        if (seq <= m_lastSeq || m_finished)
             return;
         m_lastSeq = seq;
-        std::string event = sseEntry(line, seq);
-        m_queued += event.size();
-        if (m_queued > kFollowerBacklogBytes) {
+        if (!writeWithin(sseEntry(line, seq), kFollowerBacklogBytes)) {
             // The client reads slower than the sandbox acts: it reconnects with Last-Event-ID.
             stop();
-            return m_writer->abort();
+            m_writer->abort();
         }
-        std::weak_ptr<ActivityFollower> weak = shared_from_this();
-        const size_t n = event.size();
-        m_writer->write(std::move(event), [weak, n] {
-            if (auto s = weak.lock())
-                s->m_queued -= n;
-        });
     }
 
     void stop()
     {
-        m_stopped = true;
+        m_finished = true;
         m_log.unfollow(m_id, m_token);
         m_keepAlive.reset(); // the follower ends with the exchange's last reference
     }
@@ -137,15 +125,11 @@ public:
     std::shared_ptr<ActivityFollower> m_keepAlive; // until the client goes or the stream ends
 
 private:
-    ExPtr m_ex;
-    std::shared_ptr<StreamWriter> m_writer;
-    ActivityLog& m_log;
+    sandboxes::ActivityLog& m_log;
     std::string m_id;
     uint64_t m_lastSeq;
     uint64_t m_token = 0;
     bool m_backlogDone = false;
-    bool m_stopped = false;
-    size_t m_queued = 0;
     std::vector<std::pair<std::shared_ptr<const std::string>, uint64_t>> m_early;
 };
 
@@ -153,13 +137,13 @@ private:
 
 void registerActivityRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/activity", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
-        ActivityLog* log = mgr.activity();
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
+        sandboxes::ActivityLog* log = mgr.activity();
         if (log == nullptr)
-            return ex->replyError(Error{501, "ACTIVITY_DISABLED",
+            return ex->replyError(Error{ErrorKind::NotImplemented, "ACTIVITY_DISABLED",
                                         "this lizard-local records no activity (--no-activity)"});
         uint64_t fromHeader = 0;
         if (const auto it = ex->request().find("Last-Event-ID"); it != ex->request().end())

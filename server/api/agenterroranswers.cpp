@@ -6,11 +6,11 @@ Error apiErrorFromAgent(const Error& error)
 {
     Error e = error;
     if (e.code == "PERMISSION_DENIED")
-        e.status = 400;
+        e.kind = ErrorKind::InvalidArgument;
     else if (e.code == "NO_SUCH_PROCESS")
-        e.status = 404;
+        e.kind = ErrorKind::NotFound;
     else if (e.code == "RESOURCE_EXHAUSTED") // the sandbox is at its pids or memory limit
-        e.status = 503;
+        e.kind = ErrorKind::Unavailable;
     return e;
 }
 

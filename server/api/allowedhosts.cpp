@@ -70,7 +70,7 @@ bool validName(const std::string& name)
 
 Error badEntry(size_t i, const std::string& entry, const std::string& why)
 {
-    return Error{400, "INVALID_ALLOWED_HOST",
+    return Error{ErrorKind::InvalidArgument, "INVALID_ALLOWED_HOST",
                  "allowedHosts[" + std::to_string(i) + "] \"" + entry + "\" " + why +
                      " (a host name such as pypi.org or *.pythonhosted.org, an IPv4 address, or "
                      "an IPv4 range such as 140.82.112.0/20)"};
@@ -81,7 +81,7 @@ Error badEntry(size_t i, const std::string& entry, const std::string& why)
 Result<AllowedHosts> parseAllowedHosts(const std::vector<std::string>& list)
 {
     if (list.size() > kMaxAllowedHosts)
-        return Error{400, "TOO_MANY_ALLOWED_HOSTS",
+        return Error{ErrorKind::InvalidArgument, "TOO_MANY_ALLOWED_HOSTS",
                      "allowedHosts has " + std::to_string(list.size()) + " entries; at most " +
                          std::to_string(kMaxAllowedHosts) + " are allowed"};
     AllowedHosts out;

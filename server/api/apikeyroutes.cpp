@@ -51,16 +51,17 @@ Result<std::string> keyName(const Fields& f)
                ? ""
                : text.substr(first, text.find_last_not_of(" \t") - first + 1);
     if (text.empty())
-        return Error{400, "INVALID_NAME",
+        return Error{ErrorKind::InvalidArgument, "INVALID_NAME",
                      "field \"name\" is required: a name that says what the key is for"};
     if (utf8Length(text) > kMaxKeyName)
-        return Error{400, "INVALID_NAME",
+        return Error{ErrorKind::InvalidArgument, "INVALID_NAME",
                      "the name is " + std::to_string(utf8Length(text)) +
                          " characters long; at most " + std::to_string(kMaxKeyName) +
                          " are allowed"};
     for (const unsigned char c : text) {
         if (c < 0x20 || c == 0x7F)
-            return Error{400, "INVALID_NAME", "the name must not contain control characters"};
+            return Error{ErrorKind::InvalidArgument, "INVALID_NAME",
+                         "the name must not contain control characters"};
     }
     return text;
 }
@@ -74,7 +75,8 @@ Result<bool> keyReadOnly(const nlohmann::json& body)
     if (it == body.end() || it->is_null())
         return false;
     if (!it->is_array())
-        return Error{400, "INVALID_SCOPE", "field \"scopes\" must be an array of {type, id}"};
+        return Error{ErrorKind::InvalidArgument, "INVALID_SCOPE",
+                     "field \"scopes\" must be an array of {type, id}"};
     bool readOnly = false;
     for (const auto& scope : *it) {
         const auto type =
@@ -87,11 +89,11 @@ Result<bool> keyReadOnly(const nlohmann::json& body)
             continue;
         }
         if (t == "workspace" || t == "project")
-            return Error{400, "INVALID_SCOPE",
+            return Error{ErrorKind::InvalidArgument, "INVALID_SCOPE",
                          "lizard-local has no " + t +
                              "-scoped keys (one local workspace); use no scope for full access or "
                              "{\"type\": \"access\", \"id\": \"read-only\"}"};
-        return Error{400, "INVALID_SCOPE",
+        return Error{ErrorKind::InvalidArgument, "INVALID_SCOPE",
                      "unknown scope " + scope.dump() +
                          "; lizard-local knows {\"type\": \"access\", \"id\": \"read-only\"} and "
                          "{\"type\": \"access\", \"id\": \"full\"} (no scope is full access)"};
@@ -138,10 +140,10 @@ void registerApiKeyRoutes(Router& router, ApiContext& ctx)
     router.add(verb::delete_, "/api/account/api-keys/{}", [&ctx](const ExPtr& ex, const Params& p) {
         const auto rec = ctx.store.keyById(p[0]);
         if (!rec)
-            return ex->replyError(Error{404, "NOT_FOUND", "no API key " + p[0]});
+            return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND", "no API key " + p[0]});
         if (rec->bootstrap)
             return ex->replyError(Error{
-                403, "KEY_NOT_REVOCABLE",
+                ErrorKind::Forbidden, "KEY_NOT_REVOCABLE",
                 "the key of lizard-local's key file cannot be revoked through the API: delete the "
                 "file api-key in its data directory and restart it to get a new one"});
         if (Status s = ctx.store.removeKey(rec->id); !s)

@@ -60,7 +60,7 @@ std::string pageUrl(const proxy::ProxyServer& proxy, const proxy::Exposure& e,
 Result<Access> publish(ApiContext& ctx, const std::string& id)
 {
     if (ctx.proxy == nullptr)
-        return Error{503, "PROXY_UNAVAILABLE", "the port proxy is not running"};
+        return Error{ErrorKind::Unavailable, "PROXY_UNAVAILABLE", "the port proxy is not running"};
     auto full = ctx.proxy->expose(id, kFullPort);
     if (!full)
         return full.error();
@@ -82,13 +82,13 @@ Result<store::SandboxPtr> desktopSandbox(ApiContext& ctx, const std::string& id)
     if (!sb)
         return sb.error();
     if ((*sb)->templateName != "desktop")
-        return Error{400, "DESKTOP_NOT_SUPPORTED",
+        return Error{ErrorKind::InvalidArgument, "DESKTOP_NOT_SUPPORTED",
                      "sandbox " + id + " runs the " + (*sb)->templateName +
                          " template; a desktop needs a sandbox of the desktop template"};
     return sb;
 }
 
-nlohmann::json infoJson(const DesktopState& s, const Access& a)
+nlohmann::json infoJson(const sandboxes::DesktopState& s, const Access& a)
 {
     return {{"running", s.running},
             {"width", s.width > 0 ? nlohmann::json(s.width) : nlohmann::json()},
@@ -97,10 +97,10 @@ nlohmann::json infoJson(const DesktopState& s, const Access& a)
             {"viewOnlyUrl", a.viewOnlyUrl}};
 }
 
-Error commandFailed(const char* what, const DesktopCommandResult& r)
+Error commandFailed(const char* what, const sandboxes::DesktopCommandResult& r)
 {
     const std::string& text = r.err.empty() ? r.out : r.err;
-    return Error{500, "DESKTOP_FAILED",
+    return Error{ErrorKind::Internal, "DESKTOP_FAILED",
                  std::string(what) + " failed (exit " + std::to_string(r.exitCode) +
                      "): " + text.substr(text.size() > 1000 ? text.size() - 1000 : 0)};
 }
@@ -130,17 +130,18 @@ void answerState(const ExPtr& ex, const store::SandboxPtr& sb, const Access& acc
                  std::vector<std::string> args, std::map<std::string, std::string> env,
                  const char* what)
 {
-    runDesktopCommand(ex->executor(), sb->handle.socketPath, std::move(args), std::move(env),
-                      [ex, access, what](Result<DesktopCommandResult> r) {
-                          if (!r)
-                              return ex->replyError(r.error());
-                          if (r->exitCode != 0)
-                              return ex->replyError(commandFailed(what, *r));
-                          auto state = parseDesktopState(r->out);
-                          if (!state)
-                              return ex->replyError(state.error());
-                          ex->replyJson(200, infoJson(*state, access));
-                      });
+    sandboxes::runDesktopCommand(ex->executor(), sb->handle.socketPath, std::move(args),
+                                 std::move(env),
+                                 [ex, access, what](Result<sandboxes::DesktopCommandResult> r) {
+                                     if (!r)
+                                         return ex->replyError(r.error());
+                                     if (r->exitCode != 0)
+                                         return ex->replyError(commandFailed(what, *r));
+                                     auto state = sandboxes::parseDesktopState(r->out);
+                                     if (!state)
+                                         return ex->replyError(state.error());
+                                     ex->replyJson(200, infoJson(*state, access));
+                                 });
 }
 
 } // namespace
@@ -181,15 +182,15 @@ void registerDesktopRoutes(Router& router, ApiContext& ctx)
                    auto sb = desktopSandbox(ctx, p[0]);
                    if (!sb)
                        return ex->replyError(sb.error());
-                   runDesktopCommand(ex->executor(), (*sb)->handle.socketPath, {"stop"}, {},
-                                     [ex](Result<DesktopCommandResult> r) {
-                                         if (!r)
-                                             return ex->replyError(r.error());
-                                         if (r->exitCode != 0)
-                                             return ex->replyError(
-                                                 commandFailed("stopping the desktop", *r));
-                                         ex->replyEmpty();
-                                     });
+                   sandboxes::runDesktopCommand(
+                       ex->executor(), (*sb)->handle.socketPath, {"stop"}, {},
+                       [ex](Result<sandboxes::DesktopCommandResult> r) {
+                           if (!r)
+                               return ex->replyError(r.error());
+                           if (r->exitCode != 0)
+                               return ex->replyError(commandFailed("stopping the desktop", *r));
+                           ex->replyEmpty();
+                       });
                });
 }
 

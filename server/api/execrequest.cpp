@@ -57,10 +57,10 @@ Result<ParsedExec> parseExec(const nlohmann::json& body)
         return invalidArgument("field \"workdir\" contains a NUL character");
     auto timeout = f.optInt("timeoutMs");
     if (!timeout)
-        return Error{400, "INVALID_TIMEOUT", timeout.error().message};
+        return Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT", timeout.error().message};
     const int64_t t = timeout->value_or(60000);
     if (t < 1000 || t > 600000)
-        return Error{400, "INVALID_TIMEOUT",
+        return Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT",
                      "field \"timeoutMs\" must be from 1000 to 600000 (1 s to 10 min), got " +
                          std::to_string(t)};
     r.timeoutMs = int(t);

@@ -5,6 +5,7 @@
 #include "api/jsonbody.h"
 #include "api/keystreams.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/views.h"
 #include "common/crypto.h"
 #include "http/auth.h"
@@ -42,16 +43,14 @@ void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocabl
 
 void registerExecRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(
         verb::post, "/api/sandboxes/{}/exec", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
-            const auto sb = mgr.active(p[0]);
-            if (!sb)
-                return ex->replyError(sb.error());
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            auto parsed = parseExec(*body);
+            auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Active);
+            if (!checked)
+                return;
+            auto& [sb, body] = *checked;
+            auto parsed = parseExec(body);
             if (!parsed)
                 return ex->replyError(parsed.error());
             // A broken agent connection is a hint that the sandbox died: look at once rather
@@ -60,19 +59,18 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
             auto suspect = [&mgr, id] { mgr.checkSoon(id); };
             const auto mark = ex->request().find("X-Lizard-Housekeeping");
             const bool housekeeping = mark != ex->request().end() && mark->value() == "1";
-            auto activity = ExecActivity::start(mgr.activity(), id, parsed->request, housekeeping);
+            auto activity =
+                sandboxes::ExecActivity::start(mgr.activity(), id, parsed->request, housekeeping);
             if (ex->wantsEventStream()) {
-                auto stream =
-                    std::make_shared<ExecStream>(ex, sb.value()->handle.socketPath,
-                                                 std::move(parsed->request), parsed->pidEvent);
+                auto stream = std::make_shared<ExecStream>(
+                    ex, sb->handle.socketPath, std::move(parsed->request), parsed->pidEvent);
                 stream->onUnreachable(suspect);
                 stream->setActivity(std::move(activity));
-                stream->setOomCounter(
-                    [&mgr, handle = sb.value()->handle] { return mgr.oomKills(handle); });
+                stream->setOomCounter([&mgr, handle = sb->handle] { return mgr.oomKills(handle); });
                 stream->start();
                 trackByKey(ctx, ex, stream);
             } else {
-                auto collect = std::make_shared<ExecCollect>(ex, sb.value()->handle.socketPath,
+                auto collect = std::make_shared<ExecCollect>(ex, sb->handle.socketPath,
                                                              std::move(parsed->request));
                 collect->onUnreachable(suspect);
                 collect->setActivity(std::move(activity));
@@ -84,18 +82,14 @@ void registerExecRoutes(Router& router, ApiContext& ctx)
 
 void registerProcessRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/processes", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto sb = mgr.active(p[0]);
+        const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Active);
         if (!sb)
-            return ex->replyError(sb.error());
-        auto agent =
-            std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
-        agent->request({{"op", "processes"}}, [ex, agent](Result<nlohmann::json> r) {
-            if (!r)
-                return ex->replyError(apiErrorFromAgent(r.error()));
+            return;
+        askAgent(ex, sb, {{"op", "processes"}}, [ex](const nlohmann::json& r) {
             nlohmann::json out = nlohmann::json::array();
-            if (const auto it = r->find("processes"); it != r->end() && it->is_array()) {
+            if (const auto it = r.find("processes"); it != r.end() && it->is_array()) {
                 for (const auto& proc : *it)
                     out.push_back(processJson(proc));
             }
@@ -104,13 +98,11 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::post, "/api/sandboxes/{}/processes/signal",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   const auto sb = mgr.active(p[0]);
-                   if (!sb)
-                       return ex->replyError(sb.error());
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   Fields f(*body);
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Active);
+                   if (!checked)
+                       return;
+                   auto& [sb, body] = *checked;
+                   Fields f(body);
                    auto pid = f.optInt("pid");
                    if (!pid)
                        return ex->replyError(pid.error());
@@ -126,21 +118,18 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
                            "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
                            "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
                            name + "\""));
-                   auto agent = std::make_shared<runtime::AgentClient>(
-                       ex->executor(), sb.value()->handle.socketPath);
                    const int64_t target = **pid;
-                   agent->request({{"op", "signal"}, {"pid", target}, {"signal", name}},
-                                  [ex, agent, target](Result<nlohmann::json> r) {
-                                      if (!r) {
-                                          Error e = apiErrorFromAgent(r.error());
-                                          if (e.code == "NO_SUCH_PROCESS")
-                                              e = Error{404, "NOT_FOUND",
-                                                        "no process " + std::to_string(target) +
-                                                            " started by exec is running"};
-                                          return ex->replyError(e);
-                                      }
-                                      ex->replyEmpty();
-                                  });
+                   askAgent(
+                       ex, sb, {{"op", "signal"}, {"pid", target}, {"signal", name}},
+                       [ex](const nlohmann::json&) { ex->replyEmpty(); },
+                       [target](const Error& agentError) {
+                           Error e = apiErrorFromAgent(agentError);
+                           if (e.code == "NO_SUCH_PROCESS")
+                               e = Error{ErrorKind::NotFound, "NOT_FOUND",
+                                         "no process " + std::to_string(target) +
+                                             " started by exec is running"};
+                           return e;
+                       });
                });
 }
 

@@ -10,24 +10,15 @@ namespace lizard::api {
 
 ExecStream::ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                        runtime::ExecRequest request, bool pidEvent)
-    : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)),
-      m_agent(m_ex->executor(), std::move(socketPath)), m_request(std::move(request)),
-      m_pidEvent(pidEvent)
+    : EventStream(std::move(exchange)), m_agent(m_ex->executor(), std::move(socketPath)),
+      m_request(std::move(request)), m_pidEvent(pidEvent)
 {
 }
 
 void ExecStream::start()
 {
-    auto self = shared_from_this();
-    std::weak_ptr<ExecStream> weak = self;
-    m_writer->onFailure([weak] {
-        if (auto s = weak.lock())
-            s->cancel();
-    });
-    m_ex->onClientGone([weak] {
-        if (auto s = weak.lock())
-            s->cancel();
-    });
+    auto self = selfAs<ExecStream>();
+    cancelOnHangUp();
     runtime::ExecHandlers h;
     h.onStarted = [self](int pid) { self->onStarted(pid); };
     h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
@@ -51,20 +42,14 @@ void ExecStream::cancel()
     m_writer->abort();
 }
 
-void ExecStream::revoke()
+void ExecStream::endRevoked()
 {
-    std::weak_ptr<ExecStream> weak = shared_from_this();
-    http::net::post(m_ex->executor(), [weak] {
-        auto s = weak.lock();
-        if (!s || s->m_finished)
-            return;
-        // onError first: it marks the stream finished, so whatever the cancelled exec still
-        // reports is ignored.
-        auto cancel = s->m_cancel;
-        s->onError(keyRevoked());
-        if (cancel)
-            cancel->cancel();
-    });
+    // onError first: it marks the stream finished, so whatever the cancelled exec still
+    // reports is ignored.
+    auto cancel = m_cancel;
+    onError(keyRevoked());
+    if (cancel)
+        cancel->cancel();
 }
 
 void ExecStream::onStarted(int pid)
@@ -137,8 +122,7 @@ void ExecStream::onError(const Error& error)
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
     // it for a normal end (the SDK would report exit code 0).
     log::warn("exec stream failed: " + error.message);
-    m_writer->abortAfter(
-        sseEvent({{"error", error.code}, {"code", error.code}, {"message", error.message}}));
+    m_writer->abortAfter(errorData(error));
 }
 
 ExecCollect::ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,

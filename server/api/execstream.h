@@ -2,9 +2,9 @@
 // A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
 // reading paused until each HTTP write completed. A client that hangs up cancels the exec.
 
+#include "api/eventstream.h"
 #include "api/keystreams.h"
 #include "api/sseencoder.h"
-#include "api/streamwriter.h"
 #include "runtime/agentclient.h"
 #include "sandboxes/execactivity.h"
 
@@ -13,7 +13,7 @@
 
 namespace lizard::api {
 
-class ExecStream : public Revocable, public std::enable_shared_from_this<ExecStream>
+class ExecStream : public Revocable, public EventStream
 {
 public:
     ExecStream(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
@@ -24,30 +24,28 @@ public:
     // ends with "oomKilled": true, so the caller can tell the OOM killer from a kill.
     void setOomCounter(std::function<long long()> counter) { m_oomKills = std::move(counter); }
     // Where the exec is recorded (null: not recorded).
-    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
+    void setActivity(std::shared_ptr<sandboxes::ExecActivity> a) { m_activity = std::move(a); }
     void start();
     // The key was revoked: an error event ends the stream (or a 401 before it began), and
     // the command is killed.
-    void revoke() override;
+    void revoke() override { revokeOnExecutor(); }
 
 private:
     void onStarted(int pid);
     void onOutput(runtime::OutStream stream, std::string_view chunk, std::function<void()> resume);
     void onExit(int exitCode, bool timedOut);
     void onError(const Error& error);
-    void cancel();
+    void cancel() override;
+    void endRevoked() override;
 
-    std::shared_ptr<http::Exchange> m_ex;
-    std::shared_ptr<StreamWriter> m_writer;
     runtime::AgentClient m_agent;
     runtime::ExecRequest m_request;
     bool m_pidEvent;
-    bool m_finished = false;
     std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
     std::function<long long()> m_oomKills;
     long long m_oomKillsBefore = -1;
-    std::shared_ptr<ExecActivity> m_activity;
+    std::shared_ptr<sandboxes::ExecActivity> m_activity;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
 };
@@ -60,7 +58,7 @@ public:
     ExecCollect(std::shared_ptr<http::Exchange> exchange, std::string socketPath,
                 runtime::ExecRequest request);
     void onUnreachable(std::function<void()> fn) { m_unreachable = std::move(fn); }
-    void setActivity(std::shared_ptr<ExecActivity> a) { m_activity = std::move(a); }
+    void setActivity(std::shared_ptr<sandboxes::ExecActivity> a) { m_activity = std::move(a); }
     void start();
     void revoke() override; // answers 401 KEY_REVOKED and kills the command
 
@@ -72,7 +70,7 @@ private:
     std::string m_stderr;
     bool m_truncated = false;
     bool m_finished = false;
-    std::shared_ptr<ExecActivity> m_activity;
+    std::shared_ptr<sandboxes::ExecActivity> m_activity;
     std::function<void()> m_unreachable;
     std::shared_ptr<runtime::Cancel> m_cancel;
 };

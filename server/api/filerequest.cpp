@@ -13,6 +13,16 @@ Status checkPath(const std::string& path, const std::string& field)
     return okStatus();
 }
 
+Result<std::string> bodyPath(const Fields& fields, const std::string& name)
+{
+    auto v = fields.requiredString(name);
+    if (!v)
+        return v;
+    if (Status s = checkPath(*v, name); !s)
+        return s.error();
+    return v;
+}
+
 Result<std::string> fileUser(std::optional<std::string> user)
 {
     const std::string u = user.value_or("root");

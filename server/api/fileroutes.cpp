@@ -4,6 +4,7 @@
 #include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/streamwriter.h"
 #include "api/views.h"
 #include "common/base64.h"
@@ -20,11 +21,6 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-Error notFound(const std::string& id)
-{
-    return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
-}
-
 // The query parameter `name` as an absolute path.
 Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
 {
@@ -36,41 +32,26 @@ Result<std::string> queryPath(const ExPtr& ex, const std::string& name)
     return *v;
 }
 
-Result<std::string> bodyPath(const Fields& f, const std::string& name)
-{
-    auto v = f.requiredString(name);
-    if (!v)
-        return v;
-    if (Status s = checkPath(*v, name); !s)
-        return s.error();
-    return v;
-}
-
 using AgentPtr = std::shared_ptr<runtime::AgentClient>;
 
 // Runs `handler` with the sandbox's agent, or answers 404 (409 SANDBOX_PAUSED while paused).
 template <class Fn>
-void withAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
+void withAgent(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id, Fn&& handler)
 {
-    const auto sb = mgr.active(id);
-    if (!sb)
-        return ex->replyError(sb.error());
-    handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath));
+    if (const auto sb = sandboxOrReply(mgr, ex, id, SandboxNeed::Active))
+        handler(std::make_shared<runtime::AgentClient>(ex->executor(), sb->handle.socketPath));
 }
 
-// One JSON request to the sandbox's agent: an agent error becomes the API error, a reply
-// goes to `onOk`.
-void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohmann::json req,
-              std::function<void(const nlohmann::json&)> onOk)
+// GET list and stat: the path from the query, one agent op on it.
+void askAboutPath(sandboxes::SandboxManager& mgr, const ExPtr& ex, const std::string& id,
+                  const char* op, std::function<void(const nlohmann::json&)> onOk)
 {
-    withAgent(mgr, ex, id, [&](const AgentPtr& agent) {
-        agent->request(std::move(req),
-                       [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
-                           if (!r)
-                               return ex->replyError(apiErrorFromAgent(r.error()));
-                           onOk(*r);
-                       });
-    });
+    if (!sandboxOrReply(mgr, ex, id, SandboxNeed::Running))
+        return;
+    auto path = queryPath(ex, "path");
+    if (!path)
+        return ex->replyError(path.error());
+    askAgent(mgr, ex, id, {{"op", op}, {"path", *path}}, std::move(onOk));
 }
 
 void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
@@ -94,7 +75,8 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
         [ex, agent, writer, expected, sent](Status st) {
             writer->onFailure(nullptr); // drops the cancel handle (and the cycle through it)
             if (!writer->begun())
-                return st ? ex->replyError(Error{500, "INTERNAL", "the agent sent no file"})
+                return st ? ex->replyError(
+                                Error{ErrorKind::Internal, "INTERNAL", "the agent sent no file"})
                           : ex->replyError(apiErrorFromAgent(st.error()));
             if (!st || *sent != *expected)
                 return writer->abort(); // cut: the client sees a short body, not a wrong one
@@ -107,14 +89,12 @@ void readFile(const ExPtr& ex, const AgentPtr& agent, const std::string& path,
 
 void registerFileRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
+            return;
+        Fields f(checked->body);
         auto path = bodyPath(f, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -153,8 +133,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
             // A request for a serve-mode code runner is its transport, not the user's file: a
             // run is noted before the runner can see the file and recorded as a runCode entry
             // (serveruns.h); the write itself is not recorded.
-            ActivityLog* log = mgr.activity();
-            const bool request = RunnerRequests::isRequestPath(*path);
+            sandboxes::ActivityLog* log = mgr.activity();
+            const bool request = sandboxes::RunnerRequests::isRequestPath(*path);
             const bool run =
                 request && log != nullptr && log->runnerRequests().note(p[0], *path, bytes);
             agent->writeFile(*path, *u, std::move(bytes),
@@ -172,8 +152,8 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto path = queryPath(ex, "path");
         if (!path)
             return ex->replyError(path.error());
@@ -183,14 +163,13 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         withAgent(mgr, ex, p[0], [&](const AgentPtr& agent) { readFile(ex, agent, *path, *user); });
     });
     router.add(verb::delete_, "/api/sandboxes/{}/files", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
+            return;
+        const nlohmann::json& body = checked->body;
         nlohmann::json req = {{"op", "remove"}};
         if (auto path =
-                body->contains("path") ? bodyPath(Fields(*body), "path") : queryPath(ex, "path");
+                body.contains("path") ? bodyPath(Fields(body), "path") : queryPath(ex, "path");
             !path)
             return ex->replyError(path.error());
         else
@@ -202,12 +181,7 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
                  });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/list", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
-        auto path = queryPath(ex, "path");
-        if (!path)
-            return ex->replyError(path.error());
-        askAgent(mgr, ex, p[0], {{"op", "list"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+        askAboutPath(mgr, ex, p[0], "list", [ex](const nlohmann::json& r) {
             nlohmann::json out = nlohmann::json::array();
             if (const auto it = r.find("entries"); it != r.end() && it->is_array()) {
                 for (const auto& e : *it)
@@ -217,27 +191,20 @@ void registerFileRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::get, "/api/sandboxes/{}/files/stat", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound(p[0]));
-        auto path = queryPath(ex, "path");
-        if (!path)
-            return ex->replyError(path.error());
-        askAgent(mgr, ex, p[0], {{"op", "stat"}, {"path", *path}}, [ex](const nlohmann::json& r) {
+        askAboutPath(mgr, ex, p[0], "stat", [ex](const nlohmann::json& r) {
             const auto it = r.find("entry");
             if (it == r.end() || !it->is_object())
-                return ex->replyError(
-                    Error{500, "INTERNAL", "the agent answered stat without an entry"});
+                return ex->replyError(Error{ErrorKind::Internal, "INTERNAL",
+                                            "the agent answered stat without an entry"});
             ex->replyJson(200, fileEntryJson(*it));
         });
     });
     router.add(verb::post, "/api/sandboxes/{}/files/move",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   if (!mgr.running(p[0]))
-                       return ex->replyError(notFound(p[0]));
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   Fields f(*body);
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+                   if (!checked)
+                       return;
+                   Fields f(checked->body);
                    auto from = bodyPath(f, "from");
                    if (!from)
                        return ex->replyError(from.error());

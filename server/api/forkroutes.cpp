@@ -4,8 +4,10 @@
 // {sandbox: info} or {error, code, ...}.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/sizes.h"
 #include "api/views.h"
+#include "http/responses.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
 #include "store/store.h"
@@ -32,10 +34,10 @@ bool holdsVolume(const store::Store& st, const store::SandboxRecord& rec)
     return false;
 }
 
-CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
-                               const std::string& files, int diskGb)
+sandboxes::CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutMs,
+                                          const std::string& files, int diskGb)
 {
-    CreateSandboxParams p;
+    sandboxes::CreateSandboxParams p;
     p.projectId = src.projectId;
     p.templateName = src.templateName;
     p.size = src.size;
@@ -54,10 +56,10 @@ CreateSandboxParams copyParams(const store::SandboxRecord& src, int64_t timeoutM
     return p;
 }
 
-nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
+nlohmann::json errorEntry(const Error& e, const sandboxes::SandboxManager& mgr)
 {
-    nlohmann::json j{{"error", e.message}, {"code", e.code}, {"status", e.status}};
-    if (e.status == 429) {
+    nlohmann::json j{{"error", e.message}, {"code", e.code}, {"status", http::httpStatus(e.kind)}};
+    if (e.kind == ErrorKind::LimitReached) {
         j["limit"] = mgr.maxRunning();
         j["running"] = mgr.runningCount();
         j["unit"] = "sandboxes";
@@ -71,11 +73,11 @@ nlohmann::json errorEntry(const Error& e, const SandboxManager& mgr)
 void registerForkRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/fork", [&st, &mgr](const ExPtr& ex, const Params& p) {
-        const auto source = mgr.running(p[0]);
+        const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
         if (!source)
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return;
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());
@@ -94,13 +96,13 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
         int64_t timeoutMs = timeout->value_or(0);
         if (timeoutMs != 0 && (timeoutMs < 1000 || timeoutMs > kMaxTimeoutMs))
             return ex->replyError(
-                Error{400, "INVALID_TIMEOUT",
+                Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT",
                       "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
         if (timeoutMs == 0 && source->endAtMs != 0) // the source's lifetime, counted from the fork
             timeoutMs = std::max<int64_t>(1000, source->endAtMs - source->startedAtMs);
         if (holdsVolume(st, *source))
             return ex->replyError(
-                Error{409, "SANDBOX_HAS_VOLUME",
+                Error{ErrorKind::Conflict, "SANDBOX_HAS_VOLUME",
                       "sandbox " + source->id + " has a volume attached; it cannot be forked"});
         mgr.snapshots().captureForFork(
             source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {

@@ -70,7 +70,7 @@ Error wrongType(const std::string& name, const char* expected, const nlohmann::j
 
 Error invalidArgument(const std::string& message)
 {
-    return Error{400, "INVALID_ARGUMENT", message};
+    return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", message};
 }
 
 Result<nlohmann::json> parseJsonObject(const http::Request& request)
@@ -82,13 +82,14 @@ Result<nlohmann::json> parseJsonObject(const http::Request& request)
     DepthLimitedBuilder builder(j);
     const bool parsed = nlohmann::json::sax_parse(body, &builder);
     if (builder.tooDeep())
-        return Error{400, "INVALID_JSON",
+        return Error{ErrorKind::InvalidArgument, "INVALID_JSON",
                      "the request body nests objects or arrays deeper than " +
                          std::to_string(kMaxJsonDepth) + " levels"};
     if (!parsed || builder.is_errored())
-        return Error{400, "INVALID_JSON", "the request body is not valid JSON"};
+        return Error{ErrorKind::InvalidArgument, "INVALID_JSON",
+                     "the request body is not valid JSON"};
     if (!j.is_object())
-        return Error{400, "INVALID_JSON",
+        return Error{ErrorKind::InvalidArgument, "INVALID_JSON",
                      std::string("the request body must be a JSON object, got ") + typeName(j)};
     return j;
 }

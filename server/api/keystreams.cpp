@@ -6,7 +6,8 @@ namespace lizard::api {
 
 Error keyRevoked()
 {
-    return Error{401, "KEY_REVOKED", "the API key of this request was revoked"};
+    return Error{ErrorKind::Unauthenticated, "KEY_REVOKED",
+                 "the API key of this request was revoked"};
 }
 
 void KeyStreams::add(const std::string& keyId, const std::shared_ptr<Revocable>& request)

@@ -9,7 +9,7 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 void registerLifecycleRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     auto answer = [](const ExPtr& ex) {
         return [ex](Status s) {
             onExchange(ex, [ex, s] {

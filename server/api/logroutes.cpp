@@ -2,6 +2,7 @@
 // (systemlogstream.h). A read-only key may read it (a GET).
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/systemlogstream.h"
 #include "sandboxes/sandboxmanager.h"
 
@@ -43,11 +44,10 @@ Result<bool> queryFollow(const ExPtr& ex)
 
 void registerLogRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::get, "/api/sandboxes/{}/logs", [&mgr, &ctx](const ExPtr& ex, const Params& p) {
-        const auto notFound = Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"};
-        if (!mgr.running(p[0]))
-            return ex->replyError(notFound);
+        if (!sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            return;
         auto tail = queryTail(ex);
         if (!tail)
             return ex->replyError(tail.error());
@@ -56,7 +56,7 @@ void registerLogRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(follow.error());
         auto stream = std::make_shared<LogStream>(ex, mgr.logs(), p[0], *tail, *follow);
         if (!stream->start())
-            return ex->replyError(notFound); // ended between the check and now
+            return ex->replyError(sandboxNotFound(p[0])); // ended between the check and now
         trackByKey(ctx, ex, stream);
     });
 }

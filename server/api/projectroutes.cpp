@@ -59,7 +59,7 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
         if (!ws)
             return ex->replyError(ws.error());
         if (*ws && **ws != store::kWorkspaceId)
-            return ex->replyError(Error{404, "NOT_FOUND",
+            return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
                                         "workspace " + **ws + " not found (lizard-local has one: " +
                                             store::kWorkspaceId + ")"});
         auto name = projectName(*body);
@@ -73,12 +73,13 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
     router.add(verb::get, "/api/projects/{}", [&st](const ExPtr& ex, const Params& p) {
         if (auto project = findProject(st, p[0]))
             return ex->replyJson(200, projectJson(*project));
-        ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+        ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
     });
     router.add(verb::patch, "/api/projects/{}", [&st](const ExPtr& ex, const Params& p) {
         auto project = findProject(st, p[0]);
         if (!project)
-            return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
@@ -93,24 +94,27 @@ void registerProjectRoutes(Router& router, ApiContext& ctx)
     router.add(verb::delete_, "/api/projects/{}", [&st](const ExPtr& ex, const Params& p) {
         auto project = findProject(st, p[0]);
         if (!project)
-            return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
         if (project->slug == "default")
-            return ex->replyError(Error{
-                409, "CONFLICT", "the default project cannot be deleted (rename it instead)"});
+            return ex->replyError(
+                Error{ErrorKind::Conflict, "CONFLICT",
+                      "the default project cannot be deleted (rename it instead)"});
         if (Status s = st.deleteProject(project->id); !s)
             return ex->replyError(s.error());
         ex->replyEmpty();
     });
-    router.add(
-        verb::get, "/api/projects/{}/sandboxes", [&st, &ctx](const ExPtr& ex, const Params& p) {
-            auto project = findProject(st, p[0]);
-            if (!project)
-                return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
-            nlohmann::json out = nlohmann::json::array();
-            for (const auto& s : st.runningSandboxes(project->id))
-                out.push_back(sandboxJson(*s, ctx.sandboxes.disk(s->id)));
-            ex->replyJson(200, out);
-        });
+    router.add(verb::get, "/api/projects/{}/sandboxes",
+               [&st, &ctx](const ExPtr& ex, const Params& p) {
+                   auto project = findProject(st, p[0]);
+                   if (!project)
+                       return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                                                   "project " + p[0] + " not found"});
+                   nlohmann::json out = nlohmann::json::array();
+                   for (const auto& s : st.runningSandboxes(project->id))
+                       out.push_back(sandboxJson(*s, ctx.sandboxes.disk(s->id)));
+                   ex->replyJson(200, out);
+               });
 }
 
 } // namespace lizard::api

@@ -8,8 +8,8 @@
 
 namespace lizard::api {
 
-Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParams& p,
-                                  SnapshotService& snapshots)
+Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateSandboxParams& p,
+                                  sandboxes::SnapshotService& snapshots)
 {
     Fields f(body);
     auto id = f.optString("snapshotId");
@@ -24,14 +24,15 @@ Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParam
     const bool projectGiven = body.contains("projectId") && !body["projectId"].is_null();
     if (projectGiven && p.projectId != s.projectId) {
         snapshots.release(s.id);
-        return Error{403, "SNAPSHOT_SCOPE",
+        return Error{ErrorKind::Forbidden, "SNAPSHOT_SCOPE",
                      "snapshot " + s.id + " restores only in its own project (" + s.projectId +
                          ")"};
     }
     const auto limits = limitsForSize(s.size);
     if (!limits) {
         snapshots.release(s.id);
-        return Error{500, "INTERNAL", "snapshot " + s.id + " has an unknown size " + s.size};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "snapshot " + s.id + " has an unknown size " + s.size};
     }
     p.projectId = s.projectId;
     p.templateName = s.templateName;

@@ -11,7 +11,7 @@ namespace lizard::api {
 
 // Without snapshotId: "" and `p` unchanged. With one: the snapshot is held (release it with
 // SnapshotService::release once the create finished) and its id returned.
-Result<std::string> applySnapshot(const nlohmann::json& body, CreateSandboxParams& p,
-                                  SnapshotService& snapshots);
+Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateSandboxParams& p,
+                                  sandboxes::SnapshotService& snapshots);
 
 } // namespace lizard::api

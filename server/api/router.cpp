@@ -21,12 +21,12 @@ std::optional<Error> Router::authorize(const http::RequestHeader& header)
     const auto entry =
         key && key->size() <= 256 ? m_store.authenticate(sha256Hex(*key), nowMs()) : nullptr;
     if (!entry)
-        return Error{401, "UNAUTHORIZED",
+        return Error{ErrorKind::Unauthenticated, "UNAUTHORIZED",
                      "missing or invalid API key (X-API-Key or Authorization: Bearer)"};
     const auto method = header.method();
     if (entry->record.readOnly && method != http::bhttp::verb::get &&
         method != http::bhttp::verb::head)
-        return Error{403, "INSUFFICIENT_SCOPE",
+        return Error{ErrorKind::Forbidden, "INSUFFICIENT_SCOPE",
                      "API key \"" + entry->record.name +
                          "\" is read-only: " + std::string(header.method_string()) +
                          " changes state; use a key with "
@@ -43,15 +43,15 @@ void Router::handle(std::shared_ptr<http::Exchange> exchange)
     }
     if (!route.allowed.empty()) {
         auto res = http::errorResponse(
-            Error{405, "METHOD_NOT_ALLOWED",
-                  std::string(exchange->request().method_string()) + " is not allowed on " +
-                      std::string(exchange->path()) + " (allowed: " + route.allowed + ")"});
+            http::bhttp::status::method_not_allowed, "METHOD_NOT_ALLOWED",
+            std::string(exchange->request().method_string()) + " is not allowed on " +
+                std::string(exchange->path()) + " (allowed: " + route.allowed + ")");
         res.set(http::bhttp::field::allow, route.allowed);
         exchange->reply(std::move(res));
         return;
     }
-    exchange->replyError(
-        Error{404, "NOT_FOUND", "no such endpoint: " + std::string(exchange->path())});
+    exchange->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                               "no such endpoint: " + std::string(exchange->path())});
 }
 
 } // namespace lizard::api

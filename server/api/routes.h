@@ -17,17 +17,19 @@ class Store;
 namespace lizard::proxy {
 class ProxyServer;
 }
+namespace lizard::sandboxes {
+class SandboxManager;
+}
 
 namespace lizard::api {
 
-class SandboxManager;
 class KeyStreams;
 class Revocable;
 
 struct ApiContext
 {
     store::Store& store;
-    SandboxManager& sandboxes;
+    sandboxes::SandboxManager& sandboxes;
     runtime::Runtime& runtime;
     std::string serverUser;
     proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)

@@ -3,6 +3,7 @@
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/sizes.h"
 #include "api/views.h"
 #include "common/timeutil.h"
@@ -53,7 +54,8 @@ Result<std::string> createVolume(const Fields& f, const store::Store& st,
         return std::string();
     const auto v = st.volume(projectId, *ref);
     if (!v)
-        return Error{404, "NOT_FOUND", "volume " + *ref + " not found in project " + projectId};
+        return Error{ErrorKind::NotFound, "NOT_FOUND",
+                     "volume " + *ref + " not found in project " + projectId};
     return v->id;
 }
 
@@ -66,7 +68,7 @@ Result<std::string> localTemplate(const std::string& name)
         return name;
     if (name == "code-interpreter-v1")
         return std::string("interpreter");
-    return Error{400, "INVALID_TEMPLATE",
+    return Error{ErrorKind::InvalidArgument, "INVALID_TEMPLATE",
                  "template \"" + name +
                      "\" is not available in lizard-local (it may be a Lizard cloud template); "
                      "the local templates are base, interpreter (also called "
@@ -74,11 +76,11 @@ Result<std::string> localTemplate(const std::string& name)
 }
 
 // Everything in the body is checked before anything starts.
-Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store::Store& st,
-                                         nlohmann::json& extra)
+Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
+                                                    const store::Store& st, nlohmann::json& extra)
 {
     Fields f(body);
-    CreateSandboxParams p;
+    sandboxes::CreateSandboxParams p;
     auto hosts = f.stringArray("allowedHosts");
     if (!hosts)
         return hosts.error();
@@ -90,7 +92,7 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
         return region.error();
     } else if (*region && **region != "local") {
         extra["code"] = "region_unavailable"; // the SDK then retries without a region
-        return Error{503, "REGION_UNAVAILABLE",
+        return Error{ErrorKind::Unavailable, "REGION_UNAVAILABLE",
                      "region " + **region +
                          " is not available here; lizard-local has one "
                          "region: local"};
@@ -112,7 +114,8 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
     if (!rec && *project)
         rec = st.projectBySlug(**project);
     if (!rec)
-        return Error{404, "NOT_FOUND", "project " + project->value_or("default") + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND",
+                     "project " + project->value_or("default") + " not found"};
     p.projectId = rec->id;
     auto size = f.optString("size");
     if (!size)
@@ -128,7 +131,7 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
         return timeout.error();
     p.timeoutMs = timeout->value_or(0);
     if (p.timeoutMs != 0 && (p.timeoutMs < 1000 || p.timeoutMs > kMaxTimeoutMs))
-        return Error{400, "INVALID_TIMEOUT",
+        return Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT",
                      "field \"timeoutMs\" must be 0 (no deadline) or 1000..2147483647"};
     auto metadata = f.stringMap("metadata");
     if (!metadata)
@@ -168,7 +171,7 @@ Result<CreateSandboxParams> createParams(const nlohmann::json& body, const store
 void registerSandboxRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
@@ -190,13 +193,13 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
                 if (created)
                     return ex->replyJson(200, sandboxJson(**created, mgr.disk((*created)->id)));
                 nlohmann::json more = nlohmann::json::object();
-                if (created.error().status == 429)
+                if (created.error().kind == ErrorKind::LimitReached)
                     more = {{"limit", mgr.maxRunning()},
                             {"running", mgr.runningCount()},
                             {"unit", "sandboxes"},
                             {"retryAfterS", 5}};
                 auto res = http::errorResponse(created.error(), more);
-                if (created.error().status == 429)
+                if (created.error().kind == ErrorKind::LimitReached)
                     res.set(http::bhttp::field::retry_after, "5");
                 ex->reply(std::move(res));
             });
@@ -211,9 +214,8 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         ex->replyJson(200, out);
     });
     router.add(verb::get, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
-        if (auto s = mgr.running(p[0]))
-            return ex->replyJson(200, sandboxJson(*s, mgr.disk(s->id)));
-        ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+        if (auto s = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running))
+            ex->replyJson(200, sandboxJson(*s, mgr.disk(s->id)));
     });
     router.add(verb::delete_, "/api/sandboxes/{}", [&mgr](const ExPtr& ex, const Params& p) {
         mgr.kill(p[0], "killed", [ex](Status s) {
@@ -225,16 +227,15 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         });
     });
     router.add(verb::post, "/api/sandboxes/{}/timeout", [&mgr](const ExPtr& ex, const Params& p) {
-        if (!mgr.running(p[0]))
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        auto timeout = Fields(*body).optInt("timeoutMs");
+        auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+        if (!checked)
+            return;
+        const nlohmann::json& body = checked->body;
+        auto timeout = Fields(body).optInt("timeoutMs");
         if (!timeout)
             return ex->replyError(timeout.error());
         if (!*timeout || **timeout < 1000 || **timeout > kMaxTimeoutMs)
-            return ex->replyError(Error{400, "INVALID_TIMEOUT",
+            return ex->replyError(Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT",
                                         "field \"timeoutMs\" must be an integer from 1000 to "
                                         "2147483647 (milliseconds from now)"});
         if (Status s = mgr.setTimeout(p[0], **timeout); !s)

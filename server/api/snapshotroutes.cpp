@@ -2,6 +2,7 @@
 // PATCH (name; poolSize and scope accepted and ignored), delete.
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "api/views.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
@@ -45,6 +46,21 @@ Status ignoredFields(const Fields& f)
     return okStatus();
 }
 
+// The body of a take or a PATCH: the name if given, the ignored fields checked.
+Result<std::optional<std::string>> snapshotBody(const http::Request& request)
+{
+    auto body = parseJsonObject(request);
+    if (!body)
+        return body.error();
+    Fields f(*body);
+    auto name = snapshotName(f);
+    if (!name)
+        return name;
+    if (Status s = ignoredFields(f); !s)
+        return s.error();
+    return name;
+}
+
 nlohmann::json listJson(const std::vector<store::Store::SnapshotPtr>& snaps)
 {
     nlohmann::json out = nlohmann::json::array();
@@ -55,7 +71,7 @@ nlohmann::json listJson(const std::vector<store::Store::SnapshotPtr>& snaps)
 
 Error snapshotNotFound(const std::string& id)
 {
-    return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+    return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
 }
 
 } // namespace
@@ -63,22 +79,16 @@ Error snapshotNotFound(const std::string& id)
 void registerSnapshotRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
-    SandboxManager& mgr = ctx.sandboxes;
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
     router.add(verb::post, "/api/sandboxes/{}/snapshot", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto source = mgr.running(p[0]);
+        const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
         if (!source)
-            return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
+            return;
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto name = snapshotName(f);
+        auto name = snapshotBody(ex->request());
         if (!name)
             return ex->replyError(name.error());
-        if (Status s = ignoredFields(f); !s)
-            return ex->replyError(s.error());
         mgr.snapshots().take(source, name->value_or("Snapshot " + source->id), ex->executor(),
                              [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
                                  if (r)
@@ -99,7 +109,8 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         if (!project)
             project = st.projectBySlug(p[0]);
         if (!project)
-            return ex->replyError(Error{404, "NOT_FOUND", "project " + p[0] + " not found"});
+            return ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
         ex->replyJson(200, listJson(st.snapshots(project->id)));
     });
     router.add(verb::get, "/api/sandbox-snapshots", [&st](const ExPtr& ex, const Params&) {
@@ -114,15 +125,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         auto snap = st.snapshot(p[0]);
         if (!snap)
             return ex->replyError(snapshotNotFound(p[0]));
-        auto body = parseJsonObject(ex->request());
-        if (!body)
-            return ex->replyError(body.error());
-        Fields f(*body);
-        auto name = snapshotName(f);
+        auto name = snapshotBody(ex->request());
         if (!name)
             return ex->replyError(name.error());
-        if (Status s = ignoredFields(f); !s)
-            return ex->replyError(s.error());
         if (*name) {
             if (Status s = st.renameSnapshot(p[0], **name); !s)
                 return ex->replyError(s.error());

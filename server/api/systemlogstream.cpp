@@ -14,8 +14,8 @@ constexpr size_t kMaxUnsentBytes = 4 << 20;
 
 LogStream::LogStream(std::shared_ptr<http::Exchange> exchange, logs::SystemLog& log,
                      std::string sandboxId, size_t tail, bool follow)
-    : m_ex(std::move(exchange)), m_writer(std::make_shared<StreamWriter>(m_ex)), m_log(log),
-      m_id(std::move(sandboxId)), m_tail(tail), m_follow(follow)
+    : EventStream(std::move(exchange)), m_log(log), m_id(std::move(sandboxId)), m_tail(tail),
+      m_follow(follow)
 {
 }
 
@@ -26,8 +26,7 @@ std::string LogStream::logEvent(const logs::LogLine& line)
 
 bool LogStream::start()
 {
-    auto self = shared_from_this();
-    std::weak_ptr<LogStream> weak = self;
+    auto self = selfAs<LogStream>();
     auto executor = m_ex->executor();
     // The log holds the stream (through its listener) while it follows; unsubscribing or the
     // sandbox's end drop it.
@@ -40,14 +39,7 @@ bool LogStream::start()
     if (sub.token == 0)
         return false;
     m_token = sub.token;
-    m_writer->onFailure([weak] {
-        if (auto s = weak.lock())
-            s->cancel();
-    });
-    m_ex->onClientGone([weak] {
-        if (auto s = weak.lock())
-            s->cancel();
-    });
+    cancelOnHangUp();
     m_writer->begin(200, "text/event-stream", std::nullopt);
     std::string text;
     for (const auto& line : sub.tail)
@@ -63,15 +55,8 @@ bool LogStream::start()
 
 void LogStream::send(std::string text)
 {
-    m_unsent += text.size();
-    if (m_unsent > kMaxUnsentBytes)
-        return cancel();
-    std::weak_ptr<LogStream> weak = shared_from_this();
-    const size_t size = text.size();
-    m_writer->write(std::move(text), [weak, size] {
-        if (auto s = weak.lock())
-            s->m_unsent -= size;
-    });
+    if (!writeWithin(std::move(text), kMaxUnsentBytes))
+        cancel();
 }
 
 void LogStream::onLine(const std::optional<logs::LogLine>& line)
@@ -89,8 +74,7 @@ void LogStream::finish(std::string text)
     if (m_finished)
         return;
     m_finished = true;
-    if (m_token != 0)
-        m_log.unsubscribe(m_id, std::exchange(m_token, 0));
+    unsubscribe();
     m_writer->write(std::move(text));
     m_writer->end();
 }
@@ -100,27 +84,22 @@ void LogStream::cancel()
     if (m_finished)
         return;
     m_finished = true;
-    if (m_token != 0)
-        m_log.unsubscribe(m_id, std::exchange(m_token, 0));
+    unsubscribe();
     m_writer->abort();
 }
 
-void LogStream::revoke()
+void LogStream::endRevoked()
 {
-    std::weak_ptr<LogStream> weak = shared_from_this();
-    http::net::post(m_ex->executor(), [weak] {
-        auto s = weak.lock();
-        if (!s || s->m_finished)
-            return;
-        // Say why, then cut the stream: it did not end normally.
-        const Error e = keyRevoked();
-        s->m_writer->abortAfter(
-            "event: error\n" +
-            sseEvent({{"error", e.code}, {"code", e.code}, {"message", e.message}}));
-        s->m_finished = true;
-        if (s->m_token != 0)
-            s->m_log.unsubscribe(s->m_id, std::exchange(s->m_token, 0));
-    });
+    // Say why, then cut the stream: it did not end normally.
+    m_writer->abortAfter("event: error\n" + errorData(keyRevoked()));
+    m_finished = true;
+    unsubscribe();
+}
+
+void LogStream::unsubscribe()
+{
+    if (m_token != 0)
+        m_log.unsubscribe(m_id, std::exchange(m_token, 0));
 }
 
 } // namespace lizard::api

@@ -27,7 +27,8 @@ Result<int> volumeSize(const nlohmann::json& body, int fallback, nlohmann::json&
         if (fallback > 0)
             return fallback;
         extra["code"] = "invalid_volume_size";
-        return Error{400, "INVALID_VOLUME_SIZE", "field \"sizeGb\" is required (whole GB)"};
+        return Error{ErrorKind::InvalidArgument, "INVALID_VOLUME_SIZE",
+                     "field \"sizeGb\" is required (whole GB)"};
     }
     const double value = it->is_number() ? it->get<double>() : 0;
     // std::trunc, not a cast to an integer: casting a double beyond int64's range is undefined.
@@ -35,12 +36,12 @@ Result<int> volumeSize(const nlohmann::json& body, int fallback, nlohmann::json&
         it->is_number_integer() || (it->is_number_float() && std::trunc(value) == value);
     if (!it->is_number() || !whole || value < 1) {
         extra["code"] = "invalid_volume_size";
-        return Error{400, "INVALID_VOLUME_SIZE",
+        return Error{ErrorKind::InvalidArgument, "INVALID_VOLUME_SIZE",
                      "field \"sizeGb\" must be a whole number of GB, at least 1"};
     }
     if (value > kMaxVolumeGb) {
         extra["code"] = "volume_too_large";
-        return Error{400, "VOLUME_TOO_LARGE",
+        return Error{ErrorKind::InvalidArgument, "VOLUME_TOO_LARGE",
                      "a volume holds at most " + std::to_string(kMaxVolumeGb) + " GB"};
     }
     return int(value);

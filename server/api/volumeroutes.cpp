@@ -19,7 +19,7 @@ namespace {
 struct VolumeApi
 {
     store::Store& st;
-    SandboxManager& mgr;
+    sandboxes::SandboxManager& mgr;
 
     std::optional<store::ProjectRecord> project(const ExPtr& ex, const std::string& ref) const
     {
@@ -27,7 +27,8 @@ struct VolumeApi
         if (!p)
             p = st.projectBySlug(ref);
         if (!p)
-            ex->replyError(Error{404, "NOT_FOUND", "project " + ref + " not found"});
+            ex->replyError(
+                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + ref + " not found"});
         return p;
     }
 
@@ -38,8 +39,8 @@ struct VolumeApi
             return std::nullopt;
         auto v = st.volume(proj->id, p[1]);
         if (!v)
-            ex->replyError(
-                Error{404, "NOT_FOUND", "volume " + p[1] + " not found in project " + p[0]});
+            ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                                 "volume " + p[1] + " not found in project " + p[0]});
         return v;
     }
 
@@ -47,7 +48,7 @@ struct VolumeApi
     {
         if (const auto v = st.volume(projectId, id))
             return ex->replyJson(200, volumeJson(*v, st.volumeHolder(*v)));
-        ex->replyError(Error{404, "NOT_FOUND", "volume " + id + " not found"});
+        ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND", "volume " + id + " not found"});
     }
 
     void create(const ExPtr& ex, const Params& p) const;
@@ -86,7 +87,7 @@ void VolumeApi::create(const ExPtr& ex, const Params& p) const
     if (const auto existing = st.volume(proj->id, *name)) {
         if (orGet) // an existing volume keeps its size
             return ex->replyJson(200, volumeJson(*existing, st.volumeHolder(*existing)));
-        return ex->replyError(Error{409, "VOLUME_EXISTS",
+        return ex->replyError(Error{ErrorKind::Conflict, "VOLUME_EXISTS",
                                     "the project already has a volume named \"" + *name + "\""});
     }
     store::VolumeRecord v;
@@ -98,7 +99,8 @@ void VolumeApi::create(const ExPtr& ex, const Params& p) const
     mgr.runOnWorker([this, ex, v, orGet]() mutable {
         runtime::VolumeStorage* storage = mgr.volumeStorage();
         auto made = storage ? storage->create(v.id, v.sizeGb)
-                            : Result<bool>(Error{501, "NOT_IMPLEMENTED", "no volume storage"});
+                            : Result<bool>(Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED",
+                                                 "no volume storage"});
         if (made)
             v.sizeEnforced = *made;
         Status stored = made ? st.insertVolume(v) : Status(made.error());
@@ -107,7 +109,7 @@ void VolumeApi::create(const ExPtr& ex, const Params& p) const
         onExchange(ex, [this, ex, v, made, stored, orGet] {
             if (!made)
                 return ex->replyError(made.error());
-            if (!stored && stored.error().status == 409 && orGet)
+            if (!stored && stored.error().kind == ErrorKind::Conflict && orGet)
                 return replyVolume(ex, v.projectId, v.name);
             if (!stored)
                 return ex->replyError(stored.error());
@@ -132,7 +134,7 @@ void VolumeApi::resize(const ExPtr& ex, const Params& p) const
     if (!size)
         return ex->replyError(size.error(), extra);
     if (*size < v->sizeGb)
-        return ex->replyError(Error{400, "VOLUME_SHRINK_UNSUPPORTED",
+        return ex->replyError(Error{ErrorKind::InvalidArgument, "VOLUME_SHRINK_UNSUPPORTED",
                                     "a volume can only grow: it has " + std::to_string(v->sizeGb) +
                                         " GB, asked for " + std::to_string(*size)},
                               {{"code", "volume_shrink_unsupported"}});
@@ -142,7 +144,7 @@ void VolumeApi::resize(const ExPtr& ex, const Params& p) const
     if (const std::string holder = st.volumeHolder(*v); !holder.empty()) {
         const auto sb = st.sandbox(holder);
         if (!sb)
-            return ex->replyError(Error{409, "VOLUME_RESIZE_IN_PROGRESS",
+            return ex->replyError(Error{ErrorKind::Conflict, "VOLUME_RESIZE_IN_PROGRESS",
                                         "the volume is being attached to a sandbox; try again"},
                                   {{"code", "volume_resize_in_progress"}});
         holderPid = sb->handle.initPid;
@@ -156,7 +158,8 @@ void VolumeApi::resize(const ExPtr& ex, const Params& p) const
                 return ex->replyError(s.error());
             const auto now = st.volume(v.projectId, v.id);
             if (!now)
-                return ex->replyError(Error{404, "NOT_FOUND", "volume " + v.id + " was deleted"});
+                return ex->replyError(
+                    Error{ErrorKind::NotFound, "NOT_FOUND", "volume " + v.id + " was deleted"});
             nlohmann::json out = volumeJson(*now, st.volumeHolder(*now));
             if (!online)
                 out["resizeOnNextAttach"] = true; // the running sandbox keeps the old size

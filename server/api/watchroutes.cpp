@@ -7,6 +7,7 @@
 #include "api/filerequest.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/sandboxlookup.h"
 #include "runtime/agentclient.h"
 #include "sandboxes/sandboxmanager.h"
 
@@ -19,29 +20,13 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
+// As any agent call's, but the agent's cap on watchers is a limit to retry after, not a fault.
 Error watchError(const Error& agentError)
 {
     Error e = apiErrorFromAgent(agentError);
     if (e.code == "TOO_MANY_WATCHERS")
-        e.status = 429;
+        e.kind = ErrorKind::LimitReached;
     return e;
-}
-
-// One request to the sandbox's agent (404 for an unknown sandbox, 409 SANDBOX_PAUSED while
-// paused, as every file call); its reply goes to `onOk`.
-void askAgent(SandboxManager& mgr, const ExPtr& ex, const std::string& id, nlohmann::json req,
-              std::function<void(const nlohmann::json&)> onOk)
-{
-    const auto sb = mgr.active(id);
-    if (!sb)
-        return ex->replyError(sb.error());
-    auto agent =
-        std::make_shared<runtime::AgentClient>(ex->executor(), sb.value()->handle.socketPath);
-    agent->request(std::move(req), [ex, agent, onOk = std::move(onOk)](Result<nlohmann::json> r) {
-        if (!r)
-            return ex->replyError(watchError(r.error()));
-        onOk(*r);
-    });
 }
 
 Result<std::string> queryWatcherId(const ExPtr& ex)
@@ -56,49 +41,51 @@ Result<std::string> queryWatcherId(const ExPtr& ex)
 
 void registerWatchRoutes(Router& router, ApiContext& ctx)
 {
-    SandboxManager& mgr = ctx.sandboxes;
-    router.add(
-        verb::post, "/api/sandboxes/{}/files/watch", [&mgr](const ExPtr& ex, const Params& p) {
-            if (!mgr.running(p[0]))
-                return ex->replyError(Error{404, "NOT_FOUND", "sandbox " + p[0] + " not found"});
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            Fields f(*body);
-            auto path = f.requiredString("path");
-            if (!path)
-                return ex->replyError(path.error());
-            if (Status s = checkPath(*path, "path"); !s)
-                return ex->replyError(s.error());
-            auto recursive = f.optBool("recursive");
-            if (!recursive)
-                return ex->replyError(recursive.error());
-            nlohmann::json req = {
-                {"op", "watch"}, {"path", *path}, {"recursive", recursive->value_or(false)}};
-            askAgent(mgr, ex, p[0], std::move(req), [ex](const nlohmann::json& r) {
-                ex->replyJson(200, {{"watcherId", r.value("watcherId", std::string())}});
-            });
-        });
+    sandboxes::SandboxManager& mgr = ctx.sandboxes;
+    router.add(verb::post, "/api/sandboxes/{}/files/watch",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Running);
+                   if (!checked)
+                       return;
+                   Fields f(checked->body);
+                   auto path = bodyPath(f, "path");
+                   if (!path)
+                       return ex->replyError(path.error());
+                   auto recursive = f.optBool("recursive");
+                   if (!recursive)
+                       return ex->replyError(recursive.error());
+                   nlohmann::json req = {
+                       {"op", "watch"}, {"path", *path}, {"recursive", recursive->value_or(false)}};
+                   askAgent(
+                       mgr, ex, p[0], std::move(req),
+                       [ex](const nlohmann::json& r) {
+                           ex->replyJson(200, {{"watcherId", r.value("watcherId", std::string())}});
+                       },
+                       watchError);
+               });
     router.add(verb::get, "/api/sandboxes/{}/files/watch/events",
                [&mgr](const ExPtr& ex, const Params& p) {
                    auto id = queryWatcherId(ex);
                    if (!id)
                        return ex->replyError(id.error());
-                   askAgent(mgr, ex, p[0], {{"op", "watchEvents"}, {"watcherId", *id}},
-                            [ex](const nlohmann::json& r) {
-                                const auto it = r.find("events");
-                                ex->replyJson(200, it != r.end() && it->is_array()
-                                                       ? *it
-                                                       : nlohmann::json::array());
-                            });
+                   askAgent(
+                       mgr, ex, p[0], {{"op", "watchEvents"}, {"watcherId", *id}},
+                       [ex](const nlohmann::json& r) {
+                           const auto it = r.find("events");
+                           ex->replyJson(200, it != r.end() && it->is_array()
+                                                  ? *it
+                                                  : nlohmann::json::array());
+                       },
+                       watchError);
                });
     router.add(verb::delete_, "/api/sandboxes/{}/files/watch",
                [&mgr](const ExPtr& ex, const Params& p) {
                    auto id = queryWatcherId(ex);
                    if (!id)
                        return ex->replyError(id.error());
-                   askAgent(mgr, ex, p[0], {{"op", "unwatch"}, {"watcherId", *id}},
-                            [ex](const nlohmann::json&) { ex->replyEmpty(); });
+                   askAgent(
+                       mgr, ex, p[0], {{"op", "unwatch"}, {"watcherId", *id}},
+                       [ex](const nlohmann::json&) { ex->replyEmpty(); }, watchError);
                });
 }
 

@@ -11,7 +11,7 @@ namespace lizard {
 Status writeFileAtomic(const std::string& path, const std::string& content, unsigned mode);
 // True when path names an existing file or folder (access(F_OK): symlinks are followed).
 bool pathExists(const std::string& path);
-// Reads a whole small file; 404 NOT_FOUND when missing.
+// Reads a whole small file; NOT_FOUND (NotFound) when missing.
 Result<std::string> readSmallFile(const std::string& path, size_t maxBytes = 1 << 20);
 
 } // namespace lizard

@@ -20,13 +20,16 @@ Status InstanceLock::acquire(const std::string& path)
 {
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
-        return Error{500, "LOCK_FAILED", "cannot open " + path + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "LOCK_FAILED",
+                     "cannot open " + path + ": " + std::strerror(errno)};
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
         const int err = errno;
         ::close(fd);
         if (err == EWOULDBLOCK)
-            return Error{409, "ALREADY_RUNNING", "another lizard-local holds " + path};
-        return Error{500, "LOCK_FAILED", "cannot lock " + path + ": " + std::strerror(err)};
+            return Error{ErrorKind::Conflict, "ALREADY_RUNNING",
+                         "another lizard-local holds " + path};
+        return Error{ErrorKind::Internal, "LOCK_FAILED",
+                     "cannot lock " + path + ": " + std::strerror(err)};
     }
     m_fd = fd;
     return okStatus();
@@ -37,16 +40,17 @@ Status prepareDataDir(const std::string& dir)
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec)
-        return Error{500, "DATA_DIR", "cannot create " + dir + ": " + ec.message()};
+        return Error{ErrorKind::Internal, "DATA_DIR", "cannot create " + dir + ": " + ec.message()};
     struct stat st
     {
     };
     if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return Error{500, "DATA_DIR", dir + " is not a directory"};
+        return Error{ErrorKind::Internal, "DATA_DIR", dir + " is not a directory"};
     if (st.st_uid != ::geteuid())
-        return Error{500, "DATA_DIR", dir + " belongs to another user"};
+        return Error{ErrorKind::Internal, "DATA_DIR", dir + " belongs to another user"};
     if ((st.st_mode & 07777) != 0700 && ::chmod(dir.c_str(), 0700) != 0)
-        return Error{500, "DATA_DIR", "cannot chmod 0700 " + dir + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "DATA_DIR",
+                     "cannot chmod 0700 " + dir + ": " + std::strerror(errno)};
     return okStatus();
 }
 

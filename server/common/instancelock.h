@@ -15,7 +15,8 @@ public:
     InstanceLock(const InstanceLock&) = delete;
     InstanceLock& operator=(const InstanceLock&) = delete;
 
-    // 409 ALREADY_RUNNING when another process holds it; 500 when the file cannot be opened.
+    // ALREADY_RUNNING (Conflict) when another process holds it; Internal when the file cannot be
+    // opened.
     Status acquire(const std::string& path);
 
 private:

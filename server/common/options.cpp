@@ -17,7 +17,7 @@ namespace {
 
 Error usageError(const std::string& message)
 {
-    return Error{2, "USAGE", message};
+    return Error{ErrorKind::InvalidArgument, "USAGE", message};
 }
 
 // Every option with a value, with the range it accepts and what to say when it is outside.

@@ -8,10 +8,27 @@
 
 namespace lizard {
 
-// An API-level error: HTTP status, UPPER_SNAKE code and a human message.
+// What kind of failure an error is, in the server's own terms. Only the HTTP layer turns a
+// kind into a status (http/responses.h, httpStatus), so code below it never speaks HTTP.
+enum class ErrorKind {
+    Internal,            // a fault of lizard-local or its host
+    InvalidArgument,     // the request asks for something malformed or impossible
+    Unauthenticated,     // no valid API key
+    Forbidden,           // a valid key or sandbox that may not do this
+    NotFound,            // no such object (or no longer)
+    Conflict,            // the object's state forbids it now (paused, attached, exists)
+    LimitReached,        // a cap on things at once was reached; retry later
+    NotImplemented,      // a feature this lizard-local does not offer
+    Unreachable,         // a sandbox's agent refuses or drops the connection
+    Unavailable,         // a service or host feature is missing or stopping
+    Timeout,             // something did not answer within its deadline
+    InsufficientStorage, // the data directory's disk is too full
+};
+
+// An error: its kind, an UPPER_SNAKE code and a human message.
 struct Error
 {
-    int status = 500;
+    ErrorKind kind = ErrorKind::Internal;
     std::string code = "INTERNAL";
     std::string message;
 };

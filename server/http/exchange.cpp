@@ -15,7 +15,7 @@ Exchange::~Exchange()
 {
     if (!m_answered)
         m_session->sendResponse(
-            errorResponse(Error{500, "INTERNAL", "the request was not answered"}));
+            errorResponse(Error{ErrorKind::Internal, "INTERNAL", "the request was not answered"}));
     else if (m_streaming && !m_streamEnded)
         m_session->abortStream();
 }

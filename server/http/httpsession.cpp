@@ -118,7 +118,7 @@ void HttpSession::onHeader(beast::error_code ec)
     // a body is never buffered (the answer goes out, what follows is discarded, then close).
     if (auto refused = m_handler.authorize(header)) {
         // A key refused for its scope is still a key: such a client may idle and stay.
-        if (refused->status != 401)
+        if (refused->kind != ErrorKind::Unauthenticated)
             m_keyShown = true;
         return sendNow(errorResponse(*refused), true);
     }
@@ -126,10 +126,10 @@ void HttpSession::onHeader(beast::error_code ec)
     const uint64_t limit = m_handler.bodyLimit(header);
     m_parser->body_limit(limit);
     if (const auto length = m_parser->content_length(); length && *length > limit) {
-        return sendNow(errorResponse(Error{413, "PAYLOAD_TOO_LARGE",
-                                           "the request body is larger than " +
-                                               std::to_string(limit) + " bytes"}),
-                       true);
+        return sendNow(
+            errorResponse(bhttp::status::payload_too_large, "PAYLOAD_TOO_LARGE",
+                          "the request body is larger than " + std::to_string(limit) + " bytes"),
+            true);
     }
     const auto expect = header[bhttp::field::expect];
     if (beast::iequals(expect, "100-continue") && !m_parser->is_done()) {
@@ -179,16 +179,18 @@ void HttpSession::readBody()
 void HttpSession::failRead(beast::error_code ec)
 {
     if (ec == bhttp::error::body_limit)
-        return sendNow(
-            errorResponse(Error{413, "PAYLOAD_TOO_LARGE", "the request body is too large"}), true);
+        return sendNow(errorResponse(bhttp::status::payload_too_large, "PAYLOAD_TOO_LARGE",
+                                     "the request body is too large"),
+                       true);
     if (ec == bhttp::error::header_limit)
-        return sendNow(
-            errorResponse(Error{431, "HEADERS_TOO_LARGE", "the request headers are too large"}),
-            true);
+        return sendNow(errorResponse(bhttp::status::request_header_fields_too_large,
+                                     "HEADERS_TOO_LARGE", "the request headers are too large"),
+                       true);
     if (isDisconnect(ec) || ec.category() != beast::error_code(bhttp::error::bad_target).category())
         return close();
     // Anything else the parser rejected: say so once, then hang up.
-    sendNow(errorResponse(Error{400, "BAD_REQUEST", "malformed HTTP request: " + ec.message()}),
+    sendNow(errorResponse(bhttp::status::bad_request, "BAD_REQUEST",
+                          "malformed HTTP request: " + ec.message()),
             true);
 }
 

@@ -15,10 +15,10 @@ namespace {
 
 std::string refusal()
 {
-    StringResponse res = errorResponse(
-        Error{503, "TOO_MANY_CONNECTIONS",
-              "lizard-local has " + std::to_string(connectionLimits().maxConnections) +
-                  " connections open, its limit; try again shortly"});
+    StringResponse res =
+        errorResponse(bhttp::status::service_unavailable, "TOO_MANY_CONNECTIONS",
+                      "lizard-local has " + std::to_string(connectionLimits().maxConnections) +
+                          " connections open, its limit; try again shortly");
     res.set(bhttp::field::retry_after, "1");
     res.keep_alive(false);
     std::ostringstream out;
@@ -69,7 +69,7 @@ Status Listener::open(unsigned short port)
     if (!ec)
         m_acceptor.listen(net::socket_base::max_listen_connections, ec);
     if (ec)
-        return Error{500, "LISTEN_FAILED",
+        return Error{ErrorKind::Internal, "LISTEN_FAILED",
                      "cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + ec.message()};
     return okStatus();
 }

@@ -35,9 +35,49 @@ StringResponse emptyResponse(int status)
     return res;
 }
 
+int httpStatus(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::Internal:
+        return 500;
+    case ErrorKind::InvalidArgument:
+        return 400;
+    case ErrorKind::Unauthenticated:
+        return 401;
+    case ErrorKind::Forbidden:
+        return 403;
+    case ErrorKind::NotFound:
+        return 404;
+    case ErrorKind::Conflict:
+        return 409;
+    case ErrorKind::LimitReached:
+        return 429;
+    case ErrorKind::NotImplemented:
+        return 501;
+    case ErrorKind::Unreachable:
+        return 502;
+    case ErrorKind::Unavailable:
+        return 503;
+    case ErrorKind::Timeout:
+        return 504;
+    case ErrorKind::InsufficientStorage:
+        return 507;
+    }
+    return 500;
+}
+
+namespace {
+
+nlohmann::json errorBody(const std::string& code, const std::string& message)
+{
+    return {{"error", code}, {"code", code}, {"message", message}};
+}
+
+} // namespace
+
 nlohmann::json errorBody(const Error& error)
 {
-    return {{"error", error.code}, {"code", error.code}, {"message", error.message}};
+    return errorBody(error.code, error.message);
 }
 
 StringResponse errorResponse(const Error& error, const nlohmann::json& extra)
@@ -47,8 +87,13 @@ StringResponse errorResponse(const Error& error, const nlohmann::json& extra)
         for (const auto& [k, v] : extra.items())
             body[k] = v;
     }
-    const int status = error.status >= 400 && error.status <= 599 ? error.status : 500;
-    return jsonResponse(status, body);
+    return jsonResponse(httpStatus(error.kind), body);
+}
+
+StringResponse errorResponse(bhttp::status status, const std::string& code,
+                             const std::string& message)
+{
+    return jsonResponse(static_cast<int>(status), errorBody(code, message));
 }
 
 } // namespace lizard::http

@@ -19,7 +19,7 @@ Status ProxyListener::open(unsigned short port)
     http::beast::error_code ec;
     const auto ip = http::net::ip::make_address_v4(m_address, ec);
     if (ec || !ip.is_loopback())
-        return Error{500, "LISTEN_FAILED",
+        return Error{ErrorKind::Internal, "LISTEN_FAILED",
                      "the proxy listens on loopback addresses only, not " + m_address};
     const http::tcp::endpoint endpoint{ip, port};
     m_acceptor.open(endpoint.protocol(), ec);
@@ -32,9 +32,10 @@ Status ProxyListener::open(unsigned short port)
     if (ec) {
         http::beast::error_code ignored;
         m_acceptor.close(ignored);
-        return Error{
-            500, ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
-            "cannot listen on " + m_address + ":" + std::to_string(port) + ": " + ec.message()};
+        return Error{ErrorKind::Internal,
+                     ec == http::net::error::address_in_use ? "ADDRESS_IN_USE" : "LISTEN_FAILED",
+                     "cannot listen on " + m_address + ":" + std::to_string(port) + ": " +
+                         ec.message()};
     }
     std::lock_guard lock(m_mutex);
     m_listenFd = m_acceptor.native_handle();

@@ -63,7 +63,7 @@ Status ProxyServer::open(unsigned short port)
         std::make_shared<ProxySessions>(http::connectionLimits().proxyMaxConnections)});
     m_anchor = std::make_shared<ProxyListener>(m_ioc, m_context, "127.0.0.1");
     if (Status s = m_anchor->open(port); !s)
-        return Error{s.error().status, s.error().code, "port proxy: " + s.error().message};
+        return Error{s.error().kind, s.error().code, "port proxy: " + s.error().message};
     m_context->port = m_anchor->port();
     return okStatus();
 }
@@ -130,7 +130,7 @@ Result<Exposure> ProxyServer::expose(const std::string& sandboxId, int port)
 {
     std::lock_guard lock(m_mutex);
     if (m_stopped)
-        return Error{503, "SHUTTING_DOWN", "lizard-local is stopping"};
+        return Error{ErrorKind::Unavailable, "SHUTTING_DOWN", "lizard-local is stopping"};
     if (auto existing = m_table->find(sandboxId, port))
         return *existing;
     Exposure e;
@@ -140,7 +140,7 @@ Result<Exposure> ProxyServer::expose(const std::string& sandboxId, int port)
     e.token = m_table->tokenOf(sandboxId).value_or(std::string());
     if (e.token.empty())
         e.token = "lzt_" + randomAlnum(40);
-    Status bound = Error{500, "LISTEN_FAILED", "no free loopback address"};
+    Status bound = Error{ErrorKind::Internal, "LISTEN_FAILED", "no free loopback address"};
     for (int i = 0; i < kAddressAttempts; ++i) {
         e.address = randomLoopbackAddress();
         if (m_table->addressTaken(e.address))
@@ -167,7 +167,7 @@ Status ProxyServer::unexpose(const std::string& sandboxId, int port)
     std::lock_guard lock(m_mutex);
     auto e = m_table->find(sandboxId, port);
     if (!e)
-        return Error{404, "NOT_FOUND",
+        return Error{ErrorKind::NotFound, "NOT_FOUND",
                      "port " + std::to_string(port) + " of sandbox " + sandboxId +
                          " is not exposed"};
     if (Status s = m_store.removeExposure(sandboxId, port); !s)

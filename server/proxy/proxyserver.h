@@ -39,7 +39,7 @@ public:
 
     // Idempotent: a port exposed again keeps its address; a sandbox keeps one token.
     Result<Exposure> expose(const std::string& sandboxId, int port);
-    // 404 NOT_FOUND if the port is not exposed. Open connections to it are closed.
+    // NOT_FOUND if the port is not exposed. Open connections to it are closed.
     Status unexpose(const std::string& sandboxId, int port);
 
     std::string hostname(const Exposure& e) const; // "127.x.y.z:PORT"

@@ -144,19 +144,25 @@ void AgentClient::request(nlohmann::json req, std::function<void(Result<nlohmann
         if (error)
             return done(*error);
         conn->writeFrame(agent::kFrameJson, std::move(text));
-        conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec2,
-                                                       char type, const std::string& payload) {
-            const Error lost = conn->failure(ec2 ? ec2.message() : "unexpected frame");
-            conn->close();
-            if (ec2 || type != agent::kFrameJson)
-                return done(lost);
-            auto j = nlohmann::json::parse(payload, nullptr, false);
-            if (!j.is_object())
-                return done(agentUnreachable("malformed reply"));
-            if (!j.value("ok", false))
-                return done(agentError(j));
-            done(std::move(j));
-        });
+        readReply(conn, std::move(done));
+    });
+}
+
+void AgentClient::readReply(const std::shared_ptr<AgentConnection>& conn,
+                            std::function<void(Result<nlohmann::json>)> done)
+{
+    conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec, char type,
+                                                   const std::string& payload) {
+        const Error lost = conn->failure(ec ? ec.message() : "unexpected frame");
+        conn->close();
+        if (ec || type != agent::kFrameJson)
+            return done(lost);
+        auto j = nlohmann::json::parse(payload, nullptr, false);
+        if (!j.is_object())
+            return done(agentUnreachable("malformed reply"));
+        if (!j.value("ok", false))
+            return done(agentError(j));
+        done(std::move(j));
     });
 }
 

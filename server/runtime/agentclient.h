@@ -15,6 +15,8 @@
 
 namespace lizard::runtime {
 
+class AgentConnection;
+
 struct ExecRequest
 {
     std::vector<std::string> argv;
@@ -56,7 +58,8 @@ public:
 
     // One-shot JSON requests: ping, processes, signal, list, stat, remove, move, mkdir.
     // The callback gets the agent's reply object ({"ok":true,...}) or an Error mapped from
-    // the agent's code (NOT_FOUND → 404, PERMISSION_DENIED → 403, INVALID_ARGUMENT → 400, …).
+    // the agent's code (NOT_FOUND → NotFound, PERMISSION_DENIED → Forbidden, INVALID_ARGUMENT →
+    // InvalidArgument, …).
     void request(nlohmann::json req, std::function<void(Result<nlohmann::json>)> done);
 
     // Streams a file out of the sandbox. onData gets chunks with a resume() like exec.
@@ -76,6 +79,11 @@ public:
     void connectPort(int port, std::function<void(Result<int>)> done);
 
 private:
+    // The agent's one JSON answer that ends a call on `conn` ({"ok":true,...} or its error),
+    // then closes it.
+    static void readReply(const std::shared_ptr<AgentConnection>& conn,
+                          std::function<void(Result<nlohmann::json>)> done);
+
     boost::asio::any_io_executor m_ex;
     std::string m_socketPath;
 };

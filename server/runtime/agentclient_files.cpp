@@ -122,18 +122,8 @@ void AgentClient::writeFile(std::string path, std::string user, std::string cont
             conn->writeFrame(agent::kFrameData, data->substr(off, agent::kMaxFramePayload));
         data->clear();
         conn->writeFrame(agent::kFrameDataEnd, {});
-        conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec2,
-                                                       char type, const std::string& payload) {
-            const Error lost = conn->failure(ec2 ? ec2.message() : "unexpected frame");
-            conn->close();
-            if (ec2 || type != agent::kFrameJson)
-                return done(lost);
-            auto reply = nlohmann::json::parse(payload, nullptr, false);
-            if (!reply.is_object())
-                return done(agentUnreachable("malformed reply"));
-            if (!reply.value("ok", false))
-                return done(agentError(reply));
-            done(okStatus());
+        readReply(conn, [done = std::move(done)](Result<nlohmann::json> reply) {
+            done(reply ? okStatus() : Status(reply.error()));
         });
     });
 }

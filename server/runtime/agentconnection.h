@@ -35,8 +35,8 @@ public:
 
     AgentConnection(boost::asio::any_io_executor ex, std::string socketPath);
 
-    // Waits for a call slot of the sandbox (429 SANDBOX_BUSY if none frees in time), then
-    // connects. nullopt when connected.
+    // Waits for a call slot of the sandbox (SANDBOX_BUSY (LimitReached) if none frees in time),
+    // then connects. nullopt when connected.
     void open(CallKind kind, std::function<void(std::optional<Error>)> done);
     void connect(Handler done); // without a slot: liveness pings only
     // Queues a frame; frames go out in order. `done` (optional) after it was written.

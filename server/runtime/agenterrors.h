@@ -1,5 +1,5 @@
 #pragma once
-// Maps agent replies to API errors (NOT_FOUND → 404, PERMISSION_DENIED → 403, ...).
+// Maps agent replies to errors (NOT_FOUND → NotFound, PERMISSION_DENIED → Forbidden, ...).
 
 #include "common/result.h"
 
@@ -9,9 +9,9 @@
 namespace lizard::runtime {
 
 Error agentError(const nlohmann::json& reply);
-// 502 SANDBOX_UNREACHABLE: no connection (socket gone, refused, closed mid-call).
+// SANDBOX_UNREACHABLE (Unreachable): no connection (socket gone, refused, closed mid-call).
 Error agentUnreachable(const std::string& what);
-// 504 SANDBOX_UNRESPONSIVE: connected but silent past a deadline (agent frozen or wedged).
+// SANDBOX_UNRESPONSIVE (Timeout): connected but silent past a deadline (agent frozen or wedged).
 Error agentUnresponsive(const std::string& what);
 
 } // namespace lizard::runtime

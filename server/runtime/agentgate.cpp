@@ -154,7 +154,7 @@ void acquireAgentSlot(asio::any_io_executor ex, const std::string& socketPath, C
 Error sandboxBusy(CallKind kind)
 {
     const bool exec = kind == CallKind::Exec;
-    return Error{429, "SANDBOX_BUSY",
+    return Error{ErrorKind::LimitReached, "SANDBOX_BUSY",
                  "the sandbox already runs " + std::to_string(limitOf(kind)) +
                      (exec ? " commands" : " file or process calls") +
                      " started through the API (the most at once); retry when some have finished"};

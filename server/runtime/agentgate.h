@@ -35,7 +35,7 @@ private:
 void acquireAgentSlot(boost::asio::any_io_executor ex, const std::string& socketPath, CallKind kind,
                       std::function<void(std::shared_ptr<AgentSlot>)> done);
 
-// 429 SANDBOX_BUSY.
+// SANDBOX_BUSY (LimitReached).
 Error sandboxBusy(CallKind kind);
 
 void setAgentFrozen(const std::string& socketPath, bool frozen);

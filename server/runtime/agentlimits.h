@@ -17,7 +17,7 @@ struct AgentDeadlines
     // A file transfer whose next chunk does not come within this fails (no ping rescues it:
     // an agent that answers pings but sends no bytes is stuck on that file).
     std::chrono::milliseconds progress() const { return base * 3; }
-    // How long a call waits for a free slot of its sandbox before 429 SANDBOX_BUSY.
+    // How long a call waits for a free slot of its sandbox before SANDBOX_BUSY (LimitReached).
     std::chrono::milliseconds queueWait() const { return base / 2; }
 };
 

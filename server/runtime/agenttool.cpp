@@ -28,7 +28,7 @@ namespace {
 
 Error toolError(const std::string& message)
 {
-    return Error{500, "SANDBOX_START_FAILED", message};
+    return Error{ErrorKind::Internal, "SANDBOX_START_FAILED", message};
 }
 
 } // namespace

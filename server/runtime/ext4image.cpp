@@ -18,7 +18,7 @@ namespace {
 
 Error imageIoError(const std::string& what)
 {
-    return Error{500, "INTERNAL", what + ": " + std::strerror(errno)};
+    return Error{ErrorKind::Internal, "INTERNAL", what + ": " + std::strerror(errno)};
 }
 
 // Copies [offset, offset + length) with copy_file_range (in-kernel, no user-space buffer).

@@ -27,10 +27,10 @@ std::string findHostProgram(const std::string& name)
 Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs, const std::string& code)
 {
     if (argv.empty())
-        return Error{500, code, "no command"};
+        return Error{ErrorKind::Internal, code, "no command"};
     int out[2];
     if (::pipe2(out, O_CLOEXEC) != 0)
-        return Error{500, code, std::string("pipe: ") + std::strerror(errno)};
+        return Error{ErrorKind::Internal, code, std::string("pipe: ") + std::strerror(errno)};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -46,7 +46,7 @@ Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs, const
     ::close(out[1]);
     if (err != 0) {
         ::close(out[0]);
-        return Error{500, code, argv[0] + ": " + std::strerror(err)};
+        return Error{ErrorKind::Internal, code, argv[0] + ": " + std::strerror(err)};
     }
     std::string output;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
@@ -87,7 +87,8 @@ Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs, const
     std::string how = timedOut            ? "timed out"
                       : WIFEXITED(status) ? "exited with " + std::to_string(WEXITSTATUS(status))
                                           : "was killed";
-    return Error{500, code, argv[0] + " " + how + (output.empty() ? "" : ": " + output)};
+    return Error{ErrorKind::Internal, code,
+                 argv[0] + " " + how + (output.empty() ? "" : ": " + output)};
 }
 
 } // namespace lizard::runtime

@@ -9,7 +9,7 @@
 
 namespace lizard::runtime {
 
-// Ok when the program exits 0 within `timeoutMs`; otherwise 500 `code` with its output.
+// Ok when the program exits 0 within `timeoutMs`; otherwise Internal `code` with its output.
 Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs,
                       const std::string& code = "INTERNAL");
 

@@ -25,7 +25,7 @@ constexpr const char* kTemplateVersion = "5";
 Status mkdirMode(const std::string& path, mode_t mode)
 {
     if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
-        return Error{500, "INTERNAL", path + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "INTERNAL", path + ": " + std::strerror(errno)};
     return okStatus();
 }
 
@@ -91,7 +91,8 @@ Status LinuxRuntime::ensureTemplate()
     if (auto s = mkdirMode(staging, 0755); !s)
         return s;
     if (::getuid() == 0 && ::chown(staging.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
-        return Error{500, "INTERNAL", "chown " + staging + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "chown " + staging + ": " + std::strerror(errno)};
     nlohmann::json config{{"mode", "template"},
                           {"idMap", m_ids.toJson()},
                           {"target", staging},
@@ -105,7 +106,8 @@ Status LinuxRuntime::ensureTemplate()
         return built.error();
     }
     if (::rename(staging.c_str(), finalDir.c_str()) != 0 && errno != ENOTEMPTY && errno != EEXIST)
-        return Error{500, "INTERNAL", "rename " + staging + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "rename " + staging + ": " + std::strerror(errno)};
     removeStaging(); // another server won the race: keep its template
     return okStatus();
 }
@@ -113,13 +115,15 @@ Status LinuxRuntime::ensureTemplate()
 Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir)
 {
     if (dataDir.empty() || dataDir[0] != '/')
-        return Error{500, "INTERNAL", "the data directory must be an absolute path: " + dataDir};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "the data directory must be an absolute path: " + dataDir};
     std::unique_ptr<LinuxRuntime> rt(new LinuxRuntime(dataDir));
     if (auto s = rt->prepareDirs(); !s)
         return s.error();
     rt->m_agentPath = findAgentBinary();
     if (::access(rt->m_agentPath.c_str(), X_OK) != 0)
-        return Error{500, "INTERNAL", "lizard-agent not found at " + rt->m_agentPath};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "lizard-agent not found at " + rt->m_agentPath};
     rt->m_slirp = findSlirp();
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));

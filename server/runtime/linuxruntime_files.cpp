@@ -38,11 +38,12 @@ pid_t highestPidInside(pid_t initPid)
 Status LinuxRuntime::makeOwnedDir(const std::string& path, mode_t mode)
 {
     if (::mkdir(path.c_str(), mode) != 0)
-        return Error{errno == EEXIST ? 409 : 500, errno == EEXIST ? "CONFLICT" : "INTERNAL",
-                     path + ": " + std::strerror(errno)};
+        return Error{errno == EEXIST ? ErrorKind::Conflict : ErrorKind::Internal,
+                     errno == EEXIST ? "CONFLICT" : "INTERNAL", path + ": " + std::strerror(errno)};
     // The copy runs as the sandbox's root (host uid R), which must be able to write here.
     if (::getuid() == 0 && ::chown(path.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
-        return Error{500, "INTERNAL", "chown " + path + ": " + std::strerror(errno)};
+        return Error{ErrorKind::Internal, "INTERNAL",
+                     "chown " + path + ": " + std::strerror(errno)};
     return okStatus();
 }
 
@@ -61,7 +62,7 @@ Result<FilesCopy> LinuxRuntime::copyLayers(const std::string& fromDir, const std
     nlohmann::json config{{"mode", "copy"}, {"idMap", m_ids.toJson()}, {"copies", copies}};
     auto done = runAgentTool(m_agentPath, "copy", config, 600000);
     if (!done)
-        return Error{500, "COPY_FAILED",
+        return Error{ErrorKind::Internal, "COPY_FAILED",
                      "copying the sandbox's files failed: " + done.error().message};
     FilesCopy out;
     out.dir = toDir;
@@ -73,9 +74,11 @@ Result<FilesCopy> LinuxRuntime::copyLayers(const std::string& fromDir, const std
 Result<FilesCopy> LinuxRuntime::captureFiles(const SandboxHandle& handle, const std::string& name)
 {
     if (!validSandboxId(handle.id) || !validSandboxId(name))
-        return Error{400, "INVALID_ARGUMENT", "invalid sandbox or copy name"};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
+                     "invalid sandbox or copy name"};
     if (::access(sandboxDir(handle.id).c_str(), F_OK) != 0)
-        return Error{404, "NOT_FOUND", "sandbox " + handle.id + " has no files here"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND",
+                     "sandbox " + handle.id + " has no files here"};
     const std::string dir = filesDir(name);
     if (auto s = makeOwnedDir(dir, 0700); !s)
         return s.error();

@@ -56,8 +56,8 @@ Status LinuxRuntime::makeSandboxDirs(const std::string& id, int diskGb)
 {
     const std::string dir = sandboxDir(id);
     if (::mkdir(dir.c_str(), 0700) != 0)
-        return Error{errno == EEXIST ? 409 : 500, errno == EEXIST ? "CONFLICT" : "INTERNAL",
-                     dir + ": " + std::strerror(errno)};
+        return Error{errno == EEXIST ? ErrorKind::Conflict : ErrorKind::Internal,
+                     errno == EEXIST ? "CONFLICT" : "INTERNAL", dir + ": " + std::strerror(errno)};
     // The layers below, the agent's log and pid file all live on the sandbox's own disk.
     if (auto s = m_disks->attach(id, diskGb, dir); !s)
         return s;
@@ -66,10 +66,11 @@ Status LinuxRuntime::makeSandboxDirs(const std::string& id, int diskGb)
         paths.push_back(dir + "/" + sub);
     for (const auto& p : paths) {
         if (p != dir && ::mkdir(p.c_str(), 0755) != 0)
-            return Error{500, "INTERNAL", p + ": " + std::strerror(errno)};
+            return Error{ErrorKind::Internal, "INTERNAL", p + ": " + std::strerror(errno)};
         // The sandbox's root (host uid R) owns what it writes and must traverse its dir.
         if (::getuid() == 0 && ::chown(p.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0)
-            return Error{500, "INTERNAL", "chown " + p + ": " + std::strerror(errno)};
+            return Error{ErrorKind::Internal, "INTERNAL",
+                         "chown " + p + ": " + std::strerror(errno)};
     }
     return okStatus();
 }
@@ -99,40 +100,41 @@ void LinuxRuntime::removeTree(const std::string& parentDir, const std::string& n
 Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
 {
     if (!m_caps.sandboxes)
-        return Error{503, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
+        return Error{ErrorKind::Unavailable, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
     const bool desktop = spec.templateName == "desktop";
     if (spec.templateName != "base" && spec.templateName != "interpreter" && !desktop)
-        return Error{400, "INVALID_TEMPLATE",
+        return Error{ErrorKind::InvalidArgument, "INVALID_TEMPLATE",
                      "unknown template: " + spec.templateName + " (base, interpreter, desktop)"};
     if (spec.templateName == "interpreter" && !m_caps.interpreterTemplate)
-        return Error{503, "TEMPLATE_UNAVAILABLE",
+        return Error{ErrorKind::Unavailable, "TEMPLATE_UNAVAILABLE",
                      "the interpreter template needs these host packages: " +
                          m_caps.interpreterMissing};
     if (desktop && !m_desktopMissing.empty())
-        return Error{503, "TEMPLATE_UNAVAILABLE",
+        return Error{ErrorKind::Unavailable, "TEMPLATE_UNAVAILABLE",
                      "the desktop template needs these host packages: " + m_desktopMissing};
     if (!validSandboxId(spec.id))
-        return Error{400, "INVALID_ARGUMENT", "invalid sandbox id: " + spec.id};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
+                     "invalid sandbox id: " + spec.id};
     // Without slirp4netns nothing of the list could be reached; say so rather than start a
     // sandbox that silently has none of what was asked.
     if (spec.allowList && !m_caps.network)
-        return Error{503, "NETWORK_UNAVAILABLE",
+        return Error{ErrorKind::Unavailable, "NETWORK_UNAVAILABLE",
                      "allowedHosts needs slirp4netns (and /dev/net/tun) on this host"};
     if (spec.limits.cpus <= 0 || spec.limits.memoryMb <= 0 || spec.limits.pidsMax <= 0)
-        return Error{400, "INVALID_ARGUMENT", "limits must be positive"};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "limits must be positive"};
 
     SandboxHandle handle;
     handle.id = spec.id;
     handle.socketPath = socketPath(spec.id);
     if (auto s = makeSandboxDirs(spec.id, spec.diskGb); !s) {
-        if (s.error().status != 409)
+        if (s.error().kind != ErrorKind::Conflict)
             removeSandboxDir(spec.id);
         return s.error();
     }
     if (!spec.filesFrom.empty()) {
         auto copied = validSandboxId(spec.filesFrom)
                           ? copyLayers(filesDir(spec.filesFrom), sandboxDir(spec.id))
-                          : Result<FilesCopy>(Error{400, "INVALID_ARGUMENT",
+                          : Result<FilesCopy>(Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
                                                     "invalid files name: " + spec.filesFrom});
         if (!copied) {
             removeSandboxDir(spec.id);
@@ -195,7 +197,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         << handle.initPid << " " << handle.initStartTime << "\n";
     if (!pingAgent(handle.socketPath, 5000)) {
         destroy(handle);
-        return Error{500, "SANDBOX_START_FAILED", "the sandbox agent did not answer"};
+        return Error{ErrorKind::Internal, "SANDBOX_START_FAILED",
+                     "the sandbox agent did not answer"};
     }
     watchDisk(handle, spec.diskGb);
     return handle;

@@ -95,14 +95,14 @@ TreeStop treeStop(pid_t root)
 Status LinuxRuntime::freeze(const SandboxHandle& handle)
 {
     if (!isPresent(handle))
-        return Error{404, "NOT_FOUND", "sandbox " + handle.id + " is not running"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + handle.id + " is not running"};
     // Calls in flight wait through the freeze instead of reporting a wedged agent.
     setAgentFrozen(handle.socketPath, true);
     if (!m_cgroups.freezerKind(handle.id).empty()) {
         if (auto e = m_cgroups.setFrozen(handle.id, true, kFreezeTimeoutMs); !e.empty()) {
             const std::string undo = m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs);
             setAgentFrozen(handle.socketPath, false);
-            return Error{500, "PAUSE_FAILED",
+            return Error{ErrorKind::Internal, "PAUSE_FAILED",
                          e + (undo.empty() ? "; the sandbox was resumed and keeps running"
                                            : "; thawing it again failed too: " + undo)};
         }
@@ -121,7 +121,7 @@ Status LinuxRuntime::freeze(const SandboxHandle& handle)
             signalTree(handle.initPid, SIGCONT);
             setAgentFrozen(handle.socketPath, false);
             const std::string which = "one is " + now.example;
-            return Error{500, "PAUSE_FAILED",
+            return Error{ErrorKind::Internal, "PAUSE_FAILED",
                          std::to_string(now.running + now.heldOnDisk) + " of the sandbox's " +
                              std::to_string(now.processes) + " processes did not stop within " +
                              std::to_string(kFreezeTimeoutMs) + " ms (" + which +
@@ -136,10 +136,10 @@ Status LinuxRuntime::freeze(const SandboxHandle& handle)
 Status LinuxRuntime::thaw(const SandboxHandle& handle)
 {
     if (!isPresent(handle))
-        return Error{404, "NOT_FOUND", "sandbox " + handle.id + " is not running"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + handle.id + " is not running"};
     if (!m_cgroups.freezerKind(handle.id).empty()) {
         if (auto e = m_cgroups.setFrozen(handle.id, false, kFreezeTimeoutMs); !e.empty())
-            return Error{500, "RESUME_FAILED", e};
+            return Error{ErrorKind::Internal, "RESUME_FAILED", e};
         setAgentFrozen(handle.socketPath, false);
         return okStatus();
     }

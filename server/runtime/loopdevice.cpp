@@ -26,7 +26,7 @@ constexpr unsigned long kExt4ResizeFs = _IOW('f', 16, unsigned long long); // EX
 
 Error loopError(const std::string& what)
 {
-    return Error{500, "VOLUME_MOUNT_FAILED", what + ": " + std::strerror(errno)};
+    return Error{ErrorKind::Internal, "VOLUME_MOUNT_FAILED", what + ": " + std::strerror(errno)};
 }
 
 std::string realPath(const std::string& path)
@@ -73,7 +73,7 @@ Status mountImage(const std::string& image, const std::string& mountPoint, bool 
         ::close(ctl);
         return loopError(image);
     }
-    Status result = Error{500, "VOLUME_MOUNT_FAILED", "no free loop device"};
+    Status result = Error{ErrorKind::Internal, "VOLUME_MOUNT_FAILED", "no free loop device"};
     for (int attempt = 0; attempt < 10; ++attempt) {
         const int n = ::ioctl(ctl, LOOP_CTL_GET_FREE);
         if (n < 0) {
@@ -157,7 +157,7 @@ Status growMountedImage(const std::string& image, const std::string& mountedDir)
 {
     const std::string device = loopDeviceOf(image);
     if (device.empty())
-        return Error{500, "VOLUME_RESIZE_FAILED", "no loop device backs " + image};
+        return Error{ErrorKind::Internal, "VOLUME_RESIZE_FAILED", "no loop device backs " + image};
     int dev = ::open(device.c_str(), O_RDONLY | O_CLOEXEC);
     if (dev < 0)
         return loopError(device);
@@ -184,7 +184,7 @@ Status growMountedImage(const std::string& image, const std::string& mountedDir)
     if (::fstatfs(dir, &fs) != 0 || fs.f_type != EXT4_SUPER_MAGIC || ::fstat(dir, &st) != 0 ||
         st.st_dev != devStat.st_rdev) {
         ::close(dir);
-        return Error{500, "VOLUME_RESIZE_FAILED",
+        return Error{ErrorKind::Internal, "VOLUME_RESIZE_FAILED",
                      "the sandbox no longer has the volume mounted at /workspace"};
     }
     struct stat img
@@ -199,7 +199,7 @@ Status growMountedImage(const std::string& image, const std::string& mountedDir)
     ::close(dir);
     if (!ok) {
         errno = err;
-        return Error{500, "VOLUME_RESIZE_FAILED",
+        return Error{ErrorKind::Internal, "VOLUME_RESIZE_FAILED",
                      std::string("online resize of the ext4 volume: ") + std::strerror(err)};
     }
     return okStatus();

@@ -101,8 +101,9 @@ public:
 
     virtual const Capabilities& capabilities() const = 0;
 
-    // Starts a sandbox and returns once its agent answers ping. Errors: 503
-    // SANDBOX_RUNTIME_UNAVAILABLE (no user namespaces), 400 INVALID_TEMPLATE, 500 ...
+    // Starts a sandbox and returns once its agent answers ping. Errors:
+    // SANDBOX_RUNTIME_UNAVAILABLE (Unavailable: no user namespaces), INVALID_TEMPLATE
+    // (InvalidArgument), Internal ...
     virtual Result<SandboxHandle> start(const SandboxSpec& spec) = 0;
 
     // True if the sandbox's agent process still runs (pid + start time match) and answers.

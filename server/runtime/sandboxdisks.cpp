@@ -32,7 +32,7 @@ constexpr std::uint32_t kExt4GoingNoLogFlush = 0x2;
 
 Error diskError(const std::string& what)
 {
-    return Error{500, "SANDBOX_DISK_FAILED", what + ": " + std::strerror(errno)};
+    return Error{ErrorKind::Internal, "SANDBOX_DISK_FAILED", what + ": " + std::strerror(errno)};
 }
 
 // No journal: the layer dies with its sandbox (a host crash loses the sandbox anyway), and
@@ -133,7 +133,7 @@ Status SandboxDisks::attach(const std::string& id, int sizeGb, const std::string
     if (!m_enforce)
         return okStatus();
     if (sizeGb < kMinGb || sizeGb > kMaxGb)
-        return Error{400, "INVALID_ARGUMENT",
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
                      "the disk size must be " + std::to_string(kMinGb) + ".." +
                          std::to_string(kMaxGb) + " GiB"};
     if (sizeGb == kDefaultGb && takeFromPool(id, mountPoint))
@@ -147,11 +147,11 @@ Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::stri
     if (!from)
         return from.error();
     if (Status s = copySparseFile(*from, img); !s)
-        return Error{500, "SANDBOX_DISK_FAILED", s.error().message};
+        return Error{ErrorKind::Internal, "SANDBOX_DISK_FAILED", s.error().message};
     Status s = mountImage(img, mountPoint, true);
     if (!s) {
         ::unlink(img.c_str());
-        return Error{500, "SANDBOX_DISK_FAILED", s.error().message};
+        return Error{ErrorKind::Internal, "SANDBOX_DISK_FAILED", s.error().message};
     }
     // mkfs's lost+found is e2fsck's, which makes it again when it needs it; the mount's root
     // stands in for the sandbox directory (0700, the sandbox's root).

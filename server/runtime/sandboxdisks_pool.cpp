@@ -85,7 +85,7 @@ void SandboxDisks::fillPool()
         Ready r{m_root + "/.pool-" + n + ".img", m_pool + "/" + n};
         Status s = ::mkdir(r.mountPoint.c_str(), 0700) == 0
                        ? prepare(r.image, kDefaultGb, r.mountPoint)
-                       : Status(Error{500, "SANDBOX_DISK_FAILED",
+                       : Status(Error{ErrorKind::Internal, "SANDBOX_DISK_FAILED",
                                       r.mountPoint + ": " + std::strerror(errno)});
         lock.lock();
         if (s) {

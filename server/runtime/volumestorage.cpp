@@ -26,7 +26,7 @@ constexpr int kReleaseWaitMs = 10000;
 
 Error ioError(const std::string& what)
 {
-    return Error{500, "INTERNAL", what + ": " + std::strerror(errno)};
+    return Error{ErrorKind::Internal, "INTERNAL", what + ": " + std::strerror(errno)};
 }
 
 Status growImageFile(const std::string& image, int sizeGb)
@@ -81,7 +81,7 @@ bool VolumeStorage::probeImages()
 Result<bool> VolumeStorage::create(const std::string& id, int sizeGb)
 {
     if (!validVolumeId(id))
-        return Error{400, "INVALID_ARGUMENT", "invalid volume id: " + id};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid volume id: " + id};
     std::lock_guard lock(m_mutex);
     if (::mkdir(m_root.c_str(), 0700) != 0 && errno != EEXIST)
         return ioError(m_root);
@@ -124,7 +124,8 @@ Result<bool> VolumeStorage::grow(const std::string& id, int sizeGb, bool enforce
     std::lock_guard lock(m_mutex);
     const std::string image = dir(id) + "/disk.img";
     if (holderPid <= 0 && !waitLoopReleased(image, kReleaseWaitMs))
-        return Error{409, "VOLUME_RESIZE_IN_PROGRESS", "the volume is still being released"};
+        return Error{ErrorKind::Conflict, "VOLUME_RESIZE_IN_PROGRESS",
+                     "the volume is still being released"};
     if (Status s = growImageFile(image, sizeGb); !s)
         return s.error();
     if (holderPid > 0) {
@@ -160,18 +161,19 @@ Status VolumeStorage::removeTree(const std::string& path)
     const std::string e = agent::removeTreeAt(parent, path.substr(slash + 1));
     ::close(parent);
     if (!e.empty())
-        return Error{500, "INTERNAL", "removing " + path + ": " + e};
+        return Error{ErrorKind::Internal, "INTERNAL", "removing " + path + ": " + e};
     return okStatus();
 }
 
 Status VolumeStorage::remove(const std::string& id)
 {
     if (!validVolumeId(id))
-        return Error{400, "INVALID_ARGUMENT", "invalid volume id: " + id};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid volume id: " + id};
     std::lock_guard lock(m_mutex);
     const std::string d = dir(id);
     if (pathExists(d + "/disk.img") && !waitLoopReleased(d + "/disk.img", kReleaseWaitMs))
-        return Error{409, "VOLUME_ATTACHED", "the volume is still being released; try again"};
+        return Error{ErrorKind::Conflict, "VOLUME_ATTACHED",
+                     "the volume is still being released; try again"};
     if (Status s = removeTree(d + "/data"); !s)
         return s;
     return removeTree(d);
@@ -180,7 +182,7 @@ Status VolumeStorage::remove(const std::string& id)
 Result<VolumeMount> VolumeStorage::prepareAttach(const std::string& id, bool enforced)
 {
     if (!validVolumeId(id))
-        return Error{400, "INVALID_ARGUMENT", "invalid volume id: " + id};
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid volume id: " + id};
     std::lock_guard lock(m_mutex);
     VolumeMount m;
     const std::string d = dir(id);
@@ -188,12 +190,13 @@ Result<VolumeMount> VolumeStorage::prepareAttach(const std::string& id, bool enf
     if (!enforced) {
         m.hostDir = d + "/data";
         if (!pathExists(m.hostDir))
-            return Error{500, "VOLUME_MISSING", "the volume's directory is gone: " + m.hostDir};
+            return Error{ErrorKind::Internal, "VOLUME_MISSING",
+                         "the volume's directory is gone: " + m.hostDir};
         return m;
     }
     const std::string image = d + "/disk.img";
     if (!waitLoopReleased(image, kReleaseWaitMs))
-        return Error{409, "VOLUME_ATTACHED",
+        return Error{ErrorKind::Conflict, "VOLUME_ATTACHED",
                      "the volume is still being released by its last sandbox"};
     if (pathExists(d +
                    "/grow-pending")) { // grown while attached, where online resize is not allowed

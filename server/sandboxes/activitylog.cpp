@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -306,4 +306,4 @@ void ActivityLog::unfollow(const std::string& sandboxId, uint64_t token)
     }
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class ActivityLog
 {
@@ -94,4 +94,4 @@ private:
     std::thread m_thread;
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

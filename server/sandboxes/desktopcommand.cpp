@@ -7,7 +7,7 @@
 #include <memory>
 #include <sstream>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -50,11 +50,12 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
     };
     h.onExit = [agent, result, finish](int exitCode, bool timedOut) {
         if (timedOut)
-            return (*finish)(Error{504, "TIMEOUT", "the desktop command did not finish in time"});
+            return (*finish)(
+                Error{ErrorKind::Timeout, "TIMEOUT", "the desktop command did not finish in time"});
         result->exitCode = exitCode;
         (*finish)(*result);
     };
-    h.onError = [agent, finish](const Error& e) { (*finish)(apiErrorFromAgent(e)); };
+    h.onError = [agent, finish](const Error& e) { (*finish)(api::apiErrorFromAgent(e)); };
     agent->exec(std::move(req), std::move(h));
 }
 
@@ -76,9 +77,9 @@ Result<DesktopState> parseDesktopState(const std::string& out)
     s.height = unsized ? 0 : sizeField(h);
     if ((state != "running" && state != "stopped") || s.width < 0 || s.height < 0 ||
         (words >> extra) || (s.running && unsized))
-        return Error{500, "INTERNAL",
+        return Error{ErrorKind::Internal, "INTERNAL",
                      "unexpected answer of lizard-desktop: " + last.substr(0, 200)};
     return s;
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

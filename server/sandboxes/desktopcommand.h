@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 struct DesktopCommandResult
 {
@@ -36,4 +36,4 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
 // Parses the last line of the command's stdout; an Error names what came instead.
 Result<DesktopState> parseDesktopState(const std::string& out);
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -5,7 +5,7 @@
 #include "sandboxes/activitylog.h"
 #include "sandboxes/serveruns.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -253,4 +253,4 @@ void ExecActivity::finish(nlohmann::json fields)
     m_log->record(m_sandboxId, std::move(entry));
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

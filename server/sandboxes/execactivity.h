@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class ActivityLog;
 class ServeRuns;
@@ -132,4 +132,4 @@ private:
 // The runner arguments of an exec's argv, when it is a runner invocation.
 std::optional<nlohmann::json> runnerInvocation(const std::vector<std::string>& argv);
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

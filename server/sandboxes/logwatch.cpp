@@ -9,7 +9,7 @@
 #include <set>
 #include <sys/stat.h>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -173,4 +173,4 @@ void LogWatch::watch(const store::SandboxRecord& rec, Seen& seen)
                               0600);
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class SandboxManager;
 struct AgentExit; // a line "exit-signal" of agent.log
@@ -50,4 +50,4 @@ private:
     std::map<std::string, Seen> m_seen; // worker pool, one tick at a time
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -71,4 +71,4 @@ void runPreSnapshotHook(boost::asio::any_io_executor ex, const std::string& sand
                    });
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 inline constexpr const char* kPreSnapshotHook = "/tmp/.lizard-code/.hooks/pre-snapshot";
 inline constexpr int kPreSnapshotHookTimeoutMs = 15000;
@@ -17,4 +17,4 @@ inline constexpr int kPreSnapshotHookTimeoutMs = 15000;
 void runPreSnapshotHook(boost::asio::any_io_executor ex, const std::string& sandboxId,
                         const std::string& socketPath, std::function<void()> done);
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -2,7 +2,7 @@
 
 #include "common/timeutil.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -120,4 +120,4 @@ void RunnerRequests::drop(const std::string& sandboxId)
     m_pending.erase(sandboxId);
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -13,7 +13,7 @@
 #include <optional>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class RunnerRequests
 {
@@ -54,4 +54,4 @@ private:
     std::map<std::string, std::deque<Noted>> m_pending; // by sandbox
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

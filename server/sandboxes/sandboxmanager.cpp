@@ -6,7 +6,7 @@
 #include "sandboxes/activitylog.h"
 #include "sandboxes/snapshotservice.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -55,7 +55,7 @@ void SandboxManager::create(CreateSandboxParams params,
         std::lock_guard lock(m_mutex);
         const int inUse = m_store.runningCount() + m_starting;
         if (inUse >= m_maxRunning) {
-            Error e{429, "LIMIT_EXCEEDED",
+            Error e{ErrorKind::LimitReached, "LIMIT_EXCEEDED",
                     std::to_string(inUse) + " sandboxes are running, the limit is " +
                         std::to_string(m_maxRunning) + " (lizard-local --max-running)"};
             net::post(m_workers, [done = std::move(done), e] { done(e); });
@@ -147,7 +147,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
     store::SandboxPtr rec = m_store.markStopped(id, reason);
     if (!rec) {
         net::post(m_workers, [id, done = std::move(done)] {
-            done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+            done(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"});
         });
         return;
     }
@@ -186,7 +186,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
 Status SandboxManager::setTimeout(const std::string& id, int64_t timeoutMs)
 {
     if (!running(id))
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     const int64_t endAt = nowMs() + timeoutMs;
     if (Status s = m_store.setEndAt(id, endAt); !s)
         return s;
@@ -259,9 +259,9 @@ void SandboxManager::shutdown()
     m_timers.clear();
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 void SandboxManager::recordActivity(const std::string& id, const std::string& kind,
                                     nlohmann::json fields)
@@ -272,4 +272,4 @@ void SandboxManager::recordActivity(const std::string& id, const std::string& ki
     m_activity->record(id, std::move(fields));
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -19,7 +19,7 @@
 #include <mutex>
 #include <string>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 struct CreateSandboxParams
 {
@@ -31,9 +31,9 @@ struct CreateSandboxParams
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
-    AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
-    std::string filesFrom;     // a files copy to start with (snapshot id, fork copy); see runtime.h
-    std::string volumeId;      // mounted at /workspace (resolved from volumeId/volumeName)
+    api::AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
+    std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
+    std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
 };
 
@@ -50,17 +50,17 @@ public:
     // Blocking; before serving. Adopts live sandboxes, cleans up dead and expired ones.
     void reconcileAtStartup();
 
-    // `done` runs on a worker thread. 429 LIMIT_EXCEEDED when maxRunning are running.
+    // `done` runs on a worker thread. LIMIT_EXCEEDED (LimitReached) when maxRunning are running.
     void create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done);
-    // 404 if not running. `done` runs on a worker thread once every process of the sandbox
+    // NotFound if not running. `done` runs on a worker thread once every process of the sandbox
     // got its SIGKILL; the clean-up (exit, mounts, cgroups, files) goes on after it.
     void kill(const std::string& id, const std::string& reason, std::function<void(Status)> done);
     Status setTimeout(const std::string& id, int64_t timeoutMs);
 
     // A running or paused sandbox whose deadline has not passed, else null.
     store::SandboxPtr running(const std::string& id) const;
-    // The sandbox for exec, process and file calls: 404 NOT_FOUND if not alive, 409
-    // SANDBOX_PAUSED while paused (its agent is frozen and could not answer).
+    // The sandbox for exec, process and file calls: NOT_FOUND if not alive,
+    // SANDBOX_PAUSED (Conflict) while paused (its agent is frozen and could not answer).
     Result<store::SandboxPtr> active(const std::string& id) const;
 
     // Pause and resume (sandboxmanager_pause.cpp). `done` runs on a worker thread once the sandbox
@@ -99,7 +99,7 @@ public:
     void setVolumeStorage(runtime::VolumeStorage* volumes) { m_volumes = volumes; }
     runtime::VolumeStorage* volumeStorage() const { return m_volumes; }
     // The data directory (set before serving), whose free space the calls that write check
-    // first: OK, or 507 INSUFFICIENT_STORAGE (storagecheck.h).
+    // first: OK, or INSUFFICIENT_STORAGE (storagecheck.h).
     void setDataDir(std::string dir)
     {
         m_dataDir = dir;
@@ -109,7 +109,7 @@ public:
     logs::SystemLog& logs() { return m_logs; }
     Status checkStorage(uint64_t needBytes = 0) const
     {
-        return api::checkStorage(m_dataDir, needBytes);
+        return sandboxes::checkStorage(m_dataDir, needBytes);
     }
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);
@@ -174,4 +174,4 @@ private:
     ActivityLog* m_activity = nullptr;
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -110,4 +110,4 @@ void SandboxManager::checkHealth()
     m_healthFailures = std::move(failures);
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -3,7 +3,7 @@
 #include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -11,9 +11,9 @@ Result<store::SandboxPtr> SandboxManager::active(const std::string& id) const
 {
     auto rec = running(id);
     if (!rec)
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     if (rec->paused())
-        return Error{409, "SANDBOX_PAUSED",
+        return Error{ErrorKind::Conflict, "SANDBOX_PAUSED",
                      "sandbox " + id + " is paused; resume it first (POST /api/sandboxes/" + id +
                          "/resume)"};
     return rec;
@@ -44,7 +44,7 @@ void SandboxManager::pause(const std::string& id, std::function<void(Status)> do
         auto ops = lockOperations(id);
         const auto rec = running(id);
         if (!rec)
-            return done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+            return done(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"});
         if (rec->paused())
             return done(okStatus());
         if (Status s = m_runtime.freeze(rec->handle); !s) {
@@ -69,7 +69,7 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
         auto ops = lockOperations(id);
         const auto rec = running(id);
         if (!rec)
-            return done(Error{404, "NOT_FOUND", "sandbox " + id + " not found"});
+            return done(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"});
         if (!rec->paused())
             return done(okStatus());
         if (Status s = m_runtime.thaw(rec->handle); !s) {
@@ -88,4 +88,4 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
     });
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -4,7 +4,7 @@
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 // A sandbox is adopted when its PID 1 is still there. One paused (or frozen for a file copy)
 // when lizard-local stopped cannot answer a ping; store and freezer agree afterwards: a paused
@@ -60,4 +60,4 @@ void SandboxManager::reconcileAtStartup()
     log::info("startup: " + std::to_string(adopted.size()) + " running sandbox(es) adopted");
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -2,7 +2,7 @@
 #include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 void SandboxManager::runOnWorker(std::function<void()> fn)
 {
@@ -13,13 +13,14 @@ Result<runtime::VolumeMount> SandboxManager::attachVolume(const std::string& vol
                                                           runtime::SandboxSpec& spec)
 {
     if (!m_volumes)
-        return Error{501, "NOT_IMPLEMENTED", "volumes are not available in this lizard-local"};
+        return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED",
+                     "volumes are not available in this lizard-local"};
     if (Status s = m_store.attachVolume(volumeId, spec.id); !s)
         return s.error();
     const std::optional<store::VolumeRecord> v = m_store.volumeOf(spec.id);
     if (!v) {
         m_store.detachVolume(volumeId, spec.id);
-        return Error{404, "NOT_FOUND", "volume " + volumeId + " was deleted"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "volume " + volumeId + " was deleted"};
     }
     auto mount = m_volumes->prepareAttach(v->id, v->sizeEnforced);
     if (!mount) {
@@ -44,4 +45,4 @@ void SandboxManager::finishVolume(const std::string& volumeId, const std::string
         log::info("volume " + volumeId + " attached to " + sandboxId + " at /workspace");
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -3,7 +3,7 @@
 #include "common/timeutil.h"
 #include "sandboxes/activitylog.h"
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 ServeRuns::ServeRuns(ActivityLog* log, std::string sandboxId, std::string user)
     : m_log(log), m_sandboxId(std::move(sandboxId)), m_user(std::move(user))
@@ -74,4 +74,4 @@ void ServeRuns::record(Run& run, nlohmann::json fields)
     m_log->record(m_sandboxId, std::move(entry));
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class ActivityLog;
 
@@ -42,4 +42,4 @@ private:
     std::map<std::string, Run> m_runs; // by req
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

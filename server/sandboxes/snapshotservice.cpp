@@ -9,7 +9,7 @@
 
 #include <set>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace net = http::net;
 
@@ -25,7 +25,7 @@ Result<runtime::FilesCopy> SnapshotService::captureFrozen(const std::string& san
     auto ops = m_manager.lockOperations(sandboxId);
     const auto rec = m_manager.running(sandboxId);
     if (!rec)
-        return Error{404, "NOT_FOUND", "sandbox " + sandboxId + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + sandboxId + " not found"};
     const bool freeze = !rec->paused(); // a paused sandbox is frozen already
     if (freeze) {
         if (Status s = m_runtime.freeze(rec->handle); !s)
@@ -40,7 +40,7 @@ Result<runtime::FilesCopy> SnapshotService::captureFrozen(const std::string& san
             m_runtime.thaw(rec->handle);
         if (copied)
             m_runtime.removeFiles(name);
-        return Error{409, "SANDBOX_GONE",
+        return Error{ErrorKind::Conflict, "SANDBOX_GONE",
                      "sandbox " + sandboxId + " was killed while its files were copied"};
     }
     if (freeze) {
@@ -100,10 +100,12 @@ void SnapshotService::take(const store::SandboxPtr& source, const std::string& n
             }
             if (Status s = m_store.updateSnapshot(r); !s)
                 return done(s.error());
-            if (!copied)
-                return done(Error{copied.error().status == 404 ? 404 : 500,
-                                  copied.error().status == 404 ? "NOT_FOUND" : "SNAPSHOT_FAILED",
+            if (!copied) {
+                const bool gone = copied.error().kind == ErrorKind::NotFound;
+                return done(Error{gone ? ErrorKind::NotFound : ErrorKind::Internal,
+                                  gone ? "NOT_FOUND" : "SNAPSHOT_FAILED",
                                   "snapshot " + r.id + " failed: " + r.error});
+            }
             done(m_store.snapshot(r.id));
         });
     });
@@ -135,9 +137,9 @@ Result<SnapshotService::SnapshotPtr> SnapshotService::acquire(const std::string&
     std::lock_guard lock(m_mutex);
     auto snap = m_store.snapshot(id);
     if (!snap)
-        return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
     if (snap->status != "ready")
-        return Error{409, "SNAPSHOT_NOT_READY",
+        return Error{ErrorKind::Conflict, "SNAPSHOT_NOT_READY",
                      "snapshot " + id + " is " + snap->status +
                          (snap->error.empty() ? std::string() : ": " + snap->error)};
     ++m_inUse[id];
@@ -156,11 +158,13 @@ Status SnapshotService::remove(const std::string& id)
     std::lock_guard lock(m_mutex);
     const auto snap = m_store.snapshot(id);
     if (!snap)
-        return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
     if (snap->status == "building")
-        return Error{409, "SNAPSHOT_BUSY", "snapshot " + id + " is still being taken"};
+        return Error{ErrorKind::Conflict, "SNAPSHOT_BUSY",
+                     "snapshot " + id + " is still being taken"};
     if (m_inUse.count(id))
-        return Error{409, "SNAPSHOT_BUSY", "snapshot " + id + " is being restored right now"};
+        return Error{ErrorKind::Conflict, "SNAPSHOT_BUSY",
+                     "snapshot " + id + " is being restored right now"};
     if (Status s = m_store.removeSnapshot(id); !s)
         return s;
     dropFiles(id); // off the caller's (io) thread
@@ -188,4 +192,4 @@ void SnapshotService::reconcileAtStartup()
     }
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

@@ -16,7 +16,7 @@ namespace lizard::runtime {
 class Runtime;
 }
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 class SandboxManager;
 
@@ -37,11 +37,11 @@ public:
                         std::function<void(Result<std::string>)> done);
     void dropFiles(const std::string& name);
 
-    // A restore holds the snapshot while it copies the files: 404 NOT_FOUND, 409
-    // SNAPSHOT_NOT_READY. Every successful acquire needs one release.
+    // A restore holds the snapshot while it copies the files: NOT_FOUND,
+    // SNAPSHOT_NOT_READY (Conflict). Every successful acquire needs one release.
     Result<SnapshotPtr> acquire(const std::string& id);
     void release(const std::string& id);
-    // Deletes record and files; 409 SNAPSHOT_BUSY while building or being restored.
+    // Deletes record and files; SNAPSHOT_BUSY (Conflict) while building or being restored.
     Status remove(const std::string& id);
 
     // Startup: a snapshot left "building" by a crash is "failed"; copies nobody owns go.
@@ -60,4 +60,4 @@ private:
     std::map<std::string, int> m_inUse; // snapshot id → restores copying it
 };
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

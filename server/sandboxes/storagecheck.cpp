@@ -4,7 +4,7 @@
 #include <cstring>
 #include <sys/statvfs.h>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -28,11 +28,11 @@ Status checkStorage(const std::string& dataDir, uint64_t needBytes)
     const uint64_t need = needBytes + kStorageReserveBytes;
     if (free >= need)
         return okStatus();
-    return Error{507, "INSUFFICIENT_STORAGE",
+    return Error{ErrorKind::InsufficientStorage, "INSUFFICIENT_STORAGE",
                  "the file system of the data directory " + dataDir + " has " + mib(free) +
                      " free; this needs " + mib(need) + " (" + mib(needBytes) +
                      " plus a reserve of " + mib(kStorageReserveBytes) +
                      "). Free some space there (or delete sandboxes and snapshots) and retry"};
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

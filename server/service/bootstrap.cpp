@@ -8,7 +8,7 @@
 
 #include <cctype>
 
-namespace lizard::api {
+namespace lizard::service {
 
 bool looksLikeApiKey(const std::string& key)
 {
@@ -43,7 +43,7 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
             return path;
         }
         log::warn("api key: " + path + " does not hold a valid key; making a new one");
-    } else if (existing.error().status != 404) {
+    } else if (existing.error().kind != ErrorKind::NotFound) {
         return existing.error();
     }
     const std::string key = "liz_" + randomAlnum(40);
@@ -76,4 +76,4 @@ Status ensureDefaultProject(store::Store& store)
     return okStatus();
 }
 
-} // namespace lizard::api
+} // namespace lizard::service

@@ -9,7 +9,7 @@ namespace lizard::store {
 class Store;
 }
 
-namespace lizard::api {
+namespace lizard::service {
 
 // Makes sure <dataDir>/api-key (0600) holds a key whose SHA-256 the store knows. A missing or
 // malformed file gets a new key `liz_` + 40 random characters; older key-file keys are then
@@ -19,4 +19,4 @@ Result<std::string> ensureApiKey(store::Store& store, const std::string& dataDir
 Status ensureDefaultProject(store::Store& store);
 bool looksLikeApiKey(const std::string& key);
 
-} // namespace lizard::api
+} // namespace lizard::service

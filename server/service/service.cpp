@@ -22,7 +22,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace lizard::api {
+namespace lizard::service {
 
 namespace {
 
@@ -87,7 +87,7 @@ int runService(const Options& options)
         return fail(s.error().message);
     InstanceLock lock;
     if (Status s = lock.acquire(dir + "/lock"); !s) {
-        if (s.error().status != 409)
+        if (s.error().kind != ErrorKind::Conflict)
             return fail(s.error().message);
         const std::string url = runningUrl(dir);
         return fail("another lizard-local is already running for " + dir +
@@ -109,16 +109,17 @@ int runService(const Options& options)
 
     http::net::io_context ioc{2};
     http::net::thread_pool workers{4};
-    SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
+    sandboxes::SandboxManager manager(**store, **rt, ioc, workers, options.maxRunning);
     runtime::VolumeStorage volumes(dir);
     log::info(volumes.enforcesSize()
                   ? std::string("volumes: ext4 images, sizes enforced")
                   : "volumes: directories, sizes not enforced (" + volumes.note() + ")");
     manager.setVolumeStorage(&volumes);
     manager.setDataDir(dir);
-    std::unique_ptr<ActivityLog> activity;
+    std::unique_ptr<sandboxes::ActivityLog> activity;
     if (options.activity)
-        activity = std::make_unique<ActivityLog>(dir + "/sandboxes", options.activityMaxBytes);
+        activity =
+            std::make_unique<sandboxes::ActivityLog>(dir + "/sandboxes", options.activityMaxBytes);
     manager.setActivity(activity.get());
     log::info(activity ? "activity log: on, " + std::to_string(options.activityMaxBytes / 1024) +
                              " KiB per sandbox"
@@ -126,7 +127,7 @@ int runService(const Options& options)
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();
-    LogWatch logWatch(**store, manager, ioc, workers, dir);
+    sandboxes::LogWatch logWatch(**store, manager, ioc, workers, dir);
     logWatch.start();
 
     proxy::ProxyServer portProxy(ioc, **store);
@@ -140,16 +141,16 @@ int runService(const Options& options)
     if (!proxyOpen)
         return fail(proxyOpen.error().message);
 
-    Router router(**store);
-    ApiContext ctx{**store, manager, **rt, userName()};
+    api::Router router(**store);
+    api::ApiContext ctx{**store, manager, **rt, userName()};
     ctx.proxy = &portProxy;
-    KeyStreams keyStreams;
+    api::KeyStreams keyStreams;
     ctx.keyStreams = &keyStreams;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
         return fail(desktopSecret.error().message);
     ctx.desktopSecret = *desktopSecret;
-    registerAllRoutes(router, ctx);
+    api::registerAllRoutes(router, ctx);
     http::HttpServer server(ioc, router);
     if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)
         return fail(s.error().message);
@@ -193,4 +194,4 @@ int runService(const Options& options)
     return 0;
 }
 
-} // namespace lizard::api
+} // namespace lizard::service

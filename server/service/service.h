@@ -3,9 +3,9 @@
 
 #include "common/options.h"
 
-namespace lizard::api {
+namespace lizard::service {
 
 // Exit codes: 0 clean stop, 1 startup failure, 3 another instance runs on this data dir.
 int runService(const Options& options);
 
-} // namespace lizard::api
+} // namespace lizard::service

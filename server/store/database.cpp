@@ -58,19 +58,19 @@ Error openError(const std::string& path, sqlite3* db, int rc)
         std::string who;
         for (long pid : lockHolders(path))
             who += (who.empty() ? "" : ", ") + processName(pid);
-        return Error{500, "STORE",
+        return Error{ErrorKind::Internal, "STORE",
                      "the database " + path + " is locked by another process (" +
                          (who.empty() ? std::string("not found in /proc/locks") : who) +
                          "); end that process (or its transaction) and start lizard-local again. "
                          "Nothing was changed"};
     }
     if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
-        return Error{500, "STORE",
+        return Error{ErrorKind::Internal, "STORE",
                      "the database " + path + " is damaged (" + what +
                          "); it was left as it is. Restore a backup of it, or move it away (for "
                          "example to " +
                          path + ".damaged) to start with an empty one"};
-    return Error{500, "STORE", "cannot open the database " + path + ": " + what};
+    return Error{ErrorKind::Internal, "STORE", "cannot open the database " + path + ": " + what};
 }
 
 } // namespace
@@ -108,7 +108,7 @@ Status Database::exec(const std::string& sql)
     if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
         std::string message = err != nullptr ? err : "unknown error";
         sqlite3_free(err);
-        return Error{500, "STORE", "database error: " + message};
+        return Error{ErrorKind::Internal, "STORE", "database error: " + message};
     }
     return okStatus();
 }
@@ -116,6 +116,11 @@ Status Database::exec(const std::string& sql)
 std::string Database::lastError() const
 {
     return m_db != nullptr ? sqlite3_errmsg(m_db) : "out of memory";
+}
+
+Error Database::failure(const std::string& what) const
+{
+    return Error{ErrorKind::Internal, "STORE", what + ": " + lastError()};
 }
 
 } // namespace lizard::store

@@ -22,6 +22,8 @@ public:
     sqlite3* handle() { return m_db; }
     Status exec(const std::string& sql); // caller holds mutex()
     std::string lastError() const;
+    // A statement that failed: STORE "<what>: <SQLite's message>". Caller holds mutex().
+    Error failure(const std::string& what) const;
 
 private:
     Database() = default;

@@ -131,7 +131,7 @@ Status migrate(Database& db)
     }
     const auto& steps = migrations();
     if (version > int64_t(steps.size()))
-        return Error{500, "STORE",
+        return Error{ErrorKind::Internal, "STORE",
                      "lizard.db has schema version " + std::to_string(version) +
                          ", newer than this lizard-local knows (" + std::to_string(steps.size()) +
                          "); upgrade lizard-local"};

@@ -52,7 +52,7 @@ public:
     std::optional<ProjectRecord> projectBySlug(const std::string& slug) const;
     Result<ProjectRecord> createProject(const std::string& name, const std::string& slug = {});
     Result<ProjectRecord> renameProject(const std::string& id, const std::string& name);
-    // 409 while it has running sandboxes; its stopped sandboxes are forgotten with it.
+    // Conflict while it has running sandboxes; its stopped sandboxes are forgotten with it.
     Status deleteProject(const std::string& id);
 
     // Sandboxes
@@ -63,7 +63,7 @@ public:
     // Marks a running sandbox stopped; returns the record as it was, or null if not running.
     SandboxPtr markStopped(const std::string& id, const std::string& reason);
     Status setEndAt(const std::string& id, int64_t endAtMs);
-    // running <-> paused (store_pause.cpp); clears pauseError. 404 if not alive.
+    // running <-> paused (store_pause.cpp); clears pauseError. NotFound if not alive.
     Status setPaused(const std::string& id, bool paused);
     Status setPauseError(const std::string& id, const std::string& error);
 
@@ -82,10 +82,10 @@ public:
     std::vector<VolumeRecord> volumes(const std::string& projectId) const;
     std::optional<VolumeRecord> volume(const std::string& projectId,
                                        const std::string& nameOrId) const;
-    Status insertVolume(const VolumeRecord& volume); // 409 VOLUME_EXISTS for a taken name
+    Status insertVolume(const VolumeRecord& volume); // VOLUME_EXISTS (Conflict) for a taken name
     Status setVolumeSize(const std::string& id, int sizeGb, bool sizeEnforced);
-    Status removeVolume(const std::string& id); // 409 VOLUME_ATTACHED while held
-    // Reserves the volume for `sandboxId` (409 VOLUME_ATTACHED while another holds it).
+    Status removeVolume(const std::string& id); // VOLUME_ATTACHED (Conflict) while held
+    // Reserves the volume for `sandboxId` (VOLUME_ATTACHED (Conflict) while another holds it).
     Status attachVolume(const std::string& volumeId, const std::string& sandboxId);
     void detachVolume(const std::string& volumeId, const std::string& sandboxId);
     std::string volumeHolder(const VolumeRecord& volume) const; // "" when free

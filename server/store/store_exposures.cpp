@@ -35,7 +35,7 @@ Status Store::insertExposure(const ExposureRecord& e)
         .bind(4, e.token)
         .bind(5, e.createdAtMs);
     if (!q.run())
-        return Error{500, "STORE", "cannot store the exposed port: " + m_db->lastError()};
+        return m_db->failure("cannot store the exposed port");
     return okStatus();
 }
 
@@ -45,7 +45,7 @@ Status Store::removeExposure(const std::string& sandboxId, int port)
     Statement q(m_db->handle(), "DELETE FROM exposures WHERE sandbox_id = ? AND port = ?");
     q.bind(1, sandboxId).bind(2, int64_t(port));
     if (!q.run())
-        return Error{500, "STORE", "cannot forget the exposed port: " + m_db->lastError()};
+        return m_db->failure("cannot forget the exposed port");
     return okStatus();
 }
 

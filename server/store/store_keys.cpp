@@ -11,11 +11,6 @@ namespace {
 
 constexpr int64_t kLastUsePersistMs = 60 * 1000;
 
-Error keyStoreError(Database& db, const std::string& what)
-{
-    return Error{500, "STORE", what + ": " + db.lastError()};
-}
-
 ApiKeyRecord snapshotOf(const KeyEntry& entry)
 {
     ApiKeyRecord rec = entry.record;
@@ -56,7 +51,7 @@ Status Store::loadKeys()
         m_keysByHash[entry->record.hash] = std::move(entry);
     }
     if (q.failed())
-        return keyStoreError(*m_db, "cannot read api_keys");
+        return m_db->failure("cannot read api_keys");
     return okStatus();
 }
 
@@ -137,7 +132,7 @@ Status Store::addKey(const ApiKeyRecord& key)
             .bind(7, int64_t(key.bootstrap ? 1 : 0))
             .bind(8, key.lastUsedMs);
         if (!q.run())
-            return keyStoreError(*m_db, "cannot store the API key");
+            return m_db->failure("cannot store the API key");
     }
     auto entry = std::make_shared<KeyEntry>();
     entry->record = key;
@@ -156,7 +151,7 @@ Status Store::removeKey(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM api_keys WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return keyStoreError(*m_db, "cannot remove the API key");
+            return m_db->failure("cannot remove the API key");
     }
     std::unique_lock lock(m_mutex);
     std::erase_if(m_keysByHash, [&](const auto& kv) { return kv.second->record.id == id; });

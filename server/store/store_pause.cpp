@@ -9,7 +9,7 @@ Status Store::updateSandbox(const std::string& id, const std::string& sql,
     std::lock_guard writer(m_writeMutex);
     SandboxPtr old = sandbox(id);
     if (!old || !old->running())
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     auto updated = std::make_shared<SandboxRecord>(*old);
     change(*updated);
     {
@@ -17,7 +17,7 @@ Status Store::updateSandbox(const std::string& id, const std::string& sql,
         Statement q(m_db->handle(), sql);
         q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the sandbox: " + m_db->lastError()};
+            return m_db->failure("cannot update the sandbox");
     }
     std::unique_lock lock(m_mutex);
     m_sandboxes[id] = updated;

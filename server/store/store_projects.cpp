@@ -43,7 +43,7 @@ Status Store::loadProjects()
         m_projects[q.text(0)] =
             ProjectRecord{q.text(0), q.text(1), q.text(2), q.text(3), q.integer(4)};
     if (q.failed())
-        return Error{500, "STORE", "cannot read projects: " + m_db->lastError()};
+        return m_db->failure("cannot read projects");
     return okStatus();
 }
 
@@ -113,7 +113,7 @@ Result<ProjectRecord> Store::createProject(const std::string& name, const std::s
 {
     std::lock_guard writer(m_writeMutex);
     if (auto other = nameConflict(name, {}))
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "a project named \"" + name + "\" already exists (" + *other + ")"};
     ProjectRecord p;
     p.id = "proj_" + randomLowerAlnum(16);
@@ -131,7 +131,7 @@ Result<ProjectRecord> Store::createProject(const std::string& name, const std::s
             .bind(4, p.workspaceId)
             .bind(5, p.createdAtMs);
         if (!q.run())
-            return Error{500, "STORE", "cannot store the project: " + m_db->lastError()};
+            return m_db->failure("cannot store the project");
     }
     std::unique_lock lock(m_mutex);
     m_projects[p.id] = p;
@@ -143,16 +143,16 @@ Result<ProjectRecord> Store::renameProject(const std::string& id, const std::str
     std::lock_guard writer(m_writeMutex);
     auto p = project(id);
     if (!p)
-        return Error{404, "NOT_FOUND", "project " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "project " + id + " not found"};
     if (auto other = nameConflict(name, id))
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "a project named \"" + name + "\" already exists (" + *other + ")"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(), "UPDATE projects SET name = ? WHERE id = ?");
         q.bind(1, name).bind(2, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot rename the project: " + m_db->lastError()};
+            return m_db->failure("cannot rename the project");
     }
     p->name = name;
     std::unique_lock lock(m_mutex);
@@ -164,17 +164,17 @@ Status Store::deleteProject(const std::string& id)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(id))
-        return Error{404, "NOT_FOUND", "project " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "project " + id + " not found"};
     if (const auto snaps = snapshots(id); !snaps.empty()) // restorable only in this project
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "project " + id + " still has " + std::to_string(snaps.size()) +
                          " snapshot(s); delete them first"};
     if (const auto running = runningSandboxes(id); !running.empty())
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "project " + id + " still has " + std::to_string(running.size()) +
                          " running sandbox(es); kill them first"};
     if (const auto vols = volumes(id); !vols.empty()) // their files would be lost with it
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "project " + id + " still has " + std::to_string(vols.size()) +
                          " volume(s); delete them first"};
     {
@@ -185,7 +185,7 @@ Status Store::deleteProject(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM projects WHERE id = ?");
         q.bind(1, id);
         if (!del.run() || !q.run())
-            return Error{500, "STORE", "cannot delete the project: " + m_db->lastError()};
+            return m_db->failure("cannot delete the project");
     }
     std::unique_lock lock(m_mutex);
     m_projects.erase(id);

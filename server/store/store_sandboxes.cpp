@@ -1,46 +1,12 @@
 // Store: sandboxes (running ones and the history of stopped ones).
 #include "common/timeutil.h"
+#include "store/jsoncolumns.h"
 #include "store/store.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace lizard::store {
-
-namespace {
-
-std::string mapToJson(const std::map<std::string, std::string>& m)
-{
-    return nlohmann::json(m).dump();
-}
-
-std::vector<std::string> listFromJson(const std::string& text)
-{
-    std::vector<std::string> out;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_array()) {
-        for (const auto& v : j) {
-            if (v.is_string())
-                out.push_back(v.get<std::string>());
-        }
-    }
-    return out;
-}
-
-std::map<std::string, std::string> mapFromJson(const std::string& text)
-{
-    std::map<std::string, std::string> out;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_object()) {
-        for (const auto& [k, v] : j.items()) {
-            if (v.is_string())
-                out[k] = v.get<std::string>();
-        }
-    }
-    return out;
-}
-
-} // namespace
 
 Status Store::loadSandboxes()
 {
@@ -80,7 +46,7 @@ Status Store::loadSandboxes()
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
-        return Error{500, "STORE", "cannot read sandboxes: " + m_db->lastError()};
+        return m_db->failure("cannot read sandboxes");
     return okStatus();
 }
 
@@ -118,7 +84,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(r.projectId))
-        return Error{409, "CONFLICT",
+        return Error{ErrorKind::Conflict, "CONFLICT",
                      "project " + r.projectId + " was deleted while the sandbox started"};
     {
         std::lock_guard lock(m_db->mutex());
@@ -146,7 +112,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
         q.bind(19, nlohmann::json(r.allowedHosts).dump());
         if (!q.run())
-            return Error{500, "STORE", "cannot store the sandbox: " + m_db->lastError()};
+            return m_db->failure("cannot store the sandbox");
     }
     std::unique_lock lock(m_mutex);
     m_sandboxes[r.id] = std::make_shared<const SandboxRecord>(r);
@@ -182,13 +148,13 @@ Status Store::setEndAt(const std::string& id, int64_t endAtMs)
     std::lock_guard writer(m_writeMutex);
     SandboxPtr old = sandbox(id);
     if (!old || !old->running())
-        return Error{404, "NOT_FOUND", "sandbox " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(), "UPDATE sandboxes SET end_at = ? WHERE id = ?");
         q.bind(1, endAtMs).bind(2, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the sandbox: " + m_db->lastError()};
+            return m_db->failure("cannot update the sandbox");
     }
     auto updated = std::make_shared<SandboxRecord>(*old);
     updated->endAtMs = endAtMs;

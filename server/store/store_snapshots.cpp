@@ -1,27 +1,10 @@
 // Store: snapshots.
+#include "store/jsoncolumns.h"
 #include "store/store.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 namespace lizard::store {
-
-namespace {
-
-std::map<std::string, std::string> envsFromJson(const std::string& text)
-{
-    std::map<std::string, std::string> out;
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_object()) {
-        for (const auto& [k, v] : j.items()) {
-            if (v.is_string())
-                out[k] = v.get<std::string>();
-        }
-    }
-    return out;
-}
-
-} // namespace
 
 Status Store::loadSnapshots()
 {
@@ -40,7 +23,7 @@ Status Store::loadSnapshots()
         r->size = q.text(5);
         r->cpus = q.real(6);
         r->memoryMb = int(q.integer(7));
-        r->envs = envsFromJson(q.text(8));
+        r->envs = mapFromJson(q.text(8));
         r->internetAccess = q.integer(9) != 0;
         r->status = q.text(10);
         r->error = q.text(11);
@@ -50,7 +33,7 @@ Status Store::loadSnapshots()
         m_snapshots[r->id] = r;
     }
     if (q.failed())
-        return Error{500, "STORE", "cannot read snapshots: " + m_db->lastError()};
+        return m_db->failure("cannot read snapshots");
     return okStatus();
 }
 
@@ -79,7 +62,7 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(r.projectId))
-        return Error{404, "NOT_FOUND", "project " + r.projectId + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "project " + r.projectId + " not found"};
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(
@@ -89,11 +72,11 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
             "disk_gb) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id).bind(2, r.name).bind(3, r.projectId).bind(4, r.sourceSandboxId);
         q.bind(5, r.templateName).bind(6, r.size).bind(7, r.cpus).bind(8, int64_t(r.memoryMb));
-        q.bind(9, nlohmann::json(r.envs).dump()).bind(10, int64_t(r.internetAccess));
+        q.bind(9, mapToJson(r.envs)).bind(10, int64_t(r.internetAccess));
         q.bind(11, r.status).bind(12, r.error).bind(13, r.sizeBytes).bind(14, r.createdAtMs);
         q.bind(15, int64_t(r.diskGb));
         if (!q.run())
-            return Error{500, "STORE", "cannot store the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot store the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = std::make_shared<const SnapshotRecord>(r);
@@ -105,7 +88,7 @@ Status Store::updateSnapshot(const SnapshotRecord& r)
     std::lock_guard writer(m_writeMutex);
     const auto current = snapshot(r.id);
     if (!current)
-        return Error{404, "NOT_FOUND", "snapshot " + r.id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + r.id + " not found"};
     auto updated = std::make_shared<SnapshotRecord>(*current); // keeps a rename made meanwhile
     updated->status = r.status;
     updated->error = r.error;
@@ -116,7 +99,7 @@ Status Store::updateSnapshot(const SnapshotRecord& r)
                     "UPDATE snapshots SET status = ?, error = ?, size_bytes = ? WHERE id = ?");
         q.bind(1, r.status).bind(2, r.error).bind(3, r.sizeBytes).bind(4, r.id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot update the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[r.id] = updated;
@@ -128,7 +111,7 @@ Status Store::renameSnapshot(const std::string& id, const std::string& name)
     std::lock_guard writer(m_writeMutex);
     const auto current = snapshot(id);
     if (!current)
-        return Error{404, "NOT_FOUND", "snapshot " + id + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + id + " not found"};
     auto updated = std::make_shared<SnapshotRecord>(*current);
     updated->name = name;
     {
@@ -136,7 +119,7 @@ Status Store::renameSnapshot(const std::string& id, const std::string& name)
         Statement q(m_db->handle(), "UPDATE snapshots SET name = ? WHERE id = ?");
         q.bind(1, name).bind(2, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot rename the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot rename the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots[id] = updated;
@@ -151,7 +134,7 @@ Status Store::removeSnapshot(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM snapshots WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot remove the snapshot: " + m_db->lastError()};
+            return m_db->failure("cannot remove the snapshot");
     }
     std::unique_lock lock(m_mutex);
     m_snapshots.erase(id);

@@ -14,7 +14,7 @@ bool terminal(const SandboxRecord& s)
 
 Error notFound(const std::string& what)
 {
-    return Error{404, "NOT_FOUND", "volume " + what + " not found"};
+    return Error{ErrorKind::NotFound, "NOT_FOUND", "volume " + what + " not found"};
 }
 
 } // namespace
@@ -39,7 +39,7 @@ Status Store::loadVolumes()
         m_volumes[v.id] = v;
     }
     if (q.failed())
-        return Error{500, "STORE", "cannot read volumes: " + m_db->lastError()};
+        return m_db->failure("cannot read volumes");
     return okStatus();
 }
 
@@ -102,9 +102,9 @@ Status Store::insertVolume(const VolumeRecord& v)
 {
     std::lock_guard writer(m_writeMutex);
     if (!project(v.projectId))
-        return Error{404, "NOT_FOUND", "project " + v.projectId + " not found"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "project " + v.projectId + " not found"};
     if (volume(v.projectId, v.name))
-        return Error{409, "VOLUME_EXISTS",
+        return Error{ErrorKind::Conflict, "VOLUME_EXISTS",
                      "the project already has a volume named \"" + v.name + "\""};
     {
         std::lock_guard lock(m_db->mutex());
@@ -114,7 +114,7 @@ Status Store::insertVolume(const VolumeRecord& v)
         q.bind(1, v.id).bind(2, v.projectId).bind(3, v.name).bind(4, int64_t(v.sizeGb));
         q.bind(5, int64_t(v.sizeEnforced)).bind(6, v.attachedTo).bind(7, v.createdAtMs);
         if (!q.run())
-            return Error{500, "STORE", "cannot store the volume: " + m_db->lastError()};
+            return m_db->failure("cannot store the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[v.id] = v;
@@ -135,7 +135,7 @@ Status Store::setVolumeSize(const std::string& id, int sizeGb, bool sizeEnforced
                     "UPDATE volumes SET size_gb = ?, size_enforced = ? WHERE id = ?");
         q.bind(1, int64_t(sizeGb)).bind(2, int64_t(sizeEnforced)).bind(3, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the volume: " + m_db->lastError()};
+            return m_db->failure("cannot update the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[id].sizeGb = sizeGb;
@@ -155,7 +155,7 @@ Status Store::removeVolume(const std::string& id)
     if (!v)
         return notFound(id);
     if (const std::string holder = volumeHolder(*v); !holder.empty())
-        return Error{409, "VOLUME_ATTACHED",
+        return Error{ErrorKind::Conflict, "VOLUME_ATTACHED",
                      "volume " + v->name + " is attached to sandbox " + holder +
                          "; kill that sandbox first"};
     {
@@ -163,7 +163,7 @@ Status Store::removeVolume(const std::string& id)
         Statement q(m_db->handle(), "DELETE FROM volumes WHERE id = ?");
         q.bind(1, id);
         if (!q.run())
-            return Error{500, "STORE", "cannot delete the volume: " + m_db->lastError()};
+            return m_db->failure("cannot delete the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes.erase(id);
@@ -177,7 +177,7 @@ Status Store::writeVolumeAttachment(const std::string& volumeId, const std::stri
         Statement q(m_db->handle(), "UPDATE volumes SET attached_to = ? WHERE id = ?");
         q.bind(1, sandboxId).bind(2, volumeId);
         if (!q.run())
-            return Error{500, "STORE", "cannot update the volume: " + m_db->lastError()};
+            return m_db->failure("cannot update the volume");
     }
     std::unique_lock lock(m_mutex);
     m_volumes[volumeId].attachedTo = sandboxId;
@@ -194,9 +194,9 @@ Status Store::attachVolume(const std::string& volumeId, const std::string& sandb
             v = it->second;
     }
     if (!v)
-        return Error{404, "NOT_FOUND", "volume " + volumeId + " was deleted"};
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "volume " + volumeId + " was deleted"};
     if (const std::string holder = volumeHolder(*v); !holder.empty())
-        return Error{409, "VOLUME_ATTACHED",
+        return Error{ErrorKind::Conflict, "VOLUME_ATTACHED",
                      "volume " + v->name + " is already attached to sandbox " + holder +
                          " (a volume is attached to one sandbox at a time)"};
     return writeVolumeAttachment(volumeId, sandboxId);

@@ -3,6 +3,7 @@
 // (agent/serve/dnsmessage.cpp). tests/security/tst_sec_allowedhosts.cpp runs the real thing.
 #include "agent/serve/dnsmessage.h"
 #include "api/allowedhosts.h"
+#include "http/responses.h"
 
 #include <QtTest>
 
@@ -75,7 +76,7 @@ private slots:
         auto r = parseAllowedHosts({entry.toStdString()});
         if (!r) {
             QCOMPARE(QString::fromStdString(r.error().code), kind);
-            QCOMPARE(r.error().status, 400);
+            QCOMPARE(lizard::http::httpStatus(r.error().kind), 400);
             QVERIFY(QString::fromStdString(r.error().message).contains("allowedHosts[0]"));
             return;
         }

@@ -1,4 +1,5 @@
 // The store: schema, persistence across reopen, project name rules, sandbox state changes.
+#include "http/responses.h"
 #include "store/store.h"
 
 #include <QTemporaryDir>
@@ -123,7 +124,7 @@ private slots:
         auto p = (*s)->createProject(second.toStdString());
         QCOMPARE(!p, conflict);
         if (conflict) {
-            QCOMPARE(p.error().status, 409);
+            QCOMPARE(lizard::http::httpStatus(p.error().kind), 409);
             return;
         }
         QCOMPARE(QString::fromStdString(p->slug), secondSlug);
@@ -154,7 +155,7 @@ private slots:
         QCOMPARE(s->runningCount(), 1);
         QVERIFY(s->setEndAt("sb_test1", 9000));
         // a project with a running sandbox cannot go
-        QCOMPARE(s->deleteProject(project->id).error().status, 409);
+        QCOMPARE(lizard::http::httpStatus(s->deleteProject(project->id).error().kind), 409);
 
         s.reset();
         s = open();
@@ -188,7 +189,7 @@ private slots:
         SandboxRecord r;
         r.id = "sb_orphan";
         r.projectId = "proj_gone";
-        QCOMPARE(s->insertSandbox(r).error().status, 409);
+        QCOMPARE(lizard::http::httpStatus(s->insertSandbox(r).error().kind), 409);
     }
 };
 

@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(QString::fromStdString(out), QString());
         auto viaAgent = m_h.readFile(m_a, marker.toStdString());
         QVERIFY(!viaAgent);
-        QCOMPARE(viaAgent.error().status, 404);
+        QCOMPARE(lizard::http::httpStatus(viaAgent.error().kind), 404);
     }
 
     void writesStayInTheSandbox()

@@ -4,7 +4,7 @@
 
 #include <QTest>
 
-using lizard::api::RunnerRequests;
+using lizard::sandboxes::RunnerRequests;
 
 class TestRunnerRequests : public QObject
 {

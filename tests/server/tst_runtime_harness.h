@@ -2,6 +2,7 @@
 // Drives lizard::runtime directly (no HTTP): a Runtime on a temporary data dir and
 // synchronous wrappers around the asio AgentClient for the runtime and isolation suites.
 
+#include "http/responses.h"
 #include "runtime/agentclient.h"
 #include "runtime/agenttool.h"
 #include "runtime/idmapping.h"
@@ -145,7 +146,8 @@ public:
         auto cancel = startExec(h, std::move(req), outcome);
         if (!runUntil([&] { return outcome->finished; }, waitMs)) {
             cancel->cancel(); // the agent kills what still runs
-            outcome->error = Error{0, "TEST_TIMEOUT", "exec did not finish in time"};
+            outcome->error =
+                Error{ErrorKind::Internal, "TEST_TIMEOUT", "exec did not finish in time"};
         }
         return *outcome;
     }
@@ -165,7 +167,9 @@ public:
         runtime::AgentClient(m_io.get_executor(), h.socketPath)
             .request(std::move(req), [&](Result<nlohmann::json> r) { result = std::move(r); });
         runUntil([&] { return result.has_value(); });
-        return result ? *result : Result<nlohmann::json>(Error{0, "TEST_TIMEOUT", "no answer"});
+        return result ? *result
+                      : Result<nlohmann::json>(
+                            Error{ErrorKind::Internal, "TEST_TIMEOUT", "no answer"});
     }
 
     Status writeFile(const runtime::SandboxHandle& h, const std::string& path, std::string content,
@@ -175,7 +179,7 @@ public:
         runtime::AgentClient(m_io.get_executor(), h.socketPath)
             .writeFile(path, user, std::move(content), [&](Status s) { result = std::move(s); });
         runUntil([&] { return result.has_value(); });
-        return result ? *result : Status(Error{0, "TEST_TIMEOUT", "no answer"});
+        return result ? *result : Status(Error{ErrorKind::Internal, "TEST_TIMEOUT", "no answer"});
     }
 
     Result<std::string> readFile(const runtime::SandboxHandle& h, const std::string& path,
@@ -194,11 +198,11 @@ public:
                          [&](Status s) { result = std::move(s); });
         runUntil([&] { return result.has_value(); });
         if (!result)
-            return Error{0, "TEST_TIMEOUT", "no answer"};
+            return Error{ErrorKind::Internal, "TEST_TIMEOUT", "no answer"};
         if (!*result)
             return result->error();
         if (size != data.size())
-            return Error{0, "SIZE_MISMATCH",
+            return Error{ErrorKind::Internal, "SIZE_MISMATCH",
                          "announced " + std::to_string(size) + ", got " +
                              std::to_string(data.size())};
         return data;

@@ -30,8 +30,7 @@ void askWhoAmI(client::LizardApi* api, QObject* ctx, client::Done<client::WhoAmI
     api->whoAmI(ctx, std::move(done));
 }
 
-void testEndpoint(const client::Endpoint& endpoint, QObject* ctx,
-                  client::Done<client::WhoAmI> done)
+void testEndpoint(const client::Endpoint& endpoint, QObject* ctx, client::Done<client::WhoAmI> done)
 {
     auto* api = new client::LizardApi(endpoint, ctx);
     api->whoAmI(api, [api, done](client::Outcome<client::WhoAmI> outcome) {

@@ -27,25 +27,24 @@ void RemoteFile::open(client::LizardApi* api, const QString& sandboxId, const QS
     if (!api)
         return done(notConnected(QStringLiteral("Open %1").arg(path)));
     QPointer<client::LizardApi> guard(api);
-    api->statFile(sandboxId, path, ctx,
-                  [guard, sandboxId, maxBytes, ctx, done](Outcome<FileEntry> st) {
-                      if (!st)
-                          return done(st.error());
-                      Opened opened{st.value(), {}, false};
-                      if (opened.entry.type == QLatin1String("dir") ||
-                          opened.entry.size > maxBytes)
-                          return done(opened);
-                      if (!guard)
-                          return done(notConnected(QStringLiteral("Open %1").arg(opened.entry.path)));
-                      guard->readFile(sandboxId, opened.entry.path, ctx,
-                                      [opened, done](Outcome<QByteArray> r) mutable {
-                                          if (!r)
-                                              return done(r.error());
-                                          opened.content = r.value();
-                                          opened.read = true;
-                                          done(opened);
-                                      });
-                  });
+    api->statFile(
+        sandboxId, path, ctx, [guard, sandboxId, maxBytes, ctx, done](Outcome<FileEntry> st) {
+            if (!st)
+                return done(st.error());
+            Opened opened{st.value(), {}, false};
+            if (opened.entry.type == QLatin1String("dir") || opened.entry.size > maxBytes)
+                return done(opened);
+            if (!guard)
+                return done(notConnected(QStringLiteral("Open %1").arg(opened.entry.path)));
+            guard->readFile(sandboxId, opened.entry.path, ctx,
+                            [opened, done](Outcome<QByteArray> r) mutable {
+                                if (!r)
+                                    return done(r.error());
+                                opened.content = r.value();
+                                opened.read = true;
+                                done(opened);
+                            });
+        });
 }
 
 RemoteFile::RemoteFile(client::LizardApi* api, const QString& sandboxId, const FileEntry& entry,
@@ -77,20 +76,18 @@ void RemoteFile::save(const QByteArray& bytes, client::Done<FileEntry> done)
 {
     if (!m_api)
         return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
-    m_api->writeFile(m_sandboxId, m_entry.path, bytes, this,
-                     [this, done](Outcome<client::Unit> r) {
-                         if (!r)
-                             return done(r.error());
-                         if (!m_api)
-                             return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
-                         // The new baseline: what the sandbox says now that our bytes are there.
-                         m_api->statFile(m_sandboxId, m_entry.path, this,
-                                         [this, done](Outcome<FileEntry> st) {
-                                             if (st)
-                                                 m_entry = st.value();
-                                             done(std::move(st));
-                                         });
-                     });
+    m_api->writeFile(m_sandboxId, m_entry.path, bytes, this, [this, done](Outcome<client::Unit> r) {
+        if (!r)
+            return done(r.error());
+        if (!m_api)
+            return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
+        // The new baseline: what the sandbox says now that our bytes are there.
+        m_api->statFile(m_sandboxId, m_entry.path, this, [this, done](Outcome<FileEntry> st) {
+            if (st)
+                m_entry = st.value();
+            done(std::move(st));
+        });
+    });
 }
 
 } // namespace lizard::models::files

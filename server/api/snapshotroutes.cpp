@@ -89,20 +89,21 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
         auto name = snapshotBody(ex->request());
         if (!name)
             return ex->replyError(name.error());
-        mgr.snapshots().take(source, name->value_or("Snapshot " + source->id), ex->executor(),
-                             [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
-                                 if (r)
-                                     mgr.logs().append(id, "info", "lifecycle",
-                                                       "snapshot " + r.value()->id + " taken");
-                                 mgr.recordActivity(
-                                     id, "snapshot",
-                                     {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
-                                 onExchange(ex, [ex, r = std::move(r)] {
-                                     if (!r)
-                                         return ex->replyError(r.error());
-                                     ex->replyJson(200, snapshotJson(*r.value()));
-                                 });
-                             });
+        mgr.snapshots().take(
+            source, name->value_or("Snapshot " + source->id), ex->executor(),
+            [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
+                if (r) { // a failed snapshot has no id to log
+                    mgr.logs().append(id, "info", "lifecycle",
+                                      "snapshot " + r.value()->id + " taken");
+                    mgr.recordActivity(id, "snapshot",
+                                       {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
+                }
+                onExchange(ex, [ex, r = std::move(r)] {
+                    if (!r)
+                        return ex->replyError(r.error());
+                    ex->replyJson(200, snapshotJson(*r.value()));
+                });
+            });
     });
     router.add(verb::get, "/api/projects/{}/snapshots", [&st](const ExPtr& ex, const Params& p) {
         auto project = st.project(p[0]);

@@ -9,7 +9,6 @@
 
 namespace lizard::client::apicall {
 
-template <class T> using Done = Done<T>;
 
 // The caller's Outcome for an answer: the API's error, or what parse makes of the body.
 template <class T, class Parse>

@@ -17,6 +17,14 @@ inline std::string utf8(const QString& s)
     return s.toStdString();
 }
 
+inline Json stringMapJson(const QMap<QString, QString>& map)
+{
+    Json out = Json::object();
+    for (auto it = map.begin(); it != map.end(); ++it)
+        out[utf8(it.key())] = utf8(it.value());
+    return out;
+}
+
 inline QByteArray dump(const Json& j)
 {
     return QByteArray::fromStdString(j.dump(-1, ' ', false, Json::error_handler_t::replace));

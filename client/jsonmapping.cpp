@@ -45,14 +45,6 @@ using namespace jsonhelpers;
 
 namespace {
 
-Json toJson(const QMap<QString, QString>& map)
-{
-    Json out = Json::object();
-    for (auto it = map.begin(); it != map.end(); ++it)
-        out[utf8(it.key())] = utf8(it.value());
-    return out;
-}
-
 Project project(const Json& j)
 {
     const JsonReader r(j, QStringLiteral("project"));
@@ -63,47 +55,6 @@ Project project(const Json& j)
     p.workspaceId = r.string("workspaceId");
     p.createdAt = r.time("createdAt");
     return p;
-}
-
-ProcessInfo process(const Json& j)
-{
-    const JsonReader r(j, QStringLiteral("process"));
-    ProcessInfo p;
-    p.pid = int(r.integer("pid", -1));
-    if (p.pid < 0)
-        r.fail("pid", "a process id (required)");
-    p.cmd = r.stringList("cmd");
-    p.command = r.string("command", p.cmd.join(QLatin1Char(' ')));
-    p.cwd = r.string("cwd");
-    p.startedAt = r.time("startedAt");
-    return p;
-}
-
-FileEntry fileEntry(const Json& j)
-{
-    const JsonReader r(j, QStringLiteral("file entry"));
-    FileEntry f;
-    f.name = r.string("name");
-    f.path = r.requiredString("path");
-    if (f.name.isEmpty())
-        f.name = f.path.section(QLatin1Char('/'), -1);
-    f.type = r.string("type", QStringLiteral("file"));
-    f.size = r.integer("size");
-    if (const Json* mode = r.find("mode")) {
-        // The SDK documents a number (0o644 = 420); accept the "0644" text form too.
-        if (mode->is_number_integer())
-            f.mode = QStringLiteral("%1").arg(mode->get<qint64>() & 07777, 4, 8, QLatin1Char('0'));
-        else if (mode->is_string())
-            f.mode = QString::fromStdString(mode->get<std::string>());
-        else
-            r.fail("mode", "a number");
-    }
-    f.permissions = r.string("permissions");
-    f.owner = r.string("owner");
-    f.group = r.string("group");
-    f.modifiedAt = r.has("modifiedAt") ? r.time("modifiedAt") : r.time("modTime");
-    f.symlinkTarget = r.string("symlinkTarget");
-    return f;
 }
 
 } // namespace
@@ -129,38 +80,6 @@ Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString
     return parseWith<QList<SandboxInfo>>(body, what, [](const Json& j) {
         return listOf<SandboxInfo>(j, "sandboxes", sandboxFromJson);
     });
-}
-
-Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what)
-{
-    return parseWith<ExecResult>(body, what, [](const Json& j) {
-        const JsonReader r(j, QStringLiteral("exec result"));
-        ExecResult e;
-        e.stdoutText = r.string("stdout");
-        e.stderrText = r.string("stderr");
-        if (!r.has("exitCode"))
-            r.fail("exitCode", "a number (required)");
-        e.exitCode = int(r.integer("exitCode"));
-        e.truncated = r.boolean("truncated", false);
-        return e;
-    });
-}
-
-Outcome<QList<ProcessInfo>> parseProcesses(const QByteArray& body, const QString& what)
-{
-    return parseWith<QList<ProcessInfo>>(
-        body, what, [](const Json& j) { return listOf<ProcessInfo>(j, "processes", process); });
-}
-
-Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what)
-{
-    return parseWith<FileEntry>(body, what, fileEntry);
-}
-
-Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what)
-{
-    return parseWith<QList<FileEntry>>(
-        body, what, [](const Json& j) { return listOf<FileEntry>(j, "file list", fileEntry); });
 }
 
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what)
@@ -200,9 +119,9 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
         j["volumeName"] = utf8(request.volumeName);
     j["timeoutMs"] = request.timeoutMs;
     if (!request.metadata.isEmpty())
-        j["metadata"] = toJson(request.metadata);
+        j["metadata"] = stringMapJson(request.metadata);
     if (!request.envs.isEmpty())
-        j["envs"] = toJson(request.envs);
+        j["envs"] = stringMapJson(request.envs);
     if (!request.allowedHosts.isEmpty()) {
         Json hosts = Json::array(); // it implies no other network: internetAccess is not sent
         for (const QString& h : request.allowedHosts)
@@ -217,61 +136,6 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
 QByteArray timeoutBody(qint64 timeoutMs)
 {
     return dump(Json{{"timeoutMs", timeoutMs}});
-}
-
-QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv,
-                    const ExecOptions& opts, bool pidEvent)
-{
-    Json j = Json::object();
-    if (useArgv) {
-        Json a = Json::array();
-        for (const QString& s : argv)
-            a.push_back(utf8(s));
-        j["cmd"] = a;
-    } else {
-        j["cmd"] = utf8(shellCmd);
-    }
-    if (!opts.envs.isEmpty())
-        j["envs"] = toJson(opts.envs);
-    if (!opts.user.isEmpty())
-        j["user"] = utf8(opts.user);
-    if (!opts.workdir.isEmpty())
-        j["workdir"] = utf8(opts.workdir);
-    if (opts.timeoutMs > 0)
-        j["timeoutMs"] = opts.timeoutMs;
-    if (pidEvent)
-        j["pidEvent"] = true;
-    return dump(j);
-}
-
-QByteArray signalBody(int pid, const QString& signal)
-{
-    return dump(Json{{"pid", pid},
-                     {"signal", utf8(signal.isEmpty() ? QStringLiteral("SIGTERM") : signal)}});
-}
-
-QByteArray writeFileBody(const QString& path, const QByteArray& content)
-{
-    Json j{{"path", utf8(path)}};
-    // Text only when it is strict UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
-    // which Qt's check is: anything else travels as base64 and arrives byte for byte.
-    if (!content.contains('\0') && QByteArrayView(content).isValidUtf8()) {
-        j["content"] = content.toStdString();
-    } else {
-        j["content"] = content.toBase64().toStdString();
-        j["encoding"] = "base64";
-    }
-    return dump(j);
-}
-
-QByteArray pathBody(const QString& path)
-{
-    return dump(Json{{"path", utf8(path)}});
-}
-
-QByteArray moveBody(const QString& from, const QString& to)
-{
-    return dump(Json{{"from", utf8(from)}, {"to", utf8(to)}});
 }
 
 } // namespace lizard::client

@@ -12,6 +12,9 @@
 
 namespace lizard::client {
 
+// The parsers and builders of each resource are in jsonmapping_<resource>.cpp, beside the
+// calls in lizardapi_<resource>.cpp; account, projects and sandboxes in jsonmapping.cpp.
+
 // Parsers: `what` labels the error ("List projects"), httpStatus is kept in it.
 Outcome<Project> parseProject(const QByteArray& body, const QString& what = {});
 Outcome<QList<Project>> parseProjects(const QByteArray& body, const QString& what = {});
@@ -23,10 +26,11 @@ Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what = 
 Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what = {});
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});
 
-// Lifecycle: snapshots, fork answers, volumes.
+// Lifecycle: snapshots, fork answers.
 Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what = {});
 Outcome<QList<Snapshot>> parseSnapshots(const QByteArray& body, const QString& what = {});
 Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString& what = {});
+// Volumes.
 Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
 
@@ -47,5 +51,13 @@ QByteArray snapshotBody(const QString& name);     // {"name", "poolSize": 5}
 QByteArray forkBody(int count, qint64 timeoutMs); // {"count", "timeoutMs"}
 QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate);
 QByteArray resizeVolumeBody(int sizeGb); // {"sizeGb"}
+
+// The desktop calls: {running, width, height, url, viewOnlyUrl}. width and height are null
+// until the desktop first started; both URLs are required (a viewer cannot work without them).
+Outcome<DesktopInfo> parseDesktopInfo(const QByteArray& body, const QString& what = {});
+// The answer of POST /api/sandboxes/{id}/expose/{port}: hostname, url and accessToken are
+// required (a preview cannot work without them), port falls back to the requested one.
+Outcome<ExposedPort> parseExposedPort(const QByteArray& body, int requestedPort,
+                                      const QString& what = {});
 
 } // namespace lizard::client

@@ -1,5 +1,4 @@
-// JSON of the lifecycle calls: snapshots, fork answers, volumes (declared in
-// jsonmapping.h).
+// JSON of the lifecycle calls: snapshots and fork answers.
 #include "client/jsonhelpers.h"
 #include "client/jsonmapping.h"
 
@@ -55,23 +54,6 @@ ForkEntry forkEntry(const Json& j)
     return e;
 }
 
-Volume volume(const Json& j)
-{
-    const JsonReader r(j, QStringLiteral("volume"));
-    Volume v;
-    v.id = r.requiredString("id");
-    v.projectId = r.string("projectId");
-    v.name = r.string("name");
-    v.sizeGb = int(r.integer("sizeGb"));
-    v.region = r.string("region");
-    v.status = r.string("status");
-    v.attachedTo = r.string("attachedTo");
-    v.createdAt = r.time("createdAt");
-    if (r.has("sizeEnforced"))
-        v.sizeEnforced = r.boolean("sizeEnforced", false);
-    return v;
-}
-
 } // namespace
 
 Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what)
@@ -91,17 +73,6 @@ Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString
         body, what, [](const Json& j) { return listOf<ForkEntry>(j, "fork answer", forkEntry); });
 }
 
-Outcome<Volume> parseVolume(const QByteArray& body, const QString& what)
-{
-    return parseWith<Volume>(body, what, volume);
-}
-
-Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what)
-{
-    return parseWith<QList<Volume>>(
-        body, what, [](const Json& j) { return listOf<Volume>(j, "volumes", volume); });
-}
-
 QByteArray snapshotBody(const QString& name)
 {
     // poolSize 5 is what the SDK sends by default; lizard-local ignores it.
@@ -111,19 +82,6 @@ QByteArray snapshotBody(const QString& name)
 QByteArray forkBody(int count, qint64 timeoutMs)
 {
     return dump(Json{{"count", count}, {"timeoutMs", timeoutMs}});
-}
-
-QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate)
-{
-    Json j{{"name", utf8(name)}, {"sizeGb", sizeGb}};
-    if (getOrCreate)
-        j["getOrCreate"] = true;
-    return dump(j);
-}
-
-QByteArray resizeVolumeBody(int sizeGb)
-{
-    return dump(Json{{"sizeGb", sizeGb}});
 }
 
 } // namespace lizard::client

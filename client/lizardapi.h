@@ -55,6 +55,8 @@ protected:
     bool m_oomKilled = false;
 };
 
+// One object per connection. Its calls are grouped by resource below; a resource's calls are
+// in lizardapi_<resource>.cpp and their JSON in jsonmapping_<resource>.cpp (client/CMakeLists.txt).
 class LizardApi : public QObject
 {
     Q_OBJECT
@@ -116,7 +118,7 @@ public:
     PendingCall* moveFile(const QString& sandboxId, const QString& from, const QString& to,
                           QObject* ctx, Done<Unit> done);
 
-    // File watching (client/lizardapi_watch.cpp): a lizard-local extension the cloud answers
+    // File watching: a lizard-local extension the cloud answers
     // 501. watchEvents drains what happened since the previous call.
     PendingCall* watchFiles(const QString& sandboxId, const QString& path, bool recursive,
                             QObject* ctx, Done<QString> done);
@@ -125,11 +127,11 @@ public:
     PendingCall* unwatchFiles(const QString& sandboxId, const QString& watcherId, QObject* ctx,
                               Done<Unit> done);
 
-    // The sandbox's system log (client/logstream.h, lizardapi_logs.cpp): the last `tail` lines
+    // The sandbox's system log (client/logstream.h): the last `tail` lines
     // (0..10000), then new ones live. The returned object is owned by the caller (parent it).
     LogStream* followLogs(const QString& sandboxId, int tail);
 
-    // The activity log (client/lizardapi_activity.cpp): a lizard-local extension; the cloud
+    // The activity log: a lizard-local extension; the cloud
     // answers 404 and a lizard-local run with --no-activity 501. Entries after `since`.
     PendingCall* activity(const QString& sandboxId, qint64 since, int limit, QObject* ctx,
                           Done<ActivityPage> done);
@@ -137,13 +139,13 @@ public:
     // new one. The returned object is owned by the caller (parent it).
     ActivityStream* followActivity(const QString& sandboxId, qint64 since);
 
-    // Ports (client/lizardapi_ports.cpp). The API cannot list exposures:
+    // Ports. The API cannot list exposures:
     // callers keep what exposePort answered.
     PendingCall* exposePort(const QString& sandboxId, int port, QObject* ctx,
                             Done<ExposedPort> done);
     PendingCall* unexposePort(const QString& sandboxId, int port, QObject* ctx, Done<Unit> done);
 
-    // The screen of a desktop sandbox (client/lizardapi_desktop.cpp). Start is idempotent;
+    // The screen of a desktop sandbox. Start is idempotent;
     // `size` invalid: the server's default (1280×800). Other templates fail with
     // DESKTOP_NOT_SUPPORTED.
     PendingCall* startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
@@ -151,7 +153,7 @@ public:
     PendingCall* desktopInfo(const QString& sandboxId, QObject* ctx, Done<DesktopInfo> done);
     PendingCall* stopDesktop(const QString& sandboxId, QObject* ctx, Done<Unit> done);
 
-    // Lifecycle (client/lizardapi_lifecycle.cpp). Pause and resume answer at
+    // Lifecycle. Pause and resume answer at
     // once; the status then moves to paused / running (poll getSandbox). Restore is
     // createSandbox with CreateSandboxRequest::snapshotId.
     PendingCall* pauseSandbox(const QString& id, QObject* ctx, Done<Unit> done);
@@ -166,7 +168,7 @@ public:
     PendingCall* forkSandbox(const QString& id, int count, qint64 timeoutMs, QObject* ctx,
                              Done<QList<ForkEntry>> done);
 
-    // Volumes of a project (client/lizardapi_volumes.cpp). nameOrId: either.
+    // Volumes of a project. nameOrId: either.
     PendingCall* createVolume(const QString& projectId, const QString& name, int sizeGb,
                               QObject* ctx, Done<Volume> done);
     PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb,
@@ -179,7 +181,7 @@ public:
     PendingCall* deleteVolume(const QString& projectId, const QString& nameOrId, QObject* ctx,
                               Done<Unit> done);
 
-    // Files panel (client/lizardapi_transfer.cpp). Streaming transfers between
+    // Files panel. Streaming transfers between
     // a local file and the sandbox: never the whole file in memory; progress(bytes, total) runs
     // from the event loop; done gets the file's byte count. A download writes localPath
     // atomically (a failed or cancelled one leaves it untouched).
@@ -194,7 +196,7 @@ public:
     PendingCall* makeDir(const QString& sandboxId, const QString& path, QObject* ctx,
                          Done<Unit> done);
 
-    // API keys of the account (client/lizardapi_apikeys.cpp). readOnly asks for lizard-local's
+    // API keys of the account. readOnly asks for lizard-local's
     // read-only scope; otherwise the key has full access.
     PendingCall* listApiKeys(QObject* ctx, Done<QList<ApiKey>> done);
     PendingCall* createApiKey(const QString& name, bool readOnly, QObject* ctx,

@@ -1,6 +1,6 @@
 // LizardApi: the screen of a desktop sandbox.
 #include "client/apicall.h"
-#include "client/desktopmapping.h"
+#include "client/jsonmapping.h"
 #include "client/lizardapi.h"
 #include "client/requestbuilder.h"
 

@@ -2,9 +2,9 @@
 // add calls without touching each other's files.
 #include "client/apicall.h"
 #include "client/errormapping.h"
+#include "client/jsonmapping.h"
 #include "client/lizardapi.h"
 #include "client/pendingcallimpl.h"
-#include "client/portmapping.h"
 #include "client/requestbuilder.h"
 #include "client/urlencoding.h"
 

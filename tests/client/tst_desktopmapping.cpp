@@ -2,7 +2,7 @@
 // (models/desktop/screenaddress.h): the SDK's DesktopInfo shape, null sizes before the first
 // start, both URLs required; the page gets the embedded viewer's options and keeps its
 // credentials.
-#include "client/desktopmapping.h"
+#include "client/jsonmapping.h"
 #include "models/desktop/screenaddress.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // The expose answer (client/portmapping.h): the SDK's ExposedPort shape, tolerant of unknown
 // fields, strict about what a preview needs.
-#include "client/portmapping.h"
+#include "client/jsonmapping.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "client/portmapping.h"
+#include "client/jsonmapping.h"
 
 #include "client/errormapping.h"
 #include "client/jsonreader.h"

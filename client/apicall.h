@@ -9,7 +9,6 @@
 
 namespace lizard::client::apicall {
 
-
 // The caller's Outcome for an answer: the API's error, or what parse makes of the body.
 template <class T, class Parse>
 Outcome<T> mapAnswer(const HttpResponse& r, const QString& what, const Parse& parse)

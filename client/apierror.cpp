@@ -1,4 +1,4 @@
-// ApiError::toDisplayString (declared in types.h).
+// ApiError's functions (declared in types.h).
 #include "client/types.h"
 
 namespace lizard::client {
@@ -33,6 +33,15 @@ QString ApiError::toDisplayString() const
     if (what.isEmpty())
         text[0] = text[0].toUpper();
     return text;
+}
+
+ApiError ApiError::notConnected(const QString& what)
+{
+    ApiError e;
+    e.kind = Kind::Network;
+    e.message = QStringLiteral("not connected");
+    e.what = what;
+    return e;
 }
 
 } // namespace lizard::client

@@ -1,21 +1,14 @@
+// JSON of the desktop calls.
+#include "client/jsonhelpers.h"
 #include "client/jsonmapping.h"
-
-#include "client/errormapping.h"
-#include "client/jsonreader.h"
-
-#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
+using namespace jsonhelpers;
+
 Outcome<DesktopInfo> parseDesktopInfo(const QByteArray& body, const QString& what)
 {
-    using Json = nlohmann::json;
-    const Json j = Json::parse(body.constBegin(), body.constEnd(), nullptr, false);
-    if (j.is_discarded())
-        return protocolError(
-            QStringLiteral("the answer is not JSON: %1").arg(QString::fromUtf8(body.left(200))),
-            what);
-    try {
+    return parseWith<DesktopInfo>(body, what, [](const Json& j) {
         const JsonReader r(j, QStringLiteral("desktop"));
         DesktopInfo d;
         d.running = r.boolean("running", false);
@@ -24,13 +17,9 @@ Outcome<DesktopInfo> parseDesktopInfo(const QByteArray& body, const QString& wha
         d.url = r.requiredString("url");
         d.viewOnlyUrl = r.requiredString("viewOnlyUrl");
         if (d.width < 0 || d.height < 0)
-            return protocolError(QStringLiteral("the desktop's size is negative"), what);
+            throw JsonShapeError("the desktop's size is negative");
         return d;
-    } catch (const JsonShapeError& e) {
-        return protocolError(QString::fromStdString(e.what()), what);
-    } catch (const Json::exception& e) {
-        return protocolError(QString::fromStdString(e.what()), what);
-    }
+    });
 }
 
 } // namespace lizard::client

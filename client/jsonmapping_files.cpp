@@ -1,7 +1,6 @@
 // JSON of the file calls: entries, and the bodies of write, path and move.
-#include "client/jsonmapping.h"
-
 #include "client/jsonhelpers.h"
+#include "client/jsonmapping.h"
 
 namespace lizard::client {
 

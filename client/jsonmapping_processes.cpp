@@ -1,7 +1,6 @@
 // JSON of the exec and process calls.
-#include "client/jsonmapping.h"
-
 #include "client/jsonhelpers.h"
+#include "client/jsonmapping.h"
 
 namespace lizard::client {
 

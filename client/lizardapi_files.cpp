@@ -1,9 +1,8 @@
 // LizardApi: files of a sandbox read, written, listed, moved and removed whole.
-#include "client/lizardapi.h"
-
 #include "client/apicall.h"
 #include "client/curlmulti.h"
 #include "client/jsonmapping.h"
+#include "client/lizardapi.h"
 #include "client/requestbuilder.h"
 
 namespace lizard::client {

@@ -1,10 +1,9 @@
 // LizardApi: commands (exec, streaming exec) and processes of a sandbox.
-#include "client/lizardapi.h"
-
 #include "client/apicall.h"
 #include "client/curlmulti.h"
 #include "client/execstreamimpl.h"
 #include "client/jsonmapping.h"
+#include "client/lizardapi.h"
 #include "client/requestbuilder.h"
 
 namespace lizard::client {

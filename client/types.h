@@ -45,6 +45,8 @@ struct ApiError
 
     // "Create sandbox failed: 404 NOT_FOUND: sandbox sb_x not found" style text for the UI.
     QString toDisplayString() const;
+    // What a call made while the app has no connection fails with.
+    static ApiError notConnected(const QString& what);
 };
 
 struct Project

@@ -10,10 +10,7 @@ bool ApiKeys::connected(const QString& what, bool listing)
 {
     if (m_api)
         return true;
-    client::ApiError e;
-    e.kind = client::ApiError::Kind::Network;
-    e.what = what;
-    e.message = QStringLiteral("not connected");
+    const auto e = client::ApiError::notConnected(what);
     if (listing)
         emit listFailed(e);
     else

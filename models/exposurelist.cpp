@@ -8,25 +8,12 @@ using client::ApiError;
 using client::ExposedPort;
 using client::Outcome;
 
-namespace {
-
-ApiError notConnected(const QString& what)
-{
-    ApiError e;
-    e.kind = ApiError::Kind::Network;
-    e.message = QStringLiteral("not connected");
-    e.what = what;
-    return e;
-}
-
-} // namespace
-
 ExposureList::ExposureList(client::LizardApi* api, QObject* parent) : QObject(parent), m_api(api) {}
 
 void ExposureList::expose(const QString& sandboxId, int port, Done done)
 {
     if (!m_api) {
-        const ApiError e = notConnected(QStringLiteral("Expose port %1").arg(port));
+        const ApiError e = ApiError::notConnected(QStringLiteral("Expose port %1").arg(port));
         emit failed(e);
         if (done)
             done(e);
@@ -58,7 +45,7 @@ void ExposureList::ensureExposed(const QString& sandboxId, int port, Done done)
 void ExposureList::unexpose(const QString& sandboxId, int port, std::function<void(bool ok)> done)
 {
     if (!m_api) {
-        emit failed(notConnected(QStringLiteral("Unexpose port %1").arg(port)));
+        emit failed(ApiError::notConnected(QStringLiteral("Unexpose port %1").arg(port)));
         if (done)
             done(false);
         return;

@@ -41,6 +41,7 @@ protected:
     virtual void clearRows() = 0;
     // Bookkeeping of an answer; true when the caller should apply it (then emit refreshed()).
     bool fetchDone(quint64 generation, const client::ApiError* error, const QString& what);
+    bool failing() const { return m_failing; } // the last fetch failed
 
     // The first and last of columnCount columns whose text differs between a and b, or {-1, -1}.
     template <class T, class Text>

@@ -18,14 +18,6 @@ template <class T> client::Outcome<T> named(client::Outcome<T> outcome, const QS
     return error;
 }
 
-ApiError noConnection(const QString& what)
-{
-    ApiError error;
-    error.kind = ApiError::Kind::Network;
-    error.message = QStringLiteral("not connected");
-    error.what = what;
-    return error;
-}
 } // namespace
 
 SandboxActions::SandboxActions(client::LizardApi* api, SandboxTableModel* table, QObject* parent)
@@ -38,7 +30,7 @@ client::PendingCall* SandboxActions::create(const client::CreateSandboxRequest& 
 {
     const QString what = QStringLiteral("Create sandbox");
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return nullptr;
     }
     QPointer<SandboxTableModel> table = m_table;
@@ -57,7 +49,7 @@ void SandboxActions::kill(const QString& sandboxId, QObject* ctx, client::Done<c
 {
     const QString what = QStringLiteral("Kill sandbox %1").arg(sandboxId);
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     QPointer<SandboxTableModel> table = m_table;
@@ -73,7 +65,7 @@ void SandboxActions::extend(const QString& sandboxId, int minutes, QObject* ctx,
 {
     const QString what = QStringLiteral("Extend lifetime of %1").arg(sandboxId);
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     QPointer<SandboxTableModel> table = m_table;
@@ -103,7 +95,7 @@ void SandboxActions::runLifecycle(const QString& sandboxId, const QString& what,
                                   Call call, std::function<void(const client::Outcome<T>&)> always)
 {
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     setBusy(sandboxId, activity);
@@ -191,7 +183,7 @@ void SandboxActions::list(const QString& projectId, QObject* ctx,
 {
     const QString what = QStringLiteral("List sandboxes");
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     m_api->listSandboxes(projectId, ctx,
@@ -203,7 +195,7 @@ void SandboxActions::listVolumes(const QString& projectId, QObject* ctx,
 {
     const QString what = QStringLiteral("List volumes");
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     m_api->listVolumes(projectId, ctx,
@@ -215,7 +207,7 @@ void SandboxActions::startDesktop(const QString& sandboxId, QSize size, QObject*
 {
     const QString what = QStringLiteral("Start the desktop of %1").arg(sandboxId);
     if (m_api == nullptr) {
-        done(noConnection(what));
+        done(ApiError::notConnected(what));
         return;
     }
     m_api->startDesktop(sandboxId, size, ctx,

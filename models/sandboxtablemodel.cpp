@@ -10,39 +10,11 @@ namespace lizard::models {
 using client::SandboxInfo;
 
 SandboxTableModel::SandboxTableModel(client::LizardApi* api, QObject* parent)
-    : QAbstractTableModel(parent), m_api(api),
-      m_clock([] { return QDateTime::currentDateTimeUtc(); })
+    : PolledTableModel(api, parent), m_clock([] { return QDateTime::currentDateTimeUtc(); })
 {
-    m_pollTimer.setInterval(2000);
     m_tickTimer.setInterval(1000);
-    connect(&m_pollTimer, &QTimer::timeout, this, &SandboxTableModel::refresh);
     connect(&m_tickTimer, &QTimer::timeout, this, &SandboxTableModel::tick);
-    m_pollTimer.start();
     m_tickTimer.start();
-}
-
-void SandboxTableModel::setProjectId(const QString& projectId)
-{
-    if (m_inFlight)
-        m_inFlight->cancel();
-    ++m_generation;
-    m_projectId = projectId;
-    setLoadState(false, m_failing);
-    if (!m_rows.isEmpty()) {
-        beginRemoveRows({}, 0, int(m_rows.size()) - 1);
-        m_rows.clear();
-        endRemoveRows();
-    }
-    refresh();
-}
-
-void SandboxTableModel::setPollInterval(int ms)
-{
-    if (ms <= 0) {
-        m_pollTimer.stop();
-        return;
-    }
-    m_pollTimer.start(ms);
 }
 
 void SandboxTableModel::setTickInterval(int ms)
@@ -50,104 +22,53 @@ void SandboxTableModel::setTickInterval(int ms)
     m_tickTimer.start(qMax(10, ms));
 }
 
-void SandboxTableModel::refresh()
+void SandboxTableModel::clearRows()
 {
-    if (m_api == nullptr || m_projectId.isEmpty())
-        return;
-    if (m_inFlight) {
-        m_refreshAgain = true;
-        return;
+    setLoaded(false);
+    if (!m_rows.isEmpty()) {
+        beginRemoveRows({}, 0, int(m_rows.size()) - 1);
+        m_rows.clear();
+        endRemoveRows();
     }
-    m_refreshAgain = false;
-    const quint64 generation = m_generation;
-    m_inFlight = m_api->listSandboxes(m_projectId, this, [this, generation](auto outcome) {
-        m_inFlight = nullptr;
-        if (m_refreshAgain)
-            QTimer::singleShot(0, this, &SandboxTableModel::refresh);
-        if (generation != m_generation)
-            return; // an answer for the project we showed before
-        if (!outcome) {
-            if (!m_failing) {
-                setLoadState(m_loaded, true);
-                client::ApiError error = outcome.error();
-                if (error.what.isEmpty())
-                    error.what = QStringLiteral("List sandboxes");
-                emit refreshFailed(error);
-            }
-            return;
-        }
-        const bool recovered = m_failing;
-        applySandboxes(outcome.value());
-        setLoadState(true, false);
-        if (recovered)
-            emit refreshRecovered();
-        emit refreshed();
+}
+
+client::PendingCall* SandboxTableModel::startFetch(const QString& projectId, quint64 generation)
+{
+    return api()->listSandboxes(projectId, this, [this, generation](auto outcome) {
+        const bool apply = fetchDone(generation, outcome ? nullptr : &outcome.error(),
+                                     QStringLiteral("List sandboxes"));
+        if (apply)
+            applySandboxes(outcome.value());
+        setLoaded(m_loaded || apply);
+        if (apply)
+            emit refreshed();
     });
 }
 
-void SandboxTableModel::setLoadState(bool loaded, bool failing)
+void SandboxTableModel::setLoaded(bool loaded)
 {
-    const bool before = isLoaded();
     m_loaded = loaded;
-    m_failing = failing;
-    if (isLoaded() != before)
-        emit loadedChanged(isLoaded());
+    if (isLoaded() != m_wasLoaded) {
+        m_wasLoaded = isLoaded();
+        emit loadedChanged(m_wasLoaded);
+    }
 }
 
 void SandboxTableModel::applySandboxes(const QList<SandboxInfo>& fresh)
 {
-    QSet<QString> freshIds;
-    for (const auto& info : fresh)
-        freshIds.insert(info.sandboxId);
-    // Remove rows that are gone, in contiguous runs from the bottom up.
-    for (int row = int(m_rows.size()) - 1; row >= 0;) {
-        if (freshIds.contains(m_rows.at(row).sandboxId)) {
-            --row;
-            continue;
-        }
-        int first = row;
-        while (first > 0 && !freshIds.contains(m_rows.at(first - 1).sandboxId))
-            --first;
-        beginRemoveRows({}, first, row);
-        m_rows.remove(first, row - first + 1);
-        endRemoveRows();
-        row = first - 1;
-    }
-    QList<SandboxInfo> added;
-    for (const auto& info : fresh) {
-        const int row = rowOf(info.sandboxId);
-        if (row >= 0)
-            updateRow(row, info);
-        else
-            added.append(info);
-    }
-    if (!added.isEmpty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        m_rows.append(added);
-        endInsertRows();
-    }
-}
-
-void SandboxTableModel::updateRow(int row, const SandboxInfo& info)
-{
-    SandboxInfo& current = m_rows[row];
-    if (!sandboxRowDiffers(current, info))
-        return;
-    const QDateTime now = m_clock();
-    int firstCol = -1;
-    int lastCol = -1;
-    for (int col = 0; col < SandboxColumn::Count; ++col) {
-        if (sandboxCellText(current, col, now) != sandboxCellText(info, col, now)) {
-            if (firstCol < 0)
-                firstCol = col;
-            lastCol = col;
-        }
-    }
-    current = info;
-    if (firstCol < 0) // only hidden fields changed: still tell views the row's roles changed
-        firstCol = lastCol = SandboxColumn::Status;
-    emit dataChanged(index(row, firstCol), index(row, lastCol));
+    const auto key = [](const SandboxInfo& s) { return s.sandboxId; };
+    applyRows(m_rows, fresh, key, [this](const SandboxInfo& a, const SandboxInfo& b) {
+        if (!sandboxRowDiffers(a, b))
+            return std::pair<int, int>{-1, -1};
+        const QDateTime now = m_clock();
+        const auto cols =
+            changedColumns(a, b, SandboxColumn::Count, [now](const SandboxInfo& s, int col) {
+                return sandboxCellText(s, col, now);
+            });
+        // Only hidden fields changed: still tell views the row's roles changed.
+        return cols.first < 0 ? std::pair<int, int>{SandboxColumn::Status, SandboxColumn::Status}
+                              : cols;
+    });
 }
 
 void SandboxTableModel::tick()

@@ -1,12 +1,11 @@
 #pragma once
-// The sandboxes of one project as a table. Polls the server (every 2 s by default) and
-// applies each answer as minimal row inserts/removes and dataChanged; the "time left"
-// column ticks every second without refetching.
+// The sandboxes of one project as a table. Polls the server like the other project tables
+// (PolledTableModel: every 2 s by default, each answer applied as minimal row inserts/removes
+// and dataChanged); the "time left" column ticks every second without refetching.
 
 #include "client/outcome.h"
-#include "client/pendingcall.h"
+#include "models/polledtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QDateTime>
 #include <QHash>
 #include <QPointer>
@@ -19,7 +18,7 @@ class LizardApi;
 
 namespace lizard::models {
 
-class SandboxTableModel : public QAbstractTableModel
+class SandboxTableModel : public PolledTableModel
 {
     Q_OBJECT
 public:
@@ -27,14 +26,10 @@ public:
 
     explicit SandboxTableModel(client::LizardApi* api, QObject* parent = nullptr);
 
-    void setProjectId(const QString& projectId); // clears the rows and fetches
-    QString projectId() const { return m_projectId; }
-    void setPollInterval(int ms); // 0 = no polling
     void setTickInterval(int ms);
-    void refresh(); // fetch now (or right after the one in flight)
     // The list of the current project arrived and the last fetch succeeded: an empty table then
     // means the project has no sandboxes (not "not loaded yet" or "the server failed").
-    bool isLoaded() const { return m_loaded && !m_failing; }
+    bool isLoaded() const { return m_loaded && !failing(); }
 
     int rowOf(const QString& sandboxId) const;
     const client::SandboxInfo& sandboxAt(int row) const { return m_rows.at(row); }
@@ -56,26 +51,20 @@ public:
     void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
 
 signals:
-    void refreshed();
-    void refreshFailed(const lizard::client::ApiError& error); // once per failure streak
-    void refreshRecovered();
     void loadedChanged(bool loaded); // isLoaded() changed
+
+protected:
+    client::PendingCall* startFetch(const QString& projectId, quint64 generation) override;
+    void clearRows() override;
 
 private:
     void tick();
-    void updateRow(int row, const client::SandboxInfo& info);
-    void setLoadState(bool loaded, bool failing);
+    void setLoaded(bool loaded); // emits loadedChanged when isLoaded() changes
 
-    QPointer<client::LizardApi> m_api;
-    QString m_projectId;
     QList<client::SandboxInfo> m_rows;
     QHash<QString, QString> m_activity;
-    QPointer<client::PendingCall> m_inFlight;
-    quint64 m_generation = 0;
-    bool m_failing = false;
-    bool m_loaded = false;       // an answer for m_projectId arrived
-    bool m_refreshAgain = false; // a refresh was asked for while one was in flight
-    QTimer m_pollTimer;
+    bool m_loaded = false;    // an answer for the project arrived
+    bool m_wasLoaded = false; // isLoaded() as last reported
     QTimer m_tickTimer;
     std::function<QDateTime()> m_clock;
 };

@@ -21,12 +21,8 @@ bool isLocalServer(const client::LizardApi* api)
 
 void askWhoAmI(client::LizardApi* api, QObject* ctx, client::Done<client::WhoAmI> done)
 {
-    if (!api) {
-        client::ApiError e;
-        e.kind = client::ApiError::Kind::Network;
-        e.message = QStringLiteral("not connected");
-        return done(e);
-    }
+    if (!api)
+        return done(client::ApiError::notConnected(QStringLiteral("Who am I")));
     api->whoAmI(ctx, std::move(done));
 }
 

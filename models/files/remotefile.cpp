@@ -8,24 +8,11 @@ using client::ApiError;
 using client::FileEntry;
 using client::Outcome;
 
-namespace {
-
-ApiError notConnected(const QString& what)
-{
-    ApiError e;
-    e.kind = ApiError::Kind::Network;
-    e.what = what;
-    e.message = QStringLiteral("not connected");
-    return e;
-}
-
-} // namespace
-
 void RemoteFile::open(client::LizardApi* api, const QString& sandboxId, const QString& path,
                       qint64 maxBytes, QObject* ctx, client::Done<Opened> done)
 {
     if (!api)
-        return done(notConnected(QStringLiteral("Open %1").arg(path)));
+        return done(ApiError::notConnected(QStringLiteral("Open %1").arg(path)));
     QPointer<client::LizardApi> guard(api);
     api->statFile(
         sandboxId, path, ctx, [guard, sandboxId, maxBytes, ctx, done](Outcome<FileEntry> st) {
@@ -35,7 +22,8 @@ void RemoteFile::open(client::LizardApi* api, const QString& sandboxId, const QS
             if (opened.entry.type == QLatin1String("dir") || opened.entry.size > maxBytes)
                 return done(opened);
             if (!guard)
-                return done(notConnected(QStringLiteral("Open %1").arg(opened.entry.path)));
+                return done(
+                    ApiError::notConnected(QStringLiteral("Open %1").arg(opened.entry.path)));
             guard->readFile(sandboxId, opened.entry.path, ctx,
                             [opened, done](Outcome<QByteArray> r) mutable {
                                 if (!r)
@@ -56,7 +44,7 @@ RemoteFile::RemoteFile(client::LizardApi* api, const QString& sandboxId, const F
 void RemoteFile::checkUnchanged(client::Done<QString> done)
 {
     if (!m_api)
-        return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
+        return done(ApiError::notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
     m_api->statFile(m_sandboxId, m_entry.path, this, [this, done](Outcome<FileEntry> r) {
         if (!r && r.error().kind != ApiError::Kind::NotFound)
             return done(r.error());
@@ -75,12 +63,12 @@ void RemoteFile::checkUnchanged(client::Done<QString> done)
 void RemoteFile::save(const QByteArray& bytes, client::Done<FileEntry> done)
 {
     if (!m_api)
-        return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
+        return done(ApiError::notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
     m_api->writeFile(m_sandboxId, m_entry.path, bytes, this, [this, done](Outcome<client::Unit> r) {
         if (!r)
             return done(r.error());
         if (!m_api)
-            return done(notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
+            return done(ApiError::notConnected(QStringLiteral("Save %1").arg(m_entry.path)));
         // The new baseline: what the sandbox says now that our bytes are there.
         m_api->statFile(m_sandboxId, m_entry.path, this, [this, done](Outcome<FileEntry> st) {
             if (st)

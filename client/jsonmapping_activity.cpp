@@ -68,55 +68,69 @@ QList<ActivityRunEvent> runEvents(const Json* events)
     return out;
 }
 
+// Which field of the entry each key fills, by the type JsonReader reads it as.
+using E = ActivityEntry;
+const std::pair<const char*, QString E::*> kStrings[] = {{"time", &E::time},
+                                                         {"kind", &E::kind},
+                                                         {"cwd", &E::cwd},
+                                                         {"user", &E::user},
+                                                         {"start", &E::start},
+                                                         {"end", &E::end},
+                                                         {"message", &E::message},
+                                                         {"stdoutHead", &E::stdoutHead},
+                                                         {"stderrHead", &E::stderrHead},
+                                                         {"context", &E::context},
+                                                         {"language", &E::language},
+                                                         {"code", &E::code},
+                                                         {"via", &E::via},
+                                                         {"path", &E::path},
+                                                         {"from", &E::from},
+                                                         {"to", &E::to},
+                                                         {"template", &E::templateName},
+                                                         {"name", &E::name},
+                                                         {"snapshotId", &E::snapshotId},
+                                                         {"endAt", &E::endAt},
+                                                         {"reason", &E::reason}};
+const std::pair<const char*, std::optional<QString> E::*> kOptionalStrings[] = {
+    {"command", &E::command},
+    {"error", &E::error},
+    {"stdoutTail", &E::stdoutTail},
+    {"stderrTail", &E::stderrTail}};
+const std::pair<const char*, QStringList E::*> kLists[] = {
+    {"argv", &E::argv}, {"envNames", &E::envNames}, {"forks", &E::forks}};
+const std::pair<const char*, qint64 E::*> kIntegers[] = {{"seq", &E::seq},
+                                                         {"durationMs", &E::durationMs},
+                                                         {"stdoutBytes", &E::stdoutBytes},
+                                                         {"stderrBytes", &E::stderrBytes}};
+const std::pair<const char*, int E::*> kInts[] = {{"count", &E::count}, {"port", &E::port}};
+const std::pair<const char*, bool E::*> kFlags[] = {{"housekeeping", &E::housekeeping},
+                                                    {"timedOut", &E::timedOut},
+                                                    {"cancelled", &E::cancelled},
+                                                    {"eventsTruncated", &E::eventsTruncated}};
+
 ActivityEntry entryFromJson(const JsonReader& e)
 {
     ActivityEntry a;
-    a.seq = e.integer("seq");
-    a.time = e.string("time");
-    a.kind = e.string("kind");
-    a.housekeeping = e.boolean("housekeeping", false);
-    a.argv = e.stringList("argv");
-    a.command = e.optionalString("command");
-    a.cwd = e.string("cwd");
-    a.user = e.string("user");
-    a.envNames = e.stringList("envNames");
-    a.start = e.string("start");
-    a.end = e.string("end");
-    a.durationMs = e.integer("durationMs");
+    for (const auto& [key, field] : kStrings)
+        a.*field = e.string(key);
+    for (const auto& [key, field] : kOptionalStrings)
+        a.*field = e.optionalString(key);
+    for (const auto& [key, field] : kLists)
+        a.*field = e.stringList(key);
+    for (const auto& [key, field] : kIntegers)
+        a.*field = e.integer(key);
+    for (const auto& [key, field] : kInts)
+        a.*field = int(e.integer(key));
+    for (const auto& [key, field] : kFlags)
+        a.*field = e.boolean(key, false);
     if (e.has("exitCode"))
         a.exitCode = int(e.integer("exitCode"));
-    a.timedOut = e.boolean("timedOut", false);
-    a.cancelled = e.boolean("cancelled", false);
-    a.error = e.optionalString("error");
-    a.message = e.string("message");
-    a.stdoutBytes = e.integer("stdoutBytes");
-    a.stderrBytes = e.integer("stderrBytes");
-    a.stdoutHead = e.string("stdoutHead");
-    a.stderrHead = e.string("stderrHead");
-    a.stdoutTail = e.optionalString("stdoutTail");
-    a.stderrTail = e.optionalString("stderrTail");
-    a.context = e.string("context");
-    a.language = e.string("language");
-    a.code = e.string("code");
-    a.via = e.string("via");
     a.events = runEvents(e.find("events"));
-    a.eventsTruncated = e.boolean("eventsTruncated", false);
-    a.path = e.string("path");
-    a.from = e.string("from");
-    a.to = e.string("to");
     // `size` is a fileWrite's bytes and a create's size name.
     if (const Json* size = e.find("size"); size != nullptr && size->is_string())
         a.sizeName = e.string("size");
     else
         a.size = e.integer("size");
-    a.templateName = e.string("template");
-    a.name = e.string("name");
-    a.snapshotId = e.string("snapshotId");
-    a.forks = e.stringList("forks");
-    a.count = int(e.integer("count"));
-    a.port = int(e.integer("port"));
-    a.endAt = e.string("endAt");
-    a.reason = e.string("reason");
     return a;
 }
 

@@ -1,9 +1,9 @@
 #include "client/activitystreamimpl.h"
 
 #include "client/errormapping.h"
+#include "client/jsonmapping.h"
 
 #include <QPointer>
-#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
@@ -65,14 +65,11 @@ bool ActivityStreamImpl::handleEvents(const QList<SseEvent>& events)
             }
             return m_stream.finishWith(e);
         }
-        const QByteArray data = ev.data.toUtf8();
-        auto entry = nlohmann::json::parse(data.constBegin(), data.constEnd(), nullptr, false);
-        // Like the JSON route's reader: an entry is an object with its seq; nothing else is ours.
-        const auto seq = entry.is_object() ? entry.find("seq") : entry.end();
-        if (!entry.is_object() || seq == entry.end() || !seq->is_number_unsigned())
-            continue;
-        batch.lastSeq = seq->get<qint64>();
-        batch.entries.push_back(std::move(entry));
+        std::optional<ActivityEntry> entry = parseActivityEntry(ev.data.toUtf8());
+        if (!entry)
+            continue; // as the JSON route's reader: an entry the app cannot read is left out
+        batch.lastSeq = entry->seq;
+        batch.entries.push_back(std::move(*entry));
     }
     if (batch.entries.empty())
         return true;

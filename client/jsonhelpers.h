@@ -2,6 +2,7 @@
 // Internal to the JSON mapping files (jsonmapping*.cpp): parse a body with a shape function,
 // lists of items, dumping, and the sandbox info shape that other answers embed.
 
+#include "client/activitypage.h"
 #include "client/errormapping.h"
 #include "client/jsonreader.h"
 #include "client/outcome.h"
@@ -58,6 +59,9 @@ template <class T, class Item> QList<T> listOf(const Json& j, const char* where,
         out.append(item(e));
     return out;
 }
+
+// One activity entry (jsonmapping_activity.cpp); nullopt for one the app cannot read.
+std::optional<ActivityEntry> activityEntryFromJson(const Json& value);
 
 // The sandbox info object (accepts `id` for `sandboxId`); defined in jsonmapping.cpp.
 SandboxInfo sandboxFromJson(const Json& j);

@@ -3,6 +3,7 @@
 // unknown ones; a field of the wrong type (or a body that is not JSON) gives an ApiError of
 // kind Protocol. Builders produce exactly the bodies the official SDK sends.
 
+#include "client/activitypage.h"
 #include "client/outcome.h"
 #include "client/types.h"
 
@@ -33,6 +34,12 @@ Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString
 // Volumes.
 Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
+
+// The activity log (jsonmapping_activity.cpp): a page of the JSON route, and one entry (an SSE
+// event's data); an entry that is not an object with its seq, or has a field of the wrong type,
+// is left out (nullopt), never an error.
+Outcome<ActivityPage> parseActivityPage(const QByteArray& body, const QString& what = {});
+std::optional<ActivityEntry> parseActivityEntry(const QByteArray& text);
 
 // Builders.
 QByteArray nameBody(const QString& name); // {"name": ...}

@@ -144,4 +144,13 @@ QMap<QString, QString> JsonReader::stringMap(const char* key) const
     return out;
 }
 
+QString stringField(const nlohmann::json& object, const char* key)
+{
+    if (!object.is_object())
+        return {};
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                 : QString();
+}
+
 } // namespace lizard::client

@@ -36,6 +36,7 @@ public:
     QStringList stringList(const char* key) const;
     QMap<QString, QString> stringMap(const char* key) const;
     const nlohmann::json* find(const char* key) const; // nullptr when absent or null
+    const nlohmann::json& value() const { return m_value; }
 
     [[noreturn]] void fail(const char* key, const char* expected) const;
 
@@ -43,5 +44,9 @@ private:
     const nlohmann::json& m_value;
     QString m_where;
 };
+
+// The string field `key` of an object, or "" when it is absent or not a string: for readers
+// that skip what they do not understand instead of refusing it (stream events, log lines).
+QString stringField(const nlohmann::json& object, const char* key);
 
 } // namespace lizard::client

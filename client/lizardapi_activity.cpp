@@ -2,8 +2,7 @@
 // SSE), a lizard-local extension.
 #include "client/activitystreamimpl.h"
 #include "client/apicall.h"
-#include "client/jsonhelpers.h"
-#include "client/jsonreader.h"
+#include "client/jsonmapping.h"
 #include "client/lizardapi.h"
 #include "client/requestbuilder.h"
 #include "client/urlencoding.h"
@@ -11,28 +10,6 @@
 namespace lizard::client {
 
 using namespace apicall;
-using namespace jsonhelpers;
-
-namespace {
-
-Outcome<ActivityPage> parseActivityPage(const QByteArray& body, const QString& what)
-{
-    return parseWith<ActivityPage>(body, what, [](const Json& j) {
-        ActivityPage page;
-        const auto entries = j.find("entries");
-        if (!j.is_object() || entries == j.end() || !entries->is_array())
-            throw JsonShapeError("the activity answer has no \"entries\" array");
-        for (const Json& e : *entries) {
-            if (e.is_object() && e.contains("seq") && e["seq"].is_number_unsigned())
-                page.entries.push_back(e);
-        }
-        page.lastSeq = j.value("lastSeq", qint64(0));
-        page.more = j.value("more", false);
-        return page;
-    });
-}
-
-} // namespace
 
 PendingCall* LizardApi::activity(const QString& sandboxId, qint64 since, int limit, QObject* ctx,
                                  Done<ActivityPage> done)

@@ -1,6 +1,7 @@
 #include "client/logstreamimpl.h"
 
 #include "client/errormapping.h"
+#include "client/jsonreader.h"
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -11,13 +12,6 @@ namespace lizard::client {
 namespace {
 
 using Json = nlohmann::json;
-
-QString stringField(const Json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                            : QString();
-}
 
 // The cloud does not offer sandbox logs yet (501), an older lizard-local neither: say so
 // plainly rather than as a server failure.

@@ -1,73 +1,45 @@
 #include "notebook/activitynotebook.h"
 
+#include "notebook/clientcoderunner.h"
+
 namespace lizard::notebook {
+
+using client::ActivityRunEvent;
 
 namespace {
 
-QString str(const nlohmann::json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                            : QString();
-}
-
-RichOutput richFromEvent(const nlohmann::json& ev)
-{
-    RichOutput out;
-    const bool display = ev.value("display", true);
-    out.kind = display ? RichOutput::Kind::DisplayData : RichOutput::Kind::ExecuteResult;
-    if (!display && ev.contains("execution_count") && ev["execution_count"].is_number_integer())
-        out.executionCount = ev["execution_count"].get<int>();
-    out.displayId = str(ev, "display_id");
-    // Our runner sends every MIME type in `bundle`; the SDK's only the best one in mime/data.
-    nlohmann::json bundle = ev.value("bundle", nlohmann::json::object());
-    if (!bundle.is_object() || bundle.empty())
-        bundle = {{ev.value("mime", std::string("text/plain")), ev.value("data", std::string())}};
-    for (const auto& [mime, value] : bundle.items()) {
-        if (isJsonMime(QString::fromStdString(mime)) && value.is_string()) {
-            // JSON values travel as JSON text; nbformat keeps them as JSON.
-            nlohmann::json parsed = nlohmann::json::parse(value.get<std::string>(), nullptr, false);
-            out.data[mime] = parsed.is_discarded() ? value : parsed;
-        } else {
-            out.data[mime] = value;
-        }
-    }
-    if (const auto it = ev.find("metadata"); it != ev.end() && it->is_object())
-        out.metadata = *it;
-    return out;
-}
-
-ErrorOutput errorFromEvent(const nlohmann::json& ev)
+ErrorOutput errorOutput(const client::ExecutionError& error)
 {
     ErrorOutput out;
-    out.ename = str(ev, "name");
-    out.evalue = str(ev, "message");
-    QString traceback = str(ev, "traceback_ansi");
-    if (traceback.isEmpty())
-        traceback = str(ev, "traceback");
+    out.ename = error.name;
+    out.evalue = error.message;
+    const QString& traceback =
+        error.tracebackAnsi.isEmpty() ? error.traceback : error.tracebackAnsi;
     out.traceback = traceback.split(QLatin1Char('\n'));
     return out;
 }
 
 } // namespace
 
-OutputList outputsFromRunnerEvents(const nlohmann::json& events)
+OutputList outputsFromRunnerEvents(const QList<ActivityRunEvent>& events)
 {
     std::vector<Output> outs;
-    if (!events.is_array())
-        return {};
-    for (const auto& ev : events) {
-        if (!ev.is_object())
-            continue;
-        const std::string type = ev.value("type", std::string());
-        if (type == "stdout" || type == "stderr") {
-            Output next = StreamOutput{QString::fromStdString(type), str(ev, "data"), std::nullopt};
+    for (const ActivityRunEvent& ev : events) {
+        switch (ev.type) {
+        case ActivityRunEvent::Type::Stdout:
+        case ActivityRunEvent::Type::Stderr: {
+            const bool out = ev.type == ActivityRunEvent::Type::Stdout;
+            Output next = StreamOutput{out ? QStringLiteral("stdout") : QStringLiteral("stderr"),
+                                       ev.text, std::nullopt};
             if (outs.empty() || !mergeStream(outs.back(), next))
                 outs.push_back(std::move(next));
-        } else if (type == "result") {
-            outs.push_back(richFromEvent(ev));
-        } else if (type == "update_display") {
-            RichOutput updated = richFromEvent(ev);
+            break;
+        }
+        case ActivityRunEvent::Type::Result:
+            outs.push_back(ClientCodeRunner::toRichOutput(ev.result));
+            break;
+        case ActivityRunEvent::Type::UpdateDisplay: {
+            const RichOutput updated = ClientCodeRunner::toRichOutput(ev.result);
             for (Output& o : outs) {
                 if (auto* rich = std::get_if<RichOutput>(&o);
                     rich && !updated.displayId.isEmpty() && rich->displayId == updated.displayId) {
@@ -75,10 +47,16 @@ OutputList outputsFromRunnerEvents(const nlohmann::json& events)
                     rich->metadata = updated.metadata;
                 }
             }
-        } else if (type == "clear_output") {
+            break;
+        }
+        case ActivityRunEvent::Type::ClearOutput:
             outs.clear();
-        } else if (type == "error") {
-            outs.push_back(errorFromEvent(ev));
+            break;
+        case ActivityRunEvent::Type::Error:
+            outs.push_back(errorOutput(ev.error));
+            break;
+        default:
+            break;
         }
     }
     OutputList list;
@@ -87,43 +65,40 @@ OutputList outputsFromRunnerEvents(const nlohmann::json& events)
     return list;
 }
 
-CellData cellFromRunCode(const nlohmann::json& entry)
+CellData cellFromRunCode(const client::ActivityEntry& entry)
 {
     CellData cell;
     cell.type = CellType::Code;
-    cell.source = str(entry, "code");
-    const nlohmann::json events = entry.value("events", nlohmann::json::array());
-    cell.outputs = outputsFromRunnerEvents(events);
-    for (const auto& ev : events) {
-        if (ev.is_object() && ev.value("type", std::string()) == "done" &&
-            ev.contains("execution_count") && ev["execution_count"].is_number_integer())
-            cell.executionCount = ev["execution_count"].get<int>();
+    cell.source = entry.code;
+    cell.outputs = outputsFromRunnerEvents(entry.events);
+    for (const ActivityRunEvent& ev : entry.events) {
+        if (ev.type == ActivityRunEvent::Type::Done && ev.executionCount)
+            cell.executionCount = *ev.executionCount;
     }
     return cell;
 }
 
-QString activityLanguage(const nlohmann::json& entry)
+QString activityLanguage(const client::ActivityEntry& entry)
 {
-    const QString lang = str(entry, "language");
-    return lang.isEmpty() ? QStringLiteral("python") : lang;
+    return entry.language.isEmpty() ? QStringLiteral("python") : entry.language;
 }
 
-QString activityContextId(const nlohmann::json& entry)
+QString activityContextId(const client::ActivityEntry& entry)
 {
-    const QString context = str(entry, "context");
-    return context.isEmpty() ? QStringLiteral("default-") + activityLanguage(entry) : context;
+    return entry.context.isEmpty() ? QStringLiteral("default-") + activityLanguage(entry)
+                                   : entry.context;
 }
 
-NotebookData notebookFromActivity(const std::vector<nlohmann::json>& entries,
+NotebookData notebookFromActivity(const std::vector<client::ActivityEntry>& entries,
                                   const QString& contextId)
 {
     NotebookData data;
     QString language;
-    for (const auto& e : entries) {
-        if (e.value("kind", std::string()) != "runCode" || activityContextId(e) != contextId)
+    for (const client::ActivityEntry& e : entries) {
+        if (e.kind != QLatin1String("runCode") || activityContextId(e) != contextId)
             continue;
-        if (language.isEmpty() && e.contains("language"))
-            language = activityLanguage(e);
+        if (language.isEmpty() && !e.language.isEmpty())
+            language = e.language;
         data.cells.push_back(cellFromRunCode(e));
     }
     if (language.isEmpty())

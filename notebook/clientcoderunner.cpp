@@ -3,8 +3,6 @@
 #include "client/keytransport.h"
 #include "client/lizardapi.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -114,12 +112,8 @@ RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
             out.data[it.key().toStdString()] = value;
         }
     }
-    if (!result.metadata.isEmpty()) {
-        const QByteArray meta = QJsonDocument(result.metadata).toJson(QJsonDocument::Compact);
-        out.metadata = nlohmann::json::parse(meta.constData(), nullptr, false);
-        if (out.metadata.is_discarded())
-            out.metadata = nlohmann::json::object();
-    }
+    if (result.metadata.is_object() && !result.metadata.empty())
+        out.metadata = result.metadata;
     return out;
 }
 
@@ -289,14 +283,25 @@ void ClientCodeRunner::listVariables(const QString& name, QObject* ctx, Variable
 namespace {
 
 // A table call after the sandbox connection went: answered like any other, from the event loop.
-void answerGone(QObject* context, ClientCodeRunner::TableRowsDone done)
+template <class Done, class Empty> void answerGone(QObject* context, Done done, Empty empty)
 {
     QMetaObject::invokeMethod(
         context,
-        [done = std::move(done)] {
-            done(nlohmann::json(), QStringLiteral("the sandbox connection is gone"));
+        [done = std::move(done), empty] {
+            done(empty, QStringLiteral("the sandbox connection is gone"));
         },
         Qt::QueuedConnection);
+}
+
+// The answer, or what stands instead of it and why.
+template <class T, class Done> auto answer(Done done)
+{
+    return [done = std::move(done)](client::Outcome<T> result) {
+        if (result)
+            done(std::move(result.value()), QString());
+        else
+            done(T{}, result.error().message);
+    };
 }
 
 } // namespace
@@ -305,36 +310,20 @@ void ClientCodeRunner::tableRows(const TableRowsRequest& request, QObject* ctx, 
 {
     QObject* context = ctx ? ctx : this;
     if (!m_interpreter)
-        return answerGone(context, std::move(done));
-    QJsonObject query{{QStringLiteral("handle"), request.handle},
-                      {QStringLiteral("start"), request.start},
-                      {QStringLiteral("count"), request.count}};
-    if (request.column) {
-        query.insert(QStringLiteral("column"), *request.column);
-        query.insert(QStringLiteral("ascending"), request.ascending);
-    }
-    m_interpreter->tableRows(request.context, query, context, jsonAnswer(std::move(done)));
+        return answerGone(context, std::move(done), client::TableRows{});
+    const client::TableRowsQuery query{request.handle, request.start, request.count, request.column,
+                                       request.ascending};
+    m_interpreter->tableRows(request.context, query, context,
+                             answer<client::TableRows>(std::move(done)));
 }
 
-void ClientCodeRunner::tableForVariable(const QString& name, QObject* ctx, TableRowsDone done)
+void ClientCodeRunner::tableForVariable(const QString& name, QObject* ctx, TableDone done)
 {
     QObject* context = ctx ? ctx : this;
     if (!m_interpreter)
-        return answerGone(context, std::move(done));
+        return answerGone(context, std::move(done), nlohmann::json());
     m_interpreter->tableForVariable(m_contextId, m_language, name, context,
-                                    jsonAnswer(std::move(done)));
-}
-
-std::function<void(client::Outcome<QJsonObject>)> ClientCodeRunner::jsonAnswer(TableRowsDone done)
-{
-    return [done = std::move(done)](client::Outcome<QJsonObject> result) {
-        if (!result) {
-            done(nlohmann::json(), result.error().message);
-            return;
-        }
-        const QByteArray text = QJsonDocument(result.value()).toJson(QJsonDocument::Compact);
-        done(nlohmann::json::parse(text.constData(), nullptr, false), QString());
-    };
+                                    answer<nlohmann::json>(std::move(done)));
 }
 
 } // namespace lizard::notebook

@@ -48,7 +48,7 @@ public:
     void inspect(const QString& code, int cursor, QObject* ctx, InspectDone done) override;
     void listVariables(const QString& name, QObject* ctx, VariablesDone done) override;
     void tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done) override;
-    void tableForVariable(const QString& name, QObject* ctx, TableRowsDone done) override;
+    void tableForVariable(const QString& name, QObject* ctx, TableDone done) override;
     // A fresh kernel for the context (variables gone); `done` gets an empty string or the error.
     void restart(std::function<void(QString error)> done);
 
@@ -68,8 +68,6 @@ private:
     QString serverName() const;
     void onInterpreterState(const QString& contextId, client::KernelState state);
     void startRun(const QString& code, const QHash<QString, QString>& envs);
-    // A runner's ok event handed on as JSON (tableRows, tableForVariable).
-    static std::function<void(client::Outcome<QJsonObject>)> jsonAnswer(TableRowsDone done);
 
     QPointer<client::CodeInterpreter> m_interpreter;
     QString m_contextId;

@@ -29,13 +29,13 @@ void CodeRunner::tableRows(const TableRowsRequest&, QObject* ctx, TableRowsDone 
     QMetaObject::invokeMethod(
         ctx ? ctx : this,
         [done] {
-            done(nlohmann::json(),
+            done(client::TableRows{},
                  QStringLiteral("this notebook has no kernel to ask for more rows"));
         },
         Qt::QueuedConnection);
 }
 
-void CodeRunner::tableForVariable(const QString&, QObject* ctx, TableRowsDone done)
+void CodeRunner::tableForVariable(const QString&, QObject* ctx, TableDone done)
 {
     QMetaObject::invokeMethod(
         ctx ? ctx : this,

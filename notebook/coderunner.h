@@ -8,6 +8,7 @@
 // sandbox gone). interrupt() asks the running code to stop; the run still ends with done
 // or failed. Signals may be emitted from within run() or later from the event loop.
 
+#include "client/coderun/runcodetypes.h"
 #include "notebook/output.h"
 #include "notebook/variablelist.h"
 
@@ -66,14 +67,15 @@ public:
     // kernel answer with kernel = false.
     using VariablesDone = std::function<void(VariableList)>;
     virtual void listVariables(const QString& name, QObject* ctx, VariablesDone done);
-    // The answer (the runner's table_rows reply) or, when there is none, why (error non-empty):
-    // the kernel is gone, the handle unknown. Same callback rules as complete().
-    using TableRowsDone = std::function<void(nlohmann::json reply, QString error)>;
+    // The rows or, when there are none, why (error non-empty): the kernel is gone, the handle
+    // unknown, the answer malformed. Same callback rules as complete().
+    using TableRowsDone = std::function<void(client::TableRows rows, QString error)>;
     virtual void tableRows(const TableRowsRequest& request, QObject* ctx, TableRowsDone done);
     // The variable `name` (a pandas DataFrame or Series) as a table (the runner's
     // table_for_variable reply: a table output's fields, with a handle for tableRows) or why
     // not. Same callback rules as complete().
-    virtual void tableForVariable(const QString& name, QObject* ctx, TableRowsDone done);
+    using TableDone = std::function<void(nlohmann::json table, QString error)>;
+    virtual void tableForVariable(const QString& name, QObject* ctx, TableDone done);
 
 signals:
     void streamReceived(const lizard::notebook::StreamOutput& output);

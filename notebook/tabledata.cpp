@@ -1,6 +1,7 @@
 #include "notebook/tabledata.h"
 
 #include <QLocale>
+#include <QVariant>
 #include <cmath>
 
 namespace lizard::notebook {
@@ -32,41 +33,44 @@ bool parseColumn(const json& v, TableColumn* out)
     return true;
 }
 
-// index_values and data of a page or of the output's first rows.
-bool parseRows(const json& v, const TableInfo& info, TablePage* page, QString* error)
+// A page's rows checked against the table's columns and turned into display text.
+bool pageFromRows(const client::TableRows& rows, const TableInfo& info, TablePage* page,
+                  QString* error)
 {
     const int columnCount = int(info.columns.size());
-    const auto index = v.find("index_values");
-    const auto data = v.find("data");
-    if (index == v.end() || !index->is_array())
-        return fail(error, QStringLiteral("\"index_values\" must be a list"));
-    if (data == v.end() || !data->is_array())
-        return fail(error, QStringLiteral("\"data\" must be a list of columns"));
-    if (int(data->size()) != columnCount)
+    if (int(rows.columns.size()) != columnCount)
         return fail(error, QStringLiteral("\"data\" has %1 columns, the table %2")
-                               .arg(data->size())
+                               .arg(rows.columns.size())
                                .arg(columnCount));
-    const std::size_t rows = index->size();
-    page->index.reserve(qsizetype(rows));
-    for (const json& x : *index)
+    const qsizetype count = rows.index.size();
+    page->index.reserve(count);
+    for (const QVariant& x : rows.index)
         page->index.append(tableCellText(x, info.index.kind));
-    for (std::size_t c = 0; c < data->size(); ++c) {
-        const json& col = (*data)[c];
-        if (!col.is_array() || col.size() != rows)
+    for (int c = 0; c < columnCount; ++c) {
+        const QVariantList& column = rows.columns.at(c);
+        if (column.size() != count)
             return fail(
                 error,
-                QStringLiteral("column %1 of \"data\" does not have %2 values").arg(c).arg(rows));
+                QStringLiteral("column %1 of \"data\" does not have %2 values").arg(c).arg(count));
         QStringList values;
-        values.reserve(qsizetype(rows));
-        for (const json& x : col)
-            values.append(tableCellText(x, info.columns[int(c)].kind));
+        values.reserve(count);
+        for (const QVariant& x : column)
+            values.append(tableCellText(x, info.columns[c].kind));
         page->columns.append(values);
     }
-    const auto start = v.find("start");
-    if (start != v.end() && !(start->is_number_integer() && start->get<qint64>() >= 0))
-        return fail(error, QStringLiteral("\"start\" must be a row number"));
-    page->start = start == v.end() ? 0 : start->get<qint64>();
+    page->start = rows.start;
+    page->totalRows = rows.totalRows.value_or(-1);
     return true;
+}
+
+// index_values and data of the output's first rows.
+bool parseRows(const json& v, const TableInfo& info, TablePage* page, QString* error)
+{
+    QString why;
+    const std::optional<client::TableRows> rows = client::tableRowsFromJson(v, &why);
+    if (!rows)
+        return fail(error, why);
+    return pageFromRows(*rows, info, page, error);
 }
 
 } // namespace
@@ -76,31 +80,33 @@ bool TableColumn::isNumeric() const
     return kind == u"i" || kind == u"u" || kind == u"f" || kind == u"c";
 }
 
-QString tableCellText(const json& v, const QString& kind)
+QString tableCellText(const QVariant& v, const QString& kind)
 {
-    if (kind == u"f" && (v.is_number_integer() || v.is_number_unsigned()))
-        return tableCellText(json(v.get<double>()));
-    switch (v.type()) {
-    case json::value_t::null:
+    const int type = v.typeId();
+    const bool integer = type == QMetaType::LongLong || type == QMetaType::ULongLong ||
+                         type == QMetaType::Int || type == QMetaType::UInt;
+    if (kind == u"f" && integer)
+        return tableCellText(QVariant(v.toDouble()));
+    switch (type) {
+    case QMetaType::UnknownType:
         return QStringLiteral("None");
-    case json::value_t::boolean:
-        return v.get<bool>() ? QStringLiteral("True") : QStringLiteral("False");
-    case json::value_t::number_integer:
-        return QString::number(v.get<qint64>());
-    case json::value_t::number_unsigned:
-        return QString::number(v.get<quint64>());
-    case json::value_t::number_float: {
-        const double d = v.get<double>();
+    case QMetaType::Bool:
+        return v.toBool() ? QStringLiteral("True") : QStringLiteral("False");
+    case QMetaType::Double: {
+        const double d = v.toDouble();
         QString s = QString::number(d, 'g', 12);
         if (std::isfinite(d) && !s.contains(u'.') && !s.contains(u'e'))
             s += QStringLiteral(".0"); // as Python shows a float
         return s;
     }
-    case json::value_t::string:
-        return QString::fromStdString(v.get<std::string>());
-    default:
-        return QString::fromStdString(v.dump(-1, ' ', false, json::error_handler_t::replace));
+    default: // whole numbers and text
+        return v.toString();
     }
+}
+
+QString tableCellText(const json& v, const QString& kind)
+{
+    return tableCellText(client::tableValue(v), kind);
 }
 
 QString tableShapeText(qint64 rows, qint64 columns)
@@ -163,17 +169,12 @@ std::optional<TableInfo> parseTable(const json& value, QString* error)
     return t;
 }
 
-std::optional<TablePage> parseTablePage(const json& value, const TableInfo& info, QString* error)
+std::optional<TablePage> parseTablePage(const client::TableRows& rows, const TableInfo& info,
+                                        QString* error)
 {
-    if (!value.is_object()) {
-        fail(error, QStringLiteral("the rows are not a JSON object"));
-        return std::nullopt;
-    }
     TablePage page;
-    if (!parseRows(value, info, &page, error))
+    if (!pageFromRows(rows, info, &page, error))
         return std::nullopt;
-    if (const auto rows = value.find("rows"); rows != value.end() && rows->is_number_integer())
-        page.totalRows = rows->get<qint64>();
     return page;
 }
 

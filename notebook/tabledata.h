@@ -4,6 +4,8 @@
 // resources/runner/PROTOCOL.md, "Tables") and its table_rows pages, parsed into display text.
 // Malformed input gives a clear error naming what is wrong, never a crash.
 
+#include "client/coderun/runcodetypes.h"
+
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -46,10 +48,11 @@ struct TableInfo
 // The table output; nullopt with *error set when it is malformed.
 std::optional<TableInfo> parseTable(const nlohmann::json& value, QString* error);
 // A table_rows answer for the frame of `info`.
-std::optional<TablePage> parseTablePage(const nlohmann::json& value, const TableInfo& info,
+std::optional<TablePage> parseTablePage(const client::TableRows& rows, const TableInfo& info,
                                         QString* error);
 // One value as the view shows it (numbers as pandas would, null as "None"). `kind` is its
 // column's: a float column's 2 shows as 2.0 (JSON on the way may have dropped the ".0").
+QString tableCellText(const QVariant& value, const QString& kind = {});
 QString tableCellText(const nlohmann::json& value, const QString& kind = {});
 // "1,000,000 rows × 5 columns" (or "1 row × 1 column").
 QString tableShapeText(qint64 rows, qint64 columns);

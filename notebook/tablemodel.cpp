@@ -160,12 +160,12 @@ void TableModel::dispatch()
     m_inFlight = true;
     emit loadingChanged(true);
     const quint64 generation = m_generation;
-    m_fetcher(req, this, [this, generation, block](nlohmann::json reply, QString error) {
-        onPage(generation, block, reply, error);
+    m_fetcher(req, this, [this, generation, block](client::TableRows rows, QString error) {
+        onPage(generation, block, rows, error);
     });
 }
 
-void TableModel::onPage(quint64 generation, qint64 block, const nlohmann::json& reply,
+void TableModel::onPage(quint64 generation, qint64 block, const client::TableRows& rows,
                         const QString& error)
 {
     m_inFlight = false;
@@ -173,7 +173,7 @@ void TableModel::onPage(quint64 generation, qint64 block, const nlohmann::json& 
         QString why = error;
         std::optional<TablePage> page;
         if (why.isEmpty())
-            page = parseTablePage(reply, m_info, &why);
+            page = parseTablePage(rows, m_info, &why);
         if (!page) {
             if (m_previous) { // the new order never came: back to the rows we had
                 m_blocks = std::move(m_previous->blocks);

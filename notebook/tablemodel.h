@@ -74,7 +74,7 @@ private:
     const Block* block(int row) const;
     void want(qint64 block) const;
     void dispatch();
-    void onPage(quint64 generation, qint64 block, const nlohmann::json& reply,
+    void onPage(quint64 generation, qint64 block, const client::TableRows& rows,
                 const QString& error);
     void setUnavailable(const QString& reason);
 

@@ -165,10 +165,10 @@ int main(int argc, char** argv)
         const qint64 now = nowUs();
         ++batches;
         for (int r = first; r <= last; ++r) {
-            const auto command = model->entry(r).value("argv", nlohmann::json::array());
-            if (command.size() < 2 || !command[1].is_string())
+            const QStringList& command = model->entry(r).argv;
+            if (command.size() < 2)
                 continue;
-            const QString m = QString::fromStdString(command[1].get<std::string>());
+            const QString& m = command.at(1);
             bool ok = false;
             const int i =
                 m.startsWith(QLatin1String("activity-bench-")) ? m.mid(15).toInt(&ok) : -1;

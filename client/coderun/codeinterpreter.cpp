@@ -7,10 +7,11 @@
 #include "client/lizardapi.h"
 
 #include <QDateTime>
-#include <QJsonArray>
 #include <QTimer>
 
 namespace lizard::client {
+
+using nlohmann::json;
 
 namespace {
 
@@ -28,25 +29,40 @@ QString languageName(const QString& language)
     return l;
 }
 
-CodeContext toContext(const QJsonObject& o)
+CodeContext toContext(const JsonReader& o)
 {
-    return CodeContext{o.value(QStringLiteral("id")).toString(),
-                       o.value(QStringLiteral("language")).toString(),
-                       o.value(QStringLiteral("cwd")).toString()};
+    return CodeContext{o.string("id"), o.string("language"), o.string("cwd")};
 }
 
-VariablesReport toReport(const QJsonObject& o)
+// Each item of the array `key` (absent: none), read as an object.
+template <class Item> void forEachObject(const JsonReader& o, const char* key, Item item)
+{
+    const json* list = o.find(key);
+    if (list == nullptr)
+        return;
+    if (!list->is_array())
+        o.fail(key, "an array");
+    for (const json& e : *list)
+        item(JsonReader(e, QString::fromLatin1(key)));
+}
+
+VariablesReport toReport(const JsonReader& o)
 {
     VariablesReport r;
-    const QJsonArray names = o.value(o.contains(QStringLiteral("loaded")) ? QStringLiteral("loaded")
-                                                                          : QStringLiteral("saved"))
-                                 .toArray();
-    for (const QJsonValue& n : names)
-        r.names.append(n.toString());
-    for (const QJsonValue& s : o.value(QStringLiteral("skipped")).toArray())
-        r.skipped.append({s.toObject().value(QStringLiteral("name")).toString(),
-                          s.toObject().value(QStringLiteral("reason")).toString()});
+    r.names = o.stringList(o.has("loaded") ? "loaded" : "saved");
+    forEachObject(o, "skipped", [&r](const JsonReader& s) {
+        r.skipped.append({s.string("name"), s.string("reason")});
+    });
     return r;
+}
+
+// A context named by id, or the default context of a language.
+void setContext(json& req, const QString& contextId, const QString& language)
+{
+    if (contextId.isEmpty())
+        req["language"] = language.toStdString();
+    else
+        req["context"] = contextId.toStdString();
 }
 
 } // namespace
@@ -151,7 +167,7 @@ void CodeInterpreter::flushWaiting()
     }
 }
 
-RunnerCall* CodeInterpreter::send(QJsonObject request)
+RunnerCall* CodeInterpreter::send(json request)
 {
     auto* call = new RunnerCall(std::move(request), this);
     // A serve process takes requests for its lifetime and is cut off by the exec cap (600 s), so
@@ -187,25 +203,23 @@ void CodeInterpreter::setState(const QString& contextId, KernelState state)
 
 CodeRun* CodeInterpreter::runCode(const QString& code, const RunCodeOptions& options)
 {
-    QJsonObject req{
-        {QStringLiteral("action"), QStringLiteral("run")},
-        {QStringLiteral("code"), code},
-        {QStringLiteral("timeout"), std::min(std::max(options.timeoutS, 0.001), kMaxRunTimeoutS)}};
+    json req{
+        {"action", "run"},
+        {"code", code.toStdString()},
+        {"timeout", runnerNumber(std::min(std::max(options.timeoutS, 0.001), kMaxRunTimeoutS))}};
     const QString language = languageName(options.language);
     QString contextId = options.contextId;
+    setContext(req, contextId, language);
     if (contextId.isEmpty()) {
         contextId = QStringLiteral("default-") + language;
-        req.insert(QStringLiteral("language"), language);
         if (!options.cwd.isEmpty())
-            req.insert(QStringLiteral("cwd"), options.cwd);
-    } else {
-        req.insert(QStringLiteral("context"), contextId);
+            req["cwd"] = options.cwd.toStdString();
     }
     if (!options.envs.isEmpty()) {
-        QJsonObject envs;
+        json envs = json::object();
         for (auto it = options.envs.begin(); it != options.envs.end(); ++it)
-            envs.insert(it.key(), it.value());
-        req.insert(QStringLiteral("envs"), envs);
+            envs[it.key().toStdString()] = it.value().toStdString();
+        req["envs"] = envs;
     }
     RunnerCall* call = send(req);
     QPointer<CodeInterpreter> self(this);
@@ -237,19 +251,26 @@ void CodeInterpreter::trackRun(CodeRun* run)
 }
 
 template <class T>
-void CodeInterpreter::action(QJsonObject request, QObject* ctx, Done<T> done,
-                             std::function<Outcome<T>(const QJsonObject&)> map)
+void CodeInterpreter::action(json request, QObject* ctx, Done<T> done,
+                             std::function<Outcome<T>(const JsonReader&)> map)
 {
-    const QString what =
-        QStringLiteral("Code runner: ") + request.value(QStringLiteral("action")).toString();
+    const QString what = QStringLiteral("Code runner: ") + stringField(request, "action");
     RunnerCall* call = send(std::move(request));
     const bool hasCtx = ctx != nullptr;
     QPointer<QObject> guard(ctx);
     connect(call, &RunnerCall::completed, this,
-            [call, hasCtx, guard, done, map](const QJsonObject& ev) {
+            [call, hasCtx, guard, done, map, what](const json& ev) {
                 call->deleteLater();
-                if (!hasCtx || guard)
-                    done(map(ev));
+                if (hasCtx && !guard)
+                    return;
+                Outcome<T> answer = readRunnerEvent<T>(ev, map);
+                if (answer) {
+                    done(std::move(answer));
+                    return;
+                }
+                ApiError e = answer.error();
+                e.what = what;
+                done(Outcome<T>(e));
             });
     connect(call, &RunnerCall::failed, this, [call, hasCtx, guard, done, what](ApiError e) {
         call->deleteLater();
@@ -262,12 +283,11 @@ void CodeInterpreter::action(QJsonObject request, QObject* ctx, Done<T> done,
 void CodeInterpreter::createContext(const QString& language, const QString& cwd, QObject* ctx,
                                     Done<CodeContext> done)
 {
-    QJsonObject req{{QStringLiteral("action"), QStringLiteral("create")},
-                    {QStringLiteral("language"), languageName(language)}};
+    json req{{"action", "create"}, {"language", languageName(language).toStdString()}};
     if (!cwd.isEmpty())
-        req.insert(QStringLiteral("cwd"), cwd);
+        req["cwd"] = cwd.toStdString();
     QPointer<CodeInterpreter> self(this);
-    action<CodeContext>(req, ctx, std::move(done), [self](const QJsonObject& ev) {
+    action<CodeContext>(req, ctx, std::move(done), [self](const JsonReader& ev) {
         const CodeContext c = toContext(ev);
         if (self) {
             self->setState(c.id, c.language == QLatin1String("python") ? KernelState::Idle
@@ -280,14 +300,12 @@ void CodeInterpreter::createContext(const QString& language, const QString& cwd,
 
 void CodeInterpreter::listContexts(QObject* ctx, Done<QList<CodeContext>> done)
 {
-    action<QList<CodeContext>>({{QStringLiteral("action"), QStringLiteral("list")}}, ctx,
-                               std::move(done), [](const QJsonObject& ev) {
-                                   QList<CodeContext> out;
-                                   for (const QJsonValue& c :
-                                        ev.value(QStringLiteral("data")).toArray())
-                                       out.append(toContext(c.toObject()));
-                                   return Outcome<QList<CodeContext>>(out);
-                               });
+    action<QList<CodeContext>>(
+        {{"action", "list"}}, ctx, std::move(done), [](const JsonReader& ev) {
+            QList<CodeContext> out;
+            forEachObject(ev, "data", [&out](const JsonReader& c) { out.append(toContext(c)); });
+            return Outcome<QList<CodeContext>>(out);
+        });
 }
 
 void CodeInterpreter::restartContext(const QString& contextId, QObject* ctx, Done<Unit> done)
@@ -299,17 +317,15 @@ void CodeInterpreter::restartContext(const QString& contextId, QObject* ctx, Don
             self->setState(contextId, o.ok() ? KernelState::Idle : KernelState::Unknown);
         done(std::move(o));
     };
-    action<Unit>({{QStringLiteral("action"), QStringLiteral("restart")},
-                  {QStringLiteral("context"), contextId}},
-                 ctx, wrapped, [](const QJsonObject&) { return Outcome<Unit>(Unit{}); });
+    action<Unit>({{"action", "restart"}, {"context", contextId.toStdString()}}, ctx, wrapped,
+                 [](const JsonReader&) { return Outcome<Unit>(Unit{}); });
 }
 
 void CodeInterpreter::deleteContext(const QString& contextId, QObject* ctx, Done<Unit> done)
 {
     QPointer<CodeInterpreter> self(this);
-    action<Unit>({{QStringLiteral("action"), QStringLiteral("delete")},
-                  {QStringLiteral("context"), contextId}},
-                 ctx, std::move(done), [self, contextId](const QJsonObject&) {
+    action<Unit>({{"action", "delete"}, {"context", contextId.toStdString()}}, ctx, std::move(done),
+                 [self, contextId](const JsonReader&) {
                      if (self) {
                          self->m_states.remove(contextId);
                          emit self->contextsChanged();
@@ -320,24 +336,19 @@ void CodeInterpreter::deleteContext(const QString& contextId, QObject* ctx, Done
 
 void CodeInterpreter::interrupt(const QString& contextId, QObject* ctx, Done<bool> done)
 {
-    action<bool>({{QStringLiteral("action"), QStringLiteral("interrupt")},
-                  {QStringLiteral("context"), contextId}},
-                 ctx, std::move(done), [](const QJsonObject& ev) {
-                     return Outcome<bool>(ev.value(QStringLiteral("interrupted")).toBool());
-                 });
+    action<bool>(
+        {{"action", "interrupt"}, {"context", contextId.toStdString()}}, ctx, std::move(done),
+        [](const JsonReader& ev) { return Outcome<bool>(ev.boolean("interrupted", false)); });
 }
 
 void CodeInterpreter::saveAllVariables(QObject* ctx, Done<QList<ContextVariables>> done)
 {
     action<QList<ContextVariables>>(
-        {{QStringLiteral("action"), QStringLiteral("save_all")}}, ctx, std::move(done),
-        [](const QJsonObject& ev) {
+        {{"action", "save_all"}}, ctx, std::move(done), [](const JsonReader& ev) {
             QList<ContextVariables> out;
-            for (const QJsonValue& v : ev.value(QStringLiteral("contexts")).toArray()) {
-                const QJsonObject o = v.toObject();
-                out.append({o.value(QStringLiteral("id")).toString(), toReport(o),
-                            o.value(QStringLiteral("error")).toString()});
-            }
+            forEachObject(ev, "contexts", [&out](const JsonReader& o) {
+                out.append({o.string("id"), toReport(o), o.string("error")});
+            });
             return Outcome<QList<ContextVariables>>(out);
         });
 }
@@ -358,17 +369,13 @@ int fromCodePoints(const QString& code, int points)
     return index;
 }
 
-QJsonObject kernelQuery(const char* action, const QString& contextId, const QString& language,
-                        const QString& code, int cursor)
+json kernelQuery(const char* action, const QString& contextId, const QString& language,
+                 const QString& code, int cursor)
 {
-    QJsonObject req{{QStringLiteral("action"), QLatin1String(action)},
-                    {QStringLiteral("code"), code},
-                    {QStringLiteral("cursor_pos"),
-                     toCodePoints(code, std::clamp(cursor, 0, int(code.size())))}};
-    if (contextId.isEmpty())
-        req.insert(QStringLiteral("language"), language);
-    else
-        req.insert(QStringLiteral("context"), contextId);
+    json req{{"action", action},
+             {"code", code.toStdString()},
+             {"cursor_pos", toCodePoints(code, std::clamp(cursor, 0, int(code.size())))}};
+    setContext(req, contextId, language);
     return req;
 }
 
@@ -380,18 +387,16 @@ void CodeInterpreter::complete(const QString& contextId, const QString& language
 {
     action<Completions>(
         kernelQuery("complete", contextId, language, code, cursor), ctx, std::move(done),
-        [code](const QJsonObject& ev) {
+        [code](const JsonReader& ev) {
             Completions c;
-            c.cursorStart = fromCodePoints(code, ev.value(QStringLiteral("cursor_start")).toInt());
-            c.cursorEnd = fromCodePoints(code, ev.value(QStringLiteral("cursor_end")).toInt());
-            QHash<QString, QJsonObject> types;
-            for (const QJsonValue& t : ev.value(QStringLiteral("types")).toArray())
-                types.insert(t.toObject().value(QStringLiteral("text")).toString(), t.toObject());
-            for (const QJsonValue& m : ev.value(QStringLiteral("matches")).toArray()) {
-                const QJsonObject t = types.value(m.toString());
-                c.matches.append({m.toString(), t.value(QStringLiteral("type")).toString(),
-                                  t.value(QStringLiteral("signature")).toString()});
-            }
+            c.cursorStart = fromCodePoints(code, int(ev.integer("cursor_start")));
+            c.cursorEnd = fromCodePoints(code, int(ev.integer("cursor_end")));
+            QHash<QString, QPair<QString, QString>> types; // text -> type, signature
+            forEachObject(ev, "types", [&types](const JsonReader& t) {
+                types.insert(t.string("text"), {t.string("type"), t.string("signature")});
+            });
+            for (const QString& m : ev.stringList("matches"))
+                c.matches.append({m, types.value(m).first, types.value(m).second});
             return Outcome<Completions>(c);
         });
 }
@@ -400,11 +405,10 @@ void CodeInterpreter::inspect(const QString& contextId, const QString& language,
                               const QString& code, int cursor, QObject* ctx, Done<Inspection> done)
 {
     action<Inspection>(kernelQuery("inspect", contextId, language, code, cursor), ctx,
-                       std::move(done), [](const QJsonObject& ev) {
-                           return Outcome<Inspection>(
-                               Inspection{ev.value(QStringLiteral("found")).toBool(),
-                                          ev.value(QStringLiteral("text")).toString(),
-                                          ev.value(QStringLiteral("text_ansi")).toString()});
+                       std::move(done), [](const JsonReader& ev) {
+                           return Outcome<Inspection>(Inspection{ev.boolean("found", false),
+                                                                 ev.string("text"),
+                                                                 ev.string("text_ansi")});
                        });
 }
 
@@ -413,30 +417,36 @@ void CodeInterpreter::listVariables(const QString& contextId, const QString& lan
 {
     action<VariableListing>(
         variablesRequest(contextId, language, name), ctx, std::move(done),
-        [](const QJsonObject& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
+        [](const JsonReader& ev) { return Outcome<VariableListing>(toVariableListing(ev)); });
 }
 
-void CodeInterpreter::tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,
-                                Done<QJsonObject> done)
+void CodeInterpreter::tableRows(const QString& contextId, const TableRowsQuery& query, QObject* ctx,
+                                Done<TableRows> done)
 {
-    QJsonObject req = query;
-    req.insert(QStringLiteral("action"), QStringLiteral("table_rows"));
-    req.insert(QStringLiteral("context"), contextId);
-    action<QJsonObject>(req, ctx, std::move(done),
-                        [](const QJsonObject& ev) { return Outcome<QJsonObject>(ev); });
+    json req{{"action", "table_rows"},
+             {"context", contextId.toStdString()},
+             {"handle", query.handle.toStdString()},
+             {"start", query.start},
+             {"count", query.count}};
+    if (query.column) {
+        req["column"] = *query.column;
+        req["ascending"] = query.ascending;
+    }
+    action<TableRows>(req, ctx, std::move(done), [](const JsonReader& ev) {
+        QString why;
+        std::optional<TableRows> rows = tableRowsFromJson(ev.value(), &why);
+        return rows ? Outcome<TableRows>(std::move(*rows))
+                    : Outcome<TableRows>(runnerError(QStringLiteral("malformed table: ") + why));
+    });
 }
 
 void CodeInterpreter::tableForVariable(const QString& contextId, const QString& language,
-                                       const QString& name, QObject* ctx, Done<QJsonObject> done)
+                                       const QString& name, QObject* ctx, Done<json> done)
 {
-    QJsonObject req{{QStringLiteral("action"), QStringLiteral("table_for_variable")},
-                    {QStringLiteral("name"), name}};
-    if (contextId.isEmpty())
-        req.insert(QStringLiteral("language"), language);
-    else
-        req.insert(QStringLiteral("context"), contextId);
-    action<QJsonObject>(req, ctx, std::move(done),
-                        [](const QJsonObject& ev) { return Outcome<QJsonObject>(ev); });
+    json req{{"action", "table_for_variable"}, {"name", name.toStdString()}};
+    setContext(req, contextId, language);
+    action<json>(req, ctx, std::move(done),
+                 [](const JsonReader& ev) { return Outcome<json>(ev.value()); });
 }
 
 } // namespace lizard::client

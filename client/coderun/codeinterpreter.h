@@ -19,13 +19,14 @@
 #include "client/outcome.h"
 
 #include <QHash>
-#include <QJsonObject>
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
+class JsonReader;
 class LizardApi;
 class ServeChannel;
 
@@ -84,16 +85,16 @@ public:
     void listVariables(const QString& contextId, const QString& language, const QString& name,
                        QObject* ctx, Done<VariableListing> done);
 
-    // Rows of a table a Python kernel displayed (application/vnd.lizard.table+json): `query` is
-    // the runner's table_rows request without its action ({handle, start, count, column?,
-    // ascending?}). The answer is the runner's ok event; a gone kernel or handle is an error.
-    void tableRows(const QString& contextId, const QJsonObject& query, QObject* ctx,
-                   Done<QJsonObject> done);
+    // Rows of a table a Python kernel displayed (application/vnd.lizard.table+json) in context
+    // `contextId`. A gone kernel or handle, or malformed rows, is an error.
+    void tableRows(const QString& contextId, const TableRowsQuery& query, QObject* ctx,
+                   Done<TableRows> done);
     // The variable `name` (a pandas DataFrame or Series) as a table: the runner's
-    // table_for_variable answer, the fields of a table output with a handle for tableRows.
-    // `contextId` empty: the default context of `language`. Never starts a kernel.
+    // table_for_variable answer, the JSON fields of a table output (what a notebook stores and
+    // notebook/tabledata.h reads) with a handle for tableRows. `contextId` empty: the default
+    // context of `language`. Never starts a kernel.
     void tableForVariable(const QString& contextId, const QString& language, const QString& name,
-                          QObject* ctx, Done<QJsonObject> done);
+                          QObject* ctx, Done<nlohmann::json> done);
 
     KernelState kernelState(const QString& contextId) const
     {
@@ -106,7 +107,7 @@ signals:
     void transportChanged(lizard::client::CodeInterpreter::Transport transport);
 
 private:
-    RunnerCall* send(QJsonObject request);
+    RunnerCall* send(nlohmann::json request);
     void sendOneShot(RunnerCall* call);
     void ensureServe();
     void onServeReady();
@@ -116,8 +117,8 @@ private:
     void setState(const QString& contextId, KernelState state);
     void trackRun(CodeRun* run);
     template <class T>
-    void action(QJsonObject request, QObject* ctx, Done<T> done,
-                std::function<Outcome<T>(const QJsonObject&)> map);
+    void action(nlohmann::json request, QObject* ctx, Done<T> done,
+                std::function<Outcome<T>(const JsonReader&)> map);
 
     LizardApi* m_api;
     QString m_sandboxId;

@@ -1,42 +1,9 @@
 #include "client/coderun/coderun.h"
 
 #include "client/coderun/runnercall.h"
-
-#include <QJsonArray>
+#include "client/coderun/runnerevents.h"
 
 namespace lizard::client {
-
-namespace {
-
-ExecutionResult toResult(const QJsonObject& ev)
-{
-    ExecutionResult r;
-    r.mime = ev.value(QStringLiteral("mime")).toString();
-    const QJsonObject bundle = ev.value(QStringLiteral("bundle")).toObject();
-    for (auto it = bundle.begin(); it != bundle.end(); ++it)
-        r.bundle.insert(it.key(), it.value().toString());
-    if (!r.bundle.contains(r.mime)) // the SDK's runner sends only mime + data
-        r.bundle.insert(r.mime, ev.value(QStringLiteral("data")).toString());
-    r.metadata = ev.value(QStringLiteral("metadata")).toObject();
-    r.isDisplay = ev.value(QStringLiteral("display")).toBool(true);
-    const QJsonValue count = ev.value(QStringLiteral("execution_count"));
-    if (count.isDouble())
-        r.executionCount = count.toInt();
-    r.displayId = ev.value(QStringLiteral("display_id")).toString();
-    return r;
-}
-
-ExecutionError toError(const QJsonObject& ev)
-{
-    ExecutionError e;
-    e.name = ev.value(QStringLiteral("name")).toString();
-    e.message = ev.value(QStringLiteral("message")).toString();
-    e.traceback = ev.value(QStringLiteral("traceback")).toString();
-    e.tracebackAnsi = ev.value(QStringLiteral("traceback_ansi")).toString(e.traceback);
-    return e;
-}
-
-} // namespace
 
 CodeRun::CodeRun(RunnerCall* call, QString contextId, std::function<void()> interrupter,
                  QObject* parent)
@@ -54,40 +21,53 @@ void CodeRun::interrupt()
         m_interrupter();
 }
 
-void CodeRun::onEvent(const QJsonObject& ev)
+void CodeRun::onEvent(const nlohmann::json& ev)
 {
     if (m_ended)
         return;
-    const QString type = ev.value(QStringLiteral("type")).toString();
-    const QString data = ev.value(QStringLiteral("data")).toString();
+    const Outcome<Unit> read = readRunnerEvent<Unit>(ev, [this](const JsonReader& r) {
+        handle(r);
+        return Outcome<Unit>(Unit{});
+    });
+    if (!read)
+        onFailed(read.error());
+}
+
+void CodeRun::handle(const JsonReader& ev)
+{
+    const QString type = ev.string("type");
     if (type == QLatin1String("stdout")) {
+        const QString data = ev.string("data");
         m_execution.stdoutText += data;
         emit stdoutReceived(data);
     } else if (type == QLatin1String("stderr")) {
+        const QString data = ev.string("data");
         m_execution.stderrText += data;
         emit stderrReceived(data);
     } else if (type == QLatin1String("result")) {
-        const ExecutionResult r = toResult(ev);
+        const ExecutionResult r = resultFromEvent(ev);
         m_execution.results.append(r);
         emit resultReceived(r);
     } else if (type == QLatin1String("update_display")) {
-        const ExecutionResult r = toResult(ev);
+        const ExecutionResult r = resultFromEvent(ev);
         for (ExecutionResult& old : m_execution.results)
             if (!r.displayId.isEmpty() && old.displayId == r.displayId)
                 old = r;
         emit displayUpdated(r);
     } else if (type == QLatin1String("clear_output")) {
-        emit outputCleared(ev.value(QStringLiteral("wait")).toBool());
+        emit outputCleared(ev.boolean("wait", false));
     } else if (type == QLatin1String("error")) {
-        m_execution.error = toError(ev);
+        m_execution.error = errorFromEvent(ev);
         emit errorReceived(*m_execution.error);
     } else if (type == QLatin1String("notice")) {
-        const QString message = ev.value(QStringLiteral("message")).toString();
+        const QString message = ev.string("message");
         m_execution.notices.append(message);
         emit noticeReceived(message);
     } else if (type == QLatin1String("done")) {
+        // Read before the run ends: a malformed count fails the run instead.
+        const int count = int(ev.integer("execution_count"));
         m_ended = true;
-        m_execution.executionCount = ev.value(QStringLiteral("execution_count")).toInt();
+        m_execution.executionCount = count;
         emit finished(m_execution);
     }
 }

@@ -10,9 +10,11 @@
 
 #include <QObject>
 #include <functional>
+#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
+class JsonReader;
 class RunnerCall;
 
 class CodeRun : public QObject
@@ -46,7 +48,8 @@ signals:
     void failed(const lizard::client::ApiError& error);
 
 private:
-    void onEvent(const QJsonObject& event);
+    void onEvent(const nlohmann::json& event);
+    void handle(const JsonReader& event);
     void onFailed(const ApiError& error);
 
     QString m_contextId;

@@ -4,12 +4,13 @@
 // The runner's events are described in resources/runner/PROTOCOL.md.
 
 #include <QHash>
-#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace lizard::client {
@@ -37,7 +38,7 @@ struct ExecutionResult
 {
     QString mime;                      // the best type, as the SDK picks it
     QMap<QString, QString> bundle;     // MIME type -> data (always holds `mime`)
-    QJsonObject metadata;              // e.g. {"image/png": {"width": 640, "height": 480}}
+    nlohmann::json metadata;           // null, or e.g. {"image/png": {"width": 640, "height": 480}}
     bool isDisplay = true;             // display_data; false for execute_result
     std::optional<int> executionCount; // execute_result only
     QString displayId;                 // set when the display can be updated later
@@ -106,6 +107,35 @@ struct Inspection
     QString text;     // plain
     QString textAnsi; // with the kernel's ANSI colours
 };
+
+// Rows [start, start + count) of a table a Python kernel displayed, sorted by `column` (-1: the
+// index) when set: the runner's table_rows request without its action and context.
+struct TableRowsQuery
+{
+    QString handle;
+    qint64 start = 0;
+    int count = 100;
+    std::optional<int> column;
+    bool ascending = true;
+};
+
+// A page of such a table (the runner's table_rows answer, and the first rows of a table output).
+// Each value is as the runner sent it: null (an invalid QVariant), bool, qint64, quint64, double
+// or QString (anything else as its JSON text).
+struct TableRows
+{
+    QString handle;
+    qint64 start = 0;
+    std::optional<qint64> totalRows; // the frame's rows, when the answer says
+    QVariantList index;              // one per row
+    QList<QVariantList> columns;     // one list per column, each one per row
+};
+
+// The index_values, data, start, rows and handle of `value`; nullopt with *error saying what is
+// wrong ("\"data\" must be a list of columns") when they are malformed.
+std::optional<TableRows> tableRowsFromJson(const nlohmann::json& value, QString* error);
+// One table value as TableRows holds it.
+QVariant tableValue(const nlohmann::json& value);
 
 // What the UI shows for a context's kernel.
 enum class KernelState {

@@ -1,15 +1,23 @@
 #include "client/coderun/runnercall.h"
 
+#include "client/coderun/runnerevents.h"
+
 namespace lizard::client {
 
-RunnerCall::RunnerCall(QJsonObject request, QObject* parent)
+RunnerCall::RunnerCall(nlohmann::json request, QObject* parent)
     : QObject(parent), m_request(std::move(request))
 {
 }
 
+QString RunnerCall::action() const
+{
+    return stringField(m_request, "action");
+}
+
 double RunnerCall::timeoutS() const
 {
-    return m_request.value(QStringLiteral("timeout")).toDouble(60);
+    const auto it = m_request.find("timeout");
+    return it != m_request.end() && it->is_number() ? it->get<double>() : 60;
 }
 
 bool RunnerCall::isTerminal(const QString& type)
@@ -18,13 +26,13 @@ bool RunnerCall::isTerminal(const QString& type)
            type == QLatin1String("contexts") || type == QLatin1String("ok");
 }
 
-void RunnerCall::deliver(const QJsonObject& ev)
+void RunnerCall::deliver(const nlohmann::json& ev)
 {
     if (m_ended)
         return;
-    const QString type = ev.value(QStringLiteral("type")).toString();
+    const QString type = runnerEventType(ev);
     if (type == QLatin1String("fatal")) {
-        fail(runnerError(ev.value(QStringLiteral("message")).toString()));
+        fail(runnerError(stringField(ev, "message")));
         return;
     }
     if (isTerminal(type)) {

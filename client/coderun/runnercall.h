@@ -6,8 +6,8 @@
 
 #include "client/types.h"
 
-#include <QJsonObject>
 #include <QObject>
+#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
@@ -15,26 +15,26 @@ class RunnerCall : public QObject
 {
     Q_OBJECT
 public:
-    RunnerCall(QJsonObject request, QObject* parent = nullptr);
+    RunnerCall(nlohmann::json request, QObject* parent = nullptr);
 
-    const QJsonObject& request() const { return m_request; }
-    QString action() const { return m_request.value(QStringLiteral("action")).toString(); }
+    const nlohmann::json& request() const { return m_request; }
+    QString action() const;
     // The request's timeout in seconds (runs), for the channel's own time limits.
     double timeoutS() const;
     bool isEnded() const { return m_ended; }
 
-    void deliver(const QJsonObject& event); // any event of this request
+    void deliver(const nlohmann::json& event); // any event of this request
     void fail(const ApiError& error);
 
     static bool isTerminal(const QString& type);
 
 signals:
-    void event(const QJsonObject& event);     // everything before the end
-    void completed(const QJsonObject& event); // the terminal event
+    void event(const nlohmann::json& event);     // everything before the end
+    void completed(const nlohmann::json& event); // the terminal event
     void failed(const lizard::client::ApiError& error);
 
 private:
-    QJsonObject m_request;
+    nlohmann::json m_request;
     bool m_ended = false;
 };
 

@@ -2,7 +2,6 @@
 
 #include "client/coderun/runnercall.h"
 
-#include <QJsonDocument>
 #include <QRandomGenerator>
 
 namespace lizard::client {
@@ -47,9 +46,8 @@ void ServeChannel::start()
         });
         return;
     }
-    const QJsonObject args{{QStringLiteral("action"), QStringLiteral("serve")},
-                           {QStringLiteral("inbox"), m_inboxName},
-                           {QStringLiteral("lifetime"), m_lifetimeS}};
+    const nlohmann::json args{
+        {"action", "serve"}, {"inbox", m_inboxName.toStdString()}, {"lifetime", m_lifetimeS}};
     ExecOptions opts;
     opts.timeoutMs = 600000;
     m_stream = m_api->execStreamArgv(m_sandboxId,
@@ -73,12 +71,12 @@ void ServeChannel::start()
 void ServeChannel::send(RunnerCall* call)
 {
     const QString req = QStringLiteral("r%1").arg(++m_next);
-    QJsonObject request = call->request();
-    request.insert(QStringLiteral("req"), req);
+    nlohmann::json request = call->request();
+    request["req"] = req.toStdString();
     m_calls.insert(req, call);
     QPointer<RunnerCall> guard(call);
     const QString path = m_inboxPath + QStringLiteral("/req-") + req + QStringLiteral(".json");
-    m_api->writeFile(m_sandboxId, path, QJsonDocument(request).toJson(QJsonDocument::Compact), this,
+    m_api->writeFile(m_sandboxId, path, runnerRequestText(request), this,
                      [this, guard, req](Outcome<Unit> written) {
                          if (written.ok() || !guard)
                              return;
@@ -99,7 +97,7 @@ void ServeChannel::onLines(const QList<OutputLine>& lines)
         const auto ev = m_decoder.feed(line.text);
         if (!ev)
             continue;
-        const QString req = ev->value(QStringLiteral("req")).toString();
+        const QString req = stringField(*ev, "req"); // the decoder refuses one of another type
         if (req.isEmpty()) {
             onControl(*ev);
             if (m_state == State::Dead)
@@ -117,20 +115,19 @@ void ServeChannel::onLines(const QList<OutputLine>& lines)
     }
 }
 
-void ServeChannel::onControl(const QJsonObject& ev)
+void ServeChannel::onControl(const nlohmann::json& ev)
 {
-    const QString type = ev.value(QStringLiteral("type")).toString();
+    const QString type = runnerEventType(ev);
     if (type == QLatin1String("ready") && m_state == State::Starting) {
         m_startTimer.stop();
-        m_inboxPath = ev.value(QStringLiteral("inbox")).toString();
+        m_inboxPath = stringField(ev, "inbox");
         m_state = State::Ready;
         emit ready();
     } else if (type == QLatin1String("expiring") && m_state == State::Ready) {
         m_state = State::Expiring;
         emit expiring();
     } else if (type == QLatin1String("fatal")) {
-        die(QStringLiteral("the code runner failed: ") +
-            ev.value(QStringLiteral("message")).toString());
+        die(QStringLiteral("the code runner failed: ") + stringField(ev, "message"));
     }
 }
 

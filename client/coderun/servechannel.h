@@ -46,7 +46,7 @@ signals:
 
 private:
     void onLines(const QList<OutputLine>& lines);
-    void onControl(const QJsonObject& ev);
+    void onControl(const nlohmann::json& ev);
     // `cause`: the stream's own error; a broken connection fails the calls in flight as such.
     void die(const QString& why, const ApiError* cause = nullptr);
 

@@ -1,43 +1,44 @@
 #include "client/coderun/variablelisting.h"
 
-#include <QJsonArray>
-
 namespace lizard::client {
 
-QJsonObject variablesRequest(const QString& contextId, const QString& language, const QString& name)
+using nlohmann::json;
+
+json variablesRequest(const QString& contextId, const QString& language, const QString& name)
 {
-    QJsonObject req{{QStringLiteral("action"), QStringLiteral("list_variables")}};
+    json req{{"action", "list_variables"}};
     if (contextId.isEmpty())
-        req.insert(QStringLiteral("language"), language);
+        req["language"] = language.toStdString();
     else
-        req.insert(QStringLiteral("context"), contextId);
+        req["context"] = contextId.toStdString();
     if (!name.isEmpty())
-        req.insert(QStringLiteral("name"), name);
+        req["name"] = name.toStdString();
     return req;
 }
 
-VariableListing toVariableListing(const QJsonObject& answer)
+VariableListing toVariableListing(const JsonReader& answer)
 {
     VariableListing listing;
-    listing.kernel = answer.value(QStringLiteral("kernel")).toBool();
+    listing.kernel = answer.boolean("kernel", false);
     // Each variable is an array in the order of `columns` (compact: one event line for hundreds).
-    const QJsonArray columns = answer.value(QStringLiteral("columns")).toArray();
-    const auto column = [&columns](const QJsonArray& row, const char* name) {
-        for (qsizetype i = 0; i < columns.size(); ++i) {
-            if (columns.at(i).toString() == QLatin1String(name))
-                return row.at(i);
-        }
-        return QJsonValue();
-    };
-    for (const QJsonValue& v : answer.value(QStringLiteral("variables")).toArray()) {
-        const QJsonArray row = v.toArray();
-        listing.variables.append({column(row, "name").toString(), column(row, "type").toString(),
-                                  column(row, "shape").toString(),
-                                  qint64(column(row, "size").toDouble(-1)),
-                                  column(row, "preview").toString(), QString()});
+    const QStringList columns = answer.stringList("columns");
+    const json* variables = answer.find("variables");
+    if (variables == nullptr)
+        return listing;
+    if (!variables->is_array())
+        answer.fail("variables", "an array of rows");
+    for (const json& row : *variables) {
+        if (!row.is_array())
+            answer.fail("variables", "an array of rows");
+        json named = json::object();
+        for (qsizetype i = 0; i < columns.size() && std::size_t(i) < row.size(); ++i)
+            named[columns.at(i).toStdString()] = row[std::size_t(i)];
+        const JsonReader v(named, QStringLiteral("a variable"));
+        listing.variables.append({v.string("name"), v.string("type"), v.string("shape"),
+                                  v.integer("size", -1), v.string("preview"), QString()});
     }
     if (listing.variables.size() == 1)
-        listing.variables.first().repr = answer.value(QStringLiteral("repr")).toString();
+        listing.variables.first().repr = answer.string("repr");
     return listing;
 }
 

@@ -3,9 +3,11 @@
 // in a Python context with their type, shape or length, size in memory and a short preview; or,
 // asked for one name, that variable with its full repr (capped by the runner).
 
-#include <QJsonObject>
+#include "client/jsonreader.h"
+
 #include <QList>
 #include <QString>
+#include <nlohmann/json.hpp>
 
 namespace lizard::client {
 
@@ -27,8 +29,9 @@ struct VariableListing
 
 // The request: `contextId` empty means the default context of `language`; `name` non-empty asks
 // for that one variable with its full repr.
-QJsonObject variablesRequest(const QString& contextId, const QString& language,
-                             const QString& name = {});
-VariableListing toVariableListing(const QJsonObject& answer);
+nlohmann::json variablesRequest(const QString& contextId, const QString& language,
+                                const QString& name = {});
+// A field of the wrong type throws JsonShapeError (CodeInterpreter makes it the call's error).
+VariableListing toVariableListing(const JsonReader& answer);
 
 } // namespace lizard::client

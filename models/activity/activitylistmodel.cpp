@@ -15,38 +15,25 @@ constexpr int kFirstBackoffMs = 100;
 constexpr int kMaxBackoffMs = 3000;
 constexpr int kReportAfterFailures = 4; // about 1.5 s of retries
 
-QString text(const nlohmann::json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                            : QString();
-}
-
 QString firstLine(const QString& s)
 {
     const qsizetype nl = s.indexOf(QLatin1Char('\n'));
     return nl < 0 ? s : s.left(nl) + QStringLiteral(" …");
 }
 
-QString commandOf(const nlohmann::json& e)
+QString commandOf(const client::ActivityEntry& e)
 {
-    if (e.contains("command"))
-        return text(e, "command");
-    QStringList argv;
-    for (const auto& a : e.value("argv", nlohmann::json::array()))
-        if (a.is_string())
-            argv << QString::fromStdString(a.get<std::string>());
-    return argv.join(QLatin1Char(' '));
+    return e.command ? *e.command : e.argv.join(QLatin1Char(' '));
 }
 
-QString endOf(const nlohmann::json& e)
+QString endOf(const client::ActivityEntry& e)
 {
-    if (e.contains("exitCode"))
-        return QStringLiteral("exit %1").arg(e.value("exitCode", 0));
-    if (e.value("cancelled", false))
+    if (e.exitCode)
+        return QStringLiteral("exit %1").arg(*e.exitCode);
+    if (e.cancelled)
         return QStringLiteral("cancelled");
-    if (e.contains("error"))
-        return text(e, "error");
+    if (e.error)
+        return *e.error;
     return {};
 }
 
@@ -131,9 +118,7 @@ void ActivityListModel::onBatch(const client::ActivityPage& batch)
     m_failures = 0;
     // A stream starts after m_since, so every entry is new; the check keeps it so whatever a
     // server resends after a reconnect.
-    const auto fresh = [this](const nlohmann::json& e) {
-        return qint64(e.value("seq", uint64_t(0))) > m_since;
-    };
+    const auto fresh = [this](const client::ActivityEntry& e) { return e.seq > m_since; };
     const auto count = std::count_if(batch.entries.begin(), batch.entries.end(), fresh);
     if (count == 0)
         return;
@@ -144,12 +129,12 @@ void ActivityListModel::onBatch(const client::ActivityPage& batch)
     for (const auto& e : batch.entries) {
         if (!fresh(e))
             continue;
-        const std::string kind = e.value("kind", std::string());
-        if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
-            m_lastActive = QDateTime::fromString(text(e, "end"), Qt::ISODateWithMs);
-        if (kind == "kill")
+        if ((e.kind == QLatin1String("exec") || e.kind == QLatin1String("runCode")) &&
+            !e.housekeeping)
+            m_lastActive = QDateTime::fromString(e.end, Qt::ISODateWithMs);
+        if (e.kind == QLatin1String("kill"))
             m_sandboxEnded = true;
-        m_since = qint64(e.value("seq", uint64_t(0)));
+        m_since = e.seq;
         m_entries.push_back(e);
     }
     endInsertRows();
@@ -199,33 +184,36 @@ QVariant ActivityListModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_entries.size()))
         return {};
-    const nlohmann::json& e = m_entries[size_t(index.row())];
-    const QString kind = text(e, "kind");
+    const client::ActivityEntry& e = m_entries[size_t(index.row())];
+    const QString& kind = e.kind;
     switch (role) {
     case Qt::DisplayRole:
-        return QDateTime::fromString(text(e, "time"), Qt::ISODateWithMs)
+        return QDateTime::fromString(e.time, Qt::ISODateWithMs)
                    .toLocalTime()
                    .toString(QStringLiteral("HH:mm:ss")) +
                QStringLiteral("  ") + summary(e);
     case Qt::ToolTipRole:
-        return text(e, "time");
+        return e.time;
     case KindRole:
         return kind;
     case GroupRole:
         return int(groupOf(kind));
     case SeqRole:
-        return qint64(e.value("seq", uint64_t(0)));
+        return e.seq;
     case HousekeepingRole:
-        return e.value("housekeeping", false);
+        return e.housekeeping;
     case TimeRole:
-        return QDateTime::fromString(text(e, "time"), Qt::ISODateWithMs);
+        return QDateTime::fromString(e.time, Qt::ISODateWithMs);
     case ExitCodeRole:
-        return e.contains("exitCode") ? QVariant(e.value("exitCode", 0)) : QVariant();
+        return e.exitCode ? QVariant(*e.exitCode) : QVariant();
     case SearchRole:
-        return summary(e) + QLatin1Char('\n') + text(e, "code") + QLatin1Char('\n') +
-               text(e, "stdoutHead") + QLatin1Char('\n') + text(e, "stderrHead") +
-               QLatin1Char('\n') + text(e, "stdoutTail") + QLatin1Char('\n') +
-               text(e, "stderrTail");
+        return QStringList{summary(e),
+                           e.code,
+                           e.stdoutHead,
+                           e.stderrHead,
+                           e.stdoutTail.value_or(QString()),
+                           e.stderrTail.value_or(QString())}
+            .join(QLatin1Char('\n'));
     default:
         return {};
     }
@@ -242,46 +230,46 @@ ActivityListModel::Group ActivityListModel::groupOf(const QString& kind)
     return Group::Lifecycle;
 }
 
-QString ActivityListModel::summary(const nlohmann::json& e)
+QString ActivityListModel::summary(const client::ActivityEntry& e)
 {
-    const std::string kind = e.value("kind", std::string());
-    if (kind == "exec")
+    const QString& kind = e.kind;
+    if (kind == u"exec")
         return QStringLiteral("$ ") + firstLine(commandOf(e)) + QStringLiteral("   ") + endOf(e);
-    if (kind == "runCode") {
-        const QString where = e.contains("context") ? text(e, "context") : text(e, "language");
-        return QStringLiteral("run [%1] ").arg(where) + firstLine(text(e, "code")) +
-               QStringLiteral("   ") + endOf(e);
+    if (kind == u"runCode") {
+        const QString& where = e.context.isEmpty() ? e.language : e.context;
+        return QStringLiteral("run [%1] ").arg(where) + firstLine(e.code) + QStringLiteral("   ") +
+               endOf(e);
     }
-    if (kind == "fileWrite")
-        return tr("wrote %1 (%2)").arg(text(e, "path"), formatBytes(e.value("size", qint64(0))));
-    if (kind == "fileMove")
-        return tr("moved %1 → %2").arg(text(e, "from"), text(e, "to"));
-    if (kind == "fileDelete")
-        return tr("deleted %1").arg(text(e, "path"));
-    if (kind == "create")
-        return tr("created (%1, %2)").arg(text(e, "template"), text(e, "size"));
-    if (kind == "pause")
+    if (kind == u"fileWrite")
+        return tr("wrote %1 (%2)").arg(e.path, formatBytes(e.size));
+    if (kind == u"fileMove")
+        return tr("moved %1 → %2").arg(e.from, e.to);
+    if (kind == u"fileDelete")
+        return tr("deleted %1").arg(e.path);
+    if (kind == u"create")
+        return tr("created (%1, %2)").arg(e.templateName, e.sizeName);
+    if (kind == u"pause")
         return tr("paused");
-    if (kind == "resume")
+    if (kind == u"resume")
         return tr("resumed");
-    if (kind == "snapshot")
-        return tr("snapshot \"%1\"").arg(text(e, "name"));
-    if (kind == "fork")
-        return tr("forked ×%1").arg(e.value("count", 0));
-    if (kind == "expose")
-        return tr("exposed port %1").arg(e.value("port", 0));
-    if (kind == "unexpose")
-        return tr("stopped exposing port %1").arg(e.value("port", 0));
-    if (kind == "timeout")
+    if (kind == u"snapshot")
+        return tr("snapshot \"%1\"").arg(e.name);
+    if (kind == u"fork")
+        return tr("forked ×%1").arg(e.count);
+    if (kind == u"expose")
+        return tr("exposed port %1").arg(e.port);
+    if (kind == u"unexpose")
+        return tr("stopped exposing port %1").arg(e.port);
+    if (kind == u"timeout")
         return tr("lifetime set: ends %1")
-            .arg(QDateTime::fromString(text(e, "endAt"), Qt::ISODateWithMs)
+            .arg(QDateTime::fromString(e.endAt, Qt::ISODateWithMs)
                      .toLocalTime()
                      .toString(QStringLiteral("HH:mm:ss")));
-    if (kind == "kill")
-        return tr("killed (%1)").arg(text(e, "reason"));
-    if (kind == "dropped")
-        return tr("%1 older entries were dropped (the log is bounded)").arg(e.value("count", 0));
-    return QString::fromStdString(kind);
+    if (kind == u"kill")
+        return tr("killed (%1)").arg(e.reason);
+    if (kind == u"dropped")
+        return tr("%1 older entries were dropped (the log is bounded)").arg(e.count);
+    return kind;
 }
 
 } // namespace lizard::models

@@ -50,8 +50,8 @@ public:
 
     int rowCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role) const override;
-    const nlohmann::json& entry(int row) const { return m_entries.at(size_t(row)); }
-    const std::vector<nlohmann::json>& entries() const { return m_entries; }
+    const client::ActivityEntry& entry(int row) const { return m_entries.at(size_t(row)); }
+    const std::vector<client::ActivityEntry>& entries() const { return m_entries; }
     // Empty while the server records activity; otherwise why there is none.
     QString unavailableText() const { return m_unavailable; }
     // When the sandbox last ran a command or code (its exec's end), invalid if never.
@@ -59,7 +59,7 @@ public:
 
     static Group groupOf(const QString& kind);
     // One line for the list: "$ ls -la   exit 0", "wrote /tmp/a.txt (16 B)", "paused", …
-    static QString summary(const nlohmann::json& entry);
+    static QString summary(const client::ActivityEntry& entry);
 
 signals:
     void entriesAppended(int first, int last);
@@ -77,7 +77,7 @@ private:
 
     QPointer<client::LizardApi> m_api;
     QString m_sandboxId;
-    std::vector<nlohmann::json> m_entries;
+    std::vector<client::ActivityEntry> m_entries;
     qint64 m_since = 0;
     bool m_active = false;
     client::ActivityStream* m_stream = nullptr; // a child of this

@@ -61,11 +61,9 @@ void ActivityPulse::poll()
                     return;
                 }
                 for (const auto& e : r.value().entries) {
-                    const std::string kind = e.value("kind", std::string());
-                    if ((kind == "exec" || kind == "runCode") && !e.value("housekeeping", false))
-                        s.lastEnd = QDateTime::fromString(
-                            QString::fromStdString(e.value("end", std::string())),
-                            Qt::ISODateWithMs);
+                    if ((e.kind == QLatin1String("exec") || e.kind == QLatin1String("runCode")) &&
+                        !e.housekeeping)
+                        s.lastEnd = QDateTime::fromString(e.end, Qt::ISODateWithMs);
                 }
                 s.since = std::max(s.since, r.value().lastSeq);
                 check();

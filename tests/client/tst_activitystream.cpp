@@ -20,23 +20,20 @@ using lizard::test::waitUntil;
 
 namespace {
 
-qint64 seqOf(const nlohmann::json& e)
+qint64 seqOf(const ActivityEntry& e)
 {
-    return qint64(e.value("seq", uint64_t(0)));
+    return e.seq;
 }
 
-QString argOf(const nlohmann::json& e, size_t i)
+QString argOf(const ActivityEntry& e, qsizetype i)
 {
-    const auto argv = e.value("argv", nlohmann::json::array());
-    return i < argv.size() && argv[i].is_string()
-               ? QString::fromStdString(argv[i].get<std::string>())
-               : QString();
+    return e.argv.value(i);
 }
 
 // What one stream delivered.
 struct Followed
 {
-    std::vector<nlohmann::json> entries;
+    std::vector<ActivityEntry> entries;
     int batches = 0;
     bool ended = false;
     ApiError error;
@@ -58,7 +55,7 @@ struct Followed
     bool has(const QString& marker) const
     {
         return std::any_of(entries.begin(), entries.end(),
-                           [&](const nlohmann::json& e) { return argOf(e, 1) == marker; });
+                           [&](const ActivityEntry& e) { return argOf(e, 1) == marker; });
     }
 };
 

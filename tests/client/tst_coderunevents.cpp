@@ -4,13 +4,12 @@
 #include "client/coderun/runnercall.h"
 #include "client/coderun/runnerevents.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace lizard::client;
+using nlohmann::json;
 
 class TestCodeRunEvents : public QObject
 {
@@ -25,29 +24,40 @@ private slots:
     void runCollectsAnExecution();
     void fatalFailsTheRun();
     void nothingAfterTheEnd();
+    void malformedEventFailsTheRun();
+    void tableRowsAreRead();
+    void malformedTableRowsAreRefused_data();
+    void malformedTableRowsAreRefused();
 };
 
-static QString line(const QJsonObject& o)
+static QString line(const json& o)
 {
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    return QString::fromStdString(o.dump());
+}
+
+static std::string utf8(const QString& s)
+{
+    return s.toStdString();
 }
 
 void TestCodeRunEvents::partsAreJoinedPerRequest()
 {
     RunnerEventDecoder d;
-    const QString a = line({{"type", "stdout"}, {"data", QString(100, 'a')}, {"req", "r1"}});
-    const QString b = line({{"type", "stdout"}, {"data", QString(100, 'b')}, {"req", "r2"}});
+    const QString a = line({{"type", "stdout"}, {"data", std::string(100, 'a')}, {"req", "r1"}});
+    const QString b = line({{"type", "stdout"}, {"data", std::string(100, 'b')}, {"req", "r2"}});
     // Two requests' pieces interleaved, as serve mode may print them.
-    QVERIFY(!d.feed(line({{"type", "part"}, {"data", a.left(40)}, {"end", false}, {"req", "r1"}})));
-    QVERIFY(!d.feed(line({{"type", "part"}, {"data", b.left(70)}, {"end", false}, {"req", "r2"}})));
+    QVERIFY(!d.feed(
+        line({{"type", "part"}, {"data", utf8(a.left(40))}, {"end", false}, {"req", "r1"}})));
+    QVERIFY(!d.feed(
+        line({{"type", "part"}, {"data", utf8(b.left(70))}, {"end", false}, {"req", "r2"}})));
     const auto first =
-        d.feed(line({{"type", "part"}, {"data", a.mid(40)}, {"end", true}, {"req", "r1"}}));
+        d.feed(line({{"type", "part"}, {"data", utf8(a.mid(40))}, {"end", true}, {"req", "r1"}}));
     QVERIFY(first);
-    QCOMPARE(first->value("data").toString(), QString(100, 'a'));
+    QCOMPARE(first->value("data", std::string()), std::string(100, 'a'));
     const auto second =
-        d.feed(line({{"type", "part"}, {"data", b.mid(70)}, {"end", true}, {"req", "r2"}}));
+        d.feed(line({{"type", "part"}, {"data", utf8(b.mid(70))}, {"end", true}, {"req", "r2"}}));
     QVERIFY(second);
-    QCOMPARE(second->value("req").toString(), QString("r2"));
+    QCOMPARE(second->value("req", std::string()), std::string("r2"));
     QCOMPARE(d.junkLines(), 0);
 }
 
@@ -57,6 +67,8 @@ void TestCodeRunEvents::junkLinesAreIgnored_data()
     QTest::newRow("not json") << "Traceback (most recent call last):";
     QTest::newRow("array") << "[1, 2]";
     QTest::newRow("empty") << "";
+    QTest::newRow("type not a string") << R"({"type":3})";
+    QTest::newRow("req not a string") << R"({"type":"done","req":["r1"]})";
 }
 
 void TestCodeRunEvents::junkLinesAreIgnored()
@@ -81,14 +93,20 @@ void TestCodeRunEvents::runnerIsEmbedded()
 
 void TestCodeRunEvents::argsAreBase64Json()
 {
-    const QJsonObject args{{"action", "run"}, {"code", "print('é')"}};
+    const json args{
+        {"action", "run"}, {"code", "print('é')\n\t\"\x01"}, {"timeout", runnerNumber(60)}};
     const QByteArray decoded = QByteArray::fromBase64(encodeRunnerArgs(args).toLatin1());
-    QCOMPARE(QJsonDocument::fromJson(decoded).object(), args);
+    // The bytes the runner has always been sent: keys sorted, UTF-8 as it is, whole numbers
+    // without ".0", control characters as \u00xx.
+    QCOMPARE(decoded,
+             QByteArray(R"({"action":"run","code":"print('é')\n\t\"\u0001","timeout":60})"));
+    QCOMPARE(runnerRequestText(json{{"timeout", runnerNumber(0.5)}}),
+             QByteArray(R"({"timeout":0.5})"));
 }
 
 void TestCodeRunEvents::runCollectsAnExecution()
 {
-    auto* call = new RunnerCall({{"action", "run"}});
+    auto* call = new RunnerCall(json{{"action", "run"}});
     CodeRun run(call, "ctx-1", {}, nullptr);
     QSignalSpy out(&run, &CodeRun::stdoutReceived);
     QSignalSpy results(&run, &CodeRun::resultReceived);
@@ -102,21 +120,21 @@ void TestCodeRunEvents::runCollectsAnExecution()
                    {"mime", "image/png"},
                    {"data", "iVBO"},
                    {"display", true},
-                   {"bundle", QJsonObject{{"image/png", "iVBO"}, {"text/plain", "<Figure>"}}},
-                   {"metadata", QJsonObject{{"image/png", QJsonObject{{"width", 640}}}}},
+                   {"bundle", json{{"image/png", "iVBO"}, {"text/plain", "<Figure>"}}},
+                   {"metadata", json{{"image/png", json{{"width", 640}}}}},
                    {"display_id", "d1"}});
     call->deliver({{"type", "update_display"},
                    {"mime", "text/plain"},
                    {"data", "new"},
                    {"display_id", "d1"},
-                   {"bundle", QJsonObject{{"text/plain", "new"}}}});
+                   {"bundle", json{{"text/plain", "new"}}}});
     call->deliver({{"type", "clear_output"}, {"wait", true}});
     call->deliver({{"type", "result"},
                    {"mime", "text/plain"},
                    {"data", "42"},
                    {"display", false},
                    {"execution_count", 3},
-                   {"bundle", QJsonObject{{"text/plain", "42"}}}});
+                   {"bundle", json{{"text/plain", "42"}}}});
     call->deliver({{"type", "notice"}, {"message", "fresh kernel"}});
     call->deliver({{"type", "done"}, {"execution_count", 3}});
     QCOMPARE(out.size(), 2);
@@ -139,7 +157,7 @@ void TestCodeRunEvents::runCollectsAnExecution()
 
 void TestCodeRunEvents::fatalFailsTheRun()
 {
-    auto* call = new RunnerCall({{"action", "run"}});
+    auto* call = new RunnerCall(json{{"action", "run"}});
     CodeRun run(call, "ctx-1", {}, nullptr);
     QSignalSpy failed(&run, &CodeRun::failed);
     call->deliver({{"type", "fatal"}, {"message", "context 'x' not found"}});
@@ -150,7 +168,7 @@ void TestCodeRunEvents::fatalFailsTheRun()
 
 void TestCodeRunEvents::nothingAfterTheEnd()
 {
-    auto* call = new RunnerCall({{"action", "run"}});
+    auto* call = new RunnerCall(json{{"action", "run"}});
     CodeRun run(call, "ctx-1", {}, nullptr);
     QSignalSpy any(&run, &CodeRun::stdoutReceived);
     QSignalSpy failed(&run, &CodeRun::failed);
@@ -159,6 +177,67 @@ void TestCodeRunEvents::nothingAfterTheEnd()
     call->fail(runnerError("late failure"));
     QCOMPARE(any.size(), 0);
     QCOMPARE(failed.size(), 0);
+}
+
+void TestCodeRunEvents::malformedEventFailsTheRun()
+{
+    auto* call = new RunnerCall(json{{"action", "run"}});
+    CodeRun run(call, "ctx-1", {}, nullptr);
+    QSignalSpy failed(&run, &CodeRun::failed);
+    call->deliver({{"type", "stdout"}, {"data", 42}}); // our runner never sends this
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(run.failure()->message.contains("\"data\""));
+    QCOMPARE(run.failure()->code, QString("RUNNER"));
+}
+
+void TestCodeRunEvents::tableRowsAreRead()
+{
+    const json answer{{"type", "ok"},
+                      {"handle", "abc-1"},
+                      {"start", 100},
+                      {"rows", 1000},
+                      {"index_values", json::array({100, "b"})},
+                      {"data", json::array({json::array({1.5, nullptr}), json::array({true, 7})})}};
+    QString why;
+    const auto rows = tableRowsFromJson(answer, &why);
+    QVERIFY2(rows, qPrintable(why));
+    QCOMPARE(rows->handle, QString("abc-1"));
+    QCOMPARE(rows->start, qint64(100));
+    QCOMPARE(rows->totalRows, std::optional<qint64>(1000));
+    QCOMPARE(rows->index, (QVariantList{qint64(100), QString("b")}));
+    QCOMPARE(rows->columns.size(), 2);
+    QCOMPARE(rows->columns[0].at(0).toDouble(), 1.5);
+    QVERIFY(!rows->columns[0].at(1).isValid()); // null
+    QCOMPARE(rows->columns[1], (QVariantList{true, qint64(7)}));
+    // The first rows of a table output: no start, no total.
+    const auto first =
+        tableRowsFromJson(json{{"index_values", json::array()}, {"data", json::array()}}, &why);
+    QVERIFY(first);
+    QCOMPARE(first->start, qint64(0));
+    QVERIFY(!first->totalRows);
+}
+
+void TestCodeRunEvents::malformedTableRowsAreRefused_data()
+{
+    QTest::addColumn<QString>("answer");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("not an object") << "[1]"
+                                   << "not a JSON object";
+    QTest::newRow("no index") << R"({"data":[]})"
+                              << "\"index_values\" must be a list";
+    QTest::newRow("data not a list") << R"({"index_values":[],"data":"x"})"
+                                     << "\"data\" must be a list of columns";
+    QTest::newRow("bad start") << R"({"index_values":[],"data":[],"start":-1})"
+                               << "\"start\" must be a row number";
+}
+
+void TestCodeRunEvents::malformedTableRowsAreRefused()
+{
+    QFETCH(QString, answer);
+    QFETCH(QString, error);
+    QString why;
+    QVERIFY(!tableRowsFromJson(json::parse(answer.toStdString()), &why));
+    QVERIFY2(why.contains(error), qPrintable(why));
 }
 
 QTEST_GUILESS_MAIN(TestCodeRunEvents)

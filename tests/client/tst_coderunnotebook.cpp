@@ -59,7 +59,7 @@ void TestCodeRunNotebook::richOutputKeepsEveryMime()
     client::ExecutionResult r;
     r.mime = mime;
     r.bundle = {{mime, data}, {"text/plain", "<repr>"}};
-    r.metadata = QJsonObject{{"image/png", QJsonObject{{"width", 640}, {"height", 480}}}};
+    r.metadata = {{"image/png", {{"width", 640}, {"height", 480}}}};
     r.isDisplay = false;
     r.executionCount = 7;
     const RichOutput out = ClientCodeRunner::toRichOutput(r);

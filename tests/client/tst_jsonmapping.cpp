@@ -37,6 +37,8 @@ private slots:
     void writeFileBody();
     void writeFileTextOrBase64_data();
     void writeFileTextOrBase64();
+    void activityEntriesAreTyped();
+    void badActivityEntriesAreSkipped();
 };
 
 void TestJsonMapping::sandboxFull()
@@ -248,6 +250,71 @@ void TestJsonMapping::writeFileTextOrBase64()
     QCOMPARE(!body.contains("encoding"), valid);
     const QByteArray sent = QByteArray::fromStdString(body["content"].get<std::string>());
     QCOMPARE(valid ? sent : QByteArray::fromBase64(sent), bytes);
+}
+
+void TestJsonMapping::activityEntriesAreTyped()
+{
+    const auto page = parseActivityPage(R"({"entries":[
+        {"seq":1,"time":"2026-01-02T03:04:05.678Z","kind":"exec","argv":["ls","-la"],
+         "cwd":"/tmp","user":"user","envNames":["A"],"exitCode":2,"durationMs":15,
+         "stdoutBytes":70000,"stdoutHead":"a","stdoutTail":"z","stderrHead":"","housekeeping":true},
+        {"seq":2,"time":"2026-01-02T03:04:06Z","kind":"runCode","language":"python","code":"1+1",
+         "events":[{"type":"stdout","data":"hi\n"},
+                   {"type":"result","mime":"text/plain","data":"2","display":false,
+                    "execution_count":4,"bundle":{"text/plain":"2"}},
+                   {"type":"stdout","data":7},
+                   {"type":"error","name":"E","message":"m","traceback":"t"},
+                   {"type":"done","execution_count":4}],"eventsTruncated":true},
+        {"seq":3,"time":"2026-01-02T03:04:07Z","kind":"fileWrite","path":"/a","size":16},
+        {"seq":4,"time":"2026-01-02T03:04:08Z","kind":"create","template":"base","size":"small"}
+        ],"lastSeq":4,"more":false})");
+    QVERIFY2(page.ok(), qPrintable(page.ok() ? QString() : page.error().message));
+    const auto& entries = page.value().entries;
+    QCOMPARE(entries.size(), std::size_t(4));
+    const ActivityEntry& exec = entries[0];
+    QCOMPARE(exec.seq, qint64(1));
+    QCOMPARE(exec.time, QString("2026-01-02T03:04:05.678Z"));
+    QCOMPARE(exec.kind, QString("exec"));
+    QCOMPARE(exec.argv, QStringList({"ls", "-la"}));
+    QVERIFY(!exec.command);
+    QCOMPARE(exec.exitCode, std::optional<int>(2));
+    QCOMPARE(exec.envNames, QStringList{"A"});
+    QCOMPARE(exec.stdoutBytes, qint64(70000));
+    QCOMPARE(exec.stdoutTail, std::optional<QString>("z"));
+    QVERIFY(!exec.stderrTail);
+    QVERIFY(exec.housekeeping);
+    QCOMPARE(argvJsonText(exec.argv), QString(R"(["ls","-la"])"));
+    const ActivityEntry& run = entries[1];
+    QCOMPARE(run.code, QString("1+1"));
+    QVERIFY(run.eventsTruncated);
+    QCOMPARE(run.events.size(), 4); // the event with a number for its text is left out
+    QCOMPARE(run.events[0].type, ActivityRunEvent::Type::Stdout);
+    QCOMPARE(run.events[0].text, QString("hi\n"));
+    QCOMPARE(run.events[1].result.bundle.value("text/plain"), QString("2"));
+    QCOMPARE(run.events[1].result.executionCount, std::optional<int>(4));
+    QCOMPARE(run.events[2].error.name, QString("E"));
+    QCOMPARE(run.events[3].executionCount, std::optional<int>(4));
+    QCOMPARE(entries[2].size, qint64(16));
+    QCOMPARE(entries[3].sizeName, QString("small"));
+    QCOMPARE(entries[3].templateName, QString("base"));
+    QCOMPARE(page.value().lastSeq, qint64(4));
+}
+
+void TestJsonMapping::badActivityEntriesAreSkipped()
+{
+    const auto page = parseActivityPage(R"({"entries":[
+        {"seq":1,"kind":"pause"}, "text", {"kind":"pause"}, {"seq":-3,"kind":"pause"},
+        {"seq":5,"kind":"exec","argv":"ls"}, {"seq":6,"kind":7}, {"seq":7,"kind":"resume"}
+        ],"lastSeq":7})");
+    QVERIFY(page.ok());
+    QCOMPARE(page.value().entries.size(), std::size_t(2));
+    QCOMPARE(page.value().entries[0].seq, qint64(1));
+    QCOMPARE(page.value().entries[1].kind, QString("resume"));
+    QVERIFY(!parseActivityEntry("not json"));
+    QVERIFY(!parseActivityEntry(R"({"kind":"pause"})"));
+    QCOMPARE(parseActivityEntry(R"({"seq":9,"kind":"kill","reason":"expired"})")->reason,
+             QString("expired"));
+    QVERIFY(!parseActivityPage(R"({"no":"entries"})").ok());
 }
 
 QTEST_GUILESS_MAIN(TestJsonMapping)

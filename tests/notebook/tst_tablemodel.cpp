@@ -32,6 +32,12 @@ json page(qint64 start, int count, qint64 rows, bool descending = false)
                 {"data", json::array({a, b})}};
 }
 
+// A page as the client hands it over, from the runner's JSON.
+lizard::client::TableRows rowsOf(const json& page)
+{
+    return lizard::client::tableRowsFromJson(page, nullptr).value();
+}
+
 json tableMime(qint64 rows, int first = 200)
 {
     json t = page(0, first, rows);
@@ -57,10 +63,11 @@ struct FakeKernel
             asked.append(req);
             pending.append([this, req, done] {
                 if (!goneReason.isEmpty())
-                    done(json(), goneReason);
+                    done({}, goneReason);
                 else
-                    done(page(req.start, req.count, rows, req.column == 0 && !req.ascending),
-                         QString());
+                    done(
+                        rowsOf(page(req.start, req.count, rows, req.column == 0 && !req.ascending)),
+                        QString());
             });
         };
     }
@@ -176,7 +183,7 @@ void TestTableModel::cellText()
     QCOMPARE(tableCellText(json(true)), QString("True"));
     QCOMPARE(tableCellText(json("NaN")), QString("NaN"));
     QCOMPARE(tableCellText(json::array({1, 2})), QString("[1,2]"));
-    QCOMPARE(tableCellText(json(2), "f"), QString("2.0")); // Qt's JSON on the way drops ".0"
+    QCOMPARE(tableCellText(json(2), "f"), QString("2.0")); // JSON on the way may drop ".0"
     QCOMPARE(tableCellText(json(2), "i"), QString("2"));
 }
 
@@ -322,11 +329,13 @@ void TestTableModel::malformedPageMeansNoMoreRows()
 {
     auto model = makeModel(1000000);
     model->setFetcher([](const TableRowsRequest&, QObject*, CodeRunner::TableRowsDone done) {
-        done(json{{"index_values", json::array({1})}, {"data", "nope"}}, QString());
+        lizard::client::TableRows rows; // one row, none of the table's two columns
+        rows.index = {1};
+        done(rows, QString());
     });
     model->data(model->index(300000, 1));
     QCoreApplication::processEvents();
-    QVERIFY2(model->unavailableReason().contains("\"data\" must be a list"),
+    QVERIFY2(model->unavailableReason().contains("\"data\" has 0 columns, the table 2"),
              qPrintable(model->unavailableReason()));
     QCOMPARE(model->data(model->index(10, 2)).toString(), QString("r10"));
 }
@@ -400,7 +409,8 @@ void TestTableModel::wideFramePagesFewerRows()
             index.push_back(req.start + i);
         for (int c = 0; c < 500; ++c)
             data.push_back(index);
-        done(json{{"start", req.start}, {"index_values", index}, {"data", data}}, QString());
+        done(rowsOf(json{{"start", req.start}, {"index_values", index}, {"data", data}}),
+             QString());
     });
     QCOMPARE(model.data(model.index(85, 3)).toString(), QString("…"));
     QCoreApplication::processEvents();

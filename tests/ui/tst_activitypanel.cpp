@@ -41,6 +41,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 using namespace lizard;
 using lizard::models::ActivityListModel;
@@ -102,7 +103,8 @@ void TestActivityPanel::initTestCase()
     const QString code = "import matplotlib.pyplot as plt\nx = 41\n"
                          "plt.figure(figsize=(4, 3), dpi=80)\nplt.plot([1, 2, 3], [1, 4, 9], "
                          "linewidth=4)\nplt.show()";
-    const QJsonObject args{{"action", "run"}, {"language", "python"}, {"code", code}};
+    const nlohmann::json args{
+        {"action", "run"}, {"language", "python"}, {"code", code.toStdString()}};
     const QByteArray run = post(
         "/exec", {{"cmd", QJsonArray{"python3", "-c", QString::fromUtf8(client::runnerSource()),
                                      client::encodeRunnerArgs(args)}},

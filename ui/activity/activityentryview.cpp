@@ -17,13 +17,6 @@ namespace lizard::ui::activity {
 
 namespace {
 
-QString text(const nlohmann::json& j, const char* key)
-{
-    const auto it = j.find(key);
-    return it != j.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                            : QString();
-}
-
 // A read-only code or console block that is as tall as its text (up to a limit).
 QPlainTextEdit* block(const QString& content, QWidget* parent)
 {
@@ -40,17 +33,14 @@ QPlainTextEdit* block(const QString& content, QWidget* parent)
 }
 
 // The captured output of one stream: its first 64 KiB, and its last when more was printed.
-QString captured(const nlohmann::json& e, const char* name)
+QString captured(const QString& head, const std::optional<QString>& tail, qint64 bytes)
 {
-    const std::string n = name;
-    QString out = text(e, (n + "Head").c_str());
-    const qint64 bytes = e.value(n + "Bytes", qint64(0));
-    if (e.contains(n + "Tail")) {
-        const QString tail = text(e, (n + "Tail").c_str());
-        const qint64 skipped = bytes - out.toUtf8().size() - tail.toUtf8().size();
+    QString out = head;
+    if (tail) {
+        const qint64 skipped = bytes - out.toUtf8().size() - tail->toUtf8().size();
         if (skipped > 0)
             out += QObject::tr("\n… %1 bytes not kept …\n").arg(skipped);
-        out += tail;
+        out += *tail;
     }
     return out;
 }
@@ -72,34 +62,33 @@ void ActivityEntryView::clear()
     }
 }
 
-void ActivityEntryView::showEntry(const nlohmann::json& entry)
+void ActivityEntryView::showEntry(const client::ActivityEntry& entry)
 {
     clear();
     addHeader(entry);
-    const std::string kind = entry.value("kind", std::string());
-    if (kind == "runCode")
+    if (entry.kind == u"runCode")
         showRunCode(entry);
-    else if (kind == "exec")
+    else if (entry.kind == u"exec")
         showExec(entry);
-    else if (kind.rfind("file", 0) == 0)
+    else if (entry.kind.startsWith(u"file"))
         showFile(entry);
 }
 
-void ActivityEntryView::addHeader(const nlohmann::json& entry)
+void ActivityEntryView::addHeader(const client::ActivityEntry& entry)
 {
     auto* header = new QLabel(this);
     header->setObjectName(QStringLiteral("activityEntryHeader"));
     header->setTextFormat(Qt::PlainText);
     header->setWordWrap(true);
-    const QDateTime time = QDateTime::fromString(text(entry, "time"), Qt::ISODateWithMs);
+    const QDateTime time = QDateTime::fromString(entry.time, Qt::ISODateWithMs);
     header->setText(QStringLiteral("#%1  %2\n%3")
-                        .arg(entry.value("seq", 0))
+                        .arg(entry.seq)
                         .arg(time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")),
                              models::ActivityListModel::summary(entry)));
     m_layout->addWidget(header);
 }
 
-void ActivityEntryView::showRunCode(const nlohmann::json& entry)
+void ActivityEntryView::showRunCode(const client::ActivityEntry& entry)
 {
     const lizard::notebook::CellData cell = lizard::notebook::cellFromRunCode(entry);
     auto* where = new QLabel(
@@ -118,51 +107,45 @@ void ActivityEntryView::showRunCode(const nlohmann::json& entry)
         m_outputs << view;
         m_layout->addWidget(view);
     }
-    if (entry.value("eventsTruncated", false))
+    if (entry.eventsTruncated)
         m_layout->addWidget(new QLabel(tr("(more output than the log keeps per run)"), this));
 }
 
-void ActivityEntryView::showExec(const nlohmann::json& entry)
+void ActivityEntryView::showExec(const client::ActivityEntry& entry)
 {
-    QString console =
-        QStringLiteral("$ ") +
-        (entry.contains("command")
-             ? text(entry, "command")
-             : QString::fromStdString(entry.value("argv", nlohmann::json::array()).dump())) +
-        QLatin1Char('\n') + captured(entry, "stdout");
-    const QString err = captured(entry, "stderr");
+    QString console = QStringLiteral("$ ") +
+                      entry.command.value_or(client::argvJsonText(entry.argv)) + QLatin1Char('\n') +
+                      captured(entry.stdoutHead, entry.stdoutTail, entry.stdoutBytes);
+    const QString err = captured(entry.stderrHead, entry.stderrTail, entry.stderrBytes);
     if (!err.isEmpty())
         console += (console.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n")) + err;
     auto* out = block(console, this);
     out->setObjectName(QStringLiteral("activityConsole"));
     m_layout->addWidget(out);
     QStringList facts;
-    if (entry.contains("exitCode"))
-        facts << tr("exit code %1").arg(entry.value("exitCode", 0));
-    if (entry.value("timedOut", false))
+    if (entry.exitCode)
+        facts << tr("exit code %1").arg(*entry.exitCode);
+    if (entry.timedOut)
         facts << tr("timed out");
-    if (entry.contains("error"))
-        facts << text(entry, "error") + QStringLiteral(": ") + text(entry, "message");
-    facts << tr("%1 ms").arg(entry.value("durationMs", 0));
-    if (!text(entry, "cwd").isEmpty())
-        facts << tr("in %1").arg(text(entry, "cwd"));
-    facts << tr("as %1").arg(text(entry, "user"));
-    QStringList envs;
-    for (const auto& n : entry.value("envNames", nlohmann::json::array()))
-        envs << QString::fromStdString(n.get<std::string>());
-    if (!envs.isEmpty())
-        facts << tr("env: %1").arg(envs.join(QStringLiteral(", ")));
+    if (entry.error)
+        facts << *entry.error + QStringLiteral(": ") + entry.message;
+    facts << tr("%1 ms").arg(entry.durationMs);
+    if (!entry.cwd.isEmpty())
+        facts << tr("in %1").arg(entry.cwd);
+    facts << tr("as %1").arg(entry.user);
+    if (!entry.envNames.isEmpty())
+        facts << tr("env: %1").arg(entry.envNames.join(QStringLiteral(", ")));
     auto* status = new QLabel(facts.join(QStringLiteral("  ·  ")), this);
     status->setObjectName(QStringLiteral("activityExitCode"));
-    if (entry.value("exitCode", 0) != 0 || entry.contains("error"))
+    if (entry.exitCode.value_or(0) != 0 || entry.error)
         status->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
     m_layout->addWidget(status);
 }
 
-void ActivityEntryView::showFile(const nlohmann::json& entry)
+void ActivityEntryView::showFile(const client::ActivityEntry& entry)
 {
-    const QString path = entry.contains("to") ? text(entry, "to") : text(entry, "path");
-    if (entry.value("kind", std::string()) == "fileDelete")
+    const QString path = entry.to.isEmpty() ? entry.path : entry.to;
+    if (entry.kind == u"fileDelete")
         return; // nothing left to show
     auto* link = new QPushButton(tr("Show %1 in Files").arg(path), this);
     link->setObjectName(QStringLiteral("activityShowFile"));

@@ -4,8 +4,9 @@
 // entry (command, output head and tail, exit code), a file change with a link to the Files
 // tab, a lifecycle event as one line.
 
+#include "client/activitypage.h"
+
 #include <QWidget>
-#include <nlohmann/json.hpp>
 
 class QVBoxLayout;
 
@@ -21,7 +22,7 @@ class ActivityEntryView : public QWidget
 public:
     explicit ActivityEntryView(QWidget* parent = nullptr);
 
-    void showEntry(const nlohmann::json& entry);
+    void showEntry(const client::ActivityEntry& entry);
     void clear();
     // The output views of the shown runCode entry (tests read what they show).
     QList<notebook::OutputView*> outputViews() const { return m_outputs; }
@@ -30,10 +31,10 @@ signals:
     void showFileRequested(const QString& path);
 
 private:
-    void addHeader(const nlohmann::json& entry);
-    void showRunCode(const nlohmann::json& entry);
-    void showExec(const nlohmann::json& entry);
-    void showFile(const nlohmann::json& entry);
+    void addHeader(const client::ActivityEntry& entry);
+    void showRunCode(const client::ActivityEntry& entry);
+    void showExec(const client::ActivityEntry& entry);
+    void showFile(const client::ActivityEntry& entry);
 
     QVBoxLayout* m_layout;
     QList<notebook::OutputView*> m_outputs;

@@ -148,11 +148,11 @@ void ActivityPanel::onSelected()
 QString ActivityPanel::currentContextId() const
 {
     const QModelIndex i = m_filter->mapToSource(m_list->currentIndex());
-    if (i.isValid() && m_model->entry(i.row()).value("kind", std::string()) == "runCode")
+    if (i.isValid() && m_model->entry(i.row()).kind == u"runCode")
         return lizard::notebook::activityContextId(m_model->entry(i.row()));
     const auto& all = m_model->entries();
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
-        if (it->value("kind", std::string()) == "runCode")
+        if (it->kind == u"runCode")
             return lizard::notebook::activityContextId(*it);
     }
     return {};
@@ -200,8 +200,7 @@ void ActivityPanel::openAsNotebook()
     const auto cells = lizard::notebook::notebookFromActivity(m_model->entries(), ctx);
     QString language = QStringLiteral("python");
     for (const auto& e : m_model->entries())
-        if (e.value("kind", std::string()) == "runCode" &&
-            lizard::notebook::activityContextId(e) == ctx)
+        if (e.kind == u"runCode" && lizard::notebook::activityContextId(e) == ctx)
             language = lizard::notebook::activityLanguage(e);
     emit openNotebookRequested(m_sandboxId, cells, ctx, language);
 }

@@ -119,7 +119,7 @@ void TableOutputView::attachRunner()
                 QMetaObject::invokeMethod(
                     ctx,
                     [done] {
-                        done(nlohmann::json(),
+                        done(client::TableRows{},
                              QStringLiteral("the notebook's kernel connection is gone"));
                     },
                     Qt::QueuedConnection);

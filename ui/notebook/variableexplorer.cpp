@@ -301,7 +301,7 @@ void VariableExplorer::openTable(const QString& name)
             QMetaObject::invokeMethod(
                 ctx,
                 [done] {
-                    done(nlohmann::json(),
+                    done(client::TableRows{},
                          QStringLiteral("the notebook's kernel connection is gone"));
                 },
                 Qt::QueuedConnection);

@@ -76,9 +76,12 @@ Result<std::string> localTemplate(const std::string& name)
                      "code-interpreter-v1) and desktop"};
 }
 
-// /dev/shm's pages are the sandbox's memory: more than its memory could never be used.
-Status checkShmSize(const CreateSandboxParams& p)
+// /dev/shm's pages are the sandbox's memory: more than its memory could never be used. The
+// default never refuses a create (a host small enough to clamp memory under it gets less).
+Status checkShmSize(CreateSandboxParams& p)
 {
+    if (!p.shmExplicit)
+        p.shmMb = std::clamp(p.shmMb, 1, std::max(1, p.limits.memoryMb));
     if (p.shmMb >= 1 && p.shmMb <= p.limits.memoryMb)
         return okStatus();
     return invalidArgument("field \"shmMb\" must be an integer from 1 to " +

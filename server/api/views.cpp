@@ -130,6 +130,8 @@ nlohmann::json snapshotJson(const store::SnapshotRecord& s)
         {"sizeBytes", s.sizeBytes}};
     if (s.diskGb > 0)
         j["diskGb"] = s.diskGb;
+    if (s.shmMb > 0)
+        j["shmMb"] = s.shmMb;
     return j;
 }
 

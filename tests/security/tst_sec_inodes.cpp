@@ -64,8 +64,9 @@ private slots:
         QVERIFY2(l.value("disk") == "image" || l.value("disk") == "watch", qPrintable(toJson(l)));
     }
 
-    void filesUnderTheBoundChangeNothing() // control
+    void filesUnderTheBoundChangeNothing()
     {
+        // The control: fewer files than the bound.
         const auto r = runPython(m_server, m_id, makeFiles("/tmp/under", 50000), "user", 120000);
         QVERIFY2(r.exitCode == 0 && r.out.startsWith("50000 none"), qPrintable(r.describe()));
         QTest::qWait(4500); // two watch rounds

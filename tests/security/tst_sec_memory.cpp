@@ -136,7 +136,7 @@ private slots:
         QCOMPARE(m_api.run(id, "echo alive"), QStringLiteral("alive\n"));
     }
 
-    void forkKeepsTheShmSize()
+    void forkAndRestoreKeepTheShmSize()
     {
         const QString id = create({{"size", "nano"}, {"shmMb", 24}});
         QVERIFY(!id.isEmpty());
@@ -151,6 +151,23 @@ private slots:
         QCOMPARE(copy.value("shmMb").toInt(), 24);
         const QString df = m_api.run(forked, "df -k /dev/shm | tail -1");
         QVERIFY2(df.simplified().section(' ', 1, 1).toInt() == 24 * 1024, qPrintable(df));
+        // A snapshot records it; a restore gets it unless it asks for another size.
+        const auto snap = m_server.request("POST", "/api/sandboxes/" + id + "/snapshot", "{}");
+        QVERIFY2(snap.status == 200, qPrintable(describe(snap)));
+        const QString snapId = jsonObject(snap).value("id").toString();
+        QCOMPARE(jsonObject(snap).value("shmMb").toInt(), 24);
+        for (const QJsonObject& body : {QJsonObject{{"snapshotId", snapId}},
+                                        QJsonObject{{"snapshotId", snapId}, {"shmMb", 8}}}) {
+            const auto restored = m_server.request("POST", "/api/sandboxes", toJson(body));
+            QVERIFY2(restored.status == 200, qPrintable(describe(restored)));
+            const QString copyId = jsonObject(restored).value("sandboxId").toString();
+            m_created << copyId;
+            const int want = body.value("shmMb").toInt(24);
+            QCOMPARE(jsonObject(restored).value("shmMb").toInt(), want);
+            const QString seen = m_api.run(copyId, "df -k /dev/shm | tail -1");
+            QVERIFY2(seen.simplified().section(' ', 1, 1).toInt() == want * 1024, qPrintable(seen));
+        }
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snapId);
     }
 
     void pidOneIsNeverTheOomKillersChoice()

@@ -295,7 +295,7 @@ void MainWindow::addCapabilityNote(const QString& note)
 
 void MainWindow::checkLimitsNote()
 {
-    // The server reports cpus/memoryMb only for sandboxes whose limits it enforces.
+    // The server reports cpus only where cgroups enforce them, memoryMb where anything does.
     for (const auto& info : m_sandboxModel->sandboxes()) {
         if (info.limitsEnforcedBy == QLatin1String("rlimit")) {
             addCapabilityNote(

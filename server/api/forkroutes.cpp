@@ -51,6 +51,8 @@ sandboxes::CreateSandboxParams copyParams(const store::SandboxRecord& src, int64
     if (auto allowed = parseAllowedHosts(src.allowedHosts))
         p.allowedHosts = std::move(*allowed);
     p.filesFrom = files;
+    if (src.shmMb > 0)
+        p.shmMb = std::min(src.shmMb, p.limits.memoryMb);
     if (diskGb > 0) // the copies get the source's disk size, so its files fit
         p.diskGb = diskGb;
     return p;

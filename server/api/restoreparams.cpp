@@ -43,6 +43,8 @@ Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateS
         envs[k] = v;
     p.envs = std::move(envs);
     p.filesFrom = s.id;
+    if (!p.shmExplicit && s.shmMb > 0)
+        p.shmMb = std::min(s.shmMb, p.limits.memoryMb);
     // Without an explicit diskGb the restored sandbox gets its source's disk size: its files
     // were on a disk of that size. A snapshot from before sizes were recorded gets a disk its
     // files fit on (metadata and a margin to keep working), at least the default size.

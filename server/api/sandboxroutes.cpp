@@ -12,6 +12,9 @@
 #include "sandboxes/snapshotservice.h"
 #include "store/store.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace lizard::api {
 
 using http::bhttp::verb;
@@ -73,6 +76,19 @@ Result<std::string> localTemplate(const std::string& name)
                      "\" is not available in lizard-local (it may be a Lizard cloud template); "
                      "the local templates are base, interpreter (also called "
                      "code-interpreter-v1) and desktop"};
+}
+
+// /dev/shm's pages are the sandbox's memory: more than its memory could never be used. The
+// default never refuses a create (a host small enough to clamp memory under it gets less).
+Status checkShmSize(CreateSandboxParams& p)
+{
+    if (!p.shmExplicit)
+        p.shmMb = std::clamp(p.shmMb, 1, std::max(1, p.limits.memoryMb));
+    if (p.shmMb >= 1 && p.shmMb <= p.limits.memoryMb)
+        return okStatus();
+    return invalidArgument("field \"shmMb\" must be an integer from 1 to " +
+                           std::to_string(p.limits.memoryMb) +
+                           " (MiB of /dev/shm, at most the memory of size \"" + p.size + "\")");
 }
 
 // Everything in the body is checked before anything starts.
@@ -159,6 +175,13 @@ Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
         return invalidArgument(
             "field \"diskGb\" must be an integer from 1 to 256 (GiB of writable disk)");
     p.diskGb = int(diskGb);
+    auto shm = f.optInt("shmMb");
+    if (!shm)
+        return shm.error();
+    if (*shm) {
+        p.shmMb = int(std::clamp<int64_t>(**shm, 0, INT32_MAX));
+        p.shmExplicit = true;
+    }
     auto volume = createVolume(f, st, p.projectId);
     if (!volume)
         return volume.error();
@@ -185,6 +208,12 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
         auto restoring = applySnapshot(*body, *params, mgr.snapshots()); // restore
         if (!restoring)
             return ex->replyError(restoring.error());
+        // After the restore's size is known: the bound is the sandbox's memory.
+        if (Status s = checkShmSize(*params); !s) {
+            if (!restoring->empty())
+                mgr.snapshots().release(*restoring);
+            return ex->replyError(s.error());
+        }
         mgr.create(std::move(*params), [ex, &mgr,
                                         snapshot = *restoring](Result<store::SandboxPtr> created) {
             if (!snapshot.empty())

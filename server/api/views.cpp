@@ -32,10 +32,13 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         {"allowedHosts", s.allowedHosts},
         {"metadata", s.metadata},
     };
-    if (s.limitsEnforced) {
+    if (s.limitsEnforced)
         j["cpus"] = s.cpus;
+    // The size's memory whenever something bounds it; limits.memory says how.
+    if (s.limitsEnforced || s.handle.rlimitsApplied)
         j["memoryMb"] = s.memoryMb;
-    }
+    if (s.shmMb > 0)
+        j["shmMb"] = s.shmMb;
     // What really bounds the sandbox (DECISIONS.md, "Limits"): "cgroup" (cpus, memoryMb and
     // pids of the whole sandbox), "rlimit" (pids of the whole sandbox, memory per process; no
     // cpu limit) or "none" (sandboxes from before rlimits, without cgroups).
@@ -46,10 +49,19 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         limits["pids"] = pidsForSize(s.size);
     if (s.handle.rlimitsApplied)
         limits["processMemoryMb"] = s.memoryMb;
+    // "cgroup": memoryMb for the sandbox as a whole (tmpfs pages included); "process": for
+    // each process's data (RLIMIT_DATA), the sandbox's total is not bounded, /dev/shm by its
+    // size (shmMb).
+    if (s.limitsEnforced)
+        limits["memory"] = "cgroup";
+    else if (s.handle.rlimitsApplied)
+        limits["memory"] = "process";
     // The writable layer: an ext4 image of its size (ENOSPC), or as an ordinary user the disk
     // watch (EFBIG once over; diskOver while it is: files may shrink, not grow).
     if (disk.gb > 0) {
         limits["disk"] = disk.enforcedBy;
+        // Inodes as ext4 gives them to an image of the size; bounded the same way as bytes.
+        limits["inodes"] = disk.inodes;
         if (disk.enforcedBy == "watch")
             limits["diskOver"] = disk.over;
     }
@@ -118,6 +130,8 @@ nlohmann::json snapshotJson(const store::SnapshotRecord& s)
         {"sizeBytes", s.sizeBytes}};
     if (s.diskGb > 0)
         j["diskGb"] = s.diskGb;
+    if (s.shmMb > 0)
+        j["shmMb"] = s.shmMb;
     return j;
 }
 

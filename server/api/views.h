@@ -9,7 +9,8 @@
 namespace lizard::api {
 
 nlohmann::json projectJson(const store::ProjectRecord& project);
-// cpus and memoryMb appear only when the limits are really enforced, diskGb only when the
+// cpus appears only when cgroups enforce it, memoryMb whenever cgroups or rlimits bound memory
+// (limits.memory says which), shmMb for sandboxes with a bounded /dev/shm, diskGb only when the
 // writable layer is really bounded (SandboxManager::disk: gb > 0), with limits.disk saying
 // how ("image" or "watch") and, watched, limits.diskOver.
 nlohmann::json sandboxJson(const store::SandboxRecord& sandbox, const runtime::DiskState& disk);

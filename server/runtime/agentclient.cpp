@@ -121,6 +121,8 @@ std::shared_ptr<Cancel> AgentClient::exec(ExecRequest req, ExecHandlers handlers
     op->handlers = std::move(handlers);
     nlohmann::json j{{"op", "exec"},   {"argv", req.argv}, {"env", req.env},
                      {"cwd", req.cwd}, {"user", req.user}, {"timeoutMs", req.timeoutMs}};
+    if (req.helper)
+        j["oomScore"] = "agent";
     // A command may be silent for as long as its timeout: silence is probed, not failed.
     op->state->conn->setReadWait(AgentConnection::ReadWait::Probe, agentDeadlines().reply());
     op->state->conn->open(CallKind::Exec, [op, text = j.dump()](std::optional<Error> error) {

@@ -24,6 +24,9 @@ struct ExecRequest
     std::string cwd; // empty: the user's home
     std::string user = "root";
     int timeoutMs = 60000;
+    // lizard-local's own helpers (the desktop's) keep PID 1's OOM score; the sandbox's code
+    // is the OOM killer's first choice (agent/serve/execspawn.h).
+    bool helper = false;
 };
 
 enum class OutStream { Stdout, Stderr };

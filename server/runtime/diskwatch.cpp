@@ -60,6 +60,7 @@ void DiskWatch::add(const std::string& id, pid_t initPid, unsigned long long sta
         e.socketPath = socketPath;
         e.agentTold = false;
         e.limitBytes = std::uint64_t(gb) << 30;
+        e.limitInodes = inodeBound(gb);
     }
     m_wake.notify_all();
 }
@@ -76,7 +77,8 @@ DiskWatch::State DiskWatch::state(const std::string& id) const
     auto it = m_entries.find(id);
     if (it == m_entries.end())
         return {};
-    return {it->second.gb, it->second.over, it->second.bytes};
+    const Entry& e = it->second;
+    return {e.gb, e.over, e.bytes, e.files, e.limitInodes};
 }
 
 void DiskWatch::run()
@@ -136,11 +138,14 @@ bool DiskWatch::round(const std::string& id, Entry& e)
         return false;
     }
     e.bytes = measured->value("bytes", std::uint64_t(0));
-    const bool over = e.bytes > e.limitBytes;
+    e.files = measured->value("files", std::uint64_t(0));
+    const bool over = e.bytes > e.limitBytes || e.files > e.limitInodes;
     if (over != e.over)
-        log::info("sandbox " + id + ": writable layer " + std::to_string(e.bytes >> 20) + " MiB, " +
-                  (over ? "over" : "back under") + " its " + std::to_string(e.gb) +
-                  " GiB: files may " + (over ? "no longer grow" : "grow again"));
+        log::info("sandbox " + id + ": writable layer " + std::to_string(e.bytes >> 20) +
+                  " MiB in " + std::to_string(e.files) + " files, " +
+                  (over ? "over" : "back under") + " its " + std::to_string(e.gb) + " GiB or " +
+                  std::to_string(e.limitInodes) + " files: files may " +
+                  (over ? "no longer grow" : "grow again"));
     if (over != e.over || !e.agentTold) // what the agent's exec starts from now on
         e.agentTold = pingAgent(e.socketPath, 1000,
                                 nlohmann::json{{"op", "ping"}, {"diskFull", over}}.dump());

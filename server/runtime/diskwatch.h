@@ -16,6 +16,12 @@
 //
 // Not a quota: between two measures a sandbox writes at disk speed, so the layer may pass its
 // size by what it writes in one interval plus one walk (README "Disk" gives the figure).
+//
+// Inodes count as bytes do: a layer with more files (directories, links and empty files
+// included) than an ext4 image of its size would hold (mke2fs' default ratio, one per 16 KiB:
+// 65536 per GiB) is over its size too, so that a sandbox cannot use up the host file system's
+// inodes. A process already running can still create empty files while over (RLIMIT_FSIZE
+// bounds only growth); every file it writes fails.
 // LIZARD_DISK_WATCH_MS="<interval>,<interval while over>" overrides the intervals (tests).
 
 #include <condition_variable>
@@ -44,11 +50,17 @@ public:
     // Stops watching (the sandbox is gone).
     void remove(const std::string& id);
 
+    // Files a layer of `gb` GiB may hold.
+    static std::uint64_t inodeBound(int gb) { return std::uint64_t(gb) * kInodesPerGb; }
+    static constexpr std::uint64_t kInodesPerGb = (1ull << 30) / (16 << 10);
+
     struct State
     {
         int gb = 0;              // 0: not watched
-        bool over = false;       // the last measure found the layer over its size
+        bool over = false;       // the last measure found the layer over its size or inodes
         std::uint64_t bytes = 0; // the last measure
+        std::uint64_t files = 0;
+        std::uint64_t inodes = 0; // the bound on files
     };
     State state(const std::string& id) const;
 
@@ -58,11 +70,13 @@ private:
         pid_t initPid = 0;
         unsigned long long startTime = 0;
         std::uint64_t limitBytes = 0;
+        std::uint64_t limitInodes = 0;
         int gb = 0;
         bool over = false;
         bool agentTold = false; // the agent knows `over` (its execs start limited)
         std::string socketPath;
         std::uint64_t bytes = 0;
+        std::uint64_t files = 0;
         std::map<pid_t, unsigned long long> limited; // pid -> start time: RLIMIT_FSIZE set to 0
     };
     void run();

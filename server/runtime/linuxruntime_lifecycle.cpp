@@ -165,6 +165,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
         {"diskWatched", !m_disks->enforced()},
+        {"shmMb", spec.shmMb},
         {"pidFloor", spec.filesFrom.empty() ? 0 : copiedLastPid(spec.filesFrom)}};
     if (spec.allowList) {
         // Test only: tests serve their own names (server/runtime/README.md, "allowedHosts").
@@ -229,10 +230,10 @@ DiskState LinuxRuntime::diskState(const std::string& id)
 {
     if (!m_watch) {
         const int gb = m_disks->sizeGb(id);
-        return {gb, gb > 0 ? "image" : "", false};
+        return {gb, gb > 0 ? "image" : "", false, DiskWatch::inodeBound(gb)};
     }
     const DiskWatch::State s = m_watch->state(id);
-    return {s.gb, s.gb > 0 ? "watch" : "", s.over};
+    return {s.gb, s.gb > 0 ? "watch" : "", s.over, s.inodes};
 }
 
 bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs)

@@ -5,6 +5,7 @@
 
 #include "common/result.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,6 +13,9 @@
 #include <vector>
 
 namespace lizard::runtime {
+
+// /dev/shm's size when the create does not say: Docker's and Podman's (api/DECISIONS.md).
+inline constexpr int kDefaultShmMb = 64;
 
 struct Limits
 {
@@ -40,6 +44,8 @@ struct SandboxSpec
     std::string filesFrom;
     // Size of the writable layer (GiB; enforced where capabilities().diskQuota).
     int diskGb = 10;
+    // Size of /dev/shm in MiB (a tmpfs, bounded in every mode; agent/build/sandboxroot.h).
+    int shmMb = kDefaultShmMb;
     // What the agent enforces by itself when lizard-local is gone (Runtime::renewLease).
     int64_t endAtMs = 0;       // unix ms; 0: no deadline
     int64_t orphanGraceMs = 0; // 0: never
@@ -79,9 +85,10 @@ struct Capabilities
 // How a sandbox's writable layer is bounded (Runtime::diskState).
 struct DiskState
 {
-    int gb = 0;             // its size in GiB; 0 when nothing bounds it
-    std::string enforcedBy; // "image" (an ext4 image: ENOSPC) or "watch" (diskwatch.h: EFBIG)
-    bool over = false;      // watch: the layer is over its size and its files may not grow
+    int gb = 0;               // its size in GiB; 0 when nothing bounds it
+    std::string enforcedBy;   // "image" (an ext4 image: ENOSPC) or "watch" (diskwatch.h: EFBIG)
+    bool over = false;        // watch: the layer is over its size and its files may not grow
+    std::uint64_t inodes = 0; // the bound on its files (ext4's ratio for the image's size)
 };
 
 // What captureFiles copied.

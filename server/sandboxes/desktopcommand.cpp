@@ -36,6 +36,7 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
     req.cwd = "/";
     req.user = "root";
     req.timeoutMs = kCommandTimeoutMs;
+    req.helper = true; // Xvfb and the VNC servers are the desktop, not the sandbox's code
     auto result = std::make_shared<DesktopCommandResult>();
     auto finish =
         std::make_shared<std::function<void(Result<DesktopCommandResult>)>>(std::move(done));

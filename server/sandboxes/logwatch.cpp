@@ -149,12 +149,12 @@ void LogWatch::watch(const store::SandboxRecord& rec, Seen& seen)
     if (ooms >= 0)
         seen.ooms = ooms;
     auto& log = m_sandboxes.logs();
-    const std::string limit = "out of memory (limit " + std::to_string(rec.memoryMb) + " MiB)";
+    const std::string limit = " (out of memory, limit " + std::to_string(rec.memoryMb) + " MiB)";
     for (const AgentExit& e : exits) {
         if (e.signal == "SIGKILL" && seen.pendingOoms > 0) {
             --seen.pendingOoms;
             log.append(rec.id, "error", "kernel",
-                       limit + ": the kernel killed " + named(e) + commandOf(e), e.ts);
+                       "OOM: killed " + e.pid + " " + e.comm + limit + commandOf(e), e.ts);
         } else {
             log.append(rec.id, "warn", "agent", named(e) + " killed by " + e.signal + commandOf(e),
                        e.ts);
@@ -163,7 +163,7 @@ void LogWatch::watch(const store::SandboxRecord& rec, Seen& seen)
     if (seen.pendingOoms > 0 && ++seen.pendingTicks >= kOomMatchTicks) {
         // Not a child of the agent (a shell's child, say): the kernel did not say which.
         for (; seen.pendingOoms > 0; --seen.pendingOoms)
-            log.append(rec.id, "error", "kernel", limit + ": the kernel killed a process");
+            log.append(rec.id, "error", "kernel", "OOM: killed a process" + limit);
     }
     if (seen.pendingOoms == 0)
         seen.pendingTicks = 0;

@@ -75,6 +75,7 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.allowNames = params.allowedHosts.names;
         spec.filesFrom = params.filesFrom;
         spec.diskGb = params.diskGb;
+        spec.shmMb = params.shmMb;
         spec.endAtMs = params.timeoutMs > 0 ? nowMs() + params.timeoutMs : 0;
         spec.orphanGraceMs = m_orphanGraceMs;
         auto release = [this] {
@@ -105,6 +106,7 @@ void SandboxManager::create(CreateSandboxParams params,
         r.size = params.size;
         r.cpus = params.limits.cpus;
         r.memoryMb = params.limits.memoryMb;
+        r.shmMb = params.shmMb;
         r.limitsEnforced = started->limitsEnforced;
         r.startedAtMs = nowMs();
         r.endAtMs = params.timeoutMs > 0 ? r.startedAtMs + params.timeoutMs : 0;

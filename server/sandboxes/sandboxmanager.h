@@ -35,6 +35,8 @@ struct CreateSandboxParams
     std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
     std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
+    int shmMb = runtime::kDefaultShmMb;             // size of /dev/shm (MiB)
+    bool shmExplicit = false; // the request gave shmMb (a restore keeps its source's otherwise)
 };
 
 class SnapshotService;

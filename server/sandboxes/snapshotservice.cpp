@@ -77,6 +77,7 @@ void SnapshotService::take(const store::SandboxPtr& source, const std::string& n
     r.envs = source->envs;
     r.internetAccess = source->internetAccess;
     r.diskGb = m_manager.diskGb(source->id);
+    r.shmMb = source->shmMb;
     r.status = "building";
     r.createdAtMs = nowMs();
     if (Status s = m_store.insertSnapshot(r); !s) {

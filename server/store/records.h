@@ -40,6 +40,7 @@ struct SandboxRecord
     std::string size;
     double cpus = 0;
     int memoryMb = 0;
+    int shmMb = 0; // size of /dev/shm (MiB); 0: a sandbox from before it had one
     bool limitsEnforced = false;
     std::string status = "running"; // running | paused | stopped
     int64_t startedAtMs = 0;
@@ -77,6 +78,7 @@ struct SnapshotRecord
     std::string error;
     int64_t sizeBytes = 0;
     int diskGb = 0; // the source's bounded disk size; 0 when its disk was not bounded
+    int shmMb = 0;  // the source's /dev/shm size; 0: the default
     int64_t createdAtMs = 0;
 };
 

@@ -111,6 +111,11 @@ const std::vector<std::string>& migrations()
         R"sql(
         ALTER TABLE sandboxes ADD COLUMN allowed_hosts TEXT NOT NULL DEFAULT '[]';
         )sql",
+        // 8: the size of /dev/shm, kept for forks and restores (0: from before it had one).
+        R"sql(
+        ALTER TABLE sandboxes ADD COLUMN shm_mb INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE snapshots ADD COLUMN shm_mb INTEGER NOT NULL DEFAULT 0;
+        )sql",
     };
     return steps;
 }

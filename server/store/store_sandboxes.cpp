@@ -15,7 +15,7 @@ Status Store::loadSandboxes()
                                 "limits_enforced, status, started_at, "
                                 "end_at, metadata, envs, internet_access, init_pid, "
                                 "init_start_time, socket_path, stopped_at, "
-                                "stop_reason, pause_error, allowed_hosts FROM sandboxes");
+                                "stop_reason, pause_error, allowed_hosts, shm_mb FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -43,6 +43,7 @@ Status Store::loadSandboxes()
         r->stopReason = q.text(17);
         r->pauseError = q.text(18);
         r->allowedHosts = listFromJson(q.text(19));
+        r->shmMb = int(q.integer(20));
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
@@ -93,8 +94,8 @@ Status Store::insertSandbox(const SandboxRecord& r)
                     "limits_enforced, status, "
                     "started_at, end_at, metadata, envs, internet_access, init_pid, "
                     "init_start_time, socket_path, "
-                    "stopped_at, stop_reason, allowed_hosts) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    "stopped_at, stop_reason, allowed_hosts, shm_mb) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id)
             .bind(2, r.projectId)
             .bind(3, r.templateName)
@@ -110,7 +111,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(13, int64_t(r.internetAccess)).bind(14, int64_t(r.handle.initPid));
         q.bind(15, int64_t(r.handle.initStartTime)).bind(16, r.handle.socketPath);
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
-        q.bind(19, nlohmann::json(r.allowedHosts).dump());
+        q.bind(19, nlohmann::json(r.allowedHosts).dump()).bind(20, int64_t(r.shmMb));
         if (!q.run())
             return m_db->failure("cannot store the sandbox");
     }

@@ -9,10 +9,10 @@ namespace lizard::store {
 Status Store::loadSnapshots()
 {
     std::lock_guard lock(m_db->mutex());
-    Statement q(
-        m_db->handle(),
-        "SELECT id, name, project_id, source_sandbox_id, template, size, cpus, memory_mb, "
-        "envs, internet_access, status, error, size_bytes, created_at, disk_gb FROM snapshots");
+    Statement q(m_db->handle(),
+                "SELECT id, name, project_id, source_sandbox_id, template, size, cpus, memory_mb, "
+                "envs, internet_access, status, error, size_bytes, created_at, disk_gb, shm_mb "
+                "FROM snapshots");
     while (q.step()) {
         auto r = std::make_shared<SnapshotRecord>();
         r->id = q.text(0);
@@ -30,6 +30,7 @@ Status Store::loadSnapshots()
         r->sizeBytes = q.integer(12);
         r->createdAtMs = q.integer(13);
         r->diskGb = int(q.integer(14));
+        r->shmMb = int(q.integer(15));
         m_snapshots[r->id] = r;
     }
     if (q.failed())
@@ -69,12 +70,12 @@ Status Store::insertSnapshot(const SnapshotRecord& r)
             m_db->handle(),
             "INSERT INTO snapshots(id, name, project_id, source_sandbox_id, template, size, "
             "cpus, memory_mb, envs, internet_access, status, error, size_bytes, created_at, "
-            "disk_gb) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+            "disk_gb, shm_mb) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id).bind(2, r.name).bind(3, r.projectId).bind(4, r.sourceSandboxId);
         q.bind(5, r.templateName).bind(6, r.size).bind(7, r.cpus).bind(8, int64_t(r.memoryMb));
         q.bind(9, mapToJson(r.envs)).bind(10, int64_t(r.internetAccess));
         q.bind(11, r.status).bind(12, r.error).bind(13, r.sizeBytes).bind(14, r.createdAtMs);
-        q.bind(15, int64_t(r.diskGb));
+        q.bind(15, int64_t(r.diskGb)).bind(16, int64_t(r.shmMb));
         if (!q.run())
             return m_db->failure("cannot store the snapshot");
     }

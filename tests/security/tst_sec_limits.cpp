@@ -162,9 +162,13 @@ private slots:
         if (m_enforcedBy == "cgroup") {
             QVERIFY(info.value("cpus").toDouble() > 0);
             QVERIFY2(info.value("cpus").toDouble() <= CPU_COUNT(&set), qPrintable(toJson(info)));
+            QCOMPARE(limits.value("memory").toString(), QStringLiteral("cgroup"));
         } else {
-            QVERIFY(!info.contains("cpus") && !info.contains("memoryMb")); // never claimed
-            QVERIFY(limits.value("processMemoryMb").toInt() > 0);
+            QVERIFY(!info.contains("cpus")); // never claimed
+            // The size's memory, bounded per process: limits.memory says so.
+            QVERIFY(info.value("memoryMb").toInt() > 0);
+            QCOMPARE(limits.value("processMemoryMb").toInt(), info.value("memoryMb").toInt());
+            QCOMPARE(limits.value("memory").toString(), QStringLiteral("process"));
             // Says why neither a cgroup nor the systemd user manager's scope was usable
             // (this CI host has cgroup v1 and no user manager; the scope path is untested here).
             QVERIFY2(m_server.log().contains("no systemd scope: "),

@@ -51,8 +51,10 @@ private slots:
             QVERIFY(d);
             QVERIFY(lizard::store::migrate(**d));
             std::lock_guard lock((*d)->mutex());
-            // Back to version 5: without the columns of versions 6 and 7.
-            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN allowed_hosts;"
+            // Back to version 5: without the columns of versions 6 to 8.
+            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN shm_mb;"
+                               "ALTER TABLE snapshots DROP COLUMN shm_mb;"
+                               "ALTER TABLE sandboxes DROP COLUMN allowed_hosts;"
                                "ALTER TABLE api_keys DROP COLUMN read_only;"
                                "ALTER TABLE api_keys DROP COLUMN bootstrap;"
                                "ALTER TABLE api_keys DROP COLUMN last_used_at;"
@@ -144,6 +146,7 @@ private slots:
         r.size = "nano";
         r.cpus = 0.5;
         r.memoryMb = 1024;
+        r.shmMb = 48;
         r.limitsEnforced = true;
         r.startedAtMs = 1000;
         r.endAtMs = 5000;
@@ -169,6 +172,7 @@ private slots:
         QCOMPARE(back->handle.initStartTime, 777ull);
         QCOMPARE(back->handle.socketPath, std::string("/run/sb_test1.sock"));
         QVERIFY(back->limitsEnforced);
+        QCOMPARE(back->shmMb, 48);
 
         QVERIFY(s->markStopped("sb_test1", "killed"));
         QVERIFY(!s->markStopped("sb_test1", "killed")); // only once

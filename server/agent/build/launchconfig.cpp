@@ -43,6 +43,7 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.volumeInitOwner = j.value("volumeInitOwner", false);
     c.diskWatched = j.value("diskWatched", false);
     c.pidFloor = j.value("pidFloor", 0);
+    c.shmMb = j.value("shmMb", 0);
     if (const auto it = j.find("rlimits"); it != j.end()) {
         c.rlimits.pids = it->value("pids", 0);
         c.rlimits.memoryMb = it->value("memoryMb", 0);

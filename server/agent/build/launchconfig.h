@@ -75,6 +75,7 @@ struct LaunchConfig
     std::string volumeDir;        // host directory bound at /workspace ("" = no volume)
     bool volumeInitOwner = false; // chown /workspace to 1000:1000 (a volume's first attach)
     SandboxRlimits rlimits;
+    int shmMb = 0; // size of /dev/shm in MiB; 0: the default (sandboxroot.h)
     // No disk image bounds the writable layer, only the disk watch (measured every few
     // seconds): the seccomp filter then refuses fallocate's allocations (seccompfilter.h).
     bool diskWatched = false;

@@ -4,6 +4,7 @@
 #include "agent/build/hostusr.h"
 #include "agent/build/idmap.h"
 #include "agent/build/netguard.h"
+#include "agent/build/rlimits.h"
 #include "agent/build/sandboxinit.h"
 #include "agent/build/slirp.h"
 #include "agent/build/statuspipe.h"
@@ -221,6 +222,8 @@ int runSandbox(const LaunchConfig& original)
     }
     if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
         return fail("joining cgroup: " + e);
+    // Here, with the host's credentials: inside the namespaces no write could go below 0.
+    lowerOomScore();
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });

@@ -77,7 +77,43 @@ rlim_t ownDataBytes()
     return 0;
 }
 
+bool writeOomScore(int value)
+{
+    const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const std::string text = std::to_string(value);
+    const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
+    return ok;
+}
+
+int readOomScore()
+{
+    int value = 0;
+    std::ifstream("/proc/self/oom_score_adj") >> value;
+    return value;
+}
+
 } // namespace
+
+int lowerOomScore()
+{
+    if (writeOomScore(-1000))
+        return -1000;
+    // The floor an unprivileged write may reach (oom_score_adj_min) is not readable: search
+    // between -1000 (refused) and the current value (allowed).
+    int refused = -1000, allowed = readOomScore();
+    while (allowed - refused > 1) {
+        const int mid = refused + (allowed - refused) / 2;
+        if (writeOomScore(mid))
+            allowed = mid;
+        else
+            refused = mid;
+    }
+    writeOomScore(allowed);
+    return allowed;
+}
 
 std::string applySandboxRlimits(const SandboxRlimits& limits)
 {

@@ -27,6 +27,12 @@ std::string applySandboxRlimits(const SandboxRlimits& limits);
 // a no-op otherwise. Async-signal-safe: a lone setrlimit().
 void restoreProgramDataLimit();
 
+// The launcher, on the host side before any namespace: the lowest oom_score_adj the kernel
+// lets this process take (-1000 with CAP_SYS_RESOURCE, as root: never chosen; an ordinary
+// user cannot go below what it inherited). PID 1 and its helpers inherit it; the sandbox's
+// own execs raise theirs (serve/execspawn.h). Returns the value now in effect.
+int lowerOomScore();
+
 // First thing in the launcher child (root of the sandbox's first user namespace). Forks: the
 // child applies the rlimits, unshares a nested user namespace (mapped 1:1 onto the first) and
 // returns -1 to go on with the sandbox's setup inside it; this process writes its maps, waits

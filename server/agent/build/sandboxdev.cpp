@@ -10,10 +10,13 @@
 
 namespace lizard::agent {
 
-std::string setupDev(const std::string& root)
+std::string setupDev(const std::string& root, int shmMb)
 {
     const std::string dev = root + "/dev";
-    if (auto e = mountOrError("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=755,size=65536k");
+    // /dev holds only device nodes, links and two mount points; root of the sandbox could
+    // still fill it, so it is as small as that allows.
+    if (auto e = mountOrError("tmpfs", dev, "tmpfs", MS_NOSUID | MS_NOEXEC,
+                              "mode=755,size=1m,nr_inodes=256");
         !e.empty())
         return e;
     for (const char* name : {"null", "zero", "full", "random", "urandom", "tty"}) {
@@ -33,7 +36,12 @@ std::string setupDev(const std::string& root)
                               "newinstance,ptmxmode=0666,mode=0620");
         !e.empty())
         return e;
-    if (auto e = mountOrError("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+    // One inode per 4 KiB page of the size: empty files, which take no pages, would otherwise
+    // hold kernel memory without bound.
+    const long mb = shmMb > 0 ? shmMb : kDefaultShmMb;
+    if (auto e = mountOrError("tmpfs", dev + "/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+                              "mode=1777,size=" + std::to_string(mb) +
+                                  "m,nr_inodes=" + std::to_string(mb * 256));
         !e.empty())
         return e;
     const std::pair<const char*, const char*> links[] = {{"pts/ptmx", "ptmx"},

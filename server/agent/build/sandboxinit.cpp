@@ -63,7 +63,7 @@ int placeFd(int fd, int target)
     startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
     if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal, fds.hostUsr},
-                                  fds.sandboxDir, fds.volume, config.volumeInitOwner);
+                                  fds.sandboxDir, fds.volume, config.volumeInitOwner, config.shmMb);
         !e.empty())
         die(e);
     if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)

@@ -84,7 +84,7 @@ std::string mountOrError(const char* source, const std::string& target, const ch
 }
 
 std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd,
-                             bool volumeInitOwner)
+                             bool volumeInitOwner, int shmMb)
 {
     if (auto e = mountOrError(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, {}); !e.empty())
         return e;
@@ -110,7 +110,7 @@ std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int vol
     if (auto e = mountOrError("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, {});
         !e.empty())
         return e;
-    if (auto e = setupDev(root); !e.empty())
+    if (auto e = setupDev(root, shmMb); !e.empty())
         return e;
     // sysfs is only allowed when the kernel deems it safe; the sandbox works without it.
     mountOrError("sysfs", root + "/sys", "sysfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, {});

@@ -6,6 +6,9 @@
 
 namespace lizard::agent {
 
+// Docker's and Podman's /dev/shm size (server/api/DECISIONS.md, "tmpfs").
+inline constexpr int kDefaultShmMb = 64;
+
 // The template's directories (descriptors) the sandbox's overlays lie on.
 struct RootLayers
 {
@@ -17,16 +20,19 @@ struct RootLayers
     int hostUsr = -1;
 };
 
-// Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace.
+// Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace;
+// `shmMb` bounds /dev/shm (setupDev).
 std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd = -1,
-                             bool volumeInitOwner = false);
+                             bool volumeInitOwner = false, int shmMb = kDefaultShmMb);
 
 // Binds the volume (descriptor `volumeFd`) at <root>/workspace, nosuid and nodev; `initOwner`
 // gives it to uid/gid 1000 (sandboxvolume.cpp). Before the pivot.
 std::string bindVolume(const std::string& root, int volumeFd, bool initOwner);
 
-// /dev for the sandbox under `root` (sandboxdev.cpp).
-std::string setupDev(const std::string& root);
+// /dev for the sandbox under `root` (sandboxdev.cpp), with a /dev/shm of `shmMb` MiB. Every
+// tmpfs of a sandbox has a size and an inode count: the kernel's default (half the host's RAM)
+// would let a sandbox hold host memory that no rlimit counts.
+std::string setupDev(const std::string& root, int shmMb);
 
 // Hides and write-protects the host kernel's files in <root>/proc and <root>/sys
 // (kernelmasks.cpp). After /proc, /sys and /dev are mounted.

@@ -87,6 +87,7 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     spawn.env = buildEnv(context, *user, env);
     spawn.cwd = req.value("cwd", std::string());
     spawn.noFileGrowth = context.diskFull;
+    spawn.oomFirst = req.value("oomScore", std::string()) != "agent";
     if (spawn.cwd.empty())
         spawn.cwd = user->home;
     int timeoutMs = req.value("timeoutMs", 60000);

@@ -30,6 +30,30 @@ struct ChildFailure
     ::_exit(127);
 }
 
+// Raising a score needs no privilege, but until its execve the child is as undumpable as PID 1,
+// so its /proc files belong to the host's root and neither it nor PID 1 may write them; once
+// the program runs, PID 1 may, as root of the sandbox. The failure pipe closes a little before
+// the kernel makes the new program dumpable, so the open is tried again for up to ~20 ms (an
+// unreadable program stays undumpable). A program that forks in its first microseconds gives
+// those children PID 1's score.
+void raiseOomScore(pid_t pid)
+{
+    const std::string path = "/proc/" + std::to_string(pid) + "/oom_score_adj";
+    int fd = -1;
+    for (int i = 0; i < 200 && fd < 0; ++i) {
+        fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0 && errno != EACCES)
+            return; // gone already
+        if (fd < 0)
+            ::usleep(i < 20 ? 10 : 100);
+    }
+    if (fd < 0)
+        return;
+    const std::string value = std::to_string(kSandboxOomScoreAdj);
+    [[maybe_unused]] auto n = ::write(fd, value.data(), value.size());
+    ::close(fd);
+}
+
 } // namespace
 
 std::string resolveExecutable(const std::string& name,
@@ -167,6 +191,8 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
                            std::strerror(failure.err);
         return out; // the reaper collects the child's status into the unused slot
     }
+    if (request.oomFirst)
+        raiseOomScore(pid);
     out.pid = pid;
     out.stdoutFd = outPipe[0];
     out.stderrFd = errPipe[0];

@@ -20,7 +20,15 @@ struct SpawnRequest
     std::string cwd;
     UserInfo user;
     bool noFileGrowth = false; // RLIMIT_FSIZE 0 (the disk watch found the layer full)
+    // The sandbox's own code is the OOM killer's first choice (kSandboxOomScoreAdj); false
+    // for lizard-local's helpers, which keep PID 1's score.
+    bool oomFirst = true;
 };
+
+// What every exec of the sandbox's own code starts with: the most a score can be, so that a
+// memory bomb's processes die before PID 1 and its helpers, and before the host's processes
+// when the whole host is out of memory.
+inline constexpr int kSandboxOomScoreAdj = 1000;
 
 struct Spawned
 {

@@ -80,7 +80,7 @@ Result<std::string> localTemplate(const std::string& name)
 
 // /dev/shm's pages are the sandbox's memory: more than its memory could never be used. The
 // default never refuses a create (a host small enough to clamp memory under it gets less).
-Status checkShmSize(CreateSandboxParams& p)
+Status checkShmSize(sandboxes::CreateSandboxParams& p)
 {
     if (!p.shmExplicit)
         p.shmMb = std::clamp(p.shmMb, 1, std::max(1, p.limits.memoryMb));

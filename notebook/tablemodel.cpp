@@ -1,5 +1,6 @@
 #include "notebook/tablemodel.h"
 
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <algorithm>
@@ -18,6 +19,22 @@ TableModel::TableModel(TableInfo info, QObject* parent)
 {
     store(m_info.first);
     m_info.first = {}; // its rows live in the blocks now
+}
+
+TableModel::Fetcher TableModel::fetcherOf(CodeRunner* runner)
+{
+    return [runner = QPointer<CodeRunner>(runner)](const TableRowsRequest& req, QObject* ctx,
+                                                   CodeRunner::TableRowsDone done) {
+        if (runner)
+            return runner->tableRows(req, ctx, std::move(done));
+        QMetaObject::invokeMethod(
+            ctx,
+            [done] {
+                done(client::TableRows{},
+                     QStringLiteral("the notebook's kernel connection is gone"));
+            },
+            Qt::QueuedConnection);
+    };
 }
 
 void TableModel::setFetcher(Fetcher fetcher)

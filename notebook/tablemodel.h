@@ -29,6 +29,9 @@ public:
     using Fetcher =
         std::function<void(const TableRowsRequest&, QObject* ctx, CodeRunner::TableRowsDone done)>;
 
+    // Pages from `runner` while it lives; once it is gone each ask says the connection is gone.
+    static Fetcher fetcherOf(CodeRunner* runner);
+
     explicit TableModel(TableInfo info, QObject* parent = nullptr);
 
     // Without a fetcher no rows beyond the first are asked for (they show "…" until one is set).

@@ -2,6 +2,7 @@
 
 #include "models/desktop/screensizes.h"
 #include "models/sandboxactions.h"
+#include "ui/errorlabel.h"
 #include "ui/keyvaluetable.h"
 
 #include <QCheckBox>
@@ -41,7 +42,7 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
       m_allowedHosts(new QLineEdit(this)), m_volume(new QComboBox(this)),
       m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
       m_metadata(new KeyValueTable(QStringLiteral("Label"), this)),
-      m_progress(new QProgressBar(this)), m_error(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_error(new ErrorLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("New sandbox"));
@@ -88,10 +89,6 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     m_progress->setFormat(QStringLiteral("Creating sandbox…"));
     m_progress->setTextVisible(true);
     m_progress->hide();
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->hide();
 
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Template:"), m_template);
@@ -169,13 +166,12 @@ QSize CreateSandboxDialog::screenSize() const
 
 QString CreateSandboxDialog::errorText() const
 {
-    return m_error->isVisible() ? m_error->text() : QString();
+    return m_error->errorText();
 }
 
 void CreateSandboxDialog::showError(const QString& text)
 {
-    m_error->setText(text);
-    m_error->show();
+    m_error->showError(text);
 }
 
 void CreateSandboxDialog::setBusy(bool busy)

@@ -24,6 +24,8 @@ class SandboxActions;
 
 namespace lizard::ui {
 
+class ErrorLabel;
+
 class KeyValueTable;
 
 class CreateSandboxDialog : public QDialog
@@ -76,7 +78,7 @@ private:
     KeyValueTable* m_envs;
     KeyValueTable* m_metadata;
     QProgressBar* m_progress;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     QDialogButtonBox* m_buttons;
     QPointer<client::PendingCall> m_call;
     client::SandboxInfo m_created;

@@ -2,6 +2,7 @@
 
 #include "models/sandboxactions.h"
 #include "models/sandboxstaterules.h"
+#include "ui/errorlabel.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -16,7 +17,7 @@ namespace lizard::ui {
 ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidget* parent)
     : QDialog(parent), m_actions(actions), m_sandboxId(std::move(sandboxId)),
       m_count(new QSpinBox(this)), m_lifetime(new QSpinBox(this)),
-      m_progress(new QProgressBar(this)), m_error(new QLabel(this)),
+      m_progress(new QProgressBar(this)), m_error(new ErrorLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("Fork %1").arg(m_sandboxId));
@@ -31,10 +32,6 @@ ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidg
     m_progress->setRange(0, 0);
     m_progress->setTextVisible(true);
     m_progress->hide();
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->hide();
 
     auto* note = new QLabel(
         QStringLiteral("Each copy is a new sandbox with a copy of the files; its processes start "
@@ -57,13 +54,12 @@ ForkDialog::ForkDialog(models::SandboxActions* actions, QString sandboxId, QWidg
 
 QString ForkDialog::errorText() const
 {
-    return m_error->isVisible() ? m_error->text() : QString();
+    return m_error->errorText();
 }
 
 void ForkDialog::showError(const QString& text)
 {
-    m_error->setText(text);
-    m_error->show();
+    m_error->showError(text);
 }
 
 void ForkDialog::setBusy(bool busy)

@@ -19,6 +19,8 @@ class SandboxActions;
 
 namespace lizard::ui {
 
+class ErrorLabel;
+
 class ForkDialog : public QDialog
 {
     Q_OBJECT
@@ -46,7 +48,7 @@ private:
     QSpinBox* m_count;
     QSpinBox* m_lifetime;
     QProgressBar* m_progress;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     QDialogButtonBox* m_buttons;
     bool m_busy = false;
 };

@@ -1,6 +1,7 @@
 #include "ui/newvolumedialog.h"
 
 #include "models/volumelistmodel.h"
+#include "ui/errorlabel.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -14,7 +15,7 @@ namespace lizard::ui {
 
 NewVolumeDialog::NewVolumeDialog(models::VolumeListModel* model, QWidget* parent)
     : QDialog(parent), m_model(model), m_name(new QLineEdit(this)), m_size(new QSpinBox(this)),
-      m_error(new QLabel(this)),
+      m_error(new ErrorLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(QStringLiteral("New volume"));
@@ -25,10 +26,6 @@ NewVolumeDialog::NewVolumeDialog(models::VolumeListModel* model, QWidget* parent
     m_size->setValue(5);        // the API's default
     m_size->setSuffix(QStringLiteral(" GB"));
     m_buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Create"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #b02020; }"));
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->hide();
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Name:"), m_name);
     form->addRow(QStringLiteral("Size:"), m_size);
@@ -43,13 +40,12 @@ NewVolumeDialog::NewVolumeDialog(models::VolumeListModel* model, QWidget* parent
 
 QString NewVolumeDialog::errorText() const
 {
-    return m_error->isVisible() ? m_error->text() : QString();
+    return m_error->errorText();
 }
 
 void NewVolumeDialog::showError(const QString& text)
 {
-    m_error->setText(text);
-    m_error->show();
+    m_error->showError(text);
 }
 
 void NewVolumeDialog::accept()

@@ -19,6 +19,8 @@ class VolumeListModel;
 
 namespace lizard::ui {
 
+class ErrorLabel;
+
 class NewVolumeDialog : public QDialog
 {
     Q_OBJECT
@@ -42,7 +44,7 @@ private:
     QPointer<models::VolumeListModel> m_model;
     QLineEdit* m_name;
     QSpinBox* m_size;
-    QLabel* m_error;
+    ErrorLabel* m_error;
     QDialogButtonBox* m_buttons;
     bool m_busy = false;
 };

@@ -3,6 +3,7 @@
 // the two noVNC pages it serves are published through the port proxy like exposed ports.
 #include "api/desktoproutes.h"
 
+#include "api/agenterroranswers.h"
 #include "api/jsonbody.h"
 #include "common/crypto.h"
 #include "proxy/proxyserver.h"
@@ -134,7 +135,7 @@ void answerState(const ExPtr& ex, const store::SandboxPtr& sb, const Access& acc
                                  std::move(env),
                                  [ex, access, what](Result<sandboxes::DesktopCommandResult> r) {
                                      if (!r)
-                                         return ex->replyError(r.error());
+                                         return ex->replyError(apiErrorFromAgent(r.error()));
                                      if (r->exitCode != 0)
                                          return ex->replyError(commandFailed(what, *r));
                                      auto state = sandboxes::parseDesktopState(r->out);
@@ -186,7 +187,7 @@ void registerDesktopRoutes(Router& router, ApiContext& ctx)
                        ex->executor(), (*sb)->handle.socketPath, {"stop"}, {},
                        [ex](Result<sandboxes::DesktopCommandResult> r) {
                            if (!r)
-                               return ex->replyError(r.error());
+                               return ex->replyError(apiErrorFromAgent(r.error()));
                            if (r->exitCode != 0)
                                return ex->replyError(commandFailed("stopping the desktop", *r));
                            ex->replyEmpty();

@@ -48,7 +48,7 @@ sandboxes::CreateSandboxParams copyParams(const store::SandboxRecord& src, int64
     p.envs = src.envs;
     p.internetAccess = src.internetAccess;
     // Stored entries were valid when the source was created, so they parse again.
-    if (auto allowed = parseAllowedHosts(src.allowedHosts))
+    if (auto allowed = sandboxes::parseAllowedHosts(src.allowedHosts))
         p.allowedHosts = std::move(*allowed);
     p.filesFrom = files;
     if (src.shmMb > 0)

@@ -1,5 +1,4 @@
 // Sandboxes: create, list, info, kill, timeout.
-#include "api/allowedhosts.h"
 #include "api/jsonbody.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
@@ -8,6 +7,7 @@
 #include "api/views.h"
 #include "common/timeutil.h"
 #include "http/responses.h"
+#include "sandboxes/allowedhosts.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
 #include "store/store.h"
@@ -100,7 +100,7 @@ Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
     auto hosts = f.stringArray("allowedHosts");
     if (!hosts)
         return hosts.error();
-    auto allowed = parseAllowedHosts(*hosts);
+    auto allowed = sandboxes::parseAllowedHosts(*hosts);
     if (!allowed)
         return allowed.error();
     p.allowedHosts = std::move(*allowed);

@@ -1,6 +1,5 @@
 #include "sandboxes/desktopcommand.h"
 
-#include "api/agenterroranswers.h"
 #include "runtime/agentclient.h"
 
 #include <charconv>
@@ -56,7 +55,7 @@ void runDesktopCommand(boost::asio::any_io_executor ex, const std::string& socke
         result->exitCode = exitCode;
         (*finish)(*result);
     };
-    h.onError = [agent, finish](const Error& e) { (*finish)(api::apiErrorFromAgent(e)); };
+    h.onError = [agent, finish](const Error& e) { (*finish)(e); }; // the route answers it
     agent->exec(std::move(req), std::move(h));
 }
 

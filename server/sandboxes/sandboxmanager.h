@@ -3,13 +3,13 @@
 // (a timer per sandbox destroys it when its endAt passes), kill, and the reconciliation
 // with the runtime when lizard-local starts.
 
-#include "api/allowedhosts.h"
 #include "common/result.h"
 #include "http/beast.h"
 #include "logs/systemlog.h"
 #include "runtime/runtime.h"
 #include "runtime/sandboxdisks.h"
 #include "runtime/volumestorage.h"
+#include "sandboxes/allowedhosts.h"
 #include "sandboxes/storagecheck.h"
 #include "store/store.h"
 
@@ -31,9 +31,9 @@ struct CreateSandboxParams
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = true;
-    api::AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
-    std::string filesFrom; // a files copy to start with (snapshot id, fork copy); see runtime.h
-    std::string volumeId;  // mounted at /workspace (resolved from volumeId/volumeName)
+    AllowedHosts allowedHosts; // not empty: internetAccess is false, these stay reachable
+    std::string filesFrom;     // a files copy to start with (snapshot id, fork copy); see runtime.h
+    std::string volumeId;      // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
     int shmMb = runtime::kDefaultShmMb;             // size of /dev/shm (MiB)
     bool shmExplicit = false; // the request gave shmMb (a restore keeps its source's otherwise)

@@ -48,7 +48,7 @@ struct SandboxRecord
     std::map<std::string, std::string> metadata;
     std::map<std::string, std::string> envs;
     bool internetAccess = false;           // what the runtime really gave
-    std::vector<std::string> allowedHosts; // reachable without internet (api/allowedhosts.h)
+    std::vector<std::string> allowedHosts; // reachable without internet (sandboxes/allowedhosts.h)
     runtime::SandboxHandle handle;
     int64_t stoppedAtMs = 0;
     std::string stopReason; // killed | expired | lost | ...

@@ -1,13 +1,13 @@
 // allowedHosts without a sandbox: which entries the API takes and how it splits them
-// (api/allowedhosts.cpp), and which names the sandbox's DNS forwarder lets through
+// (sandboxes/allowedhosts.cpp), and which names the sandbox's DNS forwarder lets through
 // (agent/serve/dnsmessage.cpp). tests/security/tst_sec_allowedhosts.cpp runs the real thing.
 #include "agent/serve/dnsmessage.h"
-#include "api/allowedhosts.h"
 #include "http/responses.h"
+#include "sandboxes/allowedhosts.h"
 
 #include <QtTest>
 
-using lizard::api::parseAllowedHosts;
+using lizard::sandboxes::parseAllowedHosts;
 
 class TestAllowedHosts : public QObject
 {

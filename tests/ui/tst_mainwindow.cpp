@@ -145,7 +145,8 @@ private slots:
     {
         QVERIFY(!m_sandboxId.isEmpty());
         m_window->sandboxModel()->setPollInterval(100);
-        QTest::qWait(600);
+        QSignalSpy polls(m_window->sandboxModel(), &models::SandboxTableModel::refreshed);
+        QTRY_VERIFY_WITH_TIMEOUT(polls.count() >= 5, 30000); // five answers applied
         QCOMPARE(m_window->sandboxPanel()->currentSandboxId(), m_sandboxId);
     }
 

@@ -54,6 +54,11 @@ private:
         QTRY_VERIFY(panel()->isVisible());
     }
 
+    // The pause after which the panel asks. A check that nothing was asked waits a few of them:
+    // an ask that was coming would have come by then.
+    static constexpr int kPauseMs = 250;
+    static void waitPastThePause() { QTest::qWait(2 * kPauseMs); }
+
     test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
@@ -63,6 +68,7 @@ void TestNotebookHelp::init()
     m_runner = new test::ScriptedRunner;
     m_runner->helpByName = {{"np.linspace", kLinspace}, {"np.zeros", kZeros}};
     m_page = new NotebookPage("sb-test", m_runner, nullptr);
+    m_page->helpPanel()->setDebounce(kPauseMs);
     m_page->resize(1000, 500);
     m_page->show();
     QApplication::setActiveWindow(m_page);
@@ -82,7 +88,7 @@ void TestNotebookHelp::ctrlIShowsAndHidesThePanel()
 {
     QVERIFY(!panel()->isVisible());
     QTest::keyClicks(editor(), "np.linspace");
-    QTest::qWait(400);
+    waitPastThePause();
     QVERIFY(m_runner->inspectCalls.isEmpty()); // hidden: nothing asked
     showPanel();
     QVERIFY(m_page->helpAction()->isChecked());
@@ -118,7 +124,7 @@ void TestNotebookHelp::followsTheCursorAfterAPause()
 
     // Away from any name: nothing asked, the last help stays (as in JupyterLab).
     moveTo(28); // between "=" and " " on the second line: no name on either side
-    QTest::qWait(500);
+    waitPastThePause();
     QCOMPARE(m_runner->inspectCalls.size(), before + 1);
     QVERIFY(panel()->helpText().contains("filled with zeros"));
 
@@ -133,7 +139,7 @@ void TestNotebookHelp::onlyPythonCodeCellsAsk()
     list()->setCodeLanguage("bash");
     showPanel();
     moveTo(5);
-    QTest::qWait(500);
+    waitPastThePause();
     QVERIFY(m_runner->inspectCalls.isEmpty());
     QCOMPARE(panel()->statusText(),
              QString("Move the cursor onto a name in a Python cell to see its "
@@ -141,7 +147,7 @@ void TestNotebookHelp::onlyPythonCodeCellsAsk()
     list()->setCodeLanguage("python");
     list()->setCurrentType(CellType::Markdown);
     moveTo(6);
-    QTest::qWait(500);
+    waitPastThePause();
     QVERIFY(m_runner->inspectCalls.isEmpty());
     list()->setCurrentType(CellType::Code);
     moveTo(7);

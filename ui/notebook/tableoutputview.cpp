@@ -112,21 +112,7 @@ void TableOutputView::attachRunner()
     }
     if (!m_runner)
         return;
-    QPointer<CodeRunner> runner = m_runner;
-    m_model->setFetcher(
-        [runner](const TableRowsRequest& req, QObject* ctx, CodeRunner::TableRowsDone done) {
-            if (!runner) {
-                QMetaObject::invokeMethod(
-                    ctx,
-                    [done] {
-                        done(client::TableRows{},
-                             QStringLiteral("the notebook's kernel connection is gone"));
-                    },
-                    Qt::QueuedConnection);
-                return;
-            }
-            runner->tableRows(req, ctx, std::move(done));
-        });
+    m_model->setFetcher(TableModel::fetcherOf(m_runner));
 }
 
 void TableOutputView::showEvent(QShowEvent* event)

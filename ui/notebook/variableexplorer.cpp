@@ -1,5 +1,7 @@
 #include "ui/notebook/variableexplorer.h"
 
+#include "notebook/tablemodel.h"
+
 #include <QAction>
 #include <QHeaderView>
 #include <QLabel>
@@ -291,21 +293,7 @@ void VariableExplorer::openTable(const QString& name)
         }
         // Rows after the first come from the kernel as the viewer scrolls, through the same
         // runner; once it is gone the viewer keeps what it has and says so.
-        QPointer<CodeRunner> runner = m_runner;
-        auto fetch = [runner](const TableRowsRequest& req, QObject* ctx,
-                              CodeRunner::TableRowsDone done) {
-            if (runner) {
-                runner->tableRows(req, ctx, std::move(done));
-                return;
-            }
-            QMetaObject::invokeMethod(
-                ctx,
-                [done] {
-                    done(client::TableRows{},
-                         QStringLiteral("the notebook's kernel connection is gone"));
-                },
-                Qt::QueuedConnection);
-        };
+        const auto fetch = lizard::notebook::TableModel::fetcherOf(m_runner);
         auto* viewer = new TableViewerDialog(name, std::move(*info), fetch, window());
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();

@@ -1,10 +1,10 @@
-#include "api/allowedhosts.h"
+#include "sandboxes/allowedhosts.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cctype>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 namespace {
 
@@ -110,4 +110,4 @@ Result<AllowedHosts> parseAllowedHosts(const std::vector<std::string>& list)
     return out;
 }
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

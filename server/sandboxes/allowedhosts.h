@@ -1,14 +1,14 @@
 #pragma once
-// allowedHosts at create (DECISIONS.md, "allowedHosts"): what stays reachable for a sandbox
-// without internet. A host name ("pypi.org", "*.pythonhosted.org" for its subdomains) on TCP 80
-// and 443; an IPv4 address or range on every port. Up to 50 entries.
+// allowedHosts at create (server/api/DECISIONS.md, "allowedHosts"): what stays reachable for a
+// sandbox without internet. A host name ("pypi.org", "*.pythonhosted.org" for its subdomains) on
+// TCP 80 and 443; an IPv4 address or range on every port. Up to 50 entries.
 
 #include "common/result.h"
 
 #include <string>
 #include <vector>
 
-namespace lizard::api {
+namespace lizard::sandboxes {
 
 constexpr size_t kMaxAllowedHosts = 50;
 
@@ -24,4 +24,4 @@ struct AllowedHosts
 // neither a host name nor an IPv4 address or CIDR range (IPv6 included: sandboxes have none).
 Result<AllowedHosts> parseAllowedHosts(const std::vector<std::string>& list);
 
-} // namespace lizard::api
+} // namespace lizard::sandboxes

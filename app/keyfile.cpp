@@ -3,9 +3,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSaveFile>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
 namespace lizard::app {
@@ -22,16 +21,23 @@ bool KeyFile::load(QMap<QString, QString>* keys, QString* error) const
             *error = QStringLiteral("Cannot read %1: %2").arg(m_path, file.errorString());
         return false;
     }
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (!doc.isObject()) {
+    const QByteArray bytes = file.readAll();
+    nlohmann::json doc;
+    QString why = QStringLiteral("not a JSON object");
+    try {
+        doc = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd());
+    } catch (const nlohmann::json::parse_error& e) {
+        why = QString::fromStdString(e.what());
+    }
+    if (!doc.is_object()) {
         if (error)
-            *error = QStringLiteral("%1 is damaged: %2").arg(m_path, parseError.errorString());
+            *error = QStringLiteral("%1 is damaged: %2").arg(m_path, why);
         return false;
     }
-    const QJsonObject obj = doc.object();
-    for (auto it = obj.begin(); it != obj.end(); ++it)
-        keys->insert(it.key(), it.value().toString());
+    for (const auto& [name, value] : doc.items())
+        keys->insert(QString::fromStdString(name),
+                     value.is_string() ? QString::fromStdString(value.get<std::string>())
+                                       : QString());
     return true;
 }
 
@@ -43,9 +49,9 @@ bool KeyFile::save(const QMap<QString, QString>& keys, QString* error)
         return false;
     }
     ::chmod(QFile::encodeName(dir).constData(), 0700);
-    QJsonObject obj;
+    nlohmann::json obj = nlohmann::json::object();
     for (auto it = keys.cbegin(); it != keys.cend(); ++it)
-        obj.insert(it.key(), it.value());
+        obj[it.key().toStdString()] = it.value().toStdString();
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly)) {
         *error = QStringLiteral("Cannot write %1: %2").arg(m_path, file.errorString());
@@ -57,7 +63,7 @@ bool KeyFile::save(const QMap<QString, QString>& keys, QString* error)
         *error = QStringLiteral("Cannot restrict the permissions of %1").arg(m_path);
         return false;
     }
-    file.write(QJsonDocument(obj).toJson());
+    file.write(QByteArray::fromStdString(obj.dump(4) + '\n'));
     if (!file.commit()) {
         *error = QStringLiteral("Cannot write %1: %2").arg(m_path, file.errorString());
         return false;

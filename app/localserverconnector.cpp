@@ -8,11 +8,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <cerrno>
+#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -67,11 +66,19 @@ void LocalServerConnector::start()
         launch();
         return;
     }
-    const QJsonObject obj = QJsonDocument::fromJson(file.readAll()).object();
+    const QByteArray bytes = file.readAll();
+    const auto obj = nlohmann::json::parse(bytes.constBegin(), bytes.constEnd(), nullptr, false);
+    const auto text = [&obj](const char* key) {
+        const auto it = obj.is_object() ? obj.find(key) : obj.end();
+        return it != obj.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                  : QString();
+    };
     LocalServerInfo info;
-    info.url = obj.value(QStringLiteral("url")).toString();
-    info.keyFile = obj.value(QStringLiteral("keyFile")).toString();
-    info.pid = obj.value(QStringLiteral("pid")).toInteger();
+    info.url = text("url");
+    info.keyFile = text("keyFile");
+    if (const auto pid = obj.is_object() ? obj.find("pid") : obj.end();
+        pid != obj.end() && pid->is_number_integer())
+        info.pid = pid->get<qint64>();
     QString error;
     if (info.url.isEmpty() || !processAlive(info.pid) ||
         (info.apiKey = readKey(info.keyFile, &error)).isEmpty()) {

@@ -183,6 +183,37 @@ private slots:
                                   25000);
         QVERIFY(t.elapsed() >= 19900);
     }
+
+    // A test that crashes its server and fails before starting it again must not leave the
+    // sandboxes behind: one without a deadline never ends by itself. The fixture's end adopts
+    // them with a new server and ends them. Control: a sandbox of a server still running.
+    void fixtureEndsTheSandboxesOfACrashedServer_data()
+    {
+        QTest::addColumn<bool>("crashFirst");
+        QTest::newRow("server running (control)") << false;
+        QTest::newRow("server crashed") << true;
+    }
+
+    void fixtureEndsTheSandboxesOfACrashedServer()
+    {
+        QFETCH(bool, crashFirst);
+        qint64 pid = 0;
+        {
+            LocalServer server;
+            QVERIFY2(server.start(), qPrintable(server.errorString()));
+            QString why;
+            const QString id = lizard::test::createSandbox(server, {}, &why); // no deadline
+            QVERIFY2(!id.isEmpty(), qPrintable(why));
+            QFile initPid(server.dataDir() + "/sandboxes/" + id + "/init.pid");
+            QVERIFY(initPid.open(QIODevice::ReadOnly));
+            pid = QString::fromLatin1(initPid.readAll()).section(' ', 0, 0).toLongLong();
+            QVERIFY(pid > 1 && ::kill(pid_t(pid), 0) == 0);
+            if (crashFirst)
+                QVERIFY(server.crash());
+            QCOMPARE(::kill(pid_t(pid), 0), 0); // sandboxes outlive their server
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(pid_t(pid), 0) != 0, 15000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerRestart)

@@ -26,11 +26,53 @@ LocalServer::LocalServer()
 LocalServer::~LocalServer()
 {
     // The data directory goes with the fixture: a sandbox still running now would outlive it
-    // (sandboxes survive their server by design), so every suite ends them here, whatever its
-    // own cleanup did.
+    // (sandboxes survive their server by design, and one made without a deadline never ends by
+    // itself), so every suite ends them here, whatever its own cleanup did. A server that a
+    // test crashed and could not start again left its sandboxes behind: a new one on the same
+    // data directory adopts them, as after any crash, so that they end as usual.
+    if ((!m_proc || m_proc->state() != QProcess::Running) && m_tmp &&
+        QDir(m_dataDir + "/sandboxes").exists())
+        start(m_extraArgs);
     deleteAllSandboxes();
     stop();
+    killLeftSandboxes();
     removeTempDir();
+}
+
+void LocalServer::killLeftSandboxes()
+{
+    // What no server ended (it would not start): each sandbox's PID 1, by the pid and start
+    // time lizard-local wrote for it, thawed first (a frozen task does not die).
+    const QDir sandboxes(m_dataDir + "/sandboxes");
+    for (const QString& id : sandboxes.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile file(sandboxes.filePath(id + "/init.pid"));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        const QStringList fields = QString::fromLatin1(file.readAll()).split(' ');
+        const qint64 pid = fields.value(0).toLongLong();
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (pid <= 1 || fields.size() < 2 || !stat.open(QIODevice::ReadOnly))
+            continue;
+        // Field 22 (starttime), counted after the command's closing parenthesis.
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> after = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (after.value(19) != fields.value(1).trimmed().toLatin1())
+            continue; // that pid is another process now
+        QFile cgroups(QStringLiteral("/proc/%1/cgroup").arg(pid));
+        if (cgroups.open(QIODevice::ReadOnly)) {
+            for (const QByteArray& entry : cgroups.readAll().split('\n')) {
+                if (!entry.contains(":freezer:/"))
+                    continue;
+                QFile state("/sys/fs/cgroup/freezer" + entry.mid(entry.indexOf(":/") + 1) +
+                            "/freezer.state");
+                if (state.open(QIODevice::WriteOnly))
+                    state.write("THAWED");
+            }
+        }
+        qWarning("lizard-local test fixture: no server ended sandbox %s: killing its PID 1 (%lld)",
+                 qPrintable(id), pid);
+        ::kill(pid_t(pid), SIGKILL);
+    }
 }
 
 void LocalServer::removeTempDir()

@@ -57,6 +57,7 @@ public:
 
 private:
     void deleteAllSandboxes();
+    void killLeftSandboxes();
     void removeTempDir();
 
     std::unique_ptr<QTemporaryDir> m_tmp;

@@ -33,11 +33,6 @@ bool PortListModel::Row::operator==(const Row& o) const
     return port == o.port && listening == o.listening && sameExposure(exposure, o.exposure);
 }
 
-bool PortListModel::isScanning() const
-{
-    return m_scan != nullptr;
-}
-
 PortListModel::PortListModel(QObject* parent) : QAbstractTableModel(parent)
 {
     m_timer.setInterval(3000);

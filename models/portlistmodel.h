@@ -48,7 +48,7 @@ public:
     bool isPolling() const { return m_timer.isActive(); }
     void setPollInterval(int ms);
     int pollInterval() const { return m_timer.interval(); }
-    bool isScanning() const;
+    bool isScanning() const { return m_scan != nullptr; }
     bool hasScanned() const { return m_scanned; }
 
     const Row* rowAt(int row) const;

@@ -6,7 +6,6 @@
 #include "client/types.h"
 
 #include <QDialog>
-#include <QPointer>
 
 class QComboBox;
 class QLabel;

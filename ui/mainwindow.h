@@ -7,7 +7,6 @@
 #include "client/outcome.h"
 
 #include <QMainWindow>
-#include <QPointer>
 #include <QStringList>
 
 class QLabel;

@@ -1,5 +1,4 @@
 // SandboxFileModel: what each cell shows.
-#include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/sandboxfilemodel_node.h"
 

@@ -39,9 +39,4 @@ void TransferJob::finish(State state, const QString& message)
     emit finished();
 }
 
-void TransferJob::track(client::PendingCall* call)
-{
-    m_call = call;
-}
-
 } // namespace lizard::models::files

@@ -51,7 +51,7 @@ protected:
     void fail(const client::ApiError& error) { finish(State::Failed, error.toDisplayString()); }
     void fail(const QString& message) { finish(State::Failed, message); }
     // The call running now (cancel() cancels it).
-    void track(client::PendingCall* call);
+    void track(client::PendingCall* call) { m_call = call; }
     virtual void cleanUp() {}
 
     QPointer<client::LizardApi> m_api;

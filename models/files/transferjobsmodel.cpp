@@ -1,6 +1,5 @@
 #include "models/files/transferjobsmodel.h"
 
-#include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 #include "models/files/transferjob.h"
 

@@ -7,8 +7,6 @@
 #include "client/outcome.h"
 #include "ui/documentpage.h"
 
-#include <QPointer>
-
 class QLabel;
 class QPlainTextEdit;
 

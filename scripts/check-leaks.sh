@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What a test run must not leave behind: a sandbox's PID 1 (lizard-agent) or a lizard-local
-# still running, or a temporary directory of the test fixtures (tests/support/localserver.cpp
+# still running, a temporary directory of the test fixtures (tests/support/localserver.cpp
 # makes lizard-test-XXXXXX; some suites make lizard-unit-, lizard-nouserns- and
-# lizard-escape-secret- ones) in the temporary directory.
+# lizard-escape-secret- ones) in the temporary directory, a mount below one of those (a
+# sandbox's disk image, a pool of them, a volume) or a loop device whose backing file is there
+# (also once the file is deleted).
 #
 #   scripts/check-leaks.sh before FILE   # records what is there already (before the suites)
 #   scripts/check-leaks.sh after FILE    # prints what is new since, and fails if anything is
@@ -39,6 +41,14 @@ everything() {
   for dir in "$tmp"/lizard-test-* "$tmp"/lizard-unit-* "$tmp"/lizard-nouserns-* "$tmp"/lizard-escape-secret-*; do
     [[ -e $dir ]] && echo "directory $dir"
   done
+  # Mount points (field 5 of mountinfo, with its octal escapes) and loop devices' backing files.
+  local fixtures="^$(realpath -m "$tmp")/lizard-(test|unit|nouserns|escape-secret)-"
+  awk '{print $5}' /proc/self/mountinfo | grep -E -- "$fixtures" | sed 's/^/mount /' || true
+  local loop backing
+  for loop in /sys/block/loop*; do
+    backing=$(cat "$loop/loop/backing_file" 2>/dev/null) || continue
+    grep -qE -- "$fixtures" <<<"$backing" && echo "loop device /dev/${loop##*/} on $backing"
+  done
   return 0
 }
 
@@ -67,4 +77,4 @@ if [[ -n $leaked ]]; then
   echo "$leaked"
   exit 1
 fi
-echo "== leak check: no lizard-agent, lizard-local or test directory outlived the suites"
+echo "== leak check: no lizard-agent, lizard-local, test directory, mount or loop device outlived the suites"

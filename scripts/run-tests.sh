@@ -2,7 +2,8 @@
 # Runs the whole test suite (CTest). As root it then runs again, with lizard-local (and the
 # runtime and isolation suites themselves) running as an ordinary user, lizard-ci, the suites
 # whose outcome depends on that user (CTest label server-user: sandbox creation, isolation,
-# limits, network, files, restarts), because that is how desktop users run lizard-local. UI,
+# limits, network, files, restarts), because that is how desktop users run lizard-local, and
+# with /dev/net/tun and /dev/fuse as a desktop has them (0666) for that pass. UI,
 # notebook and HTTP-only suites behave the same whoever runs the server and run once.
 set -euo pipefail
 BUILD=${1:-build}
@@ -34,7 +35,23 @@ if [[ $(id -u) -eq 0 ]]; then
   grep -q '^lizard-ci:' /etc/subuid 2>/dev/null || usermod --add-subuids 300000-365535 --add-subgids 300000-365535 lizard-ci
   # The checkout may sit under a directory the user cannot enter (/root): give it copies.
   bindir=$(mktemp -d /tmp/lizard-ci-bin.XXXXXX)
-  trap 'rm -rf "$bindir"' EXIT
+  # Debian and Ubuntu desktops make /dev/net/tun and /dev/fuse 0666, which gives an ordinary
+  # user's sandboxes their network (slirp4netns); many build hosts keep root's 0600. This pass
+  # is the desktop's case, so it gets the desktop's modes, and the host's are put back when the
+  # script ends however it ends. The 0600 case has suites of its own (LIZARD_TEST_NO_TUN).
+  modes=()
+  for dev in /dev/net/tun /dev/fuse; do
+    if [[ -c $dev ]]; then
+      modes+=("$(stat -c %a "$dev") $dev")
+      chmod 0666 "$dev"
+    fi
+  done
+  restore() {
+    rm -rf "$bindir"
+    for m in "${modes[@]}"; do chmod ${m% *} "${m#* }"; done
+  }
+  trap restore EXIT
+  echo "== device modes for the ordinary user's pass, as on a desktop: $(stat -c '%n %a' /dev/net/tun /dev/fuse 2>/dev/null | paste -sd, -)"
   cp "$BUILD"/bin/{lizard-local,lizard-agent,tst_runtime,tst_isolation} "$bindir"/
   chmod 755 "$bindir" "$bindir"/*
   echo "== runtime and isolation suites as the unprivileged user lizard-ci =="

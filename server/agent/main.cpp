@@ -1,8 +1,9 @@
 // lizard-agent: started by lizard-local as `lizard-agent init|template|remove|copy|usage` with
 // a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
-// writable layer (usagewalk.h).
+// writable layer (usagewalk.h). `keep` (keeper.h) outlives the server, with its pidfd as fd 3.
 #include "agent/build/launcher.h"
+#include "agent/tools/keeper.h"
 
 #include <cstring>
 #include <iostream>
@@ -11,6 +12,16 @@
 
 int main(int argc, char** argv)
 {
+    if (argc == 2 && std::strcmp(argv[1], "keep") == 0) {
+        std::string input((std::istreambuf_iterator<char>(std::cin)),
+                          std::istreambuf_iterator<char>());
+        try {
+            return lizard::agent::runKeeper(nlohmann::json::parse(input), 3);
+        } catch (const std::exception& e) {
+            std::cerr << "lizard-agent keep: bad configuration: " << e.what() << "\n";
+            return 2;
+        }
+    }
     if (argc != 2 || (std::strcmp(argv[1], "init") != 0 && std::strcmp(argv[1], "template") != 0 &&
                       std::strcmp(argv[1], "remove") != 0 && std::strcmp(argv[1], "copy") != 0 &&
                       std::strcmp(argv[1], "usage") != 0)) {

@@ -1,11 +1,13 @@
 #include "common/instancelock.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace lizard {
@@ -22,8 +24,16 @@ Status InstanceLock::acquire(const std::string& path)
     if (fd < 0)
         return Error{ErrorKind::Internal, "LOCK_FAILED",
                      "cannot open " + path + ": " + std::strerror(errno)};
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        const int err = errno;
+    // The keeper of a killed server (agent/tools/keeper.h) holds the lock for the few
+    // milliseconds of a round of cleanup: a server started at that moment waits it out.
+    int err = 0;
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        err = ::flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno;
+        if (err != EWOULDBLOCK)
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (err != 0) {
         ::close(fd);
         if (err == EWOULDBLOCK)
             return Error{ErrorKind::Conflict, "ALREADY_RUNNING",

@@ -229,6 +229,13 @@ void CgroupManager::remove(const std::string& id)
     }
 }
 
+std::vector<std::string> CgroupManager::bases() const
+{
+    if (m_mode == "v2")
+        return m_v2Base.empty() ? std::vector<std::string>{} : std::vector<std::string>{m_v2Base};
+    return m_v1Bases;
+}
+
 std::vector<std::string> CgroupManager::existingIds() const
 {
     std::vector<std::string> ids;

@@ -39,6 +39,8 @@ public:
     void unthrottle(const std::string& id) const;
     // Ids of sandbox cgroups that exist (for orphan cleanup).
     std::vector<std::string> existingIds() const;
+    // The instance's directories, whose subdirectories are the sandboxes' cgroups.
+    std::vector<std::string> bases() const;
 
     // The freezer of the sandbox's cgroup (cgroupmanager_freezer.cpp): "cgroup-v2", "cgroup-v1", or
     // empty when the sandbox has none (no cgroups here, or no freezer hierarchy).

@@ -171,17 +171,26 @@ std::string explainUsernsFailure(const std::string& error)
                  "AppArmor/SELinux policy.";
 }
 
-std::string findSlirp()
+SlirpProbe findSlirp()
 {
     // slirp4netns opens /dev/net/tun inside the sandbox's namespaces as the server's user.
-    if (::access("/dev/net/tun", R_OK | W_OK) != 0)
-        return {};
+    // LIZARD_TEST_NO_TUN (tests only) answers as a host whose device is root's 0600 would,
+    // so that case stays covered on a host that gives this user the device.
+    const bool testNoTun = std::getenv("LIZARD_TEST_NO_TUN") != nullptr;
+    if (testNoTun || ::access("/dev/net/tun", R_OK | W_OK) != 0) {
+        const std::string why =
+            testNoTun ? std::string(std::strerror(EACCES)) : std::string(std::strerror(errno));
+        return {{},
+                "/dev/net/tun is not usable by this user (" + why +
+                    "); Debian and Ubuntu desktops make it 0666, here: sudo chmod 0666 "
+                    "/dev/net/tun"};
+    }
     for (const char* p :
          {"/usr/bin/slirp4netns", "/usr/local/bin/slirp4netns", "/bin/slirp4netns"}) {
         if (::access(p, X_OK) == 0)
-            return p;
+            return {p, {}};
     }
-    return {};
+    return {{}, "slirp4netns is not installed: sudo apt-get install slirp4netns"};
 }
 
 } // namespace lizard::runtime

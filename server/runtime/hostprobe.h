@@ -18,7 +18,12 @@ std::string probeUserNamespace();
 
 std::string explainUsernsFailure(const std::string& error);
 
-// slirp4netns path, or empty if not installed or /dev/net/tun is not usable by this user.
-std::string findSlirp();
+// How sandboxes get a network: slirp4netns, which needs /dev/net/tun usable by this user.
+struct SlirpProbe
+{
+    std::string path;   // slirp4netns, or empty when sandboxes can have no network
+    std::string whyNot; // when path is empty: the cause and the fix, for the log and errors
+};
+SlirpProbe findSlirp();
 
 } // namespace lizard::runtime

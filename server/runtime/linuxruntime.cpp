@@ -4,6 +4,7 @@
 #include "agent/tools/treeremover.h"
 #include "common/log.h"
 #include "runtime/agenttool.h"
+#include "runtime/hostkeeper.h"
 #include "runtime/hostprobe.h"
 
 #include <cctype>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +114,14 @@ Status LinuxRuntime::ensureTemplate()
     return okStatus();
 }
 
+Status LinuxRuntime::startKeeper()
+{
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(m_dataDir, ec); // as mountinfo names mounts
+    return startHostKeeper(m_agentPath, {{"dataDir", ec ? m_dataDir : real.string()},
+                                         {"cgroupBases", m_cgroups.bases()}});
+}
+
 Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir)
 {
     if (dataDir.empty() || dataDir[0] != '/')
@@ -124,7 +134,8 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     if (::access(rt->m_agentPath.c_str(), X_OK) != 0)
         return Error{ErrorKind::Internal, "INTERNAL",
                      "lizard-agent not found at " + rt->m_agentPath};
-    rt->m_slirp = findSlirp();
+    const SlirpProbe slirp = findSlirp();
+    rt->m_slirp = slirp.path;
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));
     rt->m_disks = std::make_unique<SandboxDisks>(dataDir, rt->m_ids);
@@ -146,6 +157,7 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     }
     caps.fullUidRange = rt->m_ids.fullRange();
     caps.network = !rt->m_slirp.empty();
+    caps.networkNote = slirp.whyNot;
     caps.diskQuota = rt->m_disks->enforced();
     caps.diskQuotaNote = rt->m_disks->note();
     std::string missing = missingInterpreterPackages();

@@ -25,6 +25,7 @@ public:
     bool isAlive(const SandboxHandle& handle) override;
     void destroy(const SandboxHandle& handle) override;
     void cleanupOrphans(const std::vector<std::string>& knownIds) override;
+    Status startKeeper() override;
     Status freeze(const SandboxHandle& handle) override;
     Status thaw(const SandboxHandle& handle) override;
     bool isFrozen(const SandboxHandle& handle) override;

@@ -119,7 +119,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     // sandbox that silently has none of what was asked.
     if (spec.allowList && !m_caps.network)
         return Error{ErrorKind::Unavailable, "NETWORK_UNAVAILABLE",
-                     "allowedHosts needs slirp4netns (and /dev/net/tun) on this host"};
+                     "allowedHosts needs a sandbox network, which this host cannot give: " +
+                         m_caps.networkNote};
     if (spec.limits.cpus <= 0 || spec.limits.memoryMb <= 0 || spec.limits.pidsMax <= 0)
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "limits must be positive"};
 

@@ -75,6 +75,7 @@ struct Capabilities
     std::string limitsNote;     // why not, when limits == false
     bool fullUidRange = false;  // 65536 uids mapped (so `user` really is another uid)
     bool network = false;       // internetAccess:true can be honoured (slirp4netns)
+    std::string networkNote;    // why not, with the fix, when network == false
     bool interpreterTemplate = false;
     std::string interpreterMissing; // missing host packages for the interpreter template
     std::string freezer;            // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
@@ -125,6 +126,10 @@ public:
 
     // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
     virtual void cleanupOrphans(const std::vector<std::string>& knownIds) = 0;
+    // Starts the process that releases, should this server be killed, what the host holds
+    // for its sandboxes once they end (agent/tools/keeper.h). Once, by the server that holds
+    // the data directory's lock.
+    virtual Status startKeeper() { return okStatus(); }
 
     // Pause: freezes every process of the sandbox, memory kept (cgroup freezer, v2 or v1;
     // SIGSTOP of the whole process tree where the sandbox has no freezer). Returns once frozen.

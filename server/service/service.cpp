@@ -67,7 +67,8 @@ void logCapabilities(const runtime::Capabilities& c)
               (c.sandboxes ? "" : " (" + c.sandboxesError + ")"));
     log::info("runtime: cgroup mode " + c.cgroupMode + ", limits " + yesNo(c.limits) +
               (c.limits ? "" : " (" + c.limitsNote + ")"));
-    log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network));
+    log::info("runtime: full uid range " + yesNo(c.fullUidRange) + ", network " + yesNo(c.network) +
+              (c.network ? "" : " (" + c.networkNote + ")"));
     log::info("runtime: pause by " + (c.freezer == "signals"
                                           ? std::string("SIGSTOP of the process tree")
                                           : "the cgroup freezer (" + c.freezer + ")"));
@@ -106,6 +107,11 @@ int runService(const Options& options)
     if (!rt)
         return fail("sandbox runtime: " + rt.error().message);
     logCapabilities((*rt)->capabilities());
+    if (Status s = (*rt)->startKeeper(); !s)
+        log::warn("runtime: no keeper for a killed server's leftovers (" + s.error().message +
+                  "): a sandbox that ends after this server was killed keeps its mounts and "
+                  "cgroups until lizard-local starts again on " +
+                  dir);
 
     http::net::io_context ioc{2};
     http::net::thread_pool workers{4};

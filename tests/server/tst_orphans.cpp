@@ -1,12 +1,19 @@
 // Sandboxes of a lizard-local that was killed and never started again end by themselves: at
 // their deadline (plus a margin) and after the grace period without a renewal of their lease.
+// What the host held for them goes with them: no mount of their disk images (as root), no
+// loop device, no cgroup, and the server's pool of mounted disks goes with the server.
 // Controls: while the server runs, nothing ends early; a restart within the grace period
-// adopts them; a sandbox paused when the server died is not ended for having been frozen.
+// adopts them; a sandbox paused when the server died is not ended for having been frozen, and
+// keeps its disk.
+#include "hostleftovers.h"
 #include "support_http.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
 #include <csignal>
 
 using namespace lizard::test;
@@ -26,10 +33,23 @@ qint64 initPid(const LocalServer& server, const QString& id)
     return QString::fromLatin1(f.readAll()).split(' ').value(0).toLongLong();
 }
 
+// As root the log is on the sandbox's disk image, which is no longer mounted once the sandbox
+// ended without its server: then it is read from the image itself.
 QString agentLog(const LocalServer& server, const QString& id)
 {
     QFile f(server.dataDir() + "/sandboxes/" + id + "/agent.log");
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    if (f.open(QIODevice::ReadOnly))
+        return QString::fromUtf8(f.readAll());
+    const QString image = server.dataDir() + "/disks/" + id + ".img";
+    if (!QFile::exists(image))
+        return {};
+    QProcess debugfs;
+    QString program = QStandardPaths::findExecutable("debugfs");
+    if (program.isEmpty())
+        program = QStandardPaths::findExecutable("debugfs", {"/usr/sbin", "/sbin"});
+    debugfs.start(program, {"-R", "cat /agent.log", image});
+    debugfs.waitForFinished(10000);
+    return QString::fromUtf8(debugfs.readAllStandardOutput());
 }
 
 // Running or stopped, but not a zombie nor gone.
@@ -137,6 +157,10 @@ private slots:
         const qint64 noDeadlinePid = initPid(m_server, noDeadline);
         const qint64 deadlinePid = initPid(m_server, deadline);
         const qint64 pausedPid = initPid(m_server, paused);
+        const QString canonical = QFileInfo(m_server.dataDir()).canonicalFilePath();
+        const bool diskImages = !mountsUnder(canonical + "/sandboxes/" + paused).isEmpty();
+        qInfo().noquote() << (diskImages ? "disks are images mounted on the host"
+                                         : "disks are directories (no image): no mount to check");
         // A timeout change reaches the agent: the deadline is now 1 s after the crash.
         QCOMPARE(
             m_server
@@ -161,6 +185,18 @@ private slots:
                  qPrintable(QString::number(clock.elapsed())));
         QVERIFY2(agentLog(m_server, noDeadline).contains("no word from lizard-local"),
                  qPrintable(agentLog(m_server, noDeadline)));
+        // Nothing of the ended ones is left on the host, and the server's pool of disks went
+        // with it; the disk of the paused one, which still runs, stays (the control).
+        const QString dataDir = QFileInfo(m_server.dataDir()).canonicalFilePath();
+        for (const QString& gone : {noDeadline, deadline}) {
+            const QStringList left = waitForNoLeftovers(dataDir, gone);
+            QVERIFY2(left.isEmpty(), qPrintable("left behind by " + gone + ": " + left.join(", ")));
+        }
+        QVERIFY2(mountsUnder(dataDir + "/disks").isEmpty(),
+                 qPrintable(mountsUnder(dataDir + "/disks").join(", ")));
+        if (diskImages)
+            QVERIFY2(mountsUnder(dataDir + "/sandboxes/" + paused).size() == 1,
+                     "the paused sandbox lost its disk");
         // The frozen one waits for a server, however long.
         QTest::qWait(1000);
         QVERIFY2(runs(pausedPid), "a paused sandbox ended while frozen");

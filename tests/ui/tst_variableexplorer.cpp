@@ -250,7 +250,7 @@ void TestVariableExplorer::dataFrameOpensInViewer()
     QCOMPARE(model->data(model->index(3, 2)).toString(), QString("1.5"));
     QCOMPARE(model->data(model->index(0, 3)).toString(), QString("Lyon"));
     QVERIFY(!model->isLoaded(99999)); // only the first rows came with it
-    QTRY_VERIFY(!viewer->statusText().contains("loading"));
+    QTRY_VERIFY_WITH_TIMEOUT(!viewer->statusText().contains("loading"), 60000);
     QVERIFY(!viewer->grab().isNull());
 
     // To the end: the last rows arrive page by page, never all of them.
@@ -270,10 +270,10 @@ void TestVariableExplorer::dataFrameOpensInViewer()
     QCOMPARE(model->sortOrder(), Qt::DescendingOrder);
     QTRY_COMPARE_WITH_TIMEOUT(model->data(model->index(0, 2)).toString(), QString("49999.5"),
                               60000);
-    QTRY_VERIFY2(viewer->statusText().contains("sorted by half, descending"),
-                 qPrintable(viewer->statusText()));
+    QTRY_VERIFY2_WITH_TIMEOUT(viewer->statusText().contains("sorted by half, descending"),
+                              qPrintable(viewer->statusText()), 60000);
     QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), 2);
-    QTRY_VERIFY(!viewer->statusText().contains("loading"));
+    QTRY_VERIFY_WITH_TIMEOUT(!viewer->statusText().contains("loading"), 60000);
     test::saveScreenshot(viewer->grab(), "variable-table-viewer");
 
     // A Series opens the same way, through the row's context menu.

@@ -37,7 +37,7 @@ public:
             net = net % 250 + 1;
         m_prefix = QStringLiteral("198.18.%1.").arg(net);
         QList<QStringList> cmds{
-            {"ip", "netns", "add", m_ns},
+            ipNetnsAdd(m_ns),
             {"ip", "link", "add", outer, "type", "veth", "peer", "name", inner, "netns", m_ns},
             {"ip", "addr", "add", at(1) + "/24", "dev", outer},
             {"ip", "link", "set", outer, "up"},

@@ -82,6 +82,15 @@ inline QStringList hostAddresses()
 
 // A host that is not this one: network namespace `lzt-net-<pid>` behind a veth pair on a
 // /30 of 172.31.0.0/16, with a TCP server that greets with "remote-ok".
+// `ip netns add`, one at a time across suites: the first one on a host bind-mounts /run/netns
+// onto itself to make it shared, and two doing that at once stack two mounts, hiding one
+// suite's namespace under the other's ("setting the network namespace … failed: Invalid
+// argument").
+inline QStringList ipNetnsAdd(const QString& ns)
+{
+    return {"flock", "/run/lizard-test-netns.lock", "ip", "netns", "add", ns};
+}
+
 class VethHost
 {
 public:
@@ -99,7 +108,7 @@ public:
         hostSide = QStringLiteral("172.31.%1.1").arg(net);
         remote = QStringLiteral("172.31.%1.2").arg(net);
         for (const QStringList& cmd : QList<QStringList>{
-                 {"ip", "netns", "add", m_ns},
+                 ipNetnsAdd(m_ns),
                  {"ip", "link", "add", outer, "type", "veth", "peer", "name", inner, "netns", m_ns},
                  {"ip", "addr", "add", hostSide + "/30", "dev", outer},
                  {"ip", "link", "set", outer, "up"},

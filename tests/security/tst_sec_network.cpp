@@ -4,6 +4,9 @@
 // one (a network namespace behind a veth pair) keep working.
 #include "net_support.h"
 
+#include <QDir>
+#include <QTemporaryDir>
+
 using namespace lizard::test;
 
 // A macro: QSKIP returns from the function it is written in.
@@ -199,6 +202,42 @@ private slots:
         QVERIFY2(c.error == "OK" && c.reply == "remote-ok", qPrintable(raw));
         // Its neighbour on the same /30 is this host, so it stays out of reach.
         expectRefused(m_remote.hostSide, m_listener.port(), {"EACCES"});
+    }
+
+    // Starting a networked sandbox leaves the host's mounts as they were. slirp4netns as root
+    // detaches its copy of the host's mounts; below a shared mount other than / (such as
+    // /run/netns/<name> of `ip netns`, or what systemd hosts have below /run, /dev and /sys)
+    // that detach would propagate back and unmount them on the host.
+    void hostMountsSurviveANetworkedSandbox()
+    {
+        REQUIRE_NETWORK();
+        if (::geteuid() != 0)
+            QSKIP("a shared test mount needs root");
+        QTemporaryDir dir;
+        const QString shared = dir.path() + "/shared", child = shared + "/child";
+        QVERIFY(QDir().mkpath(child));
+        auto mounted = [&child] {
+            QFile info("/proc/self/mountinfo");
+            if (!info.open(QIODevice::ReadOnly))
+                return false;
+            for (const QByteArray& line : info.readAll().split('\n')) {
+                if (QString::fromUtf8(line.split(' ').value(4)) == child)
+                    return true;
+            }
+            return false;
+        };
+        QCOMPARE(QProcess::execute("mount", {"--bind", shared, shared}), 0);
+        QCOMPARE(QProcess::execute("mount", {"--make-shared", shared}), 0);
+        QCOMPARE(QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=1m", "lzt", child}), 0);
+        QVERIFY(mounted()); // the control: the check sees the mount
+        QString why;
+        const QString id = createSandbox(m_server, {{"internetAccess", true}}, &why);
+        const bool kept = mounted();
+        if (!id.isEmpty())
+            m_server.request("DELETE", "/api/sandboxes/" + id);
+        QProcess::execute("umount", {"-R", shared});
+        QVERIFY2(!id.isEmpty(), qPrintable(why));
+        QVERIFY2(kept, "starting a networked sandbox unmounted a mount of the host");
     }
 
     void dnsStillAnswers()

@@ -5,7 +5,9 @@
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <string>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -45,6 +47,15 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
     argv.push_back(nullptr);
     pid_t pid = ::fork();
     if (pid == 0) {
+        // slirp4netns's own sandbox makes only "/" private before it detaches the old root.
+        // As root, in the host's user namespace, the detach of the mounts below the other
+        // shared mounts (/run, /dev, /sys on systemd hosts; /run/netns/<name> of `ip netns`)
+        // would propagate back and unmount them on the host. In a mount namespace that is
+        // private through and through, every unmount of its stays its own. (An ordinary user
+        // may not unshare here; slirp4netns then unshares in the sandbox's user namespace,
+        // whose mounts do not propagate back.)
+        if (::unshare(CLONE_NEWNS) == 0)
+            ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr);
         int devNull = ::open("/dev/null", O_RDWR);
         ::dup2(devNull, 0);
         ::dup2(devNull, 1);

@@ -116,7 +116,10 @@ int livePid1(const std::string& sandboxDir)
     const int fd = int(::syscall(SYS_pidfd_open, pid, 0));
     if (fd < 0)
         return -1;
-    if (startTimeOf(pid) != start) {
+    // A pidfd is readable once its process has exited: a zombie that its parent has not yet
+    // reaped has ended too (else each round would find it again at once).
+    pollfd ended{fd, POLLIN, 0};
+    if (::poll(&ended, 1, 0) != 0 || startTimeOf(pid) != start) {
         ::close(fd);
         return -1;
     }
@@ -124,9 +127,12 @@ int livePid1(const std::string& sandboxDir)
 }
 
 // One round, under the data directory's lock: releases what belongs to no running sandbox and
-// adds the sandboxes that still run to `running` (id -> pidfd of PID 1).
-void sweep(const KeeperConfig& c, std::map<std::string, int>& running)
+// adds the sandboxes that still run to `running` (id -> pidfd of PID 1). Answers whether a
+// cgroup of an ended sandbox is still busy: its last processes (slirp4netns, PID 1 itself until
+// it is reaped) leave it a moment after PID 1 ends.
+bool sweep(const KeeperConfig& c, std::map<std::string, int>& running)
 {
+    bool busy = false;
     unmountUnder(c.dataDir + "/disks/.pool");
     unmountUnder(c.dataDir + "/volumes"); // attach mounts live only during a start
     const std::string sandboxes = c.dataDir + "/sandboxes";
@@ -141,20 +147,22 @@ void sweep(const KeeperConfig& c, std::map<std::string, int>& running)
     for (const auto& base : c.cgroupBases) {
         for (const auto& id : subdirectories(base)) {
             // A cgroup with processes in it cannot be removed (EBUSY): only ended ones go.
-            if (!running.count(id))
-                ::rmdir((base + "/" + id).c_str());
+            if (!running.count(id) && ::rmdir((base + "/" + id).c_str()) != 0 && errno == EBUSY)
+                busy = true;
         }
         ::rmdir(base.c_str()); // the instance's own, once empty
     }
+    return busy;
 }
 
-// Blocks until at least one of `fds` is readable (its process ended); answers which.
-std::vector<int> waitForEnds(const std::vector<int>& fds)
+// Blocks until at least one of `fds` is readable (its process ended), or `timeoutMs` passed
+// (-1: no limit); answers which ended.
+std::vector<int> waitForEnds(const std::vector<int>& fds, int timeoutMs = -1)
 {
     std::vector<pollfd> p;
     for (int fd : fds)
         p.push_back({fd, POLLIN, 0});
-    while (::poll(p.data(), p.size(), -1) < 0 && errno == EINTR) {
+    while (::poll(p.data(), p.size(), timeoutMs) < 0 && errno == EINTR) {
     }
     std::vector<int> ended;
     for (const auto& e : p) {
@@ -180,6 +188,9 @@ int runKeeper(const nlohmann::json& config, int serverPidfd)
     waitForEnds({serverPidfd});
     ::close(serverPidfd);
     std::map<std::string, int> running;
+    // A cgroup that stays busy (a process that will not die) is given up on after 30 s.
+    constexpr int kBusyRetryMs = 200, kBusyRounds = 150;
+    int busyRounds = 0;
     for (;;) {
         // The lock: a server that took over owns everything here (it adopts the sandboxes that
         // run and cleans up the rest), so the keeper's work is done. With the lock held, no
@@ -190,15 +201,15 @@ int runKeeper(const nlohmann::json& config, int serverPidfd)
             ::close(lock);
             break;
         }
-        sweep(c, running);
+        const bool busy = sweep(c, running);
         if (lock >= 0)
             ::close(lock);
-        if (running.empty())
+        if (running.empty() && (!busy || ++busyRounds > kBusyRounds))
             break;
         std::vector<int> fds;
         for (const auto& [id, fd] : running)
             fds.push_back(fd);
-        const std::vector<int> ended = waitForEnds(fds);
+        const std::vector<int> ended = waitForEnds(fds, busy ? kBusyRetryMs : -1);
         for (auto it = running.begin(); it != running.end();) {
             if (std::find(ended.begin(), ended.end(), it->second) != ended.end()) {
                 ::close(it->second);

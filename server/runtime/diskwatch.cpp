@@ -6,6 +6,7 @@
 #include "runtime/processtree.h"
 #include "runtime/procinfo.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -61,6 +62,9 @@ void DiskWatch::add(const std::string& id, pid_t initPid, unsigned long long sta
         e.agentTold = false;
         e.limitBytes = std::uint64_t(gb) << 30;
         e.limitInodes = inodeBound(gb);
+        // The layer's growth is measured from here: a writer that starts with the sandbox
+        // is seen on the first walk, not two intervals later.
+        e.measuredAt = std::chrono::steady_clock::now();
     }
     m_wake.notify_all();
 }
@@ -116,7 +120,7 @@ void DiskWatch::run()
                 continue;
             live->second = work;
             at->second = Clock::now() +
-                         std::chrono::milliseconds(work.over ? m_overIntervalMs : m_intervalMs);
+                         std::chrono::milliseconds(work.nextMs > 0 ? work.nextMs : m_intervalMs);
             next = std::min(next, at->second);
         }
         m_wake.wait_until(lock, next);
@@ -137,8 +141,10 @@ bool DiskWatch::round(const std::string& id, Entry& e)
             log::warn("sandbox " + id + ": disk usage not measured: " + measured.error().message);
         return false;
     }
+    const Entry before = e;
     e.bytes = measured->value("bytes", std::uint64_t(0));
     e.files = measured->value("files", std::uint64_t(0));
+    e.measuredAt = std::chrono::steady_clock::now();
     const bool over = e.bytes > e.limitBytes || e.files > e.limitInodes;
     if (over != e.over)
         log::info("sandbox " + id + ": writable layer " + std::to_string(e.bytes >> 20) +
@@ -150,11 +156,32 @@ bool DiskWatch::round(const std::string& id, Entry& e)
         e.agentTold = pingAgent(e.socketPath, 1000,
                                 nlohmann::json{{"op", "ping"}, {"diskFull", over}}.dump());
     e.over = over;
+    e.nextMs = nextInterval(before, e);
     if (over)
         limitAll(e);
     else if (!e.limited.empty())
         restoreAll(e);
     return true;
+}
+
+int DiskWatch::nextInterval(const Entry& before, const Entry& after) const
+{
+    if (after.over)
+        return m_overIntervalMs;
+    if (before.measuredAt == std::chrono::steady_clock::time_point{})
+        return m_intervalMs;
+    const double seconds =
+        std::chrono::duration<double>(after.measuredAt - before.measuredAt).count();
+    double untilBound = 1e9; // seconds
+    auto consider = [&](std::uint64_t was, std::uint64_t now, std::uint64_t limit) {
+        if (now > was && seconds > 0)
+            untilBound = std::min(untilBound, double(limit - std::min(limit, now)) /
+                                                  (double(now - was) / seconds));
+    };
+    consider(before.bytes, after.bytes, after.limitBytes);
+    consider(before.files, after.files, after.limitInodes);
+    const double ms = untilBound * 1000 / 2;
+    return int(std::clamp(ms, double(m_overIntervalMs), double(m_intervalMs)));
 }
 
 void DiskWatch::limitAll(Entry& e)

@@ -24,6 +24,7 @@
 // bounds only growth); every file it writes fails.
 // LIZARD_DISK_WATCH_MS="<interval>,<interval while over>" overrides the intervals (tests).
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -77,12 +78,19 @@ private:
         std::string socketPath;
         std::uint64_t bytes = 0;
         std::uint64_t files = 0;
+        std::chrono::steady_clock::time_point measuredAt{}; // of bytes and files
+        int nextMs = 0;                                     // until the next walk (nextInterval)
         std::map<pid_t, unsigned long long> limited; // pid -> start time: RLIMIT_FSIZE set to 0
     };
     void run();
     // One round for one sandbox: measure, then limit or restore. Returns false if the
     // measure failed (the sandbox is probably ending).
     bool round(const std::string& id, Entry& e);
+    // Until the next walk: the short interval while over; otherwise half the time the layer,
+    // growing as fast as since the last walk, would take to reach its bound, between the short
+    // and the normal interval. A writer as fast as the host's disk is then caught close to the
+    // bound, while an idle layer is walked no more often than before.
+    int nextInterval(const Entry& before, const Entry& after) const;
     void limitAll(Entry& e);
     void restoreAll(Entry& e); // forgets the limited processes (see above)
 

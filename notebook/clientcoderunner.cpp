@@ -139,7 +139,10 @@ void ClientCodeRunner::run(const QString& code, const QHash<QString, QString>& e
 void ClientCodeRunner::startRun(const QString& code, const QHash<QString, QString>& envs)
 {
     if (!m_interpreter) {
-        emit failed(QStringLiteral("the sandbox connection is gone"));
+        // The connection went while the cell waited for its turn (the gate): said as for a
+        // cell that was running, since to its user it was.
+        emit failed(QStringLiteral("the connection to the sandbox was lost before the cell "
+                                   "started (it did not run)"));
         return;
     }
     if (m_run)

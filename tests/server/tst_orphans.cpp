@@ -43,6 +43,10 @@ QString agentLog(const LocalServer& server, const QString& id)
     const QString image = server.dataDir() + "/disks/" + id + ".img";
     if (!QFile::exists(image))
         return {};
+    // Its loop device goes only once the file system let go of the image, written back.
+    const QString real = QFileInfo(image).canonicalFilePath();
+    for (QDeadlineTimer deadline(10000); !loopDevicesOn(real).isEmpty() && !deadline.hasExpired();)
+        QTest::qWait(100);
     QProcess debugfs;
     QString program = QStandardPaths::findExecutable("debugfs");
     if (program.isEmpty())

@@ -3,6 +3,7 @@
 // fails at once rather than hanging; while its own loopback, DNS and a host that is not this
 // one (a network namespace behind a veth pair) keep working.
 #include "net_support.h"
+#include "server/hostleftovers.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -216,16 +217,7 @@ private slots:
         QTemporaryDir dir;
         const QString shared = dir.path() + "/shared", child = shared + "/child";
         QVERIFY(QDir().mkpath(child));
-        auto mounted = [&child] {
-            QFile info("/proc/self/mountinfo");
-            if (!info.open(QIODevice::ReadOnly))
-                return false;
-            for (const QByteArray& line : info.readAll().split('\n')) {
-                if (QString::fromUtf8(line.split(' ').value(4)) == child)
-                    return true;
-            }
-            return false;
-        };
+        auto mounted = [&child] { return mountsUnder(child).contains(child); };
         QCOMPARE(QProcess::execute("mount", {"--bind", shared, shared}), 0);
         QCOMPARE(QProcess::execute("mount", {"--make-shared", shared}), 0);
         QCOMPARE(QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=1m", "lzt", child}), 0);

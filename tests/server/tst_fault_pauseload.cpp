@@ -8,14 +8,11 @@
 // stopped never reaches the stopped state.
 #include "fault_support.h"
 #include "lifecycle_support.h"
+#include "support/hostload.h"
 #include "support/proctree.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 #include <algorithm>
-#include <atomic>
-#include <thread>
-#include <vector>
 
 using namespace lizard::test;
 
@@ -58,28 +55,7 @@ class TestFaultPauseLoad : public QObject
     SandboxApi m_api{m_server};
     QString m_id;
     qint64 m_init = 0; // host pid of the sandbox's PID 1
-    std::atomic<bool> m_stopHostLoad{false};
-    std::vector<std::thread> m_hostLoad;
-
-    // Threads, not processes: they die with this process however it ends.
-    void startHostLoad()
-    {
-        m_stopHostLoad = false;
-        for (int i = 0; i < std::max(1, QThread::idealThreadCount()); ++i)
-            m_hostLoad.emplace_back([this] {
-                volatile unsigned long spin = 0;
-                while (!m_stopHostLoad.load(std::memory_order_relaxed))
-                    spin = spin + 1;
-            });
-    }
-
-    void stopHostLoad()
-    {
-        m_stopHostLoad = true;
-        for (auto& t : m_hostLoad)
-            t.join();
-        m_hostLoad.clear();
-    }
+    HostLoad m_hostLoad;
 
     // Read from the host through the sandbox's root: works while the sandbox is frozen.
     QByteArray counter() const
@@ -165,7 +141,7 @@ private slots:
 
     void cleanup()
     {
-        stopHostLoad();
+        m_hostLoad.stop();
         if (!m_id.isEmpty())
             m_api.kill(m_id);
         m_id.clear();
@@ -188,9 +164,9 @@ private slots:
         QVERIFY2(started.status == 200, qPrintable(describe(started)));
         QTRY_VERIFY2_WITH_TIMEOUT(counter().toInt() > 3, counter().constData(), 15000);
         QTRY_COMPARE_WITH_TIMEOUT(hogs().size(), 4, 5000);
-        startHostLoad();
+        m_hostLoad.start();
         qInfo("load: 4 busy loops and a fork loop in the sandbox, %zu busy threads on the host",
-              m_hostLoad.size());
+              m_hostLoad.threads());
 
         QList<qint64> pauseMs;
         int succeeded = 0;
@@ -243,7 +219,7 @@ private slots:
         QCOMPARE(succeeded, kRounds);
     }
 
-    void cleanupTestCase() { stopHostLoad(); }
+    void cleanupTestCase() { m_hostLoad.stop(); }
 };
 
 QTEST_GUILESS_MAIN(TestFaultPauseLoad)

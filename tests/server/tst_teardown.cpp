@@ -5,11 +5,9 @@
 // cgroups (where this user may write them), so an empty answer means they were released.
 #include "hostleftovers.h"
 #include "lifecycle_support.h"
+#include "support/hostload.h"
 
 #include <QFileInfo>
-#include <atomic>
-#include <thread>
-#include <vector>
 
 using namespace lizard::test;
 
@@ -19,8 +17,7 @@ class TestTeardown : public QObject
 
     LocalServer m_server;
     SandboxApi m_api{m_server};
-    std::atomic<bool> m_stop{false};
-    std::vector<std::thread> m_busy;
+    HostLoad m_load;
     QString m_dataDir;
 
     QString create(const QJsonObject& body = {})
@@ -37,22 +34,10 @@ private slots:
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_dataDir = QFileInfo(m_server.dataDir()).canonicalFilePath();
-        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-        for (unsigned i = 0; i < cores; ++i) {
-            m_busy.emplace_back([this] {
-                volatile unsigned long spin = 0;
-                while (!m_stop.load(std::memory_order_relaxed))
-                    spin = spin + 1;
-            });
-        }
+        m_load.start();
     }
 
-    void cleanupTestCase()
-    {
-        m_stop = true;
-        for (auto& t : m_busy)
-            t.join();
-    }
+    void cleanupTestCase() { m_load.stop(); }
 
     void everyEndUnderLoadLeavesNothing()
     {

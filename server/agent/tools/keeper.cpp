@@ -1,5 +1,7 @@
 #include "agent/tools/keeper.h"
 
+#include "runtime/procinfo.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -7,7 +9,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <poll.h>
 #include <sstream>
@@ -88,23 +89,6 @@ std::vector<std::string> subdirectories(const std::string& dir)
     return out;
 }
 
-// Field 22 of /proc/<pid>/stat, after the command (which may hold spaces and parentheses).
-unsigned long long startTimeOf(pid_t pid)
-{
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t close = stat.rfind(')');
-    if (close == std::string::npos)
-        return 0;
-    std::istringstream rest(stat.substr(close + 2));
-    std::string field;
-    for (int i = 3; i < 22 && rest >> field; ++i) {
-    }
-    unsigned long long start = 0;
-    rest >> start;
-    return start;
-}
-
 // A pidfd of the sandbox's PID 1 as recorded in its directory, while that very process (the
 // same start time: pids are reused) still runs; -1 when it does not.
 int livePid1(const std::string& sandboxDir)
@@ -116,10 +100,9 @@ int livePid1(const std::string& sandboxDir)
     const int fd = int(::syscall(SYS_pidfd_open, pid, 0));
     if (fd < 0)
         return -1;
-    // A pidfd is readable once its process has exited: a zombie that its parent has not yet
-    // reaped has ended too (else each round would find it again at once).
-    pollfd ended{fd, POLLIN, 0};
-    if (::poll(&ended, 1, 0) != 0 || startTimeOf(pid) != start) {
+    // Checked once the pidfd is open, so the pidfd is of the recorded process. A zombie that
+    // its parent has not yet reaped has ended too (else each round would find it again).
+    if (!runtime::processMatches(pid, start)) {
         ::close(fd);
         return -1;
     }

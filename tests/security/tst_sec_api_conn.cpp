@@ -7,6 +7,7 @@
 // control that must succeed. Bodies: tst_sec_api.cpp.
 #include "sec_api_support.h"
 
+#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <future>
 #include <vector>
@@ -198,7 +199,16 @@ private slots:
             QVERIFY(c->send(head + QByteArray(1000, 'x')));
             busy.push_back(std::move(c));
         }
-        QThread::msleep(500); // every header read: all 32 are busy relaying a body
+        // Once every header is read, all 32 are busy relaying a body and the next connection
+        // is refused. How soon depends on the host's load: wait for the first refusal (a
+        // connection still let in meanwhile is closed again, which gives its place back).
+        for (QDeadlineTimer until(20000); !until.hasExpired();) {
+            RawConn probe;
+            QVERIFY(probe.connectTo(port, address.constData()));
+            QByteArray ignored;
+            if (probe.readResponse(500, &ignored) == 503)
+                break;
+        }
         for (int i = 0; i < 5; ++i) {
             RawConn over;
             QVERIFY(over.connectTo(port, address.constData()));

@@ -22,6 +22,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerVolumeRoutes(router, ctx);
     registerLogRoutes(router, ctx);
     registerActivityRoutes(router, ctx);
+    registerTemplateRoutes(router, ctx);
 }
 
 } // namespace lizard::api

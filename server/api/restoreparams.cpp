@@ -28,12 +28,20 @@ Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateS
                      "snapshot " + s.id + " restores only in its own project (" + s.projectId +
                          ")"};
     }
-    const auto limits = limitsForSize(s.size);
-    if (!limits) {
+    if (Status applied = applySnapshotRecord(s, body, p); !applied) {
         snapshots.release(s.id);
+        return applied.error();
+    }
+    return s.id;
+}
+
+Status applySnapshotRecord(const store::SnapshotRecord& s, const nlohmann::json& body,
+                           sandboxes::CreateSandboxParams& p)
+{
+    const auto limits = limitsForSize(s.size);
+    if (!limits)
         return Error{ErrorKind::Internal, "INTERNAL",
                      "snapshot " + s.id + " has an unknown size " + s.size};
-    }
     p.projectId = s.projectId;
     p.templateName = s.templateName;
     p.size = s.size;
@@ -55,7 +63,18 @@ Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateS
                 ? s.diskGb
                 : int(std::clamp<long long>(needed, p.diskGb, runtime::SandboxDisks::kMaxGb));
     }
-    return s.id;
+    return okStatus();
+}
+
+Status checkShmSize(sandboxes::CreateSandboxParams& p)
+{
+    if (!p.shmExplicit)
+        p.shmMb = std::clamp(p.shmMb, 1, std::max(1, p.limits.memoryMb));
+    if (p.shmMb >= 1 && p.shmMb <= p.limits.memoryMb)
+        return okStatus();
+    return invalidArgument("field \"shmMb\" must be an integer from 1 to " +
+                           std::to_string(p.limits.memoryMb) +
+                           " (MiB of /dev/shm, at most the memory of size \"" + p.size + "\")");
 }
 
 } // namespace lizard::api

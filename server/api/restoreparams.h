@@ -9,9 +9,21 @@
 
 namespace lizard::api {
 
+// The parameters of POST /api/sandboxes, everything in the body checked before anything starts
+// (sandboxroutes.cpp); a restore's are then applied by applySnapshot.
+Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
+                                                    const store::Store& st, nlohmann::json& extra);
+
 // Without snapshotId: "" and `p` unchanged. With one: the snapshot is held (release it with
 // SnapshotService::release once the create finished) and its id returned.
 Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateSandboxParams& p,
                                   sandboxes::SnapshotService& snapshots);
+// What a restore of `s` starts with, given the create's body (its envs win over the snapshot's,
+// an explicit shmMb or diskGb over the source's). INTERNAL for a snapshot of an unknown size.
+Status applySnapshotRecord(const store::SnapshotRecord& s, const nlohmann::json& body,
+                           sandboxes::CreateSandboxParams& p);
+// /dev/shm's pages are the sandbox's memory: more than its memory could never be used. The
+// default never refuses a create (a host small enough to clamp memory under it gets less).
+Status checkShmSize(sandboxes::CreateSandboxParams& p);
 
 } // namespace lizard::api

@@ -25,6 +25,7 @@ namespace lizard::api {
 
 class KeyStreams;
 class Revocable;
+class WarmPools;
 
 struct ApiContext
 {
@@ -34,6 +35,7 @@ struct ApiContext
     std::string serverUser;
     proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
     KeyStreams* keyStreams = nullptr;    // long requests by key, ended when it is revoked
+    WarmPools* pools = nullptr;          // the templates' and snapshots' warm pools
     // Derives the desktops' VNC passwords (desktoproutes.cpp): random, kept in the data
     // directory, never in a URL.
     std::string desktopSecret;
@@ -54,6 +56,7 @@ void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
 void registerLogRoutes(Router& router, ApiContext& ctx);      // system logs (SSE)
 void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
+void registerTemplateRoutes(Router& router, ApiContext& ctx); // warm pools of the templates
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Tracks a long request (a stream) by the key that opened it, so that revoking the key ends it

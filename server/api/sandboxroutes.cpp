@@ -78,20 +78,8 @@ Result<std::string> localTemplate(const std::string& name)
                      "code-interpreter-v1) and desktop"};
 }
 
-// /dev/shm's pages are the sandbox's memory: more than its memory could never be used. The
-// default never refuses a create (a host small enough to clamp memory under it gets less).
-Status checkShmSize(sandboxes::CreateSandboxParams& p)
-{
-    if (!p.shmExplicit)
-        p.shmMb = std::clamp(p.shmMb, 1, std::max(1, p.limits.memoryMb));
-    if (p.shmMb >= 1 && p.shmMb <= p.limits.memoryMb)
-        return okStatus();
-    return invalidArgument("field \"shmMb\" must be an integer from 1 to " +
-                           std::to_string(p.limits.memoryMb) +
-                           " (MiB of /dev/shm, at most the memory of size \"" + p.size + "\")");
-}
+} // namespace
 
-// Everything in the body is checked before anything starts.
 Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
                                                     const store::Store& st, nlohmann::json& extra)
 {
@@ -188,8 +176,6 @@ Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
     p.volumeId = *volume;
     return p;
 }
-
-} // namespace
 
 void registerSandboxRoutes(Router& router, ApiContext& ctx)
 {

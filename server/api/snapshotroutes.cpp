@@ -1,9 +1,11 @@
 // Snapshots: take (POST /api/sandboxes/{id}/snapshot), list per project and all, get,
-// PATCH (name; poolSize and scope accepted and ignored), delete.
+// PATCH (name, poolSize; scope accepted and ignored), pause and resume of the warm pool, delete.
 #include "api/jsonbody.h"
 #include "api/routes.h"
 #include "api/sandboxlookup.h"
 #include "api/views.h"
+#include "api/warmpools.h"
+#include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
 #include "store/store.h"
@@ -29,10 +31,23 @@ Result<std::optional<std::string>> snapshotName(const Fields& f)
     return name;
 }
 
-// poolSize and scope are the cloud's warm pools and sharing; here every snapshot restores from
-// disk in its own project. Checked for type, then ignored.
-Status ignoredFields(const Fields& f)
+// The body of a take or a PATCH: its name and warm pool size if given. scope is the cloud's
+// sharing (every snapshot here restores in its own project): checked for type, then ignored.
+struct SnapshotBody
 {
+    std::optional<std::string> name;
+    std::optional<int> poolSize;
+};
+
+Result<SnapshotBody> snapshotBody(const http::Request& request)
+{
+    auto body = parseJsonObject(request);
+    if (!body)
+        return body.error();
+    Fields f(*body);
+    auto name = snapshotName(f);
+    if (!name)
+        return name.error();
     auto pool = f.optInt("poolSize");
     if (!pool)
         return pool.error();
@@ -43,30 +58,34 @@ Status ignoredFields(const Fields& f)
         return scope.error();
     if (*scope && **scope != "project" && **scope != "workspace" && **scope != "user")
         return invalidArgument("field \"scope\" must be project, workspace or user");
-    return okStatus();
+    SnapshotBody out;
+    out.name = *name;
+    if (*pool)
+        out.poolSize = int(**pool);
+    return out;
 }
 
-// The body of a take or a PATCH: the name if given, the ignored fields checked.
-Result<std::optional<std::string>> snapshotBody(const http::Request& request)
+nlohmann::json viewOf(const ApiContext& ctx, const store::SnapshotRecord& s)
 {
-    auto body = parseJsonObject(request);
-    if (!body)
-        return body.error();
-    Fields f(*body);
-    auto name = snapshotName(f);
-    if (!name)
-        return name;
-    if (Status s = ignoredFields(f); !s)
-        return s.error();
-    return name;
+    return snapshotJson(s, ctx.pools ? ctx.pools->snapshotPool(s) : sandboxes::PoolState{});
 }
 
-nlohmann::json listJson(const std::vector<store::Store::SnapshotPtr>& snaps)
+nlohmann::json listJson(const ApiContext& ctx, const std::vector<store::Store::SnapshotPtr>& snaps)
 {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& s : snaps)
-        out.push_back(snapshotJson(*s));
+        out.push_back(viewOf(ctx, *s));
     return out;
+}
+
+// Stores the snapshot's pool (size, paused) and applies it.
+Status setPool(ApiContext& ctx, const std::string& id, int poolSize, bool paused)
+{
+    if (Status s = ctx.store.setSnapshotPool(id, poolSize, paused); !s)
+        return s;
+    if (ctx.pools)
+        ctx.pools->configureSnapshot(*ctx.store.snapshot(id));
+    return okStatus();
 }
 
 Error snapshotNotFound(const std::string& id)
@@ -80,66 +99,104 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
-    router.add(verb::post, "/api/sandboxes/{}/snapshot", [&mgr](const ExPtr& ex, const Params& p) {
-        const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
-        if (!source)
-            return;
-        if (Status room = mgr.checkStorage(); !room)
-            return ex->replyError(room.error());
-        auto name = snapshotBody(ex->request());
-        if (!name)
-            return ex->replyError(name.error());
-        mgr.snapshots().take(
-            source, name->value_or("Snapshot " + source->id), ex->executor(),
-            [ex, &mgr, id = source->id](Result<store::Store::SnapshotPtr> r) {
-                if (r) { // a failed snapshot has no id to log
-                    mgr.logs().append(id, "info", "lifecycle",
-                                      "snapshot " + r.value()->id + " taken");
-                    mgr.recordActivity(id, "snapshot",
-                                       {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
-                }
-                onExchange(ex, [ex, r = std::move(r)] {
-                    if (!r)
-                        return ex->replyError(r.error());
-                    ex->replyJson(200, snapshotJson(*r.value()));
+    router.add(
+        verb::post, "/api/sandboxes/{}/snapshot", [&ctx, &mgr](const ExPtr& ex, const Params& p) {
+            const auto source = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
+            if (!source)
+                return;
+            if (Status room = mgr.checkStorage(); !room)
+                return ex->replyError(room.error());
+            auto body = snapshotBody(ex->request());
+            if (!body)
+                return ex->replyError(body.error());
+            mgr.snapshots().take(
+                source, body->name.value_or("Snapshot " + source->id), ex->executor(),
+                [ex, &ctx, &mgr, id = source->id,
+                 poolSize = body->poolSize.value_or(0)](Result<store::Store::SnapshotPtr> r) {
+                    if (r) { // a failed snapshot has no id to log
+                        mgr.logs().append(id, "info", "lifecycle",
+                                          "snapshot " + r.value()->id + " taken");
+                        mgr.recordActivity(
+                            id, "snapshot",
+                            {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
+                        if (Status s = setPool(ctx, r.value()->id, poolSize, false); !s)
+                            log::warn("snapshot " + r.value()->id + ": " + s.error().message);
+                    }
+                    onExchange(ex, [ex, &ctx, r = std::move(r)] {
+                        if (!r)
+                            return ex->replyError(r.error());
+                        ex->replyJson(200, viewOf(ctx, *ctx.store.snapshot(r.value()->id)));
+                    });
                 });
-            });
+        });
+    router.add(verb::get, "/api/projects/{}/snapshots",
+               [&ctx, &st](const ExPtr& ex, const Params& p) {
+                   auto project = st.project(p[0]);
+                   if (!project)
+                       project = st.projectBySlug(p[0]);
+                   if (!project)
+                       return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                                                   "project " + p[0] + " not found"});
+                   ex->replyJson(200, listJson(ctx, st.snapshots(project->id)));
+               });
+    router.add(verb::get, "/api/sandbox-snapshots", [&ctx, &st](const ExPtr& ex, const Params&) {
+        ex->replyJson(200, listJson(ctx, st.snapshots()));
     });
-    router.add(verb::get, "/api/projects/{}/snapshots", [&st](const ExPtr& ex, const Params& p) {
-        auto project = st.project(p[0]);
-        if (!project)
-            project = st.projectBySlug(p[0]);
-        if (!project)
-            return ex->replyError(
-                Error{ErrorKind::NotFound, "NOT_FOUND", "project " + p[0] + " not found"});
-        ex->replyJson(200, listJson(st.snapshots(project->id)));
-    });
-    router.add(verb::get, "/api/sandbox-snapshots", [&st](const ExPtr& ex, const Params&) {
-        ex->replyJson(200, listJson(st.snapshots()));
-    });
-    router.add(verb::get, "/api/sandbox-snapshots/{}", [&st](const ExPtr& ex, const Params& p) {
-        if (auto s = st.snapshot(p[0]))
-            return ex->replyJson(200, snapshotJson(*s));
-        ex->replyError(snapshotNotFound(p[0]));
-    });
-    router.add(verb::patch, "/api/sandbox-snapshots/{}", [&st](const ExPtr& ex, const Params& p) {
-        auto snap = st.snapshot(p[0]);
-        if (!snap)
-            return ex->replyError(snapshotNotFound(p[0]));
-        auto name = snapshotBody(ex->request());
-        if (!name)
-            return ex->replyError(name.error());
-        if (*name) {
-            if (Status s = st.renameSnapshot(p[0], **name); !s)
-                return ex->replyError(s.error());
-        }
-        ex->replyJson(200, snapshotJson(*st.snapshot(p[0])));
-    });
+    router.add(verb::get, "/api/sandbox-snapshots/{}",
+               [&ctx, &st](const ExPtr& ex, const Params& p) {
+                   if (auto s = st.snapshot(p[0]))
+                       return ex->replyJson(200, viewOf(ctx, *s));
+                   ex->replyError(snapshotNotFound(p[0]));
+               });
+    router.add(verb::patch, "/api/sandbox-snapshots/{}",
+               [&ctx, &st](const ExPtr& ex, const Params& p) {
+                   auto snap = st.snapshot(p[0]);
+                   if (!snap)
+                       return ex->replyError(snapshotNotFound(p[0]));
+                   auto body = snapshotBody(ex->request());
+                   if (!body)
+                       return ex->replyError(body.error());
+                   if (body->name) {
+                       if (Status s = st.renameSnapshot(p[0], *body->name); !s)
+                           return ex->replyError(s.error());
+                   }
+                   if (body->poolSize) {
+                       if (Status s = setPool(ctx, p[0], *body->poolSize, snap->poolPaused); !s)
+                           return ex->replyError(s.error());
+                   }
+                   ex->replyJson(200, viewOf(ctx, *st.snapshot(p[0])));
+               });
+    // pause: its idle warm copies end and it does not refill (restores start cold); resume:
+    // it refills to its size.
+    for (const bool pause : {true, false}) {
+        router.add(verb::post,
+                   pause ? "/api/sandbox-snapshots/{}/pause" : "/api/sandbox-snapshots/{}/resume",
+                   [&ctx, &st, pause](const ExPtr& ex, const Params& p) {
+                       auto snap = st.snapshot(p[0]);
+                       if (!snap)
+                           return ex->replyError(snapshotNotFound(p[0]));
+                       if (Status s = setPool(ctx, p[0], snap->poolSize, pause); !s)
+                           return ex->replyError(s.error());
+                       ex->replyJson(200, viewOf(ctx, *st.snapshot(p[0])));
+                   });
+    }
     router.add(verb::delete_, "/api/sandbox-snapshots/{}",
-               [&mgr](const ExPtr& ex, const Params& p) {
-                   if (Status s = mgr.snapshots().remove(p[0]); !s)
-                       return ex->replyError(s.error());
-                   ex->replyEmpty();
+               [&ctx, &mgr](const ExPtr& ex, const Params& p) {
+                   // Its warm copies end first (and a copy reading its files is waited for).
+                   mgr.runOnWorker([ex, &ctx, &mgr, id = p[0]] {
+                       if (ctx.pools)
+                           ctx.pools->removeSnapshot(id);
+                       Status s = mgr.snapshots().remove(id);
+                       if (!s && ctx.pools) {
+                           if (auto snap = ctx.store.snapshot(id))
+                               ctx.pools->configureSnapshot(*snap); // still there: pool back
+                       }
+                       onExchange(ex, [ex, s] {
+                           if (!s)
+                               return ex->replyError(s.error());
+                           ex->replyEmpty();
+                       });
+                   });
                });
 }
 

@@ -31,6 +31,8 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         {"internetAccess", s.internetAccess},
         {"allowedHosts", s.allowedHosts},
         {"metadata", s.metadata},
+        // A local extension: the create claimed a warm copy (sandboxes/warmpool.h).
+        {"fromPool", s.fromPool},
     };
     if (s.limitsEnforced)
         j["cpus"] = s.cpus;
@@ -103,9 +105,16 @@ nlohmann::json processJson(const nlohmann::json& p)
     return out;
 }
 
-nlohmann::json snapshotJson(const store::SnapshotRecord& s)
+nlohmann::json snapshotJson(const store::SnapshotRecord& s, const sandboxes::PoolState& pool)
 {
     const bool ready = s.status == "ready";
+    // A ready snapshot is "warming" until its pool holds its size, "paused" once its copies
+    // were released (the SDK's waitForSnapshot waits for the one, throws on the other).
+    std::string status = s.status;
+    if (ready && s.poolPaused)
+        status = "paused";
+    else if (ready && pool.ready < pool.target)
+        status = "warming";
     nlohmann::json j = {
         {"id", s.id},
         {"name", s.name},
@@ -113,11 +122,16 @@ nlohmann::json snapshotJson(const store::SnapshotRecord& s)
         {"workspaceId", store::kWorkspaceId},
         {"region", "local"},
         {"sourceSandboxId", s.sourceSandboxId},
-        {"status", s.status},
-        // No warm pools: a restore copies the files from disk. readyCount 1 says that
-        // a ready snapshot can be restored now (the SDK's waitForSnapshot reads it).
-        {"poolSize", 0},
-        {"readyCount", ready ? 1 : 0},
+        {"status", status},
+        {"poolSize", pool.target},
+        // Without a pool a restore copies the files from disk: readyCount 1 says that a ready
+        // snapshot can be restored now (waitForSnapshot waits for at least 1). warmCount is
+        // always the number of warm copies.
+        {"readyCount", pool.target > 0 ? pool.ready
+                       : ready         ? 1
+                                       : 0},
+        {"warmCount", pool.ready},
+        {"poolError", pool.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(pool.error)},
         {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
         {"cpus", s.cpus},
         {"memoryMb", s.memoryMb},

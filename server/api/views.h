@@ -2,6 +2,7 @@
 // The JSON shapes the API answers (as the official SDK reads them).
 
 #include "runtime/runtime.h"
+#include "sandboxes/warmpool.h"
 #include "store/records.h"
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,9 @@ nlohmann::json sandboxJson(const store::SandboxRecord& sandbox, const runtime::D
 // Agent file entry → API entry: mode as a number (0644 → 420), modifiedAt = modTime.
 nlohmann::json fileEntryJson(const nlohmann::json& agentEntry);
 nlohmann::json processJson(const nlohmann::json& agentProcess);
-// The SDK's SandboxSnapshot (plus sizeBytes and template, which lizard-local adds).
-nlohmann::json snapshotJson(const store::SnapshotRecord& snapshot);
+// The SDK's SandboxSnapshot (plus sizeBytes, template, warmCount and poolError, which
+// lizard-local adds), with the state of its warm pool.
+nlohmann::json snapshotJson(const store::SnapshotRecord& snapshot,
+                            const sandboxes::PoolState& pool);
 
 } // namespace lizard::api

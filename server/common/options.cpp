@@ -35,6 +35,11 @@ constexpr IntOption kIntOptions[] = {
     {"activity-max-kib", 16, 16 * 1024 * 1024,
      "--activity-max-kib needs a number from 16 to 16777216"},
     {"max-running", 1, 100000, "--max-running needs a number from 1 to 100000"},
+    {"pool-max", 0, 64, "--pool-max needs a number from 0 to 64"},
+    {"pool-min-free-mb", 0, 1 << 24, "--pool-min-free-mb needs a number from 0 to 16777216"},
+    {"pool-base", 0, 16, "--pool-base needs a number from 0 to 16"},
+    {"pool-interpreter", 0, 16, "--pool-interpreter needs a number from 0 to 16"},
+    {"pool-desktop", 0, 16, "--pool-desktop needs a number from 0 to 16"},
 };
 
 po::options_description describeOptions()
@@ -82,6 +87,7 @@ std::string usageText()
 {
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
+           "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -97,6 +103,15 @@ std::string usageText()
            "  --activity-max-kib N\n"
            "                   bound of each sandbox's activity log in KiB (default 65536,\n"
            "                   at least 16); the oldest entries are dropped first\n"
+           "  --pool-max N     warm copies (sandboxes started ahead of creates) kept in all\n"
+           "                   (default from the host's memory: 16 with 8 GiB or more, 4 with\n"
+           "                   3 GiB or more, else 0; 0 = no warm pools)\n"
+           "  --pool-min-free-mb N\n"
+           "                   warm copies are given back while less memory is available\n"
+           "                   (default 1024)\n"
+           "  --pool-base N, --pool-interpreter N, --pool-desktop N\n"
+           "                   warm copies of each template until the API changes it (defaults\n"
+           "                   2, 1 and 0; 0 where --pool-max is under 4)\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -157,6 +172,16 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.activityMaxBytes = uint64_t(*v) * 1024;
         else if (name == "max-running")
             o.maxRunning = *v;
+        else if (name == "pool-max")
+            o.poolMax = *v;
+        else if (name == "pool-min-free-mb")
+            o.poolMinFreeMb = *v;
+        else if (name == "pool-base")
+            o.poolBase = *v;
+        else if (name == "pool-interpreter")
+            o.poolInterpreter = *v;
+        else if (name == "pool-desktop")
+            o.poolDesktop = *v;
     }
     if (vm.count("data-dir")) {
         const std::string dir = vm["data-dir"].as<std::string>();

@@ -21,6 +21,12 @@ struct Options
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
     bool activity = true;        // --no-activity: no activity log (the route answers 501)
     uint64_t activityMaxBytes = 64ull << 20; // per sandbox; the oldest entries go first
+    // Warm pools (sandboxes/warmpool.h). -1: chosen from the host's memory at start.
+    int poolMax = -1;         // idle copies of all pools together; 0: no pools
+    int poolMinFreeMb = 1024; // below this much available memory the pools give copies back
+    int poolBase = -1;        // default pool size of each template (the API can change it)
+    int poolInterpreter = -1;
+    int poolDesktop = -1;
     bool help = false;
     bool version = false;
 };

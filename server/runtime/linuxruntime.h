@@ -32,6 +32,7 @@ public:
     bool isPresent(const SandboxHandle& handle) override;
     void end(const SandboxHandle& handle) override;
     bool renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs) override;
+    bool claim(const SandboxHandle& handle, const SandboxSpec& spec) override;
     Result<FilesCopy> captureFiles(const SandboxHandle& handle, const std::string& name) override;
     void removeFiles(const std::string& name) override;
     std::vector<std::string> filesNames() override;

@@ -22,6 +22,16 @@ namespace lizard::runtime {
 
 namespace {
 
+// The create-time envs the agent applies to every exec. The SDK runs xdotool, scrot and chromium
+// as plain execs: in a desktop they find the display here.
+std::map<std::string, std::string> agentEnvs(const SandboxSpec& spec)
+{
+    auto envs = spec.envs;
+    if (spec.templateName == "desktop")
+        envs.emplace("DISPLAY", ":1");
+    return envs;
+}
+
 constexpr const char* kSandboxSubdirs[] = {"upper",    "work",        "merged",    "usr-upper",
                                            "usr-work", "local-upper", "local-work"};
 
@@ -147,10 +157,6 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     const bool scoped = !cgroups.limitsApplied && m_scope.usable();
     handle.limitsEnforced = cgroups.limitsApplied;
 
-    // The SDK runs xdotool, scrot and chromium as plain execs: they find the display here.
-    auto envs = spec.envs;
-    if (desktop)
-        envs.emplace("DISPLAY", ":1");
     nlohmann::json config{
         {"mode", "sandbox"},
         {"idMap", m_ids.toJson()},
@@ -161,7 +167,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"templateUsrLocal", templateDir() + (desktop ? "/usr-local-desktop" : "/usr-local")},
         {"sandboxDir", sandboxDir(spec.id)},
         {"cgroupProcs", cgroups.procsFiles},
-        {"envs", envs},
+        {"envs", agentEnvs(spec)},
         {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
@@ -242,6 +248,15 @@ bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int6
     const nlohmann::json ping{{"op", "ping"},
                               {"lease", {{"endAtMs", endAtMs}, {"graceMs", graceMs}}}};
     return pingAgent(handle.socketPath, 1000, ping.dump());
+}
+
+bool LinuxRuntime::claim(const SandboxHandle& handle, const SandboxSpec& spec)
+{
+    const nlohmann::json claim{
+        {"op", "claim"},
+        {"envs", agentEnvs(spec)},
+        {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
+    return pingAgent(handle.socketPath, 1000, claim.dump());
 }
 
 bool LinuxRuntime::isAlive(const SandboxHandle& handle)

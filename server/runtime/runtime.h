@@ -143,6 +143,9 @@ public:
     // 0: none): the agent ends its sandbox at that deadline, or `graceMs` after the last
     // renewal, when lizard-local is gone (`graceMs` 0: never). False if it did not answer.
     virtual bool renewLease(const SandboxHandle& handle, int64_t endAtMs, int64_t graceMs) = 0;
+    // Hands a warm copy (started with no envs and no deadline) to the create `spec`: its envs
+    // and lease (endAtMs, orphanGraceMs), in one call to the agent. False if it did not answer.
+    virtual bool claim(const SandboxHandle& handle, const SandboxSpec& spec) = 0;
 
     // Copies the sandbox's writable layers (its whole writable file system) into
     // <dataDir>/files/<name>. The caller freezes the sandbox around it for a consistent copy.

@@ -18,6 +18,8 @@ std::string createdText(const store::SandboxRecord& r)
                        std::to_string(r.memoryMb) + " MiB memory";
     if (r.endAtMs != 0)
         text += ", timeout " + std::to_string((r.endAtMs - r.startedAtMs) / 1000) + " s";
+    if (r.fromPool)
+        text += ", from a warm copy";
     return text + ")";
 }
 
@@ -82,18 +84,8 @@ void SandboxManager::create(CreateSandboxParams params,
             std::lock_guard lock(m_mutex);
             --m_starting;
         };
-        runtime::VolumeMount volume;
-        if (!params.volumeId.empty()) {
-            auto attached = attachVolume(params.volumeId, spec);
-            if (!attached) {
-                release();
-                return done(attached.error());
-            }
-            volume = *attached;
-        }
-        auto started = m_runtime.start(spec);
-        if (!params.volumeId.empty())
-            finishVolume(params.volumeId, spec.id, bool(started), volume);
+        const std::optional<runtime::SandboxHandle> warm = claimWarm(params, spec);
+        auto started = warm ? Result<runtime::SandboxHandle>(*warm) : startCold(params, spec);
         if (!started) {
             release();
             log::warn("sandbox " + spec.id + " did not start: " + started.error().message);
@@ -114,6 +106,7 @@ void SandboxManager::create(CreateSandboxParams params,
         r.envs = std::move(params.envs);
         r.internetAccess = started->internetAccess;
         r.allowedHosts = params.allowedHosts.entries;
+        r.fromPool = warm.has_value();
         r.handle = *started;
         if (Status s = m_store.insertSandbox(r); !s) {
             release();
@@ -135,12 +128,70 @@ void SandboxManager::create(CreateSandboxParams params,
             created["envNames"].push_back(name);
         if (!params.filesFrom.empty())
             created["filesFrom"] = params.filesFrom;
+        if (r.fromPool)
+            created["warm"] = true;
         recordActivity(r.id, "create", std::move(created));
         log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " +
                   r.projectId + ", pid " + std::to_string(r.handle.initPid) + ")");
         m_logs.append(r.id, "info", "lifecycle", createdText(r));
         done(m_store.sandbox(r.id));
     });
+}
+
+WarmShape SandboxManager::warmShape(const CreateSandboxParams& p)
+{
+    return {p.templateName, p.filesFrom, p.limits, p.internetAccess, p.diskGb, p.shmMb};
+}
+
+std::string SandboxManager::warmKey(const CreateSandboxParams& p)
+{
+    return p.filesFrom.empty() ? WarmPool::templateKey(p.templateName)
+                               : WarmPool::snapshotKey(p.filesFrom);
+}
+
+std::optional<runtime::SandboxHandle> SandboxManager::claimWarm(const CreateSandboxParams& params,
+                                                                runtime::SandboxSpec& spec)
+{
+    if (!m_pools || !params.volumeId.empty() || !params.allowedHosts.empty())
+        return std::nullopt;
+    auto handle = m_pools->take(warmKey(params), warmShape(params));
+    if (!handle)
+        return std::nullopt;
+    const std::string coldId = spec.id;
+    spec.id = handle->id;
+    if (m_runtime.claim(*handle, spec))
+        return handle;
+    log::warn("warm copy " + handle->id + " did not take its claim; starting " + coldId +
+              " cold instead");
+    m_runtime.destroy(*handle);
+    spec.id = coldId;
+    return std::nullopt;
+}
+
+Result<runtime::SandboxHandle> SandboxManager::startCold(const CreateSandboxParams& params,
+                                                         runtime::SandboxSpec& spec)
+{
+    runtime::VolumeMount volume;
+    if (!params.volumeId.empty()) {
+        auto attached = attachVolume(params.volumeId, spec);
+        if (!attached)
+            return attached.error();
+        volume = *attached;
+    }
+    auto started = m_runtime.start(spec);
+    if (!params.volumeId.empty())
+        finishVolume(params.volumeId, spec.id, bool(started), volume);
+    return started;
+}
+
+void SandboxManager::startPools(PoolSettings settings)
+{
+    settings.leaseGraceMs = m_orphanGraceMs;
+    m_pools = std::make_unique<WarmPool>(m_runtime, settings, [this] {
+        std::lock_guard lock(m_mutex);
+        return m_starting > 0;
+    });
+    m_pools->start();
 }
 
 void SandboxManager::kill(const std::string& id, const std::string& reason,
@@ -252,13 +303,17 @@ void SandboxManager::onDeadline(const std::string& id)
 
 void SandboxManager::shutdown()
 {
-    std::lock_guard lock(m_mutex);
-    m_shutdown = true;
-    if (m_healthTimer)
-        m_healthTimer->cancel();
-    for (auto& [id, timer] : m_timers)
-        timer->cancel();
-    m_timers.clear();
+    {
+        std::lock_guard lock(m_mutex);
+        m_shutdown = true;
+        if (m_healthTimer)
+            m_healthTimer->cancel();
+        for (auto& [id, timer] : m_timers)
+            timer->cancel();
+        m_timers.clear();
+    }
+    if (m_pools)
+        m_pools->stop(); // outside m_mutex: its thread may be asking whether a create runs
 }
 
 } // namespace lizard::sandboxes

@@ -11,6 +11,7 @@
 #include "runtime/volumestorage.h"
 #include "sandboxes/allowedhosts.h"
 #include "sandboxes/storagecheck.h"
+#include "sandboxes/warmpool.h"
 #include "store/store.h"
 
 #include <functional>
@@ -53,6 +54,7 @@ public:
     void reconcileAtStartup();
 
     // `done` runs on a worker thread. LIMIT_EXCEEDED (LimitReached) when maxRunning are running.
+    // A create whose shape a warm pool holds claims a copy (warmpool.h); the rest start cold.
     void create(CreateSandboxParams params, std::function<void(Result<store::SandboxPtr>)> done);
     // NotFound if not running. `done` runs on a worker thread once every process of the sandbox
     // got its SIGKILL; the clean-up (exit, mounts, cgroups, files) goes on after it.
@@ -134,8 +136,17 @@ public:
     // Records an entry {"kind": kind, ...fields} in the sandbox's activity log (if on).
     void recordActivity(const std::string& id, const std::string& kind,
                         nlohmann::json fields = nlohmann::json::object());
-    // Server shutdown: stop the timers (sandboxes keep running and are adopted later).
+    // Server shutdown: stop the timers (sandboxes keep running and are adopted later) and end
+    // the warm copies (they are nobody's yet).
     void shutdown();
+
+    // Warm pools: started after reconcileAtStartup (which destroyed a killed server's copies).
+    void startPools(PoolSettings settings);
+    WarmPool* pools() { return m_pools.get(); }
+    // What a warm copy for `params` is started as. Only a create without a volume or an
+    // allow list can be served by one (those are bound at start).
+    static WarmShape warmShape(const CreateSandboxParams& params);
+    static std::string warmKey(const CreateSandboxParams& params);
 
 private:
     // Reserves the volume for spec.id and prepares its mount (spec.volumeDir...).
@@ -145,6 +156,12 @@ private:
                       const runtime::VolumeMount& mount);
 
     bool adoptPresent(const store::SandboxRecord& rec); // sandboxmanager_reconcile.cpp
+    // A warm copy handed to `spec` (spec.id becomes its id), or nullopt: start cold.
+    std::optional<runtime::SandboxHandle> claimWarm(const CreateSandboxParams& params,
+                                                    runtime::SandboxSpec& spec);
+    // The cold start: volume attached, then the runtime's start.
+    Result<runtime::SandboxHandle> startCold(const CreateSandboxParams& params,
+                                             runtime::SandboxSpec& spec);
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);
@@ -174,6 +191,7 @@ private:
     int64_t m_orphanGraceMs = 0;
     logs::SystemLog m_logs;
     ActivityLog* m_activity = nullptr;
+    std::unique_ptr<WarmPool> m_pools;
 };
 
 } // namespace lizard::sandboxes

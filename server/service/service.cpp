@@ -2,6 +2,8 @@
 
 #include "api/keystreams.h"
 #include "api/routes.h"
+#include "api/sizes.h"
+#include "api/warmpools.h"
 #include "common/crypto.h"
 #include "common/fileutil.h"
 #include "common/instancelock.h"
@@ -25,6 +27,25 @@
 namespace lizard::service {
 
 namespace {
+
+// The warm pools' defaults, from the options and, where they say nothing, the host's memory: a
+// warm copy of base or interpreter costs a few MiB (server/api/DECISIONS.md, "Warm pools").
+api::PoolDefaults poolDefaults(const Options& options)
+{
+    const int memoryMb = api::hostResources().memoryMb;
+    api::PoolDefaults d;
+    d.maxCopies = options.poolMax >= 0 ? options.poolMax
+                  : memoryMb >= 8192   ? 16
+                  : memoryMb >= 3072   ? 4
+                                       : 0;
+    const bool roomy = d.maxCopies >= 4;
+    d.templates["base"] = options.poolBase >= 0 ? options.poolBase : roomy ? 2 : 0;
+    d.templates["interpreter"] = options.poolInterpreter >= 0 ? options.poolInterpreter
+                                 : roomy                      ? 1
+                                                              : 0;
+    d.templates["desktop"] = std::max(0, options.poolDesktop);
+    return d;
+}
 
 // A secret of this server's, made once (0600) and kept in the data directory.
 Result<std::string> loadOrCreateSecret(const std::string& path)
@@ -133,6 +154,21 @@ int runService(const Options& options)
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();
+    const api::PoolDefaults pooled = poolDefaults(options);
+    sandboxes::PoolSettings poolSettings;
+    poolSettings.maxCopies = pooled.maxCopies;
+    poolSettings.minFreeMb = options.poolMinFreeMb;
+    manager.startPools(poolSettings);
+    api::WarmPools warmPools(**store, manager, pooled);
+    warmPools.configureAll();
+    log::info(pooled.maxCopies == 0
+                  ? std::string("warm pools: off (--pool-max 0)")
+                  : "warm pools: at most " + std::to_string(pooled.maxCopies) +
+                        " copies, given back below " + std::to_string(options.poolMinFreeMb) +
+                        " MiB of available memory; template defaults base " +
+                        std::to_string(pooled.templates.at("base")) + ", interpreter " +
+                        std::to_string(pooled.templates.at("interpreter")) + ", desktop " +
+                        std::to_string(pooled.templates.at("desktop")));
     sandboxes::LogWatch logWatch(**store, manager, ioc, workers, dir);
     logWatch.start();
 
@@ -152,6 +188,7 @@ int runService(const Options& options)
     ctx.proxy = &portProxy;
     api::KeyStreams keyStreams;
     ctx.keyStreams = &keyStreams;
+    ctx.pools = &warmPools;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
         return fail(desktopSecret.error().message);

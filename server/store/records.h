@@ -41,6 +41,7 @@ struct SandboxRecord
     double cpus = 0;
     int memoryMb = 0;
     int shmMb = 0; // size of /dev/shm (MiB); 0: a sandbox from before it had one
+    bool fromPool = false; // a warm copy its create claimed (sandboxes/warmpool.h)
     bool limitsEnforced = false;
     std::string status = "running"; // running | paused | stopped
     int64_t startedAtMs = 0;
@@ -80,6 +81,8 @@ struct SnapshotRecord
     int diskGb = 0; // the source's bounded disk size; 0 when its disk was not bounded
     int shmMb = 0;  // the source's /dev/shm size; 0: the default
     int64_t createdAtMs = 0;
+    int poolSize = 0;        // warm copies to keep ready (sandboxes/warmpool.h)
+    bool poolPaused = false; // the pool's idle copies were released and it does not refill
 };
 
 // A persistent volume: a directory (or an ext4 image) under <dataDir>/volumes/<id>/ that a

@@ -116,6 +116,18 @@ const std::vector<std::string>& migrations()
         ALTER TABLE sandboxes ADD COLUMN shm_mb INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE snapshots ADD COLUMN shm_mb INTEGER NOT NULL DEFAULT 0;
         )sql",
+        // 9: warm pools: a snapshot's pool size and whether it is paused, the size of each
+        // template's pool where it was changed from lizard-local's default, and whether a
+        // sandbox was a warm copy when its create claimed it.
+        R"sql(
+        ALTER TABLE sandboxes ADD COLUMN from_pool INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE snapshots ADD COLUMN pool_size INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE snapshots ADD COLUMN pool_paused INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE template_pools (
+            template TEXT PRIMARY KEY,
+            pool_size INTEGER NOT NULL
+        );
+        )sql",
     };
     return steps;
 }

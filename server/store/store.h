@@ -76,6 +76,10 @@ public:
     Status updateSnapshot(const SnapshotRecord& snapshot);
     Status renameSnapshot(const std::string& id, const std::string& name);
     Status removeSnapshot(const std::string& id);
+    // Warm pools: a snapshot's, and the templates' sizes changed from lizard-local's default.
+    Status setSnapshotPool(const std::string& id, int poolSize, bool paused);
+    std::map<std::string, int> templatePools() const;
+    Status setTemplatePool(const std::string& templateName, int poolSize);
 
     // Volumes (store_volumes.cpp). A volume is held by the sandbox in attachedTo while that
     // sandbox is starting (not recorded yet) or not stopped; otherwise it is free.

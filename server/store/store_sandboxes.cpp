@@ -15,7 +15,7 @@ Status Store::loadSandboxes()
                                 "limits_enforced, status, started_at, "
                                 "end_at, metadata, envs, internet_access, init_pid, "
                                 "init_start_time, socket_path, stopped_at, "
-                                "stop_reason, pause_error, allowed_hosts, shm_mb FROM sandboxes");
+                                "stop_reason, pause_error, allowed_hosts, shm_mb, from_pool FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -44,6 +44,7 @@ Status Store::loadSandboxes()
         r->pauseError = q.text(18);
         r->allowedHosts = listFromJson(q.text(19));
         r->shmMb = int(q.integer(20));
+        r->fromPool = q.integer(21) != 0;
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
@@ -94,8 +95,8 @@ Status Store::insertSandbox(const SandboxRecord& r)
                     "limits_enforced, status, "
                     "started_at, end_at, metadata, envs, internet_access, init_pid, "
                     "init_start_time, socket_path, "
-                    "stopped_at, stop_reason, allowed_hosts, shm_mb) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    "stopped_at, stop_reason, allowed_hosts, shm_mb, from_pool) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id)
             .bind(2, r.projectId)
             .bind(3, r.templateName)
@@ -112,6 +113,7 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(15, int64_t(r.handle.initStartTime)).bind(16, r.handle.socketPath);
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
         q.bind(19, nlohmann::json(r.allowedHosts).dump()).bind(20, int64_t(r.shmMb));
+        q.bind(21, int64_t(r.fromPool));
         if (!q.run())
             return m_db->failure("cannot store the sandbox");
     }

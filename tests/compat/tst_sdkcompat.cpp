@@ -28,6 +28,9 @@ private:
     static QStringList scenarioNames();
 
     lizard::test::LocalServer m_server;
+    // Warm pools are off in m_server (as in every suite); the pools scenario gets its own server
+    // with them on, started when it runs.
+    lizard::test::LocalServer m_poolServer;
     QString m_node;
 };
 
@@ -52,7 +55,8 @@ QStringList TestSdkCompat::scenarioNames()
             "logs",
             "activity",
             "apt",
-            "desktop"};
+            "desktop",
+            "pools"};
 }
 
 void TestSdkCompat::initTestCase()
@@ -78,10 +82,18 @@ void TestSdkCompat::scenario()
     QFETCH(QString, script);
     QVERIFY2(QFileInfo::exists(script), qPrintable("missing scenario " + script));
 
+    lizard::test::LocalServer* server = &m_server;
+    if (QFileInfo(script).baseName() == "pools") {
+        server = &m_poolServer;
+        if (server->url().isEmpty())
+            QVERIFY2(server->start({"--pool-max", "4", "--pool-base", "1", "--pool-interpreter",
+                                    "0", "--pool-min-free-mb", "0"}),
+                     qPrintable(server->errorString()));
+    }
     QProcess node;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("LIZARD_API_URL", m_server.url());
-    env.insert("LIZARD_API_KEY", m_server.apiKey());
+    env.insert("LIZARD_API_URL", server->url());
+    env.insert("LIZARD_API_KEY", server->apiKey());
     env.insert("NODE_NO_WARNINGS", "1");
     node.setProcessEnvironment(env);
     node.setWorkingDirectory(compatDir());
@@ -102,7 +114,7 @@ void TestSdkCompat::scenario()
         QTest::qWait(100); // let the server's QProcess read what it printed meanwhile
         qInfo().noquote() << "---- output of" << QFileInfo(script).fileName() << "----\n"
                           << output << "\n---- lizard-local log (tail) ----\n"
-                          << QString::fromUtf8(m_server.log().right(6000));
+                          << QString::fromUtf8(server->log().right(6000));
     }
     QVERIFY2(passed, qPrintable(QString("scenario %1 %2; its output is above. Last lines:\n%3")
                                     .arg(QFileInfo(script).fileName(),
@@ -157,6 +169,7 @@ void TestSdkCompat::guideQuickstart()
 void TestSdkCompat::cleanupTestCase()
 {
     m_server.stop();
+    m_poolServer.stop();
 }
 
 QTEST_GUILESS_MAIN(TestSdkCompat)

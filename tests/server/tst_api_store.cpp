@@ -51,8 +51,12 @@ private slots:
             QVERIFY(d);
             QVERIFY(lizard::store::migrate(**d));
             std::lock_guard lock((*d)->mutex());
-            // Back to version 5: without the columns of versions 6 to 8.
-            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN shm_mb;"
+            // Back to version 5: without the columns and tables of versions 6 to 9.
+            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN from_pool;"
+                               "ALTER TABLE snapshots DROP COLUMN pool_size;"
+                               "ALTER TABLE snapshots DROP COLUMN pool_paused;"
+                               "DROP TABLE template_pools;"
+                               "ALTER TABLE sandboxes DROP COLUMN shm_mb;"
                                "ALTER TABLE snapshots DROP COLUMN shm_mb;"
                                "ALTER TABLE sandboxes DROP COLUMN allowed_hosts;"
                                "ALTER TABLE api_keys DROP COLUMN read_only;"

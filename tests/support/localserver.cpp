@@ -153,6 +153,10 @@ bool LocalServer::start(const QStringList& extraArgs)
     m_proc = std::make_unique<QProcess>();
     m_proc->setProcessChannelMode(QProcess::MergedChannels);
     QStringList args{"--port", QString::number(m_port), "--data-dir", m_dataDir};
+    // No warm pools unless a test asks for them: copies started in the background would cost
+    // every suite CPU and show in its leftover checks.
+    if (!m_extraArgs.contains("--pool-max"))
+        args += {"--pool-max", "0"};
     args += m_extraArgs;
     if (runsAsOtherUser()) {
         const passwd* pw = getpwnam(m_user.toLocal8Bit().constData());

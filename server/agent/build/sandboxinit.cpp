@@ -113,7 +113,7 @@ int placeFd(int fd, int target)
         ::_exit(1);
     }
     static AgentContext context;
-    context.envs = config.envs;
+    context.envs.set(config.envs);
     context.singleUid = config.idMap.kind == "single";
     context.lease.renew(config.endAtMs, config.orphanGraceMs);
     if (!context.lease.start()) {

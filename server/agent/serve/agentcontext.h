@@ -8,13 +8,35 @@
 
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 
 namespace lizard::agent {
 
+// The sandbox's create-time envs, applied to every exec. Set at launch, and replaced once more
+// when lizard-local hands a warm copy to its caller ({"op":"claim"}) while execs may be starting.
+class SandboxEnvs
+{
+public:
+    void set(std::map<std::string, std::string> envs)
+    {
+        std::lock_guard lock(m_mutex);
+        m_envs = std::move(envs);
+    }
+    std::map<std::string, std::string> get() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_envs;
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    std::map<std::string, std::string> m_envs;
+};
+
 struct AgentContext
 {
-    std::map<std::string, std::string> envs; // create-time envs of the sandbox
+    SandboxEnvs envs;
     bool singleUid = false;
     Reaper reaper;
     ProcessTable processes;

@@ -49,6 +49,24 @@ void renewLease(const nlohmann::json& req, AgentContext& context)
         context.lease.renew(endAt->get<std::int64_t>(), grace->get<std::int64_t>());
 }
 
+// A warm copy handed to its caller: the caller's envs replace the (empty) ones it started with,
+// and its lease becomes the caller's deadline.
+void handleClaim(FrameStream& stream, const nlohmann::json& req, AgentContext& context)
+{
+    const auto envs = req.find("envs");
+    if (envs == req.end() || !envs->is_object())
+        return void(stream.writeError("INVALID_ARGUMENT", "claim needs an envs object"));
+    std::map<std::string, std::string> values;
+    for (const auto& [k, v] : envs->items()) {
+        if (!v.is_string())
+            return void(stream.writeError("INVALID_ARGUMENT", "env " + k + " is not a string"));
+        values[k] = v.get<std::string>();
+    }
+    context.envs.set(std::move(values));
+    renewLease(req, context);
+    stream.writeJson({{"ok", true}});
+}
+
 void handleSignal(FrameStream& stream, const nlohmann::json& req, AgentContext& context)
 {
     auto pidIt = req.find("pid");
@@ -121,7 +139,9 @@ void serve(int fd, AgentContext& context)
         if (op == "ping") {
             renewLease(req, context);
             stream.writeJson({{"ok", true}});
-        } else if (op == "exec")
+        } else if (op == "claim")
+            handleClaim(stream, req, context);
+        else if (op == "exec")
             handleExec(stream, req, context);
         else if (op == "processes")
             stream.writeJson({{"ok", true}, {"processes", context.processes.list()}});

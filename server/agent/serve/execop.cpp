@@ -33,7 +33,7 @@ std::map<std::string, std::string> buildEnv(const AgentContext& context, const U
         {"LANG", "C.UTF-8"},
         {"PIP_BREAK_SYSTEM_PACKAGES", "1"},
     };
-    for (const auto& [k, v] : context.envs)
+    for (const auto& [k, v] : context.envs.get())
         env[k] = v;
     for (const auto& [k, v] : requestEnv.items())
         env[k] = v.get<std::string>();

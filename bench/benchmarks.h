@@ -50,6 +50,21 @@ Figure measureRestart(const std::string& localBin, int sandboxes, int runs);
 std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int execRuns,
                                               int sseMegabytes, int sseRuns);
 
+// poolbench.cpp: the warm pools. The base template's pool size (requestedPoolSize; -1 where the
+// server has no pools), and setting it (waiting until it holds exactly that many).
+int templatePoolSize(ApiClient& api, const std::string& name);
+bool setTemplatePool(ApiClient& api, const std::string& name, int size);
+// Create of base claimed from its pool (waiting for a ready copy before each, untimed).
+Figure measurePooledCreate(ApiClient& api, const std::string& projectId, int runs,
+                           std::optional<Reference> cold);
+// Restore of a 100 MB snapshot with poolSize 1, each claiming its warm copy.
+Figure measurePooledRestore(ApiClient& api, const std::string& projectId, int runs,
+                            std::optional<Reference> cold);
+// GET p99 while the base pool refills `copies` copies, beside the quiet p99.
+Figure measureRefillLatency(ApiClient& api, const std::string& sandboxId, int copies);
+// PSS of the idle warm copies (their processes), found under `dataDir`/sandboxes.
+Figure measureWarmCopyMemory(ApiClient& api, const std::string& dataDir);
+
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);
 

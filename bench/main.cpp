@@ -30,7 +30,7 @@ void usage()
         stderr,
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
-        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]]\n");
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]] [--data-dir DIR]\n");
 }
 
 bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
@@ -45,7 +45,8 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
         static const char* known[] = {
             "url",      "key",         "create-runs",  "exec-runs",
             "seconds",  "connections", "sse-mb",       "lifecycle-runs",
-            "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes"};
+            "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes",
+            "data-dir"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
@@ -94,7 +95,24 @@ int run(std::map<std::string, std::string>& opts)
     }
     bool allMeasured = true;
     const std::optional<Reference> bwrap = bwrapReference(20);
-    print(measureCreate(session, positive(opts, "create-runs", 20), bwrap), allMeasured);
+    // The cold create with the base pool empty; then the same create claimed from the pool.
+    const int basePool = templatePoolSize(api, "base");
+    const bool pools = basePool >= 0 && setTemplatePool(api, "base", 0);
+    const Figure cold = measureCreate(session, positive(opts, "create-runs", 20), bwrap);
+    print(cold, allMeasured);
+    std::optional<Reference> coldCreate;
+    if (cold.error.empty())
+        coldCreate = Reference{"cold create (median)", cold.value};
+    if (pools) {
+        setTemplatePool(api, "base", std::max(basePool, 2));
+        print(measurePooledCreate(api, session.projectId(), positive(opts, "create-runs", 20),
+                                  coldCreate),
+              allMeasured);
+        if (opts.count("data-dir"))
+            print(measureWarmCopyMemory(api, opts["data-dir"]), allMeasured);
+    } else {
+        std::printf("warm pool figures: the server keeps no pools (GET /api/templates)\n");
+    }
 
     const std::string id = session.createRunning(900000);
     if (id.empty()) {
@@ -112,6 +130,8 @@ int run(std::map<std::string, std::string>& opts)
         sse.reference = Reference{"same bytes piped locally", pipe.value};
     print(sse, allMeasured);
     print(measureProxy(api, id, positive(opts, "proxy-mb", 200)), allMeasured);
+    if (pools)
+        print(measureRefillLatency(api, id, 4), allMeasured);
     if (!session.destroy(id))
         std::printf("warning: %s\n", session.error().c_str());
 
@@ -123,6 +143,13 @@ int run(std::map<std::string, std::string>& opts)
     auto [snapshot, restore] = measureSnapshotRestore(api, session.projectId(), lifecycleRuns);
     print(snapshot, allMeasured);
     print(restore, allMeasured);
+    if (pools) {
+        std::optional<Reference> coldRestore;
+        if (restore.error.empty())
+            coldRestore = Reference{"cold restore (median)", restore.value};
+        print(measurePooledRestore(api, session.projectId(), lifecycleRuns, coldRestore),
+              allMeasured);
+    }
     print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
 
     if (opts.count("local-bin")) {

@@ -49,7 +49,10 @@ bool ServerProcess::start(std::string& error)
 {
     const auto from = std::filesystem::exists(m_log) ? std::filesystem::file_size(m_log) : 0;
     const std::string port = std::to_string(m_port);
-    std::vector<std::string> argv{m_bin, "--port", port, "--data-dir", m_dataDir};
+    // No warm pools: the restart and activity figures measure the sandboxes they start, not
+    // copies refilled in the background.
+    std::vector<std::string> argv{m_bin,     "--port",     port, "--data-dir",
+                                  m_dataDir, "--pool-max", "0"};
     argv.insert(argv.end(), m_extraArgs.begin(), m_extraArgs.end());
     std::vector<char*> args;
     for (std::string& a : argv)

@@ -37,7 +37,7 @@ local_server_start bench "$BIN" "$tmp/data" "$log"
 
 status=0
 # The restart figure restarts a lizard-local of its own (--local-bin), not this one.
-"$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" "$@" || status=$?
+"$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" --data-dir "$tmp/data" "$@" || status=$?
 if [[ -x $BIN/lizard-bench-console ]]; then
   # The console figure renders a widget; without a display it renders offscreen.
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

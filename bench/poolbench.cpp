@@ -1,0 +1,270 @@
+// The warm pool figures: create and restore claimed from a pool beside their cold
+// counterparts, the API's p99 while a pool refills beside its quiet p99, and the memory a warm
+// copy holds.
+#include "benchcalls.h"
+#include "benchmarks.h"
+#include "stats.h"
+
+#include <chrono>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace lizard::bench {
+
+using nlohmann::json;
+
+namespace {
+
+json getJson(ApiClient& api, const std::string& path)
+{
+    const HttpResponse r = api.request("GET", path);
+    return r.ok() ? json::parse(r.body, nullptr, false) : json();
+}
+
+// Polls `path` until its integer `field` is `want` (or at least it, with `atLeast`).
+bool waitField(ApiClient& api, const std::string& path, const std::string& field, int want,
+               bool atLeast, int timeoutMs = 60000)
+{
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (Clock::now() < deadline) {
+        const json j = getJson(api, path);
+        if (j.is_object() && j.contains(field) && j[field].is_number_integer()) {
+            const int v = j[field].get<int>();
+            if (atLeast ? v >= want : v == want)
+                return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+std::vector<pid_t> allPids()
+{
+    std::vector<pid_t> out;
+    if (DIR* d = ::opendir("/proc")) {
+        while (dirent* e = ::readdir(d))
+            if (const int pid = std::atoi(e->d_name); pid > 0)
+                out.push_back(pid);
+        ::closedir(d);
+    }
+    return out;
+}
+
+pid_t parentOf(pid_t pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos)
+        return 0;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    return ppid;
+}
+
+// PSS in KiB of `root` and every process below it.
+long treePssKib(pid_t root)
+{
+    std::set<pid_t> tree{root};
+    bool grew = true;
+    const auto pids = allPids();
+    while (grew) {
+        grew = false;
+        for (pid_t p : pids)
+            if (!tree.count(p) && tree.count(parentOf(p)))
+                grew = tree.insert(p).second || grew;
+    }
+    long kib = 0;
+    for (pid_t p : tree) {
+        std::ifstream in("/proc/" + std::to_string(p) + "/smaps_rollup");
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("Pss:", 0) == 0) {
+                kib += std::atol(line.c_str() + 4);
+                break;
+            }
+        }
+    }
+    return kib;
+}
+
+} // namespace
+
+int templatePoolSize(ApiClient& api, const std::string& name)
+{
+    const json j = getJson(api, "/api/templates/" + name);
+    return j.is_object() ? j.value("requestedPoolSize", -1) : -1;
+}
+
+bool setTemplatePool(ApiClient& api, const std::string& name, int size)
+{
+    const HttpResponse r =
+        api.request("PATCH", "/api/templates/" + name, json{{"poolSize", size}}.dump());
+    return r.ok() && waitField(api, "/api/templates/" + name, "readyCount", size, false);
+}
+
+Figure measurePooledCreate(ApiClient& api, const std::string& projectId, int runs,
+                           std::optional<Reference> cold)
+{
+    Figure f = figure("create from a warm pool", runs, 5);
+    f.reference = std::move(cold);
+    Leftovers left(api);
+    std::string error;
+    std::vector<double> samples;
+    for (int i = 0; i < runs && error.empty(); ++i) {
+        if (!waitField(api, "/api/templates/base", "readyCount", 1, true)) {
+            error = "the base pool did not refill within 60 s";
+            break;
+        }
+        const auto t = Clock::now();
+        const HttpResponse r = api.request(
+            "POST", "/api/sandboxes",
+            json{{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 600000}}.dump());
+        samples.push_back(msSince(t));
+        const json info = json::parse(r.body, nullptr, false);
+        if (!r.ok() || !info.is_object() || !info.value("fromPool", false)) {
+            error = "a create with a ready pool did not claim a copy: " + r.describe();
+            break;
+        }
+        api.request("DELETE", "/api/sandboxes/" + info.value("sandboxId", ""));
+    }
+    if (error.empty()) {
+        finish(f, samples);
+        char note[96];
+        std::snprintf(note, sizeof note, "p90 %.2f ms, max %.2f ms", quantile(samples, 0.9),
+                      quantile(samples, 1));
+        f.note = note;
+    }
+    f.error = error;
+    return f;
+}
+
+Figure measurePooledRestore(ApiClient& api, const std::string& projectId, int runs,
+                            std::optional<Reference> cold)
+{
+    Figure f = figure("restore (100 MB) from a pool", runs, 10);
+    f.reference = std::move(cold);
+    Leftovers left(api);
+    std::string error;
+    const std::string id = start(
+        api, {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 900000}}, left, error);
+    std::string snapshotId;
+    if (!id.empty() && run(api, id, "head -c 104857600 /dev/urandom > /root/data.bin", error)) {
+        const HttpResponse a = api.request("POST", "/api/sandboxes/" + id + "/snapshot",
+                                           R"({"name":"bench pool","poolSize":1})");
+        const json body = json::parse(a.body, nullptr, false);
+        if (a.ok() && body.is_object()) {
+            snapshotId = body.value("id", "");
+            left.snapshot(snapshotId);
+        } else {
+            error = "snapshot: " + a.describe();
+        }
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < runs && error.empty() && !snapshotId.empty(); ++i) {
+        if (!waitField(api, "/api/sandbox-snapshots/" + snapshotId, "warmCount", 1, true)) {
+            error = "the snapshot's pool did not refill within 60 s";
+            break;
+        }
+        const auto t = Clock::now();
+        const HttpResponse r =
+            api.request("POST", "/api/sandboxes",
+                        json{{"snapshotId", snapshotId}, {"timeoutMs", 600000}}.dump());
+        samples.push_back(msSince(t));
+        const json info = json::parse(r.body, nullptr, false);
+        if (!r.ok() || !info.is_object() || !info.value("fromPool", false)) {
+            error = "a restore with a ready pool did not claim a copy: " + r.describe();
+            break;
+        }
+        api.request("DELETE", "/api/sandboxes/" + info.value("sandboxId", ""));
+    }
+    if (error.empty())
+        finish(f, samples);
+    f.error = error;
+    return f;
+}
+
+Figure measureRefillLatency(ApiClient& api, const std::string& sandboxId, int copies)
+{
+    Figure f{.name = "GET p99, pool refilling " + std::to_string(copies),
+             .statistic = "p99",
+             .unit = "ms",
+             .target = 10};
+    const std::string path = "/api/sandboxes/" + sandboxId;
+    auto sample = [&](std::vector<double>& out) {
+        const auto t = Clock::now();
+        const bool ok = api.request("GET", path).ok();
+        out.push_back(msSince(t));
+        return ok;
+    };
+    std::vector<double> quiet, refilling;
+    for (int i = 0; i < 500; ++i)
+        if (!sample(quiet)) {
+            f.error = "GET " + path + " failed";
+            return f;
+        }
+    const int before = templatePoolSize(api, "base");
+    if (before < 0 || !setTemplatePool(api, "base", 0)) {
+        f.error = "cannot empty the base pool (PATCH /api/templates/base)";
+        return f;
+    }
+    api.request("PATCH", "/api/templates/base", json{{"poolSize", copies}}.dump());
+    const auto deadline = Clock::now() + std::chrono::seconds(60);
+    int round = 0;
+    while (Clock::now() < deadline) {
+        sample(refilling);
+        if (++round % 50 == 0 &&
+            getJson(api, "/api/templates/base").value("readyCount", 0) >= copies)
+            break;
+    }
+    setTemplatePool(api, "base", before);
+    f.value = quantile(refilling, 0.99);
+    f.reference = Reference{"the same GET while no pool refills (p99)", quantile(quiet, 0.99)};
+    char note[96];
+    std::snprintf(note, sizeof note, "%zu GETs during the refill, median %.2f ms", refilling.size(),
+                  median(refilling));
+    f.note = note;
+    return f;
+}
+
+Figure measureWarmCopyMemory(ApiClient& api, const std::string& dataDir)
+{
+    Figure f{.name = "warm copy of base, memory (PSS)",
+             .statistic = "mean of the idle copies",
+             .unit = "MB",
+             .hasTarget = false};
+    std::set<std::string> listed;
+    const json list = getJson(api, "/api/sandboxes");
+    for (const json& s : list.is_array() ? list : json::array())
+        listed.insert(s.value("sandboxId", ""));
+    long total = 0;
+    int copies = 0;
+    if (DIR* d = ::opendir((dataDir + "/sandboxes").c_str())) {
+        while (dirent* e = ::readdir(d)) {
+            const std::string id = e->d_name;
+            if (id.rfind("sb_", 0) != 0 || listed.count(id))
+                continue;
+            pid_t pid = 0;
+            std::ifstream(dataDir + "/sandboxes/" + id + "/init.pid") >> pid;
+            if (pid > 0) {
+                total += treePssKib(pid);
+                ++copies;
+            }
+        }
+        ::closedir(d);
+    }
+    if (copies == 0) {
+        f.error = "no warm copy found under " + dataDir + "/sandboxes";
+        return f;
+    }
+    f.value = double(total) / copies / 1024.0;
+    f.note = std::to_string(copies) + " copies";
+    return f;
+}
+
+} // namespace lizard::bench

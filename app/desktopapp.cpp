@@ -3,6 +3,7 @@
 #include "app/connectioncontroller.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"
+#include "models/templatepools.h"
 #include "ui/activity/activitycontroller.h"
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
@@ -62,7 +63,21 @@ void DesktopApp::editPreferences()
     auto* dialog = new ui::PreferencesDialog(m_settings->notebookLifetimeMinutes(), m_window.get());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAutoExtend(m_settings->autoExtendLocal(), m_settings->autoExtendCloud());
+    // The pools are the server's setting: read when the dialog opens, set when it is accepted.
+    auto* pools = new models::TemplatePools(m_window->api(), dialog);
+    connect(pools, &models::TemplatePools::loaded, dialog, &ui::PreferencesDialog::setWarmPools);
+    connect(pools, &models::TemplatePools::unavailable, dialog,
+            &ui::PreferencesDialog::setWarmPoolsUnavailable);
+    pools->load();
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        // Outlives the dialog (deleted on close) until the server answered.
+        auto* apply = new models::TemplatePools(m_window->api(), this);
+        connect(apply, &models::TemplatePools::applied, this, [this, apply](const QString& error) {
+            if (!error.isEmpty())
+                m_window->showProblem(error);
+            apply->deleteLater();
+        });
+        apply->apply(dialog->changedWarmPools());
         m_settings->setNotebookLifetimeMinutes(dialog->notebookLifetimeMinutes());
         m_settings->setAutoExtend(dialog->autoExtendLocal(), dialog->autoExtendCloud());
         m_settings->sync();

@@ -31,6 +31,7 @@ SandboxInfo sandboxFromJson(const Json& j)
     }
     s.diskGb = int(r.integer("diskGb"));
     s.internetAccess = r.boolean("internetAccess", true);
+    s.fromPool = r.boolean("fromPool", false);
     if (const Json* hosts = r.find("allowedHosts"); hosts && hosts->is_array())
         for (const Json& h : *hosts)
             if (h.is_string())

@@ -34,6 +34,8 @@ Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString
 // Volumes.
 Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
+Outcome<TemplatePool> parseTemplatePool(const QByteArray& body, const QString& what = {});
+Outcome<QList<TemplatePool>> parseTemplatePools(const QByteArray& body, const QString& what = {});
 
 // The activity log (jsonmapping_activity.cpp): a page of the JSON route, and one entry (an SSE
 // event's data); an entry that is not an object with its seq, or has a field of the wrong type,

@@ -174,6 +174,11 @@ public:
     PendingCall* getOrCreateVolume(const QString& projectId, const QString& name, int sizeGb,
                                    QObject* ctx, Done<Volume> done);
     PendingCall* listVolumes(const QString& projectId, QObject* ctx, Done<QList<Volume>> done);
+
+    // lizard-local's warm pools of the templates (lizardapi_pools.cpp).
+    PendingCall* listTemplatePools(QObject* ctx, Done<QList<TemplatePool>> done);
+    PendingCall* setTemplatePool(const QString& name, int poolSize, QObject* ctx,
+                                 Done<TemplatePool> done);
     PendingCall* getVolume(const QString& projectId, const QString& nameOrId, QObject* ctx,
                            Done<Volume> done);
     PendingCall* resizeVolume(const QString& projectId, const QString& nameOrId, int sizeGb,

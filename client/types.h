@@ -87,6 +87,18 @@ struct SandboxInfo
     // every port); empty: no allow-list (then internetAccess says all or nothing).
     QStringList allowedHosts;
     QMap<QString, QString> metadata;
+    bool fromPool = false; // lizard-local: the create claimed a warm copy (started ahead)
+};
+
+// lizard-local's warm pool of a template (GET /api/templates): copies started ahead of the
+// creates that claim them.
+struct TemplatePool
+{
+    QString name;              // base, interpreter, desktop
+    int poolSize = 0;          // copies it keeps (after the server's caps)
+    int requestedPoolSize = 0; // the setting
+    int readyCount = 0;        // idle copies now
+    QString poolError;         // why it holds fewer than poolSize; empty when it fills normally
 };
 
 // The longest lifetime the API takes, in whole minutes (timeoutMs is at most 2^31-1 ms).

@@ -5,6 +5,8 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -12,7 +14,8 @@
 namespace lizard::ui {
 
 PreferencesDialog::PreferencesDialog(int notebookLifetimeMinutes, QWidget* parent)
-    : QDialog(parent), m_lifetime(new QSpinBox(this)),
+    : QDialog(parent), m_poolForm(new QFormLayout), m_poolNote(new QLabel(this)),
+      m_lifetime(new QSpinBox(this)),
       m_extendLocal(new QCheckBox(QStringLiteral("Local sandboxes (lizard-local)"), this)),
       m_extendCloud(new QCheckBox(QStringLiteral("Cloud sandboxes (billed while they run)"), this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
@@ -47,6 +50,21 @@ PreferencesDialog::PreferencesDialog(int notebookLifetimeMinutes, QWidget* paren
     layout->addWidget(m_extendLocal);
     layout->addWidget(m_extendCloud);
     layout->addWidget(extendHint);
+    auto* pools = new QGroupBox(QStringLiteral("Warm pools of this server"), this);
+    auto* poolLayout = new QVBoxLayout(pools);
+    auto* poolHint = new QLabel(
+        QStringLiteral("lizard-local starts this many sandboxes of each template ahead of time, "
+                       "so that a create or New notebook gets one at once. Each idle copy holds "
+                       "a little memory; 0 turns a pool off."),
+        pools);
+    poolHint->setWordWrap(true);
+    m_poolNote->setObjectName(QStringLiteral("warmPoolsNote"));
+    m_poolNote->setWordWrap(true);
+    m_poolNote->setText(QStringLiteral("Reading the warm pools…"));
+    poolLayout->addWidget(poolHint);
+    poolLayout->addLayout(m_poolForm);
+    poolLayout->addWidget(m_poolNote);
+    layout->addWidget(pools);
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -72,6 +90,45 @@ bool PreferencesDialog::autoExtendLocal() const
 bool PreferencesDialog::autoExtendCloud() const
 {
     return m_extendCloud->isChecked();
+}
+
+void PreferencesDialog::setWarmPools(const QList<client::TemplatePool>& pools)
+{
+    QStringList problems;
+    for (const client::TemplatePool& pool : pools) {
+        auto* box = new QSpinBox(this);
+        box->setObjectName(QStringLiteral("warmPool_") + pool.name);
+        box->setRange(0, 16);
+        box->setValue(pool.requestedPoolSize);
+        box->setMinimumWidth(72);
+        auto* ready =
+            new QLabel(QStringLiteral("warm copies, %1 ready now").arg(pool.readyCount), this);
+        auto* row = new QHBoxLayout;
+        row->addWidget(box);
+        row->addWidget(ready, 1);
+        m_poolForm->addRow(pool.name + QLatin1Char(':'), row);
+        m_poolBoxes.insert(pool.name, box);
+        m_poolLoaded.insert(pool.name, pool.requestedPoolSize);
+        if (!pool.poolError.isEmpty())
+            problems << pool.name + QStringLiteral(": ") + pool.poolError;
+    }
+    m_poolNote->setText(problems.join(QLatin1Char('\n')));
+    m_poolNote->setVisible(!problems.isEmpty());
+}
+
+void PreferencesDialog::setWarmPoolsUnavailable(const QString& why)
+{
+    m_poolNote->setText(why);
+    m_poolNote->setVisible(true);
+}
+
+QMap<QString, int> PreferencesDialog::changedWarmPools() const
+{
+    QMap<QString, int> changed;
+    for (auto it = m_poolBoxes.cbegin(); it != m_poolBoxes.cend(); ++it)
+        if (it.value()->value() != m_poolLoaded.value(it.key()))
+            changed.insert(it.key(), it.value()->value());
+    return changed;
 }
 
 } // namespace lizard::ui

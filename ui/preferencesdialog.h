@@ -1,12 +1,18 @@
 #pragma once
 // Lizard ▸ Preferences…: the app's own settings (stored by the app, see app/settingsstore.h).
 // How long a sandbox made by "New notebook" lives, and whether a notebook in use keeps its
-// sandbox alive (local and cloud sandboxes apart).
+// sandbox alive (local and cloud sandboxes apart). And the server's own setting of how many warm
+// copies of each template lizard-local keeps (shown once read from the server).
+
+#include "client/types.h"
 
 #include <QDialog>
+#include <QMap>
 
 class QCheckBox;
 class QDialogButtonBox;
+class QFormLayout;
+class QLabel;
 class QSpinBox;
 
 namespace lizard::ui {
@@ -26,7 +32,22 @@ public:
     QCheckBox* autoExtendCloudBox() const { return m_extendCloud; }
     QDialogButtonBox* buttons() const { return m_buttons; }
 
+    // Warm pools: one size box per template, each with what the server holds now.
+    void setWarmPools(const QList<client::TemplatePool>& pools);
+    void setWarmPoolsUnavailable(const QString& why);
+    // The templates whose size the user changed, with the new size.
+    QMap<QString, int> changedWarmPools() const;
+    QSpinBox* warmPoolBox(const QString& templateName) const
+    {
+        return m_poolBoxes.value(templateName);
+    }
+    QLabel* warmPoolsNote() const { return m_poolNote; }
+
 private:
+    QFormLayout* m_poolForm;
+    QLabel* m_poolNote;
+    QMap<QString, QSpinBox*> m_poolBoxes;
+    QMap<QString, int> m_poolLoaded;
     QSpinBox* m_lifetime;
     QCheckBox* m_extendLocal;
     QCheckBox* m_extendCloud;

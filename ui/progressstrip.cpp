@@ -31,14 +31,28 @@ ProgressStrip::ProgressStrip(QWidget* parent)
 
 void ProgressStrip::setStage(int step, int steps, const QString& text)
 {
-    m_label->setText(
+    setLabel(
         QStringLiteral("<b>%1</b> (step %2 of %3)").arg(text.toHtmlEscaped()).arg(step).arg(steps));
 }
 
 void ProgressStrip::setCancelling(const QString& text)
 {
-    m_label->setText(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
+    setLabel(QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped()));
     m_cancel->setEnabled(false);
+}
+
+void ProgressStrip::setNote(const QString& note)
+{
+    QString current = m_label->text();
+    if (!m_note.isEmpty())
+        current.chop(m_note.size());
+    m_note = QStringLiteral(" · ") + note.toHtmlEscaped();
+    m_label->setText(current + m_note);
+}
+
+void ProgressStrip::setLabel(const QString& html)
+{
+    m_label->setText(html + m_note);
 }
 
 QString ProgressStrip::text() const

@@ -20,6 +20,8 @@ public:
     void setStage(int step, int steps, const QString& text);
     // After Cancel: the text says what is still being undone; Cancel is disabled.
     void setCancelling(const QString& text);
+    // A remark kept beside every later stage (e.g. where the sandbox came from).
+    void setNote(const QString& note);
     QString text() const;
     QPushButton* cancelButton() const { return m_cancel; }
 
@@ -27,7 +29,10 @@ signals:
     void cancelRequested();
 
 private:
+    void setLabel(const QString& html);
+
     QLabel* m_label;
+    QString m_note;
     QProgressBar* m_bar;
     QPushButton* m_cancel;
 };

@@ -229,7 +229,11 @@ void SandboxPanel::newSandbox()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &CreateSandboxDialog::sandboxCreated, this,
             [this, dialog](const client::SandboxInfo& info) {
-                emit message(QStringLiteral("Created sandbox %1").arg(info.sandboxId));
+                emit message(info.fromPool
+                                 ? QStringLiteral("Created sandbox %1 (from a warm pool: started "
+                                                  "ahead, yours from now on)")
+                                       .arg(info.sandboxId)
+                                 : QStringLiteral("Created sandbox %1").arg(info.sandboxId));
                 showNewSandbox(info);
                 if (dialog->screenSize().isValid())
                     startDesktop(info.sandboxId, dialog->screenSize());

@@ -114,6 +114,8 @@ nlohmann::json WarmPools::templateJson(const std::string& name) const
     sandboxes::PoolState state;
     if (WarmPool* pools = m_manager.pools())
         state = pools->state(WarmPool::templateKey(name));
+    if (m_defaults.maxCopies == 0 && templateSize(name) > 0)
+        state.error = "warm pools are off in this lizard-local (--pool-max 0)";
     return {
         {"name", name},
         {"builtIn", true},

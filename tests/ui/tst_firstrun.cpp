@@ -1,9 +1,10 @@
 // The first run of the app against a real lizard-local, through DesktopApp as main() builds it:
 // an empty project says what to do next; New notebook makes an interpreter sandbox with the
-// lifetime from Preferences, shows its progress and opens a notebook whose kernel runs `1+1`;
+// lifetime from Preferences (which also sets the server's warm pools), claims the interpreter
+// template's warm copy and says so in its progress, and opens a notebook whose kernel runs `1+1`;
 // Cancel and failures leave no sandbox behind; Help ▸ About and Help ▸ User guide.
 // With LIZARD_SCREENSHOT_DIR set (`make guide-shots`) it saves the user guide's pictures
-// new-notebook-progress.png and about.png; the empty project is in tst_guideshots' first-start.png.
+// new-notebook-progress.png, preferences.png and about.png; the empty project is in tst_guideshots' first-start.png.
 #include "app/desktopapp.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"
@@ -92,7 +93,10 @@ void TestFirstRun::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true); // recovery copies, logs: not the user's
     qRegisterMetaType<NotebookPage*>();       // for QSignalSpy
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    // A warm interpreter copy for New notebook, as a desktop's lizard-local keeps one.
+    QVERIFY2(m_server.start({"--pool-max", "2", "--pool-base", "0", "--pool-interpreter", "1",
+                             "--pool-min-free-mb", "0"}),
+             qPrintable(m_server.errorString()));
     // main()'s wiring, on this server's data directory (found through its server.json).
     auto* keys = new app::KeyStore(m_tmp.filePath("keys.json"), false, this);
     m_app = std::make_unique<app::DesktopApp>(
@@ -172,7 +176,18 @@ void TestFirstRun::preferencesSetTheNotebookLifetime()
     QVERIFY(dialog->autoExtendLocalBox()->isChecked());
     QVERIFY(!dialog->autoExtendCloudBox()->isChecked());
     QTest::mouseClick(dialog->autoExtendCloudBox(), Qt::LeftButton);
+    // The server's warm pools, read from it: the interpreter keeps one copy, base none.
+    QTRY_VERIFY(dialog->warmPoolBox("interpreter") && dialog->warmPoolBox("base"));
+    QCOMPARE(dialog->warmPoolBox("interpreter")->value(), 1);
+    QCOMPARE(dialog->warmPoolBox("base")->value(), 0);
+    dialog->warmPoolBox("base")->setValue(1);
+    saveScreenshot(dialog, "preferences");
     QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+    QTRY_COMPARE(QJsonDocument::fromJson(m_server.request("GET", "/api/templates/base").body)
+                     .object()
+                     .value("requestedPoolSize")
+                     .toInt(),
+                 1);
     QCOMPARE(notebooks()->newNotebookLifetime(), 25);
     QVERIFY(notebooks()->sandboxSwitcher()->autoExtendLocal());
     QVERIFY(notebooks()->sandboxSwitcher()->autoExtendCloud());
@@ -186,6 +201,12 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     ui::SandboxPanel* panel = window()->sandboxPanel();
     QTRY_VERIFY_WITH_TIMEOUT(panel->showsEmptyProject(), 20000);
     QCOMPARE(notebooks()->newNotebookAction()->shortcut(), QKeySequence("Ctrl+Shift+N"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        QJsonDocument::fromJson(m_server.request("GET", "/api/templates/interpreter").body)
+            .object()
+            .value("readyCount")
+            .toInt(),
+        1, 60000);
     QSignalSpy opened(notebooks(), &NotebookController::newNotebookOpened);
     QSignalSpy failed(notebooks(), &NotebookController::newNotebookFailed);
     QTest::mouseClick(panel->emptyView()->newNotebookButton(), Qt::LeftButton);
@@ -196,10 +217,13 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     QVERIFY(strip->cancelButton()->isEnabled());
     saveScreenshot(window(), "new-notebook-progress");
     bool sawPython = false;
+    bool sawPool = false;
     QVERIFY(lizard::test::waitUntil(
         [&] {
             if (strip && strip->text().contains("Starting Python…"))
                 sawPython = true;
+            if (strip && strip->text().contains("came from a warm pool"))
+                sawPool = true;
             return !opened.isEmpty() || !failed.isEmpty();
         },
         kCreateTimeoutMs));
@@ -216,6 +240,8 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     QCOMPARE(info.status, 200);
     const QJsonObject sandbox = QJsonDocument::fromJson(info.body).object();
     QCOMPARE(sandbox.value("template").toString(), QString("interpreter"));
+    QVERIFY(sandbox.value("fromPool").toBool());
+    QVERIFY2(sawPool, "the progress did not say the sandbox came from a warm pool");
     QCOMPARE(sandbox.value("projectId").toString(), window()->sandboxModel()->projectId());
     const QDateTime endAt =
         QDateTime::fromString(sandbox.value("endAt").toString(), Qt::ISODateWithMs);

@@ -273,7 +273,12 @@ void NotebookController::newNotebook()
                                 NotebookLauncher::stageText(stage));
             });
     connect(m_launcher, &NotebookLauncher::sandboxCreated, this,
-            [this](const client::SandboxInfo& info) { m_window->showNewSandbox(info); });
+            [this, strip](const client::SandboxInfo& info) {
+                m_window->showNewSandbox(info);
+                if (info.fromPool)
+                    strip->setNote(
+                        QStringLiteral("Sandbox %1 came from a warm pool").arg(info.sandboxId));
+            });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
         NotebookPage* page = openNotebook(sandboxId);
         if (auto* kernel =

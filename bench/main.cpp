@@ -97,21 +97,24 @@ int run(std::map<std::string, std::string>& opts)
     const std::optional<Reference> bwrap = bwrapReference(20);
     // The cold create with the base pool empty; then the same create claimed from the pool.
     const int basePool = templatePoolSize(api, "base");
-    const bool pools = basePool >= 0 && setTemplatePool(api, "base", 0);
+    if (basePool > 0)
+        setTemplatePool(api, "base", 0);
     const Figure cold = measureCreate(session, positive(opts, "create-runs", 20), bwrap);
     print(cold, allMeasured);
     std::optional<Reference> coldCreate;
     if (cold.error.empty())
         coldCreate = Reference{"cold create (median)", cold.value};
+    // Pools: where the server keeps copies (its --pool-max lets the base pool hold 2).
+    const bool pools = basePool >= 0 && setTemplatePool(api, "base", std::max(basePool, 2));
     if (pools) {
-        setTemplatePool(api, "base", std::max(basePool, 2));
         print(measurePooledCreate(api, session.projectId(), positive(opts, "create-runs", 20),
                                   coldCreate),
               allMeasured);
         if (opts.count("data-dir"))
             print(measureWarmCopyMemory(api, opts["data-dir"]), allMeasured);
     } else {
-        std::printf("warm pool figures: the server keeps no pools (GET /api/templates)\n");
+        std::printf("warm pool figures: the server keeps no pools (GET /api/templates, "
+                    "--pool-max)\n");
     }
 
     const std::string id = session.createRunning(900000);

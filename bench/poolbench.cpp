@@ -127,7 +127,11 @@ bool setTemplatePool(ApiClient& api, const std::string& name, int size)
 {
     const HttpResponse r =
         api.request("PATCH", "/api/templates/" + name, json{{"poolSize", size}}.dump());
-    return r.ok() && waitField(api, "/api/templates/" + name, "readyCount", size, false);
+    const json answer = json::parse(r.body, nullptr, false);
+    // A server that keeps fewer (--pool-max) answers its effective size: no use waiting.
+    if (!r.ok() || !answer.is_object() || answer.value("poolSize", -1) != size)
+        return false;
+    return waitField(api, "/api/templates/" + name, "readyCount", size, false);
 }
 
 Figure measurePooledCreate(ApiClient& api, const std::string& projectId, int runs,

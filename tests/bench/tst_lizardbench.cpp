@@ -51,7 +51,10 @@ TestLizardBench::Run TestLizardBench::bench(const QStringList& args, int timeout
 
 void TestLizardBench::initTestCase()
 {
-    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    // Pools on, so that the warm pool figures are measured too.
+    QVERIFY2(m_server.start({"--pool-max", "4", "--pool-base", "2", "--pool-interpreter", "0",
+                             "--pool-min-free-mb", "0"}),
+             qPrintable(m_server.errorString()));
 }
 
 void TestLizardBench::shortRunPrintsEveryFigure()
@@ -75,7 +78,11 @@ void TestLizardBench::shortRunPrintsEveryFigure()
                          "--restart-runs",
                          "2",
                          "--restart-sandboxes",
-                         "2"});
+                         "2",
+                         "--lifecycle-runs",
+                         "1",
+                         "--data-dir",
+                         m_server.dataDir()});
     // QTest cuts a failure message at 1 KiB: the whole output goes to stderr instead.
     if (r.exitCode != 0)
         std::fprintf(stderr, "%s\n-- server log:\n%s\n", qPrintable(r.output),
@@ -83,8 +90,9 @@ void TestLizardBench::shortRunPrintsEveryFigure()
     QVERIFY2(r.exitCode == 0, "lizard-bench failed: its output and the server's log are above");
     const QStringList lines = r.output.split('\n');
     const QStringList figures{"sandbox create -> running", "exec of `true`, round trip",
-                              "GET /api/sandboxes/{id}", "SSE exec throughput",
-                              "restart with 2 sandboxes"};
+                              "GET /api/sandboxes/{id}",   "SSE exec throughput",
+                              "restart with 2 sandboxes",  "create from a warm pool",
+                              "GET p99, pool refilling 4", "restore (100 MB) from a pool"};
     for (const QString& name : figures) {
         const auto it = std::find_if(lines.begin(), lines.end(),
                                      [&](const QString& l) { return l.startsWith(name); });
@@ -93,6 +101,8 @@ void TestLizardBench::shortRunPrintsEveryFigure()
         QVERIFY2(it->contains("PASS") != it->contains("MISS"), qPrintable(*it));
     }
     QVERIFY2(r.output.contains("reference same bytes piped locally"), qPrintable(r.output));
+    QVERIFY2(r.output.contains("reference cold create (median)"), qPrintable(r.output));
+    QVERIFY2(r.output.contains("warm copy of base, PSS"), qPrintable(r.output));
     if (!QStandardPaths::findExecutable("bwrap").isEmpty())
         QVERIFY2(r.output.contains("reference bwrap --unshare-all /bin/true"),
                  qPrintable(r.output));

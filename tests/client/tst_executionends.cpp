@@ -7,6 +7,7 @@
 #include "tst_coderunsupport.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QSignalSpy>
 #include <csignal>
 
@@ -15,6 +16,18 @@ using namespace lizard::client;
 using namespace lizard::test;
 
 namespace {
+
+// /proc/vmstat's oom_kill: OOM kills of the whole host so far (-1 when unreadable).
+qint64 hostOomKills()
+{
+    QFile f(QStringLiteral("/proc/vmstat"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith("oom_kill "))
+            return line.mid(9).trimmed().toLongLong();
+    return -1;
+}
 
 enum class Fault { None, Timeout, Kill, Oom, KernelDeath, ServerRestart, ServerStall, ClientAbort };
 
@@ -340,6 +353,9 @@ void TestExecutionEnds::runCodeEnds()
         QSKIP(qPrintable(why));
     const QString sandbox = sandboxFor(fault);
     const QList<int> before = processes(sandbox);
+    // The runner tells the OOM killer from a kill -9 by the system's OOM count (a sandbox sees
+    // no cgroup of its own), which suites running beside this one can raise.
+    const qint64 hostOomBefore = hostOomKills();
     auto interp = std::make_unique<CodeInterpreter>(&m_fx.api(), sandbox);
     RunCodeOptions opts;
     const auto context = waitFor<CodeContext>(
@@ -411,8 +427,12 @@ void TestExecutionEnds::runCodeEnds()
         if (fault == Fault::Oom)
             QVERIFY2(error->message.contains("out of memory: the OOM killer ended it"),
                      qPrintable(error->message));
-        if (fault == Fault::KernelDeath)
+        if (fault == Fault::KernelDeath && hostOomKills() == hostOomBefore)
             QVERIFY2(error->message.contains("not by the OOM killer"), qPrintable(error->message));
+        else if (fault == Fault::KernelDeath)
+            qInfo("another process of the host was OOM-killed during the run: the runner's "
+                  "words for a kill -9 are not checked this time (%s)",
+                  qPrintable(error->message));
     } else {
         QVERIFY2(run->hasFailed(), describe(run).constData());
         QVERIFY2(run->failure()->kind == expect.kind, describe(run).constData());

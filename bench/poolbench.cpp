@@ -115,6 +115,26 @@ long treePssKib(pid_t root)
     return kib;
 }
 
+// `runs` times: waits (untimed) until `readyPath` says `field` >= 1, then times POST
+// /api/sandboxes with `body`, which must claim a warm copy, and deletes what it made. "" or
+// what went wrong.
+std::string timeClaims(ApiClient& api, int runs, const std::string& readyPath,
+                       const std::string& field, const json& body, std::vector<double>& samples)
+{
+    for (int i = 0; i < runs; ++i) {
+        if (!waitField(api, readyPath, field, 1, true))
+            return "the pool (" + readyPath + ") did not refill within 60 s";
+        const auto t = Clock::now();
+        const HttpResponse r = api.request("POST", "/api/sandboxes", body.dump());
+        samples.push_back(msSince(t));
+        const json info = json::parse(r.body, nullptr, false);
+        if (!r.ok() || !info.is_object() || !info.value("fromPool", false))
+            return "a create with a ready pool did not claim a copy: " + r.describe();
+        api.request("DELETE", "/api/sandboxes/" + info.value("sandboxId", ""));
+    }
+    return {};
+}
+
 } // namespace
 
 int templatePoolSize(ApiClient& api, const std::string& name)
@@ -139,26 +159,10 @@ Figure measurePooledCreate(ApiClient& api, const std::string& projectId, int run
 {
     Figure f = figure("create from a warm pool", runs, 5);
     f.reference = std::move(cold);
-    Leftovers left(api);
-    std::string error;
     std::vector<double> samples;
-    for (int i = 0; i < runs && error.empty(); ++i) {
-        if (!waitField(api, "/api/templates/base", "readyCount", 1, true)) {
-            error = "the base pool did not refill within 60 s";
-            break;
-        }
-        const auto t = Clock::now();
-        const HttpResponse r = api.request(
-            "POST", "/api/sandboxes",
-            json{{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 600000}}.dump());
-        samples.push_back(msSince(t));
-        const json info = json::parse(r.body, nullptr, false);
-        if (!r.ok() || !info.is_object() || !info.value("fromPool", false)) {
-            error = "a create with a ready pool did not claim a copy: " + r.describe();
-            break;
-        }
-        api.request("DELETE", "/api/sandboxes/" + info.value("sandboxId", ""));
-    }
+    const std::string error = timeClaims(
+        api, runs, "/api/templates/base", "readyCount",
+        {{"projectId", projectId}, {"template", "base"}, {"timeoutMs", 600000}}, samples);
     if (error.empty()) {
         finish(f, samples);
         char note[96];
@@ -192,23 +196,9 @@ Figure measurePooledRestore(ApiClient& api, const std::string& projectId, int ru
         }
     }
     std::vector<double> samples;
-    for (int i = 0; i < runs && error.empty() && !snapshotId.empty(); ++i) {
-        if (!waitField(api, "/api/sandbox-snapshots/" + snapshotId, "warmCount", 1, true)) {
-            error = "the snapshot's pool did not refill within 60 s";
-            break;
-        }
-        const auto t = Clock::now();
-        const HttpResponse r =
-            api.request("POST", "/api/sandboxes",
-                        json{{"snapshotId", snapshotId}, {"timeoutMs", 600000}}.dump());
-        samples.push_back(msSince(t));
-        const json info = json::parse(r.body, nullptr, false);
-        if (!r.ok() || !info.is_object() || !info.value("fromPool", false)) {
-            error = "a restore with a ready pool did not claim a copy: " + r.describe();
-            break;
-        }
-        api.request("DELETE", "/api/sandboxes/" + info.value("sandboxId", ""));
-    }
+    if (error.empty())
+        error = timeClaims(api, runs, "/api/sandbox-snapshots/" + snapshotId, "warmCount",
+                           {{"snapshotId", snapshotId}, {"timeoutMs", 600000}}, samples);
     if (error.empty())
         finish(f, samples);
     f.error = error;

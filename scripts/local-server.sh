@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by bench.sh and soak.sh: a lizard-local of their own on a free loopback port.
-#   local_server_start NAME BIN DATA LOG  starts it, waits for its URL and key file (60 s: the
+#   local_server_start NAME BIN DATA LOG [ARGS...]
+#                                          starts it (ARGS: more options), waits for its URL and key file (60 s: the
 #                                          first start builds the sandbox templates); sets
 #                                          server (pid), url and key; exits 1 with its output
 #                                          if it does not come up.
@@ -15,7 +16,8 @@ server="" url="" key=""
 
 local_server_start() {
   local name=$1 bin=$2 data=$3 log=$4 keyfile=""
-  "$bin/lizard-local" --port 0 --data-dir "$data" >"$log" 2>&1 &
+  shift 4
+  "$bin/lizard-local" --port 0 --data-dir "$data" "$@" >"$log" 2>&1 &
   server=$!
   for _ in $(seq 600); do
     url=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$log" | head -n1 | sed 's/^listening on //') || true

@@ -8,41 +8,67 @@
 
 namespace lizard::bench {
 
-SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const QString& key,
-                              const QString& sandboxId, int runs)
+namespace {
+
+// The last line of `node script args...` as JSON; `error` when there is none.
+QJsonObject runScript(const QString& script, const QStringList& args, const QString& sdkIndex,
+                      const QString& url, const QString& key, QString& error)
 {
-    SdkReference r;
     const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
     if (node.isEmpty()) {
-        r.error = QStringLiteral("node is not installed");
-        return r;
+        error = QStringLiteral("node is not installed");
+        return {};
     }
     if (!QFile::exists(sdkIndex)) {
-        r.error = sdkIndex + QStringLiteral(" is missing (npm ci in tests/compat)");
-        return r;
+        error = sdkIndex + QStringLiteral(" is missing (npm ci in tests/compat)");
+        return {};
     }
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("LIZARD_API_URL"), url);
     env.insert(QStringLiteral("LIZARD_API_KEY"), key);
     p.setProcessEnvironment(env);
-    p.start(node, {QStringLiteral(LIZARD_SDK_SCRIPT), sdkIndex, sandboxId, QString::number(runs)});
+    p.start(node, QStringList{script, sdkIndex} + args);
     if (!p.waitForFinished(300000)) {
         p.kill();
         p.waitForFinished();
-        r.error = QStringLiteral("the SDK script did not finish in 5 minutes");
-        return r;
+        error = QStringLiteral("the SDK script did not finish in 5 minutes");
+        return {};
     }
     const QByteArray out = p.readAllStandardOutput().trimmed();
     const QJsonObject answer = QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
-    if (answer.contains(QStringLiteral("median"))) {
-        r.medianMs = answer.value(QStringLiteral("median")).toDouble();
-        return r;
-    }
-    r.error = answer.value(QStringLiteral("error")).toString();
-    if (r.error.isEmpty())
-        r.error = QStringLiteral("the SDK script failed: ") +
-                  QString::fromUtf8(p.readAllStandardError().right(500));
+    if (answer.isEmpty())
+        error = QStringLiteral("the SDK script failed: ") +
+                QString::fromUtf8(p.readAllStandardError().right(500));
+    else
+        error = answer.value(QStringLiteral("error")).toString();
+    return answer;
+}
+
+} // namespace
+
+SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const QString& key,
+                              const QString& sandboxId, int runs)
+{
+    SdkReference r;
+    const QJsonObject answer =
+        runScript(QStringLiteral(LIZARD_SDK_SCRIPT), {sandboxId, QString::number(runs)}, sdkIndex,
+                  url, key, r.error);
+    r.medianMs = answer.value(QStringLiteral("median")).toDouble();
+    return r;
+}
+
+SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QString& key,
+                           int runs)
+{
+    SdkCreate r;
+    const QJsonObject answer = runScript(QStringLiteral(LIZARD_SDK_CREATE_SCRIPT),
+                                         {QString::number(runs)}, sdkIndex, url, key, r.error);
+    const QJsonObject warm = answer.value(QStringLiteral("warm")).toObject();
+    r.warmMedianMs = warm.value(QStringLiteral("median")).toDouble();
+    r.warmP90Ms = warm.value(QStringLiteral("p90")).toDouble();
+    r.coldMedianMs =
+        answer.value(QStringLiteral("cold")).toObject().value(QStringLiteral("median")).toDouble();
     return r;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
-// The official SDK's runCode median, measured by sdk_runcode.mjs under node.
+// What the official SDK measures under node: its runCode median (sdk_runcode.mjs) and its
+// Sandbox.create from a warm pool and cold (sdk_create.mjs).
 
+#include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace lizard::bench {
 
@@ -14,5 +17,15 @@ struct SdkReference
 // Runs `node sdk_runcode.mjs <sdkIndex> <sandboxId> <runs>` with LIZARD_API_URL/KEY set.
 SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const QString& key,
                               const QString& sandboxId, int runs);
+
+// The official SDK's Sandbox.create (sdk_create.mjs): from the base template's warm pool, and
+// cold beside it.
+struct SdkCreate
+{
+    double warmMedianMs = 0, warmP90Ms = 0, coldMedianMs = 0;
+    QString error;
+};
+SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QString& key,
+                           int runs);
 
 } // namespace lizard::bench

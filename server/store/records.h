@@ -40,7 +40,7 @@ struct SandboxRecord
     std::string size;
     double cpus = 0;
     int memoryMb = 0;
-    int shmMb = 0; // size of /dev/shm (MiB); 0: a sandbox from before it had one
+    int shmMb = 0;         // size of /dev/shm (MiB); 0: a sandbox from before it had one
     bool fromPool = false; // a warm copy its create claimed (sandboxes/warmpool.h)
     bool limitsEnforced = false;
     std::string status = "running"; // running | paused | stopped

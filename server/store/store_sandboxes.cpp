@@ -11,11 +11,12 @@ namespace lizard::store {
 Status Store::loadSandboxes()
 {
     std::lock_guard lock(m_db->mutex());
-    Statement q(m_db->handle(), "SELECT id, project_id, template, size, cpus, memory_mb, "
-                                "limits_enforced, status, started_at, "
-                                "end_at, metadata, envs, internet_access, init_pid, "
-                                "init_start_time, socket_path, stopped_at, "
-                                "stop_reason, pause_error, allowed_hosts, shm_mb, from_pool FROM sandboxes");
+    Statement q(m_db->handle(),
+                "SELECT id, project_id, template, size, cpus, memory_mb, "
+                "limits_enforced, status, started_at, "
+                "end_at, metadata, envs, internet_access, init_pid, "
+                "init_start_time, socket_path, stopped_at, "
+                "stop_reason, pause_error, allowed_hosts, shm_mb, from_pool FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);

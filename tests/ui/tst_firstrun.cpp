@@ -4,7 +4,8 @@
 // template's warm copy and says so in its progress, and opens a notebook whose kernel runs `1+1`;
 // Cancel and failures leave no sandbox behind; Help ▸ About and Help ▸ User guide.
 // With LIZARD_SCREENSHOT_DIR set (`make guide-shots`) it saves the user guide's pictures
-// new-notebook-progress.png, preferences.png and about.png; the empty project is in tst_guideshots' first-start.png.
+// new-notebook-progress.png, preferences.png and about.png; the empty project is in
+// tst_guideshots' first-start.png.
 #include "app/desktopapp.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"

@@ -252,10 +252,11 @@ bool LinuxRuntime::renewLease(const SandboxHandle& handle, int64_t endAtMs, int6
 
 bool LinuxRuntime::claim(const SandboxHandle& handle, const SandboxSpec& spec)
 {
-    const nlohmann::json claim{
-        {"op", "claim"},
-        {"envs", agentEnvs(spec)},
-        {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
+    nlohmann::json claim{{"op", "claim"},
+                         {"envs", agentEnvs(spec)},
+                         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}}};
+    if (!spec.claimEnvsFile.empty())
+        claim["envsFile"] = spec.claimEnvsFile;
     return pingAgent(handle.socketPath, 1000, claim.dump());
 }
 

@@ -49,6 +49,9 @@ struct SandboxSpec
     // What the agent enforces by itself when lizard-local is gone (Runtime::renewLease).
     int64_t endAtMs = 0;       // unix ms; 0: no deadline
     int64_t orphanGraceMs = 0; // 0: never
+    // At a claim (Runtime::claim) only: a file in the sandbox the agent also writes the envs to,
+    // as JSON, for a program started before the claim (a warm copy's pre-started kernel).
+    std::string claimEnvsFile;
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).

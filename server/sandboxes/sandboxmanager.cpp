@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "sandboxes/activitylog.h"
+#include "sandboxes/kernelprestart.h"
 #include "sandboxes/snapshotservice.h"
 
 namespace lizard::sandboxes {
@@ -154,17 +155,20 @@ std::optional<runtime::SandboxHandle> SandboxManager::claimWarm(const CreateSand
 {
     if (!m_pools || !params.volumeId.empty() || !params.allowedHosts.empty())
         return std::nullopt;
-    auto handle = m_pools->take(warmKey(params), warmShape(params));
-    if (!handle)
+    auto copy = m_pools->take(warmKey(params), warmShape(params));
+    if (!copy)
         return std::nullopt;
     const std::string coldId = spec.id;
-    spec.id = handle->id;
-    if (m_runtime.claim(*handle, spec))
-        return handle;
-    log::warn("warm copy " + handle->id + " did not take its claim; starting " + coldId +
+    spec.id = copy->handle.id;
+    if (copy->prepared)
+        spec.claimEnvsFile = kClaimEnvsFile;
+    if (m_runtime.claim(copy->handle, spec))
+        return copy->handle;
+    log::warn("warm copy " + copy->handle.id + " did not take its claim; starting " + coldId +
               " cold instead");
-    m_runtime.destroy(*handle);
+    m_runtime.destroy(copy->handle);
     spec.id = coldId;
+    spec.claimEnvsFile.clear();
     return std::nullopt;
 }
 
@@ -187,10 +191,21 @@ Result<runtime::SandboxHandle> SandboxManager::startCold(const CreateSandboxPara
 void SandboxManager::startPools(PoolSettings settings)
 {
     settings.leaseGraceMs = m_orphanGraceMs;
-    m_pools = std::make_unique<WarmPool>(m_runtime, settings, [this] {
-        std::lock_guard lock(m_mutex);
-        return m_starting > 0;
-    });
+    m_pools = std::make_unique<WarmPool>(
+        m_runtime, settings,
+        [this] {
+            std::lock_guard lock(m_mutex);
+            return m_starting > 0;
+        },
+        [](const runtime::SandboxHandle& handle, const WarmShape& shape) {
+            // A snapshot's copies keep its own contexts; only the template starts a kernel.
+            if (shape.templateName != "interpreter" || !shape.filesFrom.empty())
+                return false;
+            const Status s = prestartKernel(handle.socketPath);
+            if (!s)
+                log::warn("warm copy " + handle.id + ": " + s.error().message);
+            return bool(s);
+        });
     m_pools->start();
 }
 

@@ -36,8 +36,10 @@ int64_t availableMemoryMb()
 
 } // namespace
 
-WarmPool::WarmPool(runtime::Runtime& runtime, PoolSettings settings, std::function<bool()> busy)
-    : m_runtime(runtime), m_settings(settings), m_busy(std::move(busy))
+WarmPool::WarmPool(runtime::Runtime& runtime, PoolSettings settings, std::function<bool()> busy,
+                   Prepare prepare)
+    : m_runtime(runtime), m_settings(settings), m_busy(std::move(busy)),
+      m_prepare(std::move(prepare))
 {
 }
 
@@ -93,7 +95,7 @@ void WarmPool::remove(const std::string& key)
     endCopies(std::move(ending));
 }
 
-std::optional<runtime::SandboxHandle> WarmPool::take(const std::string& key, const WarmShape& shape)
+std::optional<WarmCopy> WarmPool::take(const std::string& key, const WarmShape& shape)
 {
     std::lock_guard lock(m_mutex);
     auto it = m_pools.find(key);
@@ -103,7 +105,7 @@ std::optional<runtime::SandboxHandle> WarmPool::take(const std::string& key, con
     it->second.idle.pop_front();
     m_lastTakeMs = nowMs();
     m_wake.notify_all();
-    return copy.handle;
+    return WarmCopy{copy.handle, copy.prepared};
 }
 
 PoolState WarmPool::state(const std::string& key) const
@@ -258,6 +260,7 @@ void WarmPool::fillOne(const std::string& key, WarmShape shape)
     spec.shmMb = shape.shmMb;
     spec.orphanGraceMs = m_settings.leaseGraceMs;
     auto started = m_runtime.start(spec);
+    const bool prepared = started && m_prepare && m_prepare(*started, shape);
     std::vector<Copy> ending;
     {
         std::lock_guard lock(m_mutex);
@@ -273,9 +276,9 @@ void WarmPool::fillOne(const std::string& key, WarmShape shape)
         } else if (it == m_pools.end() || it->second.removed || it->second.paused ||
                    !(it->second.shape == shape) ||
                    int(it->second.idle.size()) >= it->second.target) {
-            ending.push_back({*started, nowMs()}); // changed while it started
+            ending.push_back({*started, nowMs(), prepared}); // changed while it started
         } else {
-            it->second.idle.push_back({*started, nowMs()});
+            it->second.idle.push_back({*started, nowMs(), prepared});
             it->second.error.clear();
         }
     }

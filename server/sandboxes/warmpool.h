@@ -49,6 +49,14 @@ struct PoolState
     std::string error; // why it has fewer than its target ("" while it fills normally)
 };
 
+// A copy out of the pool: its sandbox, and whether `prepare` made it ready for more than a start
+// (the interpreter template's pre-started kernel).
+struct WarmCopy
+{
+    runtime::SandboxHandle handle;
+    bool prepared = false;
+};
+
 struct PoolSettings
 {
     int maxCopies = 8;             // idle copies of all pools together
@@ -59,8 +67,12 @@ struct PoolSettings
 class WarmPool
 {
 public:
-    // `busy` says whether a create is starting (the pool waits for it); `start` starts a sandbox.
-    WarmPool(runtime::Runtime& runtime, PoolSettings settings, std::function<bool()> busy);
+    // `busy` says whether a create is starting (the pool waits for it). `prepare`, when given,
+    // runs on each copy just started, before it is ready: it says whether the copy has what it
+    // prepares (false: the copy is still ready, as a plain start of its shape).
+    using Prepare = std::function<bool(const runtime::SandboxHandle&, const WarmShape&)>;
+    WarmPool(runtime::Runtime& runtime, PoolSettings settings, std::function<bool()> busy,
+             Prepare prepare = {});
     ~WarmPool();
 
     // Keys: "template:<name>" or "snapshot:<id>". Sets what a pool keeps; a smaller target ends
@@ -71,7 +83,7 @@ public:
     void remove(const std::string& key);
     // A ready copy of `shape` from pool `key`, now out of the pool; nullopt if there is none
     // (or the pool has another shape). The caller owns it from here (claim, or destroy).
-    std::optional<runtime::SandboxHandle> take(const std::string& key, const WarmShape& shape);
+    std::optional<WarmCopy> take(const std::string& key, const WarmShape& shape);
     PoolState state(const std::string& key) const;
     // Every pool's key with its state.
     std::map<std::string, PoolState> states() const;
@@ -88,6 +100,7 @@ private:
     {
         runtime::SandboxHandle handle;
         int64_t readyAtMs = 0;
+        bool prepared = false;
     };
     struct Pool
     {
@@ -114,6 +127,7 @@ private:
     runtime::Runtime& m_runtime;
     const PoolSettings m_settings;
     std::function<bool()> m_busy;
+    Prepare m_prepare;
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::map<std::string, Pool> m_pools;

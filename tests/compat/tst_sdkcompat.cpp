@@ -28,8 +28,8 @@ private:
     static QStringList scenarioNames();
 
     lizard::test::LocalServer m_server;
-    // Warm pools are off in m_server (as in every suite); the pools scenario gets its own server
-    // with them on, started when it runs.
+    // Warm pools are off in m_server (as in every suite); the pools and kernels scenarios get a
+    // server of their own with them on, started when the first of them runs.
     lizard::test::LocalServer m_poolServer;
     QString m_node;
 };
@@ -56,7 +56,8 @@ QStringList TestSdkCompat::scenarioNames()
             "activity",
             "apt",
             "desktop",
-            "pools"};
+            "pools",
+            "kernels"};
 }
 
 void TestSdkCompat::initTestCase()
@@ -83,11 +84,11 @@ void TestSdkCompat::scenario()
     QVERIFY2(QFileInfo::exists(script), qPrintable("missing scenario " + script));
 
     lizard::test::LocalServer* server = &m_server;
-    if (QFileInfo(script).baseName() == "pools") {
+    if (QFileInfo(script).baseName() == "pools" || QFileInfo(script).baseName() == "kernels") {
         server = &m_poolServer;
         if (server->url().isEmpty())
             QVERIFY2(server->start({"--pool-max", "4", "--pool-base", "1", "--pool-interpreter",
-                                    "0", "--pool-min-free-mb", "0"}),
+                                    "1", "--pool-min-free-mb", "0"}),
                      qPrintable(server->errorString()));
     }
     QProcess node;

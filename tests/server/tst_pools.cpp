@@ -7,6 +7,8 @@
 #include "support/wait.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
 #include <QSet>
 #include <QThread>
 
@@ -255,6 +257,62 @@ private slots:
         QVERIFY(copiesBecome(2)); // the snapshot's copy went with it
         for (const QString& id : restored + QStringList{source})
             m_api.kill(id);
+    }
+
+    // The interpreter template's copies start their default Python kernel before the claim; the
+    // claim's envs reach it through a file that only a claim with envs writes. The app's runner
+    // (here) and the SDK's (tests/compat, kernels) use that kernel, and see what a fresh one has.
+    void anInterpreterCopyHasItsKernelStarted()
+    {
+        restartWith({"--pool-max", "6", "--pool-base", "0", "--pool-interpreter", "1",
+                     "--pool-min-free-mb", "0"});
+        QVERIFY2(poolHolds("interpreter", 1), qPrintable(toJson(templatePool("interpreter"))));
+        const QJsonObject warm =
+            create({{"template", "interpreter"}, {"envs", QJsonObject{{"GREETING", "claimed"}}}});
+        QCOMPARE(warm.value("fromPool").toBool(), true);
+        const QString id = warm.value("sandboxId").toString();
+        const QString ctx = "/tmp/.lizard-code/default-python";
+        QCOMPARE(m_api.run(id, "tr '\\0' ' ' </proc/$(cat " + ctx + "/kernel.pid)/cmdline")
+                     .contains("ipykernel_launcher -f " + ctx + "/kernel.json"),
+                 true);
+        QCOMPARE(m_api.run(id, "stat -c %a " + ctx + "/claim-envs.json; cat " + ctx +
+                                   "/claim-envs.json"),
+                 "600\n{\"GREETING\":\"claimed\"}");
+        QJsonArray activity;
+        QVERIFY(waitUntil( // written behind the answers
+            [&] {
+                activity = jsonObject(m_server.request("GET", "/api/sandboxes/" + id + "/activity"))
+                               .value("entries")
+                               .toArray();
+                return !activity.isEmpty();
+            },
+            10000, 50));
+        QCOMPARE(activity.first().toObject().value("kind").toString(), "create");
+        QCOMPARE(activity.first().toObject().value("seq").toInt(), 1);
+
+        QFile runner(LIZARD_RUNNER_SCRIPT);
+        QVERIFY(runner.open(QIODevice::ReadOnly));
+        QCOMPARE(m_api.write(id, "/tmp/runner.py", QString::fromUtf8(runner.readAll())), 204);
+        const QByteArray request =
+            QJsonDocument(QJsonObject{{"action", "run"},
+                                      {"code", "import os\nprint(os.environ['GREETING'], "
+                                               "[n for n in dir() if not n.startswith('_')])"}})
+                .toJson(QJsonDocument::Compact)
+                .toBase64();
+        const QString events = m_api.run(id, "python3 /tmp/runner.py " + request);
+        QVERIFY2(events.contains(R"(claimed ['In', 'Out', 'exit', 'get_ipython', 'os', 'quit'])"),
+                 qPrintable(events));
+        QVERIFY2(events.contains(R"("execution_count": 1)"), qPrintable(events));
+        QVERIFY2(!events.contains("notice"), qPrintable(events)); // no fresh kernel was started
+        QCOMPARE(m_api.run(id, "ls " + ctx + "/claim-envs.json 2>/dev/null; echo end"), "end\n");
+
+        // A claim without envs writes no file.
+        QVERIFY(poolHolds("interpreter", 1));
+        const QString plain = create({{"template", "interpreter"}}).value("sandboxId").toString();
+        QCOMPARE(m_api.run(plain, "ls -A " + ctx),
+                 "kernel.json\nkernel.log\nkernel.ns\nkernel.pid\nmeta.json\n");
+        m_api.kill(id);
+        m_api.kill(plain);
     }
 
     void aPoolThatCannotFillSaysWhy()

@@ -5,9 +5,11 @@ import signal
 from dataclasses import dataclass
 from typing import Callable, Dict, Optional
 
+from . import kernelside
 from .contexts import (Context, ctx_dir, existing, has_kernel, list_contexts, load_context,
                        new_context)
 from .explorer import list_user_variables
+from .kernelio import shell_reply
 from .kernels import signal_run, start_kernel, stop_kernel
 from .process import run_process
 from .protocol import ROOT, Args, Out, RunnerError, arg_timeout, check_id, language_of
@@ -149,6 +151,33 @@ def do_run(a: Args, cid: str, slot: KernelSlot, out: Out) -> None:
         run_process(m, code, envs, timeout, out)
 
 
+# The file lizard-local's agent writes a claimed warm copy's envs to (see do_prestart).
+CLAIM_ENVS = "claim-envs.json"
+PRESTART_TIMEOUT = 120
+
+
+def do_prestart(a: Args, cid: str, slot: KernelSlot, out: Out) -> None:
+    """A warm copy of the interpreter template, before its claim: the default Python context's
+    kernel, started and warmed by kernelside/warmup.py. Always a fresh kernel, and no table
+    formatter: the SDK's runner, which may be the first to use it, gets what a cold one starts."""
+    if cid != "default-python":
+        raise RunnerError("prestart is for the default Python context")
+    if not has_kernel():
+        raise RunnerError("this sandbox has no Jupyter kernel (ipykernel and jupyter_client)")
+    m = load_context(cid) or new_context(cid, "python", None)
+    start_kernel(m)
+    slot.connect(m)
+    code = kernelside.source("warmup") + "\nwarm(%r)\ndel warm\n" % m.path(CLAIM_ENVS)
+    msg_id = slot.kc.execute(code, silent=True, store_history=False, allow_stdin=False)
+    reply = shell_reply(slot.kc, msg_id, PRESTART_TIMEOUT, slot.pid)
+    content = (reply or {}).get("content", {})
+    if content.get("status") != "ok":
+        stop_kernel(m)
+        raise RunnerError("the kernel's warm-up failed: %s" % (
+            "%s: %s" % (content.get("ename"), content.get("evalue")) if reply else "no answer"))
+    out({"type": "ok", "kernelPid": slot.pid})
+
+
 # `serve` (main) and `shutdown` (serve mode only) are not here: they are about the process itself.
 ACTIONS: Dict[str, Action] = {
     "run": Action(do_run, DEFAULT),
@@ -165,6 +194,7 @@ ACTIONS: Dict[str, Action] = {
     "table_rows": Action(do_table_rows, REQUIRED),
     "table_for_variable": Action(do_table_for_variable, DEFAULT),
     "save_all": Action(do_save_all),
+    "prestart": Action(do_prestart, DEFAULT),
 }
 
 

@@ -5,12 +5,14 @@
 #include "agent/serve/fileops.h"
 #include "agent/serve/frame.h"
 #include "agent/serve/framestream.h"
+#include "agent/serve/pathguard.h"
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -49,6 +51,22 @@ void renewLease(const nlohmann::json& req, AgentContext& context)
         context.lease.renew(endAt->get<std::int64_t>(), grace->get<std::int64_t>());
 }
 
+// The claim's envs for a program the pool started before the claim (a pre-started kernel),
+// which reads and deletes the file. Owner-only, and never through a link: the pool's own
+// program made the directory, and nothing of a user's has run in the copy yet.
+std::string writeEnvsFile(const std::string& path, const nlohmann::json& envs)
+{
+    if (path.rfind("/tmp/.lizard-code/", 0) != 0 || path.find("/../") != std::string::npos)
+        return "envsFile must be in /tmp/.lizard-code/";
+    const int fd = openNoMagic(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return path + ": " + std::strerror(errno);
+    const std::string text = envs.dump();
+    const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
+    return written ? std::string() : path + ": short write";
+}
+
 // A warm copy handed to its caller: the caller's envs replace the (empty) ones it started with,
 // and its lease becomes the caller's deadline.
 void handleClaim(FrameStream& stream, const nlohmann::json& req, AgentContext& context)
@@ -61,6 +79,11 @@ void handleClaim(FrameStream& stream, const nlohmann::json& req, AgentContext& c
         if (!v.is_string())
             return void(stream.writeError("INVALID_ARGUMENT", "env " + k + " is not a string"));
         values[k] = v.get<std::string>();
+    }
+    if (const auto file = req.find("envsFile");
+        file != req.end() && file->is_string() && !values.empty()) {
+        if (std::string e = writeEnvsFile(file->get<std::string>(), *envs); !e.empty())
+            return void(stream.writeError("INVALID_ARGUMENT", e));
     }
     context.envs.set(std::move(values));
     renewLease(req, context);

@@ -4,7 +4,9 @@
 // (node + the pinned SDK from tests/compat) and printed beside it as the reference, with the ratio.
 // Then the "complete warm" figure: Tab completion of `np.lins` in the same warm context, with
 // that 1+1 median as its reference (completebench.h), and "variables (200)": the variable
-// explorer's silent listing of 200 variables there (variablesbench.h).
+// explorer's silent listing of 200 variables there (variablesbench.h). Last, New notebook → first
+// chart from the interpreter pool beside cold, through the app's client and the SDK
+// (firstchart.h, sdk_firstchart.mjs).
 //
 //   lizard-bench-coderun --url http://127.0.0.1:PORT --key liz_... [--runs 30] [--complete-runs 50]
 //                        [--variables-runs 50] [--sdk path/index.mjs]
@@ -13,6 +15,7 @@
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "completebench.h"
+#include "firstchart.h"
 #include "figure.h"
 #include "sdkreference.h"
 #include "stats.h"
@@ -89,6 +92,57 @@ bench::Figure measureApp(client::CodeInterpreter& interp, int runs)
     return f;
 }
 
+void printStepsNote(bench::Figure& f, double createMs, double firstMs)
+{
+    char note[96];
+    std::snprintf(note, sizeof note, "create %.1f ms, first 1+1 after %.1f ms", createMs, firstMs);
+    f.note = note;
+}
+
+// New notebook → first chart from the pool, cold as the reference: through the app's client,
+// then through the official SDK (whose own runner starts a python3 for every runCode).
+bool printFirstCharts(client::LizardApi& api, const QString& sdk, const QString& url,
+                      const QString& key, int runs)
+{
+    const auto projects = waitFor<QList<client::Project>>(
+        [&](QObject* ctx, auto done) { api.listProjects(ctx, std::move(done)); }, 60000);
+    if (!projects || !projects->ok() || projects->value().isEmpty())
+        return false;
+    const QString project = projects->value().first().id;
+    const std::string stat = "median of " + std::to_string(runs);
+    bench::Figure app{.name = "New notebook -> first chart, pool", .statistic = stat,
+                      .unit = "ms", .target = 300};
+    const bench::FirstChart pooled = bench::measureFirstChart(api, project, true, runs);
+    const bench::FirstChart cold = pooled.error.isEmpty()
+                                       ? bench::measureFirstChart(api, project, false, runs)
+                                       : bench::FirstChart{};
+    if (!pooled.error.isEmpty() || !cold.error.isEmpty()) {
+        app.error = (pooled.error.isEmpty() ? cold.error : pooled.error).toStdString();
+    } else {
+        app.value = pooled.totalMs();
+        app.reference = bench::Reference{"cold (median)", cold.totalMs()};
+        printStepsNote(app, pooled.createMs, pooled.firstMs);
+    }
+    std::printf("%s\n", app.line().c_str());
+    std::fflush(stdout);
+    const bench::SdkFirstChart s = bench::sdkFirstChartFigures(sdk, url, key, runs);
+    if (!s.error.isEmpty()) {
+        std::printf("SDK first chart figure: none (%s)\n", qPrintable(s.error));
+        return app.error.empty();
+    }
+    bench::Figure first{.name = "SDK CodeSandbox.create -> 1+1, pool", .statistic = stat,
+                        .unit = "ms", .value = s.warm.createMs + s.warm.firstMs, .target = 150,
+                        .reference = bench::Reference{"cold (median)",
+                                                      s.cold.createMs + s.cold.firstMs}};
+    bench::Figure chart{.name = "SDK CodeSandbox.create -> chart, pool", .statistic = stat,
+                        .unit = "ms", .value = s.warm.totalMs(), .target = 300,
+                        .reference = bench::Reference{"cold (median)", s.cold.totalMs()}};
+    printStepsNote(chart, s.warm.createMs, s.warm.firstMs);
+    std::printf("%s\n%s\n", first.line().c_str(), chart.line().c_str());
+    std::fflush(stdout);
+    return app.error.empty();
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -102,6 +156,8 @@ int main(int argc, char** argv)
          {"complete-runs", "timed completions (default 50)", "n", "50"},
          {"variables-runs", "timed listings of 200 variables (default 50)", "n", "50"},
          {"create-runs", "timed SDK creates, from the pool and cold (default 20)", "n", "20"},
+         {"chart-runs", "timed New notebook → first chart, pooled and cold (default 5)", "n",
+          "5"},
          {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
     parser.process(app);
     if (!parser.isSet("url") || !parser.isSet("key")) {
@@ -166,5 +222,8 @@ int main(int argc, char** argv)
         std::printf("SDK Sandbox.create figure: none (%s)\n", qPrintable(sdkCreate.error));
     }
     std::fflush(stdout);
-    return f.error.empty() && complete.error.empty() && variables.error.empty() ? 0 : 2;
+    const bool charted = printFirstCharts(api, parser.value("sdk"), parser.value("url"),
+                                          parser.value("key"),
+                                          std::max(1, parser.value("chart-runs").toInt()));
+    return f.error.empty() && complete.error.empty() && variables.error.empty() && charted ? 0 : 2;
 }

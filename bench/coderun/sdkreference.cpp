@@ -72,4 +72,19 @@ SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QS
     return r;
 }
 
+SdkFirstChart sdkFirstChartFigures(const QString& sdkIndex, const QString& url, const QString& key,
+                                   int runs)
+{
+    SdkFirstChart r;
+    const QJsonObject answer = runScript(QStringLiteral(LIZARD_SDK_FIRSTCHART_SCRIPT),
+                                         {QString::number(runs)}, sdkIndex, url, key, r.error);
+    for (auto [name, steps] : {std::pair{"warm", &r.warm}, {"cold", &r.cold}}) {
+        const QJsonObject o = answer.value(QLatin1String(name)).toObject();
+        steps->createMs = o.value(QStringLiteral("create")).toDouble();
+        steps->firstMs = o.value(QStringLiteral("first")).toDouble();
+        steps->chartMs = o.value(QStringLiteral("chart")).toDouble();
+    }
+    return r;
+}
+
 } // namespace lizard::bench

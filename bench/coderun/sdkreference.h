@@ -1,6 +1,7 @@
 #pragma once
-// What the official SDK measures under node: its runCode median (sdk_runcode.mjs) and its
-// Sandbox.create from a warm pool and cold (sdk_create.mjs).
+// What the official SDK measures under node: its runCode median (sdk_runcode.mjs), its
+// Sandbox.create from a warm pool and cold (sdk_create.mjs), and its first result and chart of a
+// new CodeSandbox (sdk_firstchart.mjs).
 
 #include <QJsonObject>
 #include <QString>
@@ -27,5 +28,20 @@ struct SdkCreate
 };
 SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QString& key,
                            int runs);
+
+// The official SDK's CodeSandbox.create → first runCode('1+1') → first chart (sdk_firstchart.mjs):
+// from the interpreter template's pool (a pre-started kernel), and cold beside it. Medians, ms,
+// each step from the end of the one before.
+struct SdkFirstChart
+{
+    struct Steps
+    {
+        double createMs = 0, firstMs = 0, chartMs = 0;
+        double totalMs() const { return createMs + firstMs + chartMs; }
+    } warm, cold;
+    QString error;
+};
+SdkFirstChart sdkFirstChartFigures(const QString& sdkIndex, const QString& url, const QString& key,
+                                   int runs);
 
 } // namespace lizard::bench

@@ -62,8 +62,9 @@ Figure measurePooledRestore(ApiClient& api, const std::string& projectId, int ru
                             std::optional<Reference> cold);
 // GET p99 while the base pool refills `copies` copies, beside the quiet p99.
 Figure measureRefillLatency(ApiClient& api, const std::string& sandboxId, int copies);
-// PSS of the idle warm copies (their processes), found under `dataDir`/sandboxes.
-Figure measureWarmCopyMemory(ApiClient& api, const std::string& dataDir);
+// PSS of the idle warm copies (their processes), found under `dataDir`/sandboxes: those without
+// and those with a pre-started kernel (the interpreter template's).
+std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dataDir);
 
 // The shell command measureSse runs, so the reference can pipe the same bytes locally.
 std::string sseCommand(int megabytes);

@@ -111,7 +111,8 @@ int run(std::map<std::string, std::string>& opts)
                                   coldCreate),
               allMeasured);
         if (opts.count("data-dir"))
-            print(measureWarmCopyMemory(api, opts["data-dir"]), allMeasured);
+            for (const Figure& f : measureWarmCopyMemory(api, opts["data-dir"]))
+                print(f, allMeasured);
     } else {
         std::printf("warm pool figures: the server keeps no pools (GET /api/templates, "
                     "--pool-max)\n");

@@ -87,8 +87,9 @@ bool isNetworkHelperOf(pid_t pid, pid_t root)
            argv[argv.size() - 2] == std::to_string(root);
 }
 
-// PSS in KiB of `root`, every process below it and its network helper.
-long treePssKib(pid_t root)
+// PSS in KiB of `root`, every process below it and its network helper; `kernel` says whether
+// one of them is a Jupyter kernel (an interpreter copy's pre-started one).
+long treePssKib(pid_t root, bool& kernel)
 {
     std::set<pid_t> tree{root};
     bool grew = true;
@@ -103,7 +104,10 @@ long treePssKib(pid_t root)
                 grew = tree.insert(p).second || grew;
     }
     long kib = 0;
+    kernel = false;
     for (pid_t p : tree) {
+        for (const std::string& a : argvOf(p))
+            kernel = kernel || a.find("ipykernel") != std::string::npos;
         std::ifstream in("/proc/" + std::to_string(p) + "/smaps_rollup");
         for (std::string line; std::getline(in, line);) {
             if (line.rfind("Pss:", 0) == 0) {
@@ -248,18 +252,23 @@ Figure measureRefillLatency(ApiClient& api, const std::string& sandboxId, int co
     return f;
 }
 
-Figure measureWarmCopyMemory(ApiClient& api, const std::string& dataDir)
+std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dataDir)
 {
-    Figure f{.name = "warm copy of base, PSS",
-             .statistic = "mean of idle copies",
-             .unit = "MiB",
-             .hasTarget = false};
+    Figure plain{.name = "warm copy of base, PSS",
+                 .statistic = "mean of idle copies",
+                 .unit = "MiB",
+                 .hasTarget = false};
+    Figure kernel = plain;
+    kernel.name = "warm copy with a pre-started kernel, PSS";
+    const bool interpreterPool = getJson(api, "/api/templates/interpreter").value("poolSize", 0) > 0;
+    if (interpreterPool && !waitField(api, "/api/templates/interpreter", "readyCount", 1, true))
+        kernel.error = "the interpreter pool did not fill within 60 s";
     std::set<std::string> listed;
     const json list = getJson(api, "/api/sandboxes");
     for (const json& s : list.is_array() ? list : json::array())
         listed.insert(s.value("sandboxId", ""));
-    long total = 0;
-    int copies = 0;
+    long total[2] = {0, 0};
+    int copies[2] = {0, 0};
     if (DIR* d = ::opendir((dataDir + "/sandboxes").c_str())) {
         while (dirent* e = ::readdir(d)) {
             const std::string id = e->d_name;
@@ -267,20 +276,33 @@ Figure measureWarmCopyMemory(ApiClient& api, const std::string& dataDir)
                 continue;
             pid_t pid = 0;
             std::ifstream(dataDir + "/sandboxes/" + id + "/init.pid") >> pid;
+            bool hasKernel = false;
             if (pid > 0) {
-                total += treePssKib(pid);
-                ++copies;
+                const long kib = treePssKib(pid, hasKernel);
+                total[hasKernel] += kib;
+                ++copies[hasKernel];
             }
         }
         ::closedir(d);
     }
-    if (copies == 0) {
-        f.error = "no warm copy found under " + dataDir + "/sandboxes";
-        return f;
+    for (int k : {0, 1}) {
+        Figure& f = k ? kernel : plain;
+        if (!f.error.empty())
+            continue;
+        if (copies[k] == 0) {
+            f.error = std::string("no warm copy ") + (k ? "with" : "without") +
+                      " a kernel under " + dataDir + "/sandboxes";
+            continue;
+        }
+        f.value = double(total[k]) / copies[k] / 1024.0;
+        f.note = std::to_string(copies[k]) + (k ? " copies of interpreter: the agent, slirp4netns, "
+                                                  "the kernel (numpy, pandas, matplotlib) and its "
+                                                  "watcher"
+                                                : " copies: the agent (PID 1) and its slirp4netns");
     }
-    f.value = double(total) / copies / 1024.0;
-    f.note = std::to_string(copies) + " copies: the agent (PID 1) and its slirp4netns";
-    return f;
+    if (!interpreterPool)
+        return {plain}; // the server keeps no interpreter copies: nothing to measure
+    return {plain, kernel};
 }
 
 } // namespace lizard::bench

@@ -27,6 +27,10 @@ void ExecStream::start()
     };
     h.onExit = [self](int code, bool timedOut) { self->onExit(code, timedOut); };
     h.onError = [self](const Error& e) { self->onError(e); };
+    h.onWarmRunner = [self] {
+        if (self->m_activity)
+            self->m_activity->warmRunner();
+    };
     if (m_oomKills)
         m_oomKillsBefore = m_oomKills();
     m_cancel = m_agent.exec(m_request, std::move(h));
@@ -161,6 +165,10 @@ void ExecCollect::start()
     });
     runtime::ExecHandlers h;
     h.onStarted = [](int) {};
+    h.onWarmRunner = [self] {
+        if (self->m_activity)
+            self->m_activity->warmRunner();
+    };
     h.onOutput = [self](runtime::OutStream stream, std::string_view chunk,
                         std::function<void()> resume) {
         if (self->m_activity)

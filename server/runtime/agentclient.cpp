@@ -94,6 +94,8 @@ struct ExecOp : std::enable_shared_from_this<ExecOp>
                 if (!j.value("ok", false))
                     return self->fail(agentError(j));
                 self->started = true;
+                if (self->handlers.onWarmRunner && j.value("runner", "") == "warm")
+                    self->handlers.onWarmRunner();
                 if (self->handlers.onStarted)
                     self->handlers.onStarted(j.value("pid", 0));
                 return self->readNext();

@@ -42,6 +42,9 @@ struct ExecHandlers
     // exitCode is valid when error is empty; timedOut says the agent killed it at its timeout.
     std::function<void(int exitCode, bool timedOut)> onExit;
     std::function<void(const Error& error)> onError; // could not start, agent gone, ...
+    // Optional: the agent forked the command from its warm runner zygote (the official SDK's
+    // runCode), not from a new python3.
+    std::function<void()> onWarmRunner;
 };
 
 // Cancels the operation (closes the connection; the agent then kills an exec's tree).

@@ -106,6 +106,8 @@ public:
     static std::shared_ptr<ExecActivity> start(ActivityLog* log, const std::string& sandboxId,
                                                const runtime::ExecRequest& request,
                                                bool housekeeping = false);
+    // The agent ran it from its warm runner zygote (the official SDK's runCode): "warmRunner".
+    void warmRunner() { m_entry["warmRunner"] = true; }
     void output(runtime::OutStream stream, std::string_view chunk);
     void exited(int exitCode, bool timedOut);
     void failed(const std::string& code, const std::string& message);

@@ -75,7 +75,18 @@ Status prestartKernel(const std::string& socketPath, int timeoutMs)
     h.onError = [&](const Error& e) { result = Status(prestartError(e.message)); };
     agent.exec(std::move(req), std::move(h));
     io.run();
-    return result ? *result : Status(prestartError("the agent did not answer"));
+    if (!result)
+        return prestartError("the agent did not answer");
+    if (!*result)
+        return *result;
+    // And the official SDK's runner: its first runCode forks from a warm python3 too.
+    std::optional<Status> warmed;
+    agent.request({{"op", "warmRunner"}}, [&](Result<nlohmann::json> r) {
+        warmed = r ? okStatus() : Status(prestartError("runner zygote: " + r.error().message));
+    });
+    io.restart();
+    io.run();
+    return warmed ? *warmed : Status(prestartError("the agent did not answer warmRunner"));
 }
 
 } // namespace lizard::sandboxes

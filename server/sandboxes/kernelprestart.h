@@ -5,7 +5,8 @@
 // the sandbox, by the app or by the official SDK's own runner, finds it running and answers in
 // milliseconds instead of seconds. The user's namespace is a fresh kernel's; the caller's envs,
 // only known at the claim, are written to kClaimEnvsFile then, and the kernel takes them in just
-// before its first execution.
+// before its first execution. The agent's runner zygote (agent/serve/runnerzygote.h) is started
+// too, so that the SDK's runner itself starts warm.
 
 #include "common/result.h"
 

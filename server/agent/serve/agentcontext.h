@@ -4,6 +4,7 @@
 #include "agent/serve/lease.h"
 #include "agent/serve/processtable.h"
 #include "agent/serve/reaper.h"
+#include "agent/serve/runnerzygote.h"
 #include "agent/serve/watchhub.h"
 
 #include <atomic>
@@ -45,6 +46,7 @@ struct AgentContext
     // starts gets RLIMIT_FSIZE 0 from its first instruction (runtime/diskwatch.h).
     std::atomic<bool> diskFull{false};
     WatchHub watches; // fs.watch
+    RunnerZygote runners; // the official SDK's runCode, warm
 };
 
 } // namespace lizard::agent

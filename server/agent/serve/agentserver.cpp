@@ -166,6 +166,8 @@ void serve(int fd, AgentContext& context)
             handleClaim(stream, req, context);
         else if (op == "exec")
             handleExec(stream, req, context);
+        else if (op == "warmRunner")
+            handleWarmRunner(stream, context);
         else if (op == "processes")
             stream.writeJson({{"ok", true}, {"processes", context.processes.list()}});
         else if (op == "signal")

@@ -63,6 +63,20 @@ bool validEnv(const nlohmann::json& env)
 
 } // namespace
 
+void handleWarmRunner(FrameStream& stream, AgentContext& context)
+{
+    auto root = lookupUser("root", context.singleUid);
+    if (!root)
+        return void(stream.writeError("UNKNOWN_USER", "no root user in the sandbox"));
+    SpawnRequest base;
+    base.user = *root;
+    base.env = buildEnv(context, *root, nlohmann::json::object());
+    const std::string why = context.runners.startAndWait(base, context.reaper, 30000);
+    if (!why.empty())
+        return void(stream.writeError("UNAVAILABLE", why));
+    stream.writeJson({{"ok", true}});
+}
+
 void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& context)
 {
     const auto& argvJson = req.value("argv", nlohmann::json::array());
@@ -94,7 +108,8 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     if (timeoutMs <= 0)
         timeoutMs = 60000;
 
-    Spawned child = spawnCommand(spawn, context.reaper);
+    bool warm = false;
+    Spawned child = context.runners.spawn(spawn, context.reaper, warm);
     if (!child.errorCode.empty())
         return void(stream.writeError(child.errorCode, child.errorMessage));
     context.processes.add({child.pid, spawn.argv, spawn.cwd, nowMs()});
@@ -114,7 +129,10 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
         killTree();
     });
 
-    bool peerOk = stream.writeJson({{"ok", true}, {"pid", pid}});
+    nlohmann::json started{{"ok", true}, {"pid", pid}};
+    if (warm)
+        started["runner"] = "warm";
+    bool peerOk = stream.writeJson(started);
     std::string buffer(kOutputChunk, '\0');
     int fds[2] = {child.stdoutFd, child.stderrFd};
     bool exited = false;

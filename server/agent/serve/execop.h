@@ -10,4 +10,8 @@ namespace lizard::agent {
 
 void handleExec(FrameStream& stream, const nlohmann::json& request, AgentContext& context);
 
+// {"op":"warmRunner"}: starts the runner zygote (runnerzygote.h) and answers once it is ready,
+// so that the first runCode of the official SDK in this sandbox is warm already.
+void handleWarmRunner(FrameStream& stream, AgentContext& context);
+
 } // namespace lizard::agent

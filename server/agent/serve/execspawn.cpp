@@ -81,6 +81,12 @@ std::string resolveExecutable(const std::string& name,
     return {};
 }
 
+bool isDirectory(const std::string& path)
+{
+    struct stat st{};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
 {
     Spawned out;
@@ -123,33 +129,39 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
     const uid_t uid = request.user.uid;
     const gid_t gid = request.user.gid;
     const bool noFileGrowth = request.noFileGrowth;
+    const int passFd = request.passFd;
     sigset_t empty;
     sigemptyset(&empty);
 
     auto lock = reaper.lockForSpawn();
     pid_t pid = ::fork();
     if (pid == 0) {
+        int failFd = failPipe[1];
+        if (passFd >= 0 && failFd == 3) // fd 3 is about to become passFd
+            failFd = ::fcntl(3, F_DUPFD_CLOEXEC, 4);
         ::setsid();
         ::sigprocmask(SIG_SETMASK, &empty, nullptr);
         int devNull = ::open("/dev/null", O_RDONLY);
         if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 ||
             ::dup2(errPipe[1], 2) < 0)
-            failChild(failPipe[1], StageStdio);
+            failChild(failFd, StageStdio);
+        if (passFd >= 0 && ::dup2(passFd, 3) < 0)
+            failChild(failFd, StageStdio);
         if (uid != 0 || gid != 0) {
             gid_t groups[1] = {gid};
             ::setgroups(1, groups); // denied when only one uid is mapped; harmless then
             if (::setresgid(gid, gid, gid) != 0 || ::setresuid(uid, uid, uid) != 0)
-                failChild(failPipe[1], StageCreds);
+                failChild(failFd, StageCreds);
         }
         if (::chdir(cwd) != 0)
-            failChild(failPipe[1], StageCwd);
+            failChild(failFd, StageCwd);
         restoreProgramDataLimit();
         if (noFileGrowth) {
             const rlimit none{0, 0};
             ::setrlimit(RLIMIT_FSIZE, &none);
         }
         ::execve(exePath, argv.data(), envp.data());
-        failChild(failPipe[1], StageExec);
+        failChild(failFd, StageExec);
     }
     int forkErr = errno;
     if (pid > 0) {

@@ -23,6 +23,7 @@ struct SpawnRequest
     // The sandbox's own code is the OOM killer's first choice (kSandboxOomScoreAdj); false
     // for lizard-local's helpers, which keep PID 1's score.
     bool oomFirst = true;
+    int passFd = -1; // becomes fd 3 of the command (the runner zygote's socket)
 };
 
 // What every exec of the sandbox's own code starts with: the most a score can be, so that a
@@ -39,6 +40,9 @@ struct Spawned
     std::string errorCode; // empty when it started
     std::string errorMessage;
 };
+
+// Whether `path` is a directory (a command's working directory must be one).
+bool isDirectory(const std::string& path);
 
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper);
 

@@ -57,7 +57,8 @@ QStringList TestSdkCompat::scenarioNames()
             "apt",
             "desktop",
             "pools",
-            "kernels"};
+            "kernels",
+            "runner_fastpath"};
 }
 
 void TestSdkCompat::initTestCase()

@@ -1,0 +1,99 @@
+// The official SDK's runCode from lizard-agent's warm runner zygote prints exactly what a fresh
+// python3 prints. The SDK's own runner invocation (its argv, taken from the SDK itself) runs a
+// corpus of requests in two sandboxes: one served warm, one with LIZARD_RUNNER_FASTPATH=0 in its
+// envs (a fresh python3 each time, as before). Their stdout lines and exit codes must be equal,
+// request by request; the activity log must say which way each ran. Then the SDK's runCode
+// itself works on the warm path: results, errors, timeouts, contexts.
+import { CodeSandbox } from '@lizard-build/sdk'
+import { PROJECT_NAME, check, compatClient, eq, scenario } from './lib.mjs'
+
+// The SDK's runner argv for `args`, as its runner() method builds it (nothing is run).
+async function sdkArgv(args) {
+  const probe = Object.create(CodeSandbox.prototype)
+  let argv
+  probe.process = {
+    exec: async a => {
+      argv = a
+      return { exitCode: 0, stdout: '', stderr: '' }
+    },
+  }
+  probe.fs = {}
+  await probe.runner(args, 60000, () => {}).catch(() => {})
+  return argv
+}
+
+async function rawRun(sandbox, args) {
+  const lines = []
+  const result = await sandbox.process.exec(await sdkArgv(args), {
+    timeoutMs: 60000,
+    onStdout: line => lines.push(line),
+  })
+  return { lines, exitCode: result.exitCode }
+}
+
+const run = (code, extra = {}) => ({ action: 'run', code, envs: {}, timeout: 60, language: 'python', ...extra })
+const CORPUS = [
+  run('print("hello")\nprint("wörld ✓")'),
+  run('1+1'),
+  run('x = 6 * 7\nx'),
+  run('1/0'),
+  run('import sys\nprint("to stderr", file=sys.stderr)\nprint("to stdout")'),
+  run('from IPython.display import display, update_display, HTML\n' +
+    'display(HTML("<b>first</b>"), display_id="d")\nupdate_display(HTML("<b>second</b>"), display_id="d")'),
+  run('import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()'),
+  run('print("x" * 100000)'),
+  run('import os\nprint(os.environ.get("PER_RUN"))', { envs: { PER_RUN: 'yes' } }),
+  run('raise KeyboardInterrupt'),
+  run('import time\ntime.sleep(5)', { timeout: 1 }),
+  run('x + 1'),
+  run('console.log(40 + 2)', { language: 'javascript' }),
+  run('echo from bash; exit 3', { language: 'bash' }),
+  // What the runner's children inherit: credentials, confinement, limits, OOM score, env, cwd.
+  run('grep -E "^(Uid|Gid|Groups|NoNewPrivs|Seccomp|Cap(Inh|Prm|Eff|Bnd|Amb)):" /proc/self/status\n' +
+    'cat /proc/self/oom_score_adj; ulimit -a; umask; pwd; env | grep -v -e ^LIZARD_RUNNER_FASTPATH= -e ^_= | sort',
+  { language: 'bash' }),
+  { action: 'create', id: 'ctx-00000000000000aa', language: 'python', cwd: '/tmp' },
+  run('import os\nos.getcwd()', { context: 'ctx-00000000000000aa', language: undefined }),
+  { action: 'list' },
+  { action: 'restart', context: 'ctx-00000000000000aa' },
+  run('1', { context: 'ctx-nosuchcontext0000', language: undefined }),
+  { action: 'delete', context: 'ctx-00000000000000aa' },
+]
+
+scenario('runner_fastpath', async () => {
+  await compatClient() // makes the project
+  const opts = { project: PROJECT_NAME, timeoutMs: 180000 }
+  const warm = await CodeSandbox.create('interpreter', opts)
+  const plain = await CodeSandbox.create('interpreter', { ...opts, envs: { LIZARD_RUNNER_FASTPATH: '0' } })
+  try {
+    await rawRun(warm, run('')) // both kernels start; warm's zygote starts meanwhile
+    await rawRun(plain, run(''))
+    for (const args of CORPUS) {
+      const [a, b] = [await rawRun(warm, args), await rawRun(plain, args)]
+      eq(a, b, `same events and exit code, warm and fresh: ${JSON.stringify(args).slice(0, 90)}`)
+    }
+    const served = async s => (await fetch(`${process.env.LIZARD_API_URL.replace(/\/$/, '')}/api/sandboxes/${s.sandboxId}/activity`,
+      { headers: { 'X-API-Key': process.env.LIZARD_API_KEY } }).then(r => r.json())).entries
+      .filter(e => e.kind === 'runCode').map(e => e.warmRunner === true)
+    // The first verified run starts the zygote and runs fresh meanwhile; from then on, all warm.
+    const warmRuns = await served(warm)
+    const firstWarm = warmRuns.indexOf(true)
+    check(firstWarm >= 1 && firstWarm <= 2 && warmRuns.slice(firstWarm).every(Boolean),
+      `every run after the first was served warm (${warmRuns.filter(Boolean).length} of ${warmRuns.length})`)
+    eq((await served(plain)).some(Boolean), false, 'LIZARD_RUNNER_FASTPATH=0 starts a fresh python3 every time')
+
+    const r = await warm.runCode('y = 2 ** 10\ny')
+    eq(r.results[0]?.data, '1024', 'runCode on the warm path')
+    eq((await warm.runCode('y / 0')).error?.name, 'ZeroDivisionError', 'an error on the warm path')
+    const slow = await warm.runCode('import time\ntime.sleep(5)', { timeoutMs: 1000 })
+    eq(slow.error?.name, 'TimeoutError', 'a timeout on the warm path interrupts the kernel')
+    eq((await warm.runCode('y')).results[0]?.data, '1024', 'and the kernel keeps its state')
+    const ctx = await warm.createContext({ language: 'python' })
+    await warm.runCode('z = 5', { context: ctx })
+    eq((await warm.runCode('z', { context: ctx })).results[0]?.data, '5', 'a context of its own')
+    await warm.deleteContext(ctx)
+  } finally {
+    await warm.kill().catch(() => {})
+    await plain.kill().catch(() => {})
+  }
+}, 240000)

@@ -72,7 +72,10 @@ void NotebookLauncher::onCreated(client::Outcome<client::SandboxInfo> outcome)
         return;
     }
     emit sandboxCreated(outcome.value());
-    if (m_template != u"interpreter") { // no Jupyter kernel to start there
+    // No Jupyter kernel to start in other templates; and a warm copy of the interpreter template
+    // has its kernel running already (lizard-local pre-starts it; should that have failed, the
+    // notebook's first run starts one).
+    if (m_template != u"interpreter" || outcome.value().fromPool) {
         emit ready(m_sandboxId);
         end();
         return;

@@ -260,6 +260,8 @@ std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dat
                  .hasTarget = false};
     Figure kernel = plain;
     kernel.name = "warm copy with a pre-started kernel, PSS";
+    if (!waitField(api, "/api/templates/base", "readyCount", 1, true))
+        plain.error = "the base pool did not refill within 60 s";
     const bool interpreterPool = getJson(api, "/api/templates/interpreter").value("poolSize", 0) > 0;
     if (interpreterPool && !waitField(api, "/api/templates/interpreter", "readyCount", 1, true))
         kernel.error = "the interpreter pool did not fill within 60 s";
@@ -277,8 +279,8 @@ std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dat
             pid_t pid = 0;
             std::ifstream(dataDir + "/sandboxes/" + id + "/init.pid") >> pid;
             bool hasKernel = false;
-            if (pid > 0) {
-                const long kib = treePssKib(pid, hasKernel);
+            const long kib = pid > 0 ? treePssKib(pid, hasKernel) : 0;
+            if (kib > 0) { // 0: a sandbox that ended and whose directory is not gone yet
                 total[hasKernel] += kib;
                 ++copies[hasKernel];
             }

@@ -275,9 +275,15 @@ void NotebookController::newNotebook()
     connect(m_launcher, &NotebookLauncher::sandboxCreated, this,
             [this, strip](const client::SandboxInfo& info) {
                 m_window->showNewSandbox(info);
-                if (info.fromPool)
-                    strip->setNote(
-                        QStringLiteral("Sandbox %1 came from a warm pool").arg(info.sandboxId));
+                if (info.fromPool) {
+                    const QString note =
+                        QStringLiteral("Sandbox %1 came from a warm pool").arg(info.sandboxId);
+                    strip->setNote(note);
+                    // Its Python is running already, so the strip is gone at once: say it where
+                    // it stays a moment.
+                    if (info.templateName == QLatin1String("interpreter"))
+                        m_window->showInfo(note + QStringLiteral(", its Python already running"));
+                }
             });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
         NotebookPage* page = openNotebook(sandboxId);

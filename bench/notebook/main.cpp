@@ -7,6 +7,7 @@
 
 #include "../console/benchawait.h"
 #include "../console/stallmeter.h"
+#include "largenotebook.h"
 #include "client/lizardapi.h"
 #include "notebook/cell.h"
 #include "notebook/runqueue.h"
@@ -165,6 +166,7 @@ int main(int argc, char** argv)
     parser.process(app);
     const int lines = qMax(1000, parser.value(QStringLiteral("lines")).toInt());
     int rc = runSynthetic(lines);
+    rc = qMax(rc, bench::runLargeNotebooks(500, 10));
     if (parser.isSet(QStringLiteral("url"))) {
         if (!parser.isSet(QStringLiteral("key"))) {
             std::fprintf(stderr, "lizard-bench-notebook: --url needs --key\n");

@@ -22,7 +22,7 @@ namespace lizard::runtime {
 namespace {
 
 // Bump when the skeleton's content changes: a new one is built next to the old.
-constexpr const char* kTemplateVersion = "5";
+constexpr const char* kTemplateVersion = "6";
 
 Status mkdirMode(const std::string& path, mode_t mode)
 {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -403,6 +404,57 @@ std::string buildUsrDirs(bool usrIdmapped)
 
 } // namespace
 
+// matplotlib's list of the fonts, which it otherwise builds at the first chart of every sandbox
+// (about half a second): made once here, by the host's python3 and matplotlib (the sandboxes'
+// /usr), for root (as whom the code runners run) and for user. Where the host has no matplotlib
+// nothing is made; a list that no longer matches the fonts is rebuilt by matplotlib itself. The
+// file name carries matplotlib's cache version (3.6 on Debian 12): another version ignores it.
+void buildFontCache(const LaunchConfig& config)
+{
+    // matplotlib writes its cache where it finds a writable directory by its absolute path,
+    // which the template's staging directory is not from here: a scratch directory is, and the
+    // list is copied from it.
+    char scratch[] = "/tmp/lizard-fontcache-XXXXXX";
+    if (!::mkdtemp(scratch))
+        return;
+    const std::string made = std::string(scratch) + "/fontlist-v330.json";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_RDWR);
+        ::dup2(null, 0);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::setenv("MPLCONFIGDIR", scratch, 1);
+        ::setenv("HOME", scratch, 1);
+        ::alarm(60);
+        ::execl("/usr/bin/python3", "python3", "-c", "import matplotlib.font_manager", nullptr);
+        ::_exit(127);
+    }
+    int status = 0;
+    const bool ran = pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+                     WEXITSTATUS(status) == 0 && ::access(made.c_str(), R_OK) == 0;
+    if (ran) {
+        for (const char* home : {"root/root", "root/home/user"}) {
+            const std::string cache = std::string(home) + "/.cache";
+            if (makeDir(cache, 0755) && makeDir(cache + "/matplotlib", 0755))
+                copyTree(made, cache + "/matplotlib/fontlist-v330.json");
+        }
+        // uid 1000 exists only when the full range is mapped
+        if (config.idMap.kind != "single")
+            for (const char* p : {"root/home/user/.cache", "root/home/user/.cache/matplotlib",
+                                  "root/home/user/.cache/matplotlib/fontlist-v330.json"})
+                [[maybe_unused]] const int r = ::lchown(p, 1000, 1000);
+    }
+    ::unlink(made.c_str());
+    if (DIR* d = ::opendir(scratch)) { // whatever else matplotlib left there
+        while (dirent* e = ::readdir(d))
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+                ::unlink((std::string(scratch) + "/" + e->d_name).c_str());
+        ::closedir(d);
+    }
+    ::rmdir(scratch);
+}
+
 std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmapped)
 {
     if (::fchdir(dirFd) != 0)
@@ -410,6 +462,7 @@ std::string buildTemplate(int dirFd, const LaunchConfig& config, bool usrIdmappe
     ::umask(022);
     if (auto e = buildRoot(config, usrIdmapped); !e.empty())
         return e;
+    buildFontCache(config);
     if (auto e = buildUsrDirs(usrIdmapped); !e.empty())
         return e;
     if (auto e = buildUsrLocal("usr-local"); !e.empty())

@@ -69,6 +69,8 @@ SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QS
     r.warmP90Ms = warm.value(QStringLiteral("p90")).toDouble();
     r.coldMedianMs =
         answer.value(QStringLiteral("cold")).toObject().value(QStringLiteral("median")).toDouble();
+    r.fork10MedianMs =
+        answer.value(QStringLiteral("fork")).toObject().value(QStringLiteral("median")).toDouble();
     return r;
 }
 

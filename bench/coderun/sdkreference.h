@@ -24,6 +24,7 @@ SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const
 struct SdkCreate
 {
     double warmMedianMs = 0, warmP90Ms = 0, coldMedianMs = 0;
+    double fork10MedianMs = 0; // fork({count: 10}) of a base sandbox
     QString error;
 };
 SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QString& key,

@@ -262,7 +262,8 @@ std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dat
     kernel.name = "warm copy with a pre-started kernel, PSS";
     if (!waitField(api, "/api/templates/base", "readyCount", 1, true))
         plain.error = "the base pool did not refill within 60 s";
-    const bool interpreterPool = getJson(api, "/api/templates/interpreter").value("poolSize", 0) > 0;
+    const bool interpreterPool =
+        getJson(api, "/api/templates/interpreter").value("poolSize", 0) > 0;
     if (interpreterPool && !waitField(api, "/api/templates/interpreter", "readyCount", 1, true))
         kernel.error = "the interpreter pool did not fill within 60 s";
     std::set<std::string> listed;
@@ -292,8 +293,8 @@ std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dat
         if (!f.error.empty())
             continue;
         if (copies[k] == 0) {
-            f.error = std::string("no warm copy ") + (k ? "with" : "without") +
-                      " a kernel under " + dataDir + "/sandboxes";
+            f.error = std::string("no warm copy ") + (k ? "with" : "without") + " a kernel under " +
+                      dataDir + "/sandboxes";
             continue;
         }
         f.value = double(total[k]) / copies[k] / 1024.0;

@@ -64,8 +64,8 @@ QString timedRun(client::LizardApi& api, const QString& projectId, bool pooled, 
             if (!run->isFinished() || run->hasFailed() || e.error)
                 error = code + QStringLiteral(": ") +
                         (run->hasFailed() ? run->failure()->toDisplayString()
-                         : e.error       ? e.error->name + QStringLiteral(": ") + e.error->message
-                                         : QStringLiteral("no answer in time"));
+                         : e.error        ? e.error->name + QStringLiteral(": ") + e.error->message
+                                          : QStringLiteral("no answer in time"));
             else if (code == kChart &&
                      std::none_of(e.results.begin(), e.results.end(), [](const auto& r) {
                          return r.mime == QLatin1String("image/png");
@@ -73,8 +73,8 @@ QString timedRun(client::LizardApi& api, const QString& projectId, bool pooled, 
                 error = QStringLiteral("the chart cell gave no PNG");
         }
     }
-    waitFor<client::Unit>([&](QObject* ctx, auto done) { api.killSandbox(id, ctx, std::move(done)); },
-                          30000);
+    waitFor<client::Unit>(
+        [&](QObject* ctx, auto done) { api.killSandbox(id, ctx, std::move(done)); }, 30000);
     return error;
 }
 

@@ -15,8 +15,8 @@
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "completebench.h"
-#include "firstchart.h"
 #include "figure.h"
+#include "firstchart.h"
 #include "sdkreference.h"
 #include "stats.h"
 #include "tests/support/apiwait.h"
@@ -124,8 +124,8 @@ bool printFirstCharts(client::LizardApi& api, const QString& sdk, const QString&
         return true;
     }
     const std::string stat = "median of " + std::to_string(runs);
-    bench::Figure app{.name = "New notebook -> chart, pool", .statistic = stat,
-                      .unit = "ms", .target = 300};
+    bench::Figure app{
+        .name = "New notebook -> chart, pool", .statistic = stat, .unit = "ms", .target = 300};
     const bench::FirstChart pooled = bench::measureFirstChart(api, project, true, runs);
     const bench::FirstChart cold = pooled.error.isEmpty()
                                        ? bench::measureFirstChart(api, project, false, runs)
@@ -144,12 +144,18 @@ bool printFirstCharts(client::LizardApi& api, const QString& sdk, const QString&
         std::printf("SDK first chart figure: none (%s)\n", qPrintable(s.error));
         return app.error.empty();
     }
-    bench::Figure first{.name = "SDK new CodeSandbox -> 1+1", .statistic = stat,
-                        .unit = "ms", .value = s.warm.createMs + s.warm.firstMs, .target = 150,
-                        .reference = bench::Reference{"cold (median)",
-                                                      s.cold.createMs + s.cold.firstMs}};
-    bench::Figure chart{.name = "SDK new CodeSandbox -> chart", .statistic = stat,
-                        .unit = "ms", .value = s.warm.totalMs(), .target = 300,
+    bench::Figure first{.name = "SDK new CodeSandbox -> 1+1",
+                        .statistic = stat,
+                        .unit = "ms",
+                        .value = s.warm.createMs + s.warm.firstMs,
+                        .target = 150,
+                        .reference =
+                            bench::Reference{"cold (median)", s.cold.createMs + s.cold.firstMs}};
+    bench::Figure chart{.name = "SDK new CodeSandbox -> chart",
+                        .statistic = stat,
+                        .unit = "ms",
+                        .value = s.warm.totalMs(),
+                        .target = 300,
                         .reference = bench::Reference{"cold (median)", s.cold.totalMs()}};
     printStepsNote(chart, s.warm.createMs, s.warm.firstMs);
     std::printf("%s\n%s\n", first.line().c_str(), chart.line().c_str());
@@ -170,8 +176,7 @@ int main(int argc, char** argv)
          {"complete-runs", "timed completions (default 50)", "n", "50"},
          {"variables-runs", "timed listings of 200 variables (default 50)", "n", "50"},
          {"create-runs", "timed SDK creates, from the pool and cold (default 20)", "n", "20"},
-         {"chart-runs", "timed New notebook → first chart, pooled and cold (default 5)", "n",
-          "5"},
+         {"chart-runs", "timed New notebook → first chart, pooled and cold (default 5)", "n", "5"},
          {"sdk", "the official SDK's dist/index.mjs", "path", QStringLiteral(LIZARD_SDK_INDEX)}});
     parser.process(app);
     if (!parser.isSet("url") || !parser.isSet("key")) {
@@ -244,7 +249,8 @@ int main(int argc, char** argv)
         create.note = note;
         std::printf("%s\n", create.line().c_str());
         const bench::Figure fork{.name = "SDK fork({count: 10})",
-                                 .statistic = "median of " + std::to_string(std::min(createRuns, 5)),
+                                 .statistic =
+                                     "median of " + std::to_string(std::min(createRuns, 5)),
                                  .unit = "ms",
                                  .value = sdkCreate.fork10MedianMs,
                                  .target = 200};
@@ -253,8 +259,8 @@ int main(int argc, char** argv)
         std::printf("SDK Sandbox.create figure: none (%s)\n", qPrintable(sdkCreate.error));
     }
     std::fflush(stdout);
-    const bool charted = printFirstCharts(api, parser.value("sdk"), parser.value("url"),
-                                          parser.value("key"),
-                                          std::max(1, parser.value("chart-runs").toInt()));
+    const bool charted =
+        printFirstCharts(api, parser.value("sdk"), parser.value("url"), parser.value("key"),
+                         std::max(1, parser.value("chart-runs").toInt()));
     return f.error.empty() && complete.error.empty() && variables.error.empty() && charted ? 0 : 2;
 }

@@ -32,27 +32,34 @@ QByteArray notebookJson(int cells)
     for (int i = 0; i < cells; ++i) {
         QJsonObject cell;
         if (i % 5 == 4) {
-            cell = {{"cell_type", "markdown"}, {"metadata", QJsonObject{}},
-                    {"source", QStringLiteral("## Step %1\n\nWhat this part does, in *a few* words.").arg(i)}};
+            cell = {
+                {"cell_type", "markdown"},
+                {"metadata", QJsonObject{}},
+                {"source",
+                 QStringLiteral("## Step %1\n\nWhat this part does, in *a few* words.").arg(i)}};
         } else {
             QString code;
             for (int l = 0; l < 6; ++l)
                 code += QStringLiteral("value_%1_%2 = sum(range(%2)) * %1\n").arg(i).arg(l);
             code += QStringLiteral("print(value_%1_5)").arg(i);
-            cell = {{"cell_type", "code"},
-                    {"metadata", QJsonObject{}},
-                    {"execution_count", i + 1},
-                    {"source", code},
-                    {"outputs", QJsonArray{QJsonObject{{"output_type", "stream"},
-                                                       {"name", "stdout"},
-                                                       {"text", QStringLiteral("%1\n").arg(i * 10)}}}}};
+            cell = {
+                {"cell_type", "code"},
+                {"metadata", QJsonObject{}},
+                {"execution_count", i + 1},
+                {"source", code},
+                {"outputs", QJsonArray{QJsonObject{{"output_type", "stream"},
+                                                   {"name", "stdout"},
+                                                   {"text", QStringLiteral("%1\n").arg(i * 10)}}}}};
         }
         list.append(cell);
     }
-    const QJsonObject nb{{"nbformat", 4},
-                         {"nbformat_minor", 5},
-                         {"metadata", QJsonObject{{"kernelspec", QJsonObject{{"name", "python3"}, {"language", "python"}, {"display_name", "Python 3"}}}}},
-                         {"cells", list}};
+    const QJsonObject nb{
+        {"nbformat", 4},
+        {"nbformat_minor", 5},
+        {"metadata", QJsonObject{{"kernelspec", QJsonObject{{"name", "python3"},
+                                                            {"language", "python"},
+                                                            {"display_name", "Python 3"}}}}},
+        {"cells", list}};
     return QJsonDocument(nb).toJson(QJsonDocument::Compact);
 }
 
@@ -74,7 +81,8 @@ int runLargeNotebooks(int cells, int notebooks)
         return 2;
     file.close();
     // No server: the pages only show what the file holds (nothing runs).
-    client::LizardApi api(client::Endpoint{QStringLiteral("http://127.0.0.1:9"), QStringLiteral("liz_bench")});
+    client::LizardApi api(
+        client::Endpoint{QStringLiteral("http://127.0.0.1:9"), QStringLiteral("liz_bench")});
     QStackedWidget stack;
     stack.resize(1000, 800);
     stack.show();
@@ -85,7 +93,8 @@ int runLargeNotebooks(int cells, int notebooks)
     QElapsedTimer elapsed;
     meter.start();
     elapsed.start();
-    ui::notebook::NotebookPage* big = ui::notebook::NotebookController::createPage(&api, QStringLiteral("sb_bench"));
+    ui::notebook::NotebookPage* big =
+        ui::notebook::NotebookController::createPage(&api, QStringLiteral("sb_bench"));
     QElapsedTimer opening;
     opening.start();
     if (const auto failed = big->session()->open(path)) {

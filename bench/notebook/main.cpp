@@ -7,8 +7,8 @@
 
 #include "../console/benchawait.h"
 #include "../console/stallmeter.h"
-#include "largenotebook.h"
 #include "client/lizardapi.h"
+#include "largenotebook.h"
 #include "notebook/cell.h"
 #include "notebook/runqueue.h"
 #include "ui/notebook/celllistwidget.h"

@@ -36,7 +36,6 @@
 
 #include <QApplication>
 #include <QCheckBox>
-#include <QStatusBar>
 #include <QDialogButtonBox>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -46,6 +45,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -241,8 +241,8 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     const QJsonObject sandbox = QJsonDocument::fromJson(info.body).object();
     QCOMPARE(sandbox.value("template").toString(), QString("interpreter"));
     QVERIFY(sandbox.value("fromPool").toBool());
-    QVERIFY2(sawPool, qPrintable("the status bar did not say the sandbox came from a warm pool: " +
-                                 status));
+    QVERIFY2(sawPool,
+             qPrintable("the status bar did not say the sandbox came from a warm pool: " + status));
     QCOMPARE(sandbox.value("projectId").toString(), window()->sandboxModel()->projectId());
     const QDateTime endAt =
         QDateTime::fromString(sandbox.value("endAt").toString(), Qt::ISODateWithMs);

@@ -45,7 +45,7 @@ struct AgentContext
     // Set by lizard-local's disk watch while the sandbox's layer is over its size: what exec
     // starts gets RLIMIT_FSIZE 0 from its first instruction (runtime/diskwatch.h).
     std::atomic<bool> diskFull{false};
-    WatchHub watches; // fs.watch
+    WatchHub watches;     // fs.watch
     RunnerZygote runners; // the official SDK's runCode, warm
 };
 

@@ -83,7 +83,9 @@ std::string resolveExecutable(const std::string& name,
 
 bool isDirectory(const std::string& path)
 {
-    struct stat st{};
+    struct stat st
+    {
+    };
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 

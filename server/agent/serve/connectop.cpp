@@ -1,5 +1,6 @@
 #include "agent/serve/connectop.h"
 
+#include "agent/serve/fdpassing.h"
 #include "agent/serve/frame.h"
 
 #include <arpa/inet.h>
@@ -78,22 +79,7 @@ bool sendWithFd(int sock, const std::string& json, int fd)
     encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), kFrameJson,
                       uint32_t(json.size()));
     frame += json;
-    iovec iov{frame.data(), frame.size()};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    ssize_t n = 0;
-    do
-        n = ::sendmsg(sock, &msg, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
+    const ssize_t n = sendWithFds(sock, frame, &fd, 1);
     if (n < 0)
         return false;
     // The rest (rare: a full socket buffer) goes without the descriptor.

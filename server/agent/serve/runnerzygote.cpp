@@ -1,5 +1,6 @@
 #include "agent/serve/runnerzygote.h"
 
+#include "agent/serve/fdpassing.h"
 #include "agent/serve/runnerzygotesource.h"
 
 #include <cerrno>
@@ -56,27 +57,6 @@ pid_t parentOf(pid_t pid)
     if (close == std::string::npos || close + 4 > stat.size())
         return 0;
     return pid_t(std::atol(stat.c_str() + close + 4)); // ") S <ppid>"
-}
-
-bool sendWithFds(int socket, const std::string& text, const int (&fds)[3])
-{
-    iovec iov{const_cast<char*>(text.data()), text.size()};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof fds);
-    std::memcpy(CMSG_DATA(c), fds, sizeof fds);
-    ssize_t n;
-    do
-        n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    return n == ssize_t(text.size());
 }
 
 // One message of the zygote, within `timeoutMs`; null when none came.
@@ -219,7 +199,9 @@ bool RunnerZygote::spawnWarmLocked(const SpawnRequest& request, Reaper& reaper, 
                                 {"env", request.env},
                                 {"cwd", request.cwd},
                                 {"noFileGrowth", request.noFileGrowth}};
-    const bool sent = sendWithFds(m_socket, msg.dump(), {outPipe[1], errPipe[1], goPipe[0]});
+    const std::string text = msg.dump();
+    const int fds[] = {outPipe[1], errPipe[1], goPipe[0]};
+    const bool sent = sendWithFds(m_socket, text, fds, 3) == ssize_t(text.size());
     for (int fd : {outPipe[1], errPipe[1], goPipe[0]})
         ::close(fd);
     const nlohmann::json answer = sent ? receive(m_socket, kAnswerTimeoutMs) : nlohmann::json();

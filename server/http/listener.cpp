@@ -51,9 +51,10 @@ void refuse(tcp::socket& socket)
 } // namespace
 
 Listener::Listener(net::io_context& ioc, RequestHandler& handler,
-                   std::shared_ptr<SessionRegistry> registry)
+                   std::shared_ptr<SessionRegistry> registry,
+                   std::function<net::any_io_executor()> sessionExecutor)
     : m_ioc(ioc), m_acceptor(net::make_strand(ioc)), m_handler(handler),
-      m_registry(std::move(registry))
+      m_registry(std::move(registry)), m_sessionExecutor(std::move(sessionExecutor))
 {
 }
 
@@ -95,29 +96,30 @@ void Listener::stop()
 
 void Listener::doAccept()
 {
-    m_acceptor.async_accept(net::make_strand(m_ioc), [self = shared_from_this()](
-                                                         beast::error_code ec, tcp::socket socket) {
-        if (ec == net::error::operation_aborted || !self->m_acceptor.is_open())
-            return;
-        if (ec) {
-            // EMFILE and friends: log, then try again shortly (not in a busy loop).
-            log::warn("accept failed: " + ec.message());
-            auto timer = std::make_shared<net::steady_timer>(self->m_acceptor.get_executor(),
-                                                             std::chrono::milliseconds(100));
-            return timer->async_wait([self, timer](beast::error_code) { self->doAccept(); });
-        }
-        // The cap counts this server's API connections only (the port proxy has its own
-        // listeners, whose connections never reach this registry). Over it, the oldest
-        // connection that has not shown the key makes room, so that a flood of keyless
-        // connections cannot lock the key holder out; if all have shown it, 503.
-        if (self->m_registry->count() >= connectionLimits().maxConnections &&
-            !self->m_registry->evictOldestUnproven())
-            refuse(socket);
-        else
-            std::make_shared<HttpSession>(std::move(socket), self->m_handler, self->m_registry)
-                ->run();
-        self->doAccept();
-    });
+    m_acceptor.async_accept(
+        net::make_strand(m_sessionExecutor()),
+        [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+            if (ec == net::error::operation_aborted || !self->m_acceptor.is_open())
+                return;
+            if (ec) {
+                // EMFILE and friends: log, then try again shortly (not in a busy loop).
+                log::warn("accept failed: " + ec.message());
+                auto timer = std::make_shared<net::steady_timer>(self->m_acceptor.get_executor(),
+                                                                 std::chrono::milliseconds(100));
+                return timer->async_wait([self, timer](beast::error_code) { self->doAccept(); });
+            }
+            // The cap counts this server's API connections only (the port proxy has its own
+            // listeners, whose connections never reach this registry). Over it, the oldest
+            // connection that has not shown the key makes room, so that a flood of keyless
+            // connections cannot lock the key holder out; if all have shown it, 503.
+            if (self->m_registry->count() >= connectionLimits().maxConnections &&
+                !self->m_registry->evictOldestUnproven())
+                refuse(socket);
+            else
+                std::make_shared<HttpSession>(std::move(socket), self->m_handler, self->m_registry)
+                    ->run();
+            self->doAccept();
+        });
 }
 
 } // namespace lizard::http

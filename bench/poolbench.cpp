@@ -181,7 +181,7 @@ Figure measurePooledCreate(ApiClient& api, const std::string& projectId, int run
 Figure measurePooledRestore(ApiClient& api, const std::string& projectId, int runs,
                             std::optional<Reference> cold)
 {
-    Figure f = figure("restore (100 MB) from a pool", runs, 10);
+    Figure f = figure("restore (100 MB) from pool", runs, 10);
     f.reference = std::move(cold);
     Leftovers left(api);
     std::string error;
@@ -259,7 +259,7 @@ std::vector<Figure> measureWarmCopyMemory(ApiClient& api, const std::string& dat
                  .unit = "MiB",
                  .hasTarget = false};
     Figure kernel = plain;
-    kernel.name = "warm copy with a pre-started kernel, PSS";
+    kernel.name = "warm interpreter copy, PSS"; // its kernel pre-started
     if (!waitField(api, "/api/templates/base", "readyCount", 1, true))
         plain.error = "the base pool did not refill within 60 s";
     const bool interpreterPool =

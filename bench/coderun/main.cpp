@@ -144,14 +144,14 @@ bool printFirstCharts(client::LizardApi& api, const QString& sdk, const QString&
         std::printf("SDK first chart figure: none (%s)\n", qPrintable(s.error));
         return app.error.empty();
     }
-    bench::Figure first{.name = "SDK new CodeSandbox -> 1+1",
+    bench::Figure first{.name = "SDK CodeSandbox -> 1+1",
                         .statistic = stat,
                         .unit = "ms",
                         .value = s.warm.createMs + s.warm.firstMs,
                         .target = 150,
                         .reference =
                             bench::Reference{"cold (median)", s.cold.createMs + s.cold.firstMs}};
-    bench::Figure chart{.name = "SDK new CodeSandbox -> chart",
+    bench::Figure chart{.name = "SDK CodeSandbox -> chart",
                         .statistic = stat,
                         .unit = "ms",
                         .value = s.warm.totalMs(),

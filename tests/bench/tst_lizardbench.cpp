@@ -92,7 +92,7 @@ void TestLizardBench::shortRunPrintsEveryFigure()
     const QStringList figures{"sandbox create -> running", "exec of `true`, round trip",
                               "GET /api/sandboxes/{id}",   "SSE exec throughput",
                               "restart with 2 sandboxes",  "create from a warm pool",
-                              "GET p99, pool refilling 4", "restore (100 MB) from a pool"};
+                              "GET p99, pool refilling 4", "restore (100 MB) from pool"};
     for (const QString& name : figures) {
         const auto it = std::find_if(lines.begin(), lines.end(),
                                      [&](const QString& l) { return l.startsWith(name); });

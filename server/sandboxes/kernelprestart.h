@@ -18,7 +18,8 @@ inline constexpr const char* kClaimEnvsFile = "/tmp/.lizard-code/default-python/
 inline constexpr int kPrestartTimeoutMs = 120000;
 
 // Runs the prestart in the sandbox whose agent listens at `socketPath` and waits for it (at most
-// `timeoutMs`). Blocking: for the warm pool's own thread.
+// `timeoutMs`), then starts the agent's runner zygote (a failure there is logged, not returned:
+// the kernel runs either way). Blocking: for the warm pool's own thread.
 Status prestartKernel(const std::string& socketPath, int timeoutMs = kPrestartTimeoutMs);
 
 } // namespace lizard::sandboxes

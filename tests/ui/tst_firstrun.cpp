@@ -255,11 +255,16 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     // The kernel runs the first cell, and it is cell 1 (starting Python used no count).
     window()->windowHandle()->requestActivate(); // the Preferences dialog had the focus
     QVERIFY(QTest::qWaitForWindowActive(window()));
+    // It opens in edit mode, the caret in its first cell: what is typed goes there.
     ui::notebook::CellListWidget* cells = page->cells();
-    cells->enterEditMode();
+    QCOMPARE(cells->mode(), ui::notebook::CellListWidget::Mode::Edit);
     ui::notebook::CellEditor* editor = cells->currentWidget()->editor();
     QTRY_VERIFY(editor->hasFocus());
-    QTest::keyClicks(editor, "1+1");
+    QTest::keyClicks(QApplication::focusWidget(), "a+b");
+    QCOMPARE(page->document()->cellCount(), 1); // no command-mode key inserted a cell
+    QCOMPARE(editor->toPlainText(), QString("a+b"));
+    editor->selectAll();
+    QTest::keyClicks(QApplication::focusWidget(), "1+1");
     ui::notebook::CellWidget* cell = cells->currentWidget();
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
     QTRY_VERIFY_WITH_TIMEOUT(cell->outputs()->count() == 1, 60000);

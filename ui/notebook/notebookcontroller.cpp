@@ -287,6 +287,10 @@ void NotebookController::newNotebook()
             });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
         NotebookPage* page = openNotebook(sandboxId);
+        // A new notebook is for typing into: the caret in its first cell, as JupyterLab does,
+        // so that the first line typed lands there rather than running command-mode keys.
+        if (page)
+            page->cells()->enterEditMode();
         if (auto* kernel =
                 page ? qobject_cast<ClientNotebookKernel*>(page->session()->kernel()) : nullptr) {
             if (client::CodeInterpreter* interpreter = kernel->interpreter())

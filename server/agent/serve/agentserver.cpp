@@ -2,6 +2,7 @@
 
 #include "agent/serve/connectop.h"
 #include "agent/serve/execop.h"
+#include "agent/serve/ptyop.h"
 #include "agent/serve/fileops.h"
 #include "agent/serve/frame.h"
 #include "agent/serve/framestream.h"
@@ -188,6 +189,8 @@ void serve(int fd, AgentContext& context)
             handleMkdir(stream, req, context);
         else if (op == "connect")
             handleConnect(stream, req);
+        else if (op == "pty")
+            handlePty(stream, req, context);
         else if (WatchHub::isWatchOp(op))
             context.watches.serve(stream, req);
         else

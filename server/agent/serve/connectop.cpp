@@ -72,29 +72,6 @@ int connectLoopback(int port)
     return fd6;
 }
 
-// Sends one J frame with `fd` attached to its first byte.
-bool sendWithFd(int sock, const std::string& json, int fd)
-{
-    std::string frame(kFrameHeaderSize, '\0');
-    encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), kFrameJson,
-                      uint32_t(json.size()));
-    frame += json;
-    const ssize_t n = sendWithFds(sock, frame, &fd, 1);
-    if (n < 0)
-        return false;
-    // The rest (rare: a full socket buffer) goes without the descriptor.
-    std::size_t sent = std::size_t(n);
-    while (sent < frame.size()) {
-        ssize_t m = ::send(sock, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
-        if (m < 0 && errno == EINTR)
-            continue;
-        if (m <= 0)
-            return false;
-        sent += std::size_t(m);
-    }
-    return true;
-}
-
 } // namespace
 
 void handleConnect(FrameStream& stream, const nlohmann::json& request)
@@ -128,7 +105,7 @@ void handleConnect(FrameStream& stream, const nlohmann::json& request)
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len);
     const nlohmann::json reply{{"ok", true},
                                {"family", local.ss_family == AF_INET6 ? "ipv6" : "ipv4"}};
-    sendWithFd(stream.fd(), reply.dump(), fd);
+    sendJsonWithFd(stream.fd(), reply.dump(), fd);
     ::close(fd);
 }
 

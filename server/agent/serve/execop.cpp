@@ -1,5 +1,6 @@
 #include "agent/serve/execop.h"
 
+#include "agent/serve/execenv.h"
 #include "agent/serve/execspawn.h"
 #include "agent/serve/frame.h"
 
@@ -20,46 +21,6 @@ constexpr std::size_t kOutputChunk = 256 * 1024;
 // After the command exited, output still in its pipes is sent; a background child that
 // keeps a pipe open does not hold the answer back longer than this.
 constexpr int kDrainIdleMs = 30;
-
-std::map<std::string, std::string> buildEnv(const AgentContext& context, const UserInfo& user,
-                                            const nlohmann::json& requestEnv)
-{
-    std::map<std::string, std::string> env{
-        {"PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
-        {"HOME", user.home},
-        {"USER", user.name},
-        {"LOGNAME", user.name},
-        {"SHELL", "/bin/bash"},
-        {"LANG", "C.UTF-8"},
-        {"PIP_BREAK_SYSTEM_PACKAGES", "1"},
-    };
-    for (const auto& [k, v] : context.envs.get())
-        env[k] = v;
-    for (const auto& [k, v] : requestEnv.items())
-        env[k] = v.get<std::string>();
-    return env;
-}
-
-std::int64_t nowMs()
-{
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-bool validEnv(const nlohmann::json& env)
-{
-    if (env.is_null())
-        return true;
-    if (!env.is_object())
-        return false;
-    for (const auto& [k, v] : env.items()) {
-        if (!v.is_string() || k.empty() || k.find('=') != std::string::npos ||
-            k.find('\0') != std::string::npos)
-            return false;
-    }
-    return true;
-}
 
 } // namespace
 
@@ -112,7 +73,7 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     Spawned child = context.runners.spawn(spawn, context.reaper, warm);
     if (!child.errorCode.empty())
         return void(stream.writeError(child.errorCode, child.errorMessage));
-    context.processes.add({child.pid, spawn.argv, spawn.cwd, nowMs()});
+    context.processes.add({child.pid, spawn.argv, spawn.cwd, unixNowMs()});
     const pid_t pid = child.pid;
 
     bool timedOut = false;

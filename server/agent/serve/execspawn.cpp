@@ -7,7 +7,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <grp.h>
+#include <initializer_list>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -109,22 +111,29 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
         envp.push_back(e.data());
     envp.push_back(nullptr);
 
-    int outPipe[2], errPipe[2], failPipe[2];
-    if (::pipe2(outPipe, O_CLOEXEC) != 0)
+    const int ttyFd = request.ttyFd;
+    // With a terminal, its slave stands in for both pipes (-1: nothing to close).
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, failPipe[2];
+    auto closeAll = [](std::initializer_list<int> fds) {
+        for (int fd : fds)
+            if (fd >= 0)
+                ::close(fd);
+    };
+    if (ttyFd < 0 && ::pipe2(outPipe, O_CLOEXEC) != 0)
         return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
-    if (::pipe2(errPipe, O_CLOEXEC) != 0) {
-        ::close(outPipe[0]);
-        ::close(outPipe[1]);
+    if (ttyFd < 0 && ::pipe2(errPipe, O_CLOEXEC) != 0) {
+        closeAll({outPipe[0], outPipe[1]});
         return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
     }
     if (::pipe2(failPipe, O_CLOEXEC) != 0) {
-        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]})
-            ::close(fd);
+        closeAll({outPipe[0], outPipe[1], errPipe[0], errPipe[1]});
         return {0, -1, -1, nullptr, "IO_ERROR", std::strerror(errno)};
     }
     // Bigger pipes mean fewer wake-ups when a command writes a lot.
-    ::fcntl(outPipe[1], F_SETPIPE_SZ, 1 << 20);
-    ::fcntl(errPipe[1], F_SETPIPE_SZ, 1 << 20);
+    if (ttyFd < 0) {
+        ::fcntl(outPipe[1], F_SETPIPE_SZ, 1 << 20);
+        ::fcntl(errPipe[1], F_SETPIPE_SZ, 1 << 20);
+    }
 
     const char* cwd = request.cwd.c_str();
     const char* exePath = exe.c_str();
@@ -143,10 +152,18 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
             failFd = ::fcntl(3, F_DUPFD_CLOEXEC, 4);
         ::setsid();
         ::sigprocmask(SIG_SETMASK, &empty, nullptr);
-        int devNull = ::open("/dev/null", O_RDONLY);
-        if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 ||
-            ::dup2(errPipe[1], 2) < 0)
-            failChild(failFd, StageStdio);
+        if (ttyFd >= 0) {
+            // The new session's first terminal becomes its controlling one (job control,
+            // Ctrl+C, SIGWINCH, /dev/tty).
+            if (::dup2(ttyFd, 0) < 0 || ::dup2(ttyFd, 1) < 0 || ::dup2(ttyFd, 2) < 0 ||
+                ::ioctl(0, TIOCSCTTY, 0) != 0)
+                failChild(failFd, StageStdio);
+        } else {
+            int devNull = ::open("/dev/null", O_RDONLY);
+            if (devNull < 0 || ::dup2(devNull, 0) < 0 || ::dup2(outPipe[1], 1) < 0 ||
+                ::dup2(errPipe[1], 2) < 0)
+                failChild(failFd, StageStdio);
+        }
         if (passFd >= 0 && ::dup2(passFd, 3) < 0)
             failChild(failFd, StageStdio);
         if (uid != 0 || gid != 0) {
@@ -174,13 +191,9 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
     }
     lock.unlock();
 
-    ::close(outPipe[1]);
-    ::close(errPipe[1]);
-    ::close(failPipe[1]);
+    closeAll({outPipe[1], errPipe[1], failPipe[1]});
     if (pid < 0) {
-        ::close(outPipe[0]);
-        ::close(errPipe[0]);
-        ::close(failPipe[0]);
+        closeAll({outPipe[0], errPipe[0], failPipe[0]});
         out.errorCode = "SPAWN_FAILED";
         out.errorMessage = std::string("fork: ") + std::strerror(forkErr);
         return out;
@@ -192,8 +205,7 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
     } while (n < 0 && errno == EINTR);
     ::close(failPipe[0]);
     if (n == ssize_t(sizeof failure)) {
-        ::close(outPipe[0]);
-        ::close(errPipe[0]);
+        closeAll({outPipe[0], errPipe[0]});
         const char* what = failure.stage == StageCwd    ? "working directory "
                            : failure.stage == StageExec ? "execve "
                                                         : "setup ";

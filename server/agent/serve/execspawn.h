@@ -1,6 +1,6 @@
 #pragma once
 // Forks one exec'd command: own session and process group, /dev/null stdin, pipes for
-// stdout/stderr, the user's credentials. Everything the child needs is prepared before
+// stdout/stderr (or a terminal for all three), the user's credentials. Everything the child needs is prepared before
 // fork(); the child only makes async-signal-safe calls.
 
 #include "agent/serve/reaper.h"
@@ -24,6 +24,9 @@ struct SpawnRequest
     // for lizard-local's helpers, which keep PID 1's score.
     bool oomFirst = true;
     int passFd = -1; // becomes fd 3 of the command (the runner zygote's socket)
+    // A terminal's slave side: stdin, stdout and stderr of the command and its controlling
+    // terminal (no pipes then; Spawned's stdoutFd and stderrFd stay -1).
+    int ttyFd = -1;
 };
 
 // What every exec of the sandbox's own code starts with: the most a score can be, so that a

@@ -1,5 +1,7 @@
 #include "agent/serve/fdpassing.h"
 
+#include "agent/serve/frame.h"
+
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
@@ -26,6 +28,28 @@ ssize_t sendWithFds(int socket, std::string_view bytes, const int* fds, std::siz
         n = ::sendmsg(socket, &msg, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
     return n;
+}
+
+bool sendJsonWithFd(int socket, const std::string& json, int fd)
+{
+    std::string frame(kFrameHeaderSize, '\0');
+    encodeFrameHeader(reinterpret_cast<unsigned char*>(frame.data()), kFrameJson,
+                      uint32_t(json.size()));
+    frame += json;
+    const ssize_t n = sendWithFds(socket, frame, &fd, 1);
+    if (n < 0)
+        return false;
+    // The rest (rare: a full socket buffer) goes without the descriptor.
+    std::size_t sent = std::size_t(n);
+    while (sent < frame.size()) {
+        ssize_t m = ::send(socket, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
+        if (m < 0 && errno == EINTR)
+            continue;
+        if (m <= 0)
+            return false;
+        sent += std::size_t(m);
+    }
+    return true;
 }
 
 } // namespace lizard::agent

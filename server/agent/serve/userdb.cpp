@@ -25,6 +25,8 @@ std::optional<UserInfo> lookupUser(const std::string& name, bool singleUid)
             info.uid = uid_t(std::stoul(fields[2]));
             info.gid = gid_t(std::stoul(fields[3]));
             info.home = fields[5].empty() ? "/" : fields[5];
+            if (fields.size() > 6 && !fields[6].empty())
+                info.shell = fields[6];
             if (singleUid) {
                 info.uid = 0;
                 info.gid = 0;

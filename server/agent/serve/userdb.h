@@ -13,6 +13,7 @@ struct UserInfo
     uid_t uid = 0;
     gid_t gid = 0;
     std::string home;
+    std::string shell = "/bin/sh"; // the login shell (a terminal's default command)
 };
 
 // `singleUid`: only uid 0 is mapped in this sandbox, so every user runs as uid 0 but keeps

@@ -3,6 +3,7 @@
 #include "http/httpsession.h"
 #include "http/limits.h"
 #include "http/responses.h"
+#include "http/websocketconnection.h"
 
 namespace lizard::http {
 
@@ -40,6 +41,22 @@ bool Exchange::wantsEventStream() const
 net::any_io_executor Exchange::executor() const
 {
     return m_session->executor();
+}
+
+bool Exchange::isWebSocketUpgrade() const
+{
+    return websocket::is_upgrade(m_request);
+}
+
+std::shared_ptr<WebSocketConnection> Exchange::takeWebSocket()
+{
+    if (m_answered)
+        return nullptr;
+    m_answered = true;
+    auto stream = m_session->detach();
+    if (!stream)
+        return nullptr;
+    return std::make_shared<WebSocketConnection>(std::move(*stream));
 }
 
 void Exchange::reply(StringResponse&& response)

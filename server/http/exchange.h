@@ -17,6 +17,7 @@
 namespace lizard::http {
 
 class HttpSession;
+class WebSocketConnection;
 
 class Exchange
 {
@@ -44,6 +45,12 @@ public:
     void write(std::string data, std::function<void(bool ok)> done);
     void endStream();
     void abortStream();
+
+    // A WebSocket upgrade request (Upgrade: websocket)?
+    bool isWebSocketUpgrade() const;
+    // On the executor: takes the connection over for a WebSocket. This answers the exchange;
+    // start() the connection to send the 101. Null if the connection is gone.
+    std::shared_ptr<WebSocketConnection> takeWebSocket();
 
     // onGone runs (on the executor) if the client disconnects before the answer is complete.
     void onClientGone(std::function<void()> onGone);

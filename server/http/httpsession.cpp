@@ -48,9 +48,25 @@ void HttpSession::run()
     });
 }
 
+std::optional<beast::tcp_stream> HttpSession::detach()
+{
+    if (m_answered || m_closed || m_watchPending)
+        return std::nullopt;
+    m_answered = true;
+    m_closed = true; // close() and the read paths leave the moved-from stream alone
+    m_detached = true;
+    m_exchangeActive = false;
+    m_onGone = nullptr;
+    return std::move(m_stream);
+}
+
 void HttpSession::stop()
 {
+    if (m_detached)
+        return;
     net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
+        if (self->m_detached)
+            return;
         self->m_stopping = true;
         if (!self->m_exchangeActive)
             self->m_stream.cancel(); // the pending header read ends with operation_aborted
@@ -59,7 +75,7 @@ void HttpSession::stop()
 
 bool HttpSession::evict()
 {
-    if (m_keyShown || m_evicted.exchange(true))
+    if (m_keyShown || m_detached || m_evicted.exchange(true))
         return false;
     net::dispatch(m_stream.get_executor(), [self = shared_from_this()] {
         if (!self->m_keyShown)

@@ -40,6 +40,9 @@ public:
     void watchClose(std::function<void()> onGone);
     // Server shutdown: finish the current exchange, then close; close now if idle.
     void stop();
+    // On the executor, for an upgrade: hands the connection over (nothing is read or written
+    // here after this). Empty if it was answered or closed already.
+    std::optional<beast::tcp_stream> detach();
 
     // For the connection cap (any thread): a connection that has not shown the key yet may be
     // closed to make room for a new one, oldest first.
@@ -84,6 +87,7 @@ private:
     bool m_answered = false;
     bool m_stopping = false;
     bool m_closed = false;
+    bool m_detached = false;
 
     std::shared_ptr<bhttp::response<bhttp::empty_body>> m_streamHeader;
     std::shared_ptr<bhttp::response_serializer<bhttp::empty_body>> m_streamSerializer;

@@ -55,6 +55,17 @@ public:
     virtual void cancel() = 0;
 };
 
+// A reply that carried a descriptor: the agent's JSON, the descriptor (the caller owns it) and,
+// for requests whose connection stays open, that connection (owned by the caller too) with any
+// bytes already read from it after the reply.
+struct DescriptorReply
+{
+    int fd = -1;
+    nlohmann::json reply;
+    int connection = -1;
+    std::string after;
+};
+
 class AgentClient
 {
 public:
@@ -84,7 +95,15 @@ public:
     // CONNECTION_REFUSED (nothing listens), CONNECT_TIMEOUT, SANDBOX_UNREACHABLE, ...
     void connectPort(int port, std::function<void(Result<int>)> done);
 
+    // Starts a program on a new terminal in the sandbox ({"op":"pty",...}, PROTOCOL.md): the
+    // descriptor is the terminal's master side, `reply` holds its pid and tty, and the kept
+    // connection ends with the program's {"exitCode":N} frame. Closing that connection ends the
+    // program (SIGHUP, then SIGKILL for its tree).
+    void openTerminal(nlohmann::json req, std::function<void(Result<DescriptorReply>)> done);
+
 private:
+    void descriptorRequest(const nlohmann::json& req, bool keepConnection,
+                           std::function<void(Result<DescriptorReply>)> done);
     // The agent's one JSON answer that ends a call on `conn` ({"ok":true,...} or its error),
     // then closes it.
     static void readReply(const std::shared_ptr<AgentConnection>& conn,

@@ -1,5 +1,6 @@
-// AgentClient::connectPort: the "connect" request, whose reply carries a connected socket
-// (SCM_RIGHTS). asio's reads drop ancillary data, so the reply is read with recvmsg here.
+// AgentClient::connectPort and openTerminal: the "connect" and "pty" requests, whose replies
+// carry a descriptor (SCM_RIGHTS). asio's reads drop ancillary data, so the reply is read with
+// recvmsg here.
 #include "agent/serve/frame.h"
 #include "runtime/agentclient.h"
 #include "runtime/agenterrors.h"
@@ -22,13 +23,15 @@ namespace {
 // Longer than the agent's own connect timeout (10 s), so that its CONNECT_TIMEOUT arrives.
 constexpr auto kConnectTimeout = std::chrono::seconds(15);
 
-struct ConnectOp : std::enable_shared_from_this<ConnectOp>
+// One request whose successful reply carries a descriptor. With `keepConnection` the
+// connection is handed over too (the "pty" request's exit code comes on it later).
+struct FdReplyOp : std::enable_shared_from_this<FdReplyOp>
 {
-    ConnectOp(asio::any_io_executor ex, std::function<void(Result<int>)> d)
-        : socket(ex), timer(ex), done(std::move(d))
+    FdReplyOp(asio::any_io_executor ex, bool keep, std::function<void(Result<DescriptorReply>)> d)
+        : socket(ex), timer(ex), keepConnection(keep), done(std::move(d))
     {
     }
-    ~ConnectOp()
+    ~FdReplyOp()
     {
         if (fd >= 0)
             ::close(fd);
@@ -36,20 +39,23 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
 
     asio::local::stream_protocol::socket socket;
     asio::steady_timer timer;
-    std::function<void(Result<int>)> done;
+    const bool keepConnection;
+    std::function<void(Result<DescriptorReply>)> done;
     std::string request;
     std::string received;
     std::shared_ptr<AgentSlot> slot;
     int fd = -1;
     bool finished = false;
 
-    void finish(Result<int> result)
+    void finish(Result<DescriptorReply> result)
     {
         if (finished)
             return;
         finished = true;
         timer.cancel();
         boost::system::error_code ignored;
+        if (result && keepConnection)
+            result->connection = socket.release(ignored);
         socket.close(ignored);
         slot.reset();
         auto d = std::move(done);
@@ -61,7 +67,7 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
         timer.expires_after(kConnectTimeout);
         timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
             if (!ec)
-                self->finish(agentUnresponsive("no answer to connect within 15 s"));
+                self->finish(agentUnresponsive("no answer within 15 s"));
         });
         socket.async_connect(asio::local::stream_protocol::endpoint(path),
                              [self = shared_from_this()](const boost::system::error_code& ec) {
@@ -128,10 +134,13 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
         if (!j.value("ok", false))
             return finish(agentError(j));
         if (fd < 0)
-            return finish(agentUnreachable("the agent sent no socket"));
-        const int out = fd;
+            return finish(agentUnreachable("the agent sent no descriptor"));
+        DescriptorReply out;
+        out.fd = fd;
+        out.reply = std::move(j);
+        out.after = received.substr(agent::kFrameHeaderSize + length);
         fd = -1;
-        finish(out);
+        finish(std::move(out));
     }
 
     // Keeps the first descriptor received; closes any other.
@@ -155,10 +164,11 @@ struct ConnectOp : std::enable_shared_from_this<ConnectOp>
 
 } // namespace
 
-void AgentClient::connectPort(int port, std::function<void(Result<int>)> done)
+void AgentClient::descriptorRequest(const nlohmann::json& req, bool keepConnection,
+                                    std::function<void(Result<DescriptorReply>)> done)
 {
-    auto op = std::make_shared<ConnectOp>(m_ex, std::move(done));
-    const std::string json = nlohmann::json{{"op", "connect"}, {"port", port}}.dump();
+    auto op = std::make_shared<FdReplyOp>(m_ex, keepConnection, std::move(done));
+    const std::string json = req.dump();
     op->request.assign(agent::kFrameHeaderSize, '\0');
     agent::encodeFrameHeader(reinterpret_cast<unsigned char*>(op->request.data()),
                              agent::kFrameJson, std::uint32_t(json.size()));
@@ -170,6 +180,22 @@ void AgentClient::connectPort(int port, std::function<void(Result<int>)> done)
                          op->slot = std::move(slot);
                          op->start(path);
                      });
+}
+
+void AgentClient::connectPort(int port, std::function<void(Result<int>)> done)
+{
+    descriptorRequest({{"op", "connect"}, {"port", port}}, false,
+                      [done = std::move(done)](Result<DescriptorReply> r) {
+                          if (!r)
+                              return done(r.error());
+                          done(r->fd);
+                      });
+}
+
+void AgentClient::openTerminal(nlohmann::json req, std::function<void(Result<DescriptorReply>)> done)
+{
+    req["op"] = "pty";
+    descriptorRequest(req, true, std::move(done));
 }
 
 } // namespace lizard::runtime

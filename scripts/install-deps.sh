@@ -10,6 +10,8 @@ PKGS=(
   mold ccache clang-format
   # desktop app
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-webengine-dev qtkeychain-qt6-dev libgl-dev
+  # the Terminal tab's emulator (libvterm), and what its tests run in a sandbox's terminal
+  libvterm-dev vim htop tmux less
   libcurl4-openssl-dev nlohmann-json3-dev fonts-dejavu-core
   # server
   libboost1.81-dev libboost-program-options1.81-dev libsqlite3-dev libssl-dev libseccomp-dev uidmap slirp4netns iproute2 procps util-linux bubblewrap

@@ -23,6 +23,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerLogRoutes(router, ctx);
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
+    registerTerminalRoutes(router, ctx);
 }
 
 } // namespace lizard::api

@@ -4,15 +4,15 @@
 
 namespace lizard::api {
 
-Result<ParsedExec> parseExec(const nlohmann::json& body)
+Result<CommandFields> parseCommandFields(const nlohmann::json& body, const CommandRules& rules)
 {
     Fields f(body);
-    ParsedExec out;
-    runtime::ExecRequest& r = out.request;
+    CommandFields r;
     const auto cmd = body.find("cmd");
-    if (cmd == body.end() || cmd->is_null())
-        return invalidArgument("field \"cmd\" is required (a string or an array of strings)");
-    if (cmd->is_string()) {
+    if (cmd == body.end() || cmd->is_null()) {
+        if (rules.cmdRequired)
+            return invalidArgument("field \"cmd\" is required (a string or an array of strings)");
+    } else if (cmd->is_string()) {
         const auto text = cmd->get<std::string>();
         if (text.empty())
             return invalidArgument("field \"cmd\" is empty");
@@ -43,18 +43,34 @@ Result<ParsedExec> parseExec(const nlohmann::json& body)
     auto user = f.optString("user");
     if (!user)
         return user.error();
-    r.user = user->value_or("root");
+    r.user = user->value_or(rules.defaultUser);
     if (r.user.empty() || r.user.size() > 64 || r.user.find_first_of("/:\n") != std::string::npos ||
         r.user.find('\0') != std::string::npos)
         return invalidArgument("field \"user\" is not a valid user name");
-    auto workdir = f.optString("workdir");
+    const std::string field = rules.cwdField;
+    auto workdir = f.optString(field);
     if (!workdir)
         return workdir.error();
     r.cwd = workdir->value_or("");
     if (!r.cwd.empty() && r.cwd.front() != '/')
-        return invalidArgument("field \"workdir\" must be an absolute path");
+        return invalidArgument("field \"" + field + "\" must be an absolute path");
     if (r.cwd.find('\0') != std::string::npos)
-        return invalidArgument("field \"workdir\" contains a NUL character");
+        return invalidArgument("field \"" + field + "\" contains a NUL character");
+    return r;
+}
+
+Result<ParsedExec> parseExec(const nlohmann::json& body)
+{
+    auto command = parseCommandFields(body, CommandRules{});
+    if (!command)
+        return command.error();
+    Fields f(body);
+    ParsedExec out;
+    runtime::ExecRequest& r = out.request;
+    r.argv = std::move(command->argv);
+    r.env = std::move(command->env);
+    r.user = std::move(command->user);
+    r.cwd = std::move(command->cwd);
     auto timeout = f.optInt("timeoutMs");
     if (!timeout)
         return Error{ErrorKind::InvalidArgument, "INVALID_TIMEOUT", timeout.error().message};

@@ -106,43 +106,48 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
             return ex->replyError(
                 Error{ErrorKind::Conflict, "SANDBOX_HAS_VOLUME",
                       "sandbox " + source->id + " has a volume attached; it cannot be forked"});
+        // Terminals are lizard-local's sessions, not the sandbox's: copies start with none.
+        const int terminals = mgr.terminals().running(source->id);
         mgr.snapshots().captureForFork(
-            source, ex->executor(), [ex, &mgr, source, n, timeoutMs](Result<std::string> files) {
+            source, ex->executor(),
+            [ex, &mgr, source, n, timeoutMs, terminals](Result<std::string> files) {
                 if (!files)
                     return onExchange(ex, [ex, e = files.error()] { ex->replyError(e); });
                 auto results = std::make_shared<std::vector<nlohmann::json>>(size_t(n));
                 auto left = std::make_shared<std::atomic<int64_t>>(n);
                 const std::string name = *files;
                 for (int64_t i = 0; i < n; ++i) {
-                    mgr.create(
-                        copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
-                        [ex, &mgr, results, left, name, i, source](Result<store::SandboxPtr> r) {
-                            if (r) {
-                                const std::string& id = r.value()->id;
-                                mgr.logs().append(source->id, "info", "lifecycle",
-                                                  "forked into " + id);
-                                mgr.logs().append(id, "info", "lifecycle",
-                                                  "forked from " + source->id);
-                            }
-                            (*results)[size_t(i)] =
-                                r ? nlohmann::json{{"sandbox",
-                                                    sandboxJson(*r.value(),
-                                                                mgr.disk(r.value()->id))}}
-                                  : errorEntry(r.error(), mgr);
-                            if (left->fetch_sub(1) != 1)
-                                return;
-                            mgr.snapshots().dropFiles(name);
-                            nlohmann::json forks = nlohmann::json::array();
-                            for (const auto& one : *results)
-                                if (one.contains("sandbox"))
-                                    forks.push_back(
-                                        one["sandbox"].value("sandboxId", std::string()));
-                            mgr.recordActivity(source->id, "fork",
-                                               {{"count", results->size()}, {"forks", forks}});
-                            onExchange(ex, [ex, results] {
-                                ex->replyJson(200, nlohmann::json(*results));
-                            });
-                        });
+                    mgr.create(copyParams(*source, timeoutMs, name, mgr.diskGb(source->id)),
+                               [ex, &mgr, results, left, name, i, source,
+                                terminals](Result<store::SandboxPtr> r) {
+                                   if (r) {
+                                       const std::string& id = r.value()->id;
+                                       mgr.logs().append(source->id, "info", "lifecycle",
+                                                         "forked into " + id);
+                                       mgr.logs().append(id, "info", "lifecycle",
+                                                         "forked from " + source->id);
+                                   }
+                                   (*results)[size_t(i)] =
+                                       r ? nlohmann::json{{"sandbox",
+                                                           sandboxJson(*r.value(),
+                                                                       mgr.disk(r.value()->id))},
+                                                          {"terminalsNotCopied", terminals}}
+                                         : errorEntry(r.error(), mgr);
+                                   if (left->fetch_sub(1) != 1)
+                                       return;
+                                   mgr.snapshots().dropFiles(name);
+                                   nlohmann::json forks = nlohmann::json::array();
+                                   for (const auto& one : *results)
+                                       if (one.contains("sandbox"))
+                                           forks.push_back(
+                                               one["sandbox"].value("sandboxId", std::string()));
+                                   mgr.recordActivity(
+                                       source->id, "fork",
+                                       {{"count", results->size()}, {"forks", forks}});
+                                   onExchange(ex, [ex, results] {
+                                       ex->replyJson(200, nlohmann::json(*results));
+                                   });
+                               });
                 }
             });
     });

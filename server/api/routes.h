@@ -57,6 +57,7 @@ void registerVolumeRoutes(Router& router, ApiContext& ctx);
 void registerLogRoutes(Router& router, ApiContext& ctx);      // system logs (SSE)
 void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
 void registerTemplateRoutes(Router& router, ApiContext& ctx); // warm pools of the templates
+void registerTerminalRoutes(Router& router, ApiContext& ctx); // PTY terminals (a local extension)
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Tracks a long request (a stream) by the key that opened it, so that revoking the key ends it

@@ -109,23 +109,32 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
             auto body = snapshotBody(ex->request());
             if (!body)
                 return ex->replyError(body.error());
+            // Terminals are lizard-local's sessions, not the sandbox's: not in the snapshot.
+            const int terminals = mgr.terminals().running(source->id);
             mgr.snapshots().take(
                 source, body->name.value_or("Snapshot " + source->id), ex->executor(),
-                [ex, &ctx, &mgr, id = source->id,
-                 poolSize = body->poolSize.value_or(0)](Result<store::Store::SnapshotPtr> r) {
+                [ex, &ctx, &mgr, id = source->id, poolSize = body->poolSize.value_or(0),
+                 terminals](Result<store::Store::SnapshotPtr> r) {
                     if (r) { // a failed snapshot has no id to log
                         mgr.logs().append(id, "info", "lifecycle",
-                                          "snapshot " + r.value()->id + " taken");
+                                          "snapshot " + r.value()->id + " taken" +
+                                              (terminals > 0
+                                                   ? "; " + std::to_string(terminals) +
+                                                         " terminal(s) not in it (copies start "
+                                                         "with none)"
+                                                   : std::string()));
                         mgr.recordActivity(
                             id, "snapshot",
                             {{"snapshotId", r.value()->id}, {"name", r.value()->name}});
                         if (Status s = setPool(ctx, r.value()->id, poolSize, false); !s)
                             log::warn("snapshot " + r.value()->id + ": " + s.error().message);
                     }
-                    onExchange(ex, [ex, &ctx, r = std::move(r)] {
+                    onExchange(ex, [ex, &ctx, r = std::move(r), terminals] {
                         if (!r)
                             return ex->replyError(r.error());
-                        ex->replyJson(200, viewOf(ctx, *ctx.store.snapshot(r.value()->id)));
+                        nlohmann::json view = viewOf(ctx, *ctx.store.snapshot(r.value()->id));
+                        view["terminalsNotCopied"] = terminals;
+                        ex->replyJson(200, view);
                     });
                 });
         });

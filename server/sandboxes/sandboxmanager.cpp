@@ -29,7 +29,8 @@ std::string createdText(const store::SandboxRecord& r)
 SandboxManager::SandboxManager(store::Store& store, runtime::Runtime& runtime, net::io_context& ioc,
                                net::thread_pool& workers, int maxRunning)
     : m_store(store), m_runtime(runtime), m_ioc(ioc), m_workers(workers), m_maxRunning(maxRunning),
-      m_snapshotService(std::make_unique<SnapshotService>(store, runtime, *this))
+      m_snapshotService(std::make_unique<SnapshotService>(store, runtime, *this)),
+      m_terminals(ioc.get_executor())
 {
 }
 
@@ -233,6 +234,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
     recordActivity(id, "kill", {{"reason", reason}});
     if (m_activity != nullptr)
         m_activity->runnerRequests().drop(id);
+    m_terminals.forget(id);
     {
         std::lock_guard lock(m_mutex);
         m_operationLocks.erase(id); // a capture still running keeps its own reference

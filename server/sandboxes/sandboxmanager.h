@@ -11,6 +11,7 @@
 #include "runtime/volumestorage.h"
 #include "sandboxes/allowedhosts.h"
 #include "sandboxes/storagecheck.h"
+#include "sandboxes/terminals/terminalhub.h"
 #include "sandboxes/warmpool.h"
 #include "store/store.h"
 
@@ -131,8 +132,14 @@ public:
     void checkSoon(const std::string& id);
     void setOrphanGrace(int64_t ms) { m_orphanGraceMs = ms; }
     // The activity log (null: not recorded); set before serving.
-    void setActivity(ActivityLog* log) { m_activity = log; }
+    void setActivity(ActivityLog* log)
+    {
+        m_activity = log;
+        m_terminals.setActivity(log);
+    }
     ActivityLog* activity() const { return m_activity; }
+    // The sandboxes' PTY terminals; a sandbox's end ends its terminals (kill).
+    TerminalHub& terminals() { return m_terminals; }
     // Records an entry {"kind": kind, ...fields} in the sandbox's activity log (if on).
     void recordActivity(const std::string& id, const std::string& kind,
                         nlohmann::json fields = nlohmann::json::object());
@@ -192,6 +199,7 @@ private:
     logs::SystemLog m_logs;
     ActivityLog* m_activity = nullptr;
     std::unique_ptr<WarmPool> m_pools;
+    TerminalHub m_terminals;
 };
 
 } // namespace lizard::sandboxes

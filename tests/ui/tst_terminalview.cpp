@@ -1,0 +1,458 @@
+// The terminal widget as a user sees it: what a program's output puts on the screen (text,
+// colours, wide characters, the alternate screen, the title), and the bytes that keys,
+// pastes and clicks send back to the program.
+#include "support/screenshot.h"
+#include "ui/terminal/terminalview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QElapsedTimer>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QtTest>
+
+using lizard::ui::TerminalView;
+
+namespace {
+
+QByteArray esc(const char* s)
+{
+    return QByteArray(s).replace("\\e", "\x1b");
+}
+
+// The bytes a view sent to its program since the spy began, in order.
+QByteArray sent(const QSignalSpy& spy)
+{
+    QByteArray out;
+    for (const QList<QVariant>& args : spy)
+        out += args.at(0).toByteArray();
+    return out;
+}
+
+} // namespace
+
+class TestTerminalView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_view = std::make_unique<TerminalView>();
+        m_view->resize(m_view->sizeHint());
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+        m_view->setFocus();
+        m_view->flush();
+    }
+    void cleanup() { m_view.reset(); }
+
+    void startsWithAnEightyByTwentyFourGrid()
+    {
+        QCOMPARE(m_view->columns(), 80);
+        QCOMPARE(m_view->rows(), 24);
+        QCOMPARE(m_view->screenText(), QString(23, QLatin1Char('\n')));
+    }
+
+    void plainTextNewlinesAndCarriageReturn()
+    {
+        m_view->feed("hello\r\nworld\r\n");
+        m_view->feed("abc\rX\r\n");
+        m_view->feed("ab\ncd");
+        m_view->flush();
+        QCOMPARE(m_view->lineText(0), "hello");
+        QCOMPARE(m_view->lineText(1), "world");
+        QCOMPARE(m_view->lineText(2), "Xbc");
+        QCOMPARE(m_view->lineText(3), "ab");
+        QCOMPARE(m_view->lineText(4), "  cd"); // LF alone keeps the column
+        QVERIFY(m_view->screenText().startsWith("hello\nworld\nXbc\nab\n  cd\n"));
+    }
+
+    void sgrColoursAndAttributes()
+    {
+        m_view->feed(esc("plain\\e[31mR\\e[38;5;196mI\\e[38;2;1;2;3mT\\e[0m \\e[1mB\\e[0m"
+                         "\\e[4mU\\e[0m\\e[3mI\\e[0m\\e[7mV\\e[0m\\e[44mb\\e[0m"));
+        m_view->flush();
+        const TerminalView::Cell plain = m_view->cellAt(0, 0);
+        QCOMPARE(plain.text, "p");
+        QVERIFY(!plain.bold && !plain.underline && !plain.italic && !plain.reverse);
+        const TerminalView::Cell red = m_view->cellAt(0, 5);
+        QCOMPARE(red.text, "R");
+        QVERIFY2(red.fg != plain.fg && red.fg.red() > 150 && red.fg.green() < 110 &&
+                     red.fg.blue() < 110,
+                 qPrintable(red.fg.name()));
+        QCOMPARE(m_view->cellAt(0, 6).fg, QColor(255, 0, 0)); // 38;5;196
+        QCOMPARE(m_view->cellAt(0, 7).fg, QColor(1, 2, 3));   // 38;2;1;2;3
+        QCOMPARE(m_view->cellAt(0, 8).fg, plain.fg);          // reset by 0m
+        QVERIFY(m_view->cellAt(0, 9).bold);
+        QVERIFY(m_view->cellAt(0, 10).underline);
+        QVERIFY(m_view->cellAt(0, 11).italic);
+        QVERIFY(m_view->cellAt(0, 12).reverse);
+        const TerminalView::Cell blueBg = m_view->cellAt(0, 13);
+        QVERIFY(blueBg.bg != plain.bg && blueBg.bg.blue() > blueBg.bg.red());
+        QCOMPARE(m_view->lineText(0), "plainRIT BUIVb");
+    }
+
+    void wideCharactersAndCombiningMarks()
+    {
+        m_view->feed(QString::fromUtf8("日本x\r\ne\u0301!").toUtf8());
+        m_view->flush();
+        QCOMPARE(m_view->cellAt(0, 0).text, QString::fromUtf8("日"));
+        QCOMPARE(m_view->cellAt(0, 0).width, 2);
+        QCOMPARE(m_view->cellAt(0, 1).width, 0);
+        QCOMPARE(m_view->cellAt(0, 2).text, QString::fromUtf8("本"));
+        QCOMPARE(m_view->cellAt(0, 4).text, "x");
+        QCOMPARE(m_view->lineText(0), QString::fromUtf8("日本x"));
+        QCOMPARE(m_view->cellAt(1, 0).text, QString::fromUtf8("e\u0301"));
+        QCOMPARE(m_view->cellAt(1, 0).width, 1);
+        QCOMPARE(m_view->cellAt(1, 1).text, "!");
+    }
+
+    void alternateScreenRestoresThePrimaryOne()
+    {
+        m_view->feed("primary line\r\n$ ");
+        m_view->feed(esc("\\e[?1049h\\e[H\\e[2Jfull-screen app"));
+        m_view->flush();
+        QVERIFY(m_view->isAlternateScreen());
+        QCOMPARE(m_view->lineText(0), "full-screen app");
+        QVERIFY(!m_view->screenText().contains("primary"));
+        m_view->feed(esc("\\e[?1049l"));
+        m_view->flush();
+        QVERIFY(!m_view->isAlternateScreen());
+        QCOMPARE(m_view->lineText(0), "primary line");
+        QCOMPARE(m_view->lineText(1), "$");
+        QVERIFY(!m_view->screenText().contains("full-screen"));
+    }
+
+    void titleAndBell()
+    {
+        QSignalSpy titles(m_view.get(), &TerminalView::titleChanged);
+        QSignalSpy bells(m_view.get(), &TerminalView::bell);
+        m_view->feed(esc("\\e]0;vim ~/notes.txt\a"));
+        m_view->feed("\a");
+        m_view->flush();
+        QCOMPARE(m_view->title(), "vim ~/notes.txt");
+        QCOMPARE(titles.count(), 1);
+        QCOMPARE(titles.at(0).at(0).toString(), "vim ~/notes.txt");
+        QCOMPARE(bells.count(), 1);
+        m_view->feed(esc("\\e]2;second\\e\\\\"));
+        m_view->flush();
+        QCOMPARE(m_view->title(), "second");
+    }
+
+    void keysBecomeTheBytesATerminalSends_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("modifiers");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("a") << int(Qt::Key_A) << 0 << QByteArray("a");
+        QTest::newRow("Ctrl+C") << int(Qt::Key_C) << int(Qt::ControlModifier) << QByteArray("\x03");
+        QTest::newRow("Ctrl+D") << int(Qt::Key_D) << int(Qt::ControlModifier) << QByteArray("\x04");
+        QTest::newRow("Ctrl+[") << int(Qt::Key_BracketLeft) << int(Qt::ControlModifier)
+                                << QByteArray("\x1b");
+        QTest::newRow("Alt+x") << int(Qt::Key_X) << int(Qt::AltModifier) << QByteArray("\x1bx");
+        QTest::newRow("Up") << int(Qt::Key_Up) << 0 << esc("\\e[A");
+        QTest::newRow("Left") << int(Qt::Key_Left) << 0 << esc("\\e[D");
+        QTest::newRow("Home") << int(Qt::Key_Home) << 0 << esc("\\e[H");
+        QTest::newRow("PageDown") << int(Qt::Key_PageDown) << 0 << esc("\\e[6~");
+        QTest::newRow("F1") << int(Qt::Key_F1) << 0 << esc("\\eOP");
+        QTest::newRow("F5") << int(Qt::Key_F5) << 0 << esc("\\e[15~");
+        QTest::newRow("F12") << int(Qt::Key_F12) << 0 << esc("\\e[24~");
+        QTest::newRow("Tab") << int(Qt::Key_Tab) << 0 << QByteArray("\t");
+        QTest::newRow("Backtab") << int(Qt::Key_Backtab) << int(Qt::ShiftModifier) << esc("\\e[Z");
+        QTest::newRow("Backspace") << int(Qt::Key_Backspace) << 0 << QByteArray("\x7f");
+        QTest::newRow("Enter") << int(Qt::Key_Return) << 0 << QByteArray("\r");
+        QTest::newRow("Escape") << int(Qt::Key_Escape) << 0 << QByteArray("\x1b");
+        QTest::newRow("Delete") << int(Qt::Key_Delete) << 0 << esc("\\e[3~");
+    }
+    void keysBecomeTheBytesATerminalSends()
+    {
+        QFETCH(int, key);
+        QFETCH(int, modifiers);
+        QFETCH(QByteArray, bytes);
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        QTest::keyClick(m_view.get(), Qt::Key(key), Qt::KeyboardModifiers(modifiers));
+        QCOMPARE(sent(input), bytes);
+    }
+
+    void applicationCursorModeChangesTheArrows()
+    {
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        m_view->feed(esc("\\e[?1h"));
+        m_view->flush();
+        QTest::keyClick(m_view.get(), Qt::Key_Up);
+        QCOMPARE(sent(input), esc("\\eOA"));
+        input.clear();
+        m_view->feed(esc("\\e[?1l"));
+        m_view->flush();
+        QTest::keyClick(m_view.get(), Qt::Key_Up);
+        QCOMPARE(sent(input), esc("\\e[A"));
+    }
+
+    void tabStaysInTheTerminal()
+    {
+        QWidget window;
+        auto* view = new TerminalView(&window);
+        auto* other = new QWidget(&window);
+        other->setFocusPolicy(Qt::StrongFocus);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        QSignalSpy input(view, &TerminalView::input);
+        QTest::keyClick(view, Qt::Key_Tab);
+        QVERIFY(view->hasFocus());
+        QCOMPARE(sent(input), QByteArray("\t"));
+    }
+
+    void bracketedPaste()
+    {
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        QApplication::clipboard()->setText("echo one\necho two");
+        m_view->paste();
+        QCOMPARE(sent(input), QByteArray("echo one\recho two"));
+        input.clear();
+        m_view->feed(esc("\\e[?2004h"));
+        m_view->flush();
+        m_view->paste();
+        QCOMPARE(sent(input), esc("\\e[200~echo one\recho two\\e[201~"));
+        input.clear();
+        QTest::keyClick(m_view.get(), Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(sent(input), esc("\\e[200~echo one\recho two\\e[201~"));
+    }
+
+    void scrollbackKeepsTenThousandLinesAndFindsThem()
+    {
+        QByteArray lines;
+        for (int i = 1; i <= 20000; ++i)
+            lines += QByteArray("row-") + QByteArray::number(i).rightJustified(6, '0') + "-end\r\n";
+        m_view->feed(lines);
+        m_view->flush();
+        QCOMPARE(m_view->scrollbackLines(), 10000);
+        QCOMPARE(m_view->lineText(m_view->rows() - 2), "row-020000-end");
+        QVERIFY(!m_view->find("row-000005-end", true)); // dropped from the ring
+        QVERIFY(m_view->find("row-010000-end", true));  // early, but kept
+        QCOMPARE(m_view->selectedText(), "row-010000-end");
+        QScrollBar* bar = m_view->verticalScrollBar();
+        QVERIFY(bar->value() < bar->maximum());  // scrolled back to the match
+        QVERIFY(m_view->find("row-010001-end")); // forwards from there
+        QCOMPARE(m_view->selectedText(), "row-010001-end");
+        QVERIFY(m_view->find("row-019999-end")); // on the screen
+        QVERIFY(!m_view->find("no such text"));
+        // Shift+PageUp scrolls back; a key brings the view back to the prompt.
+        bar->setValue(bar->maximum());
+        QTest::keyClick(m_view.get(), Qt::Key_PageUp, Qt::ShiftModifier);
+        QCOMPARE(bar->value(), bar->maximum() - m_view->rows());
+        QTest::keyClick(m_view.get(), Qt::Key_A);
+        QCOMPARE(bar->value(), bar->maximum());
+    }
+
+    void resizeChangesTheGridAndGivesLinesBack()
+    {
+        for (int i = 1; i <= 60; ++i)
+            m_view->feed("line " + QByteArray::number(i) + "\r\n");
+        m_view->flush();
+        const int sbBefore = m_view->scrollbackLines();
+        QCOMPARE(sbBefore, 60 - 23);
+        QSignalSpy sizes(m_view.get(), &TerminalView::sizeChanged);
+        const QSize before(m_view->columns(), m_view->rows());
+        m_view->resize(m_view->width() + 200, m_view->height() + 160);
+        QTRY_VERIFY(sizes.count() >= 1);
+        QVERIFY(m_view->columns() > before.width());
+        QVERIFY(m_view->rows() > before.height());
+        QCOMPARE(sizes.last().at(0).toInt(), m_view->columns());
+        QCOMPARE(sizes.last().at(1).toInt(), m_view->rows());
+        // Growing pulled lines back from the scrollback; the last line stays above the cursor.
+        const int grown = m_view->rows() - before.height();
+        QCOMPARE(m_view->scrollbackLines(), sbBefore - grown);
+        QCOMPARE(m_view->lineText(m_view->rows() - 2), "line 60");
+        // Shrinking pushes them back.
+        m_view->resize(m_view->sizeHint());
+        QTRY_COMPARE(m_view->rows(), before.height());
+        QCOMPARE(m_view->scrollbackLines(), sbBefore);
+        QCOMPARE(m_view->lineText(m_view->rows() - 2), "line 60");
+    }
+
+    void zoomChangesTheGrid()
+    {
+        const int cols = m_view->columns();
+        QTest::keyClick(m_view.get(), Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(m_view->columns() < cols);
+        QTest::keyClick(m_view.get(), Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(m_view->columns(), cols);
+    }
+
+    void mouseReportingWhenTheAppAsks()
+    {
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        const QPoint cell32(2 + int(4.5 * cellWidth()),
+                            1 + int(2.5 * cellHeight())); // col 4, row 2
+        QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, cell32);
+        QCOMPARE(sent(input), QByteArray()); // selects, sends nothing
+        m_view->feed(esc("\\e[?1000h"));
+        m_view->flush();
+        QTest::mouseClick(m_view->viewport(), Qt::LeftButton, {}, cell32);
+        // X10 encoding: button+32, col+33, row+33; then the release (button 3).
+        QCOMPARE(sent(input), esc("\\e[M") + QByteArray(" %#") + esc("\\e[M") + "#%#");
+        input.clear();
+        QTest::mouseClick(m_view->viewport(), Qt::LeftButton, Qt::ShiftModifier, cell32);
+        QCOMPARE(sent(input), QByteArray()); // Shift selects even now
+    }
+
+    void wheelOnTheAlternateScreenSendsArrows()
+    {
+        m_view->feed(esc("\\e[?1049h"));
+        m_view->flush();
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        QWheelEvent wheel(QPointF(10, 10), m_view->viewport()->mapToGlobal(QPointF(10, 10)),
+                          QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(m_view->viewport(), &wheel);
+        QCOMPARE(sent(input), esc("\\e[B\\e[B\\e[B"));
+    }
+
+    void selectionByDoubleClickAndCopy()
+    {
+        m_view->feed("git commit --amend\r\n");
+        m_view->flush();
+        const QPoint word(2 + int(5.5 * cellWidth()), 1 + cellHeight() / 2); // in "commit"
+        QTest::mouseDClick(m_view->viewport(), Qt::LeftButton, {}, word);
+        QCOMPARE(m_view->selectedText(), "commit");
+        m_view->copy();
+        QCOMPARE(QApplication::clipboard()->text(), "commit");
+    }
+
+    void cursorPositionReport()
+    {
+        QSignalSpy input(m_view.get(), &TerminalView::input);
+        m_view->feed(esc("\\e[2;5H\\e[6n"));
+        m_view->flush();
+        QCOMPARE(sent(input), esc("\\e[2;5R"));
+        input.clear();
+        m_view->feed(esc("\\e[c")); // DA: a VT100-class terminal answers
+        m_view->flush();
+        QVERIFY(sent(input).startsWith(esc("\\e[?")));
+    }
+
+    void tenMegabytesInOneFeedDoNotBlock()
+    {
+        QByteArray big;
+        big.reserve(10 * 1024 * 1024 + 100);
+        for (int i = 0; big.size() < 10 * 1024 * 1024; ++i)
+            big += "\x1b[32m" + QByteArray::number(i) + "\x1b[0m some output of a busy program\r\n";
+        QElapsedTimer clock;
+        clock.start();
+        m_view->feed(big);
+        QVERIFY2(clock.elapsed() < 20, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(m_view->pendingBytes() > 0);
+        // The event loop keeps turning while the bytes are parsed in slices.
+        QElapsedTimer turn;
+        turn.start();
+        qint64 longest = 0;
+        for (int i = 0; i < 20 && m_view->pendingBytes() > 0; ++i) {
+            QCoreApplication::processEvents();
+            longest = std::max(longest, turn.restart());
+        }
+        QVERIFY2(longest < 100, qPrintable(QString::number(longest)));
+        m_view->flush();
+        QCOMPARE(m_view->pendingBytes(), 0);
+        QVERIFY(m_view->lineText(m_view->rows() - 2).endsWith("some output of a busy program"));
+    }
+
+    void resetClearsScreenAndScrollback()
+    {
+        for (int i = 0; i < 100; ++i)
+            m_view->feed("text\r\n");
+        m_view->feed(esc("\\e]0;t\a\\e[?1049h"));
+        m_view->flush();
+        m_view->reset();
+        QCOMPARE(m_view->scrollbackLines(), 0);
+        QVERIFY(!m_view->isAlternateScreen());
+        QCOMPARE(m_view->screenText().trimmed(), QString());
+        QCOMPARE(m_view->title(), QString());
+    }
+
+    void htopLikeScreen()
+    {
+        m_view->setDarkPalette(true);
+        m_view->resize(900, 520);
+        QTRY_VERIFY(m_view->columns() > 80);
+        m_view->feed(htopScreen(m_view->columns(), m_view->rows()));
+        m_view->flush();
+        QCoreApplication::processEvents();
+        QVERIFY(m_view->lineText(0).startsWith(" 1[||||"));
+        QVERIFY(m_view->lineText(4).contains("PID USER"));
+        QVERIFY(m_view->cellAt(4, 0).bg.green() > 100); // the header bar is green
+        QVERIFY(m_view->lineText(m_view->rows() - 1).startsWith("F1Help"));
+        QVERIFY(m_view->cellAt(m_view->rows() - 1, 2).bg.blue() > 100); // cyan labels
+        QVERIFY(m_view->lineText(6).contains(QString::fromUtf8("└─ 日本語")));
+        lizard::test::saveScreenshot(m_view.get(), "terminal-htop");
+    }
+
+private:
+    int cellWidth() const { return QFontMetrics(m_view->terminalFont()).horizontalAdvance('M'); }
+    int cellHeight() const { return qCeil(QFontMetricsF(m_view->terminalFont()).height()); }
+
+    static QByteArray htopScreen(int cols, int rows)
+    {
+        QByteArray s = esc("\\e[?1049h\\e[?25l\\e[H\\e[2J");
+        auto at = [&](int row, int col) {
+            s += "\x1b[" + QByteArray::number(row + 1) + ';' + QByteArray::number(col + 1) + 'H';
+        };
+        const int bars[2] = {23, 9};
+        for (int cpu = 0; cpu < 2; ++cpu) {
+            at(cpu, 1);
+            s += esc("\\e[1;36m") + QByteArray::number(cpu + 1) + esc("\\e[0m\\e[1m[\\e[0m");
+            s += esc("\\e[32m") + QByteArray(bars[cpu], '|') + esc("\\e[31m") + "||" +
+                 esc("\\e[0m") + QByteArray(30 - bars[cpu], ' ');
+            s += esc("\\e[1m") + QByteArray::number(bars[cpu] * 3) + "%]" + esc("\\e[0m");
+        }
+        at(2, 1);
+        s += esc("\\e[1;36mMem\\e[0m\\e[1m[\\e[0m\\e[32m||||||||\\e[34m|||\\e[33m||||") +
+             QByteArray(15, ' ') + esc("\\e[1m1.21G/3.84G]\\e[0m");
+        at(0, 50);
+        s += esc("Tasks: \\e[1;36m42\\e[0m, \\e[32m113\\e[0m thr; \\e[1;32m2\\e[0m running");
+        at(1, 50);
+        s += esc("Load average: \\e[1m0.52 \\e[0m0.61 \\e[2m0.44\\e[0m");
+        at(2, 50);
+        s += esc("Uptime: \\e[1m3 days, 04:12:55\\e[0m");
+        at(4, 0);
+        QByteArray header =
+            "    PID USER      PRI  NI  VIRT   RES   SHR S CPU% MEM%   TIME+  Command";
+        s += esc("\\e[30;42m") + header.leftJustified(cols, ' ') + esc("\\e[0m");
+        const char* procs[][2] = {
+            {"   1234 lizard     20   0  812M  96M  41M S 12.3  2.4  0:42.17 ",
+             "python3 -m ipykernel"},
+            {"   1240 lizard     20   0  9.8M  3.1M 2.8M R  4.0  0.1  0:00.31 ", "└─ 日本語 top"},
+            {"   1301 root       20   0  220M  11M  8.0M S  0.7  0.3  0:03.02 ",
+             "/usr/sbin/sshd -D"},
+            {"   1302 www-data   20   0  55M  5.2M  4.0M S  0.0  0.1  0:00.10 ",
+             "nginx: worker process"},
+        };
+        for (int i = 0; i < 4; ++i) {
+            at(5 + i, 0);
+            if (i == 0)
+                s += esc("\\e[30;46m");
+            s += procs[i][0] + esc(i == 0 ? "" : "\\e[1;32m") + QByteArray(procs[i][1]) +
+                 (i == 0 ? QByteArray(cols - 63 - 20, ' ') : QByteArray()) + esc("\\e[0m");
+        }
+        at(10, 0);
+        s +=
+            esc("\\e[38;5;208m256-colour orange\\e[0m \\e[38;2;120;200;255mtruecolour sky\\e[0m "
+                "\\e[4munderlined\\e[0m \\e[3mitalic\\e[0m \\e[7mreverse\\e[0m e\xcc\x81t\xc3\xa9");
+        at(rows - 1, 0);
+        const char* keys[] = {"Help",   "Setup",  "Search", "Filter", "Tree",
+                              "SortBy", "Nice -", "Nice +", "Kill",   "Quit"};
+        for (int i = 0; i < 10; ++i)
+            s += "F" + QByteArray::number(i + 1) + esc("\\e[30;46m") +
+                 QByteArray(keys[i]).leftJustified(6, ' ') + esc("\\e[0m");
+        at(11, 0);
+        s += esc("\\e[?25h$ "); // the cursor, shown, after a prompt
+        return s;
+    }
+
+    std::unique_ptr<TerminalView> m_view;
+};
+
+QTEST_MAIN(TestTerminalView)
+#include "tst_terminalview.moc"

@@ -1,0 +1,108 @@
+#pragma once
+// The terminal's model without a widget: libvterm's state layer (escape parsing, modes,
+// cursor, pen, replies such as DA and DSR) drives our own grid of cells and the scrollback.
+// libvterm's screen layer memmoves its whole grid on every line feed (2 MB/s for `seq` on
+// the build host); this grid is a ring of rows, so a full-screen scroll is O(1).
+
+#include "ui/terminal/terminalcell.h"
+#include "ui/terminal/terminalscrollback.h"
+
+#include <QString>
+#include <functional>
+#include <vector>
+
+struct VTerm;
+struct VTermState;
+
+namespace lizard::ui::terminal {
+
+class TerminalScreen
+{
+public:
+    struct Listener
+    {
+        std::function<void(const char*, size_t)> output; // replies and key bytes for the PTY
+        std::function<void()> bell;
+        std::function<void(const QString&)> title;
+    };
+    enum MouseMode { MouseOff, MouseClick, MouseDrag, MouseMove };
+
+    TerminalScreen(int rows, int cols, int scrollbackLines = 10000);
+    ~TerminalScreen();
+    TerminalScreen(const TerminalScreen&) = delete;
+    TerminalScreen& operator=(const TerminalScreen&) = delete;
+
+    void setListener(Listener listener) { m_listener = std::move(listener); }
+    VTerm* vterm() const { return m_vt; }
+
+    void write(const char* bytes, size_t length);
+    void resize(int rows, int cols);
+    void reset(); // hard reset, scrollback cleared
+
+    int rows() const { return m_rows; }
+    int cols() const { return m_cols; }
+    const GridCell* row(int r) const { return &grid()[physical(r) * m_cols]; }
+    const GridCell& cell(int r, int c) const { return row(r)[c]; }
+    QString rowText(int r) const; // trailing blanks trimmed
+    const TerminalScrollback& scrollback() const { return m_scrollback; }
+
+    int cursorRow() const { return m_cursorRow; }
+    int cursorCol() const { return m_cursorCol; }
+    bool cursorVisible() const { return m_cursorVisible; }
+    bool isAltScreen() const { return m_alt; }
+    bool reverseVideo() const { return m_reverseVideo; }
+    MouseMode mouseMode() const { return m_mouseMode; }
+    QString title() const { return m_title; }
+
+    // Rows changed since the last clearDamage(); every row after a scroll.
+    bool hasDamage() const { return m_damaged; }
+    bool rowDamaged(int r) const { return m_allDamaged || m_rowDamage[r] != 0; }
+    void clearDamage();
+
+private:
+    struct Grid
+    {
+        std::vector<GridCell> cells;  // rows × cols, by physical row
+        std::vector<uint16_t> extent; // per physical row: cells from the left that may show
+        std::vector<int> map;         // screen row -> physical row; a scroll rotates this only
+    };
+    friend struct ScreenCallbacks;
+
+    const std::vector<GridCell>& grid() const { return m_grids[m_alt].cells; }
+    Grid& active() { return m_grids[m_alt]; }
+    int physical(int r) const { return m_grids[m_alt].map[r]; }
+    GridCell* rowPtr(int r) { return &active().cells[physical(r) * m_cols]; }
+    uint16_t& extentOf(int r) { return active().extent[physical(r)]; }
+
+    void damageRow(int r);
+    void damageAll();
+    void putGlyph(const uint32_t* chars, int width, bool protectedCell, int r, int c);
+    void scrollRect(int top, int bottom, int left, int right, int down, int rightward);
+    void moveRect(int destTop, int destLeft, int top, int bottom, int left, int right);
+    void erase(int top, int bottom, int left, int right, bool selective);
+    void clearRow(int r, const CellAttr& pen);
+    void setAltScreen(bool on);
+    void resizeGrids(int rows, int cols, int* cursorRowDelta);
+    void pushRow(int r);
+
+    VTerm* m_vt = nullptr;
+    VTermState* m_state = nullptr;
+    Listener m_listener;
+    int m_rows;
+    int m_cols;
+    Grid m_grids[2];
+    bool m_alt = false;
+    TerminalScrollback m_scrollback;
+    CellAttr m_pen;
+    int m_cursorRow = 0;
+    int m_cursorCol = 0;
+    bool m_cursorVisible = true;
+    bool m_reverseVideo = false;
+    MouseMode m_mouseMode = MouseOff;
+    QString m_title;
+    std::vector<uint8_t> m_rowDamage;
+    bool m_damaged = true;
+    bool m_allDamaged = true;
+};
+
+} // namespace lizard::ui::terminal

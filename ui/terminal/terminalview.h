@@ -1,0 +1,169 @@
+#pragma once
+// A terminal emulator widget: shows what a program on a PTY prints (escape sequences parsed
+// by libvterm) and turns keys, pastes and mouse clicks into the bytes the program expects.
+// The PTY itself is elsewhere: feed() takes its output, input() carries bytes back.
+
+#include "ui/terminal/terminalcell.h"
+#include "ui/terminal/terminalpalette.h"
+
+#include <QAbstractScrollArea>
+#include <QByteArray>
+#include <QColor>
+#include <QElapsedTimer>
+#include <QFont>
+#include <QHash>
+#include <QTimer>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace lizard::ui {
+
+namespace terminal {
+class TerminalScreen;
+}
+
+class TerminalView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    struct Cell
+    {
+        QString text; // empty for a never-written cell and the right half of a wide one
+        QColor fg, bg;
+        bool bold = false, italic = false, underline = false, reverse = false;
+        int width = 1;
+    };
+
+    explicit TerminalView(QWidget* parent = nullptr);
+    ~TerminalView() override;
+
+    // Output of the PTY. Returns at once; the bytes are parsed in slices of at most ~4 ms per
+    // event-loop turn, in order, and the view repaints at most once per frame.
+    void feed(const QByteArray& bytes);
+    void flush(); // parses everything fed so far, now
+    qint64 pendingBytes() const { return m_pendingBytes; }
+    void reset(); // clears screen and scrollback, drops what is pending
+
+    int columns() const;
+    int rows() const;
+    QString title() const;
+    // The terminal's screen (not the scrollback in view): parsed bytes only, see flush().
+    QString screenText() const;
+    QString lineText(int row) const;
+    Cell cellAt(int row, int col) const;
+    int scrollbackLines() const;
+    bool isAlternateScreen() const;
+
+    bool find(const QString& text, bool backwards = false);
+    QString selectedText() const;
+    void copy();
+    void paste();
+
+    void setTerminalFont(const QFont& font);
+    QFont terminalFont() const { return m_baseFont; }
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    void setDarkPalette(bool dark);
+
+    QSize sizeHint() const override;
+
+signals:
+    void input(const QByteArray& bytes);
+    void sizeChanged(int columns, int rows);
+    void titleChanged(const QString& title);
+    void bell();
+
+protected:
+    bool event(QEvent* event) override;
+    bool focusNextPrevChild(bool next) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void inputMethodEvent(QInputMethodEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    struct Pos
+    {
+        qint64 line = 0; // absolute: counts every line that ever entered the scrollback
+        int col = 0;
+        auto operator<=>(const Pos&) const = default;
+    };
+    enum class SelectMode { Cells, Words, Lines };
+
+    void processSlice();
+    void process(qint64 budgetNs);
+    void emitPending(); // the replies, title and bell gathered while libvterm ran
+    void scheduleFrame();
+    void frame();
+    void syncScrollBar();
+    void applyFont();
+    void updateGrid();
+    void sendPaste(const QString& text);
+    void scrollToBottom();
+
+    // terminalview_paint.cpp
+    void paintRow(QPainter& painter, int y, const terminal::GridCell* cells, int cols, qint64 line);
+    bool regularGlyph(char32_t ch);
+    void paintCursor(QPainter& painter);
+
+    // terminalview_mouse.cpp
+    Pos cellAtPoint(const QPoint& point) const;
+    bool reportsMouse(const QMouseEvent* event) const;
+    bool reportMouse(const QPoint& point, int button, bool pressed, Qt::KeyboardModifiers mods);
+    void updateSelection(); // m_selStart/m_selEnd from anchor, head and mode
+    bool isSelected(qint64 line, int col) const;
+    void publishSelection();
+
+    qint64 firstLine() const;  // absolute line of the oldest kept scrollback line
+    qint64 screenLine() const; // absolute line of screen row 0
+    qint64 viewLine() const;   // absolute line at the top of the viewport
+    void lineCells(qint64 line, std::vector<terminal::GridCell>& cells) const;
+    QString cellsText(const std::vector<terminal::GridCell>& cells, int from, int to,
+                      std::vector<int>* colOfChar = nullptr) const;
+    QRect rowRect(int viewportRow) const;
+
+    std::unique_ptr<terminal::TerminalScreen> m_screen;
+    terminal::TerminalPalette m_palette;
+    std::deque<QByteArray> m_pending;
+    qsizetype m_pendingOffset = 0;
+    qint64 m_pendingBytes = 0;
+    QByteArray m_output;
+    bool m_bellPending = false;
+    bool m_titlePending = false;
+    QTimer m_feedTimer;
+    QTimer m_frameTimer;
+    QTimer m_sizeTimer;
+    QElapsedTimer m_sinceFrame;
+    QSize m_reportedSize;
+    bool m_following = true;
+    qint64 m_lastDropped = 0;
+
+    QFont m_baseFont;
+    int m_zoom = 0;
+    QFont m_fonts[4]; // regular, bold, italic, bold italic
+    qreal m_cellWidth = 8;
+    int m_cellHeight = 16;
+    int m_ascent = 12;
+    QHash<char32_t, bool> m_regular;
+
+    Pos m_anchor, m_head;     // the cells where the drag began and is now
+    Pos m_selStart, m_selEnd; // what is selected, end exclusive
+    bool m_hasSelection = false;
+    bool m_selecting = false;
+    SelectMode m_selectMode = SelectMode::Cells;
+    QElapsedTimer m_lastDoubleClick;
+    bool m_mouseReporting = false; // a press went to the program; its release goes too
+    int m_wheelRemainder = 0;
+};
+
+} // namespace lizard::ui

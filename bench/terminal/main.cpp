@@ -152,26 +152,26 @@ int main(int argc, char** argv)
     if (const qsizetype i = args.indexOf("--megabytes"); i >= 0 && i + 1 < args.size())
         megabytes = args.at(i + 1).toLongLong();
     const QByteArray kinds[2] = {seqLines(), colouredLines()};
-    const char* names[2] = {"seq lines", "SGR-coloured lines"};
+    const char* names[2] = {"seq", "SGR"};
     for (int k = 0; k < 2; ++k) {
         const FeedResult result = feedView(kinds[k], megabytes);
         const double ceiling = libvtermAlone(kinds[k], megabytes);
-        const std::string what = std::string("terminal ") + names[k];
+        const std::string what = std::string("terminal ") + names[k] + " lines";
         print({.name = what,
-               .statistic = std::to_string(megabytes) + " MB, one run",
+               .statistic = std::to_string(megabytes) + " MB, 80x24, 1 run",
                .unit = "MB/s",
                .value = result.mbPerSecond,
                .target = 50,
                .higherIsBetter = true,
                .reference = bench::Reference{"libvterm state layer alone", ceiling}});
-        print({.name = what + " stall",
-               .statistic = "longest 1 ms-timer gap",
+        print({.name = std::string("terminal ") + names[k] + " stall",
+               .statistic = "max 1 ms-timer gap",
                .unit = "ms",
                .value = result.stallMs,
                .target = 16});
     }
     print({.name = "terminal memory per view",
-           .statistic = "10 views, 10k lines x 80",
+           .statistic = "10 views, 10k x 80",
            .unit = "MiB",
            .value = memoryPerView(),
            .hasTarget = false,

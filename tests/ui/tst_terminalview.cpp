@@ -273,6 +273,29 @@ private slots:
         QCOMPARE(m_view->lineText(m_view->rows() - 2), "line 60");
     }
 
+    void scrollbackKeepsAttributesAndWideCharacters()
+    {
+        m_view->feed(esc("\\e[1;31mred\\e[0m plain \\e[44m") +
+                     QString::fromUtf8("日本e\u0301").toUtf8() + esc("\\e[0m\r\n"));
+        for (int i = 0; i < m_view->rows() - 1; ++i) // the line scrolls off the top
+            m_view->feed("\r\n");
+        m_view->flush();
+        QCOMPARE(m_view->scrollbackLines(), 1);
+        QVERIFY(m_view->find(QString::fromUtf8("日本e\u0301"), true));
+        // Growing by one row brings the line back from the scrollback, cell by cell.
+        m_view->resize(m_view->width(), m_view->height() + cellHeight());
+        QTRY_COMPARE(m_view->scrollbackLines(), 0);
+        QCOMPARE(m_view->lineText(0), QString::fromUtf8("red plain 日本e\u0301"));
+        QVERIFY(m_view->cellAt(0, 0).bold);
+        QCOMPARE(m_view->cellAt(0, 0).fg, m_view->cellAt(0, 2).fg);
+        QVERIFY(m_view->cellAt(0, 0).fg != m_view->cellAt(0, 4).fg);
+        QCOMPARE(m_view->cellAt(0, 10).text, QString::fromUtf8("日"));
+        QCOMPARE(m_view->cellAt(0, 10).width, 2);
+        QCOMPARE(m_view->cellAt(0, 11).width, 0);
+        QCOMPARE(m_view->cellAt(0, 11).bg, m_view->cellAt(0, 10).bg);
+        QCOMPARE(m_view->cellAt(0, 14).text, QString::fromUtf8("e\u0301"));
+    }
+
     void zoomChangesTheGrid()
     {
         const int cols = m_view->columns();

@@ -57,36 +57,43 @@ void TerminalScrollback::push(const GridCell* cells, int count)
     }
     slot->runs.clear();
     slot->offsets.clear();
+    // Runs are recorded only where the attributes change; a line in default attributes
+    // throughout has none.
     std::vector<ScrollbackRun>& runs = slot->runs;
-    int runStart = 0; // text position where the last run began
-    auto attrOf = [&](const GridCell& cell, int length) {
-        if (runs.empty() || !(cell.attr == runs.back().attr)) {
-            if (!runs.empty())
-                runs.back().chars = uint16_t(length - runStart);
-            runs.push_back({0, 0, cell.attr});
-            runStart = length;
-        }
-        ++runs.back().cells;
+    CellAttr attr = count > 0 ? cells[0].attr : CellAttr();
+    int runCell = 0;
+    int runChar = 0;
+    auto endRun = [&](int cell, int chr) {
+        runs.push_back({uint16_t(cell - runCell), uint16_t(chr - runChar), attr});
+        runCell = cell;
+        runChar = chr;
     };
     // Most lines are one UTF-16 unit per cell: written straight into the text, no offsets.
-    const bool simple = std::all_of(cells, cells + count, [](const GridCell& cell) {
-        return cell.width == 1 && cell.mark == 0 && cell.ch < 0x10000;
-    });
-    int length = 0;
-    if (simple) {
-        slot->text.resize(count);
-        QChar* out = slot->text.data();
-        for (int i = 0; i < count; ++i) {
-            attrOf(cells[i], i);
-            out[i] = cells[i].ch == 0 ? QChar(u' ') : QChar(char16_t(cells[i].ch));
+    slot->text.resize(count);
+    QChar* out = slot->text.data();
+    int i = 0;
+    for (; i < count; ++i) {
+        const GridCell& cell = cells[i];
+        if (cell.width != 1 || cell.mark != 0 || cell.ch >= 0x10000)
+            break;
+        if (!(cell.attr == attr)) {
+            endRun(i, i);
+            attr = cell.attr;
         }
-        length = count;
-    } else {
-        slot->text.resize(0);
+        out[i] = cell.ch == 0 ? QChar(u' ') : QChar(char16_t(cell.ch));
+    }
+    int length = i;
+    if (i < count) {
+        slot->text.resize(i);
         slot->offsets.reserve(count + 1);
-        for (int i = 0; i < count; ++i) {
+        for (int k = 0; k < i; ++k)
+            slot->offsets.push_back(uint16_t(k));
+        for (; i < count; ++i) {
             const GridCell& cell = cells[i];
-            attrOf(cell, length);
+            if (!(cell.attr == attr)) {
+                endRun(i, length);
+                attr = cell.attr;
+            }
             slot->offsets.push_back(uint16_t(length));
             if (cell.width != 0) {
                 const char32_t ch = cell.ch == 0 ? U' ' : cell.ch;
@@ -98,10 +105,8 @@ void TerminalScrollback::push(const GridCell* cells, int count)
         }
         slot->offsets.push_back(uint16_t(length));
     }
-    if (!runs.empty())
-        runs.back().chars = uint16_t(length - runStart);
-    if (runs.size() == 1 && runs.front().attr == CellAttr())
-        runs.clear();
+    if (!runs.empty() || !(attr == CellAttr()))
+        endRun(count, length);
 }
 
 void TerminalScrollback::cellsOf(int index, GridCell* cells, int cols) const

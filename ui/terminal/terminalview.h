@@ -112,25 +112,26 @@ private:
     void scrollToBottom();
 
     // terminalview_paint.cpp
+    Pos cellAtPoint(const QPoint& point) const;
+    QRect rowRect(int viewportRow) const;
     void paintRow(QPainter& painter, int y, const terminal::GridCell* cells, int cols, qint64 line);
     bool regularGlyph(char32_t ch);
     void paintCursor(QPainter& painter);
 
     // terminalview_mouse.cpp
-    Pos cellAtPoint(const QPoint& point) const;
     bool reportsMouse(const QMouseEvent* event) const;
     bool reportMouse(const QPoint& point, int button, bool pressed, Qt::KeyboardModifiers mods);
     void updateSelection(); // m_selStart/m_selEnd from anchor, head and mode
     bool isSelected(qint64 line, int col) const;
     void publishSelection();
 
+    // terminalview_text.cpp (line numbers in terminalview.cpp)
     qint64 firstLine() const;  // absolute line of the oldest kept scrollback line
     qint64 screenLine() const; // absolute line of screen row 0
     qint64 viewLine() const;   // absolute line at the top of the viewport
     void lineCells(qint64 line, std::vector<terminal::GridCell>& cells) const;
     QString cellsText(const std::vector<terminal::GridCell>& cells, int from, int to,
                       std::vector<int>* colOfChar = nullptr) const;
-    QRect rowRect(int viewportRow) const;
 
     std::unique_ptr<terminal::TerminalScreen> m_screen;
     terminal::TerminalPalette m_palette;

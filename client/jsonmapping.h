@@ -69,4 +69,32 @@ Outcome<DesktopInfo> parseDesktopInfo(const QByteArray& body, const QString& wha
 Outcome<ExposedPort> parseExposedPort(const QByteArray& body, int requestedPort,
                                       const QString& what = {});
 
+// Terminals (jsonmapping_terminals.cpp): a terminal needs its terminalId; exitCode is null while
+// it runs.
+Outcome<TerminalInfo> parseTerminal(const QByteArray& body, const QString& what = {});
+Outcome<QList<TerminalInfo>> parseTerminals(const QByteArray& body, const QString& what = {});
+QByteArray createTerminalBody(const CreateTerminalRequest& request);
+// {cols?, rows?, name?}: 0 cols/rows and no name are left out.
+QByteArray updateTerminalBody(int cols, int rows, const std::optional<QString>& name);
+QByteArray terminalSignalBody(const QString& signal); // {"signal"}
+// The text frames of a terminal's WebSocket (client → server).
+QByteArray terminalResizeMessage(int cols, int rows);
+QByteArray terminalSignalMessage(const QString& signal);
+
+// A text frame of a terminal's WebSocket (server → client). Unknown: not JSON, or a type this
+// client does not know (skipped, never an error).
+struct TerminalControl
+{
+    enum class Type { Unknown, Hello, Resize, Exit, Error };
+    Type type = Type::Unknown;
+    int cols = 0;
+    int rows = 0;
+    QString status;         // hello
+    qint64 replayBytes = 0; // hello
+    int exitCode = 0;       // exit
+    QString code;           // error
+    QString message;        // error
+};
+TerminalControl parseTerminalControl(const QByteArray& text);
+
 } // namespace lizard::client

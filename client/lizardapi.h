@@ -55,6 +55,58 @@ protected:
     bool m_oomKilled = false;
 };
 
+class WebSocket;
+
+// One attached terminal (LizardApi::attachTerminal): a WebSocket to
+// /api/sandboxes/{id}/terminals/{tid}/attach. attached() comes first (the server's hello), then
+// output: the replay of recent output (replayBytes of it), then live. Ends with exactly one of
+// exited() (the program ended; the server then closes) or disconnected() (could not attach, e.g.
+// 401/404/429, or the connection broke); nothing after detach(). errorMessage() reports a
+// control frame the server refused (the link stays). Slots may delete the link.
+class TerminalLink : public QObject
+{
+    Q_OBJECT
+public:
+    ~TerminalLink() override;
+
+    QString sandboxId() const { return m_sandboxId; }
+    QString terminalId() const { return m_terminalId; }
+    bool isAttached() const { return m_attached; }
+
+    // Keystrokes and pasted text, in binary frames of at most 64 KiB. False: not attached.
+    bool sendInput(const QByteArray& bytes);
+    bool resize(int cols, int rows);
+    bool sendSignal(const QString& signal); // "SIGINT", "INT" or "2"
+    // Closes the connection (the terminal keeps running on the server); no signal follows.
+    void detach();
+    // Input queued and not yet taken by the connection.
+    qint64 bufferedAmount() const;
+
+    // Test only: breaks the connection as a network failure would (disconnected() follows).
+    void dropConnectionForTest();
+
+signals:
+    void attached(int cols, int rows, const QString& status, qint64 replayBytes);
+    void output(const QByteArray& bytes);
+    void resized(int cols, int rows);
+    void exited(int code);
+    void errorMessage(const QString& code, const QString& message);
+    void disconnected(const lizard::client::ApiError& error);
+
+private:
+    friend class LizardApi;
+    TerminalLink(QString sandboxId, QString terminalId, QObject* parent = nullptr);
+    void onText(const QByteArray& text);
+    void onClosed(int code, const QString& reason);
+    void onFailed(const ApiError& error);
+
+    QString m_sandboxId;
+    QString m_terminalId;
+    WebSocket* m_socket = nullptr;
+    bool m_attached = false;
+    bool m_ended = false; // exited, disconnected or detached: nothing more is emitted
+};
+
 // One object per connection. Its calls are grouped by resource below; a resource's calls are
 // in lizardapi_<resource>.cpp and their JSON in jsonmapping_<resource>.cpp (client/CMakeLists.txt).
 class LizardApi : public QObject
@@ -207,6 +259,27 @@ public:
     PendingCall* createApiKey(const QString& name, bool readOnly, QObject* ctx,
                               Done<CreatedApiKey> done);
     PendingCall* revokeApiKey(const QString& id, QObject* ctx, Done<Unit> done);
+
+    // Terminals: lizard-local's PTY sessions; the cloud answers 404.
+    // updateTerminal: cols/rows 0 and no name are left unchanged. signal: "SIGINT", "INT", "2".
+    PendingCall* createTerminal(const QString& sandboxId, const CreateTerminalRequest& req,
+                                QObject* ctx, Done<TerminalInfo> done);
+    PendingCall* listTerminals(const QString& sandboxId, QObject* ctx,
+                               Done<QList<TerminalInfo>> done);
+    PendingCall* getTerminal(const QString& sandboxId, const QString& terminalId, QObject* ctx,
+                             Done<TerminalInfo> done);
+    PendingCall* updateTerminal(const QString& sandboxId, const QString& terminalId, int cols,
+                                int rows, const std::optional<QString>& name, QObject* ctx,
+                                Done<TerminalInfo> done);
+    PendingCall* signalTerminal(const QString& sandboxId, const QString& terminalId,
+                                const QString& signal, QObject* ctx, Done<Unit> done);
+    // Ends the session (SIGHUP, then SIGKILL after 2 s).
+    PendingCall* closeTerminal(const QString& sandboxId, const QString& terminalId, QObject* ctx,
+                               Done<Unit> done);
+    // Attaches to the terminal (replay: first the recent output). The returned link is owned
+    // by the caller (parent it).
+    TerminalLink* attachTerminal(const QString& sandboxId, const QString& terminalId,
+                                 bool replay = true);
 
     // Any call not wrapped above: method, path ("/api/..."), JSON body (empty for none).
     PendingCall* rawJson(const QByteArray& method, const QString& path, const QByteArray& jsonBody,

@@ -259,6 +259,44 @@ struct Volume
     std::optional<bool> sizeEnforced;
 };
 
+// --- Terminals: a lizard-local extension (PTY sessions; the cloud answers 404) ---
+
+// A terminal of a sandbox (GET /api/sandboxes/{id}/terminals/{tid}).
+struct TerminalInfo
+{
+    QString terminalId; // "t-…"
+    QString sandboxId;
+    QString name;
+    QStringList cmd; // argv as started
+    QString user;
+    QString cwd;
+    int cols = 0;
+    int rows = 0;
+    int pid = 0;
+    QString status;              // running, exited
+    std::optional<int> exitCode; // none while running
+    QDateTime createdAt;
+    QDateTime endedAt; // invalid while running
+    int clients = 0;   // attached connections
+    QString createdBy; // the key's name
+
+    bool isRunning() const { return status == QLatin1String("running"); }
+};
+
+// POST /api/sandboxes/{id}/terminals. Empty or 0 fields are left to the server (the user's
+// login shell, user "user", 80×24).
+struct CreateTerminalRequest
+{
+    QString shellCmd; // run by /bin/sh -c; ignored when argv is not empty
+    QStringList argv;
+    QString user;
+    QString cwd;
+    QMap<QString, QString> envs;
+    QString name;
+    int cols = 0; // 1..1000
+    int rows = 0; // 1..500
+};
+
 // An API key of the account (GET /api/account/api-keys). The full key is only in the answer
 // of its creation (CreatedApiKey).
 struct ApiKey
@@ -299,3 +337,4 @@ Q_DECLARE_METATYPE(lizard::client::ApiError)
 Q_DECLARE_METATYPE(lizard::client::SandboxInfo)
 Q_DECLARE_METATYPE(lizard::client::Snapshot)
 Q_DECLARE_METATYPE(lizard::client::Volume)
+Q_DECLARE_METATYPE(lizard::client::TerminalInfo)

@@ -1,0 +1,197 @@
+#include "models/terminals/terminalsession.h"
+
+#include "client/lizardapi.h"
+
+namespace lizard::models {
+
+using client::ApiError;
+using client::TerminalLink;
+
+namespace {
+
+constexpr int kFirstBackoffMs = 250;
+constexpr int kMaxBackoffMs = 5000;
+
+// Attaching again cannot help: the key is refused, the terminal is gone, or the server does not
+// speak WebSocket on this path (426: something in between dropped the upgrade).
+bool permanent(const ApiError& e)
+{
+    return e.kind == ApiError::Kind::Authentication || e.kind == ApiError::Kind::Cancelled ||
+           e.httpStatus == 404 || e.httpStatus == 400 || e.httpStatus == 426 || e.httpStatus == 501;
+}
+
+} // namespace
+
+TerminalSession::TerminalSession(client::LizardApi* api, QString sandboxId, QString terminalId,
+                                 QObject* parent)
+    : QObject(parent), m_api(api), m_sandboxId(std::move(sandboxId)),
+      m_terminalId(std::move(terminalId))
+{
+    m_retry.setSingleShot(true);
+    connect(&m_retry, &QTimer::timeout, this, &TerminalSession::connectLink);
+}
+
+TerminalSession::~TerminalSession()
+{
+    if (m_link != nullptr)
+        m_link->disconnect(this);
+    delete m_link; // detaches gracefully
+}
+
+int TerminalSession::backoffMs(int attempt)
+{
+    if (attempt <= 1)
+        return kFirstBackoffMs;
+    if (attempt > 6)
+        return kMaxBackoffMs;
+    return std::min(kMaxBackoffMs, kFirstBackoffMs << (attempt - 1));
+}
+
+void TerminalSession::attach()
+{
+    if (m_state == State::Connecting || m_state == State::Attached ||
+        m_state == State::Reconnecting)
+        return;
+    m_attempt = 0;
+    m_error = {};
+    setState(State::Connecting);
+    connectLink();
+}
+
+void TerminalSession::connectLink()
+{
+    dropLink();
+    if (m_api == nullptr) {
+        m_error = ApiError::notConnected(tr("Attach the terminal"));
+        setState(State::Failed);
+        return;
+    }
+    m_link = m_api->attachTerminal(m_sandboxId, m_terminalId, true);
+    m_link->setParent(this);
+    connect(m_link, &TerminalLink::attached, this,
+            [this](int cols, int rows, const QString& status) { onAttached(cols, rows, status); });
+    connect(m_link, &TerminalLink::output, this, &TerminalSession::output);
+    connect(m_link, &TerminalLink::resized, this, [this](int cols, int rows) {
+        m_cols = cols;
+        m_rows = rows;
+        emit resized(cols, rows);
+    });
+    connect(m_link, &TerminalLink::exited, this, [this](int code) {
+        m_exitCode = code;
+        dropLink();
+        setState(State::Exited);
+        emit exited(code);
+    });
+    connect(m_link, &TerminalLink::errorMessage, this, &TerminalSession::errorMessage);
+    connect(m_link, &TerminalLink::disconnected, this, &TerminalSession::onDisconnected);
+}
+
+void TerminalSession::onAttached(int cols, int rows, const QString& status)
+{
+    Q_UNUSED(status); // an exited terminal still replays, then says exit
+    m_attempt = 0;
+    m_cols = cols;
+    m_rows = rows;
+    // Before the replay's first byte: the widget clears, and what it shows is the server's.
+    emit replayStarting();
+    setState(State::Attached);
+    if (m_link != nullptr && m_wantCols > 0 && (m_wantCols != cols || m_wantRows != rows))
+        m_link->resize(m_wantCols, m_wantRows);
+}
+
+void TerminalSession::onDisconnected(const ApiError& error)
+{
+    m_error = error;
+    dropLink();
+    if (m_state == State::Exited || m_state == State::Detached)
+        return;
+    if (permanent(error)) {
+        setState(State::Failed);
+        return;
+    }
+    ++m_attempt;
+    m_retry.start(backoffMs(m_attempt));
+    if (m_state == State::Reconnecting)
+        emit stateChanged(m_state); // statusText() changed: another attempt
+    else
+        setState(State::Reconnecting);
+}
+
+void TerminalSession::detach()
+{
+    m_retry.stop();
+    if (m_link != nullptr)
+        m_link->detach();
+    dropLink();
+    if (m_state != State::Exited)
+        setState(State::Detached);
+}
+
+void TerminalSession::dropLink()
+{
+    if (m_link == nullptr)
+        return;
+    m_link->disconnect(this);
+    // Often from one of the link's own signals: deleted later (its destructor detaches).
+    m_link->deleteLater();
+    m_link = nullptr;
+}
+
+void TerminalSession::sendInput(const QByteArray& bytes)
+{
+    if (m_state == State::Attached && m_link != nullptr)
+        m_link->sendInput(bytes);
+}
+
+void TerminalSession::resize(int cols, int rows)
+{
+    if (cols <= 0 || rows <= 0)
+        return;
+    m_wantCols = cols;
+    m_wantRows = rows;
+    if (m_state == State::Attached && m_link != nullptr && (cols != m_cols || rows != m_rows))
+        m_link->resize(cols, rows);
+}
+
+void TerminalSession::sendSignal(const QString& signal)
+{
+    if (m_state == State::Attached && m_link != nullptr)
+        m_link->sendSignal(signal);
+}
+
+void TerminalSession::dropConnectionForTest()
+{
+    if (m_link != nullptr)
+        m_link->dropConnectionForTest();
+}
+
+QString TerminalSession::statusText() const
+{
+    switch (m_state) {
+    case State::Detached:
+        return tr("Detached");
+    case State::Connecting:
+        return tr("Connecting…");
+    case State::Attached:
+        return tr("Connected");
+    case State::Reconnecting:
+        return tr("Connection lost (%1); reconnecting (attempt %2)…")
+            .arg(m_error.message)
+            .arg(m_attempt);
+    case State::Exited:
+        return tr("Exited with code %1").arg(m_exitCode);
+    case State::Failed:
+        return tr("Could not attach: %1").arg(m_error.toDisplayString());
+    }
+    return {};
+}
+
+void TerminalSession::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    emit stateChanged(state);
+}
+
+} // namespace lizard::models

@@ -69,6 +69,8 @@ private slots:
     void keylessUpgradeIs401();
     void unknownTerminalIs404();
     void listRenameResizeSignal();
+    void bulkInputAndOutput();
+    void staysOpenPastTheServersPings();
     void exitReportsTheCode();
     void closeEndsTheSession();
 
@@ -310,6 +312,43 @@ void TestTerminalClient::listRenameResizeSignal()
     QVERIFY(waitOutput(m_log, "after-ws-signal-14", 10000));
     QVERIFY(!m_log.out.contains("slept-2"));
     QVERIFY2(m_log.errors.isEmpty(), qPrintable(m_log.errors.join("; ")));
+}
+
+// 200 kB typed (in frames of 64 KiB at most) arrive whole; 3 MB of output arrive whole.
+void TestTerminalClient::bulkInputAndOutput()
+{
+    const QString tid = createShell();
+    QVERIFY(!tid.isEmpty());
+    LinkLog log;
+    std::unique_ptr<TerminalLink> link(attach(tid, &log));
+    QVERIFY(log.attached);
+    // Not canonical: no line length limit; no echo of the 200 kB.
+    link->sendInput("stty -icanon -echo; head -c 200000 | wc -c | sed 's/^/count-/'\n");
+    QTest::qWait(300);
+    QVERIFY(link->sendInput(QByteArray(200000, 'x')));
+    QVERIFY(waitOutput(log, "count-200000"));
+    QCOMPARE(link->bufferedAmount(), qint64(0));
+
+    const qsizetype before = log.out.size();
+    link->sendInput("head -c 3000000 /dev/zero | tr '\\0' y; echo; echo done-$((9-1))\n");
+    QVERIFY(waitOutput(log, "done-8", 60000));
+    QVERIFY(log.out.size() - before >= 3000000);
+    QCOMPARE(log.out.count('y'), qsizetype(3000000) + log.out.left(before).count('y'));
+    QVERIFY(!log.disconnected);
+    ApiWaiter<Unit> closed;
+    api().closeTerminal(sb(), tid, this, closed.done());
+    LIZ_AWAIT_OK(closed);
+}
+
+// The server pings every 30 s and closes a connection idle for 60 s: the pongs keep it open.
+void TestTerminalClient::staysOpenPastTheServersPings()
+{
+    QVERIFY(m_link != nullptr && m_link->isAttached());
+    QTest::qWait(65000);
+    QVERIFY(m_link->isAttached());
+    QVERIFY(!m_log.disconnected);
+    m_link->sendInput("echo still-$((8+8))\n");
+    QVERIFY(waitOutput(m_log, "still-16"));
 }
 
 void TestTerminalClient::exitReportsTheCode()

@@ -10,6 +10,7 @@
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/sandboxswitcher.h"
 #include "ui/preferencesdialog.h"
+#include "ui/terminal/terminalarea.h"
 
 #include <QStatusBar>
 
@@ -48,6 +49,12 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
     new ui::activity::ActivityController(m_window->workbench(), m_notebooks, this);
     m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
                                                         m_settings->autoExtendCloud());
+    // Terminal: the font chosen last time.
+    QFont terminalFont;
+    if (terminalFont.fromString(m_settings->terminalFont()))
+        m_window->terminalArea()->setTerminalFont(terminalFont);
+    connect(m_window->terminalArea(), &ui::TerminalArea::fontChosen, this,
+            [this](const QFont& font) { m_settings->setTerminalFont(font.toString()); });
 }
 
 DesktopApp::~DesktopApp() = default;

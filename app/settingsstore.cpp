@@ -92,6 +92,16 @@ void SettingsStore::setNotebookLifetimeMinutes(int minutes)
                          std::clamp(minutes, 1, client::kMaxLifetimeMinutes));
 }
 
+QString SettingsStore::terminalFont() const
+{
+    return m_settings->value(QStringLiteral("terminal/font")).toString();
+}
+
+void SettingsStore::setTerminalFont(const QString& font)
+{
+    m_settings->setValue(QStringLiteral("terminal/font"), font);
+}
+
 bool SettingsStore::autoExtendLocal() const
 {
     return m_settings->value(QStringLiteral("notebook/autoExtendLocal"), true).toBool();

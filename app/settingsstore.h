@@ -32,6 +32,10 @@ public:
     bool autoExtendLocal() const;
     bool autoExtendCloud() const;
     void setAutoExtend(bool local, bool cloud);
+    // The Terminal tab's font (Font… there), as QFont::toString(); empty: the system's
+    // fixed-width font.
+    QString terminalFont() const;
+    void setTerminalFont(const QString& font);
     void sync() { m_settings->sync(); }
 
 private:

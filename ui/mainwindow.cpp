@@ -19,6 +19,7 @@
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
+#include "ui/terminal/terminalarea.h"
 #include "ui/workbench.h"
 
 #include <QAction>
@@ -47,6 +48,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_tools->setObjectName(QStringLiteral("sandboxTools"));
     m_tools->setDocumentMode(true);
     m_tools->addTab(m_consoles, QStringLiteral("Console"));
+    // Terminal: interactive shells in the selected sandbox (lizard-local's PTY terminals).
+    m_terminals = new TerminalArea;
+    m_tools->addTab(m_terminals, QStringLiteral("Terminal"));
+    connect(m_terminals, &TerminalArea::errorOccurred, this, &MainWindow::showError);
+    connect(m_terminals, &TerminalArea::message, this, &MainWindow::showInfo);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes
     right->addWidget(m_tools);
@@ -74,6 +80,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_files, &files::FilesPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_files, &files::FilesPanel::problem, this, &MainWindow::showProblem);
     connect(m_files, &files::FilesPanel::message, this, &MainWindow::showInfo);
+    connect(m_files, &files::FilesPanel::openTerminalRequested, this,
+            [this](const QString& sandboxId, const QString& dir) {
+                m_tools->setCurrentWidget(m_terminals);
+                m_terminals->openTerminal(sandboxId, dir);
+            });
     // Ports: the Ports tab follows the selected sandbox; previews open as documents.
     m_ports = new ports::PortsPanel(m_documents);
     m_tools->addTab(m_ports, QStringLiteral("Ports"));
@@ -109,6 +120,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_projects, &ProjectPanel::projectSelected, this, &MainWindow::onProjectSelected);
     connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_consoles,
             &ConsoleArea::showSandbox);
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_terminals,
+            &TerminalArea::showSandbox);
     connect(m_sandboxes, &SandboxPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_sandboxes, &SandboxPanel::message, this, &MainWindow::showInfo);
     connect(m_consoles, &ConsoleArea::errorOccurred, this, &MainWindow::showError);
@@ -199,6 +212,7 @@ void MainWindow::addStrip(QWidget* strip)
 void MainWindow::clearBackend(const QString& statusText)
 {
     m_consoles->setBackend(nullptr, nullptr);
+    m_terminals->setBackend(nullptr, nullptr);
     m_sandboxes->emptyView()->setServer({}, {});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
@@ -256,6 +270,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_sandboxes->emptyView()->setServer(models::serverUrl(api), keyFile);
     m_projectTabs->setBackend(api, m_actions);
     m_consoles->setBackend(api, m_sandboxModel);
+    m_terminals->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
     m_screen->setBackend(api);

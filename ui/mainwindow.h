@@ -32,6 +32,7 @@ namespace lizard::ui {
 
 class BannerWidget;
 class ConsoleArea;
+class TerminalArea;
 class DocumentTabs;
 class LogsView;
 class ProjectPanel;
@@ -99,6 +100,7 @@ public:
     ports::PortsPanel* portsPanel() const { return m_ports; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
+    TerminalArea* terminalArea() const { return m_terminals; }
     // What feature controllers see of the window (ui/workbench.h).
     Workbench* workbench() const { return m_workbench; }
 
@@ -148,6 +150,7 @@ private:
     ports::PortsPanel* m_ports = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
+    TerminalArea* m_terminals = nullptr;
     Workbench* m_workbench = nullptr;
 };
 

@@ -140,6 +140,8 @@ void FilesPanel::buildActions()
     m_delete = make(tr("Delete…"), QStringLiteral("filesDelete"), &FilesPanel::deleteSelected);
     m_delete->setShortcut(QKeySequence::Delete);
     m_copyPath = make(tr("Copy path"), QStringLiteral("filesCopyPath"), &FilesPanel::copyPath);
+    m_openTerminal = make(tr("Open terminal here"), QStringLiteral("filesOpenTerminal"),
+                          [this] { emit openTerminalRequested(m_sandboxId, currentDir()); });
     for (QAction* a : actions())
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
 }
@@ -267,7 +269,7 @@ void FilesPanel::updateActions()
 {
     const bool sandbox = !m_sandboxId.isEmpty() && m_api;
     const bool selected = sandbox && hasSelection();
-    for (QAction* a : {m_up, m_refresh, m_uploadFiles, m_uploadFolder, m_newFolder})
+    for (QAction* a : {m_up, m_refresh, m_uploadFiles, m_uploadFolder, m_newFolder, m_openTerminal})
         a->setEnabled(sandbox);
     for (QAction* a : {m_open, m_download, m_rename, m_move, m_delete, m_copyPath})
         a->setEnabled(selected);
@@ -292,6 +294,8 @@ void FilesPanel::showContextMenu(const QPoint& pos)
         menu.addSeparator();
     }
     menu.addActions({m_newFolder, m_uploadFiles, m_uploadFolder, m_refresh});
+    menu.addSeparator();
+    menu.addAction(m_openTerminal);
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 

@@ -73,11 +73,14 @@ public:
     models::files::TransferJobsModel* transfers() const { return m_transfers; }
     QAction* refreshAction() const { return m_refresh; }
     QAction* deleteAction() const { return m_delete; }
+    QAction* openTerminalAction() const { return m_openTerminal; }
 
 signals:
     void errorOccurred(const lizard::client::ApiError& error);
     void problem(const QString& text);
     void message(const QString& text);
+    // Open terminal here: a terminal in the selected folder (or the selected file's).
+    void openTerminalRequested(const QString& sandboxId, const QString& dir);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -130,6 +133,7 @@ private:
     QAction* m_move = nullptr;
     QAction* m_delete = nullptr;
     QAction* m_copyPath = nullptr;
+    QAction* m_openTerminal = nullptr;
 };
 
 } // namespace lizard::ui::files

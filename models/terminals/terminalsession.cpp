@@ -69,8 +69,21 @@ void TerminalSession::connectLink()
     m_link = m_api->attachTerminal(m_sandboxId, m_terminalId, true);
     m_link->setParent(this);
     connect(m_link, &TerminalLink::attached, this,
-            [this](int cols, int rows, const QString& status) { onAttached(cols, rows, status); });
-    connect(m_link, &TerminalLink::output, this, &TerminalSession::output);
+            [this](int cols, int rows, const QString& status, qint64 replayBytes) {
+                m_replayLeft = replayBytes;
+                onAttached(cols, rows, status);
+            });
+    connect(m_link, &TerminalLink::output, this, [this](const QByteArray& bytes) {
+        if (m_replayLeft <= 0)
+            return emit output(bytes);
+        // The replay repeats queries programs sent earlier (DA, DSR); the widget shows them
+        // but must not answer them again, or the answers would arrive as typing.
+        const qsizetype n = qsizetype(std::min<qint64>(m_replayLeft, bytes.size()));
+        m_replayLeft -= n;
+        emit replayOutput(n == bytes.size() ? bytes : bytes.left(n));
+        if (n < bytes.size())
+            emit output(bytes.mid(n));
+    });
     connect(m_link, &TerminalLink::resized, this, [this](int cols, int rows) {
         m_cols = cols;
         m_rows = rows;

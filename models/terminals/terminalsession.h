@@ -7,7 +7,7 @@
 // (404) or a refused key (401/403) is Failed, without retrying. No widgets.
 //
 // Wiring a view: input(QByteArray) → sendInput, sizeChanged(cols, rows) → resize;
-// output → feed, replayStarting → reset.
+// output → feed, replayOutput → feedReplay, replayStarting → reset.
 
 #include "client/types.h"
 
@@ -67,6 +67,9 @@ signals:
     void stateChanged(lizard::models::TerminalSession::State state);
     void replayStarting();
     void output(const QByteArray& bytes);
+    // The replay of recent output after each attach (before live output): to show, without
+    // answering the terminal queries in it again.
+    void replayOutput(const QByteArray& bytes);
     void resized(int cols, int rows);
     void exited(int code);
     // A control message the server refused (the connection stays).
@@ -90,6 +93,7 @@ private:
     int m_wantRows = 0;
     int m_exitCode = 0;
     int m_attempt = 0;
+    qint64 m_replayLeft = 0; // bytes of the current attach's replay still to come
     client::ApiError m_error;
     QTimer m_retry;
 };

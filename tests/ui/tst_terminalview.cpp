@@ -355,6 +355,15 @@ private slots:
         m_view->feed(esc("\\e[c")); // DA: a VT100-class terminal answers
         m_view->flush();
         QVERIFY(sent(input).startsWith(esc("\\e[?")));
+        // A replay shows what the queries did to the screen but answers none of them (the
+        // program asked long ago; an answer now would reach it as typing); live output after
+        // it is answered again.
+        input.clear();
+        m_view->feedReplay(esc("\\e[c\\e[3;7H\\e[6nreplayed"));
+        m_view->feed(esc("\\e[6n"));
+        m_view->flush();
+        QCOMPARE(sent(input), esc("\\e[3;15R"));
+        QVERIFY(m_view->lineText(2).contains("replayed"));
     }
 
     void tenMegabytesInOneFeedDoNotBlock()

@@ -86,6 +86,15 @@ void TerminalView::feed(const QByteArray& bytes)
         m_feedTimer.start();
 }
 
+void TerminalView::feedReplay(const QByteArray& bytes)
+{
+    // Only a prefix of what is pending can be quiet: live output fed before would otherwise
+    // be taken for replay.
+    if (m_pendingBytes == m_quietBytes)
+        m_quietBytes += bytes.size();
+    feed(bytes);
+}
+
 void TerminalView::flush()
 {
     process(0);
@@ -106,10 +115,16 @@ void TerminalView::process(qint64 budgetNs)
     clock.start();
     while (!m_pending.empty()) {
         const QByteArray& front = m_pending.front();
-        const qsizetype n = std::min<qsizetype>(kChunk, front.size() - m_pendingOffset);
+        qsizetype n = std::min<qsizetype>(kChunk, front.size() - m_pendingOffset);
+        if (m_quietBytes > 0)
+            n = std::min<qsizetype>(n, qsizetype(m_quietBytes));
         m_screen->write(front.constData() + m_pendingOffset, size_t(n));
         m_pendingOffset += n;
         m_pendingBytes -= n;
+        if (m_quietBytes > 0) {
+            m_quietBytes -= n;
+            m_output.clear();
+        }
         if (m_pendingOffset >= front.size()) {
             m_pending.pop_front();
             m_pendingOffset = 0;
@@ -215,6 +230,7 @@ void TerminalView::reset()
     m_pending.clear();
     m_pendingOffset = 0;
     m_pendingBytes = 0;
+    m_quietBytes = 0;
     m_feedTimer.stop();
     m_screen->reset();
     m_output.clear();

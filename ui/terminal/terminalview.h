@@ -41,6 +41,9 @@ public:
     // Output of the PTY. Returns at once; the bytes are parsed in slices of at most ~4 ms per
     // event-loop turn, in order, and the view repaints at most once per frame.
     void feed(const QByteArray& bytes);
+    // Output shown again (a replay after re-attaching): parsed as feed() does, but the
+    // answers to queries in it (DA, DSR, ...) are not sent: the program asked long ago.
+    void feedReplay(const QByteArray& bytes);
     void flush(); // parses everything fed so far, now
     qint64 pendingBytes() const { return m_pendingBytes; }
     void reset(); // clears screen and scrollback, drops what is pending
@@ -138,6 +141,7 @@ private:
     std::deque<QByteArray> m_pending;
     qsizetype m_pendingOffset = 0;
     qint64 m_pendingBytes = 0;
+    qint64 m_quietBytes = 0; // pending bytes, from the front, whose answers are dropped
     QByteArray m_output;
     bool m_bellPending = false;
     bool m_titlePending = false;

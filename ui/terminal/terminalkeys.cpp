@@ -3,7 +3,7 @@
 #include <QKeyEvent>
 #include <vterm.h>
 
-namespace lizard::ui::terminal {
+namespace lizard::ui::vt {
 
 namespace {
 
@@ -139,4 +139,4 @@ bool sendKey(VTerm* vt, const QKeyEvent& event)
     return true;
 }
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::ui::vt

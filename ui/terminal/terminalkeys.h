@@ -5,10 +5,10 @@
 struct VTerm;
 class QKeyEvent;
 
-namespace lizard::ui::terminal {
+namespace lizard::ui::vt {
 
 // Sends `event` through libvterm's keyboard; false when the key means nothing to a terminal
 // (a bare modifier, a key without text).
 bool sendKey(VTerm* vt, const QKeyEvent& event);
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::ui::vt

@@ -1,6 +1,6 @@
 #include "ui/terminal/terminalpalette.h"
 
-namespace lizard::ui::terminal {
+namespace lizard::ui::vt {
 
 namespace {
 
@@ -45,13 +45,13 @@ TerminalPalette TerminalPalette::light()
     return make(kColors, QColor("#1e1f22"), QColor("#fbfbfb"), QColor("#b5d0f5"));
 }
 
-QColor TerminalPalette::color(ColorCode code, bool isBackground) const
+QColor TerminalPalette::color(terminal::ColorCode code, bool isBackground) const
 {
-    if (code == kDefaultColor)
+    if (code == terminal::kDefaultColor)
         return isBackground ? background : foreground;
-    if (code & kIndexed)
+    if (code & terminal::kIndexed)
         return table[code & 0xff];
     return QColor((code >> 16) & 0xff, (code >> 8) & 0xff, code & 0xff);
 }
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::ui::vt

@@ -2,12 +2,12 @@
 // The terminal's colours: default foreground and background, the 16 theme colours, the 6×6×6
 // cube and the grey ramp of xterm's 256, and the colours of the cursor and selection.
 
-#include "ui/terminal/terminalcell.h"
+#include "terminal/terminalcell.h"
 
 #include <QColor>
 #include <array>
 
-namespace lizard::ui::terminal {
+namespace lizard::ui::vt {
 
 struct TerminalPalette
 {
@@ -20,7 +20,7 @@ struct TerminalPalette
 
     static TerminalPalette dark();
     static TerminalPalette light();
-    QColor color(ColorCode code, bool isBackground) const;
+    QColor color(terminal::ColorCode code, bool isBackground) const;
 };
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::ui::vt

@@ -1,7 +1,7 @@
 #include "ui/terminal/terminalview.h"
 
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalkeys.h"
-#include "ui/terminal/terminalscreen.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -402,7 +402,7 @@ QSize TerminalView::sizeHint() const
 
 void TerminalView::setDarkPalette(bool dark)
 {
-    m_palette = dark ? terminal::TerminalPalette::dark() : terminal::TerminalPalette::light();
+    m_palette = dark ? vt::TerminalPalette::dark() : vt::TerminalPalette::light();
     viewport()->update();
 }
 
@@ -458,7 +458,7 @@ void TerminalView::keyPressEvent(QKeyEvent* event)
         if (key == Qt::Key_0)
             return resetZoom();
     }
-    if (terminal::sendKey(m_screen->vterm(), *event)) {
+    if (vt::sendKey(m_screen->vterm(), *event)) {
         emitPending();
         scrollToBottom();
         event->accept();

@@ -3,7 +3,7 @@
 // by libvterm) and turns keys, pastes and mouse clicks into the bytes the program expects.
 // The PTY itself is elsewhere: feed() takes its output, input() carries bytes back.
 
-#include "ui/terminal/terminalcell.h"
+#include "terminal/terminalcell.h"
 #include "ui/terminal/terminalpalette.h"
 
 #include <QAbstractScrollArea>
@@ -17,11 +17,11 @@
 #include <memory>
 #include <vector>
 
-namespace lizard::ui {
-
-namespace terminal {
+namespace lizard::terminal {
 class TerminalScreen;
 }
+
+namespace lizard::ui {
 
 class TerminalView : public QAbstractScrollArea
 {
@@ -137,7 +137,7 @@ private:
                       std::vector<int>* colOfChar = nullptr) const;
 
     std::unique_ptr<terminal::TerminalScreen> m_screen;
-    terminal::TerminalPalette m_palette;
+    vt::TerminalPalette m_palette;
     std::deque<QByteArray> m_pending;
     qsizetype m_pendingOffset = 0;
     qint64 m_pendingBytes = 0;

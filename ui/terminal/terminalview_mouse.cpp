@@ -2,7 +2,7 @@
 // libvterm's encoder) unless Shift is held; otherwise it selects text: drag for cells,
 // double-click for a word, triple-click for lines; the selection is the X primary selection.
 
-#include "ui/terminal/terminalscreen.h"
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 // wide characters and glyphs from fallback fonts (whose advance is not the cell's) are drawn
 // one by one at their cell, so a run never drifts off the grid.
 
-#include "ui/terminal/terminalscreen.h"
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QFontMetricsF>

@@ -2,7 +2,7 @@
 // Lines are numbered absolutely (every line that ever entered the scrollback counts), so a
 // selection or a match stays on its line while output scrolls and the ring drops old lines.
 
-#include "ui/terminal/terminalscreen.h"
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QScrollBar>

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace lizard::ui::terminal {
+namespace lizard::terminal {
 
 // A colour as stored: 0 is the default colour, kIndexed|n is palette entry n, kRgb|0xRRGGBB.
 using ColorCode = uint32_t;
@@ -47,4 +47,4 @@ inline GridCell blankCell(const CellAttr& pen)
     return cell;
 }
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::terminal

@@ -4,8 +4,8 @@
 // libvterm's screen layer memmoves its whole grid on every line feed (2 MB/s for `seq` on
 // the build host); this grid is a ring of rows, so a full-screen scroll is O(1).
 
-#include "ui/terminal/terminalcell.h"
-#include "ui/terminal/terminalscrollback.h"
+#include "terminal/terminalcell.h"
+#include "terminal/terminalscrollback.h"
 
 #include <QString>
 #include <functional>
@@ -14,7 +14,7 @@
 struct VTerm;
 struct VTermState;
 
-namespace lizard::ui::terminal {
+namespace lizard::terminal {
 
 class TerminalScreen
 {
@@ -105,4 +105,4 @@ private:
     bool m_allDamaged = true;
 };
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::terminal

@@ -1,10 +1,10 @@
-#include "ui/terminal/terminalscreen.h"
+#include "terminal/terminalscreen.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vterm.h>
 
-namespace lizard::ui::terminal {
+namespace lizard::terminal {
 
 namespace {
 
@@ -446,4 +446,4 @@ void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta)
     damageAll();
 }
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::terminal

@@ -1,8 +1,9 @@
-#include "ui/terminal/terminalscrollback.h"
+#include "terminal/terminalscrollback.h"
 
+#include <QList>
 #include <algorithm>
 
-namespace lizard::ui::terminal {
+namespace lizard::terminal {
 
 namespace {
 
@@ -159,4 +160,4 @@ void TerminalScrollback::clear()
     m_dropped = 0;
 }
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::terminal

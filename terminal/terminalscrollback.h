@@ -3,12 +3,12 @@
 // lines, each kept as its text plus a run list of attributes (about 100 bytes for a short
 // line, 250 for a full 80-column one) instead of an array of grid cells.
 
-#include "ui/terminal/terminalcell.h"
+#include "terminal/terminalcell.h"
 
 #include <QString>
 #include <vector>
 
-namespace lizard::ui::terminal {
+namespace lizard::terminal {
 
 struct ScrollbackRun
 {
@@ -56,4 +56,4 @@ private:
     qint64 m_dropped = 0;
 };
 
-} // namespace lizard::ui::terminal
+} // namespace lizard::terminal

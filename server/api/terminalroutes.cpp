@@ -128,6 +128,27 @@ std::shared_ptr<sandboxes::TerminalSession> terminalOrReply(sandboxes::SandboxMa
     return session;
 }
 
+// A route on one terminal with a JSON body: the body's error answered first, then the
+// terminal's (as sandboxAndBody does for sandboxes).
+struct TerminalAndBody
+{
+    std::shared_ptr<sandboxes::TerminalSession> session;
+    nlohmann::json body;
+};
+std::optional<TerminalAndBody> terminalAndBody(sandboxes::SandboxManager& mgr, const ExPtr& ex,
+                                               const Params& p)
+{
+    auto body = parseJsonObject(ex->request());
+    if (!body) {
+        ex->replyError(body.error());
+        return std::nullopt;
+    }
+    auto session = terminalOrReply(mgr, ex, p);
+    if (!session)
+        return std::nullopt;
+    return TerminalAndBody{std::move(session), std::move(*body)};
+}
+
 void attach(ApiContext& ctx, const ExPtr& ex, const Params& p)
 {
     auto session = terminalOrReply(ctx.sandboxes, ex, p);
@@ -196,13 +217,11 @@ void registerTerminalRoutes(Router& router, ApiContext& ctx)
                });
     router.add(
         verb::patch, "/api/sandboxes/{}/terminals/{}", [&mgr](const ExPtr& ex, const Params& p) {
-            auto body = parseJsonObject(ex->request());
-            if (!body)
-                return ex->replyError(body.error());
-            auto session = terminalOrReply(mgr, ex, p);
-            if (!session)
+            auto checked = terminalAndBody(mgr, ex, p);
+            if (!checked)
                 return;
-            Fields f(*body);
+            auto& [session, body] = *checked;
+            Fields f(body);
             auto cols = sizeField(f, "cols", 1000);
             if (!cols)
                 return ex->replyError(cols.error());
@@ -224,13 +243,11 @@ void registerTerminalRoutes(Router& router, ApiContext& ctx)
         });
     router.add(verb::post, "/api/sandboxes/{}/terminals/{}/signal",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   auto body = parseJsonObject(ex->request());
-                   if (!body)
-                       return ex->replyError(body.error());
-                   auto session = terminalOrReply(mgr, ex, p);
-                   if (!session)
+                   auto checked = terminalAndBody(mgr, ex, p);
+                   if (!checked)
                        return;
-                   auto sig = terminalSignal(body->value("signal", nlohmann::json()));
+                   auto& [session, body] = *checked;
+                   auto sig = terminalSignal(body.value("signal", nlohmann::json()));
                    if (!sig)
                        return ex->replyError(sig.error());
                    if (Status s = session->signal(*sig); !s)

@@ -192,7 +192,8 @@ void AgentClient::connectPort(int port, std::function<void(Result<int>)> done)
                       });
 }
 
-void AgentClient::openTerminal(nlohmann::json req, std::function<void(Result<DescriptorReply>)> done)
+void AgentClient::openTerminal(nlohmann::json req,
+                               std::function<void(Result<DescriptorReply>)> done)
 {
     req["op"] = "pty";
     descriptorRequest(req, true, std::move(done));

@@ -127,7 +127,8 @@ class TestSecLimits : public QObject
         // DELETE answers once the sandbox's processes got their SIGKILL (a few ms when idle);
         // its ~1000 processes then exit while lizard-local cleans up.
         QVERIFY2(deleteMs <= 1000, qPrintable(QString::number(deleteMs)));
-        QTRY_COMPARE_WITH_TIMEOUT(tasksInNamespace(ns).processes, 0, 3000);
+        // (On a loaded machine their exits take longer; what matters is that none is left.)
+        QTRY_COMPARE_WITH_TIMEOUT(tasksInNamespace(ns).processes, 0, 30000);
     }
 
 private slots:

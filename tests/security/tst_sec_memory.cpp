@@ -199,7 +199,8 @@ private slots:
         const auto r = runPython(m_server, id, kFourProcessBomb, {}, 120000);
         QVERIFY2(r.httpStatus == 200, qPrintable(r.describe()));
         QStringList kills;
-        QTRY_VERIFY_WITH_TIMEOUT(!(kills = logMessages(id).filter("OOM: killed")).isEmpty(), 15000);
+        // (The log's watcher reports within seconds; a loaded machine may take much longer.)
+        QTRY_VERIFY_WITH_TIMEOUT(!(kills = logMessages(id).filter("OOM: killed")).isEmpty(), 60000);
         qInfo().noquote() << "log:" << kills.join(" | ");
         // PID 1 lives: the same process, and the next exec works.
         QCOMPARE(sandboxInitPid(m_server, id), init);

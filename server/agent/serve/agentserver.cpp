@@ -2,11 +2,11 @@
 
 #include "agent/serve/connectop.h"
 #include "agent/serve/execop.h"
-#include "agent/serve/ptyop.h"
 #include "agent/serve/fileops.h"
 #include "agent/serve/frame.h"
 #include "agent/serve/framestream.h"
 #include "agent/serve/pathguard.h"
+#include "agent/serve/ptyop.h"
 
 #include <atomic>
 #include <cerrno>

@@ -8,8 +8,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <initializer_list>
-#include <sys/resource.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Forks one exec'd command: own session and process group, /dev/null stdin, pipes for
-// stdout/stderr (or a terminal for all three), the user's credentials. Everything the child needs is prepared before
-// fork(); the child only makes async-signal-safe calls.
+// stdout/stderr (or a terminal for all three), the user's credentials. Everything the child needs
+// is prepared before fork(); the child only makes async-signal-safe calls.
 
 #include "agent/serve/reaper.h"
 #include "agent/serve/userdb.h"

@@ -81,6 +81,8 @@ public:
     void detach();
     // Input queued and not yet taken by the connection.
     qint64 bufferedAmount() const;
+    // Output flow control: while paused no output is read (the server then pauses the program).
+    void pauseOutput(bool paused);
 
     // Test only: breaks the connection as a network failure would (disconnected() follows).
     void dropConnectionForTest();

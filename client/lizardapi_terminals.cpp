@@ -168,6 +168,12 @@ qint64 TerminalLink::bufferedAmount() const
     return m_socket != nullptr ? m_socket->bufferedAmount() : 0;
 }
 
+void TerminalLink::pauseOutput(bool paused)
+{
+    if (m_socket != nullptr)
+        m_socket->setReadPaused(paused);
+}
+
 void TerminalLink::dropConnectionForTest()
 {
     if (m_socket != nullptr)

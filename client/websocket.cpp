@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kHandshakeTimeoutMs = 30000;
 constexpr int kCloseTimeoutMs = 5000;
-constexpr qsizetype kReadPerTurn = 1024 * 1024;
+constexpr qsizetype kReadPerTurn = 256 * 1024;
 constexpr qsizetype kSendChunk = 64 * 1024;
 constexpr qsizetype kMaxErrorBody = 64 * 1024;
 
@@ -244,9 +244,21 @@ void WebSocket::dropConnectionForTest()
         ::shutdown(fd, SHUT_RDWR);
 }
 
+void WebSocket::setReadPaused(bool paused)
+{
+    if (m_readPaused == paused)
+        return;
+    m_readPaused = paused;
+    if (m_readNotifier != nullptr)
+        m_readNotifier->setEnabled(!paused);
+    // TLS may hold bytes already read from the socket: no readiness would come for them.
+    if (!paused)
+        QMetaObject::invokeMethod(this, &WebSocket::onReadable, Qt::QueuedConnection);
+}
+
 void WebSocket::onReadable()
 {
-    if (m_conn == nullptr || m_state == State::Closed)
+    if (m_conn == nullptr || m_state == State::Closed || m_readPaused)
         return;
     bool ended = false;
     if (!readAvailable(&ended))
@@ -277,7 +289,7 @@ bool WebSocket::readAvailable(bool* ended)
         }
         m_in.append(buffer, qsizetype(n));
         total += qsizetype(n);
-        if (total >= kReadPerTurn) {
+        if (total >= kReadPerTurn || m_readPaused) {
             // The rest in a later turn, so a flood of output cannot hold the event loop. TLS
             // may already hold the bytes (no readiness will come), hence the queued call.
             QMetaObject::invokeMethod(this, &WebSocket::onReadable, Qt::QueuedConnection);

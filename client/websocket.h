@@ -47,6 +47,10 @@ public:
     void close(int code = wsframes::close::Normal, const QString& reason = {});
     // Bytes queued and not yet taken by the socket (for backpressure).
     qint64 bufferedAmount() const { return m_out.size(); }
+    // While paused nothing is read: the server's sends wait in the TCP window, and a server
+    // that reads with backpressure (lizard-local's terminals) stops its producer.
+    void setReadPaused(bool paused);
+    bool isReadPaused() const { return m_readPaused; }
 
     // Test only: shuts the TCP connection down under the socket, as a network failure would;
     // failed() follows as for any lost connection.
@@ -93,6 +97,7 @@ private:
     QByteArray m_out;
     wsframes::ResponseHead m_head;
     bool m_gotHead = false;
+    bool m_readPaused = false;
     wsframes::MessageAssembler m_assembler{kMaxMessageBytes};
     bool m_closeSent = false;
     int m_closeCode = wsframes::close::NoStatus;

@@ -108,6 +108,19 @@ if [[ -x $BIN/lizard-bench-desktop ]]; then
 else
   echo "desktop figures: $BIN/lizard-bench-desktop not built (desktop build with tests)"
 fi
+# Terminal: the widget alone on 100 MB (MB/s and stall beside libvterm's own parsing, memory
+# per view), then the Terminal tab's path end to end (keystroke echo beside a host pty, cat
+# throughput and stall, memory per attached terminal).
+if [[ -x $BIN/bench_terminalview && -x $BIN/lizard-bench-terminal ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  terminal_view_args=()
+  terminal_args=()
+  if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then terminal_view_args=(--megabytes 20); terminal_args=(--quick); fi
+  "$BIN/bench_terminalview" "${terminal_view_args[@]}" || status=$?
+  "$BIN/lizard-bench-terminal" --url "$url" --key "$key" "${terminal_args[@]}" || status=$?
+else
+  echo "terminal figures: bench_terminalview or lizard-bench-terminal not built (desktop build)"
+fi
 if ((status != 0)); then
   echo "bench: a figure could not be measured (status $status); lizard-local log tail:" >&2
   tail -n 40 "$log" >&2

@@ -67,6 +67,7 @@ void TerminalSession::connectLink()
         return;
     }
     m_link = m_api->attachTerminal(m_sandboxId, m_terminalId, true);
+    m_outputPaused = false; // the widget starts again from empty with the replay
     m_link->setParent(this);
     connect(m_link, &TerminalLink::attached, this,
             [this](int cols, int rows, const QString& status, qint64 replayBytes) {
@@ -170,6 +171,13 @@ void TerminalSession::sendSignal(const QString& signal)
 {
     if (m_state == State::Attached && m_link != nullptr)
         m_link->sendSignal(signal);
+}
+
+void TerminalSession::pauseOutput(bool paused)
+{
+    m_outputPaused = paused;
+    if (m_link != nullptr)
+        m_link->pauseOutput(paused);
 }
 
 void TerminalSession::dropConnectionForTest()

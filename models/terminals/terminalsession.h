@@ -47,6 +47,9 @@ public:
     // The widget's size: sent now when attached, else with the next attach.
     void resize(int cols, int rows);
     void sendSignal(const QString& signal);
+    // The widget cannot keep up: stop reading output until it can (the program waits, no
+    // memory grows). Kept across reconnects.
+    void pauseOutput(bool paused);
 
     State state() const { return m_state; }
     // What the widget's status line says: "Connecting…", "Connected", "Connection lost: …;
@@ -93,7 +96,8 @@ private:
     int m_wantRows = 0;
     int m_exitCode = 0;
     int m_attempt = 0;
-    qint64 m_replayLeft = 0; // bytes of the current attach's replay still to come
+    qint64 m_replayLeft = 0;
+    bool m_outputPaused = false; // bytes of the current attach's replay still to come
     client::ApiError m_error;
     QTimer m_retry;
 };

@@ -35,6 +35,7 @@ private slots:
     void resizeReachesTheProgram();
     void titleAndRename();
     void openTerminalHere();
+    void floodIsThrottled();
     void appRestartAttachesAgain();
     void exitIsShown();
 
@@ -227,6 +228,26 @@ void TestTerminalPanel::openTerminalHere()
     QVERIFY(screenShows(QStringLiteral("here=/tmp")));
     tabs()->closeCurrent();
     QCOMPARE(tabs()->tabs()->count(), before);
+}
+
+void TestTerminalPanel::floodIsThrottled()
+{
+    // `yes` prints far faster than any view parses: the program waits on its terminal, the
+    // app's backlog stays bounded, and Ctrl+C still stops it at once.
+    type(QStringLiteral("yes"));
+    qint64 most = 0;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 3000) {
+        most = std::max(most, view()->pendingBytes());
+        QTest::qWait(20);
+    }
+    QVERIFY2(most <= ui::TerminalPane::kMaxPendingOutput + 4 * 1024 * 1024,
+             qPrintable(QString::number(most)));
+    QVERIFY(attached());
+    QTest::keyClick(view(), Qt::Key_C, Qt::ControlModifier);
+    type(QStringLiteral("clear; echo flood-over-$((5+5))"));
+    QVERIFY(screenShows(QStringLiteral("flood-over-10"), 20000));
 }
 
 void TestTerminalPanel::appRestartAttachesAgain()

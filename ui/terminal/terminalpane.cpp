@@ -76,9 +76,24 @@ TerminalPane::TerminalPane(client::LizardApi* api, const client::TerminalInfo& t
 
     connect(m_view, &TerminalView::input, m_session, &TerminalSession::sendInput);
     connect(m_view, &TerminalView::sizeChanged, m_session, &TerminalSession::resize);
-    connect(m_session, &TerminalSession::output, m_view, &TerminalView::feed);
-    connect(m_session, &TerminalSession::replayOutput, m_view, &TerminalView::feedReplay);
-    connect(m_session, &TerminalSession::replayStarting, m_view, &TerminalView::reset);
+    // Flow control: a program that prints faster than the view parses (`yes`, `cat` of a big
+    // file) waits on its terminal instead of filling this process's memory.
+    connect(m_session, &TerminalSession::output, this, [this](const QByteArray& bytes) {
+        m_view->feed(bytes);
+        throttle();
+    });
+    connect(m_session, &TerminalSession::replayOutput, this, [this](const QByteArray& bytes) {
+        m_view->feedReplay(bytes);
+        throttle();
+    });
+    connect(m_view, &TerminalView::drained, this, [this] {
+        if (std::exchange(m_outputPaused, false))
+            m_session->pauseOutput(false);
+    });
+    connect(m_session, &TerminalSession::replayStarting, this, [this] {
+        m_view->reset();
+        m_outputPaused = false; // a new connection, read from the start
+    });
     connect(m_session, &TerminalSession::stateChanged, this, &TerminalPane::updateStrip);
     connect(m_view, &TerminalView::titleChanged, this, [this](const QString& title) {
         m_programTitle = title;
@@ -93,6 +108,14 @@ TerminalPane::TerminalPane(client::LizardApi* api, const client::TerminalInfo& t
     setFocusProxy(m_view);
     m_session->resize(m_view->columns(), m_view->rows());
     m_session->attach();
+}
+
+void TerminalPane::throttle()
+{
+    if (!m_outputPaused && m_view->pendingBytes() > kMaxPendingOutput) {
+        m_outputPaused = true;
+        m_session->pauseOutput(true);
+    }
 }
 
 QString TerminalPane::title() const

@@ -27,6 +27,9 @@ class TerminalPane : public QWidget
 {
     Q_OBJECT
 public:
+    // Output the view has not parsed yet, beyond which reading pauses (about 0.2 s of its work).
+    static constexpr qint64 kMaxPendingOutput = 4 * 1024 * 1024;
+
     // Attaches at once. api: not owned.
     TerminalPane(client::LizardApi* api, const client::TerminalInfo& terminal,
                  QWidget* parent = nullptr);
@@ -48,6 +51,7 @@ signals:
     void newTerminalRequested();
 
 private:
+    void throttle();
     void updateStrip();
     void findNext(bool backwards);
 
@@ -60,6 +64,7 @@ private:
     QWidget* m_findBar;
     QLineEdit* m_findText;
     QString m_programTitle;
+    bool m_outputPaused = false;
 };
 
 } // namespace lizard::ui

@@ -105,8 +105,10 @@ void TerminalView::flush()
 void TerminalView::processSlice()
 {
     process(kSliceNs);
-    if (m_pending.empty())
+    if (m_pending.empty()) {
         m_feedTimer.stop();
+        emit drained();
+    }
 }
 
 void TerminalView::process(qint64 budgetNs)

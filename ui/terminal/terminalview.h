@@ -77,6 +77,8 @@ signals:
     void sizeChanged(int columns, int rows);
     void titleChanged(const QString& title);
     void bell();
+    // Everything fed so far is parsed (pendingBytes() is 0 again): for flow control.
+    void drained();
 
 protected:
     bool event(QEvent* event) override;

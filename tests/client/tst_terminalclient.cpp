@@ -323,8 +323,11 @@ void TestTerminalClient::bulkInputAndOutput()
     std::unique_ptr<TerminalLink> link(attach(tid, &log));
     QVERIFY(log.attached);
     // Not canonical: no line length limit; no echo of the 200 kB.
-    link->sendInput("stty -icanon -echo; head -c 200000 | wc -c | sed 's/^/count-/'\n");
-    QTest::qWait(300);
+    // (The bytes go once the terminal is out of canonical mode, whose lines hold 4 KiB: a
+    // loaded machine may take a while to run stty.)
+    link->sendInput("stty -icanon -echo; echo raw-$((1+2)); head -c 200000 | wc -c | "
+                    "sed 's/^/count-/'\n");
+    QVERIFY(waitOutput(log, "raw-3"));
     QVERIFY(link->sendInput(QByteArray(200000, 'x')));
     QVERIFY(waitOutput(log, "count-200000"));
     QCOMPARE(link->bufferedAmount(), qint64(0));

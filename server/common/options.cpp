@@ -32,6 +32,7 @@ constexpr IntOption kIntOptions[] = {
     {"port", 0, 65535, "--port needs a number from 0 to 65535"},
     {"proxy-port", 0, 65535, "--proxy-port needs a number from 0 to 65535"},
     {"orphan-grace", 0, 604800, "--orphan-grace needs a number of seconds from 0 to 604800"},
+    {"websocket-idle", 2, 3600, "--websocket-idle needs a number of seconds from 2 to 3600"},
     {"activity-max-kib", 16, 16 * 1024 * 1024,
      "--activity-max-kib needs a number from 16 to 16777216"},
     {"max-running", 1, 100000, "--max-running needs a number from 1 to 100000"},
@@ -88,6 +89,7 @@ std::string usageText()
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
+           "                    [--websocket-idle S]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -112,6 +114,9 @@ std::string usageText()
            "  --pool-base N, --pool-interpreter N, --pool-desktop N\n"
            "                   warm copies of each template until the API changes it (defaults\n"
            "                   2, 1 and 0; 0 where --pool-max is under 4)\n"
+           "  --websocket-idle S\n"
+           "                   a terminal's client that answers nothing (not even the pings,\n"
+           "                   sent every S/2 seconds) for S seconds is dropped (default 60)\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -168,6 +173,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             proxyPort = *v;
         else if (name == "orphan-grace")
             o.orphanGraceS = *v;
+        else if (name == "websocket-idle")
+            o.websocketIdleS = *v;
         else if (name == "activity-max-kib")
             o.activityMaxBytes = uint64_t(*v) * 1024;
         else if (name == "max-running")

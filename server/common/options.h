@@ -17,6 +17,9 @@ struct Options
     int maxRunning = 32; // running sandboxes at once; more → 429
     // Sandboxes end by themselves this long after lizard-local is gone (0: never).
     int orphanGraceS = 600;
+    // A WebSocket client (a terminal's attach) that sends nothing, not even a pong to the
+    // server's pings, for this long is dropped.
+    int websocketIdleS = 60;
     int proxyPort = -1; // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
     bool activity = true;        // --no-activity: no activity log (the route answers 501)

@@ -16,7 +16,7 @@ void WebSocketConnection::start(Request request, Handler handler, std::function<
         beast::get_lowest_layer(self->m_ws).expires_never();
         websocket::stream_base::timeout timeouts{};
         timeouts.handshake_timeout = std::chrono::seconds(30);
-        timeouts.idle_timeout = std::chrono::seconds(60);
+        timeouts.idle_timeout = std::chrono::seconds(s_idleSeconds.load());
         timeouts.keep_alive_pings = true;
         self->m_ws.set_option(timeouts);
         self->m_ws.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <boost/beast/websocket.hpp>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -30,6 +31,8 @@ public:
 
     // Largest message a client may send; a bigger one closes the connection with 1009.
     static constexpr std::size_t kMaxIncoming = 1u << 20;
+    // How long a silent peer is kept (pings go at half of it); set before serving.
+    static void setIdleTimeout(std::chrono::seconds idle) { s_idleSeconds = int(idle.count()); }
 
     explicit WebSocketConnection(beast::tcp_stream&& stream);
     ~WebSocketConnection();
@@ -67,6 +70,7 @@ private:
     bool m_closeAfterQueue = false;
     websocket::close_reason m_closeReason;
     bool m_finished = false;
+    static inline std::atomic<int> s_idleSeconds{60};
 };
 
 } // namespace lizard::http

@@ -9,6 +9,7 @@
 #include "common/instancelock.h"
 #include "common/log.h"
 #include "http/httpserver.h"
+#include "http/websocketconnection.h"
 #include "proxy/proxyserver.h"
 #include "runtime/runtime.h"
 #include "sandboxes/activitylog.h"
@@ -194,6 +195,7 @@ int runService(const Options& options)
         return fail(desktopSecret.error().message);
     ctx.desktopSecret = *desktopSecret;
     api::registerAllRoutes(router, ctx);
+    http::WebSocketConnection::setIdleTimeout(std::chrono::seconds(options.websocketIdleS));
     http::HttpServer server(ioc, router);
     if (Status s = server.listen(static_cast<unsigned short>(options.port)); !s)
         return fail(s.error().message);

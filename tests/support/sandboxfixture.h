@@ -16,11 +16,13 @@ namespace lizard::test {
 class SandboxFixture
 {
 public:
+    // lizard-local's extra arguments, for start().
+    void setServerArgs(const QStringList& args) { m_serverArgs = args; }
     // Starts the server and creates the sandbox (`templateName` empty: the default one).
     // Returns an empty string on success, else what failed.
     QString start(const QString& templateName = {}, int lifetimeMs = 900000)
     {
-        if (!m_server.start())
+        if (!m_server.start(m_serverArgs))
             return QStringLiteral("lizard-local did not start: ") + m_server.errorString();
         m_api = std::make_unique<client::LizardApi>(
             client::Endpoint{m_server.url(), m_server.apiKey()});
@@ -80,6 +82,7 @@ private:
     std::unique_ptr<client::LizardApi> m_api;
     QString m_projectId;
     QString m_sandboxId;
+    QStringList m_serverArgs;
     bool m_hostLacksSandboxes = false;
 };
 

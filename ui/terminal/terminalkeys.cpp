@@ -5,8 +5,6 @@
 
 namespace lizard::ui::vt {
 
-namespace {
-
 VTermModifier modifiers(Qt::KeyboardModifiers mods)
 {
     int out = VTERM_MOD_NONE;
@@ -18,6 +16,8 @@ VTermModifier modifiers(Qt::KeyboardModifiers mods)
         out |= VTERM_MOD_CTRL;
     return VTermModifier(out);
 }
+
+namespace {
 
 VTermKey specialKey(int key, bool keypad)
 {

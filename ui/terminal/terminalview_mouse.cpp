@@ -3,6 +3,7 @@
 // double-click for a word, triple-click for lines; the selection is the X primary selection.
 
 #include "terminal/terminalscreen.h"
+#include "ui/terminal/terminalkeys.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QApplication>
@@ -18,18 +19,6 @@ using terminal::GridCell;
 using terminal::TerminalScreen;
 
 namespace {
-
-VTermModifier vtermModifiers(Qt::KeyboardModifiers mods)
-{
-    int out = VTERM_MOD_NONE;
-    if (mods & Qt::ShiftModifier)
-        out |= VTERM_MOD_SHIFT;
-    if (mods & Qt::AltModifier)
-        out |= VTERM_MOD_ALT;
-    if (mods & Qt::ControlModifier)
-        out |= VTERM_MOD_CTRL;
-    return VTermModifier(out);
-}
 
 int vtermButton(Qt::MouseButton button)
 {
@@ -70,9 +59,9 @@ bool TerminalView::reportMouse(const QPoint& point, int button, bool pressed,
     if (row < 0 || row >= m_screen->rows())
         return false;
     VTerm* vt = m_screen->vterm();
-    vterm_mouse_move(vt, int(row), pos.col, vtermModifiers(mods));
+    vterm_mouse_move(vt, int(row), pos.col, vt::modifiers(mods));
     if (button > 0)
-        vterm_mouse_button(vt, button, pressed, vtermModifiers(mods));
+        vterm_mouse_button(vt, button, pressed, vt::modifiers(mods));
     emitPending();
     return true;
 }

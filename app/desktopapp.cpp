@@ -51,7 +51,8 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
                                                         m_settings->autoExtendCloud());
     // Terminal: the font chosen last time.
     QFont terminalFont;
-    if (terminalFont.fromString(m_settings->terminalFont()))
+    const QString savedFont = m_settings->terminalFont();
+    if (!savedFont.isEmpty() && terminalFont.fromString(savedFont))
         m_window->terminalArea()->setTerminalFont(terminalFont);
     connect(m_window->terminalArea(), &ui::TerminalArea::fontChosen, this,
             [this](const QFont& font) { m_settings->setTerminalFont(font.toString()); });

@@ -180,7 +180,7 @@ void TerminalSession::input(std::string bytes)
         if (self->m_ended || self->m_closing)
             return;
         self->m_input += bytes;
-        if (self->m_input.size() > kInputBacklog && !self->m_inputPaused) {
+        if (self->m_input.size() + self->m_inFlight.size() > kInputBacklog && !self->m_inputPaused) {
             self->m_inputPaused = true;
             std::lock_guard lock(self->m_mutex);
             self->pauseClientsInput(true);
@@ -197,19 +197,25 @@ void TerminalSession::pauseClientsInput(bool paused)
 
 void TerminalSession::writeInput()
 {
-    if (m_writing || m_input.empty() || m_ended)
+    if (m_writing || m_ended)
+        return;
+    if (m_inFlight.empty())
+        m_inFlight.swap(m_input);
+    if (m_inFlight.empty())
         return;
     m_writing = true;
     m_master.async_write_some(
-        asio::buffer(m_input),
+        asio::buffer(m_inFlight),
         [self = shared_from_this()](const boost::system::error_code& ec, std::size_t n) {
             self->m_writing = false;
             if (ec) {
+                self->m_inFlight.clear();
                 self->m_input.clear();
                 return;
             }
-            self->m_input.erase(0, n);
-            if (self->m_inputPaused && self->m_input.size() < kInputBacklog / 2) {
+            self->m_inFlight.erase(0, n);
+            const std::size_t queued = self->m_input.size() + self->m_inFlight.size();
+            if (self->m_inputPaused && queued < kInputBacklog / 2) {
                 self->m_inputPaused = false;
                 std::lock_guard lock(self->m_mutex);
                 self->pauseClientsInput(false);

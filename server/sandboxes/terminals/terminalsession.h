@@ -117,6 +117,9 @@ private:
 
     // On the strand.
     std::string m_input;
+    // The bytes of the write in flight: apart from m_input, which grows meanwhile, so the
+    // buffer the kernel is given stays where it is until the write completes.
+    std::string m_inFlight;
     bool m_writing = false;
     bool m_inputPaused = false;
     bool m_outputPaused = false;

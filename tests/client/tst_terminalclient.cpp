@@ -329,8 +329,9 @@ void TestTerminalClient::bulkInputAndOutput()
     // so a corrupted byte shows as a count rather than as a killed pipeline.
     // (The bytes go once the terminal is out of canonical mode, whose lines hold 4 KiB: a
     // loaded machine may take a while to run stty.)
-    link->sendInput("stty raw -echo; echo raw-$((1+2)); head -c 200000 >/tmp/bulk; "
-                    "echo count-$(wc -c </tmp/bulk)-other-$(tr -d x </tmp/bulk | wc -c)-end-$((2+3))\n");
+    link->sendInput(
+        "stty raw -echo; echo raw-$((1+2)); head -c 200000 >/tmp/bulk; "
+        "echo count-$(wc -c </tmp/bulk)-other-$(tr -d x </tmp/bulk | wc -c)-end-$((2+3))\n");
     QVERIFY(waitOutput(log, "raw-3"));
     QVERIFY(link->sendInput(QByteArray(200000, 'x')));
     QVERIFY(waitOutput(log, "-end-5"));

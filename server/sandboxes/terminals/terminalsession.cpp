@@ -180,7 +180,8 @@ void TerminalSession::input(std::string bytes)
         if (self->m_ended || self->m_closing)
             return;
         self->m_input += bytes;
-        if (self->m_input.size() + self->m_inFlight.size() > kInputBacklog && !self->m_inputPaused) {
+        if (self->m_input.size() + self->m_inFlight.size() > kInputBacklog &&
+            !self->m_inputPaused) {
             self->m_inputPaused = true;
             std::lock_guard lock(self->m_mutex);
             self->pauseClientsInput(true);

@@ -22,7 +22,6 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 namespace {
 
 constexpr int64_t kMaxForks = 100;
-constexpr int64_t kMaxTimeoutMs = 2147483647;
 
 // A sandbox that holds a volume cannot be forked: the copies could not share it.
 bool holdsVolume(const store::Store& st, const store::SandboxRecord& rec)

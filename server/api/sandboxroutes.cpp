@@ -22,8 +22,6 @@ using ExPtr = std::shared_ptr<http::Exchange>;
 
 namespace {
 
-constexpr int64_t kMaxTimeoutMs = 2147483647;
-
 Status validEnvNames(const std::map<std::string, std::string>& envs, const std::string& field)
 {
     for (const auto& [k, v] : envs) {

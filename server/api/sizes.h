@@ -3,12 +3,15 @@
 
 #include "runtime/runtime.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
 namespace lizard::api {
 
 inline constexpr const char* kDefaultSize = "medium";
+// The longest sandbox timeout a create, fork or setTimeout accepts (the SDK's int32 milliseconds).
+inline constexpr int64_t kMaxTimeoutMs = 2147483647;
 
 struct HostResources
 {

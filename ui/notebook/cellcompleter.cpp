@@ -17,12 +17,12 @@ using lizard::notebook::Completion;
 using lizard::notebook::CompletionReply;
 using lizard::notebook::stripAnsi;
 
-namespace {
-
 bool isNameChar(QChar c)
 {
     return c.isLetterOrNumber() || c == u'_';
 }
+
+namespace {
 
 constexpr int kHelpLines = 40; // a docstring can be pages long; the tooltip shows its head
 

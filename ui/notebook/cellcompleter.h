@@ -20,6 +20,8 @@ namespace lizard::ui::notebook {
 class CellEditor;
 class CompletionPopup;
 
+bool isNameChar(QChar c); // a letter, digit or underscore: part of a Python name
+
 class CellCompleter : public QObject
 {
     Q_OBJECT

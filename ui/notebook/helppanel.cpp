@@ -18,11 +18,6 @@ using namespace lizard::notebook;
 
 namespace {
 
-bool isNameChar(QChar c)
-{
-    return c.isLetterOrNumber() || c == u'_';
-}
-
 const QString kPlaceholder = QStringLiteral(
     "Move the cursor onto a name in a Python cell to see its signature and documentation here.");
 

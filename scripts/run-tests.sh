@@ -26,6 +26,15 @@ keep_log() { cp "$BUILD/Testing/Temporary/LastTest.log" "$logs/$1.log" 2>/dev/nu
 # a core: twice as many at once as there are cores keeps both busy. LIZARD_TEST_JOBS overrides.
 jobs=${LIZARD_TEST_JOBS:-$(($(nproc) * 2))}
 
+# CTest starts the longest suites first when it knows their times (its cost data, written after
+# each run); a fresh build gets the times of a run on a CI-like machine (tests/test-costs.txt),
+# so that a long suite started last does not run alone at the end.
+costs=$BUILD/Testing/Temporary/CTestCostData.txt
+if [[ ! -s $costs ]]; then
+  mkdir -p "$(dirname "$costs")"
+  cp tests/test-costs.txt "$costs"
+fi
+
 status=0
 ctest --test-dir "$BUILD" --output-on-failure -j"$jobs" || status=1
 keep_log all

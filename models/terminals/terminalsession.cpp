@@ -11,6 +11,8 @@ namespace {
 
 constexpr int kFirstBackoffMs = 250;
 constexpr int kMaxBackoffMs = 5000;
+// Typing kept while the link is made again: one input message of the server's at most.
+constexpr qsizetype kMaxPendingInput = 64 * 1024;
 
 // Attaching again cannot help: the key is refused, the terminal is gone, or the server does not
 // speak WebSocket on this path (426: something in between dropped the upgrade).
@@ -111,6 +113,10 @@ void TerminalSession::onAttached(int cols, int rows, const QString& status)
     setState(State::Attached);
     if (m_link != nullptr && m_wantCols > 0 && (m_wantCols != cols || m_wantRows != rows))
         m_link->resize(m_wantCols, m_wantRows);
+    if (m_link != nullptr && !m_pendingInput.isEmpty())
+        m_link->sendInput(m_pendingInput);
+    m_pendingInput.clear();
+    m_pendingOverflow = false;
 }
 
 void TerminalSession::onDisconnected(const ApiError& error)
@@ -134,6 +140,7 @@ void TerminalSession::onDisconnected(const ApiError& error)
 void TerminalSession::detach()
 {
     m_retry.stop();
+    m_pendingInput.clear();
     if (m_link != nullptr)
         m_link->detach();
     dropLink();
@@ -153,8 +160,24 @@ void TerminalSession::dropLink()
 
 void TerminalSession::sendInput(const QByteArray& bytes)
 {
-    if (m_state == State::Attached && m_link != nullptr)
+    if (m_state == State::Attached && m_link != nullptr) {
         m_link->sendInput(bytes);
+        return;
+    }
+    // Typed while the link is being made again: kept, in order, and sent once attached, as a
+    // person at the keyboard expects. Bounded; past it the typing is lost, and said to be.
+    if (m_state != State::Connecting && m_state != State::Reconnecting)
+        return;
+    if (m_pendingInput.size() + bytes.size() > kMaxPendingInput) {
+        if (!m_pendingOverflow)
+            emit errorMessage(QStringLiteral("INPUT_DROPPED"),
+                              tr("Typing while the terminal reconnects is kept up to %1 KiB; "
+                                 "the rest was not sent.")
+                                  .arg(kMaxPendingInput / 1024));
+        m_pendingOverflow = true;
+        return;
+    }
+    m_pendingInput += bytes;
 }
 
 void TerminalSession::resize(int cols, int rows)

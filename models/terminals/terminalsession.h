@@ -42,7 +42,8 @@ public:
     // Lets go of the terminal (it keeps running on the server). No reconnect follows.
     void detach();
 
-    // Dropped unless Attached (a terminal shows no typing it did not send).
+    // Sent at once when attached; kept (64 KiB at most) and sent at the attach while connecting
+    // or reconnecting; dropped once detached, ended or failed.
     void sendInput(const QByteArray& bytes);
     // The widget's size: sent now when attached, else with the next attach.
     void resize(int cols, int rows);
@@ -100,6 +101,8 @@ private:
     bool m_outputPaused = false; // bytes of the current attach's replay still to come
     client::ApiError m_error;
     QTimer m_retry;
+    QByteArray m_pendingInput; // typed while connecting or reconnecting
+    bool m_pendingOverflow = false;
 };
 
 } // namespace lizard::models

@@ -35,6 +35,7 @@ private slots:
     void cleanup() { m_fx.reportIfFailed(); }
     void listCreateRename();
     void attachAndType();
+    void typingBeforeTheAttachIsSent();
     void reattachAfterADroppedConnection();
     void detachDoesNotReconnect();
     void exitDoesNotReconnect();
@@ -213,6 +214,38 @@ void TestTerminalSessions::attachAndType()
     QCOMPARE(session.state(), State::Detached);
 }
 
+// Keys typed before the link is up are sent once it is, in order; past 64 KiB they are refused
+// with a message, and what was kept still goes.
+void TestTerminalSessions::typingBeforeTheAttachIsSent()
+{
+    LIZ_REQUIRE_LIVE();
+    QVERIFY(!m_tid.isEmpty());
+    TerminalSession session(&m_fx.api(), m_fx.sandboxId(), m_tid);
+    QByteArray out;
+    connect(&session, &TerminalSession::output, this, [&out](const QByteArray& b) { out += b; });
+    QSignalSpy errors(&session, &TerminalSession::errorMessage);
+    session.attach();
+    QCOMPARE(session.state(), State::Connecting);
+    session.sendInput("echo kept-");
+    session.sendInput(QByteArray(70 * 1024, '#'));
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("INPUT_DROPPED"));
+    session.sendInput("$((5+5))\n");
+    QTRY_COMPARE_WITH_TIMEOUT(session.state(), State::Attached, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(out.contains("kept-10"), kWaitMs);
+    QVERIFY(!out.contains("##########"));
+    session.detach();
+    // Once detached, typing goes nowhere and is not kept for a later attach.
+    session.sendInput("echo lost-$((6+6))\n");
+    out.clear();
+    session.attach();
+    QTRY_COMPARE_WITH_TIMEOUT(session.state(), State::Attached, kWaitMs);
+    session.sendInput("echo marker-$((7+7))\n");
+    QTRY_VERIFY_WITH_TIMEOUT(out.contains("marker-14"), kWaitMs);
+    QVERIFY(!out.contains("lost-12"));
+    session.detach();
+}
+
 void TestTerminalSessions::reattachAfterADroppedConnection()
 {
     LIZ_REQUIRE_LIVE();
@@ -245,7 +278,10 @@ void TestTerminalSessions::reattachAfterADroppedConnection()
     QTRY_COMPARE_WITH_TIMEOUT(session.state(), State::Reconnecting, kWaitMs);
     QVERIFY(session.statusText().startsWith(QLatin1String("Connection lost")));
     QCOMPARE(session.reconnectAttempt(), 1);
+    // Typed while reconnecting: sent once attached again, not lost.
+    session.sendInput("echo typed-while-away-$((4+4))\n");
     QTRY_COMPARE_WITH_TIMEOUT(session.state(), State::Attached, kWaitMs);
+    QTRY_VERIFY_WITH_TIMEOUT(shown.contains("typed-while-away-8"), kWaitMs);
     QCOMPARE(replay.count(), 2);
     QCOMPARE(session.reconnectAttempt(), 0);
     // Cleared, then the server's replay: the earlier output once, not twice.

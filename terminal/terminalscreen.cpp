@@ -122,6 +122,13 @@ struct ScreenCallbacks
         case VTERM_PROP_MOUSE:
             s->m_mouseMode = TerminalScreen::MouseMode(val->number);
             break;
+        case VTERM_PROP_CURSORSHAPE:
+            s->m_cursorShape =
+                val->number == VTERM_PROP_CURSORSHAPE_UNDERLINE  ? TerminalScreen::CursorUnderline
+                : val->number == VTERM_PROP_CURSORSHAPE_BAR_LEFT ? TerminalScreen::CursorBar
+                                                                 : TerminalScreen::CursorBlock;
+            s->damageRow(s->m_cursorRow);
+            break;
         default:
             break;
         }
@@ -180,6 +187,14 @@ TerminalScreen::~TerminalScreen()
 void TerminalScreen::write(const char* bytes, size_t length)
 {
     vterm_input_write(m_vt, bytes, length);
+}
+
+void TerminalScreen::setFocused(bool focused)
+{
+    if (focused)
+        vterm_state_focus_in(m_state);
+    else
+        vterm_state_focus_out(m_state);
 }
 
 void TerminalScreen::resize(int rows, int cols)

@@ -26,6 +26,7 @@ public:
         std::function<void(const QString&)> title;
     };
     enum MouseMode { MouseOff, MouseClick, MouseDrag, MouseMove };
+    enum CursorShape { CursorBlock, CursorUnderline, CursorBar }; // DECSCUSR (CSI N SP q)
 
     TerminalScreen(int rows, int cols, int scrollbackLines = 10000);
     ~TerminalScreen();
@@ -38,6 +39,9 @@ public:
     void write(const char* bytes, size_t length);
     void resize(int rows, int cols);
     void reset(); // hard reset, scrollback cleared
+    // The widget gained or lost the keyboard: reported to the program (CSI I, CSI O) when it
+    // asked for focus events (DECSET 1004), as vim and tmux do.
+    void setFocused(bool focused);
 
     int rows() const { return m_rows; }
     int cols() const { return m_cols; }
@@ -52,6 +56,7 @@ public:
     bool isAltScreen() const { return m_alt; }
     bool reverseVideo() const { return m_reverseVideo; }
     MouseMode mouseMode() const { return m_mouseMode; }
+    CursorShape cursorShape() const { return m_cursorShape; }
     QString title() const { return m_title; }
 
     // Rows changed since the last clearDamage(); every row after a scroll.
@@ -99,6 +104,7 @@ private:
     bool m_cursorVisible = true;
     bool m_reverseVideo = false;
     MouseMode m_mouseMode = MouseOff;
+    CursorShape m_cursorShape = CursorBlock;
     QString m_title;
     std::vector<uint8_t> m_rowDamage;
     bool m_damaged = true;

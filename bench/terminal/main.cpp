@@ -3,6 +3,8 @@
 //     shown 80×24 view (offscreen): MB/s until the last byte is parsed and painted, and the
 //     longest event-loop stall meanwhile (a 1 ms timer's longest gap);
 //   - libvterm's state layer alone on the same bytes (no grid, no widget): the ceiling;
+//   - a full-screen repaint of 200x50 coloured text (median of 60), beside the same rows drawn
+//     with one QPainter::drawText each (text shaping, what a plain text widget pays);
 //   - memory per view: RSS growth of 10 views each holding 10,000 scrollback lines of 80
 //     columns, divided by 10.
 //
@@ -15,6 +17,9 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
 #include <cstdio>
 #include <unistd.h>
 #include <vterm.h>
@@ -136,6 +141,64 @@ double memoryPerView()
     return (rssMiB() - before) / 10;
 }
 
+struct PaintResult
+{
+    double viewMs = 0;
+    double drawTextMs = 0;
+};
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+PaintResult fullScreenPaint()
+{
+    ui::TerminalView view;
+    view.show();
+    QApplication::processEvents();
+    const QFontMetricsF metrics(view.font());
+    view.resize(int(metrics.horizontalAdvance(QLatin1Char('M')) * 200) + 40,
+                int(metrics.height() * 50) + 20);
+    QApplication::processEvents();
+    QByteArray screen = "\x1b[2J\x1b[H";
+    QList<QByteArray> rows;
+    for (int r = 0; r < view.rows(); ++r) {
+        QByteArray row;
+        while (row.size() < view.columns())
+            row += "src/file_" + QByteArray::number(r * 7 + row.size()) + ".cpp: warning ";
+        row = row.left(view.columns() - 1);
+        rows.append(row);
+        screen += "\x1b[" + QByteArray::number(31 + r % 7) + "m" + row.left(40) + "\x1b[0m" +
+                  row.mid(40) + (r + 1 < view.rows() ? "\r\n" : "");
+    }
+    view.feed(screen);
+    view.flush();
+    QApplication::processEvents();
+    std::vector<double> viewMs;
+    std::vector<double> drawTextMs;
+    QImage image(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    for (int i = 0; i < 60; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        view.viewport()->repaint();
+        viewMs.push_back(clock.nsecsElapsed() / 1e6);
+        clock.restart();
+        {
+            QPainter painter(&image);
+            painter.fillRect(image.rect(), Qt::black);
+            painter.setFont(view.font());
+            painter.setPen(Qt::white);
+            for (int r = 0; r < rows.size(); ++r)
+                painter.drawText(QPointF(2, 1 + metrics.ascent() + r * metrics.height()),
+                                 QString::fromLatin1(rows[r]));
+        }
+        drawTextMs.push_back(clock.nsecsElapsed() / 1e6);
+    }
+    return {median(viewMs), median(drawTextMs)};
+}
+
 void print(const bench::Figure& figure)
 {
     std::printf("%s\n", figure.line().c_str());
@@ -170,6 +233,13 @@ int main(int argc, char** argv)
                .value = result.stallMs,
                .target = 16});
     }
+    const PaintResult paint = fullScreenPaint();
+    print({.name = "terminal full-screen paint",
+           .statistic = "200x50, median of 60",
+           .unit = "ms",
+           .value = paint.viewMs,
+           .target = 16,
+           .reference = bench::Reference{"drawText per row, same text", paint.drawTextMs}});
     print({.name = "terminal memory per view",
            .statistic = "10 views, 10k x 80",
            .unit = "MiB",

@@ -10,6 +10,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
+#include <array>
 
 using lizard::ui::TerminalView;
 
@@ -203,6 +204,79 @@ private slots:
         QTest::keyClick(view, Qt::Key_Tab);
         QVERIFY(view->hasFocus());
         QCOMPARE(sent(input), QByteArray("\t"));
+    }
+
+    // Focus events go to a program that asked for them (DECSET 1004), and to no other.
+    void focusIsReportedWhenAsked()
+    {
+        QWidget window;
+        auto* view = new TerminalView(&window);
+        auto* other = new QWidget(&window);
+        other->setFocusPolicy(Qt::StrongFocus);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy input(view, &TerminalView::input);
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        other->setFocus();
+        QTRY_VERIFY(other->hasFocus());
+        QCOMPARE(sent(input), QByteArray()); // not asked: nothing
+        view->feed(esc("\\e[?1004h"));
+        view->flush();
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        other->setFocus();
+        QTRY_VERIFY(other->hasFocus());
+        QCOMPARE(sent(input), esc("\\e[I\\e[O"));
+        input.clear();
+        view->feed(esc("\\e[?1004l"));
+        view->flush();
+        view->setFocus();
+        QTRY_VERIFY(view->hasFocus());
+        QCOMPARE(sent(input), QByteArray());
+    }
+
+    // The cursor takes the shape a program sets (CSI N SP q), as vim's insert mode does; a
+    // reset gives the block back. Read from the pixels of the cursor's cell.
+    void cursorShapeFollowsTheProgram()
+    {
+        QTRY_VERIFY(m_view->hasFocus()); // a block is filled only with the focus
+        m_view->feed(esc("\\e[2J\\e[3;5H"));
+        m_view->flush();
+        const auto cursorPixels = [this] {
+            QCoreApplication::processEvents();
+            const QImage image = m_view->viewport()->grab().toImage();
+            const QRect cell = m_view->cellRect(2, 4);
+            const QColor cursor = m_view->cursorColor();
+            int left = 0, bottom = 0, all = 0;
+            for (int y = cell.top(); y <= cell.bottom(); ++y)
+                for (int x = cell.left(); x <= cell.right(); ++x) {
+                    if (image.pixelColor(x, y) != cursor)
+                        continue;
+                    ++all;
+                    left += x < cell.left() + 3;
+                    bottom += y > cell.bottom() - 3;
+                }
+            return std::array<int, 4>{all, left, bottom, cell.width() * cell.height()};
+        };
+        QCOMPARE(m_view->cursorShape(), TerminalView::CursorShape::Block);
+        auto px = cursorPixels();
+        QVERIFY2(px[0] > px[3] * 8 / 10, "a block fills its cell");
+        m_view->feed(esc("\\e[6 q")); // steady bar
+        m_view->flush();
+        QCOMPARE(m_view->cursorShape(), TerminalView::CursorShape::Bar);
+        px = cursorPixels();
+        QVERIFY(px[0] > 0);
+        QCOMPARE(px[1], px[0]);       // every cursor pixel at the cell's left edge
+        m_view->feed(esc("\\e[4 q")); // steady underline
+        m_view->flush();
+        QCOMPARE(m_view->cursorShape(), TerminalView::CursorShape::Underline);
+        px = cursorPixels();
+        QVERIFY(px[0] > 0);
+        QCOMPARE(px[2], px[0]);    // every cursor pixel at the cell's bottom
+        m_view->feed(esc("\\ec")); // RIS
+        m_view->flush();
+        QCOMPARE(m_view->cursorShape(), TerminalView::CursorShape::Block);
     }
 
     void bracketedPaste()

@@ -371,6 +371,18 @@ void TerminalView::applyFont()
     m_cellHeight = qCeil(metrics.height());
     m_ascent = qCeil(metrics.ascent());
     m_regular.clear();
+    QString printable;
+    for (char16_t c = 0x20; c < 0x7f; ++c)
+        printable += QChar(c);
+    for (int i = 0; i < 4; ++i) {
+        AsciiGlyphs& glyphs = m_ascii[i];
+        glyphs.raw = QRawFont::fromFont(m_fonts[i]);
+        const QList<quint32> indexes =
+            glyphs.raw.isValid() ? glyphs.raw.glyphIndexesForString(printable) : QList<quint32>();
+        glyphs.usable = indexes.size() == printable.size() && !indexes.contains(0u);
+        for (qsizetype k = 0; glyphs.usable && k < indexes.size(); ++k)
+            glyphs.index[0x20 + k] = indexes[k];
+    }
     updateGrid();
     viewport()->update();
 }
@@ -481,12 +493,16 @@ void TerminalView::inputMethodEvent(QInputMethodEvent* event)
 void TerminalView::focusInEvent(QFocusEvent* event)
 {
     QAbstractScrollArea::focusInEvent(event);
+    m_screen->setFocused(true);
+    emitPending();
     viewport()->update();
 }
 
 void TerminalView::focusOutEvent(QFocusEvent* event)
 {
     QAbstractScrollArea::focusOutEvent(event);
+    m_screen->setFocused(false);
+    emitPending();
     viewport()->update();
 }
 

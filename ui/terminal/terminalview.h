@@ -12,6 +12,9 @@
 #include <QElapsedTimer>
 #include <QFont>
 #include <QHash>
+#include <QList>
+#include <QPointF>
+#include <QRawFont>
 #include <QTimer>
 #include <deque>
 #include <memory>
@@ -57,6 +60,10 @@ public:
     Cell cellAt(int row, int col) const;
     int scrollbackLines() const;
     bool isAlternateScreen() const;
+    enum class CursorShape { Block, Underline, Bar }; // as the program set it (DECSCUSR)
+    CursorShape cursorShape() const;
+    QRect cellRect(int row, int col) const; // a screen cell, in the viewport's coordinates
+    QColor cursorColor() const;
 
     bool find(const QString& text, bool backwards = false);
     QString selectedText() const;
@@ -121,6 +128,8 @@ private:
     QRect rowRect(int viewportRow) const;
     void paintRow(QPainter& painter, int y, const terminal::GridCell* cells, int cols, qint64 line);
     bool regularGlyph(char32_t ch);
+    // Draws a run of printable ASCII from m_ascii; false (nothing drawn) if it cannot.
+    bool drawAscii(QPainter& painter, int face, QPointF origin, const QString& text);
     void paintCursor(QPainter& painter);
 
     // terminalview_mouse.cpp
@@ -162,6 +171,17 @@ private:
     int m_cellHeight = 16;
     int m_ascent = 12;
     QHash<char32_t, bool> m_regular;
+    // Printable ASCII is drawn as glyph runs at the grid's positions, without text shaping,
+    // which took most of a full screen's paint; per font of m_fonts, when it has every glyph.
+    struct AsciiGlyphs
+    {
+        QRawFont raw;
+        quint32 index[128] = {};
+        bool usable = false;
+    };
+    AsciiGlyphs m_ascii[4];
+    QList<quint32> m_runGlyphs; // scratch of paintRow
+    QList<QPointF> m_runPositions;
 
     Pos m_anchor, m_head;     // the cells where the drag began and is now
     Pos m_selStart, m_selEnd; // what is selected, end exclusive

@@ -6,6 +6,7 @@
 #include "ui/terminal/terminalview.h"
 
 #include <QFontMetricsF>
+#include <QGlyphRun>
 #include <QPaintEvent>
 #include <QPainter>
 
@@ -43,6 +44,30 @@ bool TerminalView::regularGlyph(char32_t ch)
         qAbs(metrics.horizontalAdvance(QString::fromUcs4(&ch, 1)) - m_cellWidth) < 0.05;
     m_regular.insert(ch, regular);
     return regular;
+}
+
+QRect TerminalView::cellRect(int row, int col) const
+{
+    const int x0 = qRound(kPadLeft + col * m_cellWidth);
+    return QRect(x0, rowRect(row).top(), qRound(kPadLeft + (col + 1) * m_cellWidth) - x0,
+                 m_cellHeight);
+}
+
+TerminalView::CursorShape TerminalView::cursorShape() const
+{
+    switch (m_screen->cursorShape()) {
+    case terminal::TerminalScreen::CursorUnderline:
+        return CursorShape::Underline;
+    case terminal::TerminalScreen::CursorBar:
+        return CursorShape::Bar;
+    default:
+        return CursorShape::Block;
+    }
+}
+
+QColor TerminalView::cursorColor() const
+{
+    return m_palette.cursor;
 }
 
 TerminalView::Pos TerminalView::cellAtPoint(const QPoint& point) const
@@ -128,10 +153,14 @@ void TerminalView::paintRow(QPainter& painter, int y, const GridCell* cells, int
         if (bg != plainBackground)
             painter.fillRect(QRect(x0, y, x1 - x0, m_cellHeight), bg);
         if (!blank) {
-            painter.setFont(m_fonts[(attr.flags & terminal::Bold ? 1 : 0) |
-                                    (attr.flags & terminal::Italic ? 2 : 0)]);
+            const int face =
+                (attr.flags & terminal::Bold ? 1 : 0) | (attr.flags & terminal::Italic ? 2 : 0);
             painter.setPen(fg);
-            painter.drawText(QPointF(kPadLeft + start * m_cellWidth, y + m_ascent), text);
+            const QPointF origin(kPadLeft + start * m_cellWidth, y + m_ascent);
+            if (!drawAscii(painter, face, origin, text)) {
+                painter.setFont(m_fonts[face]);
+                painter.drawText(origin, text);
+            }
         }
         if (attr.flags & (terminal::Underline | terminal::Strike)) {
             painter.setPen(fg);
@@ -141,6 +170,30 @@ void TerminalView::paintRow(QPainter& painter, int y, const GridCell* cells, int
                 painter.drawLine(x0, y + m_cellHeight / 2, x1 - 1, y + m_cellHeight / 2);
         }
     }
+}
+
+bool TerminalView::drawAscii(QPainter& painter, int face, QPointF origin, const QString& text)
+{
+    const AsciiGlyphs& glyphs = m_ascii[face];
+    if (!glyphs.usable)
+        return false;
+    m_runGlyphs.clear();
+    m_runPositions.clear();
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text.at(i).unicode();
+        if (c >= 0x7f || c < 0x20)
+            return false;
+        if (c == u' ')
+            continue;
+        m_runGlyphs.append(glyphs.index[c]);
+        m_runPositions.append(QPointF(i * m_cellWidth, 0));
+    }
+    QGlyphRun run;
+    run.setRawFont(glyphs.raw);
+    run.setGlyphIndexes(m_runGlyphs);
+    run.setPositions(m_runPositions);
+    painter.drawGlyphRun(origin, run);
+    return true;
 }
 
 void TerminalView::paintCursor(QPainter& painter)
@@ -158,6 +211,18 @@ void TerminalView::paintCursor(QPainter& painter)
                      qRound(kPadLeft + (col + width) * m_cellWidth) -
                          qRound(kPadLeft + col * m_cellWidth),
                      m_cellHeight);
+    // The shape a program asked for (vim's insert mode: a bar); a thin one stays filled when
+    // the view has no focus, since its outline would be the same line.
+    const int thickness = std::max(2, m_cellHeight / 8);
+    if (m_screen->cursorShape() == terminal::TerminalScreen::CursorBar) {
+        painter.fillRect(QRect(rect.left(), y, thickness, m_cellHeight), m_palette.cursor);
+        return;
+    }
+    if (m_screen->cursorShape() == terminal::TerminalScreen::CursorUnderline) {
+        painter.fillRect(QRect(rect.left(), y + m_cellHeight - thickness, rect.width(), thickness),
+                         m_palette.cursor);
+        return;
+    }
     if (!hasFocus()) {
         painter.setPen(m_palette.cursor);
         painter.setBrush(Qt::NoBrush);

@@ -1,5 +1,7 @@
 #include "terminal/terminalscreen.h"
 
+#include "terminal/terminalreflow.h"
+
 #include <algorithm>
 #include <cstring>
 #include <vterm.h>
@@ -38,6 +40,8 @@ struct ScreenCallbacks
     static int movecursor(VTermPos pos, VTermPos old, int visible, void* user)
     {
         TerminalScreen* s = self(user);
+        if (s->m_wrapCandidate && (pos.row != s->m_wrapRow || pos.col != s->m_cols - 1))
+            s->m_wrapCandidate = false;
         s->damageRow(old.row);
         s->m_cursorRow = pos.row;
         s->m_cursorCol = pos.col;
@@ -143,8 +147,10 @@ struct ScreenCallbacks
     static int resize(int rows, int cols, VTermPos* delta, void* user)
     {
         int rowDelta = 0;
-        self(user)->resizeGrids(rows, cols, &rowDelta);
+        int colDelta = 0;
+        self(user)->resizeGrids(rows, cols, &rowDelta, &colDelta);
         delta->row = rowDelta;
+        delta->col = colDelta;
         return 1;
     }
     static int setlineinfo(int, const VTermLineInfo*, const VTermLineInfo*, void*) { return 1; }
@@ -163,13 +169,8 @@ struct ScreenCallbacks
 TerminalScreen::TerminalScreen(int rows, int cols, int scrollbackLines)
     : m_rows(std::max(1, rows)), m_cols(std::max(1, cols)), m_scrollback(scrollbackLines)
 {
-    for (Grid& g : m_grids) {
-        g.cells.assign(size_t(m_rows) * m_cols, GridCell());
-        g.extent.assign(m_rows, 0);
-        g.map.resize(m_rows);
-        for (int r = 0; r < m_rows; ++r)
-            g.map[r] = r;
-    }
+    for (Grid& g : m_grids)
+        g = blankGrid(m_rows, m_cols);
     m_rowDamage.assign(m_rows, 1);
     m_vt = vterm_new(m_rows, m_cols);
     vterm_set_utf8(m_vt, 1);
@@ -209,10 +210,9 @@ void TerminalScreen::reset()
 {
     vterm_state_reset(m_state, 1);
     setAltScreen(false);
-    for (Grid& g : m_grids) {
-        std::fill(g.cells.begin(), g.cells.end(), GridCell());
-        std::fill(g.extent.begin(), g.extent.end(), 0);
-    }
+    for (Grid& g : m_grids)
+        g = blankGrid(m_rows, m_cols);
+    m_wrapCandidate = false;
     m_scrollback.clear();
     m_title.clear();
     m_cursorVisible = true;
@@ -265,6 +265,10 @@ void TerminalScreen::putGlyph(const uint32_t* chars, int width, bool protectedCe
 {
     if (r < 0 || r >= m_rows || c < 0 || c >= m_cols)
         return;
+    if (c == 0 && m_wrapCandidate && r == m_wrapRow + 1)
+        active().wrapped[physical(m_wrapRow)] = 1;
+    m_wrapCandidate = c + std::max(1, width) >= m_cols;
+    m_wrapRow = r;
     GridCell* line = rowPtr(r);
     // Overwriting half of a wide character blanks its other half.
     if (line[c].width == 0 && c > 0)
@@ -293,6 +297,7 @@ void TerminalScreen::clearRow(int r, const CellAttr& pen)
 {
     GridCell* line = rowPtr(r);
     uint16_t& extent = extentOf(r);
+    active().wrapped[physical(r)] = 0;
     if (pen.bg == kDefaultColor) {
         std::fill(line, line + extent, GridCell());
         extent = 0;
@@ -304,7 +309,7 @@ void TerminalScreen::clearRow(int r, const CellAttr& pen)
 
 void TerminalScreen::pushRow(int r)
 {
-    m_scrollback.push(rowPtr(r), extentOf(r));
+    m_scrollback.push(rowPtr(r), extentOf(r), active().wrapped[physical(r)] != 0);
 }
 
 void TerminalScreen::scrollRect(int top, int bottom, int left, int right, int down, int rightward)
@@ -315,6 +320,12 @@ void TerminalScreen::scrollRect(int top, int bottom, int left, int right, int do
         // scrollback (also with a scroll region from row 0, as apt's progress bar sets).
         const int n = std::min(std::abs(down), height);
         std::vector<int>& map = active().map;
+        // A wrap in progress follows its row up; any other scroll ends it.
+        if (m_wrapCandidate && (down < 0 || m_wrapRow < top || m_wrapRow >= bottom))
+            m_wrapCandidate = false;
+        m_wrapRow -= n;
+        if (m_wrapRow < top)
+            m_wrapCandidate = false;
         if (down > 0) {
             for (int i = 0; i < n; ++i) {
                 if (top == 0 && !m_alt)
@@ -332,6 +343,7 @@ void TerminalScreen::scrollRect(int top, int bottom, int left, int right, int do
         m_damaged = true;
         return;
     }
+    m_wrapCandidate = false;
     VTermRect rect{top, bottom, left, right};
     vterm_scroll_rect(rect, down, rightward, &ScreenCallbacks::moverect, &ScreenCallbacks::erase,
                       this);
@@ -368,6 +380,8 @@ void TerminalScreen::erase(int top, int bottom, int left, int right, bool select
             line[right] = blankCell(line[right].attr);
         uint16_t& extent = extentOf(r);
         const int end = std::min(right, m_cols);
+        if (end >= m_cols)
+            active().wrapped[physical(r)] = 0; // the text no longer reaches the margin
         if (!selective && m_pen.bg == kDefaultColor && end >= extent) {
             std::fill(line + left, line + std::max(left, int(extent)), GridCell());
             extent = uint16_t(std::min(int(extent), left));
@@ -392,22 +406,42 @@ void TerminalScreen::setAltScreen(bool on)
         Grid& g = m_grids[1];
         std::fill(g.cells.begin(), g.cells.end(), blankCell(m_pen));
         std::fill(g.extent.begin(), g.extent.end(), uint16_t(m_pen.bg ? m_cols : 0));
+        std::fill(g.wrapped.begin(), g.wrapped.end(), 0);
     }
+    m_wrapCandidate = false;
     damageAll();
 }
 
-void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta)
+TerminalScreen::Grid TerminalScreen::blankGrid(int rows, int cols)
 {
+    Grid g;
+    g.cells.assign(size_t(rows) * cols, GridCell());
+    g.extent.assign(rows, 0);
+    g.wrapped.assign(rows, 0);
+    g.map.resize(rows);
+    for (int r = 0; r < rows; ++r)
+        g.map[r] = r;
+    return g;
+}
+
+bool TerminalScreen::atPhantom() const
+{
+    return m_wrapCandidate && m_wrapRow == m_cursorRow && m_cursorCol == m_cols - 1;
+}
+
+void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta, int* cursorColDelta)
+{
+    // A new width wraps the primary screen's lines again. Full-screen programs on the
+    // alternate screen draw theirs anew on SIGWINCH, so that one is only cut or padded.
+    if (cols != m_cols && !m_alt) {
+        reflowPrimary(rows, cols, cursorRowDelta, cursorColDelta);
+        return;
+    }
     for (int index = 0; index < 2; ++index) {
         Grid& old = m_grids[index];
         const bool activeGrid = index == int(m_alt);
         const bool primary = index == 0 && !m_alt;
-        Grid g;
-        g.cells.assign(size_t(rows) * cols, GridCell());
-        g.extent.assign(rows, 0);
-        g.map.resize(rows);
-        for (int r = 0; r < rows; ++r)
-            g.map[r] = r;
+        Grid g = blankGrid(rows, cols);
         // Shrinking: blank rows below the cursor go first, then rows off the top (into the
         // scrollback on the primary screen) so the cursor stays on screen.
         int dropTop = 0;
@@ -423,7 +457,7 @@ void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta)
             for (int r = 0; r < dropTop; ++r) {
                 if (primary)
                     m_scrollback.push(&old.cells[size_t(old.map[r]) * m_cols],
-                                      old.extent[old.map[r]]);
+                                      old.extent[old.map[r]], old.wrapped[old.map[r]] != 0);
             }
         }
         // Growing the primary screen brings lines back from the scrollback above it.
@@ -432,13 +466,15 @@ void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta)
             popped = std::min(rows - m_rows, m_scrollback.size());
             std::vector<GridCell> line(m_cols);
             for (int i = popped - 1; i >= 0; --i) {
-                m_scrollback.pop(line.data(), m_cols);
+                bool wrapped = false;
+                m_scrollback.pop(line.data(), m_cols, &wrapped);
                 const int n = std::min(cols, m_cols);
                 std::copy(line.begin(), line.begin() + n, g.cells.begin() + size_t(i) * cols);
                 int extent = n;
                 while (extent > 0 && line[extent - 1].ch == 0 && line[extent - 1].attr.bg == 0)
                     --extent;
                 g.extent[i] = uint16_t(extent);
+                g.wrapped[i] = wrapped;
             }
         }
         keep = std::min(rows - popped, m_rows - dropTop);
@@ -450,11 +486,78 @@ void TerminalScreen::resizeGrids(int rows, int cols, int* cursorRowDelta)
             if (n < m_cols && n > 0 && dst[n - 1].width == 2)
                 dst[n - 1] = blankCell(dst[n - 1].attr);
             g.extent[popped + r] = std::min<uint16_t>(old.extent[from], uint16_t(n));
+            g.wrapped[popped + r] = old.wrapped[from];
         }
-        if (activeGrid)
+        if (activeGrid) {
             *cursorRowDelta = popped - dropTop;
+            m_wrapRow += popped - dropTop;
+        }
         old = std::move(g);
     }
+    m_rows = rows;
+    m_cols = cols;
+    m_rowDamage.assign(rows, 1);
+    damageAll();
+}
+
+void TerminalScreen::reflowPrimary(int rows, int cols, int* cursorRowDelta, int* cursorColDelta)
+{
+    // Every line, from the oldest of the scrollback to the last on screen that holds text or
+    // the cursor, as rows of their written cells.
+    Grid& old = m_grids[0];
+    const int kept = m_scrollback.size();
+    std::vector<ReflowRow> lines;
+    lines.reserve(size_t(kept + m_rows));
+    std::vector<GridCell> buffer;
+    for (int i = 0; i < kept; ++i) {
+        const ScrollbackLine& line = m_scrollback.line(i);
+        buffer.resize(size_t(line.cells()));
+        m_scrollback.cellsOf(i, buffer.data(), line.cells());
+        lines.push_back({buffer, line.wrapped});
+    }
+    int last = m_cursorRow;
+    for (int r = m_rows - 1; r > m_cursorRow; --r) {
+        if (old.extent[old.map[r]] != 0) {
+            last = r;
+            break;
+        }
+    }
+    for (int r = 0; r <= last; ++r) {
+        const GridCell* cells = &old.cells[size_t(old.map[r]) * m_cols];
+        lines.push_back({std::vector<GridCell>(cells, cells + old.extent[old.map[r]]),
+                         old.wrapped[old.map[r]] != 0});
+    }
+    // The cursor past a glyph in the last column stands after it, where the next one goes.
+    const bool phantom = atPhantom();
+    ReflowPoint cursor{kept + m_cursorRow, m_cursorCol + (phantom ? 1 : 0)};
+    ReflowPoint screenTop{kept, 0};
+    std::vector<ReflowRow> wrapped = reflowRows(lines, cols, {&cursor, &screenTop});
+
+    // The screen starts where its first row went, lower if the cursor would be off it, higher
+    // (lines back from the scrollback) when it grew taller.
+    int top = screenTop.row;
+    top -= std::min(top, std::max(0, rows - m_rows));
+    if (cursor.row - top >= rows)
+        top = cursor.row - rows + 1;
+    m_scrollback.clear();
+    for (int i = 0; i < top; ++i)
+        m_scrollback.push(wrapped[i].cells.data(), int(wrapped[i].cells.size()),
+                          wrapped[i].wrapped);
+    Grid g = blankGrid(rows, cols);
+    for (int r = 0; r < rows && top + r < int(wrapped.size()); ++r) {
+        const ReflowRow& row = wrapped[size_t(top + r)];
+        std::copy(row.cells.begin(), row.cells.end(), g.cells.begin() + long(r) * cols);
+        g.extent[r] = uint16_t(row.cells.size());
+        g.wrapped[r] = row.wrapped;
+    }
+    m_grids[0] = std::move(g);
+    m_grids[1] = blankGrid(rows, cols);
+    // libvterm moves a cursor at the phantom column one on by itself when the new width has
+    // room after it; the deltas are from where it will stand.
+    const int fromCol = m_cursorCol + (phantom && m_cursorCol < cols - 1 ? 1 : 0);
+    *cursorRowDelta = (cursor.row - top) - m_cursorRow;
+    *cursorColDelta = cursor.col - fromCol;
+    m_wrapCandidate = false;
     m_rows = rows;
     m_cols = cols;
     m_rowDamage.assign(rows, 1);

@@ -48,6 +48,7 @@ public:
     const GridCell* row(int r) const { return &grid()[physical(r) * m_cols]; }
     const GridCell& cell(int r, int c) const { return row(r)[c]; }
     QString rowText(int r) const; // trailing blanks trimmed
+    bool rowWrapped(int r) const { return m_grids[m_alt].wrapped[physical(r)] != 0; }
     const TerminalScrollback& scrollback() const { return m_scrollback; }
 
     int cursorRow() const { return m_cursorRow; }
@@ -70,6 +71,7 @@ private:
         std::vector<GridCell> cells;  // rows × cols, by physical row
         std::vector<uint16_t> extent; // per physical row: cells from the left that may show
         std::vector<int> map;         // screen row -> physical row; a scroll rotates this only
+        std::vector<uint8_t> wrapped; // per physical row: its text ran on into the next row
     };
     friend struct ScreenCallbacks;
 
@@ -87,7 +89,10 @@ private:
     void erase(int top, int bottom, int left, int right, bool selective);
     void clearRow(int r, const CellAttr& pen);
     void setAltScreen(bool on);
-    void resizeGrids(int rows, int cols, int* cursorRowDelta);
+    void resizeGrids(int rows, int cols, int* cursorRowDelta, int* cursorColDelta);
+    void reflowPrimary(int rows, int cols, int* cursorRowDelta, int* cursorColDelta);
+    static Grid blankGrid(int rows, int cols);
+    bool atPhantom() const; // the cursor sits past a glyph written in the last column
     void pushRow(int r);
 
     VTerm* m_vt = nullptr;
@@ -106,6 +111,11 @@ private:
     MouseMode m_mouseMode = MouseOff;
     CursorShape m_cursorShape = CursorBlock;
     QString m_title;
+    // Soft wraps, which libvterm 0.1 does not report: a glyph written in the last column makes
+    // its row a candidate; the next glyph at column 0 of the row below, with no cursor move
+    // between (a CR LF moves it), marks the row wrapped.
+    bool m_wrapCandidate = false;
+    int m_wrapRow = 0;
     std::vector<uint8_t> m_rowDamage;
     bool m_damaged = true;
     bool m_allDamaged = true;

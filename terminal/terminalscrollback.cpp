@@ -40,9 +40,9 @@ const ScrollbackLine& TerminalScrollback::line(int index) const
     return m_lines[(m_head + index) % m_capacity];
 }
 
-void TerminalScrollback::push(const GridCell* cells, int count)
+void TerminalScrollback::push(const GridCell* cells, int count, bool wrapped)
 {
-    while (count > 0 && invisibleTail(cells[count - 1]))
+    while (!wrapped && count > 0 && invisibleTail(cells[count - 1]))
         --count;
     ScrollbackLine* slot;
     if (m_count < m_capacity) {
@@ -58,6 +58,7 @@ void TerminalScrollback::push(const GridCell* cells, int count)
     }
     slot->runs.clear();
     slot->offsets.clear();
+    slot->wrapped = wrapped;
     // Runs are recorded only where the attributes change; a line in default attributes
     // throughout has none.
     std::vector<ScrollbackRun>& runs = slot->runs;
@@ -142,11 +143,13 @@ void TerminalScrollback::cellsOf(int index, GridCell* cells, int cols) const
     }
 }
 
-bool TerminalScrollback::pop(GridCell* cells, int cols)
+bool TerminalScrollback::pop(GridCell* cells, int cols, bool* wrapped)
 {
     if (m_count == 0)
         return false;
     cellsOf(m_count - 1, cells, cols);
+    if (wrapped != nullptr)
+        *wrapped = line(m_count - 1).wrapped;
     --m_count;
     return true;
 }

@@ -22,6 +22,7 @@ struct ScrollbackLine
     QString text;                    // one entry per cell; a blank cell is a space
     std::vector<ScrollbackRun> runs; // empty: the whole text in default attributes
     std::vector<uint16_t> offsets;   // start of each cell in text (+ end); empty: 1 unit/cell
+    bool wrapped = false;            // the terminal wrapped it: the next line continues it
     int cells() const { return offsets.empty() ? int(text.size()) : int(offsets.size()) - 1; }
     // Text of cells [from, to), clamped to the line.
     QString cellText(int from, int to) const;
@@ -41,11 +42,12 @@ public:
     qint64 dropped() const { return m_dropped; }
     const ScrollbackLine& line(int index) const; // 0 is the oldest kept line
 
-    void push(const GridCell* cells, int count);
+    // A wrapped line keeps its trailing blanks: they are text between two words.
+    void push(const GridCell* cells, int count, bool wrapped = false);
     // Line `index` as `cols` grid cells (cut or padded with blanks).
     void cellsOf(int index, GridCell* cells, int cols) const;
     // Gives the newest line back as `cols` cells (padded with blanks); false when empty.
-    bool pop(GridCell* cells, int cols);
+    bool pop(GridCell* cells, int cols, bool* wrapped = nullptr);
     void clear();
 
 private:

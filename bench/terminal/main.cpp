@@ -5,6 +5,7 @@
 //   - libvterm's state layer alone on the same bytes (no grid, no widget): the ceiling;
 //   - a full-screen repaint of 200x50 coloured text (median of 60), beside the same rows drawn
 //     with one QPainter::drawText each (text shaping, what a plain text widget pays);
+//   - a reflow: 10,000 lines of scrollback and the screen wrapped again at a new width;
 //   - memory per view: RSS growth of 10 views each holding 10,000 scrollback lines of 80
 //     columns, divided by 10.
 //
@@ -12,6 +13,7 @@
 
 #include "console/stallmeter.h"
 #include "figure.h"
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QApplication>
@@ -199,6 +201,30 @@ PaintResult fullScreenPaint()
     return {median(viewMs), median(drawTextMs)};
 }
 
+// Milliseconds to wrap a full scrollback of long lines (160 characters, two rows at 80
+// columns) again at 100 columns, then back at 80; the median of 5 such resizes.
+double reflowMs()
+{
+    terminal::TerminalScreen screen(24, 80, 10000);
+    QByteArray lines;
+    for (int i = 0; i < 5100; ++i) {
+        QByteArray line = QByteArray::number(i).rightJustified(6, '0') + " ";
+        while (line.size() < 160)
+            line += "lorem ipsum dolor sit amet ";
+        lines += line.left(160) + "\r\n";
+    }
+    for (qsizetype at = 0; at < lines.size(); at += 16384)
+        screen.write(lines.constData() + at, size_t(std::min<qsizetype>(16384, lines.size() - at)));
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        screen.resize(24, i % 2 == 0 ? 100 : 80);
+        ms.push_back(clock.nsecsElapsed() / 1e6);
+    }
+    return median(ms);
+}
+
 void print(const bench::Figure& figure)
 {
     std::printf("%s\n", figure.line().c_str());
@@ -240,6 +266,12 @@ int main(int argc, char** argv)
            .value = paint.viewMs,
            .target = 16,
            .reference = bench::Reference{"drawText per row, same text", paint.drawTextMs}});
+    print({.name = "terminal reflow",
+           .statistic = "10k lines, median of 5",
+           .unit = "ms",
+           .value = reflowMs(),
+           .hasTarget = false,
+           .note = "80 <-> 100 columns"});
     print({.name = "terminal memory per view",
            .statistic = "10 views, 10k x 80",
            .unit = "MiB",

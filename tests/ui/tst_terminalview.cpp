@@ -2,6 +2,7 @@
 // colours, wide characters, the alternate screen, the title), and the bytes that keys,
 // pastes and clicks send back to the program.
 #include "support/screenshot.h"
+#include "terminal/terminalscreen.h"
 #include "ui/terminal/terminalview.h"
 
 #include <QApplication>
@@ -345,6 +346,74 @@ private slots:
         QTRY_COMPARE(m_view->rows(), before.height());
         QCOMPARE(m_view->scrollbackLines(), sbBefore);
         QCOMPARE(m_view->lineText(m_view->rows() - 2), "line 60");
+    }
+
+    // A new width wraps the lines again: rows the terminal wrapped join, rows ended by a line
+    // feed stay apart, the cursor keeps its place in its line, the scrollback too.
+    void reflowOnANewWidth()
+    {
+        using lizard::terminal::TerminalScreen;
+        TerminalScreen s(5, 10, 100);
+        const auto write = [&s](const QByteArray& b) { s.write(b.constData(), size_t(b.size())); };
+        write("abcdefghijKLMNO\r\nxy");
+        QCOMPARE(s.rowText(0), QStringLiteral("abcdefghij"));
+        QVERIFY(s.rowWrapped(0));
+        QVERIFY(!s.rowWrapped(1));
+        s.resize(5, 20);
+        QCOMPARE(s.rowText(0), QStringLiteral("abcdefghijKLMNO"));
+        QCOMPARE(s.rowText(1), QStringLiteral("xy"));
+        QCOMPARE(s.cursorRow(), 1);
+        QCOMPARE(s.cursorCol(), 2);
+        write("Z");
+        QCOMPARE(s.rowText(1), QStringLiteral("xyZ"));
+        s.resize(5, 4); // abcd efgh ijKL MNO xyZ
+        QCOMPARE(s.rowText(0), QStringLiteral("abcd"));
+        QCOMPARE(s.rowText(2), QStringLiteral("ijKL"));
+        QCOMPARE(s.rowText(3), QStringLiteral("MNO"));
+        QCOMPARE(s.rowText(4), QStringLiteral("xyZ"));
+        QCOMPARE(s.cursorRow(), 4);
+        QCOMPARE(s.cursorCol(), 3);
+        write("!");
+        QCOMPARE(s.rowText(4), QStringLiteral("xyZ!"));
+        s.resize(5, 10);
+        QCOMPARE(s.rowText(0), QStringLiteral("abcdefghij"));
+        QCOMPARE(s.rowText(1), QStringLiteral("KLMNO"));
+        QCOMPARE(s.rowText(2), QStringLiteral("xyZ!"));
+        QCOMPARE(s.scrollback().size(), 0);
+
+        // Narrower than the screen holds: the first rows go to the scrollback, still one line.
+        s.resize(5, 3); // abc def ghi jKL MNO xyZ ! -> 7 rows, 2 in the scrollback
+        QCOMPARE(s.scrollback().size(), 2);
+        QCOMPARE(s.scrollback().line(0).text, QStringLiteral("abc"));
+        QVERIFY(s.scrollback().line(0).wrapped);
+        QCOMPARE(s.rowText(4), QStringLiteral("!"));
+        s.resize(5, 30);
+        QCOMPARE(s.scrollback().size(), 0);
+        QCOMPARE(s.rowText(0), QStringLiteral("abcdefghijKLMNO"));
+        QCOMPARE(s.rowText(1), QStringLiteral("xyZ!"));
+
+        // The cursor after a glyph in the last column (the pending wrap).
+        TerminalScreen p(3, 5, 100);
+        p.write("12345", 5);
+        p.resize(3, 8);
+        p.write("6", 1);
+        QCOMPARE(p.rowText(0), QStringLiteral("123456"));
+        TerminalScreen q(3, 5, 100);
+        q.write("abcde", 5);
+        q.resize(3, 3);
+        q.write("f", 1);
+        QCOMPARE(q.rowText(0), QStringLiteral("abc"));
+        QCOMPARE(q.rowText(1), QStringLiteral("def"));
+
+        // A full-screen program's alternate screen is not reflowed; the primary waits for it.
+        TerminalScreen alt(3, 10, 100);
+        const QByteArray text = "0123456789ab\x1b[?1049h\x1b[Hfull";
+        alt.write(text.constData(), size_t(text.size()));
+        alt.resize(3, 5);
+        QCOMPARE(alt.rowText(0), QStringLiteral("full"));
+        const QByteArray leave = "\x1b[?1049l";
+        alt.write(leave.constData(), size_t(leave.size()));
+        QCOMPARE(alt.rowText(0), QStringLiteral("01234")); // cut, as before reflow existed
     }
 
     void scrollbackKeepsAttributesAndWideCharacters()

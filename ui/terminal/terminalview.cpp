@@ -393,6 +393,8 @@ void TerminalView::updateGrid()
     const int cols = std::max(2, int((area.width() - 4) / m_cellWidth));
     const int rows = std::max(1, (area.height() - 2) / m_cellHeight);
     if (cols != m_screen->cols() || rows != m_screen->rows()) {
+        if (cols != m_screen->cols())
+            m_hasSelection = false; // the lines wrap anew: the selected cells are elsewhere
         m_screen->resize(rows, cols);
         emitPending();
         syncScrollBar();

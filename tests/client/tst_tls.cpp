@@ -1,6 +1,7 @@
 // The cloud path, offline: the client library over https:// through nginx (TLS, HTTP/2) in
 // front of a real lizard-local, with certificate verification on and a test CA configured per
-// connection. Sandbox, streaming exec, 5 MB upload and download, runCode; then the clear errors
+// connection. Sandbox, streaming exec, 5 MB upload and download, runCode, a terminal over wss://
+// (direct and through a proxy's tunnel); then the clear errors
 // for an untrusted certificate and a wrong host name, an HTTPS proxy (CONNECT) and NO_PROXY, and
 // a stream that ends with an error, not a hang, when nginx dies.
 //
@@ -47,6 +48,7 @@ private slots:
     void fastStreamPausesAndResumes();
     void uploadAndDownload5MB();
     void runCodeOverHttps();
+    void terminalOverWss();
     void caFromEnvironment();
     void noCaMeansUntrusted();
     void unreadableCaFile();
@@ -251,6 +253,58 @@ void TestTls::runCodeOverHttps()
              run->hasFailed() ? qPrintable(run->failure()->toDisplayString()) : "");
     QVERIFY(run->execution().success());
     QCOMPARE(run->execution().text(), QStringLiteral("2"));
+}
+
+// A terminal's WebSocket through the TLS front (HTTP/1.1 upgrade inside TLS), then through an
+// HTTP proxy's CONNECT tunnel: keys go in, the shell's output comes out, the certificate is
+// verified on both ways.
+void TestTls::terminalOverWss()
+{
+    QVERIFY(!m_sandbox.isEmpty());
+    CreateTerminalRequest req;
+    req.shellCmd = QStringLiteral("/bin/sh");
+    ApiWaiter<TerminalInfo> made;
+    m_api->createTerminal(m_sandbox, req, nullptr, made.done());
+    LIZ_AWAIT_OK(made);
+    const QString tid = made.value().terminalId;
+    // Typed "echo MARKER-$((2+3))" comes back as MARKER-5 (the echoed line has no "-5").
+    const auto typeAndSee = [&](LizardApi& api, const QByteArray& marker) {
+        std::unique_ptr<TerminalLink> link(api.attachTerminal(m_sandbox, tid, false));
+        QByteArray out;
+        std::optional<ApiError> failed;
+        connect(link.get(), &TerminalLink::output, this, [&out](const QByteArray& b) { out += b; });
+        connect(link.get(), &TerminalLink::disconnected, this,
+                [&failed](const ApiError& e) { failed = e; });
+        if (!waitUntil([&] { return link->isAttached() || failed; }, 30000) || failed) {
+            qWarning().noquote() << "attach:" << (failed ? failed->toDisplayString() : "no hello");
+            return false;
+        }
+        link->sendInput("echo " + marker + "-$((2+3))\n");
+        const QByteArray expected = marker + "-5";
+        const bool seen = waitUntil([&] { return out.contains(expected); }, 30000);
+        if (!seen)
+            qWarning().noquote() << "output so far:" << out;
+        link->detach();
+        return seen;
+    };
+    QVERIFY(typeAndSee(*m_api, "over-wss"));
+    QTRY_VERIFY(m_front.accessLog().contains(
+        QStringLiteral("HTTP/1.1 GET /api/sandboxes/%1/terminals/%2/attach 101")
+            .arg(m_sandbox, tid)
+            .toUtf8()));
+
+    lizard::test::ConnectProxy proxy;
+    QVERIFY(proxy.listen());
+    proxy.addHost(kHost, QStringLiteral("127.0.0.1"));
+    qputenv("https_proxy", proxy.url().toUtf8());
+    const auto restore = qScopeGuard([] { qunsetenv("https_proxy"); });
+    auto viaProxy = makeApi(m_front.caFile());
+    QVERIFY(typeAndSee(*viaProxy, "via-proxy"));
+    QCOMPARE(proxy.connects(), QStringList{QStringLiteral("%1:%2").arg(kHost).arg(m_front.port())});
+
+    ApiWaiter<Unit> closed;
+    m_api->closeTerminal(m_sandbox, tid, nullptr, closed.done());
+    LIZ_AWAIT_OK(closed);
 }
 
 // No CA in the connection: LIZARD_CA_BUNDLE is the fallback.

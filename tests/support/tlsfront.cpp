@@ -95,7 +95,8 @@ bool TlsFront::writeConfig(int backendPort)
         location / {
             proxy_pass http://127.0.0.1:%4;
             proxy_http_version 1.1;
-            proxy_set_header Connection "";
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
             proxy_buffering off;
             proxy_request_buffering off;
             proxy_read_timeout 600s;
@@ -123,6 +124,12 @@ http {
     uwsgi_temp_path %1/uwsgi;
     scgi_temp_path %1/scgi;
     client_max_body_size 0;
+    # WebSocket upgrades (a terminal's attach) pass as a reverse proxy must pass them; every
+    # other request keeps its keep-alive connection to the backend.
+    map $http_upgrade $connection_upgrade {
+        default upgrade;
+        '' '';
+    }
 %2}
 )")
                              .arg(d, servers);

@@ -7,7 +7,8 @@
 //   port():          certificate for hostName(), signed by the test CA (caFile())
 //   otherHostPort(): certificate for another host name, signed by the same CA
 //
-// Both proxy to the backend with buffering off both ways, so SSE streams and uploads stream.
+// Both proxy to the backend with buffering off both ways, so SSE streams and uploads stream,
+// and pass WebSocket upgrades (over HTTP/1.1: nginx proxies no WebSocket over HTTP/2).
 
 #include <QProcess>
 #include <QString>

@@ -515,20 +515,23 @@ private slots:
         big.reserve(10 * 1024 * 1024 + 100);
         for (int i = 0; big.size() < 10 * 1024 * 1024; ++i)
             big += "\x1b[32m" + QByteArray::number(i) + "\x1b[0m some output of a busy program\r\n";
-        QElapsedTimer clock;
-        clock.start();
+        // feed() queues: most of the bytes are still waiting when it returns, so the call
+        // cannot have parsed them in place (bench_terminalview prints how long slices take).
         m_view->feed(big);
-        QVERIFY2(clock.elapsed() < 20, qPrintable(QString::number(clock.elapsed())));
-        QVERIFY(m_view->pendingBytes() > 0);
-        // The event loop keeps turning while the bytes are parsed in slices.
-        QElapsedTimer turn;
-        turn.start();
-        qint64 longest = 0;
+        QVERIFY2(m_view->pendingBytes() > big.size() / 2,
+                 qPrintable(QString::number(m_view->pendingBytes())));
+        // The event loop keeps turning while the bytes are parsed in slices: each turn takes
+        // a bounded bite (a time budget, so a slow host takes smaller bites) and every turn
+        // makes progress. How long a turn takes is bench_terminalview's figure, not a test's.
+        qint64 before = m_view->pendingBytes();
         for (int i = 0; i < 20 && m_view->pendingBytes() > 0; ++i) {
             QCoreApplication::processEvents();
-            longest = std::max(longest, turn.restart());
+            const qint64 now = m_view->pendingBytes();
+            QVERIFY2(now < before, qPrintable(QString("turn %1 parsed nothing").arg(i)));
+            QVERIFY2(before - now < 2 * 1024 * 1024,
+                     qPrintable(QString("turn %1 parsed %2 bytes").arg(i).arg(before - now)));
+            before = now;
         }
-        QVERIFY2(longest < 100, qPrintable(QString::number(longest)));
         m_view->flush();
         QCOMPARE(m_view->pendingBytes(), 0);
         QVERIFY(m_view->lineText(m_view->rows() - 2).endsWith("some output of a busy program"));

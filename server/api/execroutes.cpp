@@ -24,6 +24,46 @@ namespace {
 constexpr std::array<const char*, 7> kSignals{"SIGTERM", "SIGKILL", "SIGINT", "SIGHUP",
                                               "SIGQUIT", "SIGUSR1", "SIGUSR2"};
 
+struct SignalTarget
+{
+    store::SandboxPtr sandbox;
+    int64_t pid = 0;
+    std::string signal;
+    bool tree = false;
+};
+
+// The body of a signal call, `{pid, signal?, tree?}`, checked; replies and returns nothing
+// when the sandbox or the body is wrong.
+std::optional<SignalTarget> signalTarget(sandboxes::SandboxManager& mgr, const ExPtr& ex,
+                                         const std::string& id)
+{
+    auto checked = sandboxAndBody(mgr, ex, id, SandboxNeed::Active);
+    if (!checked)
+        return std::nullopt;
+    auto& [sb, body] = *checked;
+    Fields f(body);
+    auto pid = f.optInt("pid");
+    if (!pid)
+        return ex->replyError(pid.error()), std::nullopt;
+    if (!*pid || **pid <= 0 || **pid > 4194304)
+        return ex->replyError(invalidArgument("field \"pid\" is required (a positive integer)")),
+               std::nullopt;
+    auto sig = f.optString("signal");
+    if (!sig)
+        return ex->replyError(sig.error()), std::nullopt;
+    const std::string name = sig->value_or("SIGTERM");
+    if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
+        return ex->replyError(invalidArgument(
+                   "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, SIGQUIT, "
+                   "SIGUSR1, SIGUSR2; got \"" +
+                   name + "\"")),
+               std::nullopt;
+    auto tree = f.optBool("tree");
+    if (!tree)
+        return ex->replyError(tree.error()), std::nullopt;
+    return SignalTarget{sb, **pid, name, tree->value_or(false)};
+}
+
 } // namespace
 
 void trackByKey(ApiContext& ctx, const ExPtr& ex, const std::shared_ptr<Revocable>& request)
@@ -98,36 +138,53 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
     });
     router.add(verb::post, "/api/sandboxes/{}/processes/signal",
                [&mgr](const ExPtr& ex, const Params& p) {
-                   auto checked = sandboxAndBody(mgr, ex, p[0], SandboxNeed::Active);
-                   if (!checked)
+                   auto target = signalTarget(mgr, ex, p[0]);
+                   if (!target)
                        return;
-                   auto& [sb, body] = *checked;
-                   Fields f(body);
-                   auto pid = f.optInt("pid");
-                   if (!pid)
-                       return ex->replyError(pid.error());
-                   if (!*pid || **pid <= 0 || **pid > 4194304)
-                       return ex->replyError(
-                           invalidArgument("field \"pid\" is required (a positive integer)"));
-                   auto sig = f.optString("signal");
-                   if (!sig)
-                       return ex->replyError(sig.error());
-                   const std::string name = sig->value_or("SIGTERM");
-                   if (std::find(kSignals.begin(), kSignals.end(), name) == kSignals.end())
-                       return ex->replyError(invalidArgument(
-                           "field \"signal\" must be one of SIGTERM, SIGKILL, SIGINT, SIGHUP, "
-                           "SIGQUIT, SIGUSR1, SIGUSR2; got \"" +
-                           name + "\""));
-                   const int64_t target = **pid;
+                   const int64_t pid = target->pid;
                    askAgent(
-                       ex, sb, {{"op", "signal"}, {"pid", target}, {"signal", name}},
+                       ex, target->sandbox,
+                       {{"op", "signal"}, {"pid", pid}, {"signal", target->signal}},
                        [ex](const nlohmann::json&) { ex->replyEmpty(); },
-                       [target](const Error& agentError) {
+                       [pid](const Error& agentError) {
                            Error e = apiErrorFromAgent(agentError);
                            if (e.code == "NO_SUCH_PROCESS")
                                e = Error{ErrorKind::NotFound, "NOT_FOUND",
-                                         "no process " + std::to_string(target) +
+                                         "no process " + std::to_string(pid) +
                                              " started by exec is running"};
+                           return e;
+                       });
+               });
+    // Local extension: every process of the sandbox, not only what exec started.
+    router.add(verb::get, "/api/sandboxes/{}/processes/tree",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Active);
+                   if (!sb)
+                       return;
+                   askAgent(ex, sb, {{"op", "processTree"}}, [ex](const nlohmann::json& r) {
+                       nlohmann::json out = r;
+                       out.erase("ok");
+                       ex->replyJson(200, out);
+                   });
+               });
+    router.add(verb::post, "/api/sandboxes/{}/processes/tree/signal",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   auto target = signalTarget(mgr, ex, p[0]);
+                   if (!target)
+                       return;
+                   askAgent(
+                       ex, target->sandbox,
+                       {{"op", "signalProcess"},
+                        {"pid", target->pid},
+                        {"signal", target->signal},
+                        {"tree", target->tree}},
+                       [ex](const nlohmann::json&) { ex->replyEmpty(); },
+                       [](const Error& agentError) {
+                           Error e = apiErrorFromAgent(agentError);
+                           if (e.code == "PERMISSION_DENIED")
+                               e.kind = ErrorKind::Forbidden;
+                           else if (e.code == "NO_SUCH_PROCESS")
+                               e.code = "NOT_FOUND";
                            return e;
                        });
                });

@@ -1,5 +1,5 @@
 // exec (collected and SSE), processes and signals through the API.
-#include "support_http.h"
+#include "support_execstream.h"
 
 #include <QElapsedTimer>
 #include <QTcpSocket>
@@ -50,35 +50,12 @@ class TestApiExec : public QObject
             sse ? QList<QByteArray>{"Accept: text/event-stream"} : QList<QByteArray>{});
     }
 
-    // A raw connection that streams an exec, so that a test can act while it runs.
     std::unique_ptr<QTcpSocket> openStream(const QJsonObject& body)
     {
-        auto s = std::make_unique<QTcpSocket>();
-        s->connectToHost("127.0.0.1", quint16(m_server.port()));
-        if (!s->waitForConnected(5000))
-            return nullptr;
-        const QByteArray json = toJson(body);
-        s->write("POST /api/sandboxes/" + m_id.toUtf8() +
-                 "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " + m_server.apiKey().toUtf8() +
-                 "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
-                 "Content-Length: " +
-                 QByteArray::number(json.size()) + "\r\n\r\n" + json);
-        return s;
+        return lizard::test::openExecStream(m_server, m_id, body);
     }
 
-    static int readPid(QTcpSocket& s, QByteArray& got)
-    {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 10000) {
-            s.waitForReadyRead(200);
-            got += s.readAll();
-            const int at = got.indexOf("data: {\"pid\":");
-            if (at >= 0 && got.indexOf('}', at) > at)
-                return got.mid(at + 13, got.indexOf('}', at) - at - 13).toInt();
-        }
-        return 0;
-    }
+    static int readPid(QTcpSocket& s, QByteArray& got) { return lizard::test::readPidEvent(s, got); }
 
     bool processListed(int pid)
     {

@@ -6,6 +6,7 @@
 #include "agent/serve/frame.h"
 #include "agent/serve/framestream.h"
 #include "agent/serve/pathguard.h"
+#include "agent/serve/processtree.h"
 #include "agent/serve/ptyop.h"
 
 #include <atomic>
@@ -107,6 +108,24 @@ void handleSignal(FrameStream& stream, const nlohmann::json& req, AgentContext& 
     stream.writeJson({{"ok", true}});
 }
 
+void handleSignalProcess(FrameStream& stream, const nlohmann::json& req)
+{
+    auto pidIt = req.find("pid");
+    if (pidIt == req.end() || !pidIt->is_number_integer() || pidIt->get<long long>() <= 0 ||
+        pidIt->get<long long>() > 4194304)
+        return void(stream.writeError("INVALID_ARGUMENT", "pid must be a process id"));
+    std::string name = req.value("signal", std::string("SIGTERM"));
+    int sig = signalNumber(name);
+    if (sig == 0)
+        return void(stream.writeError("INVALID_ARGUMENT", "unknown signal: " + name));
+    std::string message;
+    const std::string code = signalSandboxProcess(pid_t(pidIt->get<long long>()), sig,
+                                                  req.value("tree", false), message);
+    if (!code.empty())
+        return void(stream.writeError(code, message));
+    stream.writeJson({{"ok", true}});
+}
+
 // Requests served at once, each on its own thread (an exec holds its thread until the
 // command ends). lizard-local keeps at most 32 commands and 16 other calls in flight per
 // sandbox; the rest is room for its liveness pings and for calls it gave up on that the
@@ -173,6 +192,12 @@ void serve(int fd, AgentContext& context)
             stream.writeJson({{"ok", true}, {"processes", context.processes.list()}});
         else if (op == "signal")
             handleSignal(stream, req, context);
+        else if (op == "processTree") {
+            nlohmann::json reply = readProcessTree(context.processes);
+            reply["ok"] = true;
+            stream.writeJson(reply);
+        } else if (op == "signalProcess")
+            handleSignalProcess(stream, req);
         else if (op == "read")
             handleRead(stream, req, context);
         else if (op == "write")

@@ -37,6 +37,16 @@ nlohmann::json ProcessTable::list() const
     return out;
 }
 
+std::vector<pid_t> ProcessTable::pids() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<pid_t> out;
+    out.reserve(m_processes.size());
+    for (const auto& [pid, p] : m_processes)
+        out.push_back(pid);
+    return out;
+}
+
 std::unordered_map<pid_t, pid_t> readParentMap()
 {
     std::unordered_map<pid_t, pid_t> parents;

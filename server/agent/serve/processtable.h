@@ -25,6 +25,7 @@ public:
     void add(TrackedProcess process);
     void remove(pid_t pid);
     nlohmann::json list() const;
+    std::vector<pid_t> pids() const;
 
     // Signals `pid` and all its descendants if pid is a tracked command or a descendant of
     // one. False if it is neither (NO_SUCH_PROCESS).

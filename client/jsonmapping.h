@@ -23,6 +23,7 @@ Outcome<SandboxInfo> parseSandbox(const QByteArray& body, const QString& what = 
 Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString& what = {});
 Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what = {});
 Outcome<QList<ProcessInfo>> parseProcesses(const QByteArray& body, const QString& what = {});
+Outcome<ProcessTree> parseProcessTree(const QByteArray& body, const QString& what = {});
 Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what = {});
 Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what = {});
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});
@@ -50,7 +51,7 @@ QByteArray timeoutBody(qint64 timeoutMs);
 // cmd is a shell string (argv empty) or an argv array.
 QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useArgv,
                     const ExecOptions& opts, bool pidEvent);
-QByteArray signalBody(int pid, const QString& signal);
+QByteArray signalBody(int pid, const QString& signal, bool tree = false);
 // UTF-8 text when content is valid UTF-8 without NULs, else base64 with encoding "base64".
 QByteArray writeFileBody(const QString& path, const QByteArray& content);
 QByteArray pathBody(const QString& path);

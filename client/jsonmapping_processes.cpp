@@ -22,7 +22,45 @@ ProcessInfo process(const Json& j)
     return p;
 }
 
+ProcessTreeEntry treeEntry(const Json& j)
+{
+    const JsonReader r(j, QStringLiteral("process"));
+    ProcessTreeEntry p;
+    p.pid = int(r.integer("pid", -1));
+    if (p.pid <= 0)
+        r.fail("pid", "a process id (required)");
+    p.ppid = int(r.integer("ppid"));
+    p.uid = int(r.integer("uid", -1));
+    p.user = r.string("user");
+    p.state = r.string("state");
+    p.name = r.string("name");
+    p.cmd = r.stringList("cmd");
+    p.command = r.string("command", p.cmd.join(QLatin1Char(' ')));
+    p.cpuMs = r.integer("cpuMs");
+    p.rssBytes = r.integer("rssBytes");
+    p.threads = int(r.integer("threads"));
+    p.startedAt = r.time("startedAt");
+    p.exec = r.boolean("exec", false);
+    p.system = r.boolean("system", false);
+    return p;
+}
+
 } // namespace
+
+Outcome<ProcessTree> parseProcessTree(const QByteArray& body, const QString& what)
+{
+    return parseWith<ProcessTree>(body, what, [](const Json& j) {
+        const JsonReader r(j, QStringLiteral("process tree"));
+        ProcessTree t;
+        const Json* list = r.find("processes");
+        if (list == nullptr)
+            r.fail("processes", "an array (required)");
+        t.processes = listOf<ProcessTreeEntry>(*list, "processes", treeEntry);
+        t.sampledAtMs = r.integer("sampledAt");
+        t.truncated = r.boolean("truncated", false);
+        return t;
+    });
+}
 
 Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what)
 {
@@ -70,10 +108,12 @@ QByteArray execBody(const QString& shellCmd, const QStringList& argv, bool useAr
     return dump(j);
 }
 
-QByteArray signalBody(int pid, const QString& signal)
+QByteArray signalBody(int pid, const QString& signal, bool tree)
 {
-    return dump(Json{{"pid", pid},
-                     {"signal", utf8(signal.isEmpty() ? QStringLiteral("SIGTERM") : signal)}});
+    Json j{{"pid", pid}, {"signal", utf8(signal.isEmpty() ? QStringLiteral("SIGTERM") : signal)}};
+    if (tree)
+        j["tree"] = true;
+    return dump(j);
 }
 
 } // namespace lizard::client

@@ -157,6 +157,11 @@ public:
                                Done<QList<ProcessInfo>> done);
     PendingCall* signalProcess(const QString& sandboxId, int pid, const QString& signal,
                                QObject* ctx, Done<Unit> done);
+    // Every process of the sandbox, and a signal to any of them (`tree`: with its descendants);
+    // lizard-local's extension: the cloud answers 404.
+    PendingCall* processTree(const QString& sandboxId, QObject* ctx, Done<ProcessTree> done);
+    PendingCall* signalTreeProcess(const QString& sandboxId, int pid, const QString& signal,
+                                   bool tree, QObject* ctx, Done<Unit> done);
 
     // Files
     PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx,

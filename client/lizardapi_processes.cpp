@@ -78,4 +78,22 @@ PendingCall* LizardApi::signalProcess(const QString& sandboxId, int pid, const Q
     return startCall<Unit>(m_multi.get(), req, tr("Signal process"), ctx, std::move(done), noValue);
 }
 
+PendingCall* LizardApi::processTree(const QString& sandboxId, QObject* ctx,
+                                    Done<ProcessTree> done)
+{
+    return startCall<ProcessTree>(
+        m_multi.get(),
+        RequestBuilder(m_endpoint).json("GET", sandboxPath(sandboxId, "/processes/tree")),
+        tr("List all processes"), ctx, std::move(done), parseProcessTree);
+}
+
+PendingCall* LizardApi::signalTreeProcess(const QString& sandboxId, int pid, const QString& signal,
+                                          bool tree, QObject* ctx, Done<Unit> done)
+{
+    const auto req = RequestBuilder(m_endpoint)
+                         .json("POST", sandboxPath(sandboxId, "/processes/tree/signal"),
+                               signalBody(pid, signal, tree));
+    return startCall<Unit>(m_multi.get(), req, tr("Signal process"), ctx, std::move(done), noValue);
+}
+
 } // namespace lizard::client

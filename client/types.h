@@ -158,6 +158,32 @@ struct ProcessInfo
     QDateTime startedAt;
 };
 
+// One process of a sandbox's process tree (lizard-local's local extension).
+struct ProcessTreeEntry
+{
+    int pid = 0;
+    int ppid = 0;
+    int uid = -1;
+    QString user;
+    QString state; // the kernel's one letter: R running, S sleeping, D disk, Z zombie, T stopped
+    QString name;  // the kernel's short name (comm)
+    QString command;
+    QStringList cmd;
+    qint64 cpuMs = 0; // user + system time so far
+    qint64 rssBytes = 0;
+    int threads = 0;
+    QDateTime startedAt;
+    bool exec = false;   // started by exec (the SDK's process list)
+    bool system = false; // PID 1, the sandbox itself: not to be signalled
+};
+
+struct ProcessTree
+{
+    QList<ProcessTreeEntry> processes;
+    qint64 sampledAtMs = 0;
+    bool truncated = false;
+};
+
 struct FileEntry
 {
     QString name;

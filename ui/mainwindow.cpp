@@ -16,6 +16,7 @@
 #include "ui/guidewindow.h"
 #include "ui/logsview.h"
 #include "ui/ports/portspanel.h"
+#include "ui/processes/processespanel.h"
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
@@ -92,6 +93,13 @@ MainWindow::MainWindow(QWidget* parent)
             &ports::PortsPanel::showSandbox);
     connect(m_ports, &ports::PortsPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_ports, &ports::PortsPanel::message, this, &MainWindow::showInfo);
+    // Processes: every process of the selected sandbox, as a tree.
+    m_processes = new processes::ProcessesPanel;
+    m_tools->addTab(m_processes, QStringLiteral("Processes"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_processes,
+            &processes::ProcessesPanel::showSandbox);
+    connect(m_processes, &processes::ProcessesPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_processes, &processes::ProcessesPanel::message, this, &MainWindow::showInfo);
     // Screen: the selected desktop sandbox's screen, live.
     m_screen = new desktop::ScreenPanel;
     m_tools->addTab(m_screen, QStringLiteral("Screen"));
@@ -216,6 +224,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_sandboxes->emptyView()->setServer({}, {});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
+    m_processes->setBackend(nullptr);
     m_screen->setBackend(nullptr);
     m_logs->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
@@ -273,6 +282,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_terminals->setBackend(api, m_sandboxModel);
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
+    m_processes->setBackend(api);
     m_screen->setBackend(api);
     m_logs->setBackend(api);
     m_connectionLabel = connectionLabel;

@@ -48,6 +48,9 @@ class ScreenPanel;
 namespace ports {
 class PortsPanel;
 }
+namespace processes {
+class ProcessesPanel;
+}
 
 class MainWindow : public QMainWindow
 {
@@ -98,6 +101,7 @@ public:
     // Lifecycle: "Sandboxes | Snapshots | Volumes" of the selected project.
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
+    processes::ProcessesPanel* processesPanel() const { return m_processes; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
     TerminalArea* terminalArea() const { return m_terminals; }
@@ -148,6 +152,7 @@ private:
     QStringList m_notes;
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
+    processes::ProcessesPanel* m_processes = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
     TerminalArea* m_terminals = nullptr;

@@ -78,8 +78,7 @@ PendingCall* LizardApi::signalProcess(const QString& sandboxId, int pid, const Q
     return startCall<Unit>(m_multi.get(), req, tr("Signal process"), ctx, std::move(done), noValue);
 }
 
-PendingCall* LizardApi::processTree(const QString& sandboxId, QObject* ctx,
-                                    Done<ProcessTree> done)
+PendingCall* LizardApi::processTree(const QString& sandboxId, QObject* ctx, Done<ProcessTree> done)
 {
     return startCall<ProcessTree>(
         m_multi.get(),

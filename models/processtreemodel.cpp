@@ -276,7 +276,8 @@ QVariant ProcessTreeModel::data(const QModelIndex& index, int role) const
         if (index.column() == StartedColumn)
             return n.entry.startedAt.toLocalTime().toString(Qt::ISODate);
         if (index.column() == CpuColumn)
-            return QStringLiteral("CPU time so far: %1 s").arg(double(n.entry.cpuMs) / 1000, 0, 'f', 2);
+            return QStringLiteral("CPU time so far: %1 s")
+                .arg(double(n.entry.cpuMs) / 1000, 0, 'f', 2);
         return {};
     case Qt::TextAlignmentRole:
         if (index.column() == PidColumn || index.column() == CpuColumn ||

@@ -136,25 +136,24 @@ void registerProcessRoutes(Router& router, ApiContext& ctx)
             ex->replyJson(200, out);
         });
     });
-    router.add(verb::post, "/api/sandboxes/{}/processes/signal",
-               [&mgr](const ExPtr& ex, const Params& p) {
-                   auto target = signalTarget(mgr, ex, p[0]);
-                   if (!target)
-                       return;
-                   const int64_t pid = target->pid;
-                   askAgent(
-                       ex, target->sandbox,
-                       {{"op", "signal"}, {"pid", pid}, {"signal", target->signal}},
-                       [ex](const nlohmann::json&) { ex->replyEmpty(); },
-                       [pid](const Error& agentError) {
-                           Error e = apiErrorFromAgent(agentError);
-                           if (e.code == "NO_SUCH_PROCESS")
-                               e = Error{ErrorKind::NotFound, "NOT_FOUND",
-                                         "no process " + std::to_string(pid) +
-                                             " started by exec is running"};
-                           return e;
-                       });
-               });
+    router.add(
+        verb::post, "/api/sandboxes/{}/processes/signal", [&mgr](const ExPtr& ex, const Params& p) {
+            auto target = signalTarget(mgr, ex, p[0]);
+            if (!target)
+                return;
+            const int64_t pid = target->pid;
+            askAgent(
+                ex, target->sandbox, {{"op", "signal"}, {"pid", pid}, {"signal", target->signal}},
+                [ex](const nlohmann::json&) { ex->replyEmpty(); },
+                [pid](const Error& agentError) {
+                    Error e = apiErrorFromAgent(agentError);
+                    if (e.code == "NO_SUCH_PROCESS")
+                        e = Error{ErrorKind::NotFound, "NOT_FOUND",
+                                  "no process " + std::to_string(pid) +
+                                      " started by exec is running"};
+                    return e;
+                });
+        });
     // Local extension: every process of the sandbox, not only what exec started.
     router.add(verb::get, "/api/sandboxes/{}/processes/tree",
                [&mgr](const ExPtr& ex, const Params& p) {

@@ -17,8 +17,8 @@ inline std::unique_ptr<QTcpSocket> openExecStream(const LocalServer& server, con
     if (!s->waitForConnected(5000))
         return nullptr;
     const QByteArray json = toJson(body);
-    s->write("POST /api/sandboxes/" + id.toUtf8() + "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " +
-             server.apiKey().toUtf8() +
+    s->write("POST /api/sandboxes/" + id.toUtf8() +
+             "/exec HTTP/1.1\r\nHost: x\r\nX-API-Key: " + server.apiKey().toUtf8() +
              "\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\n"
              "Content-Length: " +
              QByteArray::number(json.size()) + "\r\n\r\n" + json);

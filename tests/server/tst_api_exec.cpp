@@ -55,7 +55,10 @@ class TestApiExec : public QObject
         return lizard::test::openExecStream(m_server, m_id, body);
     }
 
-    static int readPid(QTcpSocket& s, QByteArray& got) { return lizard::test::readPidEvent(s, got); }
+    static int readPid(QTcpSocket& s, QByteArray& got)
+    {
+        return lizard::test::readPidEvent(s, got);
+    }
 
     bool processListed(int pid)
     {

@@ -79,7 +79,8 @@ private slots:
         for (int child : childrenOf(all, pid)) {
             const QJsonObject p = byPid(all, child);
             QVERIFY(!p.value("exec").toBool()); // started by the shell, not by exec
-            QVERIFY2(p.value("command").toString().startsWith("sleep 30"), qPrintable(p.value("command").toString()));
+            QVERIFY2(p.value("command").toString().startsWith("sleep 30"),
+                     qPrintable(p.value("command").toString()));
             QCOMPARE(p.value("cmd").toArray().first().toString(), QStringLiteral("sleep"));
             QVERIFY(p.value("rssBytes").toDouble() > 0);
             QCOMPARE(p.value("state").toString(), QStringLiteral("S"));
@@ -136,7 +137,8 @@ private slots:
         QVERIFY(isError(signal(m_id, {{"pid", 4000000}}), 404, "NOT_FOUND"));
         QVERIFY(isError(signal(m_id, {{"signal", "SIGTERM"}}), 400, "INVALID_ARGUMENT"));
         QVERIFY(isError(signal(m_id, {{"pid", -3}}), 400, "INVALID_ARGUMENT"));
-        QVERIFY(isError(signal(m_id, {{"pid", 2}, {"signal", "SIGSTOP"}}), 400, "INVALID_ARGUMENT"));
+        QVERIFY(
+            isError(signal(m_id, {{"pid", 2}, {"signal", "SIGSTOP"}}), 400, "INVALID_ARGUMENT"));
         QVERIFY(isError(signal(m_id, {{"pid", 2}, {"tree", "yes"}}), 400, "INVALID_ARGUMENT"));
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/nope/processes/tree"), 404,
                         "NOT_FOUND"));

@@ -196,10 +196,11 @@ void TestProcessesPanel::initIsNeverOffered()
     QVERIFY(m_panel->selectedPids().isEmpty());
     QVERIFY(!m_panel->killAction()->isEnabled());
     QVERIFY(!m_panel->terminateAction()->isEnabled());
-    QVERIFY(m_view->model()
-                ->data(m_view->currentIndex().siblingAtColumn(Model::CommandColumn), Qt::ToolTipRole)
-                .toString()
-                .contains("init"));
+    QVERIFY(
+        m_view->model()
+            ->data(m_view->currentIndex().siblingAtColumn(Model::CommandColumn), Qt::ToolTipRole)
+            .toString()
+            .contains("init"));
 }
 
 QTEST_MAIN(TestProcessesPanel)

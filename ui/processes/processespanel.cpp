@@ -21,8 +21,9 @@ namespace lizard::ui::processes {
 using models::ProcessTreeModel;
 
 ProcessesPanel::ProcessesPanel(QWidget* parent)
-    : QWidget(parent), m_model(new ProcessTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_view(new QTreeView), m_filter(new QLineEdit), m_status(new QLabel)
+    : QWidget(parent), m_model(new ProcessTreeModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTreeView), m_filter(new QLineEdit),
+      m_status(new QLabel)
 {
     setObjectName(QStringLiteral("processesPanel"));
     auto* bar = new QToolBar;
@@ -182,8 +183,8 @@ void ProcessesPanel::selectPid(int pid)
     if (!at.isValid())
         return;
     m_view->scrollTo(at);
-    m_view->selectionModel()->setCurrentIndex(
-        at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
 }
 
 void ProcessesPanel::rememberViewState()
@@ -271,8 +272,7 @@ void ProcessesPanel::showContextMenu(const QPoint& pos)
     menu.addAction(m_kill);
     menu.addAction(m_killTree);
     menu.addSeparator();
-    const QString command =
-        at.siblingAtColumn(ProcessTreeModel::CommandColumn).data().toString();
+    const QString command = at.siblingAtColumn(ProcessTreeModel::CommandColumn).data().toString();
     menu.addAction(QStringLiteral("Copy command line"), this,
                    [command] { QApplication::clipboard()->setText(command); });
     menu.exec(m_view->viewport()->mapToGlobal(pos));

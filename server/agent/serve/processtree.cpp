@@ -98,7 +98,8 @@ bool parseStat(const std::string& line, StatFields& f)
     // v[0] is field 3 (state); utime and stime are fields 14 and 15, threads 20, start 22.
     f.state = v[0].empty() ? '?' : v[0][0];
     f.ppid = std::strtol(v[1].c_str(), nullptr, 10);
-    f.cpuTicks = std::strtoull(v[11].c_str(), nullptr, 10) + std::strtoull(v[12].c_str(), nullptr, 10);
+    f.cpuTicks =
+        std::strtoull(v[11].c_str(), nullptr, 10) + std::strtoull(v[12].c_str(), nullptr, 10);
     f.threads = std::strtol(v[17].c_str(), nullptr, 10);
     f.startTicks = std::strtoull(v[19].c_str(), nullptr, 10);
     return true;
@@ -115,7 +116,8 @@ nlohmann::json describe(long pid, const std::unordered_map<long, std::string>& n
     std::vector<std::string> argv;
     for (std::size_t start = 0; start < raw.size();) {
         const auto end = raw.find('\0', start);
-        argv.push_back(raw.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        argv.push_back(
+            raw.substr(start, end == std::string::npos ? std::string::npos : end - start));
         start = end == std::string::npos ? raw.size() : end + 1;
     }
     std::string command;
@@ -186,7 +188,8 @@ nlohmann::json readProcessTree(const ProcessTable& tracked)
 std::string signalSandboxProcess(pid_t pid, int sig, bool tree, std::string& message)
 {
     if (pid == 1) {
-        message = "pid 1 is the sandbox's init (lizard-agent): kill, pause or close the sandbox instead";
+        message =
+            "pid 1 is the sandbox's init (lizard-agent): kill, pause or close the sandbox instead";
         return "PERMISSION_DENIED";
     }
     if (::kill(pid, 0) != 0) {

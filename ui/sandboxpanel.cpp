@@ -1,6 +1,7 @@
 #include "ui/sandboxpanel.h"
 
 #include "models/sandboxactions.h"
+#include "models/sandboxfilter.h"
 #include "models/sandboxrow.h"
 #include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
@@ -11,9 +12,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QStackedWidget>
@@ -27,7 +31,9 @@ namespace lizard::ui {
 using models::SandboxTableModel;
 
 SandboxPanel::SandboxPanel(QWidget* parent)
-    : QWidget(parent), m_view(new QTableView(this)), m_empty(new EmptyProjectView(this)),
+    : QWidget(parent), m_filter(new models::SandboxFilterModel(this)), m_search(new QLineEdit),
+      m_statusFilter(new QComboBox), m_templateFilter(new QComboBox), m_shown(new QLabel),
+      m_view(new QTableView(this)), m_empty(new EmptyProjectView(this)),
       m_stack(new QStackedWidget(this)), m_title(new QLabel(this)), m_bar(new QToolBar(this))
 {
     QToolBar* bar = m_bar;
@@ -46,7 +52,7 @@ SandboxPanel::SandboxPanel(QWidget* parent)
 
     m_view->setObjectName(QStringLiteral("sandboxTable"));
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setAlternatingRowColors(true);
@@ -54,10 +60,43 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
 
+    m_search->setObjectName(QStringLiteral("sandboxSearch"));
+    m_search->setPlaceholderText(QStringLiteral("Search id, template, metadata (key=value)"));
+    m_search->setClearButtonEnabled(true);
+    m_statusFilter->setObjectName(QStringLiteral("sandboxStatusFilter"));
+    m_templateFilter->setObjectName(QStringLiteral("sandboxTemplateFilter"));
+    m_statusFilter->addItem(QStringLiteral("Any status"), QString());
+    m_templateFilter->addItem(QStringLiteral("Any template"), QString());
+    m_statusFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_templateFilter->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_shown->setObjectName(QStringLiteral("sandboxShown"));
+    auto* filters = new QHBoxLayout;
+    filters->setContentsMargins(0, 0, 0, 0);
+    filters->addWidget(m_search, 1);
+    filters->addWidget(m_statusFilter);
+    filters->addWidget(m_templateFilter);
+    filters->addWidget(m_shown);
+    connect(m_search, &QLineEdit::textChanged, m_filter, [this](const QString& text) {
+        m_filter->setSearchText(text);
+        updateShown();
+    });
+    const auto comboChanged = [this] {
+        m_filter->setStatus(m_statusFilter->currentData().toString());
+        m_filter->setTemplateName(m_templateFilter->currentData().toString());
+        updateShown();
+    };
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, comboChanged);
+    // A sandbox whose status changes moves in or out of a filtered view by itself.
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &SandboxPanel::updateShown);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &SandboxPanel::updateShown);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &SandboxPanel::updateShown);
+    connect(m_templateFilter, &QComboBox::currentIndexChanged, this, comboChanged);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
     layout->addWidget(bar);
+    layout->addLayout(filters);
     m_stack->addWidget(m_view);
     m_stack->addWidget(m_empty);
     m_empty->setNewSandboxAction(m_new);
@@ -76,7 +115,8 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
 {
     m_model = model;
     m_actions = actions;
-    m_view->setModel(model);
+    m_filter->setTableModel(model);
+    m_view->setModel(model ? m_filter : nullptr);
     m_lastId.clear();
     emit currentSandboxChanged({});
     updateActions();
@@ -110,7 +150,50 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
     connect(model, &QAbstractItemModel::modelReset, this, &SandboxPanel::updateEmptyState);
     if (actions != nullptr)
         connect(actions, &models::SandboxActions::busyChanged, this, &SandboxPanel::updateActions);
+    // The filter menus offer what the project has; the count follows every change.
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, &SandboxPanel::updateFilterChoices);
+    connect(model, &QAbstractItemModel::modelReset, this, &SandboxPanel::updateFilterChoices);
+    connect(model, &QAbstractItemModel::dataChanged, this, &SandboxPanel::updateFilterChoices);
+    updateFilterChoices();
     updateActions();
+}
+
+void SandboxPanel::updateFilterChoices()
+{
+    const auto refill = [](QComboBox* box, const QStringList& names) {
+        const QString chosen = box->currentData().toString();
+        QStringList have;
+        for (int i = 1; i < box->count(); ++i)
+            have << box->itemData(i).toString();
+        QStringList want = names;
+        // What is chosen stays offered even when no sandbox has it any more.
+        if (!chosen.isEmpty() && !want.contains(chosen))
+            want.append(chosen);
+        if (want == have)
+            return;
+        const QSignalBlocker quiet(box);
+        while (box->count() > 1)
+            box->removeItem(1);
+        for (const QString& name : std::as_const(want))
+            box->addItem(name, name);
+        box->setCurrentIndex(qMax(0, box->findData(chosen)));
+    };
+    refill(m_statusFilter, m_filter->statuses());
+    refill(m_templateFilter, m_filter->templateNames());
+    updateShown();
+}
+
+void SandboxPanel::updateShown()
+{
+    m_shown->setText(shownText());
+}
+
+QString SandboxPanel::shownText() const
+{
+    if (!m_model || !m_filter->filtering())
+        return QString();
+    return QStringLiteral("%1 of %2 shown").arg(m_filter->rowCount()).arg(m_model->rowCount());
 }
 
 bool SandboxPanel::showsEmptyProject() const
@@ -143,16 +226,55 @@ void SandboxPanel::setProjectName(const QString& name)
 
 QString SandboxPanel::currentSandboxId() const
 {
+    const QItemSelectionModel* selection = m_view->selectionModel();
+    if (selection == nullptr)
+        return {};
+    const QModelIndex current = selection->currentIndex();
+    if (current.isValid() && selection->isRowSelected(current.row(), current.parent()))
+        return current.data(SandboxTableModel::SandboxIdRole).toString();
     return selectedRowData(m_view, SandboxTableModel::SandboxIdRole).toString();
+}
+
+QStringList SandboxPanel::selectedSandboxIds() const
+{
+    QStringList ids;
+    if (m_view->selectionModel() == nullptr)
+        return ids;
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    for (const QModelIndex& i : rows)
+        ids << i.data(SandboxTableModel::SandboxIdRole).toString();
+    return ids;
+}
+
+QStringList SandboxPanel::selectedFor(int action) const
+{
+    QStringList out;
+    if (!m_model)
+        return out;
+    for (const QString& id : selectedSandboxIds()) {
+        const int row = m_model->rowOf(id);
+        const QString status = row >= 0 ? m_model->sandboxAt(row).status : QString();
+        const bool busy = m_actions && m_actions->busy(id);
+        if (models::sandboxActionAllowed(models::SandboxAction(action), status, busy))
+            out << id;
+    }
+    return out;
 }
 
 void SandboxPanel::selectSandbox(const QString& sandboxId)
 {
     if (!m_model)
         return;
-    const int row = m_model->rowOf(sandboxId);
-    if (row >= 0)
-        m_view->selectRow(row);
+    const int row = m_filter->rowOf(sandboxId);
+    if (row < 0 || m_view->selectionModel() == nullptr)
+        return;
+    // Not selectRow(): with several rows selectable it reads the keyboard's modifiers, and a
+    // Ctrl still held would toggle the row off instead.
+    m_view->selectionModel()->setCurrentIndex(
+        m_filter->index(row, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(m_filter->index(row, 0));
 }
 
 void SandboxPanel::selectSandboxes(const QStringList& sandboxIds)
@@ -162,13 +284,13 @@ void SandboxPanel::selectSandboxes(const QStringList& sandboxIds)
     QItemSelection selection;
     QModelIndex first;
     for (const QString& id : sandboxIds) {
-        const int row = m_model->rowOf(id);
+        const int row = m_filter->rowOf(id);
         if (row < 0)
             continue;
-        const QModelIndex left = m_model->index(row, 0);
+        const QModelIndex left = m_filter->index(row, 0);
         if (!first.isValid())
             first = left;
-        selection.select(left, m_model->index(row, m_model->columnCount() - 1));
+        selection.select(left, m_filter->index(row, m_filter->columnCount() - 1));
     }
     if (!first.isValid())
         return;
@@ -197,15 +319,11 @@ void SandboxPanel::updateActions()
 {
     const QString id = currentSandboxId();
     const bool has = !id.isEmpty();
-    QString status;
-    if (has && m_model) {
-        const int row = m_model->rowOf(id);
-        if (row >= 0)
-            status = m_model->sandboxAt(row).status;
-    }
-    const bool busy = has && m_actions && m_actions->busy(id);
+    const bool one = selectedSandboxIds().size() == 1;
     const auto allowed = [&](models::SandboxAction action) {
-        return has && models::sandboxActionAllowed(action, status, busy);
+        const bool single =
+            action == models::SandboxAction::Snapshot || action == models::SandboxAction::Fork;
+        return has && (!single || one) && !selectedFor(int(action)).isEmpty();
     };
     for (QAction* action : std::as_const(m_extra))
         action->setEnabled(has);
@@ -264,19 +382,45 @@ void SandboxPanel::showNewSandbox(const client::SandboxInfo& info)
     // The table refreshes after a create; the row goes in now so it can be selected.
     if (m_model && m_model->rowOf(info.sandboxId) < 0)
         m_model->applySandboxes(m_model->sandboxes() + QList<client::SandboxInfo>{info});
+    // A sandbox just made is always shown, even when the filters would hide it.
+    if (m_filter->rowOf(info.sandboxId) < 0) {
+        m_search->clear();
+        m_statusFilter->setCurrentIndex(0);
+        m_templateFilter->setCurrentIndex(0);
+    }
     selectSandbox(info.sandboxId);
 }
 
 void SandboxPanel::confirmKill()
 {
-    const QString id = currentSandboxId();
-    if (id.isEmpty())
+    // What was selected when asked is what is killed, whatever the table does meanwhile.
+    const QStringList ids = selectedFor(int(models::SandboxAction::Kill));
+    if (ids.isEmpty())
         return;
-    const auto answer = QMessageBox::question(
-        this, QStringLiteral("Kill sandbox"),
-        QStringLiteral("Kill sandbox %1? Its processes stop and its files are deleted.").arg(id),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+    QString question;
+    if (ids.size() == 1) {
+        question = QStringLiteral("Kill sandbox %1? Its processes stop and its files are deleted.")
+                       .arg(ids.first());
+    } else {
+        const QStringList named = ids.mid(0, 8);
+        question = QStringLiteral("Kill these %1 sandboxes? Their processes stop and their files "
+                                  "are deleted.\n\n%2%3")
+                       .arg(ids.size())
+                       .arg(named.join(QLatin1Char('\n')))
+                       .arg(ids.size() > named.size()
+                                ? QStringLiteral("\nand %1 more").arg(ids.size() - named.size())
+                                : QString());
+    }
+    const auto answer =
+        QMessageBox::question(this, QStringLiteral("Kill sandbox"), question,
+                              QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer == QMessageBox::Yes)
+        killSandboxes(ids);
+}
+
+void SandboxPanel::killSandboxes(const QStringList& sandboxIds)
+{
+    for (const QString& id : sandboxIds)
         killSandbox(id);
 }
 
@@ -294,23 +438,28 @@ void SandboxPanel::killSandbox(const QString& sandboxId)
 
 void SandboxPanel::extendLifetime()
 {
-    const QString id = currentSandboxId();
-    if (id.isEmpty() || !m_actions)
+    const QStringList ids = selectedFor(int(models::SandboxAction::Extend));
+    if (ids.isEmpty() || !m_actions)
         return;
     bool ok = false;
+    const QString whom =
+        ids.size() == 1 ? ids.first() : QStringLiteral("these %1 sandboxes").arg(ids.size());
     const int minutes = QInputDialog::getInt(
         this, QStringLiteral("Extend lifetime"),
-        QStringLiteral("Keep %1 alive for (minutes from now):").arg(id), 30, 1, 35791, 5, &ok);
+        QStringLiteral("Keep %1 alive for (minutes from now):").arg(whom), 30, 1, 35791, 5, &ok);
     if (!ok)
         return;
-    m_actions->extend(
-        id, minutes, this, [this, id, minutes](client::Outcome<client::Unit> outcome) {
-            if (outcome)
-                emit message(
-                    QStringLiteral("Sandbox %1 now lives %2 more minutes").arg(id).arg(minutes));
-            else
-                emit errorOccurred(outcome.error());
-        });
+    for (const QString& id : ids) {
+        m_actions->extend(
+            id, minutes, this, [this, id, minutes](client::Outcome<client::Unit> outcome) {
+                if (outcome)
+                    emit message(QStringLiteral("Sandbox %1 now lives %2 more minutes")
+                                     .arg(id)
+                                     .arg(minutes));
+                else
+                    emit errorOccurred(outcome.error());
+            });
+    }
 }
 
 void SandboxPanel::copyId()
@@ -325,8 +474,10 @@ void SandboxPanel::copyId()
 void SandboxPanel::showContextMenu(const QPoint& pos)
 {
     const QModelIndex index = m_view->indexAt(pos);
-    if (index.isValid())
-        m_view->selectRow(index.row());
+    // A right click on a selected row keeps the selection (the actions are for all of it).
+    if (index.isValid() && !m_view->selectionModel()->isRowSelected(index.row(), {}))
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
     QMenu menu(this);
     if (m_newNotebook)
         menu.addAction(m_newNotebook);

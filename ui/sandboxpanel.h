@@ -1,7 +1,9 @@
 #pragma once
 // The sandbox table of the selected project with its actions (toolbar and context menu):
 // New sandbox…, Pause, Resume, Snapshot…, Fork…, Kill (confirmed), Extend lifetime…, Copy id.
-// Each is enabled only when it fits the selected sandbox's status (models/sandboxstaterules.h).
+// Several rows can be selected: Pause, Resume, Kill and Extend act on every selected sandbox
+// they fit (models/sandboxstaterules.h); Snapshot and Fork on one. Above the table, filters
+// by status and template and a search box (models/sandboxfilter.h) narrow what is shown.
 
 #include "client/outcome.h"
 
@@ -9,13 +11,16 @@
 #include <QWidget>
 
 class QAction;
+class QComboBox;
 class QLabel;
+class QLineEdit;
 class QStackedWidget;
 class QTableView;
 class QToolBar;
 
 namespace lizard::models {
 class SandboxActions;
+class SandboxFilterModel;
 class SandboxTableModel;
 } // namespace lizard::models
 
@@ -31,7 +36,9 @@ public:
 
     void setBackend(models::SandboxTableModel* model, models::SandboxActions* actions); // not owned
     void setProjectName(const QString& name);
+    // The current row if it is selected, else the first selected one.
     QString currentSandboxId() const;
+    QStringList selectedSandboxIds() const; // in the table's order
     void selectSandbox(const QString& sandboxId);
     void selectSandboxes(const QStringList& sandboxIds); // the first becomes current
     // A sandbox just made (dialog, restore): in the table at once, and selected.
@@ -45,6 +52,11 @@ public:
     QAction* resumeAction() const { return m_resume; }
     QAction* snapshotAction() const { return m_snapshot; }
     QAction* forkAction() const { return m_fork; }
+    models::SandboxFilterModel* filterModel() const { return m_filter; }
+    QLineEdit* searchBox() const { return m_search; }
+    QComboBox* statusFilter() const { return m_statusFilter; }
+    QComboBox* templateFilter() const { return m_templateFilter; }
+    QString shownText() const; // "3 of 20 shown" while filtering
 
     // While the project's list has loaded and is empty, this view stands in for the table.
     EmptyProjectView* emptyView() const { return m_empty; }
@@ -60,6 +72,7 @@ public:
 
     // Kill without asking (the Kill action asks first).
     void killSandbox(const QString& sandboxId);
+    void killSandboxes(const QStringList& sandboxIds);
     // Lifecycle (sandboxpanel_lifecycle.cpp): what the actions do once asked.
     void pauseSandbox(const QString& sandboxId);
     void resumeSandbox(const QString& sandboxId);
@@ -83,10 +96,19 @@ private:
     void createLifecycleActions();
     void updateActions();
     void updateEmptyState();
+    void updateFilterChoices();
+    void updateShown();
+    // The selected sandboxes `action` fits now.
+    QStringList selectedFor(int action) const;
     void showContextMenu(const QPoint& pos);
 
     QPointer<models::SandboxTableModel> m_model;
     QPointer<models::SandboxActions> m_actions;
+    models::SandboxFilterModel* m_filter;
+    QLineEdit* m_search;
+    QComboBox* m_statusFilter;
+    QComboBox* m_templateFilter;
+    QLabel* m_shown;
     QTableView* m_view;
     EmptyProjectView* m_empty;
     QStackedWidget* m_stack;

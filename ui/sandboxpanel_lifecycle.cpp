@@ -1,5 +1,6 @@
 // SandboxPanel's lifecycle actions: Pause, Resume, Snapshot…, Fork….
 #include "models/sandboxactions.h"
+#include "models/sandboxstaterules.h"
 #include "models/sandboxtablemodel.h"
 #include "ui/forkdialog.h"
 #include "ui/sandboxpanel.h"
@@ -26,8 +27,14 @@ void SandboxPanel::createLifecycleActions()
     m_resume->setToolTip(QStringLiteral("Let a paused sandbox run again"));
     m_snapshot->setToolTip(QStringLiteral("Save the sandbox's files as a snapshot of the project"));
     m_fork->setToolTip(QStringLiteral("New sandboxes with a copy of this one's files"));
-    connect(m_pause, &QAction::triggered, this, [this] { pauseSandbox(currentSandboxId()); });
-    connect(m_resume, &QAction::triggered, this, [this] { resumeSandbox(currentSandboxId()); });
+    connect(m_pause, &QAction::triggered, this, [this] {
+        for (const QString& id : selectedFor(int(models::SandboxAction::Pause)))
+            pauseSandbox(id);
+    });
+    connect(m_resume, &QAction::triggered, this, [this] {
+        for (const QString& id : selectedFor(int(models::SandboxAction::Resume)))
+            resumeSandbox(id);
+    });
     connect(m_snapshot, &QAction::triggered, this, &SandboxPanel::askSnapshotName);
     connect(m_fork, &QAction::triggered, this, &SandboxPanel::openForkDialog);
 }

@@ -86,11 +86,11 @@ SandboxPanel::SandboxPanel(QWidget* parent)
         updateShown();
     };
     connect(m_statusFilter, &QComboBox::currentIndexChanged, this, comboChanged);
+    connect(m_templateFilter, &QComboBox::currentIndexChanged, this, comboChanged);
     // A sandbox whose status changes moves in or out of a filtered view by itself.
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &SandboxPanel::updateShown);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &SandboxPanel::updateShown);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &SandboxPanel::updateShown);
-    connect(m_templateFilter, &QComboBox::currentIndexChanged, this, comboChanged);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -21,7 +21,7 @@ public:
     void setTableModel(SandboxTableModel* model); // not owned; may be null
     SandboxTableModel* tableModel() const { return m_table; }
 
-    void setStatus(const QString& status); // "" = any
+    void setStatus(const QString& status);     // "" = any
     void setTemplateName(const QString& name); // "" = any
     void setSearchText(const QString& text);
     QString status() const { return m_status; }

@@ -74,8 +74,7 @@ private slots:
                    10000,
                    false});
         // 2 s later: spin used 2 s of CPU (one core), init 20 ms; pid 6 is another process now.
-        m.setTree({{proc(1, 0, "init", 120), proc(5, 1, "spin", 3000),
-                    proc(6, 1, "new", 10, 5000)},
+        m.setTree({{proc(1, 0, "init", 120), proc(5, 1, "spin", 3000), proc(6, 1, "new", 10, 5000)},
                    12000,
                    false});
         QCOMPARE(m.indexOfPid(5, Model::CpuColumn).data().toString(), QStringLiteral("100.0%"));

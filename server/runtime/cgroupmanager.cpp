@@ -3,6 +3,7 @@
 #include "common/fileutil.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -220,11 +221,16 @@ void CgroupManager::remove(const std::string& id)
     for (const auto& dir : dirsFor(id)) {
         if (!pathExists(dir))
             continue;
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            if (::rmdir(dir.c_str()) == 0 || errno == ENOENT)
-                break;
+        // A killed task leaves its cgroup only once its exit is complete, which on a loaded host
+        // (many processes freeing their memory at once) takes more than a second: the deadline
+        // is generous, the first retries quick.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+        auto pause = std::chrono::milliseconds(5);
+        while (::rmdir(dir.c_str()) != 0 && errno != ENOENT &&
+               std::chrono::steady_clock::now() < deadline) {
             killAll(dir);
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, std::chrono::milliseconds(100));
         }
     }
 }

@@ -2,8 +2,15 @@
 # and stops the configure with an error if a forbidden library is reachable.
 
 function(_lizard_collect_links target out_var)
+    _lizard_collect_links_from(reachable ${target})
+    set(${out_var} ${reachable} PARENT_SCOPE)
+endfunction()
+
+# Every target and library reachable through the link libraries of the given ones (themselves
+# included).
+function(_lizard_collect_links_from out_var)
     set(seen "")
-    set(queue ${target})
+    set(queue ${ARGN})
     while(queue)
         list(POP_FRONT queue current)
         if(current IN_LIST seen)

@@ -11,7 +11,9 @@ SUITES=(tst_guideshots tst_firstrun tst_notebookinteractive tst_variableexplorer
 cd "$(dirname "$0")/.."
 
 cmake -S . -B "$BUILD" -G Ninja ${CMAKE_FLAGS:-} >/dev/null
-targets=(lizard-desktop lizard-local lizard-agent "${SUITES[@]}")
+# A suite's executable is its folder's bundle (tests/CMakeLists.txt): build those.
+mapfile -t suite_targets < <(python3 scripts/suite-targets.py "$BUILD" "${SUITES[@]}")
+targets=(lizard-desktop lizard-local lizard-agent "${suite_targets[@]}")
 # The preview plugin exists only where QtWebEngine was found; the preview step needs it.
 if cmake --build "$BUILD" --target help | grep -q '^lizard_preview:'; then
   targets+=(lizard_preview)

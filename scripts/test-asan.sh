@@ -29,8 +29,10 @@ for d in tests/server tests/security; do
   suites+=($names)
 done
 ((${#suites[@]} > 0)) || { echo "test-asan: no server suites found${ASAN_SUITES:+ matching $ASAN_SUITES}" >&2; exit 1; }
-echo "test-asan: building lizard-local lizard-agent ${suites[*]}"
-cmake --build "$BUILD" --target lizard-local lizard-agent "${suites[@]}"
+# A suite's executable is its folder's bundle (tests/CMakeLists.txt): build those.
+mapfile -t targets < <(python3 scripts/suite-targets.py "$BUILD" "${suites[@]}")
+echo "test-asan: building lizard-local lizard-agent ${targets[*]} for ${suites[*]}"
+cmake --build "$BUILD" --target lizard-local lizard-agent "${targets[@]}"
 
 # Every report also goes to a file: lizard-local and lizard-agent are started by the suites,
 # which do not look at how they exited, so a report of theirs would otherwise pass unseen.

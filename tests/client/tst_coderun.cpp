@@ -11,8 +11,8 @@ using client::CodeInterpreter;
 using client::CodeRun;
 using client::KernelState;
 using client::RunCodeOptions;
-using test::describe;
-using test::runToEnd;
+using lizard::test::describe;
+using lizard::test::runToEnd;
 
 class TestCodeRun : public QObject
 {
@@ -54,12 +54,12 @@ private:
     }
     QString newContext(CodeInterpreter& interp, const QString& language = "python")
     {
-        test::ApiWaiter<client::CodeContext> made;
+        lizard::test::ApiWaiter<client::CodeContext> made;
         interp.createContext(language, {}, nullptr, made.done());
         return made.wait(120000) && made.ok() ? made.value().id : QString();
     }
 
-    test::CodeRunFixture m_fx;
+    lizard::test::CodeRunFixture m_fx;
 };
 
 void TestCodeRun::initTestCase()

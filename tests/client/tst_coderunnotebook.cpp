@@ -29,7 +29,7 @@ private slots:
 
 private:
     bool ensureServer();
-    test::CodeRunFixture m_fx;
+    lizard::test::CodeRunFixture m_fx;
     bool m_started = false;
 };
 

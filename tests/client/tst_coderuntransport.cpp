@@ -15,8 +15,8 @@ using namespace lizard;
 using client::CodeInterpreter;
 using client::CodeRun;
 using client::RunCodeOptions;
-using test::describe;
-using test::runToEnd;
+using lizard::test::describe;
+using lizard::test::runToEnd;
 
 class TestCodeRunTransport : public QObject
 {
@@ -38,18 +38,18 @@ private:
     QList<int> servePids(); // serve processes of our runner, from the processes API
     QString newContext(CodeInterpreter& interp)
     {
-        test::ApiWaiter<client::CodeContext> made;
+        lizard::test::ApiWaiter<client::CodeContext> made;
         interp.createContext("python", {}, nullptr, made.done());
         return made.wait(120000) && made.ok() ? made.value().id : QString();
     }
     QList<client::CodeContext> contexts(CodeInterpreter& interp)
     {
-        test::ApiWaiter<QList<client::CodeContext>> listed;
+        lizard::test::ApiWaiter<QList<client::CodeContext>> listed;
         interp.listContexts(nullptr, listed.done());
         return listed.wait(60000) && listed.ok() ? listed.value() : QList<client::CodeContext>();
     }
 
-    test::CodeRunFixture m_fx;
+    lizard::test::CodeRunFixture m_fx;
 };
 
 void TestCodeRunTransport::initTestCase()
@@ -66,7 +66,7 @@ void TestCodeRunTransport::cleanupTestCase()
 
 QList<int> TestCodeRunTransport::servePids()
 {
-    test::ApiWaiter<QList<client::ProcessInfo>> procs;
+    lizard::test::ApiWaiter<QList<client::ProcessInfo>> procs;
     m_fx.api().listProcesses(m_fx.sandboxId(), nullptr, procs.done());
     QList<int> pids;
     if (!procs.wait() || !procs.ok())
@@ -154,7 +154,7 @@ void TestCodeRunTransport::deadServeStreamFallsBackToExecPerRun()
                    "    except Exception: serve = False\n"
                    "    if serve: os.kill(int(p), signal.SIGKILL); print('killed')\"");
     QVERIFY2(killed.contains("killed"), qPrintable(killed));
-    QVERIFY(test::waitRun(inFlight, 60000));
+    QVERIFY(lizard::test::waitRun(inFlight, 60000));
     QVERIFY2(inFlight->hasFailed(),
              describe(inFlight)); // it may or may not have run: never re-sent
     QVERIFY(inFlight->failure()->message.contains("may or may not have run"));
@@ -174,7 +174,7 @@ void TestCodeRunTransport::contextsCreateListRestartDelete()
     QSignalSpy changed(interp.get(), &CodeInterpreter::contextsChanged);
     const QString py = newContext(*interp);
     QVERIFY(py.startsWith("ctx-"));
-    test::ApiWaiter<client::CodeContext> bash;
+    lizard::test::ApiWaiter<client::CodeContext> bash;
     interp->createContext("sh", "/tmp/work", nullptr, bash.done());
     LIZ_AWAIT_OK(bash);
     QCOMPARE(bash.value().language, QString("bash"));
@@ -189,20 +189,20 @@ void TestCodeRunTransport::contextsCreateListRestartDelete()
     RunCodeOptions opts;
     opts.contextId = py;
     QVERIFY(runToEnd(*interp, "gone = 1", opts)->execution().success());
-    test::ApiWaiter<client::Unit> restarted;
+    lizard::test::ApiWaiter<client::Unit> restarted;
     interp->restartContext(py, nullptr, restarted.done());
     LIZ_AWAIT_OK(restarted);
     QCOMPARE(runToEnd(*interp, "gone", opts)->execution().error->name, QString("NameError"));
 
     for (const QString& id : {py, bash.value().id}) {
-        test::ApiWaiter<client::Unit> deleted;
+        lizard::test::ApiWaiter<client::Unit> deleted;
         interp->deleteContext(id, nullptr, deleted.done());
         LIZ_AWAIT_OK(deleted);
     }
     const QList<client::CodeContext> after = contexts(*interp);
     for (const client::CodeContext& c : after)
         QVERIFY(c.id != py && c.id != bash.value().id);
-    test::ApiWaiter<client::Unit> again;
+    lizard::test::ApiWaiter<client::Unit> again;
     interp->deleteContext(py, nullptr, again.done());
     QVERIFY(again.wait() && !again.ok());
     QVERIFY(again.error().message.contains("not found"));
@@ -255,7 +255,7 @@ void TestCodeRunTransport::saveAllVariablesForAFork()
     QCOMPARE(m_fx.shell("test -x /tmp/.lizard-code/.hooks/pre-snapshot && echo hook"),
              QString("hook\n"));
 
-    test::ApiWaiter<QList<client::ContextVariables>> saved;
+    lizard::test::ApiWaiter<QList<client::ContextVariables>> saved;
     interp->saveAllVariables(nullptr, saved.done());
     LIZ_AWAIT_OK(saved);
     const auto mine = std::find_if(

@@ -55,7 +55,7 @@ private slots:
     void makeDir();
 
 private:
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     QTemporaryDir m_tmp;
 };
 

@@ -13,7 +13,7 @@ using Json = nlohmann::json;
     QCOMPARE(QString::fromStdString((actual).dump()), QString::fromStdString((expected).dump()))
 
 namespace {
-Json parsed(const QByteArray& body)
+Json parsedLifecycleBody(const QByteArray& body)
 {
     return Json::parse(body.toStdString());
 }
@@ -191,7 +191,7 @@ void TestJsonMappingLifecycle::restoreBody()
     req.snapshotId = "snap_1";
     req.size = "small";
     req.timeoutMs = 600000;
-    QCOMPARE_JSON(parsed(createSandboxBody(req)),
+    QCOMPARE_JSON(parsedLifecycleBody(createSandboxBody(req)),
                   (Json{{"snapshotId", "snap_1"}, {"projectId", "p1"}, {"timeoutMs", 600000}}));
 }
 
@@ -201,28 +201,28 @@ void TestJsonMappingLifecycle::volumeOnCreateBody()
     req.projectId = "p1";
     req.volumeName = "scratch";
     req.timeoutMs = 0;
-    QCOMPARE_JSON(parsed(createSandboxBody(req)), (Json{{"template", "base"},
+    QCOMPARE_JSON(parsedLifecycleBody(createSandboxBody(req)), (Json{{"template", "base"},
                                                         {"projectId", "p1"},
                                                         {"timeoutMs", 0},
                                                         {"volumeName", "scratch"}}));
     req.volumeName.clear();
     req.volumeId = "vol_1";
-    QCOMPARE(QString::fromStdString(parsed(createSandboxBody(req)).value("volumeId", "")),
+    QCOMPARE(QString::fromStdString(parsedLifecycleBody(createSandboxBody(req)).value("volumeId", "")),
              QString("vol_1"));
     req.volumeId.clear();
-    QVERIFY(!parsed(createSandboxBody(req)).contains("volumeId")); // not sent when empty
+    QVERIFY(!parsedLifecycleBody(createSandboxBody(req)).contains("volumeId")); // not sent when empty
 }
 
 void TestJsonMappingLifecycle::lifecycleBodies()
 {
-    QCOMPARE_JSON(parsed(snapshotBody("nightly \"one\"")),
+    QCOMPARE_JSON(parsedLifecycleBody(snapshotBody("nightly \"one\"")),
                   (Json{{"name", "nightly \"one\""}, {"poolSize", 5}}));
-    QCOMPARE_JSON(parsed(forkBody(3, 0)), (Json{{"count", 3}, {"timeoutMs", 0}}));
-    QCOMPARE_JSON(parsed(createVolumeBody("scratch", 10, false)),
+    QCOMPARE_JSON(parsedLifecycleBody(forkBody(3, 0)), (Json{{"count", 3}, {"timeoutMs", 0}}));
+    QCOMPARE_JSON(parsedLifecycleBody(createVolumeBody("scratch", 10, false)),
                   (Json{{"name", "scratch"}, {"sizeGb", 10}}));
-    QCOMPARE_JSON(parsed(createVolumeBody("scratch", 5, true)),
+    QCOMPARE_JSON(parsedLifecycleBody(createVolumeBody("scratch", 5, true)),
                   (Json{{"name", "scratch"}, {"sizeGb", 5}, {"getOrCreate", true}}));
-    QCOMPARE_JSON(parsed(resizeVolumeBody(20)), (Json{{"sizeGb", 20}}));
+    QCOMPARE_JSON(parsedLifecycleBody(resizeVolumeBody(20)), (Json{{"sizeGb", 20}}));
 }
 
 QTEST_APPLESS_MAIN(TestJsonMappingLifecycle)

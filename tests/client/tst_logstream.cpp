@@ -13,8 +13,8 @@ using namespace lizard;
 using client::ApiError;
 using client::LogStream;
 using client::SandboxLogLine;
-using test::MiniHttpServer;
-using test::MiniResponse;
+using lizard::test::MiniHttpServer;
+using lizard::test::MiniResponse;
 
 namespace {
 

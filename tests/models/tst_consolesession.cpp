@@ -21,7 +21,7 @@ class TestConsoleSession : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     QString m_sandboxId;
 
@@ -31,18 +31,18 @@ private slots:
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_api = std::make_unique<client::LizardApi>(
             client::Endpoint{m_server.url(), m_server.apiKey()});
-        const auto projects = test::waitFor<QList<client::Project>>(
+        const auto projects = lizard::test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 300000, &why);
+        m_sandboxId = lizard::test::startSandbox(*m_api, projects->value().first().id, 300000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
     void cleanupTestCase()
     {
         if (!m_sandboxId.isEmpty())
-            test::killSandbox(*m_api, m_sandboxId);
+            lizard::test::killSandbox(*m_api, m_sandboxId);
     }
 
     void streamsAndExitCode()

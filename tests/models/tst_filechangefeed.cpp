@@ -14,8 +14,8 @@
 using namespace lizard;
 using models::files::FileChangeFeed;
 using models::files::SandboxFileModel;
-using test::MiniHttpServer;
-using test::MiniResponse;
+using lizard::test::MiniHttpServer;
+using lizard::test::MiniResponse;
 
 namespace {
 

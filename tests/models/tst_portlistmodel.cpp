@@ -20,7 +20,7 @@ class TestPortListModel : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     QString m_sandboxId;
     client::ExecStream* m_httpServer = nullptr;
@@ -31,11 +31,11 @@ private slots:
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_api = std::make_unique<client::LizardApi>(
             client::Endpoint{m_server.url(), m_server.apiKey()});
-        const auto projects = test::waitFor<QList<client::Project>>(
+        const auto projects = lizard::test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, projects->value().first().id, 600000, &why);
+        m_sandboxId = lizard::test::startSandbox(*m_api, projects->value().first().id, 600000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 
@@ -43,7 +43,7 @@ private slots:
     {
         delete m_httpServer;
         if (!m_sandboxId.isEmpty())
-            test::killSandbox(*m_api, m_sandboxId);
+            lizard::test::killSandbox(*m_api, m_sandboxId);
     }
 
     void cleanup()
@@ -126,7 +126,7 @@ private slots:
                          [&](client::Outcome<client::ExposedPort> o) { exposed.emplace(o); });
         QTRY_VERIFY_WITH_TIMEOUT(exposed.has_value(), 30000);
         QVERIFY2(exposed->ok(),
-                 qPrintable(exposed->ok() ? QString() : test::describe(exposed->error())));
+                 qPrintable(exposed->ok() ? QString() : lizard::test::describe(exposed->error())));
         const client::ExposedPort e = exposed->value();
         QCOMPARE(e.port, 8123);
         QVERIFY(e.url.contains("lizard_token="));

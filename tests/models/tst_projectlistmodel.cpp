@@ -15,7 +15,7 @@ class TestProjectListModel : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
 
     static QStringList names(const ProjectListModel& model)

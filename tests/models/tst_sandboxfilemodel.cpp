@@ -18,7 +18,7 @@ using models::files::FileOperations;
 using models::files::FileSortProxy;
 using models::files::RemotePath;
 using models::files::SandboxFileModel;
-using test::ApiWaiter;
+using lizard::test::ApiWaiter;
 
 class TestSandboxFileModel : public QObject
 {
@@ -48,7 +48,7 @@ private:
     QStringList names(const QAbstractItemModel& model, const QModelIndex& parent = {}) const;
     bool listed(SandboxFileModel& model, const QModelIndex& dir);
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
 };
 
 void TestSandboxFileModel::initTestCase()

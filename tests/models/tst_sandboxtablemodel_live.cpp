@@ -21,7 +21,7 @@ class TestSandboxTableModelLive : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<LizardApi> m_api;
     QString m_projectId;
     QString m_sandboxId;
@@ -36,7 +36,7 @@ private slots:
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
         m_api = std::make_unique<LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-        const auto projects = test::waitFor<QList<client::Project>>(
+        const auto projects = lizard::test::waitFor<QList<client::Project>>(
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok());
         for (const auto& p : projects->value())
@@ -58,7 +58,7 @@ private slots:
         req.timeoutMs = 120000;
         req.metadata = {{"purpose", "model-test"}};
         QString why;
-        m_sandboxId = test::startSandbox(*m_api, req, &why);
+        m_sandboxId = lizard::test::startSandbox(*m_api, req, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
         QCOMPARE(cell(model, SandboxColumn::Id), m_sandboxId);
@@ -98,7 +98,7 @@ private slots:
         model.setPollInterval(200);
         model.setProjectId(m_projectId);
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
-        const auto extended = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+        const auto extended = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
             actions.extend(m_sandboxId, 10, ctx, done);
             return nullptr;
         });
@@ -120,7 +120,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
-        const auto killed = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+        const auto killed = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
             actions.kill(m_sandboxId, ctx, done);
             return nullptr;
         });
@@ -129,7 +129,7 @@ private slots:
         QCOMPARE(removed.count(), 1);
         QCOMPARE(reset.count(), 0);
         // Killing it again reports the server's 404 with what was tried.
-        const auto again = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+        const auto again = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
             actions.kill(m_sandboxId, ctx, done);
             return nullptr;
         });

@@ -19,7 +19,7 @@ using models::files::DownloadJob;
 using models::files::TransferJob;
 using models::files::TransferJobsModel;
 using models::files::UploadJob;
-using test::ApiWaiter;
+using lizard::test::ApiWaiter;
 
 namespace {
 
@@ -89,7 +89,7 @@ private slots:
 private:
     QString remoteLs(const QString& pattern);
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     QTemporaryDir m_tmp;
 };
 

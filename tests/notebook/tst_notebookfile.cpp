@@ -44,7 +44,7 @@ NotebookData twoCells()
     return nb;
 }
 
-QStringList sources(const NotebookDocument& doc)
+QStringList cellSources(const NotebookDocument& doc)
 {
     QStringList out;
     for (int i = 0; i < doc.cellCount(); ++i)
@@ -86,7 +86,7 @@ void TestNotebookFile::openEditSave()
     QCOMPARE(file.path(), path);
     QCOMPARE(pathSpy.size(), 1);
     QVERIFY(!file.loadFailed());
-    QCOMPARE(sources(doc), (QStringList{"print(1)", "notes"}));
+    QCOMPARE(cellSources(doc), (QStringList{"print(1)", "notes"}));
     QVERIFY(!doc.isDirty());
 
     doc.cell(1)->setSource("more notes");
@@ -157,7 +157,7 @@ void TestNotebookFile::brokenFileIsNeitherLoadedNorOverwritten()
     QCOMPARE(reset.size(), 0);
     QCOMPARE(dirty.size(), 0);
     QVERIFY(doc.isDirty());
-    QCOMPARE(sources(doc), (QStringList{"unsaved edit", "notes"}));
+    QCOMPARE(cellSources(doc), (QStringList{"unsaved edit", "notes"}));
     QCOMPARE(doc.cell(0)->outputs().size(), std::size_t(1));
     QVERIFY(file.loadFailed());
     QCOMPARE(file.path(), broken);

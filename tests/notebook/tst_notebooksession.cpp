@@ -24,7 +24,7 @@ using lizard::notebook::test::ScriptedRunner;
 namespace {
 
 // A kernel whose state and restarts the test sets.
-class FakeKernel : public NotebookKernel
+class SessionKernel : public NotebookKernel
 {
 public:
     ContextChoice context() const override { return m_context; }
@@ -83,7 +83,7 @@ private slots:
     void restartInterruptAndClear();
 
 private:
-    NotebookSession* make(FakeKernel* kernel = nullptr)
+    NotebookSession* make(SessionKernel* kernel = nullptr)
     {
         m_runner = new ScriptedRunner;
         m_session = new NotebookSession(QStringLiteral("sb-1"), m_runner, kernel);
@@ -225,7 +225,7 @@ void TestNotebookSession::branchOfAFork()
 
 void TestNotebookSession::kernelStateFollowsRunsAndKernel()
 {
-    auto* kernel = new FakeKernel;
+    auto* kernel = new SessionKernel;
     NotebookSession* s = make(kernel);
     QSignalSpy states(s, &NotebookSession::kernelStateChanged);
     QCOMPARE(s->kernelState(), QString("idle"));
@@ -247,7 +247,7 @@ void TestNotebookSession::kernelStateFollowsRunsAndKernel()
 
 void TestNotebookSession::contextLanguageInMetadata()
 {
-    auto* kernel = new FakeKernel;
+    auto* kernel = new SessionKernel;
     NotebookSession* s = make(kernel);
     const auto language = [s] {
         return s->document()
@@ -279,7 +279,7 @@ void TestNotebookSession::templateAndSizeFromMetadata()
 
 void TestNotebookSession::restartInterruptAndClear()
 {
-    auto* kernel = new FakeKernel;
+    auto* kernel = new SessionKernel;
     NotebookSession* s = make(kernel);
     QSignalSpy notices(s, &NotebookSession::notice);
     s->restartKernel();

@@ -79,7 +79,7 @@ private:
         return -1;
     }
 
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<ui::MainWindow> m_window;
     ui::notebook::NotebookController* m_notebooks = nullptr;
@@ -173,7 +173,7 @@ void TestActivityPanel::showsTheSessionAndTheChart()
     // enough (sandboxListShowsActiveBadge checks the dot itself).
     m_activity->pulse()->setInterval(200);
     lizard::test::waitUntil([this] { return m_activity->pulse()->isActive(m_id); }, 3000);
-    test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab"));
     const QImage shot = image->grab().toImage();
     QVERIFY2(shot.width() > 150 && shot.height() > 100,
              qPrintable(QString("%1x%2").arg(shot.width()).arg(shot.height())));
@@ -333,7 +333,7 @@ void TestActivityPanel::newExecShowsWhileTheTabIsOpen()
         disconnect(c);
         lags << lag;
     }
-    test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab-live"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("activity-tab-live"));
     std::sort(lags.begin(), lags.end());
     qInfo("exec answer -> row on the list: median %lld ms, max %lld ms", lags.at(2), lags.last());
     QVERIFY2(lags.at(2) <= 500, qPrintable(QStringLiteral("median %1 ms").arg(lags.at(2))));
@@ -341,7 +341,7 @@ void TestActivityPanel::newExecShowsWhileTheTabIsOpen()
 
 void TestActivityPanel::cloudLikeServerSaysSo()
 {
-    test::LocalServer off;
+    lizard::test::LocalServer off;
     QVERIFY2(off.start({"--no-activity"}), qPrintable(off.errorString()));
     const auto created = off.request("POST", "/api/sandboxes", "{}");
     QCOMPARE(created.status, 200);

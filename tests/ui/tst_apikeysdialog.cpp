@@ -39,17 +39,17 @@ class TestApiKeysDialog : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<ui::MainWindow> m_window;
 
     ui::ApiKeysDialog* openFromMenu()
     {
-        QAction* action = test::menuAction(m_window.get(), "Lizard", "API keys");
+        QAction* action = lizard::test::menuAction(m_window.get(), "Lizard", "API keys");
         if (action == nullptr)
             return nullptr;
         action->trigger();
-        return test::waitForVisible<ui::ApiKeysDialog>();
+        return lizard::test::waitForVisible<ui::ApiKeysDialog>();
     }
 
 private slots:
@@ -102,14 +102,14 @@ private slots:
         dialog->refresh();
         QTRY_VERIFY_WITH_TIMEOUT(
             row(list, "laptop ci") && row(list, "laptop ci")->text(4) != "never", 10000);
-        test::saveScreenshot(dialog->grab(), "api-keys");
+        lizard::test::saveScreenshot(dialog->grab(), "api-keys");
 
         // Revoke, after the confirmation.
         list->setCurrentItem(row(list, "laptop ci"));
         auto* revoke = dialog->findChild<QPushButton*>("revokeButton");
         QVERIFY(revoke->isEnabled());
         QString question;
-        test::whenModal<QMessageBox>(this, [&question](QMessageBox* box) {
+        lizard::test::whenModal<QMessageBox>(this, [&question](QMessageBox* box) {
             question = box->text();
             box->button(QMessageBox::Yes)->click();
         });
@@ -153,7 +153,7 @@ private slots:
         QVERIFY2(error->text().contains("read-only"), qPrintable(error->text()));
         QVERIFY(dialog.findChild<QLineEdit*>("newKey")->text().isEmpty());
         QCOMPARE(dialog.shownKey(), QString());
-        test::saveScreenshot(dialog.grab(), "api-keys-read-only");
+        lizard::test::saveScreenshot(dialog.grab(), "api-keys-read-only");
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -34,7 +34,7 @@ private:
     QString m_projectId;
     QString m_a; // the sandbox selected when a dialog opens
     QString m_b; // the one selected while it is open
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
 
     ui::SandboxPanel* panel() const { return m_live.window()->sandboxPanel(); }
     models::SandboxTableModel* table() const { return m_live.window()->sandboxModel(); }
@@ -49,7 +49,7 @@ private:
     }
     client::SandboxInfo sandbox(const QString& id) const
     {
-        const auto got = test::waitFor<client::SandboxInfo>(
+        const auto got = lizard::test::waitFor<client::SandboxInfo>(
             [&](QObject* ctx, auto done) { return m_live.api().getSandbox(id, ctx, done); });
         return got && got->ok() ? got->value() : client::SandboxInfo{};
     }
@@ -125,7 +125,7 @@ private slots:
                                 });
         panel()->snapshotAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000);
-        const auto list = test::waitFor<QList<client::Snapshot>>([&](QObject* ctx, auto done) {
+        const auto list = lizard::test::waitFor<QList<client::Snapshot>>([&](QObject* ctx, auto done) {
             return m_live.api().listSnapshots(m_projectId, ctx, done);
         });
         QVERIFY(list && list->ok());
@@ -157,7 +157,7 @@ private slots:
         m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::VolumesTab);
         QStringList ids;
         for (const QString name : {"first", "second"}) {
-            const auto made = test::waitFor<client::Volume>([&](QObject* ctx, auto done) {
+            const auto made = lizard::test::waitFor<client::Volume>([&](QObject* ctx, auto done) {
                 return m_live.api().createVolume(m_projectId, name, 1, ctx, done);
             });
             QVERIFY(made && made->ok());
@@ -189,7 +189,7 @@ private slots:
         ui::SnapshotsView* view = m_live.window()->projectTabs()->snapshotsView();
         QStringList ids;
         for (const QString name : {"keep me", "delete me"}) {
-            const auto made = test::waitFor<client::Snapshot>(
+            const auto made = lizard::test::waitFor<client::Snapshot>(
                 [&](QObject* ctx, auto done) {
                     return m_live.api().createSnapshot(m_b, name, ctx, done);
                 },
@@ -212,7 +212,7 @@ private slots:
             clickYes);
         view->deleteAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(snaps->rowOf(ids[0]) < 0, 30000);
-        const auto kept = test::waitFor<client::Snapshot>(
+        const auto kept = lizard::test::waitFor<client::Snapshot>(
             [&](QObject* ctx, auto done) { return m_live.api().getSnapshot(ids[1], ctx, done); });
         QVERIFY(kept && kept->ok());
         m_live.window()->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);

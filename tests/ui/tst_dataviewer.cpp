@@ -36,7 +36,7 @@ using lizard::notebook::CellStatus;
 using lizard::notebook::NotebookKernel;
 
 namespace {
-constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+constexpr int kViewerRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
 constexpr int kRowsTimeoutMs = 60000;
 } // namespace
 
@@ -72,7 +72,7 @@ private:
                 return s == CellStatus::Done || s == CellStatus::Error ||
                        s == CellStatus::Interrupted;
             },
-            kRunTimeoutMs);
+            kViewerRunTimeoutMs);
         return cell;
     }
     static QString describe(CellWidget* cell)
@@ -95,12 +95,12 @@ private:
         return table->visualRect(table->model()->index(row, column)).center();
     }
 
-    test::NotebookWindow m_nb;
+    lizard::test::NotebookWindow m_nb;
 };
 
 void TestDataViewer::initTestCase()
 {
-    test::NotebookWindow::Options options;
+    lizard::test::NotebookWindow::Options options;
     options.size = QSize(1100, 760);
     const QString why = m_nb.start(options);
     QVERIFY2(why.isEmpty(), qPrintable(why));

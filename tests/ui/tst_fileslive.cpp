@@ -15,7 +15,7 @@
 #include <QTreeView>
 
 using namespace lizard;
-using test::ApiWaiter;
+using lizard::test::ApiWaiter;
 using ui::files::FilesPanel;
 
 class TestFilesLive : public QObject
@@ -34,7 +34,7 @@ private:
     // The row the user sees under `parent` (a view index) whose name is `name`.
     QModelIndex shownRow(const QString& name, const QModelIndex& parent = {}) const;
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     std::unique_ptr<ui::MainWindow> m_window;
     FilesPanel* m_panel = nullptr;
     QTreeView* m_view = nullptr;
@@ -105,7 +105,7 @@ void TestFilesLive::execCreatesAFileThatShowsWithinASecond()
              QStringLiteral("6 B"));
     const QPixmap picture = m_panel->grab();
     QVERIFY(!picture.isNull());
-    test::saveScreenshot(picture, QStringLiteral("files-live"));
+    lizard::test::saveScreenshot(picture, QStringLiteral("files-live"));
 }
 
 void TestFilesLive::expandedSubfolderFollowsToo()
@@ -122,7 +122,7 @@ void TestFilesLive::expandedSubfolderFollowsToo()
                              1000);
     qInfo("the subfolder's change showed %lld ms after the exec answered",
           static_cast<long long>(t.elapsed()));
-    test::saveScreenshot(m_panel->grab(), QStringLiteral("files-live-subfolder"));
+    lizard::test::saveScreenshot(m_panel->grab(), QStringLiteral("files-live-subfolder"));
 }
 
 QTEST_MAIN(TestFilesLive)

@@ -31,7 +31,7 @@
 
 using namespace lizard;
 using models::files::SandboxFileModel;
-using test::ApiWaiter;
+using lizard::test::ApiWaiter;
 using ui::files::FileEditorPage;
 using ui::files::FilesPanel;
 
@@ -69,7 +69,7 @@ private:
     // Answers the next modal message box with the button whose text is `button`; returns its text.
     void answerNextMessageBox(const QString& button, QString* seenText);
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     std::unique_ptr<ui::MainWindow> m_window;
     FilesPanel* m_panel = nullptr;
     QTemporaryDir m_tmp;

@@ -53,14 +53,14 @@
 #include <QtTest>
 
 using namespace lizard;
-using test::saveScreenshot;
+using lizard::test::saveScreenshot;
 using ui::notebook::NotebookController;
 using ui::notebook::NotebookPage;
 
 namespace {
 constexpr int kCreateTimeoutMs = 180000; // an interpreter sandbox and its first kernel
 
-QJsonArray sandboxesOf(const test::LocalServer& server)
+QJsonArray sandboxesOf(const lizard::test::LocalServer& server)
 {
     return QJsonDocument::fromJson(server.request("GET", "/api/sandboxes").body).array();
 }
@@ -86,7 +86,7 @@ private:
     ui::MainWindow* window() const { return m_app->window(); }
     NotebookController* notebooks() const { return m_app->notebooks(); }
 
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     QTemporaryDir m_tmp;
     std::unique_ptr<app::DesktopApp> m_app;
 };
@@ -295,7 +295,7 @@ void TestFirstRun::failureShowsTheServersMessage()
 {
     // A server whose host lacks a package of the interpreter template (a stand-in module).
     qputenv("LIZARD_TEST_INTERPRETER_MODULES", "lizard_no_such_module");
-    test::LocalServer server;
+    lizard::test::LocalServer server;
     const bool started = server.start();
     qunsetenv("LIZARD_TEST_INTERPRETER_MODULES");
     QVERIFY2(started, qPrintable(server.errorString()));

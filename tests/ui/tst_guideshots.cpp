@@ -65,7 +65,7 @@
 
 using namespace lizard;
 using lizard::notebook::CellStatus;
-using test::saveScreenshot;
+using lizard::test::saveScreenshot;
 
 namespace {
 constexpr int kSlowMs = 180000; // a fresh sandbox's first kernel start, a fork of an interpreter
@@ -97,7 +97,7 @@ private:
     }
     bool noErrorShown() const { return m_guide.noErrorShown(); }
 
-    test::GuideApp m_guide;
+    lizard::test::GuideApp m_guide;
     QString m_sandboxId;
     QTemporaryDir m_tmp; // the user's own files, to upload and download
 };
@@ -154,7 +154,7 @@ void TestGuideShots::firstStart()
     saveScreenshot(window(), "first-start");
 
     QTest::mouseClick(empty->newSandboxButton(), Qt::LeftButton);
-    auto* dialog = test::waitForVisible<ui::CreateSandboxDialog>();
+    auto* dialog = lizard::test::waitForVisible<ui::CreateSandboxDialog>();
     QVERIFY(dialog);
     QSignalSpy created(dialog, &ui::CreateSandboxDialog::sandboxCreated);
     dialog->templateBox()->setCurrentIndex(dialog->templateBox()->findData("interpreter"));
@@ -187,7 +187,7 @@ void TestGuideShots::notebookWithAChart()
     QVERIFY(controller);
     // The menu, as the guide says: at the window's size the toolbar shows Open notebook only
     // behind its » button.
-    QAction* open = test::menuAction(window(), "Notebook", "Open notebook");
+    QAction* open = lizard::test::menuAction(window(), "Notebook", "Open notebook");
     QCOMPARE(open, controller->openNotebookAction());
     QVERIFY(open->isEnabled());
     open->trigger();
@@ -330,7 +330,7 @@ void TestGuideShots::previewAWebServer()
     QPointer<ui::ports::PreviewPage> page;
     connect(ports, &ui::ports::PortsPanel::previewOpened, this,
             [&page](ui::ports::PreviewPage* p) { page = p; });
-    QVERIFY(test::clickToolButton(ports, ports->previewAction()));
+    QVERIFY(lizard::test::clickToolButton(ports, ports->previewAction()));
     QTRY_VERIFY_WITH_TIMEOUT(page, 30000);
     disconnect(ports, &ui::ports::PortsPanel::previewOpened, this, nullptr);
     QVERIFY(page->hasBrowser());
@@ -353,16 +353,16 @@ void TestGuideShots::previewAWebServer()
 void TestGuideShots::pauseSnapshotFork()
 {
     showHome(window()->consoleArea());
-    QVERIFY(test::clickToolButton(sandboxes(), sandboxes()->pauseAction()));
+    QVERIFY(lizard::test::clickToolButton(sandboxes(), sandboxes()->pauseAction()));
     QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("paused"), 30000);
     QTRY_VERIFY(sandboxes()->resumeAction()->isEnabled());
     QVERIFY(!sandboxes()->forkAction()->isEnabled());
-    QVERIFY(test::clickToolButton(sandboxes(), sandboxes()->resumeAction()));
+    QVERIFY(lizard::test::clickToolButton(sandboxes(), sandboxes()->resumeAction()));
     QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("running"), 30000);
 
     QTRY_VERIFY(sandboxes()->snapshotAction()->isEnabled());
-    QVERIFY(test::clickToolButton(sandboxes(), sandboxes()->snapshotAction()));
-    auto* ask = test::waitForVisible<QInputDialog>("snapshotNameDialog");
+    QVERIFY(lizard::test::clickToolButton(sandboxes(), sandboxes()->snapshotAction()));
+    auto* ask = lizard::test::waitForVisible<QInputDialog>("snapshotNameDialog");
     QVERIFY(ask);
     ask->setTextValue("before the experiment");
     ask->accept();
@@ -371,8 +371,8 @@ void TestGuideShots::pauseSnapshotFork()
     QTRY_COMPARE_WITH_TIMEOUT(snaps->snapshotAt(0).status, QString("ready"), kSlowMs);
 
     QTRY_VERIFY(sandboxes()->forkAction()->isEnabled());
-    QVERIFY(test::clickToolButton(sandboxes(), sandboxes()->forkAction()));
-    QPointer<ui::ForkDialog> fork = test::waitForVisible<ui::ForkDialog>(); // closes itself
+    QVERIFY(lizard::test::clickToolButton(sandboxes(), sandboxes()->forkAction()));
+    QPointer<ui::ForkDialog> fork = lizard::test::waitForVisible<ui::ForkDialog>(); // closes itself
     QVERIFY(fork);
     fork->countBox()->setValue(2);
     fork->lifetimeBox()->setValue(30);
@@ -408,33 +408,33 @@ void TestGuideShots::pauseSnapshotFork()
 // keychain in tests); a plain http:// address is refused until confirmed. Nothing switches.
 void TestGuideShots::connectToTheCloud()
 {
-    QAction* open = test::menuAction(window(), "Lizard", "Connections");
+    QAction* open = lizard::test::menuAction(window(), "Lizard", "Connections");
     QVERIFY(open);
     QString defaultUrl, warning, refusal;
     int profilesShown = 0, profilesAfterRefusal = 0;
-    test::whenModal<ui::ConnectionsDialog>(this, [&](ui::ConnectionsDialog* dialog) {
+    lizard::test::whenModal<ui::ConnectionsDialog>(this, [&](ui::ConnectionsDialog* dialog) {
         dialog->nameEdit()->setText("Work");
         defaultUrl = dialog->urlEdit()->text();
         dialog->keyEdit()->setText("liz_example_key_typed_by_the_user");
         saveScreenshot(dialog, "connections");
-        test::clickButton(dialog, "Add cloud connection");
+        lizard::test::clickButton(dialog, "Add cloud connection");
         profilesShown = dialog->list()->count();
         // A plain http:// address elsewhere: the warning, answered with Cancel.
         dialog->nameEdit()->setText("Plain");
         dialog->urlEdit()->setText("http://sandboxes.example.com");
         dialog->keyEdit()->setText("liz_example_key_typed_by_the_user");
-        test::whenModal<QMessageBox>(this, [&](QMessageBox* box) {
+        lizard::test::whenModal<QMessageBox>(this, [&](QMessageBox* box) {
             warning = box->text() + "\n" + box->informativeText();
             saveScreenshot(box, "key-in-clear-warning");
             box->button(QMessageBox::Cancel)->click();
         });
-        test::clickButton(dialog, "Add cloud connection");
+        lizard::test::clickButton(dialog, "Add cloud connection");
         for (QLabel* label : dialog->findChildren<QLabel*>())
             if (label->isVisible() && label->text().startsWith("Not added"))
                 refusal = label->text();
         profilesAfterRefusal = dialog->list()->count();
         dialog->list()->setCurrentRow(0); // stay on this computer: the test has no cloud account
-        test::clickButton(dialog, "Use selected");
+        lizard::test::clickButton(dialog, "Use selected");
     });
     open->trigger(); // the dialog runs modal until "Use selected"
     QCOMPARE(defaultUrl, QString("https://lizard.build"));
@@ -452,7 +452,7 @@ void TestGuideShots::connectToTheCloud()
 
 int main(int argc, char** argv)
 {
-    return test::guideMain<TestGuideShots>(argc, argv);
+    return lizard::test::guideMain<TestGuideShots>(argc, argv);
 }
 
 #include "tst_guideshots.moc"

@@ -26,7 +26,7 @@ class TestLifecycleLimits : public QObject
     Q_OBJECT
 private:
     QString m_sandboxId;
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
 
     template <class T> T* openDialog(QAction* action)
     {
@@ -45,7 +45,7 @@ private:
 private slots:
     void initTestCase()
     {
-        test::LiveWindow::Options options;
+        lizard::test::LiveWindow::Options options;
         options.serverArgs = {"--max-running", "1"};
         const QString failed = m_live.start(options);
         QVERIFY2(failed.isEmpty(), qPrintable(failed));

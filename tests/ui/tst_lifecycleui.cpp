@@ -38,7 +38,7 @@ class TestLifecycleUi : public QObject
     Q_OBJECT
 private:
     QString m_sandboxId;
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
 
     ui::SandboxPanel* panel() const { return m_live.window()->sandboxPanel(); }
     models::SandboxTableModel* table() const { return m_live.window()->sandboxModel(); }
@@ -62,7 +62,7 @@ private:
     QString bannerError(const QString& what, int ms = 3000) const
     {
         const auto* b = m_live.window()->banner();
-        const bool shown = test::waitUntil(
+        const bool shown = lizard::test::waitUntil(
             [&] {
                 return b->isVisible() && b->kind() == ui::BannerWidget::Kind::Error &&
                        b->text().contains(what);
@@ -126,7 +126,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(statusShown(m_sandboxId), QString("running"), 15000);
         QTRY_VERIFY(panel()->pauseAction()->isEnabled());
         QVERIFY(!panel()->resumeAction()->isEnabled());
-        const auto ran = test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
+        const auto ran = lizard::test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
             return m_live.api().exec(m_sandboxId, "echo alive", {}, ctx, done);
         });
         QVERIFY(ran && ran->ok());
@@ -135,7 +135,7 @@ private slots:
 
     void snapshotAndRestoreFromTheViews()
     {
-        const auto wrote = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+        const auto wrote = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
             return m_live.api().writeFile(m_sandboxId, "/home/user/ui.txt", "restored", ctx, done);
         });
         QVERIFY(wrote && wrote->ok());
@@ -167,7 +167,7 @@ private slots:
         QCOMPARE(m_live.window()->projectTabs()->currentIndex(),
                  int(ui::ProjectTabs::SandboxesTab));
         QTRY_COMPARE(panel()->currentSandboxId(), copy);
-        const auto read = test::waitFor<QByteArray>([&](QObject* ctx, auto done) {
+        const auto read = lizard::test::waitFor<QByteArray>([&](QObject* ctx, auto done) {
             return m_live.api().readFile(copy, "/home/user/ui.txt", ctx, done);
         });
         QVERIFY(read && read->ok());

@@ -22,7 +22,7 @@ class TestLimitsDisplay : public QObject
     Q_OBJECT
 private:
     QString m_sandboxId;
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
 
 private slots:
     void initTestCase()
@@ -41,7 +41,7 @@ private slots:
     void sizeCellShowsTheEnforcedLimits()
     {
         const QJsonObject info =
-            test::jsonObject(m_live.server().request("GET", "/api/sandboxes/" + m_sandboxId));
+            lizard::test::jsonObject(m_live.server().request("GET", "/api/sandboxes/" + m_sandboxId));
         const QJsonObject limits = info.value("limits").toObject();
         const QString by = limits.value("enforcedBy").toString();
         QTableView* view = m_live.window()->sandboxPanel()->view();

@@ -23,8 +23,8 @@
 #include <QTest>
 
 using namespace lizard;
-using test::ApiWaiter;
-using Model = models::SandboxLogModel;
+using lizard::test::ApiWaiter;
+using LogModel = models::SandboxLogModel;
 
 class TestLogsView : public QObject
 {
@@ -45,7 +45,7 @@ private:
     QList<int> shownRows(const QString& text) const;
     QString shownText() const;
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     QString m_small; // a nano sandbox: its memory cgroup is small enough to fill
     bool m_cgroupLimits = false;
     std::unique_ptr<ui::MainWindow> m_window;
@@ -63,7 +63,7 @@ void TestLogsView::initTestCase()
     req.size = QStringLiteral("nano");
     req.timeoutMs = 600000;
     QString why;
-    m_small = test::startSandbox(m_fx.api(), req, &why);
+    m_small = lizard::test::startSandbox(m_fx.api(), req, &why);
     QVERIFY2(!m_small.isEmpty(), qPrintable(why));
     ApiWaiter<client::SandboxInfo> info;
     m_fx.api().getSandbox(m_small, nullptr, info.done());
@@ -91,7 +91,7 @@ void TestLogsView::cleanupTestCase()
 {
     m_window.reset();
     if (!m_small.isEmpty())
-        test::killSandbox(m_fx.api(), m_small);
+        lizard::test::killSandbox(m_fx.api(), m_small);
     m_fx.stop();
 }
 
@@ -111,7 +111,7 @@ QList<int> TestLogsView::shownRows(const QString& text) const
     QList<int> rows;
     const QAbstractItemModel* m = m_view->model();
     for (int r = 0; r < m->rowCount(); ++r)
-        if (m->index(r, Model::MessageColumn).data().toString().contains(text))
+        if (m->index(r, LogModel::MessageColumn).data().toString().contains(text))
             rows << r;
     return rows;
 }
@@ -121,8 +121,8 @@ QString TestLogsView::shownText() const
     QStringList out;
     const QAbstractItemModel* m = m_view->model();
     for (int r = 0; r < m->rowCount(); ++r)
-        out << m->index(r, Model::LevelColumn).data().toString() + " " +
-                   m->index(r, Model::MessageColumn).data().toString();
+        out << m->index(r, LogModel::LevelColumn).data().toString() + " " +
+                   m->index(r, LogModel::MessageColumn).data().toString();
     return out.join('\n');
 }
 
@@ -135,8 +135,8 @@ void TestLogsView::oomKillShowsAsAnError()
     QTRY_VERIFY2_WITH_TIMEOUT(!shownRows("killed by SIGTERM").isEmpty(), qPrintable(shownText()),
                               5000);
     const QModelIndex warn =
-        m_view->model()->index(shownRows("killed by SIGTERM").constFirst(), Model::MessageColumn);
-    QCOMPARE(warn.siblingAtColumn(Model::LevelColumn).data().toString(), QStringLiteral("WARN"));
+        m_view->model()->index(shownRows("killed by SIGTERM").constFirst(), LogModel::MessageColumn);
+    QCOMPARE(warn.siblingAtColumn(LogModel::LevelColumn).data().toString(), QStringLiteral("WARN"));
     const QColor amber = warn.data(Qt::ForegroundRole).value<QBrush>().color();
     QVERIFY2(amber.red() > 100 && amber.blue() < 60, qPrintable(amber.name()));
     QVERIFY(!warn.data(Qt::FontRole).value<QFont>().bold());
@@ -152,23 +152,23 @@ void TestLogsView::oomKillShowsAsAnError()
                               qPrintable(shownText()), 5000);
     const int row = shownRows(" python3 (out of memory").constLast();
     const QAbstractItemModel* m = m_view->model();
-    const QModelIndex message = m->index(row, Model::MessageColumn);
+    const QModelIndex message = m->index(row, LogModel::MessageColumn);
     QVERIFY2(message.data().toString().contains(QRegularExpression(
                  "^OOM: killed \\d+ python3 \\(out of memory, limit \\d+ MiB\\)")),
              qPrintable(shownText()));
-    QCOMPARE(m->index(row, Model::LevelColumn).data().toString(), QStringLiteral("ERROR"));
-    QVERIFY(!m->index(row, Model::TimeColumn).data().toString().isEmpty());
+    QCOMPARE(m->index(row, LogModel::LevelColumn).data().toString(), QStringLiteral("ERROR"));
+    QVERIFY(!m->index(row, LogModel::TimeColumn).data().toString().isEmpty());
     // It stands out: bold, red, on a tinted row; an info row is plain.
     QVERIFY(message.data(Qt::FontRole).value<QFont>().bold());
     const QColor red = message.data(Qt::ForegroundRole).value<QBrush>().color();
     QVERIFY2(red.red() > 150 && red.green() < 80, qPrintable(red.name()));
     const int info = shownRows("created (template base").constFirst();
-    QVERIFY(!m->index(info, Model::MessageColumn).data(Qt::FontRole).value<QFont>().bold());
+    QVERIFY(!m->index(info, LogModel::MessageColumn).data(Qt::FontRole).value<QFont>().bold());
     // Followed: the newest row is in view.
-    const QModelIndex last = m->index(m->rowCount() - 1, Model::MessageColumn);
+    const QModelIndex last = m->index(m->rowCount() - 1, LogModel::MessageColumn);
     QTRY_VERIFY(m_view->viewport()->rect().intersects(m_view->visualRect(last)));
     QVERIFY(m_logs->followsTail());
-    test::saveScreenshot(m_window->grab(), QStringLiteral("logs"));
+    lizard::test::saveScreenshot(m_window->grab(), QStringLiteral("logs"));
 }
 
 void TestLogsView::filterAndClearView()

@@ -37,7 +37,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private:
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<ui::MainWindow> m_window;
     QString m_sandboxId;
@@ -70,7 +70,7 @@ private slots:
     {
         m_window.reset();
         if (!m_sandboxId.isEmpty())
-            test::waitFor<client::Unit>([this](QObject* ctx, auto done) {
+            lizard::test::waitFor<client::Unit>([this](QObject* ctx, auto done) {
                 return m_api->killSandbox(m_sandboxId, ctx, done);
             });
     }
@@ -183,7 +183,7 @@ private slots:
         QVERIFY(!m_sandboxId.isEmpty());
         QCOMPARE(m_window->sandboxPanel()->currentSandboxId(), m_sandboxId);
         const QString id = m_sandboxId;
-        const auto killed = test::waitFor<client::Unit>(
+        const auto killed = lizard::test::waitFor<client::Unit>(
             [&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
         QVERIFY(killed && killed->ok());
         // Killing it from the UI again: the server's 404 is shown with its code.
@@ -228,7 +228,7 @@ private slots:
         const auto info = created.at(0).at(0).value<client::SandboxInfo>();
         const QString id = info.sandboxId;
         const auto cleanup = qScopeGuard([&] {
-            test::waitFor<client::Unit>(
+            lizard::test::waitFor<client::Unit>(
                 [&](QObject* ctx, auto done) { return m_api->killSandbox(id, ctx, done); });
         });
         QCOMPARE(info.allowedHosts, QStringList({"pypi.org", "*.pythonhosted.org", "10.1.0.0/16"}));

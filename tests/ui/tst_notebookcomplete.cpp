@@ -45,13 +45,13 @@ private:
         QTest::keyClick(editor(), Qt::Key(k), mods);
     }
 
-    test::ScriptedRunner* m_runner = nullptr;
+    lizard::notebook::test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
 
 void TestNotebookComplete::init()
 {
-    m_runner = new test::ScriptedRunner;
+    m_runner = new lizard::notebook::test::ScriptedRunner;
     m_runner->completions = {{"linspace", "function"},
                              {"linalg", "module"},
                              {"lib", "module"},

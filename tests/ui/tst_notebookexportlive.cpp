@@ -27,7 +27,7 @@ private slots:
     void chartExportsToHtmlAndScript();
 
 private:
-    test::SandboxFixture m_fixture;
+    lizard::test::SandboxFixture m_fixture;
 };
 
 void TestNotebookExportLive::initTestCase()

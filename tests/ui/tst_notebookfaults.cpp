@@ -40,7 +40,7 @@ using lizard::notebook::ContextChoice;
 using lizard::notebook::NotebookKernel;
 
 namespace {
-constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+constexpr int kFaultRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
 }
 
 class TestNotebookFaults : public QObject
@@ -83,7 +83,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)test::waitUntil(ended, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(ended, kFaultRunTimeoutMs); // callers check the status
         return cell;
     }
     static QString describe(CellWidget* cell)
@@ -108,7 +108,7 @@ private:
         QSignalSpy changed(page->session()->kernel(), &NotebookKernel::contextChanged);
         ContextSelector* selector = page->contextSelector();
         selector->choose(selector->findData(QStringLiteral("new:python")));
-        (void)test::waitUntil([&] { return changed.count() > 0; }, 60000);
+        (void)lizard::test::waitUntil([&] { return changed.count() > 0; }, 60000);
         return page->session()->kernel()->context();
     }
     bool selectContext(NotebookPage* page, const QString& id)
@@ -121,13 +121,13 @@ private:
                     return i;
             return -1;
         };
-        if (!test::waitUntil([&] { return index() >= 0; }, 30000))
+        if (!lizard::test::waitUntil([&] { return index() >= 0; }, 30000))
             return false;
         selector->choose(index());
         return page->session()->kernel()->context().id == id;
     }
 
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<ui::MainWindow> m_window;
     NotebookController* m_controller = nullptr;
@@ -141,7 +141,7 @@ void TestNotebookFaults::initTestCase()
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     m_api =
         std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
+    const auto projects = lizard::test::waitFor<QList<client::Project>>(
         [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
     QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
     client::CreateSandboxRequest req;
@@ -149,7 +149,7 @@ void TestNotebookFaults::initTestCase()
     req.templateName = QStringLiteral("interpreter");
     req.timeoutMs = 1800000;
     QString why;
-    m_sandboxId = test::startSandbox(*m_api, req, &why);
+    m_sandboxId = lizard::test::startSandbox(*m_api, req, &why);
     QVERIFY2(!m_sandboxId.isEmpty(), qPrintable(why));
     QFile initPid(m_server.dataDir() + "/sandboxes/" + m_sandboxId + "/init.pid");
     if (initPid.open(QIODevice::ReadOnly))
@@ -175,7 +175,7 @@ void TestNotebookFaults::cleanupTestCase()
     }
     if (!m_sandboxId.isEmpty() && m_api) {
         const auto kill = [this] {
-            return test::waitFor<client::Unit>(
+            return lizard::test::waitFor<client::Unit>(
                 [this](QObject* ctx, auto done) {
                     return m_api->killSandbox(m_sandboxId, ctx, done);
                 },
@@ -192,7 +192,7 @@ void TestNotebookFaults::cleanupTestCase()
     m_server.stop();
     // The sandbox (its agent, kernels and commands) is gone with its PID 1.
     if (m_initPid > 0)
-        QVERIFY2(test::waitUntil(
+        QVERIFY2(lizard::test::waitUntil(
                      [this] { return !QFile::exists(QStringLiteral("/proc/%1").arg(m_initPid)); },
                      30000),
                  "the sandbox's init process is still there");
@@ -215,11 +215,11 @@ void TestNotebookFaults::kernelKilledDuringCell()
     QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
     type(page, {"import time", "print('sleeping', flush=True)", "time.sleep(30)"});
     CellWidget* sleeping = start(page);
-    QVERIFY2(test::waitUntil([&] { return describe(sleeping).contains("sleeping"); }, 60000),
+    QVERIFY2(lizard::test::waitUntil([&] { return describe(sleeping).contains("sleeping"); }, 60000),
              qPrintable(describe(sleeping)));
 
     // kill -9 of B's ipykernel inside the sandbox, the way an OOM killer or a user would.
-    const auto killed = test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
+    const auto killed = lizard::test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
         return m_api->exec(
             m_sandboxId,
             QStringLiteral("kill -9 \"$(cat /tmp/.lizard-code/%1/kernel.pid)\"").arg(b.id), {}, ctx,
@@ -229,7 +229,7 @@ void TestNotebookFaults::kernelKilledDuringCell()
              killed && killed->ok() ? qPrintable(killed->value().stderrText) : "exec failed");
 
     QVERIFY2(
-        test::waitUntil([&] { return sleeping->cell()->status() == CellStatus::Error; }, 30000),
+        lizard::test::waitUntil([&] { return sleeping->cell()->status() == CellStatus::Error; }, 30000),
         qPrintable(describe(sleeping)));
     const QString said = describe(sleeping);
     QVERIFY2(said.contains("Kernel died (killed by SIGKILL") &&
@@ -237,7 +237,7 @@ void TestNotebookFaults::kernelKilledDuringCell()
              qPrintable(said));
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->kernelText(), QString("dead"), 10000);
     QTRY_VERIFY(lastView(sleeping)->isVisible()); // on screen, not only in the model
-    test::saveScreenshot(m_window.get(), QStringLiteral("fault-kernel-died"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("fault-kernel-died"));
 
     // The existing Restart action gives a fresh kernel; the next cell runs on it.
     QAction* restart = nullptr;
@@ -271,7 +271,7 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
     QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
     type(page, {"import time", "print('working', flush=True)", "time.sleep(30)"});
     CellWidget* cut = start(page);
-    QVERIFY2(test::waitUntil([&] { return describe(cut).contains("working"); }, 60000),
+    QVERIFY2(lizard::test::waitUntil([&] { return describe(cut).contains("working"); }, 60000),
              qPrintable(describe(cut)));
 
     m_window->sandboxPanel()->selectSandbox(m_sandboxId);
@@ -289,9 +289,9 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
                banner->text().startsWith("Lost the connection to lizard-local");
     };
     // At once: the broken streams say it, no poll has to time out first.
-    QVERIFY2(test::waitUntil(bannerSaysLost, 1500), qPrintable(banner->text()));
+    QVERIFY2(lizard::test::waitUntil(bannerSaysLost, 1500), qPrintable(banner->text()));
     qInfo("banner after %lld ms: %s", clock.elapsed(), qPrintable(banner->text()));
-    QVERIFY2(test::waitUntil([&] { return cut->cell()->status() == CellStatus::Error; }, 1500),
+    QVERIFY2(lizard::test::waitUntil([&] { return cut->cell()->status() == CellStatus::Error; }, 1500),
              qPrintable(describe(cut)));
     QVERIFY2(describe(cut).contains(
                  "The connection to lizard-local was lost while this cell ran; it may or may "
@@ -300,7 +300,7 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
     const QString consoleLost = QStringLiteral(
         "[connection to lizard-local lost: the command may or may not have finished]");
     QVERIFY2(
-        test::waitUntil(
+        lizard::test::waitUntil(
             [&] { return console->view()->toPlainText().trimmed().endsWith(consoleLost); }, 1500),
         qPrintable(console->view()->toPlainText().right(400)));
     QCOMPARE(console->statusText(), QString("connection lost"));
@@ -308,7 +308,7 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
     QVERIFY2(m_window->connectionText().startsWith("Connection lost: reconnecting"),
              qPrintable(m_window->connectionText()));
     QTRY_VERIFY(lastView(cut)->isVisible());
-    test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("fault-server-lost"));
 
     // lizard-local again, on its data directory and port: the app finds it by itself.
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));

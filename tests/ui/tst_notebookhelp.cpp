@@ -59,13 +59,13 @@ private:
     static constexpr int kPauseMs = 250;
     static void waitPastThePause() { QTest::qWait(2 * kPauseMs); }
 
-    test::ScriptedRunner* m_runner = nullptr;
+    lizard::notebook::test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
 
 void TestNotebookHelp::init()
 {
-    m_runner = new test::ScriptedRunner;
+    m_runner = new lizard::notebook::test::ScriptedRunner;
     m_runner->helpByName = {{"np.linspace", kLinspace}, {"np.zeros", kZeros}};
     m_page = new NotebookPage("sb-test", m_runner, nullptr);
     m_page->helpPanel()->setDebounce(kPauseMs);

@@ -38,7 +38,7 @@ using lizard::notebook::CellStatus;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+constexpr int kInteractiveRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
 
 bool webEngineMapped()
 {
@@ -97,7 +97,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kInteractiveRunTimeoutMs); // callers check the status
         return cell;
     }
     static QList<InteractiveOutputView*> interactiveViews(CellWidget* cell)
@@ -154,7 +154,7 @@ private:
     }
 
     NotebookPage* m_page = nullptr;
-    test::NotebookWindow m_nb;
+    lizard::test::NotebookWindow m_nb;
 };
 
 void TestNotebookInteractive::initTestCase()
@@ -250,7 +250,7 @@ void TestNotebookInteractive::plotlyChartDraws()
     int blue = 0;
     QTRY_VERIFY_WITH_TIMEOUT((blue = plotlyBluePixels(view->webView()->grab().toImage())) > 2000,
                              30000);
-    test::saveScreenshot(m_nb.window(), QStringLiteral("notebook-plotly"));
+    lizard::test::saveScreenshot(m_nb.window(), QStringLiteral("notebook-plotly"));
 }
 
 void TestNotebookInteractive::pageReachesNoNetwork()

@@ -51,13 +51,13 @@ private:
         QTest::keyClick(target, Qt::Key(k), mods);
     }
 
-    test::ScriptedRunner* m_runner = nullptr;
+    lizard::notebook::test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
 
 void TestNotebookKeys::init()
 {
-    m_runner = new test::ScriptedRunner;
+    m_runner = new lizard::notebook::test::ScriptedRunner;
     m_page = new NotebookPage("sb-test", m_runner, nullptr);
     m_page->resize(900, 700);
     m_page->show();

@@ -41,7 +41,7 @@ using lizard::notebook::CellStatus;
 using lizard::notebook::NotebookKernel;
 
 namespace {
-constexpr int kRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
+constexpr int kLiveRunTimeoutMs = 180000; // the first run starts a kernel in a fresh sandbox
 }
 
 class TestNotebookLive : public QObject
@@ -84,7 +84,7 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)lizard::test::waitUntil(finished, kRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished, kLiveRunTimeoutMs); // callers check the status
         return cell;
     }
     QString describe(CellWidget* cell)
@@ -98,7 +98,7 @@ private:
 
     std::unique_ptr<client::LizardApi> m_apiAgain; // a second connection to the same server
     QString m_forkId;
-    test::NotebookWindow m_nb;
+    lizard::test::NotebookWindow m_nb;
 };
 
 void TestNotebookLive::initTestCase()

@@ -72,7 +72,7 @@ private:
         }
     }
 
-    test::ScriptedRunner* m_runner = nullptr;
+    lizard::notebook::test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
 
@@ -119,7 +119,7 @@ void TestNotebookNav::open(const NotebookData& data)
 
 void TestNotebookNav::init()
 {
-    m_runner = new test::ScriptedRunner;
+    m_runner = new lizard::notebook::test::ScriptedRunner;
     m_page = new NotebookPage("sb-test", m_runner, nullptr);
     m_page->resize(1000, 700);
     m_page->show();

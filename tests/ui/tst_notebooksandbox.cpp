@@ -41,7 +41,7 @@ using lizard::notebook::CellStatus;
 using lizard::notebook::SandboxWatch;
 
 namespace {
-constexpr int kRunTimeoutMs = 180000; // a first run starts a kernel in a fresh sandbox
+constexpr int kSandboxRunTimeoutMs = 180000; // a first run starts a kernel in a fresh sandbox
 }
 
 class TestNotebookSandbox : public QObject
@@ -64,7 +64,7 @@ private:
         req.templateName = templateName;
         req.timeoutMs = timeoutMs;
         QString why;
-        const QString id = test::startSandbox(*m_api, req, &why);
+        const QString id = lizard::test::startSandbox(*m_api, req, &why);
         if (id.isEmpty())
             qWarning().noquote() << "create failed:" << why;
         else
@@ -73,14 +73,14 @@ private:
     }
     QString status(const QString& id)
     {
-        const auto info = test::waitFor<client::SandboxInfo>(
+        const auto info = lizard::test::waitFor<client::SandboxInfo>(
             [&](QObject* ctx, auto done) { return m_api->getSandbox(id, ctx, done); });
         if (!info)
             return QStringLiteral("no answer");
         if (!info->ok())
             return info->error().kind == client::ApiError::Kind::NotFound
                        ? QStringLiteral("not found")
-                       : test::describe(info->error());
+                       : lizard::test::describe(info->error());
         return info->value().status;
     }
     // Runs cell `index` with the toolbar's Run, as a user does, and waits for it to end.
@@ -99,7 +99,7 @@ private:
                 return s == CellStatus::Done || s == CellStatus::Error ||
                        s == CellStatus::Interrupted;
             },
-            kRunTimeoutMs);
+            kSandboxRunTimeoutMs);
         return cell;
     }
     QString shown(NotebookPage* page, int index)
@@ -111,7 +111,7 @@ private:
         return parts.join(u'\n');
     }
 
-    test::LocalServer m_server;
+    lizard::test::LocalServer m_server;
     std::unique_ptr<client::LizardApi> m_api;
     std::unique_ptr<ui::MainWindow> m_window;
     NotebookController* m_controller = nullptr;
@@ -125,7 +125,7 @@ void TestNotebookSandbox::initTestCase()
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
     m_api =
         std::make_unique<client::LizardApi>(client::Endpoint{m_server.url(), m_server.apiKey()});
-    const auto projects = test::waitFor<QList<client::Project>>(
+    const auto projects = lizard::test::waitFor<QList<client::Project>>(
         [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
     QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
     m_projectId = projects->value().first().id;
@@ -161,10 +161,10 @@ void TestNotebookSandbox::cleanupTestCase()
         return;
     for (const QString& id : m_created) {
         if (status(id) != u"not found") // the expired ones are gone already
-            test::killSandbox(*m_api, id);
+            lizard::test::killSandbox(*m_api, id);
     }
     // Nothing of the suite's is left running on the server.
-    const auto listed = test::waitFor<QList<client::SandboxInfo>>(
+    const auto listed = lizard::test::waitFor<QList<client::SandboxInfo>>(
         [this](QObject* ctx, auto done) { return m_api->listSandboxes(m_projectId, ctx, done); });
     QVERIFY(listed && listed->ok());
     QStringList alive;
@@ -209,7 +209,7 @@ void TestNotebookSandbox::endedSandboxThenRunOnNew()
     QVERIFY2(!header->noticeText().contains("Listing contexts failed"),
              qPrintable(header->noticeText()));
     QVERIFY(status(first) == u"not found" || status(first) == u"stopped");
-    test::saveScreenshot(m_window.get(), QStringLiteral("notebook-sandbox-ended"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("notebook-sandbox-ended"));
 
     // Running a cell says the same, and keeps what the cell had.
     lizard::notebook::Cell* cell = run(page, 0);
@@ -225,7 +225,7 @@ void TestNotebookSandbox::endedSandboxThenRunOnNew()
     QVERIFY(page->thenRunAllAction()->isChecked());
     QSignalSpy attached(m_controller->sandboxSwitcher(), &SandboxSwitcher::attached);
     QTest::mouseClick(header->bannerRunOnNewButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(attached.count(), 1, kRunTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(attached.count(), 1, kSandboxRunTimeoutMs);
     const QString second = page->sandboxId();
     QVERIFY(second != first);
     QCOMPARE(status(second), QStringLiteral("running"));
@@ -234,7 +234,7 @@ void TestNotebookSandbox::endedSandboxThenRunOnNew()
     waitDone(page, 0);
     waitDone(page, 1);
     QTRY_VERIFY_WITH_TIMEOUT(page->document()->cell(1)->status() == CellStatus::Done,
-                             kRunTimeoutMs);
+                             kSandboxRunTimeoutMs);
     QVERIFY2(page->document()->cell(0)->status() == CellStatus::Done, qPrintable(shown(page, 0)));
     QVERIFY2(shown(page, 0).contains("x is 42"), qPrintable(shown(page, 0)));
     QVERIFY2(shown(page, 1).contains("host "), qPrintable(shown(page, 1)));
@@ -257,7 +257,7 @@ void TestNotebookSandbox::attachToRunningSandbox()
     QVERIFY(!home.isEmpty() && !other.isEmpty());
     // A mark only the other sandbox has.
     const QByteArray mark = "written into " + other.toUtf8();
-    const auto wrote = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+    const auto wrote = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
         return m_api->writeFile(other, QStringLiteral("/tmp/attach-mark.txt"), mark, ctx, done);
     });
     QVERIFY(wrote && wrote->ok());
@@ -331,11 +331,11 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
     NotebookPage* page = m_controller->openNotebook(id);
     QVERIFY(page);
     page->document()->cell(0)->setSource(QStringLiteral("print('ran after resume')"));
-    const auto paused = test::waitFor<client::Unit>(
+    const auto paused = lizard::test::waitFor<client::Unit>(
         [&](QObject* ctx, auto done) { return m_api->pauseSandbox(id, ctx, done); });
     QVERIFY2(paused && paused->ok(), !paused        ? "no answer"
                                      : paused->ok() ? ""
-                                                    : qPrintable(test::describe(paused->error())));
+                                                    : qPrintable(lizard::test::describe(paused->error())));
     QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("paused"), 30000);
     // The header says so by its next look at the sandbox.
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->timeLeftText(), QStringLiteral("paused"), 15000);

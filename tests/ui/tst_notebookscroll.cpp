@@ -60,13 +60,13 @@ private:
         list()->setCurrentIndex(0);
     }
 
-    test::ScriptedRunner* m_runner = nullptr;
+    lizard::notebook::test::ScriptedRunner* m_runner = nullptr;
     NotebookPage* m_page = nullptr;
 };
 
 void TestNotebookScroll::init()
 {
-    m_runner = new test::ScriptedRunner;
+    m_runner = new lizard::notebook::test::ScriptedRunner;
     m_page = new NotebookPage("sb-test", m_runner, nullptr);
     m_page->resize(800, 500);
     m_page->show();

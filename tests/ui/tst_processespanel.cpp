@@ -19,8 +19,8 @@
 #include <QTreeView>
 
 using namespace lizard;
-using test::ApiWaiter;
-using Model = models::ProcessTreeModel;
+using lizard::test::ApiWaiter;
+using TreeModel = models::ProcessTreeModel;
 
 class TestProcessesPanel : public QObject
 {
@@ -43,7 +43,7 @@ private:
     QModelIndex shown(const QString& text, const QModelIndex& parent = {}) const;
     QString shownCommands(const QModelIndex& parent = {}, int depth = 0) const;
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     QString m_id;
     std::unique_ptr<ui::MainWindow> m_window;
     ui::processes::ProcessesPanel* m_panel = nullptr;
@@ -59,7 +59,7 @@ void TestProcessesPanel::initTestCase()
     req.projectId = m_fx.projectId();
     req.timeoutMs = 600000;
     QString why;
-    m_id = test::startSandbox(m_fx.api(), req, &why);
+    m_id = lizard::test::startSandbox(m_fx.api(), req, &why);
     QVERIFY2(!m_id.isEmpty(), qPrintable(why));
     m_window = std::make_unique<ui::MainWindow>();
     m_window->setBackend(&m_fx.api(), "test", {});
@@ -81,7 +81,7 @@ void TestProcessesPanel::cleanupTestCase()
 {
     m_window.reset();
     if (!m_id.isEmpty())
-        test::killSandbox(m_fx.api(), m_id);
+        lizard::test::killSandbox(m_fx.api(), m_id);
     m_fx.stop();
 }
 
@@ -100,7 +100,7 @@ QModelIndex TestProcessesPanel::shown(const QString& text, const QModelIndex& pa
 {
     const QAbstractItemModel* m = m_view->model();
     for (int r = 0; r < m->rowCount(parent); ++r) {
-        const QModelIndex at = m->index(r, Model::CommandColumn, parent);
+        const QModelIndex at = m->index(r, TreeModel::CommandColumn, parent);
         if (at.data().toString().startsWith(text))
             return at;
         if (const QModelIndex inside = shown(text, at); inside.isValid())
@@ -114,7 +114,7 @@ QString TestProcessesPanel::shownCommands(const QModelIndex& parent, int depth) 
     QString out;
     const QAbstractItemModel* m = m_view->model();
     for (int r = 0; r < m->rowCount(parent); ++r) {
-        const QModelIndex at = m->index(r, Model::CommandColumn, parent);
+        const QModelIndex at = m->index(r, TreeModel::CommandColumn, parent);
         out += QString(depth * 2, ' ') + at.data().toString() + '\n' + shownCommands(at, depth + 1);
     }
     return out;
@@ -129,12 +129,12 @@ void TestProcessesPanel::execAndItsChildAsATree()
     QVERIFY2(sleep.parent().data().toString().startsWith("sh -c sleep 402"),
              qPrintable(shownCommands()));
     // The shell hangs under the sandbox's init, the one root of the tree.
-    QCOMPARE(sleep.parent().parent().siblingAtColumn(Model::PidColumn).data().toInt(), 1);
+    QCOMPARE(sleep.parent().parent().siblingAtColumn(TreeModel::PidColumn).data().toInt(), 1);
     QVERIFY(m_view->isExpanded(sleep.parent()));
-    QCOMPARE(sleep.siblingAtColumn(Model::UserColumn).data().toString(), QStringLiteral("root"));
-    QCOMPARE(sleep.siblingAtColumn(Model::StateColumn).data().toString(),
+    QCOMPARE(sleep.siblingAtColumn(TreeModel::UserColumn).data().toString(), QStringLiteral("root"));
+    QCOMPARE(sleep.siblingAtColumn(TreeModel::StateColumn).data().toString(),
              QStringLiteral("sleeping"));
-    QVERIFY(sleep.siblingAtColumn(Model::MemoryColumn).data().toString().contains("B"));
+    QVERIFY(sleep.siblingAtColumn(TreeModel::MemoryColumn).data().toString().contains("B"));
     QVERIFY(m_panel->statusText().contains("processes"));
 }
 
@@ -157,10 +157,10 @@ void TestProcessesPanel::spinningProcessShowsACore()
     // Two listings give a rate; a core busy reads near 100% (at least half on a loaded host).
     QTRY_VERIFY_WITH_TIMEOUT(
         m_panel->model()->indexOfPid(pid).isValid() &&
-            m_panel->model()->indexOfPid(pid, Model::CpuColumn).data(Model::SortRole).toDouble() >=
+            m_panel->model()->indexOfPid(pid, TreeModel::CpuColumn).data(TreeModel::SortRole).toDouble() >=
                 0.5,
         15000);
-    test::saveScreenshot(m_window.get(), QStringLiteral("processes"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("processes"));
     QVERIFY(m_panel->statusText().contains("CPU"));
     exec(QStringLiteral("kill -9 %1").arg(pid));
 }
@@ -168,10 +168,10 @@ void TestProcessesPanel::spinningProcessShowsACore()
 void TestProcessesPanel::selectionSurvivesARefresh()
 {
     QTRY_VERIFY_WITH_TIMEOUT(shown("sleep 402").isValid(), 10000);
-    const int pid = shown("sleep 402").siblingAtColumn(Model::PidColumn).data().toInt();
+    const int pid = shown("sleep 402").siblingAtColumn(TreeModel::PidColumn).data().toInt();
     m_panel->selectPid(pid);
     QCOMPARE(m_panel->selectedPids(), QList<int>{pid});
-    QSignalSpy refreshed(m_panel->model(), &Model::refreshed);
+    QSignalSpy refreshed(m_panel->model(), &TreeModel::refreshed);
     QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 2, 10000);
     QCOMPARE(m_panel->selectedPids(), QList<int>{pid});
     QVERIFY(m_panel->killAction()->isEnabled());
@@ -180,7 +180,7 @@ void TestProcessesPanel::selectionSurvivesARefresh()
 void TestProcessesPanel::killEndsTheSelectedProcess()
 {
     QTRY_VERIFY_WITH_TIMEOUT(shown("sleep 402").isValid(), 10000);
-    const int pid = shown("sleep 402").siblingAtColumn(Model::PidColumn).data().toInt();
+    const int pid = shown("sleep 402").siblingAtColumn(TreeModel::PidColumn).data().toInt();
     m_panel->selectPid(pid);
     QVERIFY(m_panel->killAction()->isEnabled());
     m_panel->killAction()->trigger();
@@ -192,13 +192,13 @@ void TestProcessesPanel::killEndsTheSelectedProcess()
 void TestProcessesPanel::initIsNeverOffered()
 {
     m_panel->selectPid(1);
-    QTRY_COMPARE(m_view->currentIndex().siblingAtColumn(Model::PidColumn).data().toInt(), 1);
+    QTRY_COMPARE(m_view->currentIndex().siblingAtColumn(TreeModel::PidColumn).data().toInt(), 1);
     QVERIFY(m_panel->selectedPids().isEmpty());
     QVERIFY(!m_panel->killAction()->isEnabled());
     QVERIFY(!m_panel->terminateAction()->isEnabled());
     QVERIFY(
         m_view->model()
-            ->data(m_view->currentIndex().siblingAtColumn(Model::CommandColumn), Qt::ToolTipRole)
+            ->data(m_view->currentIndex().siblingAtColumn(TreeModel::CommandColumn), Qt::ToolTipRole)
             .toString()
             .contains("init"));
 }

@@ -23,7 +23,7 @@ class TestSandboxBulk : public QObject
 {
     Q_OBJECT
 
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
     QStringList m_red;  // metadata team=red
     QStringList m_blue; // metadata team=blue
 
@@ -39,7 +39,7 @@ class TestSandboxBulk : public QObject
     }
     QString status(const QString& id) const
     {
-        const auto got = test::waitFor<client::SandboxInfo>(
+        const auto got = lizard::test::waitFor<client::SandboxInfo>(
             [&](QObject* ctx, auto done) { return m_live.api().getSandbox(id, ctx, done); });
         return got && got->ok() ? got->value().status : QStringLiteral("gone");
     }
@@ -53,7 +53,7 @@ class TestSandboxBulk : public QObject
 private slots:
     void initTestCase()
     {
-        test::LiveWindow::Options options;
+        lizard::test::LiveWindow::Options options;
         options.size = QSize(1200, 800);
         const QString failed = m_live.start(options);
         QVERIFY2(failed.isEmpty(), qPrintable(failed));
@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(panel()->shownText(), QStringLiteral("5 of 20 shown"));
         QVERIFY(panel()->findChild<QLabel*>(QStringLiteral("sandboxShown"))->isVisible());
         QTRY_VERIFY(panel()->findChild<QLabel*>(QStringLiteral("sandboxShown"))->width() > 40);
-        test::saveScreenshot(m_live.window(), QStringLiteral("sandboxes-filtered"));
+        lizard::test::saveScreenshot(m_live.window(), QStringLiteral("sandboxes-filtered"));
         panel()->view()->selectAll();
         QTRY_VERIFY(panel()->resumeAction()->isEnabled());
         panel()->resumeAction()->trigger();
@@ -149,7 +149,7 @@ private slots:
         panel()->view()->selectAll();
         QCOMPARE(panel()->selectedSandboxIds().size(), 20);
         QString asked;
-        test::whenModal<QMessageBox>(this, [&asked](QMessageBox* box) {
+        lizard::test::whenModal<QMessageBox>(this, [&asked](QMessageBox* box) {
             asked = box->text();
             box->button(QMessageBox::Yes)->click();
         });

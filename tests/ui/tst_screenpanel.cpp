@@ -31,7 +31,7 @@
 #include <QTest>
 
 using namespace lizard;
-using test::ApiWaiter;
+using lizard::test::ApiWaiter;
 
 namespace {
 
@@ -111,7 +111,7 @@ private:
     QImage view() const;
     QColor screenColourInSandbox();
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     QString m_desktop;
     QString m_base;
     QString m_created; // by the New sandbox dialog
@@ -129,7 +129,7 @@ void TestScreenPanel::initTestCase()
     req.projectId = m_fx.projectId();
     req.timeoutMs = 600000;
     QString why;
-    m_base = test::startSandbox(m_fx.api(), req, &why);
+    m_base = lizard::test::startSandbox(m_fx.api(), req, &why);
     QVERIFY2(!m_base.isEmpty(), qPrintable(why));
     ApiWaiter<client::Unit> wrote;
     m_fx.api().writeFile(m_desktop, QStringLiteral("/tmp/page.html"), QByteArray(kPage), nullptr,
@@ -155,7 +155,7 @@ void TestScreenPanel::cleanupTestCase()
     m_window.reset();
     for (const QString& id : {m_base, m_created})
         if (!id.isEmpty())
-            test::killSandbox(m_fx.api(), id);
+            lizard::test::killSandbox(m_fx.api(), id);
     m_fx.stop();
 }
 
@@ -223,9 +223,9 @@ void TestScreenPanel::startShowsTheLiveScreen()
     const auto ratio = [&] { return box.isEmpty() ? 0.0 : double(box.width()) / box.height(); };
     QTRY_VERIFY_WITH_TIMEOUT(
         share(view(), kRed, &box) > 0.3 && std::abs(ratio() - 4.0 / 3.0) < 0.03, 60000);
-    if (test::screenshotsWanted())
+    if (lizard::test::screenshotsWanted())
         QTest::qWait(3000); // the viewer's "Connected" note fades
-    test::saveScreenshot(m_window->grab(), QStringLiteral("screen-watching"));
+    lizard::test::saveScreenshot(m_window->grab(), QStringLiteral("screen-watching"));
 }
 
 void TestScreenPanel::watchingSendsNothing()
@@ -264,9 +264,9 @@ void TestScreenPanel::takeControlTypesIntoThePage()
     QTest::mouseClick(target, Qt::LeftButton, {}, target->rect().center());
     QTest::keyClick(target, Qt::Key_X);
     QTRY_VERIFY_WITH_TIMEOUT(share(view(), kGreen) > 0.3, 15000);
-    if (test::screenshotsWanted())
+    if (lizard::test::screenshotsWanted())
         QTest::qWait(3000);
-    test::saveScreenshot(m_window->grab(), QStringLiteral("screen-control"));
+    lizard::test::saveScreenshot(m_window->grab(), QStringLiteral("screen-control"));
 }
 
 void TestScreenPanel::screenshotSavesThePng()
@@ -332,7 +332,7 @@ void TestScreenPanel::stopAndABaseSandbox()
              qPrintable(m_screen->placeholderText()));
     QVERIFY(!m_screen->startAction()->isEnabled());
     QVERIFY(!m_screen->hasControl()); // control is never carried to another sandbox
-    test::saveScreenshot(m_screen->grab(), QStringLiteral("screen-base"));
+    lizard::test::saveScreenshot(m_screen->grab(), QStringLiteral("screen-base"));
 }
 
 void TestScreenPanel::newSandboxDialogStartsADesktop()
@@ -347,7 +347,7 @@ void TestScreenPanel::newSandboxDialogStartsADesktop()
     QVERIFY(dialog->screenBox()->isEnabled());
     dialog->screenBox()->setCurrentIndex(dialog->screenBox()->findData(QSize(800, 600)));
     QCOMPARE(dialog->screenSize(), QSize(800, 600));
-    test::saveScreenshot(dialog->grab(), QStringLiteral("screen-new-sandbox"));
+    lizard::test::saveScreenshot(dialog->grab(), QStringLiteral("screen-new-sandbox"));
     QSignalSpy created(dialog, &ui::CreateSandboxDialog::sandboxCreated);
     dialog->buttons()->button(QDialogButtonBox::Ok)->click();
     QTRY_VERIFY_WITH_TIMEOUT(created.count() == 1, 60000);

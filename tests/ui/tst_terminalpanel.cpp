@@ -52,7 +52,7 @@ private:
     bool screenShows(const QString& text, int timeoutMs = 15000);
     bool screenMatches(const QRegularExpression& re, int timeoutMs = 15000);
 
-    test::SandboxFixture m_fx;
+    lizard::test::SandboxFixture m_fx;
     std::unique_ptr<ui::MainWindow> m_window;
     ui::TerminalArea* m_area = nullptr;
 };
@@ -152,7 +152,7 @@ void TestTerminalPanel::vimWritesAFile()
     QVERIFY(screenShows(QStringLiteral("return \"from vim\", 42")));
     // Out of insert mode (vim waits a moment after Esc for a key sequence).
     QTRY_VERIFY_WITH_TIMEOUT(!view()->screenText().contains(QLatin1String("-- INSERT --")), 5000);
-    test::saveScreenshot(m_window.get(), QStringLiteral("terminal-vim"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("terminal-vim"));
     QTest::keyClicks(view(), QStringLiteral(":wq"));
     QTest::keyClick(view(), Qt::Key_Return);
     QTRY_VERIFY_WITH_TIMEOUT(!view()->isAlternateScreen(), 10000);
@@ -176,7 +176,7 @@ void TestTerminalPanel::topDrawsItsScreen()
                                QStringLiteral("(Tasks|Load average|load average|CPU|Mem)")));
     QVERIFY2(header, qPrintable(view()->screenText()));
     QTest::qWait(1500); // a redraw or two: colours and meters settle
-    test::saveScreenshot(m_window.get(), QStringLiteral("terminal-htop"));
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("terminal-htop"));
     QTest::keyClick(view(), Qt::Key_Q);
     QTRY_VERIFY_WITH_TIMEOUT(!view()->isAlternateScreen(), 10000);
 }

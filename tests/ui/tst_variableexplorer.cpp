@@ -79,12 +79,12 @@ private:
     }
 
     QString m_forkId;
-    test::NotebookWindow m_nb;
+    lizard::test::NotebookWindow m_nb;
 };
 
 void TestVariableExplorer::initTestCase()
 {
-    test::NotebookWindow::Options options;
+    lizard::test::NotebookWindow::Options options;
     options.size = QSize(1400, 800);
     const QString why = m_nb.start(options);
     QVERIFY2(why.isEmpty(), qPrintable(why));
@@ -207,7 +207,7 @@ void TestVariableExplorer::sortFilterAndFullValue()
     m_nb.window()->resize(1400, 760);
     page->cells()->setCurrentIndex(0);
     QTest::qWait(200);
-    test::saveScreenshot(m_nb.window(), "variable-explorer");
+    lizard::test::saveScreenshot(m_nb.window(), "variable-explorer");
     page->document()->setClean();
 }
 
@@ -274,7 +274,7 @@ void TestVariableExplorer::dataFrameOpensInViewer()
                               qPrintable(viewer->statusText()), 60000);
     QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), 2);
     QTRY_VERIFY_WITH_TIMEOUT(!viewer->statusText().contains("loading"), 60000);
-    test::saveScreenshot(viewer->grab(), "variable-table-viewer");
+    lizard::test::saveScreenshot(viewer->grab(), "variable-table-viewer");
 
     // A Series opens the same way, through the row's context menu.
     auto* openAction = explorer->view()->findChild<QAction*>(QStringLiteral("openVariable"));

@@ -49,7 +49,7 @@ QString jsResult(PreviewPage* page, const QString& script)
 {
     std::optional<QString> result;
     page->browser()->runJavaScript(script, [&](const QString& r) { result = r; });
-    test::waitUntil([&result] { return result.has_value(); }, 10000);
+    lizard::test::waitUntil([&result] { return result.has_value(); }, 10000);
     return result.value_or(QStringLiteral("<no answer>"));
 }
 
@@ -60,7 +60,7 @@ class TestPortsPanel : public QObject
     Q_OBJECT
 private:
     QString m_sandboxId;
-    test::LiveWindow m_live;
+    lizard::test::LiveWindow m_live;
     client::ExecStream* m_httpServer = nullptr;
     QPointer<PreviewPage> m_page;
 
@@ -68,7 +68,7 @@ private:
 
     bool writeFile(const QString& path, const QByteArray& content)
     {
-        const auto written = test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
+        const auto written = lizard::test::waitFor<client::Unit>([&](QObject* ctx, auto done) {
             return m_live.api().writeFile(m_sandboxId, path, content, ctx, done);
         });
         return written && written->ok();

@@ -12,6 +12,7 @@
 #include "terminal/utf8.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vterm.h>
 
 namespace lizard::terminal {
@@ -28,6 +29,25 @@ bool spacing(GlyphWidths::Info info)
 bool mark(GlyphWidths::Info info)
 {
     return info.combining && info.width == 0;
+}
+
+// Plain ASCII under UTF-8 needs none of fastCallOk's decoding: every byte is a glyph of its
+// own that sync can give back. Eight bytes at a time.
+bool asciiOnly(std::string_view bytes)
+{
+    const char* p = bytes.data();
+    const char* const end = p + bytes.size();
+    for (; end - p >= 8; p += 8) {
+        uint64_t word;
+        std::memcpy(&word, p, 8);
+        if (word & 0x8080808080808080ull)
+            return false;
+    }
+    for (; p < end; ++p) {
+        if (static_cast<unsigned char>(*p) >= 0x80)
+            return false;
+    }
+    return true;
 }
 
 bool isSgr(const Token& token)
@@ -97,7 +117,7 @@ void TerminalScreen::text(std::string_view bytes)
                 ++end;
         }
         const std::string_view call = bytes.substr(pos, end - pos);
-        if (set != 'u' || fastCallOk(call))
+        if (set != 'u' || asciiOnly(call) || fastCallOk(call))
             fastCall(call, set);
         else
             slowText(call);
@@ -110,6 +130,8 @@ bool TerminalScreen::replayable(char32_t base, char32_t markChar) const
     // sync gives libvterm the last glyph again as UTF-8. A base >= 0x80 is read by libvterm's
     // UTF-8 decoder whatever is in GL, its mark with it; an ASCII base is read by GL's set,
     // which must give it back unchanged and keep a mark in the same call (only UTF-8 does).
+    if (base >= 0x20 && base < 0x7f && m_shadow.designation(m_shadow.decoderFor(0x20)) == 'u')
+        return true;
     if (base == 0 || GlyphWidths::of(base).combining)
         return false;
     if (base >= 0x80)

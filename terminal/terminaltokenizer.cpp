@@ -44,6 +44,18 @@ size_t trailingPartial(const char* begin, const char* end)
     return continuations < needs ? size_t(continuations + 1) : 0;
 }
 
+// Each piece of output is a token: its parameters are left as they were (only the first
+// argCount are read), so a short line's text and controls do not zero 128 bytes each.
+void clearToken(TerminalTokenizer::Token& token)
+{
+    token.kind = TerminalTokenizer::Token::Text;
+    token.bytes = {};
+    token.final = 0;
+    token.intermed = {};
+    token.leader = {};
+    token.argCount = 0;
+}
+
 } // namespace
 
 void TerminalTokenizer::begin(const char* bytes, size_t length)
@@ -127,7 +139,7 @@ bool TerminalTokenizer::textToken(Token& token)
             last = end - partial;
         }
     }
-    token = Token();
+    clearToken(token);
     token.kind = Token::Text;
     token.bytes = std::string_view(start, size_t(last - start));
     return last > start;
@@ -143,6 +155,8 @@ bool TerminalTokenizer::next(Token& token)
                     return true;
                 continue;
             }
+            if (c == kEsc && wholeCsi(token))
+                return true;
             ++m_pos;
             if (c == kEsc) {
                 startSequence();
@@ -150,7 +164,7 @@ bool TerminalTokenizer::next(Token& token)
             }
             if (c == 0x00 || c == 0x18 || c == 0x1a || c == 0x7f)
                 continue; // ignored by libvterm (and the end of a run of text)
-            token = Token();
+            clearToken(token);
             token.kind = Token::Control;
             token.bytes = std::string_view(&kControls[c], 1);
             return true;
@@ -178,13 +192,13 @@ bool TerminalTokenizer::next(Token& token)
                 continue;
             }
             m_seq += char(c);
-            token = Token();
+            clearToken(token);
             token.kind = Token::String;
             token.bytes = m_seq;
             return true;
         }
         if (c < 0x20) {
-            token = Token();
+            clearToken(token);
             token.kind = Token::Control;
             token.bytes = std::string_view(&kControls[c], 1);
             return true;
@@ -198,7 +212,7 @@ bool TerminalTokenizer::next(Token& token)
                     break;
                 }
                 m_seq += "\x1b\\";
-                token = Token();
+                clearToken(token);
                 token.kind = Token::String;
                 token.bytes = m_seq;
                 return true;
@@ -227,6 +241,63 @@ bool TerminalTokenizer::next(Token& token)
     return false;
 }
 
+bool TerminalTokenizer::wholeCsi(Token& token)
+{
+    // The common case at once: a CSI all in this write, nothing odd in it (no control
+    // character, no more parameters than libvterm holds). Anything else is read byte by byte.
+    const auto* const begin = reinterpret_cast<const unsigned char*>(m_data + m_pos);
+    const auto* const end = reinterpret_cast<const unsigned char*>(m_data + m_size);
+    const unsigned char* p = begin + 1;
+    if (p >= end || *p != '[')
+        return false;
+    ++p;
+    const unsigned char* leader = p;
+    while (p < end && *p >= 0x3c && *p <= 0x3f)
+        ++p;
+    if (p - leader > 15)
+        return false;
+    const unsigned char* leaderEnd = p;
+    std::array<long, kMaxArgs> args;
+    int argi = 0;
+    args[0] = long(CSI_ARG_MISSING);
+    for (; p < end; ++p) {
+        const unsigned char c = *p;
+        if (c >= '0' && c <= '9') {
+            long& arg = args[size_t(argi)];
+            if (arg == long(CSI_ARG_MISSING))
+                arg = 0;
+            arg = long((unsigned long)arg * 10 + (unsigned long)(c - '0'));
+        } else if (c == ';' || c == ':') {
+            if (c == ':')
+                args[size_t(argi)] |= long(CSI_ARG_FLAG_MORE);
+            if (argi + 1 >= kMaxArgs)
+                return false;
+            args[size_t(++argi)] = long(CSI_ARG_MISSING);
+        } else {
+            break;
+        }
+    }
+    const unsigned char* intermed = p;
+    while (p < end && *p >= 0x20 && *p <= 0x2f)
+        ++p;
+    if (p >= end || *p < 0x40 || *p > 0x7e || p - intermed > 15 ||
+        size_t(p - begin) >= kMaxSequence)
+        return false;
+    ++p;
+    clearToken(token);
+    token.kind = Token::Csi;
+    token.bytes = std::string_view(reinterpret_cast<const char*>(begin), size_t(p - begin));
+    token.final = char(p[-1]);
+    token.leader =
+        std::string_view(reinterpret_cast<const char*>(leader), size_t(leaderEnd - leader));
+    token.intermed =
+        std::string_view(reinterpret_cast<const char*>(intermed), size_t(p - 1 - intermed));
+    token.args = args;
+    token.argCount = argi + 1;
+    m_pos += size_t(p - begin);
+    return true;
+}
+
 bool TerminalTokenizer::escapeByte(unsigned char c, Token& token)
 {
     append(c, kMaxSequence);
@@ -251,7 +322,7 @@ bool TerminalTokenizer::escapeByte(unsigned char c, Token& token)
             dropSequence();
             return false;
         }
-        token = Token();
+        clearToken(token);
         token.kind = Token::Escape;
         token.bytes = m_seq;
         token.final = char(c);
@@ -313,7 +384,7 @@ bool TerminalTokenizer::csiByte(unsigned char c, Token& token)
         return false;
     }
     m_seq += char(c);
-    token = Token();
+    clearToken(token);
     token.kind = Token::Csi;
     token.bytes = m_seq;
     token.final = char(c);

@@ -46,7 +46,7 @@ public:
         std::string_view intermed;
         // Csi
         std::string_view leader;
-        std::array<long, kMaxArgs> args = {};
+        std::array<long, kMaxArgs> args = {}; // the first argCount are the token's
         int argCount = 0;
     };
 
@@ -63,6 +63,7 @@ private:
     enum State { Ground, Esc, CsiLeader, CsiArgs, CsiIntermed, Str, EscInStr };
 
     bool textToken(Token& token);
+    bool wholeCsi(Token& token);
     void startSequence();
     void dropSequence();
     bool escapeByte(unsigned char c, Token& token);

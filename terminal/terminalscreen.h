@@ -119,6 +119,8 @@ private:
     bool fastCallOk(std::string_view call) const;
     bool replayable(char32_t base, char32_t mark) const;
     void fastCall(std::string_view call, char set);
+    void putAscii(int row, int col, const unsigned char* bytes, int n, const char32_t* map,
+                  bool protectedCell);
     void fastLinefeed(int& row);
     void vtScroll(int top, int bottom, int left, int right, int down, int rightward);
     void slowText(std::string_view bytes);

@@ -229,6 +229,29 @@ void TerminalScreen::fastCall(std::string_view call, char set)
         }
     }
     while (p < end) {
+        // A run of ASCII up to the margin, at once. (Under UTF-8 the last byte before a
+        // non-ASCII one is left to the loop below: a mark may follow it.)
+        if (*p < 0x80 && !phantom && !m_shadow.insert) {
+            const auto room = size_t(m_cols - col);
+            const unsigned char* q = p;
+            while (q < end && *q < 0x80 && size_t(q - p) < room)
+                ++q;
+            if (!ascii && q < end && *q >= 0x80)
+                --q;
+            if (q > p) {
+                const int n = int(q - p);
+                putAscii(row, col, p, n, map, protectedCell);
+                last = {row, col + n - 1, 1, {map ? map[q[-1]] : q[-1], 0}};
+                putAny = true;
+                col += n;
+                if (col >= m_cols) {
+                    col = m_cols - 1;
+                    phantom = m_shadow.autowrap;
+                }
+                p = q;
+                continue;
+            }
+        }
         uint32_t chars[2] = {0, 0};
         int width = 1;
         if (*p < 0x80) {
@@ -278,6 +301,38 @@ void TerminalScreen::fastCall(std::string_view call, char set)
         cursorMoved(row, col);
         m_inSync = false;
     }
+}
+
+void TerminalScreen::putAscii(int row, int col, const unsigned char* bytes, int n,
+                              const char32_t* map, bool protectedCell)
+{
+    // What putGlyph does for each of n glyphs of width 1 in a row, at once when the cells they
+    // cover are all of width 1 too. Otherwise glyph by glyph: a wide character cut in two, or a
+    // right half left alone, blanks a neighbour, which may be a glyph of this run.
+    GridCell* line = rowPtr(row);
+    const int endCol = col + n;
+    for (int c = col; c < endCol; ++c) {
+        if (line[c].width != 1) {
+            for (int i = 0; i < n; ++i) {
+                const uint32_t chars[2] = {map ? map[bytes[i]] : char32_t(bytes[i]), 0};
+                putGlyph(chars, 1, protectedCell, row, col + i);
+            }
+            return;
+        }
+    }
+    if (col == 0 && m_wrapCandidate && row == m_wrapRow + 1)
+        active().wrapped[physical(m_wrapRow)] = 1;
+    CellAttr attr = m_pen;
+    if (protectedCell)
+        attr.flags |= Protected;
+    for (int i = 0; i < n; ++i)
+        line[col + i] = GridCell{map ? map[bytes[i]] : char32_t(bytes[i]), 0, attr, 1};
+    uint16_t& extent = extentOf(row);
+    extent = std::max<uint16_t>(extent, uint16_t(endCol));
+    m_wrapCandidate = endCol >= m_cols;
+    m_wrapRow = row;
+    m_rowDamage[row] = 1;
+    m_damaged = true;
 }
 
 void TerminalScreen::fastLinefeed(int& row)

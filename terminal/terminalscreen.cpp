@@ -32,37 +32,48 @@ struct ScreenCallbacks
 {
     static TerminalScreen* self(void* user) { return static_cast<TerminalScreen*>(user); }
 
+    // While the screen brings libvterm in step (sync), libvterm redoes what the grid already
+    // shows: its callbacks are ignored then.
     static int putglyph(VTermGlyphInfo* info, VTermPos pos, void* user)
     {
-        self(user)->putGlyph(info->chars, info->width, info->protected_cell, pos.row, pos.col);
+        TerminalScreen* s = self(user);
+        if (s->m_syncing)
+            return 1;
+        ++s->m_glyphsPut;
+        s->m_lastPut = {pos.row,
+                        pos.col,
+                        info->width,
+                        {info->chars[0], info->chars[0] != 0 ? info->chars[1] : 0}};
+        s->putGlyph(info->chars, info->width, info->protected_cell, pos.row, pos.col);
         return 1;
     }
-    static int movecursor(VTermPos pos, VTermPos old, int visible, void* user)
+    static int movecursor(VTermPos pos, VTermPos, int visible, void* user)
     {
         TerminalScreen* s = self(user);
-        if (s->m_wrapCandidate && (pos.row != s->m_wrapRow || pos.col != s->m_cols - 1))
-            s->m_wrapCandidate = false;
-        s->damageRow(old.row);
-        s->m_cursorRow = pos.row;
-        s->m_cursorCol = pos.col;
-        s->damageRow(pos.row);
+        if (s->m_syncing)
+            return 1;
+        ++s->m_moves;
+        s->cursorMoved(pos.row, pos.col);
         (void)visible; // the visibility arrives as VTERM_PROP_CURSORVISIBLE
         return 1;
     }
     static int scrollrect(VTermRect r, int down, int right, void* user)
     {
-        self(user)->scrollRect(r.start_row, r.end_row, r.start_col, r.end_col, down, right);
+        if (!self(user)->m_syncing)
+            self(user)->scrollRect(r.start_row, r.end_row, r.start_col, r.end_col, down, right);
         return 1;
     }
     static int moverect(VTermRect dest, VTermRect src, void* user)
     {
-        self(user)->moveRect(dest.start_row, dest.start_col, src.start_row, src.end_row,
-                             src.start_col, src.end_col);
+        if (!self(user)->m_syncing)
+            self(user)->moveRect(dest.start_row, dest.start_col, src.start_row, src.end_row,
+                                 src.start_col, src.end_col);
         return 1;
     }
     static int erase(VTermRect r, int selective, void* user)
     {
-        self(user)->erase(r.start_row, r.end_row, r.start_col, r.end_col, selective != 0);
+        if (!self(user)->m_syncing)
+            self(user)->erase(r.start_row, r.end_row, r.start_col, r.end_col, selective != 0);
         return 1;
     }
     static int initpen(void* user)
@@ -153,7 +164,16 @@ struct ScreenCallbacks
         delta->col = colDelta;
         return 1;
     }
-    static int setlineinfo(int, const VTermLineInfo*, const VTermLineInfo*, void*) { return 1; }
+    static int setlineinfo(int, const VTermLineInfo* info, const VTermLineInfo*, void* user)
+    {
+        // Double-width and double-height lines (DECDWL, DECDHL) leave text to libvterm.
+        TerminalScreen* s = self(user);
+        if (info->doublewidth || info->doubleheight)
+            s->m_shadow.doubleWidth = true;
+        else if (s->m_shadow.doubleWidth)
+            s->m_dwlRecheck = true;
+        return 1;
+    }
     static void output(const char* s, size_t len, void* user)
     {
         if (self(user)->m_listener.output)
@@ -167,7 +187,8 @@ struct ScreenCallbacks
 };
 
 TerminalScreen::TerminalScreen(int rows, int cols, int scrollbackLines)
-    : m_rows(std::max(1, rows)), m_cols(std::max(1, cols)), m_scrollback(scrollbackLines)
+    : m_shadow(std::max(1, rows), std::max(1, cols)), m_rows(std::max(1, rows)),
+      m_cols(std::max(1, cols)), m_scrollback(scrollbackLines)
 {
     for (Grid& g : m_grids)
         g = blankGrid(m_rows, m_cols);
@@ -185,11 +206,6 @@ TerminalScreen::~TerminalScreen()
     vterm_free(m_vt);
 }
 
-void TerminalScreen::write(const char* bytes, size_t length)
-{
-    vterm_input_write(m_vt, bytes, length);
-}
-
 void TerminalScreen::setFocused(bool focused)
 {
     if (focused)
@@ -202,13 +218,28 @@ void TerminalScreen::resize(int rows, int cols)
 {
     rows = std::max(1, rows);
     cols = std::max(1, cols);
-    if (rows != m_rows || cols != m_cols)
-        vterm_set_size(m_vt, rows, cols); // calls back into resizeGrids
+    if (rows == m_rows && cols == m_cols)
+        return;
+    // Text waiting for the rest of a character goes first, as libvterm would have had it.
+    std::string held;
+    if (m_tokenizer.takeHeldText(held))
+        slowText(held);
+    sync();
+    const int col = m_cursorCol;
+    m_moves = 0;
+    vterm_set_size(m_vt, rows, cols); // calls back into resizeGrids
+    m_shadow.resized(rows, cols, col, m_moves > 0);
 }
 
 void TerminalScreen::reset()
 {
+    m_tokenizer.clear();
     vterm_state_reset(m_state, 1);
+    m_shadow.reset();
+    m_inSync = true;
+    m_replayGlyph = false;
+    m_cursorRow = 0;
+    m_cursorCol = 0;
     setAltScreen(false);
     for (Grid& g : m_grids)
         g = blankGrid(m_rows, m_cols);
@@ -259,6 +290,16 @@ void TerminalScreen::damageAll()
 {
     m_damaged = true;
     m_allDamaged = true;
+}
+
+void TerminalScreen::cursorMoved(int row, int col)
+{
+    if (m_wrapCandidate && (row != m_wrapRow || col != m_cols - 1))
+        m_wrapCandidate = false;
+    damageRow(m_cursorRow);
+    m_cursorRow = row;
+    m_cursorCol = col;
+    damageRow(row);
 }
 
 void TerminalScreen::putGlyph(const uint32_t* chars, int width, bool protectedCell, int r, int c)

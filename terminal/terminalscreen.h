@@ -3,12 +3,24 @@
 // cursor, pen, replies such as DA and DSR) drives our own grid of cells and the scrollback.
 // libvterm's screen layer memmoves its whole grid on every line feed (2 MB/s for `seq` on
 // the build host); this grid is a ring of rows, so a full-screen scroll is O(1).
+//
+// Plain text does not go through libvterm: its parser and per-glyph callbacks cost more than
+// the rest of the terminal together. The bytes are cut as libvterm's parser would cut them
+// (TerminalTokenizer); text and the controls that move within it (CR, LF, BS, HT) are put in
+// the grid here, exactly as libvterm's on_text would put them, from a shadow of the state
+// libvterm keeps for it (VtermShadow); everything else goes to libvterm, which is first told
+// where the cursor now stands and what the last glyph was (sync) unless it is SGR, which does
+// not care. terminalscreen_text.cpp holds that path.
 
 #include "terminal/terminalcell.h"
 #include "terminal/terminalscrollback.h"
+#include "terminal/terminaltokenizer.h"
+#include "terminal/vtermshadow.h"
 
 #include <QString>
 #include <functional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 struct VTerm;
@@ -37,6 +49,9 @@ public:
     VTerm* vterm() const { return m_vt; }
 
     void write(const char* bytes, size_t length);
+    // Off: every byte goes to libvterm as it comes (the reference the fast path is tested
+    // against, and what the bench compares with).
+    void setFastPath(bool on);
     void resize(int rows, int cols);
     void reset(); // hard reset, scrollback cleared
     // The widget gained or lost the keyboard: reported to the program (CSI I, CSI O) when it
@@ -58,6 +73,7 @@ public:
     bool reverseVideo() const { return m_reverseVideo; }
     MouseMode mouseMode() const { return m_mouseMode; }
     CursorShape cursorShape() const { return m_cursorShape; }
+    const CellAttr& pen() const { return m_pen; } // what the next glyph is written with
     QString title() const { return m_title; }
 
     // Rows changed since the last clearDamage(); every row after a scroll.
@@ -83,6 +99,7 @@ private:
 
     void damageRow(int r);
     void damageAll();
+    void cursorMoved(int row, int col);
     void putGlyph(const uint32_t* chars, int width, bool protectedCell, int r, int c);
     void scrollRect(int top, int bottom, int left, int right, int down, int rightward);
     void moveRect(int destTop, int destLeft, int top, int bottom, int left, int right);
@@ -95,8 +112,38 @@ private:
     bool atPhantom() const; // the cursor sits past a glyph written in the last column
     void pushRow(int r);
 
+    // terminalscreen_text.cpp
+    void text(std::string_view bytes);
+    void control(unsigned char c);
+    bool fastTextAllowed() const;
+    bool fastCallOk(std::string_view call) const;
+    bool replayable(char32_t base, char32_t mark) const;
+    void fastCall(std::string_view call, char set);
+    void putAscii(int row, int col, const unsigned char* bytes, int n, const char32_t* map,
+                  bool protectedCell);
+    void fastLinefeed(int& row);
+    void vtScroll(int top, int bottom, int left, int right, int down, int rightward);
+    void slowText(std::string_view bytes);
+    void feed(const TerminalTokenizer::Token& token);
+    void vtWrite(std::string_view bytes);
+    void sync();
+    int rowWidth(int row) const;
+    void recheckDoubleWidth();
+
     VTerm* m_vt = nullptr;
     VTermState* m_state = nullptr;
+    TerminalTokenizer m_tokenizer;
+    VtermShadow m_shadow;
+    bool m_fastPath = true;
+    bool m_inSync = true;       // libvterm's cursor, pending wrap and last glyph are the shadow's
+    bool m_replayGlyph = false; // the last glyph is the fast path's: libvterm must be given it
+    bool m_syncing = false;     // libvterm is being brought in step: its callbacks change nothing
+    bool m_dwlRecheck = false;
+    // What libvterm did during one token: cursor moves, glyphs put, the last of them.
+    int m_moves = 0;
+    int m_glyphsPut = 0;
+    VtermShadow::Glyph m_lastPut;
+    std::string m_syncBytes;
     Listener m_listener;
     int m_rows;
     int m_cols;

@@ -6,6 +6,7 @@
 #include "models/templatepools.h"
 #include "ui/activity/activitycontroller.h"
 #include "ui/connectionsdialog.h"
+#include "ui/lifecycle/lifecyclecontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/sandboxswitcher.h"
@@ -47,6 +48,8 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
     m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
     // Activity: what happened in the selected sandbox, beside Console, Files and Ports.
     new ui::activity::ActivityController(m_window->workbench(), m_notebooks, this);
+    // Lifecycle: the Lifecycle tab, the warning before a worked-on sandbox ends, Clean up….
+    new ui::lifecycle::LifecycleController(m_window->workbench(), this);
     m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
                                                         m_settings->autoExtendCloud());
     // Terminal: the font chosen last time.

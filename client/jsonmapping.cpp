@@ -37,6 +37,10 @@ SandboxInfo sandboxFromJson(const Json& j)
             if (h.is_string())
                 s.allowedHosts << QString::fromStdString(h.get<std::string>());
     s.metadata = r.stringMap("metadata");
+    s.onTimeout = r.string("onTimeout");
+    s.idlePauseMinutes = int(r.integer("idlePauseMinutes"));
+    s.pausedBy = r.string("pausedBy");
+    s.timeoutMs = r.integer("timeoutMs");
     return s;
 }
 
@@ -131,6 +135,10 @@ QByteArray createSandboxBody(const CreateSandboxRequest& request)
     } else if (!request.internetAccess) {
         j["internetAccess"] = false; // sent only when asked, as the SDK does
     }
+    if (!request.onTimeout.isEmpty())
+        j["onTimeout"] = utf8(request.onTimeout);
+    if (request.idlePauseMinutes > 0)
+        j["idlePauseMinutes"] = request.idlePauseMinutes;
     return dump(j);
 }
 

@@ -32,6 +32,7 @@ Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});
 Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what = {});
 Outcome<QList<Snapshot>> parseSnapshots(const QByteArray& body, const QString& what = {});
 Outcome<QList<ForkEntry>> parseForkEntries(const QByteArray& body, const QString& what = {});
+Outcome<LifecyclePolicy> parseLifecyclePolicy(const QByteArray& body, const QString& what = {});
 // Volumes.
 Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
@@ -59,6 +60,8 @@ QByteArray moveBody(const QString& from, const QString& to);
 // Lifecycle.
 QByteArray snapshotBody(const QString& name);     // {"name", "poolSize": 5}
 QByteArray forkBody(int count, qint64 timeoutMs); // {"count", "timeoutMs"}
+// PATCH .../lifecycle: the fields given (onTimeout empty, idlePauseMinutes < 0: not sent).
+QByteArray lifecycleBody(const QString& onTimeout, int idlePauseMinutes);
 QByteArray createVolumeBody(const QString& name, int sizeGb, bool getOrCreate);
 QByteArray resizeVolumeBody(int sizeGb); // {"sizeGb"}
 

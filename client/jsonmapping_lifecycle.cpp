@@ -1,4 +1,4 @@
-// JSON of the lifecycle calls: snapshots and fork answers.
+// JSON of the lifecycle calls: snapshots, fork answers and the lifecycle policies.
 #include "client/jsonhelpers.h"
 #include "client/jsonmapping.h"
 
@@ -55,6 +55,30 @@ ForkEntry forkEntry(const Json& j)
 }
 
 } // namespace
+
+Outcome<LifecyclePolicy> parseLifecyclePolicy(const QByteArray& body, const QString& what)
+{
+    return parseWith<LifecyclePolicy>(body, what, [](const Json& j) {
+        const JsonReader r(j, QStringLiteral("lifecycle"));
+        LifecyclePolicy p;
+        p.onTimeout = r.requiredString("onTimeout");
+        p.idlePauseMinutes = int(r.integer("idlePauseMinutes"));
+        p.pausedBy = r.string("pausedBy");
+        p.timeoutMs = r.integer("timeoutMs");
+        p.endAt = r.time("endAt");
+        return p;
+    });
+}
+
+QByteArray lifecycleBody(const QString& onTimeout, int idlePauseMinutes)
+{
+    Json j = Json::object();
+    if (!onTimeout.isEmpty())
+        j["onTimeout"] = utf8(onTimeout);
+    if (idlePauseMinutes >= 0)
+        j["idlePauseMinutes"] = idlePauseMinutes;
+    return dump(j);
+}
 
 Outcome<Snapshot> parseSnapshot(const QByteArray& body, const QString& what)
 {

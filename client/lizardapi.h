@@ -217,6 +217,10 @@ public:
     // createSandbox with CreateSandboxRequest::snapshotId.
     PendingCall* pauseSandbox(const QString& id, QObject* ctx, Done<Unit> done);
     PendingCall* resumeSandbox(const QString& id, QObject* ctx, Done<Unit> done);
+    // lizard-local's lifecycle policies (the cloud answers 404; SandboxInfo carries them):
+    // changes what it is given, onTimeout empty or idlePauseMinutes < 0 leave that field be.
+    PendingCall* setLifecycle(const QString& id, const QString& onTimeout, int idlePauseMinutes,
+                              QObject* ctx, Done<LifecyclePolicy> done);
     PendingCall* createSnapshot(const QString& sandboxId, const QString& name, QObject* ctx,
                                 Done<Snapshot> done);
     PendingCall* listSnapshots(const QString& projectId, QObject* ctx, Done<QList<Snapshot>> done);

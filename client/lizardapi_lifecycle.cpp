@@ -1,4 +1,4 @@
-// LizardApi: pause, resume, snapshots and fork.
+// LizardApi: pause, resume, lifecycle policies, snapshots and fork.
 #include "client/apicall.h"
 #include "client/jsonmapping.h"
 #include "client/lizardapi.h"
@@ -25,6 +25,16 @@ PendingCall* LizardApi::resumeSandbox(const QString& id, QObject* ctx, Done<Unit
     return startCall<Unit>(m_multi.get(),
                            RequestBuilder(m_endpoint).json("POST", sandboxPath(id, "/resume")),
                            tr("Resume sandbox"), ctx, std::move(done), noValue);
+}
+
+PendingCall* LizardApi::setLifecycle(const QString& id, const QString& onTimeout,
+                                     int idlePauseMinutes, QObject* ctx, Done<LifecyclePolicy> done)
+{
+    const auto req = RequestBuilder(m_endpoint)
+                         .json("PATCH", sandboxPath(id, "/lifecycle"),
+                               lifecycleBody(onTimeout, idlePauseMinutes));
+    return startCall<LifecyclePolicy>(m_multi.get(), req, tr("Set lifecycle policies"), ctx,
+                                      std::move(done), parseLifecyclePolicy);
 }
 
 PendingCall* LizardApi::createSnapshot(const QString& sandboxId, const QString& name, QObject* ctx,

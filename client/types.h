@@ -88,6 +88,24 @@ struct SandboxInfo
     QStringList allowedHosts;
     QMap<QString, QString> metadata;
     bool fromPool = false; // lizard-local: the create claimed a warm copy (started ahead)
+    // lizard-local's lifecycle policies (empty / 0 from a server that does not send them):
+    // onTimeout "kill" or "pause" (at endAt); idlePauseMinutes 0: never paused for idleness;
+    // pausedBy "user", "idle", "timeout" or empty; timeoutMs the lifetime last given (0: none).
+    QString onTimeout;
+    int idlePauseMinutes = 0;
+    QString pausedBy;
+    qint64 timeoutMs = 0;
+};
+
+// A sandbox's lifecycle policies as GET/PATCH /api/sandboxes/{id}/lifecycle answer them
+// (lizard-local's extension; the cloud answers 404).
+struct LifecyclePolicy
+{
+    QString onTimeout;        // "kill" or "pause"
+    int idlePauseMinutes = 0; // 0: never
+    QString pausedBy;         // "user", "idle", "timeout"; empty unless paused
+    qint64 timeoutMs = 0;     // the lifetime last given; 0: none
+    QDateTime endAt;          // invalid: no deadline (none given, or paused at it)
 };
 
 // lizard-local's warm pool of a template (GET /api/templates): copies started ahead of the
@@ -119,6 +137,10 @@ struct CreateSandboxRequest
     QString snapshotId;
     QString volumeId;
     QString volumeName;
+    // lizard-local's lifecycle policies, sent only when not the defaults (the cloud has none):
+    // onTimeout "pause" (empty: "kill"), idlePauseMinutes > 0.
+    QString onTimeout;
+    int idlePauseMinutes = 0;
 };
 
 // A line of a command's output, as an exec stream delivers it.

@@ -77,6 +77,24 @@ void SandboxActions::extend(const QString& sandboxId, int minutes, QObject* ctx,
                              });
 }
 
+void SandboxActions::setLifecycle(const QString& sandboxId, const QString& onTimeout,
+                                  int idlePauseMinutes, QObject* ctx,
+                                  client::Done<client::LifecyclePolicy> done)
+{
+    const QString what = QStringLiteral("Lifecycle policies of %1").arg(sandboxId);
+    if (m_api == nullptr) {
+        done(ApiError::notConnected(what));
+        return;
+    }
+    QPointer<SandboxTableModel> table = m_table;
+    m_api->setLifecycle(sandboxId, onTimeout, idlePauseMinutes, ctx,
+                        [table, done, what](auto outcome) {
+                            if (outcome && table)
+                                table->refresh();
+                            done(named(std::move(outcome), what));
+                        });
+}
+
 bool SandboxActions::busy(const QString& sandboxId) const
 {
     return m_table && !m_table->activity(sandboxId).isEmpty();

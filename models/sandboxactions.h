@@ -32,6 +32,10 @@ public:
     // New deadline = now + minutes.
     void extend(const QString& sandboxId, int minutes, QObject* ctx,
                 client::Done<client::Unit> done);
+    // The lifecycle policies (lizard-local): onTimeout "kill" or "pause", idlePauseMinutes
+    // 0 (never) or more; empty / negative: left as they are.
+    void setLifecycle(const QString& sandboxId, const QString& onTimeout, int idlePauseMinutes,
+                      QObject* ctx, client::Done<client::LifecyclePolicy> done);
 
     // Lifecycle. While one runs, the sandbox's row says so ("pausing…") and busy()
     // is true; the table refreshes when it ends. Errors of 429 carry limit and running count.

@@ -32,6 +32,7 @@ public:
     void setBackend(client::LizardApi* api, models::SandboxTableModel* sandboxes); // not owned
     void showSandbox(const QString& sandboxId); // empty: placeholder
     ConsoleWidget* currentConsole() const;
+    QStringList sandboxIds() const { return m_consoles.keys(); }
     ConsoleWidget* consoleFor(const QString& sandboxId) const
     {
         return m_consoles.value(sandboxId);

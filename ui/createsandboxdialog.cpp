@@ -4,6 +4,7 @@
 #include "models/sandboxactions.h"
 #include "ui/errorlabel.h"
 #include "ui/keyvaluetable.h"
+#include "ui/lifecycle/lifecyclechoices.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -37,7 +38,8 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
                                          QWidget* parent)
     : QDialog(parent), m_actions(actions), m_projectId(std::move(projectId)),
       m_template(new QComboBox(this)), m_screen(new QComboBox(this)), m_size(new QComboBox(this)),
-      m_lifetime(new QSpinBox(this)),
+      m_lifetime(new QSpinBox(this)), m_onTimeout(new QComboBox(this)),
+      m_idlePause(new QSpinBox(this)),
       m_internet(new QCheckBox(QStringLiteral("Internet access"), this)),
       m_allowedHosts(new QLineEdit(this)), m_volume(new QComboBox(this)),
       m_envs(new KeyValueTable(QStringLiteral("Variable"), this)),
@@ -69,8 +71,10 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     m_lifetime->setValue(5);
     m_lifetime->setSuffix(QStringLiteral(" min"));
     m_lifetime->setSpecialValueText(QStringLiteral("no limit"));
-    m_lifetime->setToolTip(
-        QStringLiteral("The sandbox is destroyed when this time has passed; 0 = no limit."));
+    m_lifetime->setToolTip(QStringLiteral(
+        "When this time has passed, the sandbox is killed or paused (At the end); 0 = no limit."));
+    lifecycle::fillOnTimeoutChoices(m_onTimeout);
+    lifecycle::setUpIdleBox(m_idlePause);
     m_internet->setChecked(true);
     m_allowedHosts->setPlaceholderText(
         QStringLiteral("optional: pypi.org, *.pythonhosted.org, 10.0.0.0/8"));
@@ -95,6 +99,8 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     form->addRow(QStringLiteral("Screen:"), m_screen);
     form->addRow(QStringLiteral("Size:"), m_size);
     form->addRow(QStringLiteral("Lifetime:"), m_lifetime);
+    form->addRow(QStringLiteral("At the end:"), m_onTimeout);
+    form->addRow(QStringLiteral("Pause when unused for:"), m_idlePause);
     form->addRow(QString(), m_internet);
     form->addRow(QStringLiteral("Only these hosts:"), m_allowedHosts);
     form->addRow(QStringLiteral("Volume at /workspace:"), m_volume);
@@ -107,7 +113,7 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &CreateSandboxDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &CreateSandboxDialog::reject);
-    resize(560, 540);
+    resize(560, 600);
     loadVolumes();
 }
 
@@ -148,6 +154,10 @@ bool CreateSandboxDialog::request(client::CreateSandboxRequest* out, QString* er
     req.templateName = m_template->currentData().toString();
     req.size = m_size->currentData().toString();
     req.timeoutMs = qint64(m_lifetime->value()) * 60000;
+    // Sent only when not the defaults: a server without policies sees the create it knows.
+    if (m_onTimeout->currentData() == QStringLiteral("pause"))
+        req.onTimeout = QStringLiteral("pause");
+    req.idlePauseMinutes = m_idlePause->value();
     req.internetAccess = m_internet->isChecked();
     static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
     req.allowedHosts = m_allowedHosts->text().split(separators, Qt::SkipEmptyParts);
@@ -176,8 +186,9 @@ void CreateSandboxDialog::showError(const QString& text)
 
 void CreateSandboxDialog::setBusy(bool busy)
 {
-    for (QWidget* w : std::initializer_list<QWidget*>{m_template, m_size, m_lifetime,
-                                                      m_allowedHosts, m_volume, m_envs, m_metadata})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_template, m_size, m_lifetime, m_onTimeout, m_idlePause,
+                                         m_allowedHosts, m_volume, m_envs, m_metadata})
         w->setEnabled(!busy);
     m_screen->setEnabled(!busy && screenSize().isValid());
     m_internet->setEnabled(!busy && m_allowedHosts->text().trimmed().isEmpty());

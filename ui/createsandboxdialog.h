@@ -1,5 +1,6 @@
 #pragma once
-// "New sandbox": template (with the screen size of a desktop), size, lifetime, env vars, metadata,
+// "New sandbox": template (with the screen size of a desktop), size, lifetime and what happens
+// at its end (kill or pause), pause when unused (lizard-local's policies), env vars, metadata,
 // internet access or only some hosts (allowedHosts), a volume of the project at /workspace. Creates
 // the sandbox itself (through SandboxActions), shows progress, and shows the server's message and
 // code when it fails; the dialog stays open so nothing typed is lost.
@@ -46,6 +47,8 @@ public:
     QSize screenSize() const;
     QComboBox* sizeBox() const { return m_size; }
     QSpinBox* lifetimeBox() const { return m_lifetime; }
+    QComboBox* onTimeoutBox() const { return m_onTimeout; } // data: "kill", "pause"
+    QSpinBox* idlePauseBox() const { return m_idlePause; }  // minutes; 0: never
     QCheckBox* internetBox() const { return m_internet; }
     // Hosts separated by commas or spaces; not empty: only they are reachable.
     QLineEdit* allowedHostsEdit() const { return m_allowedHosts; }
@@ -72,6 +75,8 @@ private:
     QComboBox* m_screen;
     QComboBox* m_size;
     QSpinBox* m_lifetime;
+    QComboBox* m_onTimeout;
+    QSpinBox* m_idlePause;
     QCheckBox* m_internet;
     QLineEdit* m_allowedHosts;
     QComboBox* m_volume;

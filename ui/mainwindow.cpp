@@ -164,6 +164,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* sandbox = menuBar()->addMenu(QStringLiteral("&Sandbox"));
+    m_sandboxMenu = sandbox;
     sandbox->addAction(m_sandboxes->newAction());
     sandbox->addAction(m_sandboxes->copyIdAction());
     sandbox->addAction(m_sandboxes->extendAction());

@@ -83,6 +83,7 @@ public:
     QAction* apiKeysAction() const { return m_apiKeys; } // Lizard ▸ API keys…
     // Menus of features go before Help, which stays last.
     QMenu* helpMenu() const { return m_help; }
+    QMenu* sandboxMenu() const { return m_sandboxMenu; }
 
     ProjectPanel* projectPanel() const { return m_projects; }
     SandboxPanel* sandboxPanel() const { return m_sandboxes; }
@@ -137,6 +138,7 @@ private:
     QLabel* m_notesLabel;
     QVBoxLayout* m_central = nullptr;
     QMenu* m_help = nullptr;
+    QMenu* m_sandboxMenu = nullptr;
     QAction* m_userGuide = nullptr;
     QAction* m_about = nullptr;
     QAction* m_preferences = nullptr;

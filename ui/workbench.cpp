@@ -1,6 +1,7 @@
 #include "ui/workbench.h"
 
 #include "models/sandboxtablemodel.h"
+#include "ui/consolearea.h"
 #include "ui/documenttabs.h"
 #include "ui/files/filespanel.h"
 #include "ui/mainwindow.h"
@@ -48,6 +49,11 @@ QString Workbench::currentSandboxId() const
     return m_window->sandboxPanel()->currentSandboxId();
 }
 
+QStringList Workbench::consoleSandboxIds() const
+{
+    return m_window->consoleArea()->sandboxIds();
+}
+
 void Workbench::showNewSandbox(const client::SandboxInfo& info)
 {
     m_window->sandboxPanel()->showNewSandbox(info);
@@ -74,6 +80,13 @@ void Workbench::addMenu(QMenu* menu)
 void Workbench::addSandboxAction(QAction* action)
 {
     m_window->sandboxPanel()->addSandboxAction(action);
+}
+
+void Workbench::addSandboxMenuAction(QAction* action)
+{
+    QMenu* menu = m_window->sandboxMenu();
+    menu->addSeparator();
+    menu->addAction(action);
 }
 
 void Workbench::setNewNotebookAction(QAction* action)

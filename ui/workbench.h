@@ -46,6 +46,8 @@ public:
 
     // The selected sandbox of the sandbox list ("" when none).
     QString currentSandboxId() const;
+    // The sandboxes whose console is open (one per sandbox selected since the connection).
+    QStringList consoleSandboxIds() const;
     // A sandbox just made: in the list at once (before its next poll), and selected.
     void showNewSandbox(const client::SandboxInfo& info);
     // Draws the sandbox list's id column (a badge before the id); the list owns the delegate.
@@ -56,6 +58,8 @@ public:
     // Menus go before Help; sandbox actions in the sandbox list's toolbar and context menu.
     void addMenu(QMenu* menu);
     void addSandboxAction(QAction* action);
+    // An entry of the Sandbox menu (after its own), for actions on no one sandbox.
+    void addSandboxMenuAction(QAction* action);
     void setNewNotebookAction(QAction* action); // the sandbox list's empty view offers it too
     void addToolTab(QWidget* panel, const QString& title);
     // The Files tab, showing `path` of `sandboxId` (its folder, the file selected once listed).

@@ -1,6 +1,7 @@
 // Every route of lizard-local, by resource.
 #include "api/desktoproutes.h"
 #include "api/routes.h"
+#include "api/wakegate.h"
 
 namespace lizard::api {
 
@@ -15,6 +16,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerFileRoutes(router, ctx);
     registerWatchRoutes(router, ctx);
     registerLifecycleRoutes(router, ctx);
+    registerPolicyRoutes(router, ctx);
     registerSnapshotRoutes(router, ctx);
     registerForkRoutes(router, ctx);
     registerExposeRoutes(router, ctx);
@@ -24,6 +26,8 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerTerminalRoutes(router, ctx);
+    // Calls that use a sandbox restart its idle time and wake it from a policy's pause.
+    router.setGate(WakeGate(ctx.sandboxes));
 }
 
 } // namespace lizard::api

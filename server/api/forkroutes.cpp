@@ -54,6 +54,7 @@ sandboxes::CreateSandboxParams copyParams(const store::SandboxRecord& src, int64
         p.shmMb = std::min(src.shmMb, p.limits.memoryMb);
     if (diskGb > 0) // the copies get the source's disk size, so its files fit
         p.diskGb = diskGb;
+    p.lifecycle = {src.onTimeout, src.idlePauseMinutes}; // a copy ends and idles like its source
     return p;
 }
 
@@ -101,6 +102,8 @@ void registerForkRoutes(Router& router, ApiContext& ctx)
                       "field \"timeoutMs\" must be 0 (the source's) or 1000..2147483647"});
         if (timeoutMs == 0 && source->endAtMs != 0) // the source's lifetime, counted from the fork
             timeoutMs = std::max<int64_t>(1000, source->endAtMs - source->startedAtMs);
+        else if (timeoutMs == 0) // paused at its deadline: the lifetime a resume would restart
+            timeoutMs = source->timeoutMs;
         if (holdsVolume(st, *source))
             return ex->replyError(
                 Error{ErrorKind::Conflict, "SANDBOX_HAS_VOLUME",

@@ -38,7 +38,13 @@ void Router::handle(std::shared_ptr<http::Exchange> exchange)
 {
     const auto route = m_routes.resolve(exchange->request().method(), exchange->path());
     if (route.handler) {
-        (*route.handler)(exchange, route.params);
+        if (!m_gate)
+            return (*route.handler)(exchange, route.params);
+        // The table is complete before serving: the handler's address stays valid.
+        const RouteHandler* handler = route.handler;
+        m_gate(exchange, [exchange, handler, params = std::move(route.params)] {
+            (*handler)(exchange, params);
+        });
         return;
     }
     if (!route.allowed.empty()) {

@@ -7,6 +7,7 @@
 #include "api/routetable.h"
 #include "http/requesthandler.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,11 @@ public:
         m_routes.add(method, pattern, std::move(handler));
     }
 
+    // Runs before every route and runs it, now or later (api/wakegate.h). Set before serving.
+    using Gate =
+        std::function<void(const std::shared_ptr<http::Exchange>&, std::function<void()> route)>;
+    void setGate(Gate gate) { m_gate = std::move(gate); }
+
     uint64_t bodyLimit(const http::RequestHeader& header) const override;
     std::optional<Error> authorize(const http::RequestHeader& header) override;
     void handle(std::shared_ptr<http::Exchange> exchange) override;
@@ -34,6 +40,7 @@ public:
 private:
     store::Store& m_store;
     RouteTable m_routes;
+    Gate m_gate;
 };
 
 } // namespace lizard::api

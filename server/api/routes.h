@@ -50,6 +50,7 @@ void registerProcessRoutes(Router& router, ApiContext& ctx);
 void registerFileRoutes(Router& router, ApiContext& ctx);
 void registerWatchRoutes(Router& router, ApiContext& ctx);     // fs.watch (a local extension)
 void registerLifecycleRoutes(Router& router, ApiContext& ctx); // pause, resume
+void registerPolicyRoutes(Router& router, ApiContext& ctx);    // lifecycle policies (ours)
 void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);

@@ -1,5 +1,6 @@
 // Sandboxes: create, list, info, kill, timeout.
 #include "api/jsonbody.h"
+#include "api/lifecyclerequest.h"
 #include "api/restoreparams.h"
 #include "api/routes.h"
 #include "api/sandboxlookup.h"
@@ -172,6 +173,10 @@ Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
     if (!volume)
         return volume.error();
     p.volumeId = *volume;
+    auto lifecycle = lifecyclePolicy(body, {}); // local extensions: onTimeout, idlePauseMinutes
+    if (!lifecycle)
+        return lifecycle.error();
+    p.lifecycle = *lifecycle;
     return p;
 }
 

@@ -166,6 +166,8 @@ void TerminalAttachment::onMessage(bool binary, std::string message)
         return sendError("INPUT_TOO_LARGE", "an input message carries at most 65536 bytes; " +
                                                 std::to_string(message.size()) +
                                                 " were sent (split pastes)");
+    if (m_onInput)
+        m_onInput();
     m_session->input(std::move(message));
 }
 

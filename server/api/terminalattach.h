@@ -8,6 +8,7 @@
 #include "http/websocketconnection.h"
 #include "sandboxes/terminals/terminalsession.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,8 @@ public:
                        std::shared_ptr<http::WebSocketConnection> connection, bool replay,
                        bool readOnly);
 
+    // Runs at each input message taken (before start).
+    void onInput(std::function<void()> hook) { m_onInput = std::move(hook); }
     // Answers the upgrade, then attaches to the session.
     void start(http::Request request);
 
@@ -57,6 +60,7 @@ private:
     std::shared_ptr<http::WebSocketConnection> m_connection;
     const bool m_replay;
     const bool m_readOnly;
+    std::function<void()> m_onInput;
 };
 
 } // namespace lizard::api

@@ -174,6 +174,12 @@ void attach(ApiContext& ctx, const ExPtr& ex, const Params& p)
         return;
     auto attachment = std::make_shared<TerminalAttachment>(
         session, connection, !(replay && *replay == "0"), key && key->readOnly);
+    // Typing is a use of the sandbox (its idle time restarts) and wakes it from a policy's
+    // pause; the bytes wait in the terminal meanwhile.
+    attachment->onInput([&mgr = ctx.sandboxes, id = p[0]] {
+        if (mgr.idle().touch(id))
+            mgr.idle().wake(id, "terminal input", [](Status) {});
+    });
     attachment->start(std::move(request));
     trackByKey(ctx, ex, attachment);
 }

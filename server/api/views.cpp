@@ -1,5 +1,6 @@
 #include "api/views.h"
 
+#include "api/lifecyclerequest.h"
 #include "api/sizes.h"
 #include "common/timeutil.h"
 
@@ -34,6 +35,11 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         // A local extension: the create claimed a warm copy (sandboxes/warmpool.h).
         {"fromPool", s.fromPool},
     };
+    // Local extensions: the lifecycle policies (onTimeout, idlePauseMinutes, pausedBy,
+    // timeoutMs; api/lifecyclerequest.h).
+    const nlohmann::json lifecycle = lifecycleJson(s);
+    for (const auto& [key, value] : lifecycle.items())
+        j[key] = value;
     if (s.limitsEnforced)
         j["cpus"] = s.cpus;
     // The size's memory whenever something bounds it; limits.memory says how.

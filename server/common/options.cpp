@@ -33,6 +33,8 @@ constexpr IntOption kIntOptions[] = {
     {"proxy-port", 0, 65535, "--proxy-port needs a number from 0 to 65535"},
     {"orphan-grace", 0, 604800, "--orphan-grace needs a number of seconds from 0 to 604800"},
     {"websocket-idle", 2, 3600, "--websocket-idle needs a number of seconds from 2 to 3600"},
+    {"idle-minute-ms", 50, 60000,
+     "--idle-minute-ms needs a number of milliseconds from 50 to 60000"},
     {"activity-max-kib", 16, 16 * 1024 * 1024,
      "--activity-max-kib needs a number from 16 to 16777216"},
     {"max-running", 1, 100000, "--max-running needs a number from 1 to 100000"},
@@ -89,7 +91,7 @@ std::string usageText()
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
-           "                    [--websocket-idle S]\n"
+           "                    [--websocket-idle S] [--idle-minute-ms MS]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -117,6 +119,9 @@ std::string usageText()
            "  --websocket-idle S\n"
            "                   a terminal's client that answers nothing (not even the pings,\n"
            "                   sent every S/2 seconds) for S seconds is dropped (default 60)\n"
+           "  --idle-minute-ms MS\n"
+           "                   how long one minute of a sandbox's idlePauseMinutes lasts, in ms\n"
+           "                   (default 60000; tests make idle pauses quick with less)\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -175,6 +180,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.orphanGraceS = *v;
         else if (name == "websocket-idle")
             o.websocketIdleS = *v;
+        else if (name == "idle-minute-ms")
+            o.idleMinuteMs = *v;
         else if (name == "activity-max-kib")
             o.activityMaxBytes = uint64_t(*v) * 1024;
         else if (name == "max-running")

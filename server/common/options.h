@@ -20,6 +20,8 @@ struct Options
     // A WebSocket client (a terminal's attach) that sends nothing, not even a pong to the
     // server's pings, for this long is dropped.
     int websocketIdleS = 60;
+    // How long one minute of a sandbox's idlePauseMinutes lasts (tests shorten it).
+    int idleMinuteMs = 60000;
     int proxyPort = -1; // port proxy; -1: API port + 1 (any free port when the API port is 0)
     bool proxyPortGiven = false; // --proxy-port was given (else a busy API port + 1 is not fatal)
     bool activity = true;        // --no-activity: no activity log (the route answers 501)

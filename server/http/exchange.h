@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lizard::http {
 
@@ -55,12 +56,17 @@ public:
     // onGone runs (on the executor) if the client disconnects before the answer is complete.
     void onClientGone(std::function<void()> onGone);
 
+    // Keeps `companion` until the exchange ends (answered and let go by every handler): what
+    // must last as long as the call, such as a sandbox's busy mark (api/wakegate.h).
+    void keep(std::shared_ptr<void> companion) { m_companions.push_back(std::move(companion)); }
+
 private:
     std::shared_ptr<HttpSession> m_session;
     Request m_request;
     bool m_answered = false;
     bool m_streaming = false;
     bool m_streamEnded = false;
+    std::vector<std::shared_ptr<void>> m_companions;
 };
 
 } // namespace lizard::http

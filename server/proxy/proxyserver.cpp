@@ -61,6 +61,7 @@ Status ProxyServer::open(unsigned short port)
     m_context = std::make_shared<ProxyContext>(ProxyContext{
         m_store, m_table, 0,
         std::make_shared<ProxySessions>(http::connectionLimits().proxyMaxConnections)});
+    m_context->uses = m_uses;
     m_anchor = std::make_shared<ProxyListener>(m_ioc, m_context, "127.0.0.1");
     if (Status s = m_anchor->open(port); !s)
         return Error{s.error().kind, s.error().code, "port proxy: " + s.error().message};

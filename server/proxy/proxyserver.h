@@ -30,6 +30,8 @@ public:
     ProxyServer(http::net::io_context& ioc, store::Store& store);
     ~ProxyServer();
 
+    // How traffic counts for the lifecycle policies; before open().
+    void setUseHooks(SandboxUseHooks hooks) { m_uses = std::move(hooks); }
     // Binds the anchor 127.0.0.1:port (0: any free port).
     Status open(unsigned short port);
     unsigned short port() const;
@@ -60,6 +62,7 @@ private:
     std::map<std::string, std::shared_ptr<ProxyListener>> m_listeners; // by address
     std::shared_ptr<http::net::steady_timer> m_sweepTimer;
     bool m_stopped = false;
+    SandboxUseHooks m_uses;
 };
 
 } // namespace lizard::proxy

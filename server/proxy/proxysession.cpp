@@ -114,6 +114,7 @@ void ProxySession::readRequest()
     m_responseStarted = false;
     m_retried = false;
     m_idle = true;
+    m_busy.reset(); // answered: a connection kept alive between requests is not a use
     // A new connection has the API's header deadline for its first request; a kept-alive one
     // may idle longer between requests.
     m_client.expires_after(m_waitingFirst
@@ -188,6 +189,30 @@ void ProxySession::onRequestHeader(const http::beast::error_code& ec)
                   : "This port is private. Open it with the URL that exposePort returned, or send "
                     "the X-Lizard-Access-Token header.");
 
+    const auto method = req.method();
+    const bool redirect = queryToken && !headerToken &&
+                          (method == http::bhttp::verb::get || method == http::bhttp::verb::head);
+    // A request is a use of the sandbox (its idle time restarts, it is busy until answered); a
+    // sandbox its lifecycle policy paused is resumed first, and this request waits for it.
+    const SandboxUseHooks& uses = m_context->uses;
+    m_busy = uses.hold ? uses.hold(m_exposure.sandboxId) : nullptr;
+    if (!uses.touch || !uses.touch(m_exposure.sandboxId))
+        return toSandbox(std::move(rewritten), redirect, std::move(cookies));
+    uses.wake(m_exposure.sandboxId, "port " + std::to_string(m_exposure.port),
+              [self = shared_from_this(), rewritten = std::move(rewritten), redirect,
+               cookies = std::move(cookies)](bool) mutable {
+                  http::net::post(self->m_client.get_executor(),
+                                  [self, rewritten = std::move(rewritten), redirect,
+                                   cookies = std::move(cookies)]() mutable {
+                                      if (!self->m_closed)
+                                          self->toSandbox(std::move(rewritten), redirect,
+                                                          std::move(cookies));
+                                  });
+              });
+}
+
+void ProxySession::toSandbox(Target rewritten, bool redirect, std::vector<std::string> cookies)
+{
     const store::SandboxPtr sandbox = m_context->store.sandbox(m_exposure.sandboxId);
     const std::string state = sandbox ? sandbox->status : std::string("stopped");
     if (state == "paused" || state == "pausing" || state == "resuming")
@@ -199,19 +224,25 @@ void ProxySession::onRequestHeader(const http::beast::error_code& ec)
                       "Sandbox " + m_exposure.sandboxId + " is not running any more.");
     m_socketPath = sandbox->handle.socketPath;
 
-    const auto method = req.method();
-    if (queryToken && !headerToken &&
-        (method == http::bhttp::verb::get || method == http::bhttp::verb::head))
+    if (redirect)
         return redirectWithCookie(rewritten.originForm());
 
     // What reaches the sandbox: origin-form target without our parameter, no token header,
     // no token cookie.
+    auto& req = m_request->get();
     req.target(rewritten.originForm());
     req.erase(kTokenHeader);
     req.erase(field::cookie);
     for (const auto& c : cookies)
         req.insert(field::cookie, c);
     forward();
+}
+
+void ProxySession::used()
+{
+    const SandboxUseHooks& uses = m_context->uses;
+    if (uses.touch && uses.touch(m_exposure.sandboxId))
+        uses.wake(m_exposure.sandboxId, "port " + std::to_string(m_exposure.port), [](bool) {});
 }
 
 void ProxySession::answer(status s, const std::string& title, const std::string& text)

@@ -9,6 +9,7 @@
 //   proxysession_tunnel.cpp   the byte pipe after an upgrade
 
 #include "http/beast.h"
+#include "proxy/accessrules.h"
 #include "proxy/exposure.h"
 #include "proxy/proxycontext.h"
 
@@ -46,6 +47,10 @@ private:
     // proxysession.cpp
     void readRequest();
     void onRequestHeader(const http::beast::error_code& ec);
+    // The sandbox's state decides (after a wake, if one was needed), then the relay.
+    void toSandbox(Target rewritten, bool redirect, std::vector<std::string> cookies);
+    // Traffic of this connection: a use of the sandbox (SandboxUseHooks).
+    void used();
     void answer(http::bhttp::status status, const std::string& title, const std::string& text);
     void redirectWithCookie(const std::string& location);
     void writeLocal(std::shared_ptr<http::StringResponse> res);
@@ -92,6 +97,7 @@ private:
 
     std::array<std::vector<char>, 2> m_pipeBuffers; // tunnel: [0] client→sandbox, [1] back
     int m_pipesOpen = 0;
+    std::shared_ptr<void> m_busy; // the sandbox is busy while a request is in flight
 };
 
 } // namespace lizard::proxy

@@ -118,6 +118,7 @@ void ProxySession::relayRequestBody()
                 ec = {};
             if (ec)
                 return self->close();
+            self->used();
             auto& b = self->m_request->get().body();
             b.size = self->m_chunk.size() - b.size;
             b.data = b.size != 0 ? self->m_chunk.data() : nullptr;
@@ -189,6 +190,7 @@ void ProxySession::relayResponseBody()
                                if (ec)
                                    return self->upstreamFailed("reading the answer: " +
                                                                ec.message());
+                               self->used();
                                auto& b = self->m_response->get().body();
                                b.size = self->m_chunk.size() - b.size;
                                b.data = b.size != 0 ? self->m_chunk.data() : nullptr;

@@ -16,6 +16,8 @@ void ProxySession::startTunnel()
     m_client.expires_never();
     m_upstream->expires_never();
     m_pipesOpen = 2;
+    // An open pipe is not a use by itself (a WebSocket may idle for days); its bytes are.
+    m_busy.reset();
     // Bytes already read past the handshake belong to the other side.
     auto leftoverUp =
         std::make_shared<std::string>(beast::buffers_to_string(m_clientBuffer.data()));
@@ -59,6 +61,7 @@ void ProxySession::pipe(bool toUpstream)
                 self->close();
             return;
         }
+        self->used(); // wakes the sandbox if the bytes came while a policy paused it
         std::vector<char>& buf = self->m_pipeBuffers[toUpstream ? 0 : 1];
         http::net::async_write(to, http::net::buffer(buf.data(), n),
                                [self, toUpstream](beast::error_code ec2, std::size_t) {

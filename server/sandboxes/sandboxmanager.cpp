@@ -19,6 +19,10 @@ std::string createdText(const store::SandboxRecord& r)
                        std::to_string(r.memoryMb) + " MiB memory";
     if (r.endAtMs != 0)
         text += ", timeout " + std::to_string((r.endAtMs - r.startedAtMs) / 1000) + " s";
+    if (r.endAtMs != 0 && r.onTimeout == kOnTimeoutPause)
+        text += ", paused at its timeout";
+    if (r.idlePauseMinutes > 0)
+        text += ", paused after " + std::to_string(r.idlePauseMinutes) + " min unused";
     if (r.fromPool)
         text += ", from a warm copy";
     return text + ")";
@@ -30,7 +34,8 @@ SandboxManager::SandboxManager(store::Store& store, runtime::Runtime& runtime, n
                                net::thread_pool& workers, int maxRunning)
     : m_store(store), m_runtime(runtime), m_ioc(ioc), m_workers(workers), m_maxRunning(maxRunning),
       m_snapshotService(std::make_unique<SnapshotService>(store, runtime, *this)),
-      m_terminals(ioc.get_executor())
+      m_terminals(ioc.get_executor()),
+      m_idle(std::make_unique<IdleWatch>(*this, store, ioc, workers))
 {
 }
 
@@ -47,8 +52,9 @@ store::SandboxPtr SandboxManager::running(const std::string& id) const
     auto rec = m_store.sandbox(id);
     if (!rec || !rec->running())
         return nullptr;
-    if (rec->endAtMs != 0 && nowMs() >= rec->endAtMs)
-        return nullptr; // expired: its timer is destroying it right now
+    // Expired: its timer is destroying it right now (one the deadline pauses stays).
+    if (rec->endAtMs != 0 && nowMs() >= rec->endAtMs && rec->onTimeout != kOnTimeoutPause)
+        return nullptr;
     return rec;
 }
 
@@ -81,6 +87,8 @@ void SandboxManager::create(CreateSandboxParams params,
         spec.diskGb = params.diskGb;
         spec.shmMb = params.shmMb;
         spec.endAtMs = params.timeoutMs > 0 ? nowMs() + params.timeoutMs : 0;
+        if (params.lifecycle.onTimeout == kOnTimeoutPause)
+            spec.endAtMs = 0; // the agent's lease must not end it there (renewLease)
         spec.orphanGraceMs = m_orphanGraceMs;
         auto release = [this] {
             std::lock_guard lock(m_mutex);
@@ -110,6 +118,9 @@ void SandboxManager::create(CreateSandboxParams params,
         r.allowedHosts = params.allowedHosts.entries;
         r.fromPool = warm.has_value();
         r.handle = *started;
+        r.onTimeout = params.lifecycle.onTimeout;
+        r.idlePauseMinutes = params.lifecycle.idlePauseMinutes;
+        r.timeoutMs = params.timeoutMs;
         if (Status s = m_store.insertSandbox(r); !s) {
             release();
             log::warn("sandbox " + r.id +
@@ -132,6 +143,10 @@ void SandboxManager::create(CreateSandboxParams params,
             created["filesFrom"] = params.filesFrom;
         if (r.fromPool)
             created["warm"] = true;
+        if (r.onTimeout != kOnTimeoutKill)
+            created["onTimeout"] = r.onTimeout;
+        if (r.idlePauseMinutes > 0)
+            created["idlePauseMinutes"] = r.idlePauseMinutes;
         recordActivity(r.id, "create", std::move(created));
         log::info("sandbox " + r.id + " started (" + r.templateName + ", " + r.size + ", project " +
                   r.projectId + ", pid " + std::to_string(r.handle.initPid) + ")");
@@ -235,6 +250,7 @@ void SandboxManager::kill(const std::string& id, const std::string& reason,
     if (m_activity != nullptr)
         m_activity->runnerRequests().drop(id);
     m_terminals.forget(id);
+    m_idle->forget(id);
     {
         std::lock_guard lock(m_mutex);
         m_operationLocks.erase(id); // a capture still running keeps its own reference
@@ -258,7 +274,8 @@ Status SandboxManager::setTimeout(const std::string& id, int64_t timeoutMs)
     if (!running(id))
         return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"};
     const int64_t endAt = nowMs() + timeoutMs;
-    if (Status s = m_store.setEndAt(id, endAt); !s)
+    // The lifetime given here is also the one a resume after a pause at the deadline restarts.
+    if (Status s = m_store.setDeadline(id, endAt, timeoutMs); !s)
         return s;
     armDeadline(id, endAt);
     m_logs.append(id, "info", "lifecycle",
@@ -315,6 +332,8 @@ void SandboxManager::onDeadline(const std::string& id)
         armDeadline(id, rec->endAtMs); // extended meanwhile (or woke early)
         return;
     }
+    if (rec->onTimeout == kOnTimeoutPause)
+        return pauseAtDeadline(id);
     kill(id, "expired", [](Status) {});
 }
 
@@ -329,6 +348,7 @@ void SandboxManager::shutdown()
             timer->cancel();
         m_timers.clear();
     }
+    m_idle->stop();
     if (m_pools)
         m_pools->stop(); // outside m_mutex: its thread may be asking whether a create runs
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The sandboxes' lifecycle around the runtime: create (on the worker pool), deadlines
-// (a timer per sandbox destroys it when its endAt passes), kill, and the reconciliation
-// with the runtime when lizard-local starts.
+// (a timer per sandbox destroys it, or pauses it, when its endAt passes), kill, the idle
+// policy, and the reconciliation with the runtime when lizard-local starts.
 
 #include "common/result.h"
 #include "http/beast.h"
@@ -10,6 +10,8 @@
 #include "runtime/sandboxdisks.h"
 #include "runtime/volumestorage.h"
 #include "sandboxes/allowedhosts.h"
+#include "sandboxes/idlewatch.h"
+#include "sandboxes/lifecyclepolicy.h"
 #include "sandboxes/storagecheck.h"
 #include "sandboxes/terminals/terminalhub.h"
 #include "sandboxes/warmpool.h"
@@ -38,7 +40,8 @@ struct CreateSandboxParams
     std::string volumeId;      // mounted at /workspace (resolved from volumeId/volumeName)
     int diskGb = runtime::SandboxDisks::kDefaultGb; // size of the writable layer
     int shmMb = runtime::kDefaultShmMb;             // size of /dev/shm (MiB)
-    bool shmExplicit = false; // the request gave shmMb (a restore keeps its source's otherwise)
+    bool shmExplicit = false;  // the request gave shmMb (a restore keeps its source's otherwise)
+    LifecyclePolicy lifecycle; // what the deadline does, the idle pause
 };
 
 class SnapshotService;
@@ -72,6 +75,19 @@ public:
     // is frozen (thawed). Pausing a paused sandbox, or resuming a running one, changes nothing.
     void pause(const std::string& id, std::function<void(Status)> done);
     void resume(const std::string& id, std::function<void(Status)> done);
+    // Lifecycle policies (sandboxmanager_lifecycle.cpp; api/DECISIONS.md, "Lifecycle policies").
+    // NotFound if not alive.
+    Status setLifecycle(const std::string& id, const LifecyclePolicy& policy);
+    // Uses of sandboxes, the idle pauses and waking the sandboxes a policy paused.
+    IdleWatch& idle() { return *m_idle; }
+    // The idle policy's pause (the sweep marked it under way): done unless the sandbox was
+    // used meanwhile.
+    void pauseForIdle(const std::string& id);
+    // Resumes a sandbox a policy paused, for a call that needs it (IdleWatch::wake); `startedMs`
+    // (steady clock) is when that call began to wait. OK without a change when the sandbox runs
+    // or the user paused it. `done` runs on a worker thread.
+    void resumeOnDemand(const std::string& id, const std::string& trigger, int64_t startedMs,
+                        std::function<void(Status)> done);
     // Holds one sandbox's operation lock. It owns the mutex too: a kill drops the sandbox's
     // entry while an operation may still hold it, and the unlock must not touch freed memory.
     class OperationLock
@@ -172,6 +188,16 @@ private:
     void armDeadline(const std::string& id, int64_t endAtMs);
     void cancelDeadline(const std::string& id);
     void onDeadline(const std::string& id);
+    // onTimeout "pause": the deadline pauses the sandbox (sandboxmanager_lifecycle.cpp).
+    void pauseAtDeadline(const std::string& id);
+    // Freeze and thaw with the store kept in step; the caller holds the operation lock
+    // (sandboxmanager_pause.cpp). A thaw restarts a lifetime its pause at the deadline ended.
+    // thawLocked answers the deadline it restarted, 0 for none.
+    Status freezeLocked(const store::SandboxRecord& rec, const std::string& by);
+    Result<int64_t> thawLocked(const store::SandboxRecord& rec);
+    int64_t restartLifetime(const store::SandboxRecord& rec);
+    // "; its timeout starts again: N s (ends ...)" after a thaw that restarted it, else "".
+    static std::string lifetimeNote(const store::SandboxRecord& rec, int64_t restartedEndAt);
     void scheduleHealthCheck();
     void checkHealth();
     std::chrono::milliseconds healthInterval() const;
@@ -200,6 +226,7 @@ private:
     ActivityLog* m_activity = nullptr;
     std::unique_ptr<WarmPool> m_pools;
     TerminalHub m_terminals;
+    std::unique_ptr<IdleWatch> m_idle;
 };
 
 } // namespace lizard::sandboxes

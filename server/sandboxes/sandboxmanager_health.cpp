@@ -52,8 +52,11 @@ std::chrono::milliseconds SandboxManager::healthInterval() const
 void SandboxManager::renewLease(const store::SandboxRecord& rec)
 {
     // A frozen agent cannot answer; its lease restarts when it thaws (agent/serve/lease.h).
+    // A sandbox whose deadline pauses it gets none in its lease: lizard-local pauses it there,
+    // and a thaw after that deadline must not find its agent ending it.
     if (!rec.paused())
-        m_runtime.renewLease(rec.handle, rec.endAtMs, m_orphanGraceMs);
+        m_runtime.renewLease(rec.handle, rec.onTimeout == kOnTimeoutPause ? 0 : rec.endAtMs,
+                             m_orphanGraceMs);
 }
 
 void SandboxManager::checkSoon(const std::string& id)

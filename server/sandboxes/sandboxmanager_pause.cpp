@@ -38,6 +38,36 @@ SandboxManager::OperationLock SandboxManager::lockOperations(const std::string& 
     return OperationLock(std::move(m));
 }
 
+Status SandboxManager::freezeLocked(const store::SandboxRecord& rec, const std::string& by)
+{
+    if (Status s = m_runtime.freeze(rec.handle); !s) {
+        m_store.setPauseError(rec.id, s.error().message);
+        log::warn("sandbox " + rec.id + ": pause failed: " + s.error().message);
+        return s;
+    }
+    if (Status s = m_store.setPaused(rec.id, true, by); !s) {
+        m_runtime.thaw(rec.handle);
+        return s;
+    }
+    return okStatus();
+}
+
+Result<int64_t> SandboxManager::thawLocked(const store::SandboxRecord& rec)
+{
+    if (Status s = m_runtime.thaw(rec.handle); !s) {
+        m_store.setPauseError(rec.id, s.error().message);
+        log::warn("sandbox " + rec.id + ": resume failed: " + s.error().message);
+        return s.error();
+    }
+    if (Status s = m_store.setPaused(rec.id, false); !s)
+        return s.error();
+    const int64_t restartedEndAt = restartLifetime(rec);
+    if (store::SandboxPtr now = running(rec.id))
+        renewLease(*now);
+    m_idle->touch(rec.id); // a resumed sandbox gets its whole idle time again
+    return restartedEndAt;
+}
+
 void SandboxManager::pause(const std::string& id, std::function<void(Status)> done)
 {
     net::post(m_workers, [this, id, done = std::move(done)] {
@@ -45,17 +75,14 @@ void SandboxManager::pause(const std::string& id, std::function<void(Status)> do
         const auto rec = running(id);
         if (!rec)
             return done(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"});
-        if (rec->paused())
+        if (rec->paused()) {
+            // Paused by a policy: the user's pause makes it stay paused until resumed.
+            if (rec->pausedBy != kPausedByUser)
+                m_store.setPaused(id, true, kPausedByUser);
             return done(okStatus());
-        if (Status s = m_runtime.freeze(rec->handle); !s) {
-            m_store.setPauseError(id, s.error().message);
-            log::warn("sandbox " + id + ": pause failed: " + s.error().message);
-            return done(s);
         }
-        if (Status s = m_store.setPaused(id, true); !s) {
-            m_runtime.thaw(rec->handle);
+        if (Status s = freezeLocked(*rec, kPausedByUser); !s)
             return done(s);
-        }
         recordActivity(id, "pause");
         log::info("sandbox " + id + " paused");
         m_logs.append(id, "info", "lifecycle", "paused");
@@ -72,18 +99,12 @@ void SandboxManager::resume(const std::string& id, std::function<void(Status)> d
             return done(Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " not found"});
         if (!rec->paused())
             return done(okStatus());
-        if (Status s = m_runtime.thaw(rec->handle); !s) {
-            m_store.setPauseError(id, s.error().message);
-            log::warn("sandbox " + id + ": resume failed: " + s.error().message);
-            return done(s);
-        }
-        if (Status s = m_store.setPaused(id, false); !s)
-            return done(s);
-        if (store::SandboxPtr now = running(id))
-            renewLease(*now);
+        const auto thawed = thawLocked(*rec);
+        if (!thawed)
+            return done(thawed.error());
         recordActivity(id, "resume");
         log::info("sandbox " + id + " resumed");
-        m_logs.append(id, "info", "lifecycle", "resumed");
+        m_logs.append(id, "info", "lifecycle", "resumed" + lifetimeNote(*rec, thawed.value()));
         done(okStatus());
     });
 }

@@ -33,7 +33,8 @@ void SandboxManager::reconcileAtStartup()
     std::vector<std::string> adopted;
     const int64_t now = nowMs();
     for (const store::SandboxPtr& rec : m_store.runningSandboxes()) {
-        if (rec->endAtMs != 0 && rec->endAtMs <= now) {
+        // One whose deadline pauses it is adopted: its deadline timer fires at once.
+        if (rec->endAtMs != 0 && rec->endAtMs <= now && rec->onTimeout != kOnTimeoutPause) {
             m_store.markStopped(rec->id, "expired");
             m_runtime.destroy(rec->handle);
             log::info("sandbox " + rec->id +

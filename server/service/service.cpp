@@ -155,6 +155,11 @@ int runService(const Options& options)
     manager.reconcileAtStartup();
     manager.setOrphanGrace(int64_t(options.orphanGraceS) * 1000);
     manager.startHealthChecks();
+    manager.idle().setMinuteMs(options.idleMinuteMs);
+    manager.idle().start();
+    if (options.idleMinuteMs != 60000)
+        log::info("idle pauses: one minute of idlePauseMinutes lasts " +
+                  std::to_string(options.idleMinuteMs) + " ms (--idle-minute-ms)");
     const api::PoolDefaults pooled = poolDefaults(options);
     sandboxes::PoolSettings poolSettings;
     poolSettings.maxCopies = pooled.maxCopies;
@@ -174,6 +179,15 @@ int runService(const Options& options)
     logWatch.start();
 
     proxy::ProxyServer portProxy(ioc, **store);
+    // Traffic to exposed ports is a use of the sandbox and wakes one its policy paused.
+    sandboxes::IdleWatch& idle = manager.idle();
+    portProxy.setUseHooks({[&idle](const std::string& id) { return idle.touch(id); },
+                           [&idle](const std::string& id) { return idle.hold(id); },
+                           [&idle](const std::string& id, const std::string& trigger,
+                                   std::function<void(bool)> then) {
+                               idle.wake(id, trigger,
+                                         [then = std::move(then)](Status s) { then(bool(s)); });
+                           }});
     Status proxyOpen = portProxy.open(static_cast<unsigned short>(options.proxyPort));
     if (!proxyOpen && !options.proxyPortGiven && options.proxyPort != 0) {
         // API port + 1 is only our habit: another program (or an outgoing connection, for an

@@ -54,11 +54,21 @@ struct SandboxRecord
     int64_t stoppedAtMs = 0;
     std::string stopReason; // killed | expired | lost | ...
     std::string pauseError; // why the last pause or resume failed; empty when it did not
+    // Lifecycle policies (a local extension; sandboxes/lifecyclepolicy.h).
+    std::string onTimeout = "kill"; // at the deadline: kill | pause
+    int idlePauseMinutes = 0;       // paused after this long without use; 0: never
+    int64_t timeoutMs = 0;          // the lifetime last given (create, POST /timeout); 0: none
+    std::string pausedBy;           // while paused: user | idle | timeout (who paused it)
 
     // Alive: running or paused (it has processes and memory, counts against --max-running,
     // is listed, can be killed and expires). paused() says which.
     bool running() const { return status == "running" || status == "paused"; }
     bool paused() const { return status == "paused"; }
+    // Paused by one of its policies (idle, deadline): the next call that needs it resumes it.
+    bool pausedByPolicy() const
+    {
+        return paused() && (pausedBy == "idle" || pausedBy == "timeout");
+    }
 };
 
 // A copy of a sandbox's writable file system under <dataDir>/files/<id>, restorable into new

@@ -128,6 +128,17 @@ const std::vector<std::string>& migrations()
             pool_size INTEGER NOT NULL
         );
         )sql",
+        // 10: lifecycle policies: what the deadline does (kill or pause), the idle pause, the
+        // lifetime a resume after a pause at the deadline starts again (older rows: their
+        // deadline's), and who paused a paused sandbox (older rows: the user).
+        R"sql(
+        ALTER TABLE sandboxes ADD COLUMN on_timeout TEXT NOT NULL DEFAULT 'kill';
+        ALTER TABLE sandboxes ADD COLUMN idle_pause_minutes INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sandboxes ADD COLUMN timeout_ms INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sandboxes ADD COLUMN paused_by TEXT NOT NULL DEFAULT '';
+        UPDATE sandboxes SET timeout_ms = end_at - started_at WHERE end_at > 0;
+        UPDATE sandboxes SET paused_by = 'user' WHERE status = 'paused';
+        )sql",
     };
     return steps;
 }

@@ -63,9 +63,15 @@ public:
     // Marks a running sandbox stopped; returns the record as it was, or null if not running.
     SandboxPtr markStopped(const std::string& id, const std::string& reason);
     Status setEndAt(const std::string& id, int64_t endAtMs);
-    // running <-> paused (store_pause.cpp); clears pauseError. NotFound if not alive.
-    Status setPaused(const std::string& id, bool paused);
+    // running <-> paused (store_pause.cpp); clears pauseError. `by` is who paused it (user,
+    // idle, timeout), cleared by a resume. NotFound if not alive.
+    Status setPaused(const std::string& id, bool paused, const std::string& by = "user");
     Status setPauseError(const std::string& id, const std::string& error);
+    // Lifecycle policies (store_lifecycle.cpp). NotFound if not alive.
+    Status setLifecyclePolicy(const std::string& id, const std::string& onTimeout,
+                              int idlePauseMinutes);
+    // The deadline (0: none) and the lifetime a resume after a pause at the deadline restarts.
+    Status setDeadline(const std::string& id, int64_t endAtMs, int64_t timeoutMs);
 
     // Snapshots (store_snapshots.cpp), newest first.
     using SnapshotPtr = std::shared_ptr<const SnapshotRecord>;

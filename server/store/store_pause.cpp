@@ -1,4 +1,4 @@
-// Store: the pause state of sandboxes.
+// Store: the pause state of sandboxes (and who paused them).
 #include "store/store.h"
 
 namespace lizard::store {
@@ -15,7 +15,8 @@ Status Store::updateSandbox(const std::string& id, const std::string& sql,
     {
         std::lock_guard lock(m_db->mutex());
         Statement q(m_db->handle(), sql);
-        q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, id);
+        q.bind(1, updated->status).bind(2, updated->pauseError).bind(3, updated->pausedBy);
+        q.bind(4, id);
         if (!q.run())
             return m_db->failure("cannot update the sandbox");
     }
@@ -24,19 +25,22 @@ Status Store::updateSandbox(const std::string& id, const std::string& sql,
     return okStatus();
 }
 
-Status Store::setPaused(const std::string& id, bool paused)
+Status Store::setPaused(const std::string& id, bool paused, const std::string& by)
 {
-    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
-                         [paused](SandboxRecord& r) {
-                             r.status = paused ? "paused" : "running";
-                             r.pauseError.clear();
-                         });
+    return updateSandbox(
+        id, "UPDATE sandboxes SET status = ?, pause_error = ?, paused_by = ? WHERE id = ?",
+        [paused, &by](SandboxRecord& r) {
+            r.status = paused ? "paused" : "running";
+            r.pauseError.clear();
+            r.pausedBy = paused ? by : std::string();
+        });
 }
 
 Status Store::setPauseError(const std::string& id, const std::string& error)
 {
-    return updateSandbox(id, "UPDATE sandboxes SET status = ?, pause_error = ? WHERE id = ?",
-                         [&error](SandboxRecord& r) { r.pauseError = error; });
+    return updateSandbox(
+        id, "UPDATE sandboxes SET status = ?, pause_error = ?, paused_by = ? WHERE id = ?",
+        [&error](SandboxRecord& r) { r.pauseError = error; });
 }
 
 } // namespace lizard::store

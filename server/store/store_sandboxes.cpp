@@ -16,7 +16,8 @@ Status Store::loadSandboxes()
                 "limits_enforced, status, started_at, "
                 "end_at, metadata, envs, internet_access, init_pid, "
                 "init_start_time, socket_path, stopped_at, "
-                "stop_reason, pause_error, allowed_hosts, shm_mb, from_pool FROM sandboxes");
+                "stop_reason, pause_error, allowed_hosts, shm_mb, from_pool, on_timeout, "
+                "idle_pause_minutes, timeout_ms, paused_by FROM sandboxes");
     while (q.step()) {
         auto r = std::make_shared<SandboxRecord>();
         r->id = q.text(0);
@@ -46,6 +47,10 @@ Status Store::loadSandboxes()
         r->allowedHosts = listFromJson(q.text(19));
         r->shmMb = int(q.integer(20));
         r->fromPool = q.integer(21) != 0;
+        r->onTimeout = q.text(22);
+        r->idlePauseMinutes = int(q.integer(23));
+        r->timeoutMs = q.integer(24);
+        r->pausedBy = q.text(25);
         m_sandboxes[r->id] = r;
     }
     if (q.failed())
@@ -96,8 +101,9 @@ Status Store::insertSandbox(const SandboxRecord& r)
                     "limits_enforced, status, "
                     "started_at, end_at, metadata, envs, internet_access, init_pid, "
                     "init_start_time, socket_path, "
-                    "stopped_at, stop_reason, allowed_hosts, shm_mb, from_pool) "
-                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                    "stopped_at, stop_reason, allowed_hosts, shm_mb, from_pool, on_timeout, "
+                    "idle_pause_minutes, timeout_ms, paused_by) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         q.bind(1, r.id)
             .bind(2, r.projectId)
             .bind(3, r.templateName)
@@ -115,6 +121,8 @@ Status Store::insertSandbox(const SandboxRecord& r)
         q.bind(17, r.stoppedAtMs).bind(18, r.stopReason);
         q.bind(19, nlohmann::json(r.allowedHosts).dump()).bind(20, int64_t(r.shmMb));
         q.bind(21, int64_t(r.fromPool));
+        q.bind(22, r.onTimeout).bind(23, int64_t(r.idlePauseMinutes));
+        q.bind(24, r.timeoutMs).bind(25, r.pausedBy);
         if (!q.run())
             return m_db->failure("cannot store the sandbox");
     }

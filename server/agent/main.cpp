@@ -2,9 +2,13 @@
 // a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
 // writable layer (usagewalk.h). `keep` (keeper.h) outlives the server, with its pidfd as fd 3.
+// `quotafs BYTES INODES` is a sandbox's quota file system daemon (quotafsdaemon.h), started by
+// its launcher with the layer directory, the setup channel, the lifeline and the log as fds 3-6.
 #include "agent/build/launcher.h"
+#include "agent/quotafs/quotafsdaemon.h"
 #include "agent/tools/keeper.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <iterator>
@@ -12,6 +16,18 @@
 
 int main(int argc, char** argv)
 {
+    if (argc == 4 && std::strcmp(argv[1], "quotafs") == 0) {
+        lizard::agent::quotafs::QuotaFsDaemonConfig c;
+        c.backing = 3;
+        c.channel = 4;
+        c.lifeline = 5;
+        c.log = 6;
+        c.limits.bytes = std::atoll(argv[2]);
+        c.limits.inodes = std::atoll(argv[3]);
+        if (c.limits.bytes <= 0 || c.limits.inodes <= 0)
+            return 2;
+        lizard::agent::quotafs::runQuotaFsDaemon(c);
+    }
     if (argc == 2 && std::strcmp(argv[1], "keep") == 0) {
         std::string input((std::istreambuf_iterator<char>(std::cin)),
                           std::istreambuf_iterator<char>());

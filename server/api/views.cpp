@@ -64,8 +64,9 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         limits["memory"] = "cgroup";
     else if (s.handle.rlimitsApplied)
         limits["memory"] = "process";
-    // The writable layer: an ext4 image of its size (ENOSPC), or as an ordinary user the disk
-    // watch (EFBIG once over; diskOver while it is: files may shrink, not grow).
+    // The writable layer: an ext4 image of its size (ENOSPC), or as an ordinary user the quota
+    // file system (ENOSPC) where /dev/fuse is usable, else the disk watch (EFBIG once over;
+    // diskOver while it is: files may shrink, not grow).
     if (disk.gb > 0) {
         limits["disk"] = disk.enforcedBy;
         // Inodes as ext4 gives them to an image of the size; bounded the same way as bytes.

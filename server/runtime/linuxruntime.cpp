@@ -139,9 +139,11 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));
     rt->m_disks = std::make_unique<SandboxDisks>(dataDir, rt->m_ids);
-    if (!rt->m_disks->enforced())
+    if (!rt->m_disks->enforced()) {
+        rt->m_quota = std::make_unique<QuotaDisks>(dataDir + "/sandboxes");
         rt->m_watch = std::make_unique<DiskWatch>(rt->m_agentPath, dataDir + "/sandboxes",
                                                   rt->m_ids.toJson());
+    }
 
     Capabilities& caps = rt->m_caps;
     caps.cgroupMode = rt->m_cgroups.mode();
@@ -158,8 +160,12 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     caps.fullUidRange = rt->m_ids.fullRange();
     caps.network = !rt->m_slirp.empty();
     caps.networkNote = slirp.whyNot;
-    caps.diskQuota = rt->m_disks->enforced();
+    const bool quota = rt->m_quota && rt->m_quota->usable();
+    caps.diskQuota = rt->m_disks->enforced() || quota;
+    caps.diskBound = rt->m_disks->enforced() ? "image" : quota ? "quota" : "watch";
     caps.diskQuotaNote = rt->m_disks->note();
+    if (!rt->m_disks->enforced())
+        caps.diskQuotaNote += quota ? "" : "; " + rt->m_quota->note();
     std::string missing = missingInterpreterPackages();
     caps.interpreterTemplate = missing.empty();
     caps.interpreterMissing = missing;

@@ -4,6 +4,7 @@
 #include "runtime/cgroupmanager.h"
 #include "runtime/diskwatch.h"
 #include "runtime/idmapping.h"
+#include "runtime/quotadisks.h"
 #include "runtime/runtime.h"
 #include "runtime/sandboxdisks.h"
 #include "runtime/systemdscope.h"
@@ -72,6 +73,9 @@ private:
     CgroupManager m_cgroups;
     SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable
     std::unique_ptr<SandboxDisks> m_disks;
+    // Where no image bounds a disk: the quota file system where FUSE is usable, the watch for
+    // the rest (and for a sandbox adopted from a server that watched it).
+    std::unique_ptr<QuotaDisks> m_quota;
     std::unique_ptr<DiskWatch> m_watch; // only where !m_disks->enforced()
     Capabilities m_caps;
     std::string m_desktopMissing; // host packages the desktop template lacks (empty: none)

@@ -142,6 +142,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
             removeSandboxDir(spec.id);
         return s.error();
     }
+    // Where no image bounds the layer: its own quota file system if this host allows one.
+    const bool quota = !m_disks->enforced() && m_quota && m_quota->usable();
     if (!spec.filesFrom.empty()) {
         auto copied = validSandboxId(spec.filesFrom)
                           ? copyLayers(filesDir(spec.filesFrom), sandboxDir(spec.id))
@@ -150,6 +152,15 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         if (!copied) {
             removeSandboxDir(spec.id);
             return copied.error();
+        }
+        // The copy went in beside the quota file system (it starts with the sandbox): what
+        // was copied must fit its disk, as it must fit an image.
+        if (quota && copied->bytes > std::uint64_t(QuotaDisks::bytesOf(spec.diskGb))) {
+            removeSandboxDir(spec.id);
+            return Error{ErrorKind::Internal, "COPY_FAILED",
+                         "copying the sandbox's files failed: " + std::to_string(copied->bytes) +
+                             " bytes do not fit a disk of " + std::to_string(spec.diskGb) +
+                             " GiB: " + std::strerror(ENOSPC)};
         }
     }
     SandboxCgroups cgroups = m_cgroups.create(spec.id, spec.limits);
@@ -171,7 +182,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
-        {"diskWatched", !m_disks->enforced()},
+        {"diskWatched", !m_disks->enforced() && !quota},
         {"shmMb", spec.shmMb},
         {"pidFloor", spec.filesFrom.empty() ? 0 : copiedLastPid(spec.filesFrom)}};
     if (spec.allowList) {
@@ -181,6 +192,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
                                {"names", spec.allowNames},
                                {"dnsUpstream", upstream ? upstream : ""}};
     }
+    if (quota)
+        config["diskQuota"] = QuotaDisks::launchConfig(spec.diskGb);
     if (!spec.volumeDir.empty()) {
         config["volumeDir"] = spec.volumeDir;
         config["volumeInitOwner"] = spec.volumeInitOwner;
@@ -203,12 +216,15 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         handle.initStartTime = st->startTime;
     std::ofstream(sandboxDir(spec.id) + "/init.pid")
         << handle.initPid << " " << handle.initStartTime << "\n";
+    if (quota)
+        m_quota->started(spec.id, spec.diskGb, launched->value("quotaPid", 0));
     if (!pingAgent(handle.socketPath, 5000)) {
         destroy(handle);
         return Error{ErrorKind::Internal, "SANDBOX_START_FAILED",
                      "the sandbox agent did not answer"};
     }
-    watchDisk(handle, spec.diskGb);
+    if (!quota)
+        watchDisk(handle, spec.diskGb);
     return handle;
 }
 
@@ -225,6 +241,8 @@ void LinuxRuntime::adopt(const SandboxHandle& handle)
 {
     if (!m_watch || !validSandboxId(handle.id))
         return;
+    if (m_quota && m_quota->adopt(handle.id))
+        return; // its daemon outlived the server as the sandbox did
     int gb = 0;
     std::ifstream(sandboxDir(handle.id) + "/disk-watch.gb") >> gb;
     // A sandbox started before the watch existed: the API's default size.
@@ -239,6 +257,8 @@ DiskState LinuxRuntime::diskState(const std::string& id)
         const int gb = m_disks->sizeGb(id);
         return {gb, gb > 0 ? "image" : "", false, DiskWatch::inodeBound(gb)};
     }
+    if (const int gb = m_quota ? m_quota->sizeGb(id) : 0; gb > 0)
+        return {gb, "quota", false, DiskWatch::inodeBound(gb)};
     const DiskWatch::State s = m_watch->state(id);
     return {s.gb, s.gb > 0 ? "watch" : "", s.over, s.inodes};
 }
@@ -298,6 +318,9 @@ void LinuxRuntime::destroy(const SandboxHandle& handle)
     unsigned long long startTime = 0;
     if (std::ifstream pidFile(sandboxDir(handle.id) + "/init.pid"); pidFile >> pid >> startTime)
         killAndWait(pid, startTime);
+    // Its quota file system's daemon ends with the sandbox's mount, or is ended here.
+    if (m_quota)
+        m_quota->release(handle.id);
     m_cgroups.remove(handle.id);
     ::unlink(socketPath(handle.id).c_str());
     removeSandboxDir(handle.id);

@@ -82,15 +82,20 @@ struct Capabilities
     bool interpreterTemplate = false;
     std::string interpreterMissing; // missing host packages for the interpreter template
     std::string freezer;            // how pause works: "cgroup-v2", "cgroup-v1" or "signals"
-    bool diskQuota = false;    // each sandbox's writable layer is bounded (SandboxSpec::diskGb)
-    std::string diskQuotaNote; // why not, when diskQuota == false
+    bool diskQuota = false; // each sandbox's writable layer is bounded (SandboxSpec::diskGb)
+    // How: "image" (an ext4 image per sandbox, as root), "quota" (a FUSE file system per sandbox,
+    // agent/quotafs) or "watch" (measured after the fact, diskwatch.h).
+    std::string diskBound;
+    std::string diskQuotaNote; // why no image (and, when diskBound is "watch", why no quota)
 };
 
 // How a sandbox's writable layer is bounded (Runtime::diskState).
 struct DiskState
 {
-    int gb = 0;               // its size in GiB; 0 when nothing bounds it
-    std::string enforcedBy;   // "image" (an ext4 image: ENOSPC) or "watch" (diskwatch.h: EFBIG)
+    int gb = 0; // its size in GiB; 0 when nothing bounds it
+    // "image" (an ext4 image: ENOSPC), "quota" (the quota file system: ENOSPC) or "watch"
+    // (diskwatch.h: EFBIG)
+    std::string enforcedBy;
     bool over = false;        // watch: the layer is over its size and its files may not grow
     std::uint64_t inodes = 0; // the bound on its files (ext4's ratio for the image's size)
 };

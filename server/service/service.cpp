@@ -94,8 +94,16 @@ void logCapabilities(const runtime::Capabilities& c)
     log::info("runtime: pause by " + (c.freezer == "signals"
                                           ? std::string("SIGSTOP of the process tree")
                                           : "the cgroup freezer (" + c.freezer + ")"));
-    log::info("runtime: sandbox disk quota " + yesNo(c.diskQuota) +
-              (c.diskQuota ? "" : " (" + c.diskQuotaNote + ")"));
+    // Which mechanism bounds the sandboxes' disks, and why not a stronger one.
+    if (c.diskBound == "image")
+        log::info("runtime: sandbox disk quota yes (an ext4 image per sandbox)");
+    else if (c.diskBound == "quota")
+        log::info("runtime: sandbox disk quota yes (a FUSE quota file system per sandbox; no "
+                  "image: " +
+                  c.diskQuotaNote + ")");
+    else
+        log::info("runtime: sandbox disk quota no (" + c.diskQuotaNote +
+                  "): disks are watched, not bounded");
     log::info("runtime: interpreter template " + yesNo(c.interpreterTemplate) +
               (c.interpreterTemplate ? "" : " (missing: " + c.interpreterMissing + ")"));
 }

@@ -2,17 +2,20 @@
 // /usr/local) is a loop-mounted ext4 image of diskGb GiB when lizard-local runs as root:
 // writes past it fail with ENOSPC, `df /` shows that size, and deleting the sandbox leaves no
 // image, loop device or mount. As an ordinary user no image is possible (see
-// server/runtime/README.md "Disk"): the disk watch measures the layer and, once it is over
+// server/runtime/README.md "Disk"); where /dev/fuse is usable (0666, as desktops have it) the
+// layer is served by the sandbox's quota file system (server/agent/quotafs): ENOSPC and `df`
+// as with an image. Where it is not, the disk watch measures the layer and, once it is over
 // diskGb, files may no longer grow (EFBIG, SIGXFSZ); the layer passes its size by at most
 // what the sandbox writes in one watch interval (kWatchOvershoot), and fallocate may not
-// reserve space at all. The image-only cases (df, host-side restore copy) say why they
-// cannot run.
+// reserve space at all. The cases that need a real bound (df, host-side restore copy) say why
+// they cannot run under the watch.
 #include "escape_support.h"
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <csignal>
+#include <cstdlib>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -70,6 +73,36 @@ bool mountedAt(const QString& path)
     return false;
 }
 
+// Whether lizard-local as an ordinary user gets the quota file system here: /dev/fuse open to
+// every user (a desktop's 0666) and not turned off for the test (LIZARD_TEST_NO_FUSE).
+bool diskFuseUsable()
+{
+    struct stat st
+    {
+    };
+    return !std::getenv("LIZARD_TEST_NO_FUSE") && ::stat("/dev/fuse", &st) == 0 &&
+           (st.st_mode & 0006) == 0006;
+}
+
+// The pid of the quota file system's daemon recorded in a sandbox directory (0: none).
+pid_t diskQuotaDaemon(const QString& sandboxDir)
+{
+    QFile f(sandboxDir + "/quotafs.pid");
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return pid_t(QString::fromLatin1(f.readAll()).section(' ', 0, 0).toInt());
+}
+
+// Whether process `pid` runs (exists and is no zombie).
+bool diskProcessRuns(pid_t pid)
+{
+    QFile stat(QString("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.readAll();
+    return line.mid(line.lastIndexOf(')') + 2, 1) != "Z";
+}
+
 // The lizard-local serving `dataDir` (as another user it runs under runuser and env).
 pid_t serverPid(const QString& dataDir)
 {
@@ -93,7 +126,10 @@ class TestSecDisk : public QObject
 
     LocalServer m_server;
     SandboxApi m_api{m_server};
-    bool m_quota = false; // lizard-local runs as root: sizes must be enforced
+    // How the server bounds a disk: "image" (root), "quota" (an ordinary user with a usable
+    // /dev/fuse) or "watch". m_quota: writes past the size get ENOSPC (image or quota).
+    QString m_bound;
+    bool m_quota = false;
     QStringList m_created;
 
     QString create(const QJsonObject& body = {{"diskGb", 1}})
@@ -120,31 +156,34 @@ class TestSecDisk : public QObject
 
     QString layer(const QString& id) const { return m_server.dataDir() + "/sandboxes/" + id; }
 
-    // getInfo says how the layer is bounded: "image" as root, "watch" as an ordinary user.
+    // getInfo says how the layer is bounded: "image" as root, "quota" or "watch" as an
+    // ordinary user.
     bool boundAsExpected(const QString& id)
     {
         const QJsonObject limits = m_api.info(id).value("limits").toObject();
         const QString how = limits.value("disk").toString();
-        if (how != (m_quota ? "image" : "watch"))
-            qWarning() << "getInfo says the disk is bounded by" << how;
-        return how == (m_quota ? "image" : "watch") && limits.contains("diskOver") == !m_quota;
+        if (how != m_bound)
+            qWarning() << "getInfo says the disk is bounded by" << how << "not" << m_bound;
+        return how == m_bound && limits.contains("diskOver") == !m_quota;
     }
-    // The cases only an image can pass (its df, its host-side copy bound): as an ordinary user the
-    // watch bounds the layer, these do not apply.
-#define REQUIRE_IMAGE(id)                                                                          \
+    // The cases only a real bound can pass (its df, its host-side copy bound): where the watch
+    // bounds the layer, these do not apply.
+#define REQUIRE_BOUND(id)                                                                          \
     do {                                                                                           \
         QVERIFY2(boundAsExpected(id), "getInfo does not say how the disk is bounded");             \
         if (!m_quota)                                                                              \
-            QSKIP("lizard-local runs as an ordinary user: the kernel mounts no ext4 image in a "   \
-                  "user namespace, so the disk watch bounds the layer (EFBIG, not ENOSPC; df "     \
-                  "shows the host's disk)");                                                       \
+            QSKIP("lizard-local runs as an ordinary user and /dev/fuse is not usable: no image "   \
+                  "and no quota file system, so the disk watch bounds the layer (EFBIG, not "      \
+                  "ENOSPC; df shows the host's disk)");                                            \
     } while (0)
 
 private slots:
     void initTestCase()
     {
         QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
-        m_quota = !m_server.runsAsOtherUser() && ::geteuid() == 0;
+        const bool root = !m_server.runsAsOtherUser() && ::geteuid() == 0;
+        m_bound = root ? "image" : diskFuseUsable() ? "quota" : "watch";
+        m_quota = m_bound != "watch";
         const QString probe = create({});
         QVERIFY2(!probe.isEmpty(), "sandboxes must be available for the escape suite");
         kill(probe);
@@ -195,7 +234,7 @@ private slots:
     {
         const QString id = create();
         QVERIFY(!id.isEmpty());
-        REQUIRE_IMAGE(id);
+        REQUIRE_BOUND(id);
         for (const QString& dir :
              {QStringLiteral("/"), QStringLiteral("/usr/local"), QStringLiteral("/tmp")}) {
             const ProbeResult p =
@@ -243,13 +282,16 @@ private slots:
         // The layer holds at most its size (watched: plus one interval's writes); the host
         // lost at most about that (other writers on the host make the figure noisy, a 5 GiB
         // write would move it by 5 GiB).
-        if (m_quota) {
+        if (m_bound == "image") {
             struct stat st
             {
             };
             QCOMPARE(::stat(image(id).toLocal8Bit().constData(), &st), 0);
             QVERIFY2(qint64(st.st_blocks) * 512 <= kGiB + kGiB / 20,
                      qPrintable(QString::number(st.st_blocks)));
+        } else if (m_quota) { // the layer directory itself holds at most the size
+            const qint64 used = treeBytes(layer(id));
+            QVERIFY2(used <= kGiB + kGiB / 20, qPrintable(QString::number(used)));
         } else {
             const qint64 used = treeBytes(layer(id));
             qInfo().noquote() << "watched layer after the bomb:" << used << "bytes";
@@ -393,10 +435,16 @@ private slots:
         const QString id = create();
         QVERIFY(!id.isEmpty());
         const QString dir = m_server.dataDir() + "/sandboxes/" + id;
-        if (m_quota) { // while it runs: an image, its loop device and the mount
+        if (m_bound == "image") { // while it runs: an image, its loop device and the mount
             QVERIFY(QFile::exists(image(id)));
             QCOMPARE(loopsBackedBy(image(id)).size(), 1);
             QVERIFY(mountedAt(dir));
+        }
+        // quota: its daemon runs, and its mount lives only in the sandbox's mount namespace
+        const pid_t daemon = m_bound == "quota" ? diskQuotaDaemon(dir) : 0;
+        if (m_bound == "quota") {
+            QVERIFY(diskProcessRuns(daemon));
+            QVERIFY(!mountedAt(dir));
         }
         QCOMPARE(runShell(m_server, id, "head -c 50000000 /dev/zero > /root/data && echo ok").out,
                  QStringLiteral("ok\n"));
@@ -405,6 +453,8 @@ private slots:
         QVERIFY(!QFile::exists(dir));
         QVERIFY(!mountedAt(dir));
         QTRY_VERIFY_WITH_TIMEOUT(loopsBackedBy(image(id)).isEmpty(), 5000);
+        if (daemon > 0) // the daemon ended with the sandbox (pids are not reused this soon)
+            QTRY_VERIFY_WITH_TIMEOUT(!diskProcessRuns(daemon), 5000);
     }
 
     void snapshotRestoreAndForkKeepData()
@@ -455,7 +505,7 @@ private slots:
     {
         const QString src = create({{"diskGb", 2}});
         QVERIFY(!src.isEmpty());
-        REQUIRE_IMAGE(src);
+        REQUIRE_BOUND(src);
         QCOMPARE(m_api.run(src, "head -c 1300000000 /dev/zero > /root/big && echo ok"),
                  QStringLiteral("ok\n"));
         const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using lizard::test::ExecOutcome;
@@ -483,6 +484,61 @@ private slots:
         QVERIFY(!mounts.readAll().contains(h.id.c_str()));
         m_h.rt().destroy(h);             // idempotent
         QVERIFY(m_h.rt().isAlive(m_sb)); // the other sandbox is untouched
+    }
+
+    // How the layer is bounded follows the host: an image as root, the quota file system for an
+    // ordinary user where /dev/fuse is open to every user (desktops), else the watch. With the
+    // quota: ENOSPC past the size (a smaller write first), df shows the size, and the daemon
+    // ends with the sandbox.
+    void diskBoundFollowsTheHost()
+    {
+        const auto& caps = m_h.rt().capabilities();
+        struct stat dev
+        {
+        };
+        const bool fuse = !qEnvironmentVariableIsSet("LIZARD_TEST_NO_FUSE") &&
+                          ::stat("/dev/fuse", &dev) == 0 && (dev.st_mode & 0006) == 0006;
+        if (::geteuid() == 0)
+            QSKIP("lizard-local as root bounds disks by images where it can (tst_sec_disk)");
+        QCOMPARE(QString::fromStdString(caps.diskBound),
+                 fuse ? QString("quota") : QString("watch"));
+        if (!fuse)
+            QSKIP("/dev/fuse is not open to this user (root's 0600): the disk watch bounds the "
+                  "layer (tst_sec_disk)");
+        auto s = spec("sb_rt_quota");
+        s.diskGb = 1;
+        auto started = m_h.rt().start(s);
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        const auto h = started.value();
+        lizard::test::SandboxGuard guard(m_h.rt(), h);
+        QCOMPARE(QString::fromStdString(m_h.rt().diskState(h.id).enforcedBy), QString("quota"));
+        auto r = m_h.sh(h, "dd if=/dev/zero of=/root/ok bs=1M count=50 2>/dev/null && echo ok");
+        QCOMPARE(r.out, std::string("ok\n")); // control
+        r = m_h.sh(h, "df -k --output=size,itotal / | tail -1");
+        QVERIFY2(r.out == "1048576 65536\n", r.out.c_str());
+        r = m_h.sh(h, "dd if=/dev/zero of=/root/bomb bs=1M count=1200; echo status $?");
+        QVERIFY2(r.err.find("No space left on device") != std::string::npos &&
+                     r.out == "status 1\n",
+                 (r.out + r.err).c_str());
+        r = m_h.sh(h, "rm /root/bomb && echo x > /root/after && cat /root/after");
+        QCOMPARE(r.out, std::string("x\n"));
+        const std::string dir = m_h.dataDir() + "/sandboxes/" + h.id;
+        QFile pidFile(QString::fromStdString(dir + "/quotafs.pid"));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        const pid_t daemon =
+            pid_t(QString::fromLatin1(pidFile.readAll()).section(' ', 0, 0).toInt());
+        // Running: its /proc entry exists and is no zombie (init reaps it once it ended).
+        const auto running = [daemon] {
+            QFile stat(QString("/proc/%1/stat").arg(daemon));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray line = stat.readAll();
+            return line.mid(line.lastIndexOf(')') + 2, 1) != "Z";
+        };
+        QVERIFY(daemon > 0 && running());
+        m_h.rt().destroy(h);
+        QTRY_VERIFY_WITH_TIMEOUT(!running(), 5000);
+        QVERIFY(!QFileInfo(QString::fromStdString(dir)).exists());
     }
 
     void startErrors_data()

@@ -42,6 +42,10 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.volumeDir = j.value("volumeDir", std::string());
     c.volumeInitOwner = j.value("volumeInitOwner", false);
     c.diskWatched = j.value("diskWatched", false);
+    if (const auto it = j.find("diskQuota"); it != j.end()) {
+        c.quotaBytes = it->value("bytes", std::int64_t(0));
+        c.quotaInodes = it->value("inodes", std::int64_t(0));
+    }
     c.pidFloor = j.value("pidFloor", 0);
     c.shmMb = j.value("shmMb", 0);
     if (const auto it = j.find("rlimits"); it != j.end()) {

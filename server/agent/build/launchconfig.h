@@ -79,6 +79,10 @@ struct LaunchConfig
     // No disk image bounds the writable layer, only the disk watch (measured every few
     // seconds): the seccomp filter then refuses fallocate's allocations (seccompfilter.h).
     bool diskWatched = false;
+    // Bytes and inodes of the sandbox's quota file system (agent/quotafs/quotafsdaemon.h): its
+    // layer directory is served by a FUSE daemon that bounds both. 0: none (an image or the watch).
+    std::int64_t quotaBytes = 0;
+    std::int64_t quotaInodes = 0;
     // The sandbox's lifetime when lizard-local is gone (lease.h): unix ms, 0 = none; and the
     // grace period without a renewal, 0 = never.
     std::int64_t endAtMs = 0;

@@ -4,6 +4,7 @@
 #include "agent/build/hostusr.h"
 #include "agent/build/idmap.h"
 #include "agent/build/netguard.h"
+#include "agent/build/quotamount.h"
 #include "agent/build/rlimits.h"
 #include "agent/build/sandboxinit.h"
 #include "agent/build/slirp.h"
@@ -212,6 +213,21 @@ int runSandbox(const LaunchConfig& original)
     if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
     fds.slirpExit = exitPipe[1];
+    // Before the cgroups: a freezer that pauses the sandbox must not freeze the daemon that its
+    // processes' file operations wait on.
+    QuotaFsLink quota;
+    if (config.quotaBytes > 0) {
+        quota = startQuotaFsDaemon(config.sandboxDir, fds.log, config.quotaBytes,
+                                   config.quotaInodes, error);
+        if (quota.daemon < 0)
+            return fail(error);
+        fds.quotaChannel = quota.channel;
+        fds.lifeline = quota.lifeline;
+    }
+    auto stopQuota = [&] {
+        if (quota.daemon > 0)
+            ::kill(quota.daemon, SIGKILL);
+    };
     // Before the cgroups: the idmap's helper process is no part of the sandbox.
     std::string usrNote;
     fds.hostUsr = openIdmappedHostUsr(config, &usrNote);
@@ -220,18 +236,22 @@ int runSandbox(const LaunchConfig& original)
                                  "): packages the host has cannot be upgraded or removed here\n";
         [[maybe_unused]] auto w = ::write(fds.log, line.data(), line.size());
     }
-    if (auto e = joinCgroups(config.cgroupProcs); !e.empty())
+    if (auto e = joinCgroups(config.cgroupProcs); !e.empty()) {
+        stopQuota();
         return fail("joining cgroup: " + e);
+    }
     // Here, with the host's credentials: inside the namespaces no write could go below 0.
     lowerOomScore();
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr}) {
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr,
+                   fds.quotaChannel, fds.lifeline}) {
         if (fd >= 0)
             ::close(fd);
     }
     if (!child.error.empty()) {
+        stopQuota();
         ::unlink(config.socketPath.c_str());
         return fail(child.error);
     }
@@ -243,6 +263,7 @@ int runSandbox(const LaunchConfig& original)
     auto abort = [&](const std::string& message) {
         if (initPid > 0)
             ::kill(initPid, SIGKILL);
+        stopQuota();
         ::unlink(config.socketPath.c_str());
         return fail(message);
     };
@@ -263,7 +284,10 @@ int runSandbox(const LaunchConfig& original)
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);
-    return report({{"ok", true}, {"pid", initPid}, {"network", network}});
+    nlohmann::json out{{"ok", true}, {"pid", initPid}, {"network", network}};
+    if (quota.daemon > 0)
+        out["quotaPid"] = quota.daemon;
+    return report(out);
 }
 
 // Copies directory contents inside the namespace (owners map as in the sandbox). The

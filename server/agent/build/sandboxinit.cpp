@@ -6,10 +6,12 @@
 #include "agent/build/mountlock.h"
 #include "agent/build/netguard.h"
 #include "agent/build/pidcounter.h"
+#include "agent/build/quotamount.h"
 #include "agent/build/rlimits.h"
 #include "agent/build/sandboxroot.h"
 #include "agent/build/statuspipe.h"
 #include "agent/serve/agentserver.h"
+#include "agent/serve/lifeline.h"
 
 #include <cerrno>
 #include <csignal>
@@ -63,7 +65,8 @@ int placeFd(int fd, int target)
     startPidsAfter(config.pidFloor);
     tuneSandboxNetwork(config);
     if (auto e = setupSandboxRoot({fds.templateRoot, fds.usrDirs, fds.usrLocal, fds.hostUsr},
-                                  fds.sandboxDir, fds.volume, config.volumeInitOwner, config.shmMb);
+                                  fds.sandboxDir, fds.layer, fds.volume, config.volumeInitOwner,
+                                  config.shmMb);
         !e.empty())
         die(e);
     if (::sethostname(config.hostname.data(), config.hostname.size()) != 0)
@@ -86,11 +89,13 @@ int placeFd(int fd, int target)
     int listenFd = ::fcntl(fds.listen, F_DUPFD_CLOEXEC, 100);
     int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
     int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
+    int lifeline = fds.lifeline >= 0 ? ::fcntl(fds.lifeline, F_DUPFD_CLOEXEC, 100) : -1;
     ::close_range(3, 99, 0);
     listenFd = placeFd(listenFd, 3);
     exitFd = placeFd(exitFd, 4);
     status = placeFd(status, 5);
-    ::close_range(6, ~0U, 0);
+    lifeline = placeFd(lifeline, 6);
+    ::close_range(7, ~0U, 0);
 
     if (auto e = lockMounts(); !e.empty()) {
         sendStatus(status, "E locking the sandbox's mounts: " + e);
@@ -118,6 +123,10 @@ int placeFd(int fd, int target)
     context.lease.renew(config.endAtMs, config.orphanGraceMs);
     if (!context.lease.start()) {
         sendStatus(status, "E no thread for the lease watchdog");
+        ::_exit(1);
+    }
+    if (lifeline >= 0 && !watchLifeline(lifeline)) {
+        sendStatus(status, "E no thread for the quota file system's lifeline");
         ::_exit(1);
     }
     sendStatus(status, "R");
@@ -154,6 +163,16 @@ int spawnSandboxInit(const LaunchConfig& config, const SandboxFds& fds, int stat
     if (auto e = becomeNamespaceRoot(config.idMap); !e.empty()) {
         sendStatus(statusFd, "E " + e);
         return 1;
+    }
+    if (all.quotaChannel >= 0) {
+        std::string e;
+        all.layer = mountQuotaFs(all.quotaChannel, all.sandboxDir, e);
+        ::close(all.quotaChannel);
+        all.quotaChannel = -1;
+        if (all.layer < 0) {
+            sendStatus(statusFd, "E disk quota: " + e);
+            return 1;
+        }
     }
     pid_t pid = ::fork();
     if (pid == 0)

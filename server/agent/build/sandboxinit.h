@@ -18,6 +18,11 @@ struct SandboxFds
     int log = -1;
     int volume = -1;      // the volume bound at /workspace, if any
     int dnsUpstream = -1; // allowedHosts with names: the forwarder's upstream (allowpolicy.h)
+    // A quota file system (quotamount.h): the channel to its daemon, the read end of the
+    // daemon's lifeline (PID 1 keeps it), and, once mounted, the mount's root (the layer).
+    int quotaChannel = -1;
+    int lifeline = -1;
+    int layer = -1;
 };
 
 // Runs in the user-namespace child: unshares the other namespaces and forks PID 1, whose

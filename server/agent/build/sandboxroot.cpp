@@ -83,13 +83,13 @@ std::string mountOrError(const char* source, const std::string& target, const ch
            target + ": " + std::strerror(errno);
 }
 
-std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd,
+std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int layerFd, int volumeFd,
                              bool volumeInitOwner, int shmMb)
 {
     if (auto e = mountOrError(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, {}); !e.empty())
         return e;
-    const std::string dir = fdPath(sandboxDirFd);
-    const std::string root = dir + "/merged";
+    const std::string dir = fdPath(layerFd >= 0 ? layerFd : sandboxDirFd);
+    const std::string root = fdPath(sandboxDirFd) + "/merged";
     // xino=on: the upper layer may be the sandbox's own disk, another file system than the
     // template's; without it files would report that file system's st_dev and directories the
     // overlay's, and tools that stay on one file system (nftw FTW_MOUNT, find -xdev) skip them.

@@ -20,10 +20,13 @@ struct RootLayers
     int hostUsr = -1;
 };
 
-// Returns an empty string or what failed. `volumeFd` (-1: none) is bound at /workspace;
-// `shmMb` bounds /dev/shm (setupDev).
-std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int volumeFd = -1,
-                             bool volumeInitOwner = false, int shmMb = kDefaultShmMb);
+// Returns an empty string or what failed. `layerFd` holds the overlays' upper and work
+// directories: the sandbox directory itself (-1), or the quota file system mounted on it
+// (quotamount.h). `volumeFd` (-1: none) is bound at /workspace; `shmMb` bounds /dev/shm
+// (setupDev).
+std::string setupSandboxRoot(const RootLayers& layers, int sandboxDirFd, int layerFd = -1,
+                             int volumeFd = -1, bool volumeInitOwner = false,
+                             int shmMb = kDefaultShmMb);
 
 // Binds the volume (descriptor `volumeFd`) at <root>/workspace, nosuid and nodev; `initOwner`
 // gives it to uid/gid 1000 (sandboxvolume.cpp). Before the pivot.

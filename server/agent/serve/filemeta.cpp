@@ -2,6 +2,7 @@
 #include "agent/serve/execspawn.h"
 #include "agent/serve/fileentry.h"
 #include "agent/serve/fileops.h"
+#include "agent/serve/filepaths.h"
 #include "agent/serve/fsidentity.h"
 #include "agent/serve/pathguard.h"
 
@@ -18,18 +19,6 @@
 namespace lizard::agent {
 
 namespace {
-
-std::string baseName(const std::string& path)
-{
-    if (path == "/")
-        return "/";
-    return path.substr(path.find_last_of('/') + 1);
-}
-
-std::string joinPath(const std::string& dir, const std::string& name)
-{
-    return dir == "/" ? "/" + name : dir + "/" + name;
-}
 
 int removeOne(const char* path, const struct stat*, int flag, FTW*)
 {

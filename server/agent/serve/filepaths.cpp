@@ -36,4 +36,14 @@ std::string parentDir(const std::string& path)
     return path.substr(0, slash);
 }
 
+std::string joinPath(const std::string& dir, const std::string& name)
+{
+    return dir == "/" ? "/" + name : dir + "/" + name;
+}
+
+std::string baseName(const std::string& path)
+{
+    return path == "/" ? "/" : path.substr(path.find_last_of('/') + 1);
+}
+
 } // namespace lizard::agent

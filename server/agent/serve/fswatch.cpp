@@ -1,5 +1,6 @@
 #include "agent/serve/fswatch.h"
 
+#include "agent/serve/filepaths.h"
 #include "agent/serve/pathguard.h"
 
 #include <cerrno>
@@ -17,16 +18,6 @@ namespace {
 constexpr std::uint32_t kMask = IN_CREATE | IN_MODIFY | IN_ATTRIB | IN_DELETE | IN_MOVED_FROM |
                                 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR |
                                 IN_EXCL_UNLINK;
-
-std::string joinPath(const std::string& dir, const std::string& name)
-{
-    return dir == "/" ? "/" + name : dir + "/" + name;
-}
-
-std::string baseName(const std::string& path)
-{
-    return path == "/" ? "/" : path.substr(path.find_last_of('/') + 1);
-}
 
 bool isUnder(const std::string& path, const std::string& dir)
 {

@@ -1,6 +1,7 @@
 #include "agent/tools/keeper.h"
 
 #include "runtime/procinfo.h"
+#include "runtime/quotadaemonfile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -122,10 +123,13 @@ bool sweep(const KeeperConfig& c, std::map<std::string, int>& running)
     for (const auto& id : subdirectories(sandboxes)) {
         if (running.count(id))
             continue;
-        if (const int fd = livePid1(sandboxes + "/" + id); fd >= 0)
+        if (const int fd = livePid1(sandboxes + "/" + id); fd >= 0) {
             running[id] = fd;
-        else
+        } else {
             unmountUnder(sandboxes + "/" + id);
+            // Its quota file system's daemon ends with the sandbox's mount; if not, here.
+            runtime::endQuotaDaemon(sandboxes + "/" + id, 1000);
+        }
     }
     for (const auto& base : c.cgroupBases) {
         for (const auto& id : subdirectories(base)) {

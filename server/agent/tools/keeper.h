@@ -7,7 +7,8 @@
 // {"dataDir", "cgroupBases": [...]} on stdin. The keeper waits for the server to end; then,
 // each time while holding the data directory's lock (so never beside a server that took over):
 // it unmounts the pool and the volumes' attach mounts, and for every sandbox whose PID 1 no
-// longer runs, unmounts its disk (the loop device auto-clears) and removes its cgroups; it
+// longer runs, unmounts its disk (the loop device auto-clears), ends its quota file system's
+// daemon should it still run (runtime/quotadaemonfile.h) and removes its cgroups; it
 // waits for the PID 1 of the sandboxes still running (orphans that end themselves at their
 // deadline) and does the same as each ends. It exits when none is left, or when another
 // lizard-local holds the lock: that server adopts or cleans up what is there.

@@ -4,8 +4,10 @@
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
 //                200]
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]]
+//                [--only create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), and
 // to run twice, with the activity log on and off, for the activity cost figures.
+// --only: just those figures (a comparison of two builds repeats a few figures in turns).
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
@@ -30,7 +32,40 @@ void usage()
         stderr,
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
-        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]] [--data-dir DIR]\n");
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]] [--data-dir DIR]"
+        " [--only FIGURE,...]\n");
+}
+
+// The figure names --only takes.
+const char* const kFigureNames[] = {"create", "pool",     "exec", "get",     "sse",     "proxy",
+                                    "pause",  "snapshot", "fork", "restart", "activity"};
+
+// Whether --only (a comma-separated list of kFigureNames) leaves `name` in; every figure without
+// it.
+bool wanted(const std::map<std::string, std::string>& opts, const std::string& name)
+{
+    const auto it = opts.find("only");
+    if (it == opts.end())
+        return true;
+    const std::string list = "," + it->second + ",";
+    return list.find("," + name + ",") != std::string::npos;
+}
+
+bool validOnly(const std::map<std::string, std::string>& opts)
+{
+    const auto it = opts.find("only");
+    if (it == opts.end())
+        return true;
+    size_t start = 0;
+    while (start <= it->second.size()) {
+        const size_t comma = std::min(it->second.find(',', start), it->second.size());
+        const std::string name = it->second.substr(start, comma - start);
+        if (std::find(std::begin(kFigureNames), std::end(kFigureNames), name) ==
+            std::end(kFigureNames))
+            return false;
+        start = comma + 1;
+    }
+    return true;
 }
 
 bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
@@ -46,14 +81,14 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
             "url",      "key",         "create-runs",  "exec-runs",
             "seconds",  "connections", "sse-mb",       "lifecycle-runs",
             "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes",
-            "data-dir"};
+            "data-dir", "only"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
         if (!ok || value.empty())
             return false;
     }
-    return opts.count("url") && opts.count("key");
+    return opts.count("url") && opts.count("key") && validOnly(opts);
 }
 
 int positive(const std::map<std::string, std::string>& opts, const std::string& name, int fallback)
@@ -94,79 +129,100 @@ int run(std::map<std::string, std::string>& opts)
         return 2;
     }
     bool allMeasured = true;
-    const std::optional<Reference> bwrap = bwrapReference(20);
+    const bool needBwrap = wanted(opts, "create") || wanted(opts, "exec");
+    const std::optional<Reference> bwrap = needBwrap ? bwrapReference(20) : std::nullopt;
     // The cold create with the base pool empty; then the same create claimed from the pool.
-    const int basePool = templatePoolSize(api, "base");
+    // (Only when those figures run: a pool refilling meanwhile would weigh on the others.)
+    const bool poolFigures = wanted(opts, "create") || wanted(opts, "pool");
+    const int basePool = poolFigures ? templatePoolSize(api, "base") : -1;
     if (basePool > 0)
         setTemplatePool(api, "base", 0);
-    const Figure cold = measureCreate(session, positive(opts, "create-runs", 20), bwrap);
-    print(cold, allMeasured);
     std::optional<Reference> coldCreate;
-    if (cold.error.empty())
-        coldCreate = Reference{"cold create (median)", cold.value};
+    if (wanted(opts, "create")) {
+        const Figure cold = measureCreate(session, positive(opts, "create-runs", 20), bwrap);
+        print(cold, allMeasured);
+        if (cold.error.empty())
+            coldCreate = Reference{"cold create (median)", cold.value};
+    }
     // Pools: where the server keeps copies (its --pool-max lets the base pool hold 2).
     const bool pools = basePool >= 0 && setTemplatePool(api, "base", std::max(basePool, 2));
-    if (pools) {
+    if (pools && wanted(opts, "pool")) {
         print(measurePooledCreate(api, session.projectId(), positive(opts, "create-runs", 20),
                                   coldCreate),
               allMeasured);
         if (opts.count("data-dir"))
             for (const Figure& f : measureWarmCopyMemory(api, opts["data-dir"]))
                 print(f, allMeasured);
-    } else {
+    } else if (!pools && poolFigures) {
         std::printf("warm pool figures: the server keeps no pools (GET /api/templates, "
                     "--pool-max)\n");
     }
 
-    const std::string id = session.createRunning(900000);
-    if (id.empty()) {
-        std::printf("ERROR %s\n", session.error().c_str());
-        return 2;
-    }
-    print(measureExec(api, id, positive(opts, "exec-runs", 100), bwrap), allMeasured);
-    print(measureGetRate(api, id, positive(opts, "connections", 4),
-                         double(positive(opts, "seconds", 5))),
-          allMeasured);
     const int megabytes = positive(opts, "sse-mb", 200);
-    Figure sse = measureSse(api, id, megabytes);
-    const ReferenceResult pipe = pipeThroughput(sseCommand(megabytes));
-    if (pipe.error.empty())
-        sse.reference = Reference{"same bytes piped locally", pipe.value};
-    print(sse, allMeasured);
-    print(measureProxy(api, id, positive(opts, "proxy-mb", 200)), allMeasured);
-    if (pools)
-        print(measureRefillLatency(api, id, 4), allMeasured);
-    if (!session.destroy(id))
-        std::printf("warning: %s\n", session.error().c_str());
+    if (wanted(opts, "exec") || wanted(opts, "get") || wanted(opts, "sse") ||
+        wanted(opts, "proxy") || (pools && wanted(opts, "pool"))) {
+        const std::string id = session.createRunning(900000);
+        if (id.empty()) {
+            std::printf("ERROR %s\n", session.error().c_str());
+            return 2;
+        }
+        if (wanted(opts, "exec"))
+            print(measureExec(api, id, positive(opts, "exec-runs", 100), bwrap), allMeasured);
+        if (wanted(opts, "get"))
+            print(measureGetRate(api, id, positive(opts, "connections", 4),
+                                 double(positive(opts, "seconds", 5))),
+                  allMeasured);
+        if (wanted(opts, "sse")) {
+            Figure sse = measureSse(api, id, megabytes);
+            const ReferenceResult pipe = pipeThroughput(sseCommand(megabytes));
+            if (pipe.error.empty())
+                sse.reference = Reference{"same bytes piped locally", pipe.value};
+            print(sse, allMeasured);
+        }
+        if (wanted(opts, "proxy"))
+            print(measureProxy(api, id, positive(opts, "proxy-mb", 200)), allMeasured);
+        if (pools && wanted(opts, "pool"))
+            print(measureRefillLatency(api, id, 4), allMeasured);
+        if (!session.destroy(id))
+            std::printf("warning: %s\n", session.error().c_str());
+    }
 
     // Pause, resume, snapshot, restore, fork.
     const int lifecycleRuns = positive(opts, "lifecycle-runs", 5);
-    auto [pause, resume] = measurePauseResume(api, session.projectId(), 4 * lifecycleRuns);
-    print(pause, allMeasured);
-    print(resume, allMeasured);
-    auto [snapshot, restore] = measureSnapshotRestore(api, session.projectId(), lifecycleRuns);
-    print(snapshot, allMeasured);
-    print(restore, allMeasured);
-    if (pools) {
-        std::optional<Reference> coldRestore;
-        if (restore.error.empty())
-            coldRestore = Reference{"cold restore (median)", restore.value};
-        print(measurePooledRestore(api, session.projectId(), lifecycleRuns, coldRestore),
-              allMeasured);
+    if (wanted(opts, "pause")) {
+        auto [pause, resume] = measurePauseResume(api, session.projectId(), 4 * lifecycleRuns);
+        print(pause, allMeasured);
+        print(resume, allMeasured);
     }
-    print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
+    if (wanted(opts, "snapshot")) {
+        auto [snapshot, restore] = measureSnapshotRestore(api, session.projectId(), lifecycleRuns);
+        print(snapshot, allMeasured);
+        print(restore, allMeasured);
+        if (pools && wanted(opts, "pool")) {
+            std::optional<Reference> coldRestore;
+            if (restore.error.empty())
+                coldRestore = Reference{"cold restore (median)", restore.value};
+            print(measurePooledRestore(api, session.projectId(), lifecycleRuns, coldRestore),
+                  allMeasured);
+        }
+    }
+    if (wanted(opts, "fork"))
+        print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
 
-    if (opts.count("local-bin")) {
-        print(measureRestart(opts["local-bin"], positive(opts, "restart-sandboxes", 5),
-                             positive(opts, "restart-runs", 5)),
-              allMeasured);
-        // The same exec and SSE measurements with the activity log on and off.
-        auto [execCost, sseCost] =
-            measureActivityCost(opts["local-bin"], positive(opts, "exec-runs", 100),
-                                std::min(megabytes, 100), positive(opts, "lifecycle-runs", 5));
-        print(execCost, allMeasured);
-        print(sseCost, allMeasured);
-    } else {
+    if (opts.count("local-bin") && (wanted(opts, "restart") || wanted(opts, "activity"))) {
+        if (wanted(opts, "restart"))
+            print(measureRestart(opts["local-bin"], positive(opts, "restart-sandboxes", 5),
+                                 positive(opts, "restart-runs", 5)),
+                  allMeasured);
+        if (wanted(opts, "activity")) {
+            // The same exec and SSE measurements with the activity log on and off.
+            auto [execCost, sseCost] =
+                measureActivityCost(opts["local-bin"], positive(opts, "exec-runs", 100),
+                                    std::min(megabytes, 100), positive(opts, "lifecycle-runs", 5));
+            print(execCost, allMeasured);
+            print(sseCost, allMeasured);
+        }
+    } else if (!opts.count("local-bin")) {
         std::printf("restart and activity figures: no --local-bin given\n");
     }
     return allMeasured ? 0 : 2;

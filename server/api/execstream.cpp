@@ -5,6 +5,7 @@
 #include "common/log.h"
 
 #include <csignal>
+#include <utility>
 
 namespace lizard::api {
 
@@ -72,12 +73,34 @@ void ExecStream::onOutput(runtime::OutStream stream, std::string_view chunk,
         return;
     if (m_activity)
         m_activity->output(stream, chunk);
-    std::string events;
-    (stream == runtime::OutStream::Stdout ? m_stdout : m_stderr).feed(chunk, events);
-    if (events.empty())
-        return resume(); // only an unfinished line so far
-    // Resume reading from the agent only once this reached the socket: that is the backpressure.
-    m_writer->write(std::move(events), std::move(resume));
+    (stream == runtime::OutStream::Stdout ? m_stdout : m_stderr).feed(chunk, m_pending);
+    flushPending();
+    // The agent is read on while the client keeps up; past the mark only once a write is done.
+    if (m_pending.size() < kExecStreamQueued)
+        return resume();
+    m_resume = std::move(resume);
+}
+
+void ExecStream::flushPending()
+{
+    if (m_writing || m_pending.empty())
+        return;
+    m_writing = true;
+    std::weak_ptr<ExecStream> weak = selfAs<ExecStream>();
+    m_writer->write(std::exchange(m_pending, std::string()), [weak] {
+        if (auto self = weak.lock())
+            self->onWritten();
+    });
+}
+
+void ExecStream::onWritten()
+{
+    m_writing = false;
+    if (m_finished)
+        return;
+    flushPending();
+    if (m_resume && m_pending.size() < kExecStreamQueued)
+        std::exchange(m_resume, nullptr)();
 }
 
 void ExecStream::onExit(int exitCode, bool timedOut)
@@ -85,7 +108,9 @@ void ExecStream::onExit(int exitCode, bool timedOut)
     if (m_finished)
         return;
     m_finished = true;
-    std::string tail;
+    m_resume = nullptr;
+    // Behind a write under way, if any: the writer keeps the order.
+    std::string tail = std::exchange(m_pending, std::string());
     m_stdout.flush(tail);
     m_stderr.flush(tail);
     nlohmann::json last = {{"exitCode", exitCode}};
@@ -116,6 +141,7 @@ void ExecStream::onError(const Error& error)
         return onExit(spawn->exitCode, false);
     }
     m_finished = true;
+    m_resume = nullptr;
     m_cancel.reset();
     if (m_activity)
         m_activity->failed(error.code, error.message);
@@ -126,6 +152,8 @@ void ExecStream::onError(const Error& error)
     // Mid-stream: say what happened, then cut the stream so that the client cannot mistake
     // it for a normal end (the SDK would report exit code 0).
     log::warn("exec stream failed: " + error.message);
+    if (!m_pending.empty()) // the output that came before the failure, then why it was cut
+        m_writer->write(std::exchange(m_pending, std::string()));
     m_writer->abortAfter(errorData(error));
 }
 

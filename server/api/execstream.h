@@ -1,6 +1,8 @@
 #pragma once
-// A streamed exec (Accept: text/event-stream): agent output → SSE events, with the agent's
-// reading paused until each HTTP write completed. A client that hangs up cancels the exec.
+// A streamed exec (Accept: text/event-stream): agent output → SSE events. While one HTTP write
+// is under way the next output is encoded behind it, and the whole of that goes out in the
+// next write; the agent is read on until kExecStreamQueued bytes of events wait, then only once
+// the write is done (backpressure). A client that hangs up cancels the exec.
 
 #include "api/eventstream.h"
 #include "api/keystreams.h"
@@ -12,6 +14,9 @@
 #include <memory>
 
 namespace lizard::api {
+
+// Event bytes an exec stream encodes ahead of its HTTP writes before it stops reading the agent.
+inline constexpr size_t kExecStreamQueued = 256 * 1024;
 
 class ExecStream : public Revocable, public EventStream
 {
@@ -35,6 +40,9 @@ private:
     void onOutput(runtime::OutStream stream, std::string_view chunk, std::function<void()> resume);
     void onExit(int exitCode, bool timedOut);
     void onError(const Error& error);
+    // Writes what m_pending holds unless a write of it is under way.
+    void flushPending();
+    void onWritten();
     void cancel() override;
     void endRevoked() override;
 
@@ -48,6 +56,9 @@ private:
     std::shared_ptr<sandboxes::ExecActivity> m_activity;
     LineSplitter m_stdout{"stdout"};
     LineSplitter m_stderr{"stderr"};
+    std::string m_pending;          // events not yet handed to the writer
+    bool m_writing = false;         // a write of earlier events is under way
+    std::function<void()> m_resume; // held while m_pending is full
 };
 
 // A non-streamed exec: collects up to 512 KiB per stream, answers {stdout, stderr, exitCode,

@@ -37,25 +37,16 @@ private:
     std::shared_ptr<OpState> m_state;
 };
 
-// A resume() for streamed chunks: continues reading once, on the connection's executor.
-std::function<void()> makeResume(std::shared_ptr<OpState> state, std::function<void()> next)
-{
-    auto once = std::make_shared<std::atomic<bool>>(false);
-    return [state, next = std::move(next), once] {
-        if (once->exchange(true))
-            return;
-        asio::post(state->conn->executor(), [state, next] {
-            if (!state->cancelled)
-                next();
-        });
-    };
-}
+// The exec whose onOutput runs on this thread right now: its resume() then only marks the
+// chunk handled, and the loop in ExecOp::handleFrames goes on with the next frame.
+thread_local const void* t_deliveringExec = nullptr;
 
 struct ExecOp : std::enable_shared_from_this<ExecOp>
 {
     std::shared_ptr<OpState> state;
     ExecHandlers handlers;
     bool started = false;
+    bool resumedInline = false;
 
     void fail(const Error& e)
     {
@@ -70,41 +61,87 @@ struct ExecOp : std::enable_shared_from_this<ExecOp>
     void readNext()
     {
         state->conn->readFrame([self = shared_from_this()](const boost::system::error_code& ec,
-                                                           char type, const std::string& payload) {
+                                                           char type, std::string_view payload) {
             if (self->state->cancelled || self->state->finished)
                 return;
             if (ec)
                 return self->fail(self->state->conn->failure("connection lost during exec"));
-            if (type == agent::kFrameStdout || type == agent::kFrameStderr) {
-                auto resume = makeResume(self->state, [self] { self->readNext(); });
-                if (self->handlers.onOutput)
-                    self->handlers.onOutput(type == agent::kFrameStdout ? OutStream::Stdout
-                                                                        : OutStream::Stderr,
-                                            std::string_view(payload), resume);
-                else
-                    resume();
-                return;
-            }
-            if (type != agent::kFrameJson)
-                return self->fail(agentUnreachable("unexpected frame from the agent"));
-            auto j = nlohmann::json::parse(payload, nullptr, false);
-            if (!j.is_object())
-                return self->fail(agentUnreachable("malformed reply"));
-            if (!self->started) {
-                if (!j.value("ok", false))
-                    return self->fail(agentError(j));
-                self->started = true;
-                if (self->handlers.onWarmRunner && j.value("runner", "") == "warm")
-                    self->handlers.onWarmRunner();
-                if (self->handlers.onStarted)
-                    self->handlers.onStarted(j.value("pid", 0));
-                return self->readNext();
-            }
-            self->state->finished = true;
-            self->state->conn->close();
-            if (self->handlers.onExit)
-                self->handlers.onExit(j.value("exitCode", -1), j.value("timedOut", false));
+            if (self->handleFrame(type, payload))
+                self->handleFrames();
         });
+    }
+
+    // The frames a read brought with the first one, one after the other while each is
+    // resumed at once (the common case: the client keeps up); then the next read.
+    void handleFrames()
+    {
+        char type = 0;
+        std::string_view payload;
+        while (state->conn->nextBufferedFrame(type, payload)) {
+            if (!handleFrame(type, payload))
+                return;
+        }
+        readNext();
+    }
+
+    // True when the next frame may be handled now; false when the exec ended or waits for
+    // its resume().
+    bool handleFrame(char type, std::string_view payload)
+    {
+        if (state->cancelled || state->finished)
+            return false;
+        if (type == agent::kFrameStdout || type == agent::kFrameStderr) {
+            if (!handlers.onOutput)
+                return true;
+            // Continues reading once: at once when called from within this onOutput (the loop
+            // goes on), otherwise through the connection's executor.
+            auto once = std::make_shared<std::atomic<bool>>(false);
+            auto resume = [self = shared_from_this(), once] {
+                if (once->exchange(true))
+                    return;
+                if (t_deliveringExec == self.get()) {
+                    self->resumedInline = true;
+                    return;
+                }
+                asio::post(self->state->conn->executor(), [self] {
+                    if (!self->state->cancelled)
+                        self->handleFrames();
+                });
+            };
+            const void* outer = t_deliveringExec;
+            t_deliveringExec = this;
+            resumedInline = false;
+            handlers.onOutput(type == agent::kFrameStdout ? OutStream::Stdout : OutStream::Stderr,
+                              payload, std::move(resume));
+            t_deliveringExec = outer;
+            return resumedInline;
+        }
+        if (type != agent::kFrameJson) {
+            fail(agentUnreachable("unexpected frame from the agent"));
+            return false;
+        }
+        auto j = nlohmann::json::parse(payload, nullptr, false);
+        if (!j.is_object()) {
+            fail(agentUnreachable("malformed reply"));
+            return false;
+        }
+        if (!started) {
+            if (!j.value("ok", false)) {
+                fail(agentError(j));
+                return false;
+            }
+            started = true;
+            if (handlers.onWarmRunner && j.value("runner", "") == "warm")
+                handlers.onWarmRunner();
+            if (handlers.onStarted)
+                handlers.onStarted(j.value("pid", 0));
+            return true;
+        }
+        state->finished = true;
+        state->conn->close();
+        if (handlers.onExit)
+            handlers.onExit(j.value("exitCode", -1), j.value("timedOut", false));
+        return false;
     }
 };
 
@@ -156,7 +193,7 @@ void AgentClient::readReply(const std::shared_ptr<AgentConnection>& conn,
                             std::function<void(Result<nlohmann::json>)> done)
 {
     conn->readFrame([conn, done = std::move(done)](const boost::system::error_code& ec, char type,
-                                                   const std::string& payload) {
+                                                   std::string_view payload) {
         const Error lost = conn->failure(ec ? ec.message() : "unexpected frame");
         conn->close();
         if (ec || type != agent::kFrameJson)

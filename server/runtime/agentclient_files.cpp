@@ -43,7 +43,7 @@ struct ReadOp : std::enable_shared_from_this<ReadOp>, Cancel
     void readNext()
     {
         conn->readFrame([self = shared_from_this()](const boost::system::error_code& ec, char type,
-                                                    const std::string& payload) {
+                                                    std::string_view payload) {
             if (self->cancelled || self->finished)
                 return;
             if (ec)
@@ -70,7 +70,7 @@ struct ReadOp : std::enable_shared_from_this<ReadOp>, Cancel
                                 self->readNext();
                         });
                 };
-                return self->onData(std::string_view(payload), resume);
+                return self->onData(payload, resume);
             }
             if (type == agent::kFrameDataEnd && self->sized)
                 return self->finish(okStatus());

@@ -5,8 +5,10 @@
 #include "runtime/agentlimits.h"
 #include "runtime/agentprobe.h"
 
-#include <boost/asio/read.hpp>
+#include <algorithm>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <cstring>
 
 namespace lizard::runtime {
 
@@ -86,39 +88,100 @@ void AgentConnection::writeNext()
         });
 }
 
+std::size_t AgentConnection::frontFrameSize(boost::system::error_code& error) const
+{
+    if (m_end - m_begin < agent::kFrameHeaderSize)
+        return 0;
+    const auto* header = reinterpret_cast<const unsigned char*>(m_buffer.get() + m_begin);
+    const std::uint32_t length = agent::decodeFrameLength(header);
+    const std::uint32_t limit = char(header[0]) == agent::kFrameJson ? agent::kMaxJsonAnswerPayload
+                                                                     : agent::kMaxFramePayload;
+    if (length > limit) {
+        error = asio::error::message_size;
+        return 0;
+    }
+    return agent::kFrameHeaderSize + length;
+}
+
+bool AgentConnection::nextBufferedFrame(char& type, std::string_view& payload)
+{
+    boost::system::error_code error;
+    const std::size_t size = frontFrameSize(error);
+    if (error || size == 0 || m_end - m_begin < size)
+        return false;
+    const char* frame = m_buffer.get() + m_begin;
+    type = frame[0];
+    payload = std::string_view(frame + agent::kFrameHeaderSize, size - agent::kFrameHeaderSize);
+    m_begin += size;
+    return true;
+}
+
 void AgentConnection::readFrame(FrameHandler done)
 {
-    auto self = shared_from_this();
-    m_reading = Reading::Header;
+    boost::system::error_code error;
+    const std::size_t size = frontFrameSize(error);
+    if (!error && (size == 0 || m_end - m_begin < size))
+        return readMore(std::move(done));
+    // Here already (or known to be too big): no read, but the handler still runs afterwards.
+    asio::post(m_ex, [self = shared_from_this(), done = std::move(done), error] {
+        char type = 0;
+        std::string_view payload;
+        if (self->m_closed)
+            return done(asio::error::operation_aborted, 0, {});
+        if (error || !self->nextBufferedFrame(type, payload))
+            return done(error ? error : asio::error::operation_aborted, 0, {});
+        done({}, type, payload);
+    });
+}
+
+void AgentConnection::readMore(FrameHandler done)
+{
+    boost::system::error_code error;
+    const std::size_t frame = frontFrameSize(error);
+    // Room at the end for at least the rest of this frame, and for a read of m_readSize.
+    if (m_begin > 0) {
+        std::memmove(m_buffer.get(), m_buffer.get() + m_begin, m_end - m_begin);
+        m_end -= m_begin;
+        m_begin = 0;
+    }
+    const std::size_t wanted = std::max(frame, m_end + m_readSize);
+    if (m_capacity < wanted) {
+        std::unique_ptr<char[]> bigger(new char[wanted]); // not zeroed: only read bytes are used
+        std::memcpy(bigger.get(), m_buffer.get(), m_end);
+        m_buffer = std::move(bigger);
+        m_capacity = wanted;
+    }
+    m_reading = m_end < agent::kFrameHeaderSize ? Reading::Header : Reading::Payload;
     arm();
-    asio::async_read(
-        m_socket, asio::buffer(m_header),
-        [self, done = std::move(done)](const boost::system::error_code& ec, std::size_t) mutable {
-            if (ec) {
-                self->m_reading = Reading::No;
-                self->arm();
-                return done(ec, 0, self->m_payload);
-            }
-            std::uint32_t length = agent::decodeFrameLength(self->m_header.data());
-            const std::uint32_t limit = char(self->m_header[0]) == agent::kFrameJson
-                                            ? agent::kMaxJsonAnswerPayload
-                                            : agent::kMaxFramePayload;
-            if (length > limit) {
-                self->m_reading = Reading::No;
-                self->arm();
-                return done(asio::error::message_size, 0, self->m_payload);
-            }
-            self->m_payload.resize(length);
-            self->m_reading = Reading::Payload;
-            self->arm();
-            asio::async_read(
-                self->m_socket, asio::buffer(self->m_payload),
-                [self, done = std::move(done)](const boost::system::error_code& ec2, std::size_t) {
-                    self->m_reading = Reading::No;
-                    self->arm();
-                    done(ec2, char(self->m_header[0]), self->m_payload);
-                });
-        });
+    const std::size_t room = m_capacity - m_end;
+    m_socket.async_read_some(asio::buffer(m_buffer.get() + m_end, room),
+                             [self = shared_from_this(), done = std::move(done),
+                              room](const boost::system::error_code& ec, std::size_t n) mutable {
+                                 self->m_reading = Reading::No;
+                                 self->m_end += n;
+                                 // A read that filled all the room had more behind it: the next one
+                                 // asks for more.
+                                 if (n == room)
+                                     self->m_readSize = std::min(self->m_readSize * 2, kReadChunk);
+                                 if (ec) {
+                                     self->arm();
+                                     return done(ec, 0, {});
+                                 }
+                                 boost::system::error_code tooBig;
+                                 const std::size_t size = self->frontFrameSize(tooBig);
+                                 char type = 0;
+                                 std::string_view payload;
+                                 if (tooBig) {
+                                     self->arm();
+                                     return done(tooBig, 0, {});
+                                 }
+                                 if (size == 0 || self->m_end - self->m_begin < size)
+                                     return self->readMore(
+                                         std::move(done)); // progress: that moves the deadline
+                                 self->arm();
+                                 self->nextBufferedFrame(type, payload);
+                                 done({}, type, payload);
+                             });
 }
 
 void AgentConnection::setReadWait(ReadWait wait, std::chrono::milliseconds strictLimit)
@@ -128,13 +191,13 @@ void AgentConnection::setReadWait(ReadWait wait, std::chrono::milliseconds stric
     arm();
 }
 
-// (Re)starts the deadline of what is pending now; called on every start and completion, so
-// any progress pushes it out.
+// Moves the deadline of what is pending now; called on every start and completion, so any
+// progress pushes it out. The timer itself is only set again when the deadline came closer.
 void AgentConnection::arm()
 {
-    const unsigned generation = ++m_generation;
+    ++m_generation;
     if (m_closed || (!m_connecting && !m_writing && m_reading == Reading::No)) {
-        m_timer.cancel();
+        m_deadline = std::chrono::steady_clock::time_point::max(); // the timer finds nothing due
         return;
     }
     const AgentDeadlines& d = agentDeadlines();
@@ -145,12 +208,31 @@ void AgentConnection::arm()
         limit = d.write();
     else if (m_reading == Reading::Header && m_readWait == ReadWait::Probe)
         limit = d.reply();
-    m_timer.expires_after(limit);
+    m_deadline = std::chrono::steady_clock::now() + limit;
+    if (m_deadline < m_timerAt)
+        waitTimer(m_deadline);
+}
+
+void AgentConnection::waitTimer(std::chrono::steady_clock::time_point at)
+{
+    m_timerAt = at;
+    m_timer.expires_at(at); // a wait still pending ends with operation_aborted
+    const unsigned wait = ++m_timerWait;
     std::weak_ptr<AgentConnection> weak = weak_from_this();
-    m_timer.async_wait([weak, generation](const boost::system::error_code& ec) {
-        if (auto self = weak.lock(); self && !ec)
-            self->onDeadline(generation);
+    m_timer.async_wait([weak, wait](const boost::system::error_code& ec) {
+        if (auto self = weak.lock(); self && !ec && wait == self->m_timerWait)
+            self->onTimer();
     });
+}
+
+void AgentConnection::onTimer()
+{
+    m_timerAt = std::chrono::steady_clock::time_point::max();
+    if (m_closed || m_deadline == std::chrono::steady_clock::time_point::max())
+        return;
+    if (std::chrono::steady_clock::now() < m_deadline)
+        return waitTimer(m_deadline); // there was progress since it was set
+    onDeadline(m_generation);
 }
 
 void AgentConnection::onDeadline(unsigned generation)

@@ -95,7 +95,7 @@ void probeAgent(asio::any_io_executor ex, const std::string& socketPath,
         }
         conn->writeFrame(agent::kFrameJson, R"({"op":"ping"})");
         conn->readFrame([conn, socketPath](const boost::system::error_code& ec2, char type,
-                                           const std::string& payload) {
+                                           std::string_view payload) {
             conn->close();
             bool alive = false;
             if (!ec2 && type == agent::kFrameJson) {

@@ -8,6 +8,7 @@
 #include "ui/createsandboxdialog.h"
 #include "ui/emptyprojectview.h"
 #include "ui/tableselection.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,7 +22,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QStackedWidget>
-#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -38,14 +38,14 @@ SandboxPanel::SandboxPanel(QWidget* parent)
 {
     QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_new =
-        bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
+    m_new = bar->addAction(IconTheme::icon(QStringLiteral("lizard-sandbox-new")),
+                           QStringLiteral("New sandbox…"));
     createLifecycleActions();
-    m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton),
-                            QStringLiteral("Kill"));
-    m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+    m_kill = bar->addAction(IconTheme::icon(QStringLiteral("lizard-kill")), QStringLiteral("Kill"));
+    m_extend = bar->addAction(IconTheme::icon(QStringLiteral("lizard-extend-time")),
                               QStringLiteral("Extend lifetime…"));
-    m_copy = bar->addAction(QStringLiteral("Copy ID"));
+    m_copy =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-copy")), QStringLiteral("Copy ID"));
     m_new->setShortcut(QKeySequence::New);
     m_copy->setShortcut(QKeySequence::Copy);
     m_copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);

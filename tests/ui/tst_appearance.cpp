@@ -8,13 +8,17 @@
 #include "support/screenshot.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/preferencesdialog.h"
 #include "ui/theme/apptheme.h"
 #include "ui/theme/icontheme.h"
 #include "ui/theme/themepalette.h"
 #include "ui/workbench.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QMenuBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -79,6 +83,7 @@ private slots:
     void everyActionHasAnIconOfTheSet();
     void iconsFollowTheScheme();
     void paletteFollowsTheDesktopUnlessChosen();
+    void preferencesChooseTheScheme();
 
 private:
     QTemporaryDir m_tmp;
@@ -157,6 +162,25 @@ void TestAppearance::paletteFollowsTheDesktopUnlessChosen()
     theme->setSystemScheme(AppTheme::Scheme::Light);
     QVERIFY(!ui::isDarkPalette(QApplication::palette()));
     QCOMPARE(changed.size(), 4);
+}
+
+void TestAppearance::preferencesChooseTheScheme()
+{
+    m_app->window()->preferencesAction()->trigger();
+    ui::PreferencesDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = m_app->window()->findChild<ui::PreferencesDialog*>()) &&
+                dialog->isVisible());
+    QCOMPARE(dialog->colorSchemeBox()->currentText(), QStringLiteral("Follow the desktop"));
+    dialog->colorSchemeBox()->setCurrentIndex(dialog->colorSchemeBox()->findText("Dark"));
+    dialog->buttons()->button(QDialogButtonBox::Ok)->click();
+    QVERIFY(AppTheme::instance()->isDark());
+    QTRY_VERIFY(ui::isDarkPalette(m_app->window()->palette()));
+    // Kept for the next start, as main() reads it.
+    QCOMPARE(QSettings(m_tmp.filePath("settings.ini"), QSettings::IniFormat)
+                 .value("appearance/colorScheme")
+                 .toString(),
+             QStringLiteral("dark"));
+    AppTheme::instance()->setChoice(AppTheme::Choice::System);
 }
 
 QTEST_MAIN(TestAppearance)

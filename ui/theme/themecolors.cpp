@@ -39,6 +39,8 @@ ThemeColors makeLight()
     c.editorEditBorder = rgb(0x66bb6a);
     c.editorCommandBackground = rgb(0xf7f7f7);
     c.cellSelected = rgb(0x1976d2);
+    c.tableHeadRule = rgb(0x9aa0a6);
+    c.tableStripe = rgb(0xf3f4f6);
     c.outputBarBackground = rgb(0xeef2f7);
     c.outputBarText = rgb(0x333333);
     c.badgeRunningBackground = rgb(0xdcf3e2);
@@ -82,6 +84,8 @@ ThemeColors makeDark()
     c.editorEditBorder = rgb(0x57a85a);
     c.editorCommandBackground = rgb(0x25282d);
     c.cellSelected = rgb(0x4d9cf0);
+    c.tableHeadRule = rgb(0x6b7078);
+    c.tableStripe = rgb(0x2a2d33);
     c.outputBarBackground = rgb(0x2a3038);
     c.outputBarText = rgb(0xc9d1d9);
     c.badgeRunningBackground = rgb(0x1f4a2b);

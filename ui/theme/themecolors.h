@@ -23,6 +23,8 @@ struct ThemeColors
     // Notebook cells: prompts, the editor in command and edit mode, the selected cell's bar
     QColor promptIn, promptOut;
     QColor editorBorder, editorEditBorder, editorCommandBackground, cellSelected;
+    // HTML tables in outputs: the rule under the header, the tint of every second row
+    QColor tableHeadRule, tableStripe;
     // A bar above long output (its count of hidden lines)
     QColor outputBarBackground, outputBarText;
     // Status badges: background and text of each kind

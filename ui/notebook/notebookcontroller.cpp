@@ -8,9 +8,11 @@
 #include "notebook/notebooklauncher.h"
 #include "ui/documenttabs.h"
 #include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/cellwidget.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
+#include "ui/notebook/typeahead.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
 #include "ui/theme/icontheme.h"
@@ -252,8 +254,20 @@ NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
         return nullptr;
     }
     NotebookPage* page = addPage(createPage(m_window->api(), sandboxId));
-    page->cells()->setFocus();
+    readyForTyping(page);
     return page;
+}
+
+void NotebookController::readyForTyping(NotebookPage* page)
+{
+    CellListWidget* cells = page->cells();
+    cells->setFocus();
+    if (cells->count() > 0) {
+        cells->setCurrentIndex(0);
+        cells->enterEditMode();
+    }
+    if (NotebookKernel* kernel = page->session()->kernel())
+        kernel->startKernel();
 }
 
 NotebookLauncher* NotebookController::launcher() const
@@ -274,6 +288,8 @@ void NotebookController::newNotebook()
         return;
     }
     m_launcher = new NotebookLauncher(m_window->api(), projectId, m_newNotebookMinutes, this);
+    // From the click on, what is typed is for the notebook's first cell (TypeAhead).
+    m_typeAhead = new TypeAhead(m_window->window(), m_launcher);
     auto* strip = new ProgressStrip;
     m_window->addStrip(strip);
     connect(m_launcher, &QObject::destroyed, strip, &QObject::deleteLater);
@@ -300,11 +316,10 @@ void NotebookController::newNotebook()
                 }
             });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
-        NotebookPage* page = openNotebook(sandboxId);
-        // A new notebook is for typing into: the caret in its first cell, as JupyterLab does,
-        // so that the first line typed lands there rather than running command-mode keys.
-        if (page)
-            page->cells()->enterEditMode();
+        NotebookPage* page = openNotebook(sandboxId); // the caret in its first cell
+        if (page && m_typeAhead && page->cells()->currentWidget())
+            m_typeAhead->replayInto(page->cells()->currentWidget()->editor());
+        delete m_typeAhead;
         if (auto* kernel =
                 page ? qobject_cast<ClientNotebookKernel*>(page->session()->kernel()) : nullptr) {
             if (client::CodeInterpreter* interpreter = kernel->interpreter())
@@ -319,11 +334,13 @@ void NotebookController::newNotebook()
     };
     connect(m_launcher, &NotebookLauncher::failed, this,
             [this, refreshTable](const QString& message) {
+                delete m_typeAhead; // what was typed goes nowhere: there is no notebook
                 refreshTable();
                 m_window->showProblem(message);
                 emit newNotebookFailed(message);
             });
     connect(m_launcher, &NotebookLauncher::cancelled, this, [this, refreshTable] {
+        delete m_typeAhead;
         refreshTable();
         m_window->showInfo(QStringLiteral("New notebook cancelled"));
     });
@@ -346,7 +363,9 @@ NotebookPage* NotebookController::openFile(const QString& path, const QString& s
         delete page;
         return nullptr;
     }
-    return addPage(page);
+    addPage(page);
+    readyForTyping(page);
+    return page;
 }
 
 QString NotebookController::chooseSandbox(const QString& why)

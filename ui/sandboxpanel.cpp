@@ -7,6 +7,7 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/emptyprojectview.h"
+#include "ui/statusbadgedelegate.h"
 #include "ui/tableselection.h"
 #include "ui/theme/icontheme.h"
 
@@ -59,6 +60,8 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Status,
+                                     new StatusBadgeDelegate(SandboxTableModel::BadgeRole, m_view));
 
     m_search->setObjectName(QStringLiteral("sandboxSearch"));
     m_search->setPlaceholderText(QStringLiteral("Search id, template, metadata (key=value)"));

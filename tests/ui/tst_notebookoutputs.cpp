@@ -178,7 +178,12 @@ void TestNotebookOutputs::pngSize()
                      : image.scaled(width + 200, 100000, Qt::KeepAspectRatio));
     host.resize(width, 2000);
     QTRY_COMPARE(view->imageView()->shownSize(), shown);
-    QCOMPARE(view->imageView()->pixmap().size(), shown);
+    // Drawn at the shown size with every device pixel the screen has for it (HiDPI: more
+    // than the logical size, up to the image's own).
+    const QPixmap drawn = view->imageView()->pixmap();
+    QCOMPARE(drawn.deviceIndependentSize().toSize(), shown);
+    const qreal dpr = view->imageView()->devicePixelRatioF();
+    QCOMPARE(drawn.width(), std::min(image.width(), int(std::lround(shown.width() * dpr))));
     QCOMPARE(view->plainText(), QString("<Figure size 640x480 with 1 Axes>"));
 }
 

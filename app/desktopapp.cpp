@@ -1,6 +1,7 @@
 #include "app/desktopapp.h"
 
 #include "app/connectioncontroller.h"
+#include "app/desktopcolorscheme.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"
 #include "models/templatepools.h"
@@ -12,6 +13,7 @@
 #include "ui/notebook/sandboxswitcher.h"
 #include "ui/preferencesdialog.h"
 #include "ui/terminal/terminalarea.h"
+#include "ui/theme/apptheme.h"
 
 #include <QStatusBar>
 
@@ -23,6 +25,13 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
       m_controller(new ConnectionController(keys, localDataDir, this)),
       m_window(std::make_unique<ui::MainWindow>())
 {
+    // Light or dark: the desktop's scheme, live, unless Preferences chose one.
+    ui::AppTheme* theme = ui::AppTheme::instance();
+    theme->setChoice(ui::AppTheme::choiceFromName(m_settings->colorScheme()));
+    m_colorScheme = new DesktopColorScheme(QDBusConnection::sessionBus(), QString(), this);
+    connect(m_colorScheme, &DesktopColorScheme::changed, theme, &ui::AppTheme::setSystemScheme);
+    m_colorScheme->start();
+    theme->setSystemScheme(m_colorScheme->scheme());
     connect(m_controller, &ConnectionController::connecting, this, [this](const QString& text) {
         m_window->clearBackend(text);
         m_window->statusBar()->showMessage(text);
@@ -73,6 +82,7 @@ void DesktopApp::editPreferences()
 {
     auto* dialog = new ui::PreferencesDialog(m_settings->notebookLifetimeMinutes(), m_window.get());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setColorScheme(ui::AppTheme::choiceFromName(m_settings->colorScheme()));
     dialog->setAutoExtend(m_settings->autoExtendLocal(), m_settings->autoExtendCloud());
     // The pools are the server's setting: read when the dialog opens, set when it is accepted.
     auto* pools = new models::TemplatePools(m_window->api(), dialog);
@@ -91,7 +101,9 @@ void DesktopApp::editPreferences()
         apply->apply(dialog->changedWarmPools());
         m_settings->setNotebookLifetimeMinutes(dialog->notebookLifetimeMinutes());
         m_settings->setAutoExtend(dialog->autoExtendLocal(), dialog->autoExtendCloud());
+        m_settings->setColorScheme(ui::AppTheme::choiceName(dialog->colorScheme()));
         m_settings->sync();
+        ui::AppTheme::instance()->setChoice(dialog->colorScheme());
         m_notebooks->setNewNotebookLifetime(m_settings->notebookLifetimeMinutes());
         m_notebooks->sandboxSwitcher()->setAutoExtendPolicy(m_settings->autoExtendLocal(),
                                                             m_settings->autoExtendCloud());

@@ -14,6 +14,7 @@ class NotebookController;
 namespace lizard::app {
 
 class ConnectionController;
+class DesktopColorScheme;
 class KeyStore;
 class SettingsStore;
 
@@ -29,6 +30,8 @@ public:
     ui::MainWindow* window() const { return m_window.get(); }
     ui::notebook::NotebookController* notebooks() const { return m_notebooks; }
     ConnectionController* controller() const { return m_controller; }
+    // The desktop's light or dark scheme, which the app follows unless Preferences say otherwise.
+    DesktopColorScheme* colorScheme() const { return m_colorScheme; }
 
 private:
     void editConnections();
@@ -39,6 +42,7 @@ private:
     ConnectionController* m_controller;
     std::unique_ptr<ui::MainWindow> m_window;
     ui::notebook::NotebookController* m_notebooks = nullptr;
+    DesktopColorScheme* m_colorScheme = nullptr;
 };
 
 } // namespace lizard::app

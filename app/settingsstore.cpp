@@ -102,6 +102,17 @@ void SettingsStore::setTerminalFont(const QString& font)
     m_settings->setValue(QStringLiteral("terminal/font"), font);
 }
 
+QString SettingsStore::colorScheme() const
+{
+    return m_settings->value(QStringLiteral("appearance/colorScheme"), QStringLiteral("system"))
+        .toString();
+}
+
+void SettingsStore::setColorScheme(const QString& scheme)
+{
+    m_settings->setValue(QStringLiteral("appearance/colorScheme"), scheme);
+}
+
 bool SettingsStore::autoExtendLocal() const
 {
     return m_settings->value(QStringLiteral("notebook/autoExtendLocal"), true).toBool();

@@ -36,6 +36,10 @@ public:
     // fixed-width font.
     QString terminalFont() const;
     void setTerminalFont(const QString& font);
+    // Lizard ▸ Preferences ▸ Appearance: "system" (the desktop's scheme, the default), "light" or
+    // "dark" (ui::AppTheme::choiceName).
+    QString colorScheme() const;
+    void setColorScheme(const QString& scheme);
     void sync() { m_settings->sync(); }
 
 private:

@@ -151,7 +151,7 @@ QString sandboxCellText(const client::SandboxInfo& info, int column, const QDate
         return s;
     }
     case SandboxColumn::Started:
-        return formatStarted(info.startedAt, now);
+        return formatAgo(info.startedAt, now);
     case SandboxColumn::TimeLeft:
         return formatTimeLeft(info.endAt, now);
     case SandboxColumn::Metadata: {
@@ -163,6 +163,26 @@ QString sandboxCellText(const client::SandboxInfo& info, int column, const QDate
     default:
         return {};
     }
+}
+
+QString sandboxBadge(const client::SandboxInfo& info, const QDateTime& now)
+{
+    const QString status = info.status.isEmpty() ? QStringLiteral("running") : info.status;
+    if (status == u"running")
+        return info.endAt.isValid() && now.secsTo(info.endAt) <= kEndingSoonS
+                   ? QStringLiteral("ending")
+                   : QStringLiteral("running");
+    return status == u"paused" ? QStringLiteral("paused") : QStringLiteral("other");
+}
+
+QString sandboxTimeToolTip(const client::SandboxInfo& info, int column)
+{
+    if (column == SandboxColumn::Started && info.startedAt.isValid())
+        return QStringLiteral("Started %1").arg(formatAbsolute(info.startedAt));
+    if (column == SandboxColumn::TimeLeft)
+        return info.endAt.isValid() ? QStringLiteral("Ends %1").arg(formatAbsolute(info.endAt))
+                                    : QStringLiteral("No deadline: it runs until killed");
+    return {};
 }
 
 bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& b)

@@ -32,6 +32,14 @@ QString sandboxLimitsToolTip(const client::SandboxInfo& info);
 // The same without the disk.
 QString sandboxProcessLimitsToolTip(const client::SandboxInfo& info);
 
+// The status badge's kind: "ending" (running with at most kEndingSoonS left), "running",
+// "paused", or "other" (killed, pausing, resuming, ...).
+constexpr int kEndingSoonS = 300;
+QString sandboxBadge(const client::SandboxInfo& info, const QDateTime& now);
+
+// Tooltips of the time columns: the absolute local time of what the cell says relatively.
+QString sandboxTimeToolTip(const client::SandboxInfo& info, int column);
+
 // True if the two infos look different in any column except time left.
 bool sandboxRowDiffers(const client::SandboxInfo& a, const client::SandboxInfo& b);
 

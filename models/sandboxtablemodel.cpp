@@ -73,18 +73,14 @@ void SandboxTableModel::applySandboxes(const QList<SandboxInfo>& fresh)
 
 void SandboxTableModel::tick()
 {
-    int first = -1;
-    int last = -1;
-    for (int row = 0; row < m_rows.size(); ++row) {
-        if (m_rows.at(row).endAt.isValid()) {
-            if (first < 0)
-                first = row;
-            last = row;
-        }
-    }
-    if (first >= 0)
-        emit dataChanged(index(first, SandboxColumn::TimeLeft),
-                         index(last, SandboxColumn::TimeLeft), {Qt::DisplayRole});
+    if (m_rows.isEmpty())
+        return;
+    // Time left, "started … ago" and the badge (ending soon); the columns between them too.
+    static_assert(SandboxColumn::Status < SandboxColumn::Started &&
+                  SandboxColumn::Started < SandboxColumn::TimeLeft);
+    emit dataChanged(index(0, SandboxColumn::Status),
+                     index(int(m_rows.size()) - 1, SandboxColumn::TimeLeft),
+                     {Qt::DisplayRole, Qt::ToolTipRole, BadgeRole});
 }
 
 void SandboxTableModel::setActivity(const QString& sandboxId, const QString& text)
@@ -128,6 +124,9 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole: {
         if (role == Qt::ToolTipRole && index.column() == SandboxColumn::Size)
             return sandboxLimitsToolTip(info);
+        if (role == Qt::ToolTipRole &&
+            (index.column() == SandboxColumn::Started || index.column() == SandboxColumn::TimeLeft))
+            return sandboxTimeToolTip(info, index.column());
         QString text = sandboxCellText(info, index.column(), m_clock());
         if (index.column() == SandboxColumn::Status && m_activity.contains(info.sandboxId))
             text += QStringLiteral(" · ") + m_activity.value(info.sandboxId);
@@ -139,6 +138,8 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
         return info.sandboxId;
     case StatusRole:
         return info.status;
+    case BadgeRole:
+        return sandboxBadge(info, m_clock());
     case EndAtRole:
         return info.endAt;
     case Qt::TextAlignmentRole:

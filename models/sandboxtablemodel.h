@@ -1,7 +1,8 @@
 #pragma once
 // The sandboxes of one project as a table. Polls the server like the other project tables
 // (PolledTableModel: every 2 s by default, each answer applied as minimal row inserts/removes
-// and dataChanged); the "time left" column ticks every second without refetching.
+// and dataChanged); the status (its badge: ending soon), "started" and "time left" columns tick
+// every second without refetching.
 
 #include "client/outcome.h"
 #include "models/polledtablemodel.h"
@@ -22,7 +23,8 @@ class SandboxTableModel : public PolledTableModel
 {
     Q_OBJECT
 public:
-    enum Role { SandboxIdRole = Qt::UserRole + 1, StatusRole, EndAtRole, ActivityRole };
+    // BadgeRole: the status badge's kind (sandboxBadge: running, ending, paused, other).
+    enum Role { SandboxIdRole = Qt::UserRole + 1, StatusRole, EndAtRole, ActivityRole, BadgeRole };
 
     explicit SandboxTableModel(client::LizardApi* api, QObject* parent = nullptr);
 

@@ -1,5 +1,7 @@
 #include "models/timeformat.h"
 
+#include <algorithm>
+
 namespace lizard::models {
 
 QString formatTimeLeft(const QDateTime& endAt, const QDateTime& now)
@@ -29,6 +31,32 @@ QString formatStarted(const QDateTime& startedAt, const QDateTime& now)
     if (local.date() == now.toLocalTime().date())
         return local.toString(QStringLiteral("hh:mm:ss"));
     return local.toString(QStringLiteral("yyyy-MM-dd hh:mm"));
+}
+
+QString formatAgo(const QDateTime& then, const QDateTime& now)
+{
+    if (!then.isValid())
+        return {};
+    const qint64 secs = std::max<qint64>(0, then.secsTo(now)); // a clock a little ahead: now
+    if (secs < 10)
+        return QStringLiteral("just now");
+    if (secs < 60)
+        return QStringLiteral("%1 s ago").arg(secs);
+    if (secs < 3600)
+        return QStringLiteral("%1 min ago").arg(secs / 60);
+    if (secs < 86400) {
+        const qint64 m = (secs % 3600) / 60;
+        return m == 0 ? QStringLiteral("%1 h ago").arg(secs / 3600)
+                      : QStringLiteral("%1 h %2 min ago").arg(secs / 3600).arg(m);
+    }
+    const qint64 days = secs / 86400;
+    return days == 1 ? QStringLiteral("1 day ago") : QStringLiteral("%1 days ago").arg(days);
+}
+
+QString formatAbsolute(const QDateTime& t)
+{
+    return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))
+                       : QString();
 }
 
 } // namespace lizard::models

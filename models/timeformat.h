@@ -1,5 +1,6 @@
 #pragma once
-// Text for times shown in the sandbox table: "time left" and "started".
+// Text for times shown in the sandbox table: "time left", "started" (relative, with the absolute
+// time for its tooltip).
 
 #include <QDateTime>
 #include <QString>
@@ -11,5 +12,12 @@ QString formatTimeLeft(const QDateTime& endAt, const QDateTime& now);
 
 // Local time "hh:mm:ss" for today, "yyyy-MM-dd hh:mm" otherwise; "" when invalid.
 QString formatStarted(const QDateTime& startedAt, const QDateTime& now);
+
+// How long ago, as a table says it at a glance: "just now" (under 10 s), "42 s ago",
+// "5 min ago", "3 h 12 min ago", "2 days ago"; "" when invalid.
+QString formatAgo(const QDateTime& then, const QDateTime& now);
+
+// The full local time for a tooltip: "2026-12-05 11:04:31"; "" when invalid.
+QString formatAbsolute(const QDateTime& t);
 
 } // namespace lizard::models

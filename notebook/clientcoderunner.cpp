@@ -117,7 +117,35 @@ RichOutput ClientCodeRunner::toRichOutput(const ExecutionResult& result)
     return out;
 }
 
+void ClientCodeRunner::startKernel()
+{
+    if (!m_interpreter || m_language != u"python" || (m_start && !m_start->isFinished()) ||
+        (m_run && !m_run->isFinished()) || kernelState() != client::KernelState::Unknown)
+        return;
+    m_start = m_interpreter->startKernel(m_contextId, m_language);
+}
+
 void ClientCodeRunner::run(const QString& code, const QHash<QString, QString>& envs)
+{
+    if (!m_start || m_start->isFinished()) {
+        gatedRun(code, envs);
+        return;
+    }
+    // Interrupt drops it while it waits, as at the gate.
+    const int token = ++m_gateToken;
+    m_gated = true;
+    const auto go = [self = QPointer<ClientCodeRunner>(this), token, code, envs] {
+        if (!self || token != self->m_gateToken || !self->m_gated)
+            return;
+        self->m_gated = false;
+        self->gatedRun(code, envs);
+    };
+    // Failed, or gone with its interpreter (a new connection): destroyed.
+    connect(m_start, &CodeRun::finished, this, go);
+    connect(m_start, &QObject::destroyed, this, go);
+}
+
+void ClientCodeRunner::gatedRun(const QString& code, const QHash<QString, QString>& envs)
 {
     if (!m_gate) {
         startRun(code, envs);

@@ -42,6 +42,11 @@ public:
     using RunGate = std::function<void(std::function<void(QString error)> proceed)>;
     void setRunGate(RunGate gate) { m_gate = std::move(gate); }
 
+    // Starts the context's kernel now rather than with the first run (python, and only while
+    // its state is unknown): the state reads "starting" until it is idle. A cell run meanwhile
+    // waits for it, since two runner processes must not start the same kernel.
+    void startKernel();
+
     void run(const QString& code, const QHash<QString, QString>& envs) override;
     void interrupt() override;
     void complete(const QString& code, int cursor, QObject* ctx, CompleteDone done) override;
@@ -67,6 +72,7 @@ private:
     QString failureText(const client::ApiError& error) const;
     QString serverName() const;
     void onInterpreterState(const QString& contextId, client::KernelState state);
+    void gatedRun(const QString& code, const QHash<QString, QString>& envs);
     void startRun(const QString& code, const QHash<QString, QString>& envs);
 
     QPointer<client::CodeInterpreter> m_interpreter;
@@ -74,6 +80,7 @@ private:
     QString m_language;
     double m_timeoutS = 280; // the longest a cell may run on the fast path (CodeInterpreter)
     QPointer<client::CodeRun> m_run;
+    QPointer<client::CodeRun> m_start; // startKernel's run
     RunGate m_gate;
     int m_gateToken = 0;  // a run waiting at the gate; another number drops its answer
     bool m_gated = false; // a run waits at the gate

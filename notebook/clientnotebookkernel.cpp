@@ -76,6 +76,12 @@ void ClientNotebookKernel::selectContext(const ContextChoice& context)
     emit stateChanged(state());
 }
 
+void ClientNotebookKernel::startKernel()
+{
+    if (m_runner && interpreter())
+        m_runner->startKernel();
+}
+
 void ClientNotebookKernel::restart(Done done)
 {
     if (!m_runner || !interpreter()) {

@@ -33,6 +33,7 @@ public:
     void createContext(const QString& language, ContextDone done) override;
     void selectContext(const ContextChoice& context) override;
     void restart(Done done) override;
+    void startKernel() override;
 
     // The connection is going away: drop the interpreter (runs fail until attach()).
     void detach();

@@ -38,6 +38,9 @@ public:
     virtual void createContext(const QString& language, ContextDone done) = 0;
     virtual void selectContext(const ContextChoice& context) = 0; // next runs go there
     virtual void restart(Done done) = 0;
+    // Starts the kernel now rather than with the first run (a notebook that opens), when it
+    // keeps state and none runs yet; the state reads "starting" until it is idle.
+    virtual void startKernel() {}
 
     // True for languages whose runs keep no state (javascript, bash start a fresh process).
     static bool keepsState(const QString& language) { return language == u"python"; }

@@ -35,8 +35,9 @@ PKGS=(
   python3-pytest pyflakes3
   # the desktop template (Xvfb is below): window manager, browser, input, screenshots, the stream
   openbox chromium xdotool scrot x11vnc novnc python3-websockify
-  # UI tests and screenshots
-  xvfb xauth
+  # UI tests and screenshots; tst_desktopcolorscheme runs a private D-Bus with a test portal
+  # (dbus-daemon: about 0.2 MB to download, 0.6 MB installed; every desktop has it already)
+  xvfb xauth dbus-daemon
   # the TLS tests make their CA and certificates with it (tst_tls; nginx: below)
   openssl
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and

@@ -1,6 +1,7 @@
 #include "ui/logsview.h"
 
 #include "models/sandboxlogmodel.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QBrush>
@@ -63,7 +64,7 @@ LogsView::LogsView(QWidget* parent)
     m_filter->setPlaceholderText(tr("Filter (any text, e.g. error or oom)"));
     m_filter->setClearButtonEnabled(true);
     bar->addWidget(m_filter);
-    m_clear = bar->addAction(tr("Clear view"));
+    m_clear = bar->addAction(IconTheme::icon(QStringLiteral("edit-clear")), tr("Clear view"));
     m_clear->setObjectName(QStringLiteral("logsClear"));
     m_clear->setToolTip(tr("Remove the lines shown so far; new lines keep coming"));
     connect(m_clear, &QAction::triggered, m_model, &Model::clear);

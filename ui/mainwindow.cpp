@@ -21,6 +21,7 @@
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
 #include "ui/terminal/terminalarea.h"
+#include "ui/theme/icontheme.h"
 #include "ui/workbench.h"
 
 #include <QAction>
@@ -156,13 +157,17 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(QStringLiteral("&Lizard"));
-    file->addAction(QStringLiteral("&Connections…"), this, &MainWindow::connectionsRequested);
-    m_apiKeys = file->addAction(QStringLiteral("&API keys…"), this, &MainWindow::showApiKeys);
+    file->addAction(IconTheme::icon(QStringLiteral("network-server")),
+                    QStringLiteral("&Connections…"), this, &MainWindow::connectionsRequested);
+    m_apiKeys = file->addAction(IconTheme::icon(QStringLiteral("dialog-password")),
+                                QStringLiteral("&API keys…"), this, &MainWindow::showApiKeys);
     m_preferences =
-        file->addAction(QStringLiteral("&Preferences…"), this, &MainWindow::preferencesRequested);
+        file->addAction(IconTheme::icon(QStringLiteral("preferences-system")),
+                        QStringLiteral("&Preferences…"), this, &MainWindow::preferencesRequested);
     m_preferences->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
-    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, qApp, &QApplication::quit);
+    file->addAction(IconTheme::icon(QStringLiteral("application-exit")), QStringLiteral("&Quit"),
+                    QKeySequence::Quit, qApp, &QApplication::quit);
     QMenu* sandbox = menuBar()->addMenu(QStringLiteral("&Sandbox"));
     m_sandboxMenu = sandbox;
     sandbox->addAction(m_sandboxes->newAction());
@@ -177,10 +182,12 @@ void MainWindow::buildMenus()
     sandbox->addAction(m_sandboxes->killAction());
     m_help = menuBar()->addMenu(QStringLiteral("&Help"));
     m_userGuide =
-        m_help->addAction(QStringLiteral("&User guide"), this, &MainWindow::showUserGuide);
+        m_help->addAction(IconTheme::icon(QStringLiteral("help-contents")),
+                          QStringLiteral("&User guide"), this, &MainWindow::showUserGuide);
     m_userGuide->setShortcut(QKeySequence::HelpContents);
     m_about =
-        m_help->addAction(QStringLiteral("&About lizard-desktop"), this, &MainWindow::showAbout);
+        m_help->addAction(IconTheme::icon(QStringLiteral("help-about")),
+                          QStringLiteral("&About lizard-desktop"), this, &MainWindow::showAbout);
     m_about->setMenuRole(QAction::AboutRole);
 }
 

@@ -3,6 +3,7 @@
 #include "client/types.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -18,6 +19,7 @@ PreferencesDialog::PreferencesDialog(int notebookLifetimeMinutes, QWidget* paren
       m_lifetime(new QSpinBox(this)),
       m_extendLocal(new QCheckBox(QStringLiteral("Local sandboxes (lizard-local)"), this)),
       m_extendCloud(new QCheckBox(QStringLiteral("Cloud sandboxes (billed while they run)"), this)),
+      m_colorScheme(new QComboBox(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setObjectName(QStringLiteral("preferencesDialog"));
@@ -40,7 +42,12 @@ PreferencesDialog::PreferencesDialog(int notebookLifetimeMinutes, QWidget* paren
             "sandbox's deadline is moved forward before it passes."),
         this);
     extendHint->setWordWrap(true);
+    m_colorScheme->setObjectName(QStringLiteral("colorScheme"));
+    m_colorScheme->addItem(QStringLiteral("Follow the desktop"), int(AppTheme::Choice::System));
+    m_colorScheme->addItem(QStringLiteral("Light"), int(AppTheme::Choice::Light));
+    m_colorScheme->addItem(QStringLiteral("Dark"), int(AppTheme::Choice::Dark));
     auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Appearance:"), m_colorScheme);
     form->addRow(QStringLiteral("New notebook lifetime:"), m_lifetime);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -90,6 +97,16 @@ bool PreferencesDialog::autoExtendLocal() const
 bool PreferencesDialog::autoExtendCloud() const
 {
     return m_extendCloud->isChecked();
+}
+
+void PreferencesDialog::setColorScheme(AppTheme::Choice choice)
+{
+    m_colorScheme->setCurrentIndex(std::max(0, m_colorScheme->findData(int(choice))));
+}
+
+AppTheme::Choice PreferencesDialog::colorScheme() const
+{
+    return AppTheme::Choice(m_colorScheme->currentData().toInt());
 }
 
 void PreferencesDialog::setWarmPools(const QList<client::TemplatePool>& pools)

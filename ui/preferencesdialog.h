@@ -2,14 +2,17 @@
 // Lizard ▸ Preferences…: the app's own settings (stored by the app, see app/settingsstore.h).
 // How long a sandbox made by "New notebook" lives, and whether a notebook in use keeps its
 // sandbox alive (local and cloud sandboxes apart). And the server's own setting of how many warm
-// copies of each template lizard-local keeps (shown once read from the server).
+// copies of each template lizard-local keeps (shown once read from the server). And the
+// colour scheme: the desktop's, light or dark.
 
 #include "client/types.h"
+#include "ui/theme/apptheme.h"
 
 #include <QDialog>
 #include <QMap>
 
 class QCheckBox;
+class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
@@ -31,6 +34,9 @@ public:
     QCheckBox* autoExtendLocalBox() const { return m_extendLocal; }
     QCheckBox* autoExtendCloudBox() const { return m_extendCloud; }
     QDialogButtonBox* buttons() const { return m_buttons; }
+    void setColorScheme(AppTheme::Choice choice);
+    AppTheme::Choice colorScheme() const;
+    QComboBox* colorSchemeBox() const { return m_colorScheme; }
 
     // Warm pools: one size box per template, each with what the server holds now.
     void setWarmPools(const QList<client::TemplatePool>& pools);
@@ -51,6 +57,7 @@ private:
     QSpinBox* m_lifetime;
     QCheckBox* m_extendLocal;
     QCheckBox* m_extendCloud;
+    QComboBox* m_colorScheme;
     QDialogButtonBox* m_buttons;
 };
 

@@ -7,7 +7,9 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/emptyprojectview.h"
+#include "ui/statusbadgedelegate.h"
 #include "ui/tableselection.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,7 +23,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QStackedWidget>
-#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -38,14 +39,14 @@ SandboxPanel::SandboxPanel(QWidget* parent)
 {
     QToolBar* bar = m_bar;
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_new =
-        bar->addAction(style()->standardIcon(QStyle::SP_FileIcon), QStringLiteral("New sandbox…"));
+    m_new = bar->addAction(IconTheme::icon(QStringLiteral("lizard-sandbox-new")),
+                           QStringLiteral("New sandbox…"));
     createLifecycleActions();
-    m_kill = bar->addAction(style()->standardIcon(QStyle::SP_DialogDiscardButton),
-                            QStringLiteral("Kill"));
-    m_extend = bar->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+    m_kill = bar->addAction(IconTheme::icon(QStringLiteral("lizard-kill")), QStringLiteral("Kill"));
+    m_extend = bar->addAction(IconTheme::icon(QStringLiteral("lizard-extend-time")),
                               QStringLiteral("Extend lifetime…"));
-    m_copy = bar->addAction(QStringLiteral("Copy ID"));
+    m_copy =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-copy")), QStringLiteral("Copy ID"));
     m_new->setShortcut(QKeySequence::New);
     m_copy->setShortcut(QKeySequence::Copy);
     m_copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -59,6 +60,8 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Status,
+                                     new StatusBadgeDelegate(SandboxTableModel::BadgeRole, m_view));
 
     m_search->setObjectName(QStringLiteral("sandboxSearch"));
     m_search->setPlaceholderText(QStringLiteral("Search id, template, metadata (key=value)"));

@@ -4,25 +4,25 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/forkdialog.h"
 #include "ui/sandboxpanel.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QDateTime>
 #include <QInputDialog>
-#include <QStyle>
 #include <QToolBar>
 
 namespace lizard::ui {
 
 void SandboxPanel::createLifecycleActions()
 {
-    m_pause =
-        m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPause), QStringLiteral("Pause"));
-    m_resume =
-        m_bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), QStringLiteral("Resume"));
-    m_snapshot = m_bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton),
+    m_pause = m_bar->addAction(IconTheme::icon(QStringLiteral("media-playback-pause")),
+                               QStringLiteral("Pause"));
+    m_resume = m_bar->addAction(IconTheme::icon(QStringLiteral("media-playback-start")),
+                                QStringLiteral("Resume"));
+    m_snapshot = m_bar->addAction(IconTheme::icon(QStringLiteral("camera-photo")),
                                   QStringLiteral("Snapshot…"));
-    m_fork = m_bar->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder),
-                              QStringLiteral("Fork…"));
+    m_fork =
+        m_bar->addAction(IconTheme::icon(QStringLiteral("lizard-fork")), QStringLiteral("Fork…"));
     m_pause->setToolTip(QStringLiteral("Freeze every process of the sandbox; memory is kept"));
     m_resume->setToolTip(QStringLiteral("Let a paused sandbox run again"));
     m_snapshot->setToolTip(QStringLiteral("Save the sandbox's files as a snapshot of the project"));

@@ -4,13 +4,13 @@
 #include "models/sandboxstaterules.h"
 #include "models/snapshotlistmodel.h"
 #include "ui/tableselection.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
-#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -25,12 +25,12 @@ SnapshotsView::SnapshotsView(QWidget* parent)
           QStringLiteral("No snapshots yet. Select a sandbox and use Snapshot… to save its files."),
           parent)
 {
-    m_restore =
-        toolBar()->addAction(style()->standardIcon(QStyle::SP_ArrowUp), QStringLiteral("Restore"));
+    m_restore = toolBar()->addAction(IconTheme::icon(QStringLiteral("document-revert")),
+                                     QStringLiteral("Restore"));
     m_restore->setToolTip(QStringLiteral("Start a new sandbox with the snapshot's files"));
-    m_delete =
-        toolBar()->addAction(style()->standardIcon(QStyle::SP_TrashIcon), QStringLiteral("Delete"));
-    m_refresh = toolBar()->addAction(style()->standardIcon(QStyle::SP_BrowserReload),
+    m_delete = toolBar()->addAction(IconTheme::icon(QStringLiteral("edit-delete")),
+                                    QStringLiteral("Delete"));
+    m_refresh = toolBar()->addAction(IconTheme::icon(QStringLiteral("view-refresh")),
                                      QStringLiteral("Refresh"));
     view()->setContextMenuPolicy(Qt::CustomContextMenu);
 

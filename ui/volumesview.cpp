@@ -3,13 +3,13 @@
 #include "models/volumelistmodel.h"
 #include "ui/newvolumedialog.h"
 #include "ui/tableselection.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
-#include <QStyle>
 #include <QTableView>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -24,12 +24,12 @@ VolumesView::VolumesView(QWidget* parent)
           QStringLiteral("No volumes yet. A volume keeps files at /workspace across sandboxes."),
           parent)
 {
-    m_create = toolBar()->addAction(style()->standardIcon(QStyle::SP_DriveHDIcon),
+    m_create = toolBar()->addAction(IconTheme::icon(QStringLiteral("lizard-volume-new")),
                                     QStringLiteral("New volume…"));
-    m_grow =
-        toolBar()->addAction(style()->standardIcon(QStyle::SP_ArrowUp), QStringLiteral("Grow…"));
-    m_delete =
-        toolBar()->addAction(style()->standardIcon(QStyle::SP_TrashIcon), QStringLiteral("Delete"));
+    m_grow = toolBar()->addAction(IconTheme::icon(QStringLiteral("lizard-volume-grow")),
+                                  QStringLiteral("Grow…"));
+    m_delete = toolBar()->addAction(IconTheme::icon(QStringLiteral("edit-delete")),
+                                    QStringLiteral("Delete"));
     connect(m_create, &QAction::triggered, this, &VolumesView::askCreate);
     connect(m_grow, &QAction::triggered, this, &VolumesView::askGrow);
     connect(m_delete, &QAction::triggered, this, &VolumesView::confirmDelete);

@@ -234,6 +234,24 @@ CodeRun* CodeInterpreter::runCode(const QString& code, const RunCodeOptions& opt
     return run;
 }
 
+CodeRun* CodeInterpreter::startKernel(const QString& contextId, const QString& language)
+{
+    RunCodeOptions options;
+    options.contextId = contextId;
+    options.language = language;
+    options.timeoutS = 120; // a kernel's first start in a busy sandbox, imports included
+    CodeRun* run = runCode(QString(), options);
+    const QString id = run->contextId();
+    setState(id, KernelState::Starting);
+    connect(run, &CodeRun::finished, this, [this, id, run](const Execution& ex) {
+        if (ex.error && ex.error->name != QLatin1String("KernelDied"))
+            setState(id, KernelState::Unknown);
+        run->deleteLater();
+    });
+    connect(run, &CodeRun::failed, run, &QObject::deleteLater);
+    return run;
+}
+
 void CodeInterpreter::trackRun(CodeRun* run)
 {
     const QString id = run->contextId();

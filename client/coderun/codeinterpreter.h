@@ -58,6 +58,11 @@ public:
     int serveLifetime() const { return m_serveLifetimeS; }
 
     CodeRun* runCode(const QString& code, const RunCodeOptions& options = {});
+    // Starts the kernel of a context (contextId empty: the default context of `language`) with a
+    // run of no code, which uses no execution count, so that the first cell answers at once. The
+    // state reads Starting until it is Idle, or Unknown again when the kernel could not start
+    // (the first run then says why). The run is deleted once it ended.
+    CodeRun* startKernel(const QString& contextId, const QString& language);
 
     template <class T> using Done = std::function<void(Outcome<T>)>;
 

@@ -85,6 +85,20 @@ private slots:
         QVERIFY(SettingsStore(ini).autoExtendCloud());
     }
 
+    // Preferences ▸ Appearance: the desktop's scheme unless chosen, kept across starts.
+    void colorSchemeDefaultsAndSurvives()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("s.ini");
+        {
+            SettingsStore store(ini);
+            QCOMPARE(store.colorScheme(), QStringLiteral("system"));
+            store.setColorScheme(QStringLiteral("dark"));
+            store.sync();
+        }
+        QCOMPARE(SettingsStore(ini).colorScheme(), QStringLiteral("dark"));
+    }
+
     void notebookLifetimeOutOfRangeIsClamped_data()
     {
         QTest::addColumn<QString>("stored");

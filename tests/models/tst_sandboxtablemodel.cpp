@@ -119,12 +119,49 @@ private slots:
         QVERIFY(changed.wait(1000));
         const auto topLeft = changed.at(0).at(0).value<QModelIndex>();
         const auto bottomRight = changed.at(0).at(1).value<QModelIndex>();
-        QCOMPARE(topLeft.column(), int(SandboxColumn::TimeLeft));
+        // The time columns and the badge (ending soon) between them.
+        QCOMPARE(topLeft.column(), int(SandboxColumn::Status));
         QCOMPARE(bottomRight.column(), int(SandboxColumn::TimeLeft));
-        QCOMPARE(topLeft.row(), 1); // the row without a deadline is not touched
+        QCOMPARE(topLeft.row(), 0);
         QCOMPARE(bottomRight.row(), 2);
         QCOMPARE(model.index(1, SandboxColumn::TimeLeft).data().toString(), QString("4:59"));
         QCOMPARE(model.index(2, SandboxColumn::TimeLeft).data().toString(), QString("1:29"));
+    }
+
+    void badgesAndRelativeTimes()
+    {
+        SandboxTableModel model(nullptr);
+        QDateTime now = QDateTime::fromString("2026-01-01T10:07:00Z", Qt::ISODate);
+        model.setClock([&now] { return now; });
+        model.applySandboxes({sb("long", "running", 3600), sb("soon", "running", 600),
+                              sb("p", "paused", 3600), sb("k", "killed", 3600),
+                              sb("forever", "running", 0)});
+        const auto badge = [&model](int row) {
+            return model.index(row, SandboxColumn::Status)
+                .data(SandboxTableModel::BadgeRole)
+                .toString();
+        };
+        QCOMPARE(badge(0), QString("running"));
+        QCOMPARE(badge(1), QString("ending")); // 3 minutes left
+        QCOMPARE(badge(2), QString("paused"));
+        QCOMPARE(badge(3), QString("other"));
+        QCOMPARE(badge(4), QString("running")); // no deadline
+        now = QDateTime::fromString("2026-01-01T10:04:00Z", Qt::ISODate);
+        QCOMPARE(badge(1), QString("running")); // 6 minutes left
+        // Started: how long ago, the time itself in the tooltip.
+        const QModelIndex started = model.index(0, SandboxColumn::Started);
+        QCOMPARE(started.data().toString(), QString("4 min ago"));
+        QCOMPARE(started.data(Qt::ToolTipRole).toString(),
+                 "Started " + QDateTime::fromString("2026-01-01T10:00:00Z", Qt::ISODate)
+                                  .toLocalTime()
+                                  .toString("yyyy-MM-dd hh:mm:ss"));
+        const QModelIndex left = model.index(0, SandboxColumn::TimeLeft);
+        QVERIFY(left.data(Qt::ToolTipRole).toString().startsWith("Ends 2026-01-01 "));
+        QCOMPARE(model.index(4, SandboxColumn::TimeLeft).data(Qt::ToolTipRole).toString(),
+                 QString("No deadline: it runs until killed"));
+        // Numbers and times on the right.
+        QCOMPARE(started.data(Qt::TextAlignmentRole).toInt(),
+                 int(Qt::AlignRight | Qt::AlignVCenter));
     }
 
     void sizeSaysWhetherLimitsAreEnforced()

@@ -1,8 +1,10 @@
-// formatTimeLeft / formatStarted: what the sandbox table shows.
+// formatTimeLeft / formatStarted / formatAgo / formatAbsolute: what the sandbox table shows.
 #include "models/timeformat.h"
 
 #include <QTest>
 
+using lizard::models::formatAbsolute;
+using lizard::models::formatAgo;
 using lizard::models::formatStarted;
 using lizard::models::formatTimeLeft;
 
@@ -29,6 +31,33 @@ private slots:
         QFETCH(QString, expected);
         const QDateTime now = QDateTime::fromString("2026-01-02T03:04:05Z", Qt::ISODate);
         QCOMPARE(formatTimeLeft(now.addSecs(secondsLeft), now), expected);
+    }
+    void ago_data()
+    {
+        QTest::addColumn<qint64>("secondsAgo");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("now") << qint64(0) << "just now";
+        QTest::newRow("a clock ahead") << qint64(-3) << "just now";
+        QTest::newRow("seconds") << qint64(42) << "42 s ago";
+        QTest::newRow("minutes") << qint64(5 * 60 + 59) << "5 min ago";
+        QTest::newRow("an hour") << qint64(3600) << "1 h ago";
+        QTest::newRow("hours") << qint64(3 * 3600 + 12 * 60) << "3 h 12 min ago";
+        QTest::newRow("a day") << qint64(86400 + 5) << "1 day ago";
+        QTest::newRow("days") << qint64(3 * 86400) << "3 days ago";
+    }
+    void ago()
+    {
+        QFETCH(qint64, secondsAgo);
+        QFETCH(QString, expected);
+        const QDateTime now = QDateTime::fromString("2026-01-02T03:04:05Z", Qt::ISODate);
+        QCOMPARE(formatAgo(now.addSecs(-secondsAgo), now), expected);
+        QCOMPARE(formatAgo(QDateTime(), now), QString());
+    }
+    void absolute()
+    {
+        const QDateTime t = QDateTime::fromString("2026-01-02T03:04:05Z", Qt::ISODate);
+        QCOMPARE(formatAbsolute(t), t.toLocalTime().toString("yyyy-MM-dd hh:mm:ss"));
+        QCOMPARE(formatAbsolute(QDateTime()), QString());
     }
     void noDeadline()
     {

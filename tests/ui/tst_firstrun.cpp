@@ -1,7 +1,8 @@
 // The first run of the app against a real lizard-local, through DesktopApp as main() builds it:
 // an empty project says what to do next; New notebook makes an interpreter sandbox with the
 // lifetime from Preferences (which also sets the server's warm pools), claims the interpreter
-// template's warm copy and says so in its progress, and opens a notebook whose kernel runs `1+1`;
+// template's warm copy and says so in its progress, and opens a notebook with what was typed
+// meanwhile in its first cell and its kernel "starting Python…" until idle, which runs it;
 // Cancel and failures leave no sandbox behind; Help ▸ About and Help ▸ User guide.
 // With LIZARD_SCREENSHOT_DIR set (`make guide-shots`) it saves the user guide's pictures
 // new-notebook-progress.png, preferences.png and about.png; the empty project is in
@@ -26,6 +27,7 @@
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/notebookcontroller.h"
+#include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputview.h"
@@ -211,7 +213,16 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
         1, 60000);
     QSignalSpy opened(notebooks(), &NotebookController::newNotebookOpened);
     QSignalSpy failed(notebooks(), &NotebookController::newNotebookFailed);
+    window()->windowHandle()->requestActivate(); // the Preferences dialog had the focus
+    QVERIFY(QTest::qWaitForWindowActive(window()));
     QTest::mouseClick(panel->emptyView()->newNotebookButton(), Qt::LeftButton);
+    // Typed at once, while the sandbox is made: none of it is lost or taken as a command (A and
+    // B insert cells in command mode, Return enters edit mode).
+    QWidget* typedInto = QApplication::focusWidget() ? QApplication::focusWidget() : window();
+    QTest::keyClicks(typedInto, "a, b = 1, 1");
+    QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : window(),
+                    Qt::Key_Return);
+    QTest::keyClicks(QApplication::focusWidget() ? QApplication::focusWidget() : window(), "a+b");
     QPointer<ui::ProgressStrip> strip = window()->findChild<ui::ProgressStrip*>();
     QVERIFY(strip);
     QTRY_VERIFY(strip->isVisible());
@@ -252,19 +263,25 @@ void TestFirstRun::newNotebookOpensARunningNotebook()
     QTRY_VERIFY(!panel->showsEmptyProject());
     QVERIFY(window()->sandboxModel()->rowOf(page->sandboxId()) >= 0);
 
-    // The kernel runs the first cell, and it is cell 1 (starting Python used no count).
-    window()->windowHandle()->requestActivate(); // the Preferences dialog had the focus
-    QVERIFY(QTest::qWaitForWindowActive(window()));
-    // It opens in edit mode, the caret in its first cell: what is typed goes there.
+    // It opens in edit mode, the caret in its first cell, with what was typed meanwhile.
     ui::notebook::CellListWidget* cells = page->cells();
     QCOMPARE(cells->mode(), ui::notebook::CellListWidget::Mode::Edit);
     ui::notebook::CellEditor* editor = cells->currentWidget()->editor();
     QTRY_VERIFY(editor->hasFocus());
-    QTest::keyClicks(QApplication::focusWidget(), "a+b");
     QCOMPARE(page->document()->cellCount(), 1); // no command-mode key inserted a cell
-    QCOMPARE(editor->toPlainText(), QString("a+b"));
-    editor->selectAll();
-    QTest::keyClicks(QApplication::focusWidget(), "1+1");
+    QCOMPARE(editor->toPlainText(), QString("a, b = 1, 1\na+b"));
+    QTest::keyClicks(QApplication::focusWidget(), "+0"); // and the keyboard is the cell's now
+    QCOMPARE(editor->toPlainText(), QString("a, b = 1, 1\na+b+0"));
+    // The kernel says it is starting (the warm copy's is up already: briefly), never "unknown".
+    const QString state = page->header()->kernelText();
+    QVERIFY2(state == "starting" || state == "idle", qPrintable(state));
+    if (state == "starting") {
+        QCOMPARE(page->header()->kernelLabelText(), QString("● starting Python…"));
+        QVERIFY(page->header()->kernelProgressShown());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(page->header()->kernelText(), QString("idle"), 60000);
+    QVERIFY(!page->header()->kernelProgressShown());
+    // The kernel runs the first cell, and it is cell 1 (starting Python used no count).
     ui::notebook::CellWidget* cell = cells->currentWidget();
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return, Qt::ShiftModifier);
     QTRY_VERIFY_WITH_TIMEOUT(cell->outputs()->count() == 1, 60000);

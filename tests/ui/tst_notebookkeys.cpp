@@ -1,5 +1,7 @@
 // The notebook page's keyboard, as in JupyterLab: command and edit mode, A/B/D D/Z/M/Y/Up/Down,
-// Shift/Ctrl/Alt+Enter, auto-indent and Tab in the editor. Runs go to a scripted runner.
+// Shift/Ctrl/Alt+Enter, auto-indent and Tab in the editor; keys typed before a new notebook is
+// there (TypeAhead) land in its first cell; the kernel's state in the header. Runs go to a
+// scripted runner.
 #include "../notebook/scriptedrunner.h"
 #include "notebook/runqueue.h"
 #include "ui/notebook/celleditor.h"
@@ -10,10 +12,16 @@
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/richtextview.h"
+#include "ui/notebook/typeahead.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QTextBlock>
+#include <QVBoxLayout>
 #include <QtTest>
 
 using namespace lizard::notebook;
@@ -41,6 +49,9 @@ private slots:
     void autoIndentAndTab();
     void titleShowsDirty();
     void kernelStateFollowsQueue();
+    void kernelStartingSaysSo();
+    void typeAheadLandsInTheFirstCell();
+    void typeAheadEndsWithAClick();
 
 private:
     CellListWidget* list() const { return m_page->cells(); }
@@ -310,6 +321,108 @@ void TestNotebookKeys::kernelStateFollowsQueue()
     QTRY_COMPARE(m_page->header()->kernelText(), QString("idle"));
     QTRY_COMPARE(m_page->document()->cell(0)->status(), CellStatus::Interrupted);
     QCOMPARE(list()->cellWidget(0)->statusText(), QString("interrupted"));
+}
+
+void TestNotebookKeys::kernelStartingSaysSo()
+{
+    NotebookHeader* header = m_page->header();
+    header->setKernelState("unknown");
+    QCOMPARE(header->kernelLabelText(), QString("● kernel not started"));
+    QVERIFY(!header->kernelProgressShown());
+    header->setKernelState("starting");
+    QCOMPARE(header->kernelLabelText(), QString("● starting Python…"));
+    QVERIFY(header->kernelProgressShown());
+    QVERIFY(header->findChild<QWidget*>("kernelProgress")->isVisible());
+    header->setKernelState("idle");
+    QCOMPARE(header->kernelLabelText(), QString("● kernel idle"));
+    QVERIFY(!header->kernelProgressShown());
+    header->setContext("bash (default context)", "bash"); // no kernel: a process per run
+    header->setKernelState("unknown");
+    QCOMPARE(header->kernelLabelText(), QString("● no kernel"));
+    header->setContext("python (default context)", "python");
+}
+
+// A window like the app's while New notebook runs: a table with the focus, a Delete shortcut.
+struct KeysWindowForTypeAhead
+{
+    QWidget window;
+    QTableView* table = new QTableView;
+    QLineEdit* search = new QLineEdit;
+    QStandardItemModel model{3, 1};
+    QAction* kill = new QAction("Kill", &window);
+    KeysWindowForTypeAhead()
+    {
+        auto* layout = new QVBoxLayout(&window);
+        layout->addWidget(search);
+        layout->addWidget(table);
+        const QStringList names = {"x0", "a1", "b2"}; // typing a or b would jump to a row
+        for (int r = 0; r < 3; ++r)
+            model.setItem(r, 0, new QStandardItem(names[r]));
+        table->setModel(&model);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers); // as the app's
+        kill->setShortcut(QKeySequence::Delete);
+        kill->setShortcutContext(Qt::WindowShortcut);
+        window.addAction(kill);
+        window.show();
+        table->setFocus();
+        table->setCurrentIndex(model.index(0, 0));
+    }
+};
+
+void TestNotebookKeys::typeAheadLandsInTheFirstCell()
+{
+    KeysWindowForTypeAhead app;
+    QApplication::setActiveWindow(&app.window);
+    QVERIFY(QTest::qWaitForWindowActive(&app.window));
+    QSignalSpy killed(app.kill, &QAction::triggered);
+    auto* typeAhead = new TypeAhead(&app.window);
+    // Typed at once: letters the table would search by (and a notebook in command mode would
+    // take for A and B), Return, Backspace and Delete.
+    QTest::keyClicks(QApplication::focusWidget(), "ab = 12");
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Backspace);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Delete);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    QTest::keyClicks(QApplication::focusWidget(), "ab");
+    QCOMPARE(typeAhead->keptCount(), 12);
+    QCOMPARE(killed.count(), 0);                  // Delete was kept, not a shortcut
+    QCOMPARE(app.table->currentIndex().row(), 0); // no row jumped to
+    QCOMPARE(QApplication::focusWidget(), app.table);
+    // The notebook opens (the controller's way): edit mode in its first cell, then the keys.
+    QApplication::setActiveWindow(m_page);
+    QVERIFY(QTest::qWaitForWindowActive(m_page));
+    list()->enterEditMode();
+    QTRY_VERIFY(editor(0)->hasFocus());
+    typeAhead->replayInto(editor(0));
+    QVERIFY(!typeAhead->isKeeping());
+    QCOMPARE(m_page->document()->cellCount(), 1); // no key taken as a command
+    QCOMPARE(editor(0)->toPlainText(), QString("ab = 1\nab"));
+    QCOMPARE(list()->mode(), Mode::Edit);
+    // From now on the keys go where they point again.
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_X);
+    QCOMPARE(editor(0)->toPlainText(), QString("ab = 1\nabx"));
+    delete typeAhead;
+}
+
+void TestNotebookKeys::typeAheadEndsWithAClick()
+{
+    KeysWindowForTypeAhead app;
+    QApplication::setActiveWindow(&app.window);
+    QVERIFY(QTest::qWaitForWindowActive(&app.window));
+    TypeAhead typeAhead(&app.window);
+    QTest::keyClicks(QApplication::focusWidget(), "x");
+    QCOMPARE(typeAhead.keptCount(), 1);
+    // A click into the search box: the user has moved on, what follows is the search's.
+    QTest::mouseClick(app.search, Qt::LeftButton);
+    QVERIFY(!typeAhead.isKeeping());
+    app.search->setFocus();
+    QTest::keyClicks(app.search, "lyon");
+    QCOMPARE(app.search->text(), QString("lyon"));
+    QCOMPARE(typeAhead.keptCount(), 1);
+    // A shortcut (Ctrl+…) also ends it, and reaches its action.
+    TypeAhead second(&app.window);
+    QTest::keyClick(app.search, Qt::Key_A, Qt::ControlModifier);
+    QVERIFY(!second.isKeeping());
+    QCOMPARE(second.keptCount(), 0);
 }
 
 QTEST_MAIN(TestNotebookKeys)

@@ -1,8 +1,10 @@
 // Output rendering of the notebook UI: ANSI colours, images (PNG, SVG) at the right size, HTML
-// tables, markdown, JSON, tracebacks, streams, and huge streams cut to head and tail.
+// tables as JupyterLab draws them (light and dark), markdown, JSON, tracebacks, streams, and huge
+// streams cut to head and tail.
 #include "notebook/ansihtml.h"
 #include "notebook/cell.h"
 #include "notebook/headtailbuffer.h"
+#include "notebook/htmltables.h"
 #include "notebook/tablemodel.h"
 #include "ui/notebook/erroroutputview.h"
 #include "ui/notebook/imageoutputview.h"
@@ -12,6 +14,8 @@
 #include "ui/notebook/richtextview.h"
 #include "ui/notebook/streamoutputview.h"
 #include "ui/notebook/tableoutputview.h"
+#include "ui/theme/apptheme.h"
+#include "ui/theme/themecolors.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -78,6 +82,9 @@ private slots:
     void otherImageFormats();
     void brokenImageFallsBack();
     void htmlTable();
+    void htmlTableFromIPython();
+    void htmlTableMarks_data();
+    void htmlTableMarks();
     void tableMimeShowsTheDataView();
     void htmlWithScriptsFallsBack();
     void markdown();
@@ -171,7 +178,12 @@ void TestNotebookOutputs::pngSize()
                      : image.scaled(width + 200, 100000, Qt::KeepAspectRatio));
     host.resize(width, 2000);
     QTRY_COMPARE(view->imageView()->shownSize(), shown);
-    QCOMPARE(view->imageView()->pixmap().size(), shown);
+    // Drawn at the shown size with every device pixel the screen has for it (HiDPI: more
+    // than the logical size, up to the image's own).
+    const QPixmap drawn = view->imageView()->pixmap();
+    QCOMPARE(drawn.deviceIndependentSize().toSize(), shown);
+    const qreal dpr = view->imageView()->devicePixelRatioF();
+    QCOMPARE(drawn.width(), std::min(image.width(), int(std::lround(shown.width() * dpr))));
     QCOMPARE(view->plainText(), QString("<Figure size 640x480 with 1 Axes>"));
 }
 
@@ -220,9 +232,22 @@ void TestNotebookOutputs::brokenImageFallsBack()
     QCOMPARE(view.plainText(), QString("fallback"));
 }
 
+QColor htmlCellBackground(QTextTable* table, int row, int column)
+{
+    const QBrush brush = table->cellAt(row, column).format().background();
+    return brush.style() == Qt::NoBrush ? QColor() : brush.color();
+}
+
+bool htmlCellRightAligned(QTextTable* table, int row, int column)
+{
+    return table->cellAt(row, column).firstCursorPosition().blockFormat().alignment() &
+           Qt::AlignRight;
+}
+
 void TestNotebookOutputs::htmlTable()
 {
-    // What pandas sends for pd.DataFrame({"x": [1, 2, 3]}).
+    // What pandas' to_html writes for pd.DataFrame({"x": [1, 2, 3]}) (a DataFrame's own output
+    // goes to the table view; this is HTML that only has the HTML).
     const QString html =
         "<div>\n<style scoped>\n    .dataframe tbody tr th:only-of-type {\n"
         "        vertical-align: middle;\n    }\n</style>\n"
@@ -242,17 +267,98 @@ void TestNotebookOutputs::htmlTable()
     QCOMPARE(table->columns(), 2);
     QCOMPARE(table->cellAt(3, 1).firstCursorPosition().block().text(), QString("3"));
     QVERIFY(!view.plainText().contains("vertical-align")); // the style sheet is not shown as text
-    // Looks like a table: collapsed borders, padded cells, numbers on the right, words not.
+    // As JupyterLab draws it: no grid (pandas' border="1" dropped), padded cells, a rule under
+    // the header, every second body row tinted, numbers and their column's header on the right.
     QVERIFY(table->format().borderCollapse());
+    QCOMPARE(table->format().border(), 0.0);
+    const QTextTableCellFormat head = table->cellAt(0, 1).format().toTableCellFormat();
+    QCOMPARE(head.bottomBorder(), 1.0);
+    QCOMPARE(head.bottomBorderStyle(), QTextFrameFormat::BorderStyle_Solid);
+    QCOMPARE(table->cellAt(1, 1).format().toTableCellFormat().bottomBorder(), 0.0);
     QCOMPARE(table->cellAt(3, 1).format().toTableCellFormat().leftPadding(), 8.0);
-    QVERIFY(table->cellAt(3, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
-    RichOutputView words(
-        rich("text/html", "<table><tr><td>Lyon</td><td>-1,234.5</td><td>1e-3</td></tr></table>"));
-    QTextTable* t = firstTable(words.textView()->document());
+    QCOMPARE(table->cellAt(3, 1).format().toTableCellFormat().topPadding(), 4.0);
+    QVERIFY(!htmlCellBackground(table, 1, 1).isValid());
+    QCOMPARE(htmlCellBackground(table, 2, 1), lizard::ui::ThemeColors::light().tableStripe);
+    QVERIFY(!htmlCellBackground(table, 3, 1).isValid());
+    QVERIFY(htmlCellRightAligned(table, 3, 1));
+    QVERIFY(htmlCellRightAligned(table, 0, 1)); // "x": a column of numbers
+}
+
+void TestNotebookOutputs::htmlTableFromIPython()
+{
+    // IPython.display.HTML with a table of its own: no <thead>, a first row of <th>.
+    RichOutputView view(rich("text/html",
+                             "<table><tr><th>City</th><th>Population</th><th>Note</th></tr>"
+                             "<tr><td>Lyon</td><td>516,092</td><td>1e-3</td></tr>"
+                             "<tr><td>Paris</td><td>2,161,000</td><td>capital</td></tr>"
+                             "<tr><td>Nice</td><td>342,669</td><td></td></tr></table>"));
+    QTextTable* t = firstTable(view.textView()->document());
     QVERIFY(t);
-    QVERIFY(!(t->cellAt(0, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight));
-    QVERIFY(t->cellAt(0, 1).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
-    QVERIFY(t->cellAt(0, 2).firstCursorPosition().blockFormat().alignment() & Qt::AlignRight);
+    QCOMPARE(t->cellAt(0, 0).format().toTableCellFormat().bottomBorder(), 1.0);
+    QCOMPARE(t->cellAt(0, 0).format().toTableCellFormat().leftPadding(), 8.0);
+    QVERIFY(!(htmlCellRightAligned(t, 1, 0))); // words on the left
+    QVERIFY(htmlCellRightAligned(t, 1, 1));    // numbers on the right
+    QVERIFY(htmlCellRightAligned(t, 0, 1));    // and their column's header
+    QVERIFY(htmlCellRightAligned(t, 1, 2));    // a number among words
+    QVERIFY(!htmlCellRightAligned(t, 0, 2));   // in a column that is not one of numbers
+    // A header over words on their side (a <th> is centred otherwise).
+    QVERIFY(t->cellAt(0, 0).firstCursorPosition().blockFormat().alignment() & Qt::AlignLeft);
+    QVERIFY(!htmlCellBackground(t, 1, 0).isValid());
+    QVERIFY(htmlCellBackground(t, 2, 0).isValid());
+    QVERIFY(!htmlCellBackground(t, 3, 0).isValid());
+    // The dark scheme: the same table, the dark stripe and a light text colour.
+    lizard::ui::AppTheme::instance()->setChoice(lizard::ui::AppTheme::Choice::Dark);
+    t = firstTable(view.textView()->document());
+    QVERIFY(t);
+    QCOMPARE(htmlCellBackground(t, 2, 0), lizard::ui::ThemeColors::dark().tableStripe);
+    QCOMPARE(t->cellAt(0, 0).format().toTableCellFormat().bottomBorderBrush().color(),
+             lizard::ui::ThemeColors::dark().tableHeadRule);
+    QTRY_VERIFY(view.textView()->palette().color(QPalette::Text).lightness() > 180);
+    lizard::ui::AppTheme::instance()->setChoice(lizard::ui::AppTheme::Choice::Light);
+    t = firstTable(view.textView()->document());
+    QCOMPARE(htmlCellBackground(t, 2, 0), lizard::ui::ThemeColors::light().tableStripe);
+}
+
+void TestNotebookOutputs::htmlTableMarks_data()
+{
+    QTest::addColumn<QString>("html");
+    QTest::addColumn<QString>("marked");
+    QTest::newRow("no table") << "<p>1</p>"
+                              << "<p>1</p>";
+    QTest::newRow("own class and alignment kept")
+        << "<table><tr class=a><td>x</td></tr><tr class=\"b c\"><td align=left>2</td></tr>"
+           "</table>"
+        << "<table><tr class=a><td>x</td></tr><tr class=\"b c lz-even\"><td align=left>2</td>"
+           "</tr></table>";
+    QTest::newRow("style alignment kept")
+        << "<table><tr><td style=\"text-align:center\">2</td></tr></table>"
+        << "<table><tr><td style=\"text-align:center\">2</td></tr></table>";
+    QTest::newRow("thead and a spanning header")
+        << "<table border=1><thead><tr><th colspan=2>ab</th></tr></thead>"
+           "<tbody><tr><td>1</td><td>2</td></tr></tbody></table>"
+        << "<table><thead><tr><th colspan=2 class=\"lz-head\" align=\"left\">ab</th></tr></thead>"
+           "<tbody><tr><td align=\"right\">1</td><td align=\"right\">2</td></tr></tbody></table>";
+    QTest::newRow("nested table marked on its own")
+        << "<table><tr><th>h</th></tr><tr><td><table><tr><td>1</td></tr><tr><td>2</td></tr>"
+           "</table></td></tr></table>"
+        << "<table><tr><th class=\"lz-head\" align=\"left\">h</th></tr><tr><td><table><tr><td "
+           "align=\"right\">1</td></tr><tr class=\"lz-even\"><td align=\"right\">2</td></tr>"
+           "</table></td></tr></table>";
+    QTest::newRow("only headers: no header row")
+        << "<table><tr><th>a</th></tr><tr><th>b</th></tr></table>"
+        << "<table><tr><th align=\"left\">a</th></tr><tr class=\"lz-even\"><th "
+           "align=\"left\">b</th></tr></table>";
+    QTest::newRow("negative, percent, NaN, unclosed cells")
+        << "<table><tr><td>-1,234.5<td>12%<td>NaN<td>n/a</table>"
+        << "<table><tr><td align=\"right\">-1,234.5<td align=\"right\">12%<td "
+           "align=\"right\">NaN<td>n/a</table>";
+}
+
+void TestNotebookOutputs::htmlTableMarks()
+{
+    QFETCH(QString, html);
+    QFETCH(QString, marked);
+    QCOMPARE(lizard::notebook::styleHtmlTables(html), marked);
 }
 
 void TestNotebookOutputs::tableMimeShowsTheDataView()

@@ -4,6 +4,7 @@
 #include "models/desktop/screenaddress.h"
 #include "models/desktop/screensizes.h"
 #include "ui/ports/previewengine.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,24 +34,29 @@ ScreenPanel::ScreenPanel(QWidget* parent)
 {
     setObjectName(QStringLiteral("screenPanel"));
     auto* bar = new QToolBar;
-    m_start = bar->addAction(QStringLiteral("Start"));
+    m_start = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-start")),
+                             QStringLiteral("Start"));
     m_start->setToolTip(QStringLiteral("Start the sandbox's desktop at the size beside"));
     for (const QSize& s : models::screenSizes())
         m_size->addItem(screenSizeText(s), s);
     m_size->setToolTip(QStringLiteral("The screen's size when the desktop starts"));
     m_size->setObjectName(QStringLiteral("screenSize"));
     bar->addWidget(m_size);
-    m_stop = bar->addAction(QStringLiteral("Stop"));
+    m_stop = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-stop")),
+                            QStringLiteral("Stop"));
     m_stop->setToolTip(QStringLiteral("Stop the desktop and the programs on it"));
     bar->addSeparator();
-    m_control = bar->addAction(QStringLiteral("Take control"));
+    m_control = bar->addAction(IconTheme::icon(QStringLiteral("input-mouse")),
+                               QStringLiteral("Take control"));
     m_control->setCheckable(true);
     m_control->setToolTip(
         QStringLiteral("Send your mouse and keyboard to the sandbox; off, you only watch"));
     bar->addSeparator();
-    m_screenshot = bar->addAction(QStringLiteral("Screenshot…"));
+    m_screenshot = bar->addAction(IconTheme::icon(QStringLiteral("lizard-screenshot")),
+                                  QStringLiteral("Screenshot…"));
     m_screenshot->setToolTip(QStringLiteral("Save the screen as a PNG at the desktop's own size"));
-    m_openExternal = bar->addAction(QStringLiteral("Open in browser"));
+    m_openExternal = bar->addAction(IconTheme::icon(QStringLiteral("internet-web-browser")),
+                                    QStringLiteral("Open in browser"));
     m_openExternal->setToolTip(QStringLiteral(
         "Open the shown stream in the default browser (the link carries its credentials)"));
 

@@ -10,6 +10,7 @@
 #include "ui/documenttabs.h"
 #include "ui/files/fileiconproxy.h"
 #include "ui/files/transfersview.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -17,6 +18,7 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QHash>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,6 +48,25 @@ QStringList localPathsOf(const QMimeData* mime)
         if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
             paths.append(url.toLocalFile());
     return paths;
+}
+
+// Each action's icon (ui/theme/icontheme.h), by the action's name.
+QString iconOf(const QString& action)
+{
+    static const QHash<QString, QString> icons{
+        {QStringLiteral("filesUp"), QStringLiteral("go-up")},
+        {QStringLiteral("filesRefresh"), QStringLiteral("view-refresh")},
+        {QStringLiteral("filesOpen"), QStringLiteral("document-open")},
+        {QStringLiteral("filesUpload"), QStringLiteral("lizard-upload")},
+        {QStringLiteral("filesUploadFolder"), QStringLiteral("lizard-upload-folder")},
+        {QStringLiteral("filesDownload"), QStringLiteral("lizard-download")},
+        {QStringLiteral("filesNewFolder"), QStringLiteral("folder-new")},
+        {QStringLiteral("filesRename"), QStringLiteral("edit-rename")},
+        {QStringLiteral("filesMove"), QStringLiteral("lizard-move")},
+        {QStringLiteral("filesDelete"), QStringLiteral("edit-delete")},
+        {QStringLiteral("filesCopyPath"), QStringLiteral("edit-copy")},
+        {QStringLiteral("filesOpenTerminal"), QStringLiteral("utilities-terminal")}};
+    return icons.value(action);
 }
 } // namespace
 
@@ -115,6 +136,7 @@ void FilesPanel::buildActions()
     const auto make = [this](const QString& text, const QString& name, auto slot) {
         auto* a = new QAction(text, this);
         a->setObjectName(name);
+        a->setIcon(IconTheme::icon(iconOf(name)));
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
         return a;

@@ -57,12 +57,25 @@ void ImageOutputView::rescale()
     // Before it is shown the widget has no real width yet: natural size until then.
     const int available = isVisible() ? width() : m_image.width();
     const QSize size = fitted(available);
-    if (size == m_shown || size.isEmpty())
+    const qreal dpr = devicePixelRatioF();
+    if ((size == m_shown && dpr == m_shownRatio) || size.isEmpty())
         return;
     m_shown = size;
-    setPixmap(size == m_image.size() ? QPixmap::fromImage(m_image)
-                                     : QPixmap::fromImage(m_image.scaled(
-                                           size, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    m_shownRatio = dpr;
+    // On a HiDPI screen (scale 1.5, 2) the shown size has more device pixels than it says: a
+    // narrowed image keeps as many of its own pixels as the screen can show, rather than being
+    // scaled down to the logical size and blown up again (blurred).
+    const QSize device(int(std::lround(size.width() * dpr)), int(std::lround(size.height() * dpr)));
+    QPixmap pixmap;
+    if (device.width() >= m_image.width()) {
+        pixmap = QPixmap::fromImage(m_image);
+        pixmap.setDevicePixelRatio(double(m_image.width()) / size.width());
+    } else {
+        pixmap = QPixmap::fromImage(
+            m_image.scaled(device, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+        pixmap.setDevicePixelRatio(dpr);
+    }
+    setPixmap(pixmap);
     setFixedHeight(size.height());
 }
 

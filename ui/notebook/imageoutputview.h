@@ -35,6 +35,7 @@ private:
 
     QImage m_image;
     QSize m_shown;
+    qreal m_shownRatio = 0; // the screen's device pixel ratio it was drawn for
 };
 
 } // namespace lizard::ui::notebook

@@ -8,11 +8,14 @@
 #include "notebook/notebooklauncher.h"
 #include "ui/documenttabs.h"
 #include "ui/notebook/celllistwidget.h"
+#include "ui/notebook/cellwidget.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/sandboxswitcher.h"
+#include "ui/notebook/typeahead.h"
 #include "ui/progressstrip.h"
 #include "ui/sandboxpanel.h"
+#include "ui/theme/icontheme.h"
 #include "ui/workbench.h"
 
 #include <QAction>
@@ -21,7 +24,6 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QStyle>
 #include <QToolBar>
 
 namespace lizard::ui::notebook {
@@ -38,13 +40,13 @@ NotebookController::NotebookController(Workbench* window, RecoveryStore store, Q
       m_switcher(new SandboxSwitcher(window, this))
 {
     m_newNotebook->setObjectName(QStringLiteral("newNotebook"));
-    m_newNotebook->setIcon(
-        window->window()->style()->standardIcon(QStyle::SP_FileDialogContentsView));
+    m_newNotebook->setIcon(IconTheme::icon(QStringLiteral("lizard-notebook-new")));
     m_newNotebook->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+N")));
     m_newNotebook->setToolTip(
         QStringLiteral("A fresh Python sandbox in this project with a notebook on it"));
     connect(m_newNotebook, &QAction::triggered, this, &NotebookController::newNotebook);
     window->setNewNotebookAction(m_newNotebook);
+    m_openNotebook->setIcon(IconTheme::icon(QStringLiteral("lizard-notebook")));
     m_openNotebook->setToolTip(QStringLiteral("A new notebook running in the selected sandbox"));
     connect(m_openNotebook, &QAction::triggered, this,
             [this] { openNotebook(m_window->currentSandboxId()); });
@@ -54,73 +56,86 @@ NotebookController::NotebookController(Workbench* window, RecoveryStore store, Q
     window->addMenu(menu);
     menu->addAction(m_newNotebook);
     menu->addAction(m_openNotebook);
-    menu->addAction(QStringLiteral("&Open…"), this, &NotebookController::openFileInteractive);
+    menu->addAction(IconTheme::icon(QStringLiteral("document-open")), QStringLiteral("&Open…"),
+                    this, &NotebookController::openFileInteractive);
     menu->addSeparator();
-    QAction* save = menu->addAction(QStringLiteral("&Save  (Ctrl+S)"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->saveInteractive();
-    });
-    QAction* saveAs = menu->addAction(QStringLiteral("Save &as…  (Ctrl+Shift+S)"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->saveAsInteractive();
-    });
-    QMenu* exportMenu = menu->addMenu(QStringLiteral("&Export"));
+    QAction* save = menu->addAction(IconTheme::icon(QStringLiteral("document-save")),
+                                    QStringLiteral("&Save  (Ctrl+S)"), this, [this] {
+                                        if (NotebookPage* page = currentPage())
+                                            page->saveInteractive();
+                                    });
+    QAction* saveAs = menu->addAction(IconTheme::icon(QStringLiteral("document-save-as")),
+                                      QStringLiteral("Save &as…  (Ctrl+Shift+S)"), this, [this] {
+                                          if (NotebookPage* page = currentPage())
+                                              page->saveAsInteractive();
+                                      });
+    QMenu* exportMenu = menu->addMenu(IconTheme::icon(QStringLiteral("document-export")),
+                                      QStringLiteral("&Export"));
     exportMenu->setObjectName(QStringLiteral("menuExport"));
     exportMenu
-        ->addAction(QStringLiteral("&HTML…"), this,
+        ->addAction(IconTheme::icon(QStringLiteral("text-html")), QStringLiteral("&HTML…"), this,
                     [this] {
                         if (NotebookPage* page = currentPage())
                             page->navigator()->exportInteractive(ExportFormat::Html);
                     })
         ->setObjectName(QStringLiteral("exportHtml"));
     exportMenu
-        ->addAction(QStringLiteral("&Python script…"), this,
+        ->addAction(IconTheme::icon(QStringLiteral("text-x-python")),
+                    QStringLiteral("&Python script…"), this,
                     [this] {
                         if (NotebookPage* page = currentPage())
                             page->navigator()->exportInteractive(ExportFormat::PythonScript);
                     })
         ->setObjectName(QStringLiteral("exportPython"));
     menu->addSeparator();
-    QAction* fork = menu->addAction(QStringLiteral("&Fork notebook"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            forkNotebook(page);
-    });
-    QAction* attach = menu->addAction(QStringLiteral("Attach to &sandbox…"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->attachAction()->trigger();
-    });
+    QAction* fork = menu->addAction(IconTheme::icon(QStringLiteral("lizard-fork")),
+                                    QStringLiteral("&Fork notebook"), this, [this] {
+                                        if (NotebookPage* page = currentPage())
+                                            forkNotebook(page);
+                                    });
+    QAction* attach = menu->addAction(IconTheme::icon(QStringLiteral("insert-link")),
+                                      QStringLiteral("Attach to &sandbox…"), this, [this] {
+                                          if (NotebookPage* page = currentPage())
+                                              page->attachAction()->trigger();
+                                      });
     attach->setObjectName(QStringLiteral("menuAttachToSandbox"));
-    QAction* runOnNew = menu->addAction(QStringLiteral("Run on a &new sandbox"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->runOnNewAction()->trigger();
-    });
+    QAction* runOnNew = menu->addAction(IconTheme::icon(QStringLiteral("lizard-run-new")),
+                                        QStringLiteral("Run on a &new sandbox"), this, [this] {
+                                            if (NotebookPage* page = currentPage())
+                                                page->runOnNewAction()->trigger();
+                                        });
     runOnNew->setObjectName(QStringLiteral("menuRunOnNewSandbox"));
     menu->addSeparator();
     // The page's own action carries Ctrl+I (this tab only); this entry mirrors the current tab's.
     QAction* help =
-        menu->addAction(QStringLiteral("Show contextual &help  (Ctrl+I)"), this, [this](bool on) {
-            if (NotebookPage* page = currentPage())
-                page->helpAction()->setChecked(on);
-        });
+        menu->addAction(IconTheme::icon(QStringLiteral("help-contextual")),
+                        QStringLiteral("Show contextual &help  (Ctrl+I)"), this, [this](bool on) {
+                            if (NotebookPage* page = currentPage())
+                                page->helpAction()->setChecked(on);
+                        });
     help->setObjectName(QStringLiteral("menuContextualHelp"));
     help->setCheckable(true);
     QAction* variables =
-        menu->addAction(QStringLiteral("Show &variables  (Ctrl+Shift+V)"), this, [this](bool on) {
-            if (NotebookPage* page = currentPage())
-                page->variablesAction()->setChecked(on);
-        });
+        menu->addAction(IconTheme::icon(QStringLiteral("lizard-variables")),
+                        QStringLiteral("Show &variables  (Ctrl+Shift+V)"), this, [this](bool on) {
+                            if (NotebookPage* page = currentPage())
+                                page->variablesAction()->setChecked(on);
+                        });
     variables->setObjectName(QStringLiteral("menuVariables"));
     variables->setCheckable(true);
     // Like help: the page's actions carry the keys, these entries act on the current tab.
-    QAction* find = menu->addAction(QStringLiteral("&Find…  (Ctrl+F)"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->navigator()->findAction()->trigger();
-    });
-    QAction* replace = menu->addAction(QStringLiteral("&Replace…  (Ctrl+H)"), this, [this] {
-        if (NotebookPage* page = currentPage())
-            page->navigator()->replaceAction()->trigger();
-    });
-    QAction* toc = menu->addAction(QStringLiteral("&Table of contents  (Ctrl+Shift+K)"), this,
+    QAction* find = menu->addAction(IconTheme::icon(QStringLiteral("edit-find")),
+                                    QStringLiteral("&Find…  (Ctrl+F)"), this, [this] {
+                                        if (NotebookPage* page = currentPage())
+                                            page->navigator()->findAction()->trigger();
+                                    });
+    QAction* replace = menu->addAction(IconTheme::icon(QStringLiteral("edit-find-replace")),
+                                       QStringLiteral("&Replace…  (Ctrl+H)"), this, [this] {
+                                           if (NotebookPage* page = currentPage())
+                                               page->navigator()->replaceAction()->trigger();
+                                       });
+    QAction* toc = menu->addAction(IconTheme::icon(QStringLiteral("lizard-toc")),
+                                   QStringLiteral("&Table of contents  (Ctrl+Shift+K)"), this,
                                    [this](bool on) {
                                        if (NotebookPage* page = currentPage())
                                            page->navigator()->tocAction()->setChecked(on);
@@ -184,7 +199,8 @@ NotebookPage* NotebookController::addPage(NotebookPage* page)
     page->setSandboxModel(m_window->sandboxes());
     m_switcher->adopt(page);
     page->session()->enableRecovery(m_store);
-    QAction* fork = page->toolBar()->addAction(QStringLiteral("Fork notebook"));
+    QAction* fork = page->toolBar()->addAction(IconTheme::icon(QStringLiteral("lizard-fork")),
+                                               QStringLiteral("Fork notebook"));
     fork->setObjectName(QStringLiteral("forkNotebook"));
     fork->setToolTip(
         QStringLiteral("Fork this notebook's sandbox and open a copy of the notebook on the fork, "
@@ -238,8 +254,20 @@ NotebookPage* NotebookController::openNotebook(const QString& sandboxId)
         return nullptr;
     }
     NotebookPage* page = addPage(createPage(m_window->api(), sandboxId));
-    page->cells()->setFocus();
+    readyForTyping(page);
     return page;
+}
+
+void NotebookController::readyForTyping(NotebookPage* page)
+{
+    CellListWidget* cells = page->cells();
+    cells->setFocus();
+    if (cells->count() > 0) {
+        cells->setCurrentIndex(0);
+        cells->enterEditMode();
+    }
+    if (NotebookKernel* kernel = page->session()->kernel())
+        kernel->startKernel();
 }
 
 NotebookLauncher* NotebookController::launcher() const
@@ -260,6 +288,8 @@ void NotebookController::newNotebook()
         return;
     }
     m_launcher = new NotebookLauncher(m_window->api(), projectId, m_newNotebookMinutes, this);
+    // From the click on, what is typed is for the notebook's first cell (TypeAhead).
+    m_typeAhead = new TypeAhead(m_window->window(), m_launcher);
     auto* strip = new ProgressStrip;
     m_window->addStrip(strip);
     connect(m_launcher, &QObject::destroyed, strip, &QObject::deleteLater);
@@ -286,11 +316,10 @@ void NotebookController::newNotebook()
                 }
             });
     connect(m_launcher, &NotebookLauncher::ready, this, [this](const QString& sandboxId) {
-        NotebookPage* page = openNotebook(sandboxId);
-        // A new notebook is for typing into: the caret in its first cell, as JupyterLab does,
-        // so that the first line typed lands there rather than running command-mode keys.
-        if (page)
-            page->cells()->enterEditMode();
+        NotebookPage* page = openNotebook(sandboxId); // the caret in its first cell
+        if (page && m_typeAhead && page->cells()->currentWidget())
+            m_typeAhead->replayInto(page->cells()->currentWidget()->editor());
+        delete m_typeAhead;
         if (auto* kernel =
                 page ? qobject_cast<ClientNotebookKernel*>(page->session()->kernel()) : nullptr) {
             if (client::CodeInterpreter* interpreter = kernel->interpreter())
@@ -305,11 +334,13 @@ void NotebookController::newNotebook()
     };
     connect(m_launcher, &NotebookLauncher::failed, this,
             [this, refreshTable](const QString& message) {
+                delete m_typeAhead; // what was typed goes nowhere: there is no notebook
                 refreshTable();
                 m_window->showProblem(message);
                 emit newNotebookFailed(message);
             });
     connect(m_launcher, &NotebookLauncher::cancelled, this, [this, refreshTable] {
+        delete m_typeAhead;
         refreshTable();
         m_window->showInfo(QStringLiteral("New notebook cancelled"));
     });
@@ -332,7 +363,9 @@ NotebookPage* NotebookController::openFile(const QString& path, const QString& s
         delete page;
         return nullptr;
     }
-    return addPage(page);
+    addPage(page);
+    readyForTyping(page);
+    return page;
 }
 
 QString NotebookController::chooseSandbox(const QString& why)

@@ -26,6 +26,7 @@ namespace lizard::ui::notebook {
 
 class NotebookPage;
 class SandboxSwitcher;
+class TypeAhead;
 
 class NotebookController : public QObject
 {
@@ -74,6 +75,10 @@ signals:
 
 private:
     NotebookPage* addPage(NotebookPage* page);
+    // What a notebook does as it opens, as in JupyterLab: the caret in its first cell (edit
+    // mode: what is typed goes there, never to command-mode keys) and its kernel starting, so
+    // that the first run answers at once.
+    void readyForTyping(NotebookPage* page);
     // A copy of `source` bound to its fork, unsaved, titled as a branch, on the same context.
     NotebookPage* openBranch(NotebookPage* source, const QString& forkId);
     QString chooseSandbox(const QString& why);
@@ -85,6 +90,7 @@ private:
     QAction* m_newNotebook;
     int m_newNotebookMinutes = 60;
     QPointer<lizard::notebook::NotebookLauncher> m_launcher;
+    QPointer<TypeAhead> m_typeAhead; // the keys typed while New notebook runs
     SandboxSwitcher* m_switcher;
     bool m_connected = false; // the pages have an interpreter of a connection
     bool m_offeredRecovery = false;

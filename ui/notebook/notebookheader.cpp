@@ -10,7 +10,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QTextDocumentFragment>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -21,12 +23,24 @@ using lizard::notebook::SandboxWatch;
 
 namespace {
 constexpr int kAmberMs = 60000;
+
+QString languageLabel(const QString& language)
+{
+    if (language.isEmpty() || language == u"python")
+        return QStringLiteral("Python");
+    if (language == u"javascript")
+        return QStringLiteral("JavaScript");
+    if (language == u"bash")
+        return QStringLiteral("Bash");
+    return language;
 }
+} // namespace
 
 NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
     : QWidget(parent), m_sandboxId(sandboxId), m_context(new QLabel), m_kernel(new QLabel),
-      m_timeLeft(new QLabel), m_keptAlive(new QLabel), m_notice(new QLabel),
-      m_sandboxButton(new QToolButton), m_banner(new QFrame), m_bannerText(new QLabel),
+      m_kernelProgress(new QProgressBar), m_timeLeft(new QLabel), m_keptAlive(new QLabel),
+      m_notice(new QLabel), m_sandboxButton(new QToolButton), m_banner(new QFrame),
+      m_bannerText(new QLabel),
       m_attachButton(new QPushButton(QStringLiteral("Attach to sandbox…"))),
       m_runOnNewButton(new QPushButton(QStringLiteral("Run on a new sandbox"))),
       m_runAllBox(new QCheckBox(QStringLiteral("then Run all")))
@@ -50,11 +64,18 @@ NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
     row->addWidget(m_context);
     row->addWidget(m_notice, 1);
     row->addStretch(); // takes the room while no notice shows: the state stays at the right
+    row->addWidget(m_kernelProgress);
     row->addWidget(m_kernel);
     row->addWidget(m_timeLeft);
     row->addWidget(m_keptAlive);
     row->addWidget(m_sandboxButton);
     m_kernel->setObjectName(QStringLiteral("kernelState"));
+    // Moving, without a percentage: a kernel's start says nothing of how far it is.
+    m_kernelProgress->setObjectName(QStringLiteral("kernelProgress"));
+    m_kernelProgress->setRange(0, 0);
+    m_kernelProgress->setTextVisible(false);
+    m_kernelProgress->setFixedSize(56, 8);
+    m_kernelProgress->hide();
     m_timeLeft->setObjectName(QStringLiteral("timeLeft"));
 
     m_banner->setObjectName(QStringLiteral("sandboxEndedBanner"));
@@ -100,16 +121,45 @@ void NotebookHeader::setContext(const QString& label, const QString& language)
     if (!NotebookKernel::keepsState(language))
         text += QStringLiteral(" · no state is kept between runs");
     m_context->setText(text);
+    showKernelState();
 }
 
 void NotebookHeader::setKernelState(const QString& state)
 {
+    m_kernelState = state;
+    showKernelState();
+}
+
+void NotebookHeader::showKernelState()
+{
     static const QHash<QString, QString> colours = {
         {"idle", "#2e7d32"}, {"busy", "#ef6c00"}, {"dead", "#c62828"}, {"starting", "#1565c0"}};
+    const QString& state = m_kernelState;
     const QString colour = colours.value(state, QStringLiteral("#777"));
+    const QString language = languageLabel(m_language);
+    const bool stateful = m_language.isEmpty() || NotebookKernel::keepsState(m_language);
+    QString text, tip;
+    if (state == u"starting") {
+        text = QStringLiteral("starting %1…").arg(language);
+        tip = QStringLiteral("The sandbox is starting the %1 kernel; a cell run meanwhile "
+                             "starts once it is up")
+                  .arg(language);
+    } else if (state == u"unknown" && !stateful) {
+        text = QStringLiteral("no kernel");
+        tip = QStringLiteral("%1 runs each cell in a new process").arg(language);
+    } else if (state == u"unknown") {
+        text = QStringLiteral("kernel not started");
+        tip = QStringLiteral("The first run starts the %1 kernel").arg(language);
+    } else {
+        text = QStringLiteral("kernel %1").arg(state);
+        tip = state == u"dead" ? QStringLiteral("The kernel died; the next run starts a fresh one")
+                               : QStringLiteral("The %1 kernel is %2").arg(language, state);
+    }
     m_kernel->setText(
-        QStringLiteral("<span style=\"color:%1\">●</span> kernel %2").arg(colour, state));
+        QStringLiteral("<span style=\"color:%1\">●</span> %2").arg(colour, text.toHtmlEscaped()));
+    m_kernel->setToolTip(tip);
     m_kernel->setProperty("state", state);
+    m_kernelProgress->setVisible(state == u"starting");
 }
 
 void NotebookHeader::setWatch(SandboxWatch* watch)
@@ -209,6 +259,14 @@ QString NotebookHeader::contextText() const
 QString NotebookHeader::kernelText() const
 {
     return m_kernel->property("state").toString();
+}
+QString NotebookHeader::kernelLabelText() const
+{
+    return QTextDocumentFragment::fromHtml(m_kernel->text()).toPlainText();
+}
+bool NotebookHeader::kernelProgressShown() const
+{
+    return !m_kernelProgress->isHidden();
 }
 QString NotebookHeader::timeLeftText() const
 {

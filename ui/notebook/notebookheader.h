@@ -13,6 +13,7 @@ class QAction;
 class QCheckBox;
 class QFrame;
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QToolButton;
 
@@ -30,14 +31,17 @@ public:
 
     void setSandboxId(const QString& sandboxId);
     void setContext(const QString& label, const QString& language);
-    void setKernelState(const QString& state); // idle, busy, dead, starting, unknown
+    // idle, busy, dead, starting ("starting Python…" with a busy bar), unknown (not started).
+    void setKernelState(const QString& state);
     void setWatch(lizard::notebook::SandboxWatch* watch);
     // The page's actions: shown in the Sandbox menu and, once the sandbox has ended, on the banner.
     void setSandboxActions(QAction* attach, QAction* runOnNew, QAction* thenRunAll);
     void setNotice(const QString& text); // shown until the next one; empty hides it
 
     QString contextText() const;
-    QString kernelText() const;
+    QString kernelText() const;      // the state
+    QString kernelLabelText() const; // what the header says of it
+    bool kernelProgressShown() const;
     QString timeLeftText() const;
     QString keptAliveText() const;
     QString noticeText() const;
@@ -51,6 +55,7 @@ public:
 
 private:
     void updateSandbox();
+    void showKernelState();
     void updateTimeLeft();
 
     QString m_sandboxId;
@@ -58,7 +63,9 @@ private:
     QString m_language;
     QPointer<lizard::notebook::SandboxWatch> m_watch;
     QLabel* m_context;
+    QString m_kernelState;
     QLabel* m_kernel;
+    QProgressBar* m_kernelProgress;
     QLabel* m_timeLeft;
     QLabel* m_keptAlive;
     QLabel* m_notice;

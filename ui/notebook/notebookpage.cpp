@@ -10,6 +10,7 @@
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/variableexplorer.h"
+#include "ui/theme/icontheme.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -32,9 +33,11 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
       m_header(new NotebookHeader(sandboxId)), m_toolbar(new QToolBar),
       m_cells(new CellListWidget(m_session->document())),
       m_help(new HelpPanel(m_cells, runner, m_session->runQueue())),
-      m_helpAction(new QAction(QStringLiteral("Show contextual help"), this)),
+      m_helpAction(new QAction(IconTheme::icon(QStringLiteral("help-contextual")),
+                               QStringLiteral("Show contextual help"), this)),
       m_variables(new VariableExplorer(runner, m_session->runQueue())),
-      m_variablesAction(new QAction(QStringLiteral("Variables"), this))
+      m_variablesAction(new QAction(IconTheme::icon(QStringLiteral("lizard-variables")),
+                                    QStringLiteral("Variables"), this))
 {
     m_cells->setRunQueue(m_session->runQueue());
     m_cells->setRunner(runner);
@@ -112,21 +115,29 @@ NotebookPage::~NotebookPage() = default;
 
 void NotebookPage::buildToolBar()
 {
-    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    QAction* run = m_toolbar->addAction(QStringLiteral("▶ Run"), this, [this] {
-        m_cells->runCurrent(CellEditor::RunMode::Advance);
-    });
+    m_toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_toolbar->setIconSize(QSize(16, 16));
+    QAction* run = m_toolbar->addAction(
+        IconTheme::icon(QStringLiteral("media-playback-start")), QStringLiteral("Run"), this,
+        [this] { m_cells->runCurrent(CellEditor::RunMode::Advance); });
     run->setToolTip(QStringLiteral("Run the cell and select the next (Shift+Enter)"));
     run->setObjectName(QStringLiteral("runCell"));
-    m_toolbar->addAction(QStringLiteral("Run all"), m_cells, &CellListWidget::runAll)
+    m_toolbar
+        ->addAction(IconTheme::icon(QStringLiteral("lizard-run-all")), QStringLiteral("Run all"),
+                    m_cells, &CellListWidget::runAll)
         ->setObjectName("runAll");
-    m_toolbar->addAction(QStringLiteral("■ Interrupt"), m_session, &NotebookSession::interrupt)
+    m_toolbar
+        ->addAction(IconTheme::icon(QStringLiteral("media-playback-stop")),
+                    QStringLiteral("Interrupt"), m_session, &NotebookSession::interrupt)
         ->setObjectName("interrupt");
-    QAction* restart = m_toolbar->addAction(QStringLiteral("↻ Restart"), m_session,
-                                            &NotebookSession::restartKernel);
+    QAction* restart =
+        m_toolbar->addAction(IconTheme::icon(QStringLiteral("system-reboot")),
+                             QStringLiteral("Restart"), m_session, &NotebookSession::restartKernel);
     restart->setObjectName(QStringLiteral("restart"));
     restart->setEnabled(m_session->kernel());
-    m_toolbar->addAction(QStringLiteral("Clear outputs"), m_session, &NotebookSession::clearOutputs)
+    m_toolbar
+        ->addAction(IconTheme::icon(QStringLiteral("edit-clear")), QStringLiteral("Clear outputs"),
+                    m_session, &NotebookSession::clearOutputs)
         ->setObjectName("clear");
     if (NotebookKernel* kernel = m_session->kernel()) {
         m_toolbar->addSeparator();

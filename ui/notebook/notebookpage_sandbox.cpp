@@ -5,6 +5,7 @@
 #include "ui/notebook/contextselector.h"
 #include "ui/notebook/notebookheader.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 
@@ -14,18 +15,21 @@ void NotebookPage::setUpSandboxActions()
 {
     m_header->setWatch(m_session->sandboxWatch());
 
-    m_attachAction = new QAction(QStringLiteral("Attach to sandbox…"), this);
+    m_attachAction = new QAction(IconTheme::icon(QStringLiteral("insert-link")),
+                                 QStringLiteral("Attach to sandbox…"), this);
     m_attachAction->setObjectName(QStringLiteral("attachToSandbox"));
     m_attachAction->setToolTip(
         QStringLiteral("Run this notebook in another running sandbox of the project"));
     connect(m_attachAction, &QAction::triggered, this, &NotebookPage::attachRequested);
-    m_runOnNewAction = new QAction(QStringLiteral("Run on a new sandbox"), this);
+    m_runOnNewAction = new QAction(IconTheme::icon(QStringLiteral("lizard-run-new")),
+                                   QStringLiteral("Run on a new sandbox"), this);
     m_runOnNewAction->setObjectName(QStringLiteral("runOnNewSandbox"));
     m_runOnNewAction->setToolTip(QStringLiteral(
         "Create a sandbox from this notebook's template and size and run the notebook there"));
     connect(m_runOnNewAction, &QAction::triggered, this,
             [this] { emit runOnNewRequested(m_thenRunAll->isChecked()); });
-    m_thenRunAll = new QAction(QStringLiteral("then Run all"), this);
+    m_thenRunAll = new QAction(IconTheme::icon(QStringLiteral("lizard-run-all")),
+                               QStringLiteral("then Run all"), this);
     m_thenRunAll->setObjectName(QStringLiteral("thenRunAll"));
     m_thenRunAll->setCheckable(true);
     m_thenRunAll->setToolTip(

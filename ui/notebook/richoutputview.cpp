@@ -5,6 +5,8 @@
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/interactiveoutputview.h"
 #include "ui/notebook/richtextview.h"
+#include "ui/theme/apptheme.h"
+#include "ui/theme/themecolors.h"
 
 #include <QHash>
 #include <QPainter>
@@ -13,8 +15,8 @@
 
 namespace lizard::ui::notebook {
 
-using lizard::notebook::alignNumericCells;
 using lizard::notebook::htmlTableStyleSheet;
+using lizard::notebook::styleHtmlTables;
 
 using lizard::notebook::Output;
 using lizard::notebook::RichOutput;
@@ -87,6 +89,11 @@ RichOutputView::RichOutputView(const RichOutput& output, QWidget* parent) : Outp
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     show(output);
+    // HTML's tables take the colours of the scheme in use (the rest follows the palette).
+    connect(AppTheme::instance(), &AppTheme::changed, this, [this] {
+        if (m_text && !m_html.isEmpty())
+            showHtml();
+    });
 }
 
 bool RichOutputView::setOutput(const Output& output)
@@ -105,6 +112,7 @@ void RichOutputView::clear()
     delete m_text;
     m_image = nullptr;
     m_text = nullptr;
+    m_html.clear();
 }
 
 void RichOutputView::show(const RichOutput& output)
@@ -119,8 +127,8 @@ void RichOutputView::show(const RichOutput& output)
     }
     m_text = new RichTextView;
     if (m_mime == u"text/html") {
-        m_text->document()->setDefaultStyleSheet(htmlTableStyleSheet());
-        m_text->setHtml(alignNumericCells(output.text(m_mime)));
+        m_html = styleHtmlTables(output.text(m_mime));
+        showHtml();
     } else if (m_mime == u"text/markdown") {
         m_text->document()->setMarkdown(output.text(m_mime));
     } else if (m_mime.isEmpty()) {
@@ -132,6 +140,14 @@ void RichOutputView::show(const RichOutput& output)
         m_text->setPlainText(json ? prettyJson(output, m_mime) : output.text(m_mime));
     }
     layout()->addWidget(m_text);
+}
+
+void RichOutputView::showHtml()
+{
+    const ThemeColors& colours = ThemeColors::current();
+    m_text->document()->setDefaultStyleSheet(
+        htmlTableStyleSheet({colours.tableHeadRule.name(), colours.tableStripe.name()}));
+    m_text->setHtml(m_html);
 }
 
 QString RichOutputView::plainText() const

@@ -1,7 +1,8 @@
 #pragma once
 // A result or display (a MIME bundle), shown by its richest type this view can render:
-// image/png, image/svg+xml, text/html (pandas tables; HTML that needs scripts falls back to the
-// next type), text/markdown, application/json (pretty), text/latex as text, text/plain.
+// image/png, image/svg+xml, text/html (tables as JupyterLab draws them, in the colour scheme's
+// colours; HTML that needs scripts falls back to the next type), text/markdown, application/json
+// (pretty), text/latex as text, text/plain.
 
 #include "ui/notebook/outputview.h"
 
@@ -34,7 +35,9 @@ private:
     void show(const lizard::notebook::RichOutput& output);
     void clear();
     void openImage();
+    void showHtml(); // m_html with the table style of the colour scheme in use
 
+    QString m_html; // text/html as marked for the table style (empty for other types)
     QString m_mime;
     ImageOutputView* m_image = nullptr;
     RichTextView* m_text = nullptr;

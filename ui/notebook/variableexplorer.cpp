@@ -1,6 +1,7 @@
 #include "ui/notebook/variableexplorer.h"
 
 #include "notebook/tablemodel.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QHeaderView>
@@ -78,7 +79,8 @@ VariableExplorer::VariableExplorer(CodeRunner* runner, RunQueue* queue, QWidget*
     m_view->header()->setStretchLastSection(true);
     m_view->setToolTip(QStringLiteral(
         "Double-click a variable to see all of it (a DataFrame or Series opens as a table)"));
-    auto* openAction = new QAction(QStringLiteral("Open"), m_view);
+    auto* openAction = new QAction(IconTheme::icon(QStringLiteral("document-open")),
+                                   QStringLiteral("Open"), m_view);
     openAction->setObjectName(QStringLiteral("openVariable"));
     connect(openAction, &QAction::triggered, this, [this] { open(m_view->currentIndex()); });
     m_view->addAction(openAction);

@@ -5,6 +5,7 @@
 #include "models/previewaddress.h"
 #include "ui/documenttabs.h"
 #include "ui/ports/previewpage.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -29,21 +30,27 @@ PortsPanel::PortsPanel(DocumentTabs* documents, QWidget* parent)
 {
     setObjectName(QStringLiteral("portsPanel"));
     auto* bar = new QToolBar;
-    m_preview = bar->addAction(QStringLiteral("Preview"));
+    m_preview = bar->addAction(IconTheme::icon(QStringLiteral("lizard-preview")),
+                               QStringLiteral("Preview"));
     m_preview->setToolTip(
         QStringLiteral("Open the port in a tab of the app (exposes it if needed)"));
-    m_openExternal = bar->addAction(QStringLiteral("Open in browser"));
-    m_copyUrl = bar->addAction(QStringLiteral("Copy URL"));
+    m_openExternal = bar->addAction(IconTheme::icon(QStringLiteral("internet-web-browser")),
+                                    QStringLiteral("Open in browser"));
+    m_copyUrl =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-copy")), QStringLiteral("Copy URL"));
     const QString tokenNote =
         QStringLiteral(" (the link carries the access token; exposes the port if needed)");
     m_openExternal->setToolTip(QStringLiteral("Open the port in the default browser") + tokenNote);
     m_copyUrl->setToolTip(QStringLiteral("Copy the port's link") + tokenNote);
-    m_unexpose = bar->addAction(QStringLiteral("Unexpose"));
+    m_unexpose =
+        bar->addAction(IconTheme::icon(QStringLiteral("list-remove")), QStringLiteral("Unexpose"));
     m_unexpose->setToolTip(
         QStringLiteral("End access to the port: its link and token stop working"));
     bar->addSeparator();
-    m_expose = bar->addAction(QStringLiteral("Expose port…"));
-    m_refresh = bar->addAction(QStringLiteral("Refresh"));
+    m_expose =
+        bar->addAction(IconTheme::icon(QStringLiteral("list-add")), QStringLiteral("Expose port…"));
+    m_refresh =
+        bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
 
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -1,6 +1,7 @@
 #include "ui/ports/previewpage.h"
 
 #include "ui/ports/previewengine.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -8,7 +9,6 @@
 #include <QDesktopServices>
 #include <QLabel>
 #include <QLineEdit>
-#include <QStyle>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -20,17 +20,19 @@ PreviewPage::PreviewPage(const QString& sandboxId, const client::ExposedPort& ex
       m_addressField(new QLineEdit), m_problem(new QLabel)
 {
     setObjectName(QStringLiteral("previewPage"));
-    QStyle* s = style();
-    m_back = m_bar->addAction(s->standardIcon(QStyle::SP_ArrowBack), QStringLiteral("Back"));
+    m_back =
+        m_bar->addAction(IconTheme::icon(QStringLiteral("go-previous")), QStringLiteral("Back"));
     m_forward =
-        m_bar->addAction(s->standardIcon(QStyle::SP_ArrowForward), QStringLiteral("Forward"));
+        m_bar->addAction(IconTheme::icon(QStringLiteral("go-next")), QStringLiteral("Forward"));
     m_reload =
-        m_bar->addAction(s->standardIcon(QStyle::SP_BrowserReload), QStringLiteral("Reload"));
+        m_bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Reload"));
     m_addressField->setObjectName(QStringLiteral("previewAddress"));
     m_addressField->setClearButtonEnabled(true);
     m_bar->addWidget(m_addressField);
-    m_openExternal = m_bar->addAction(QStringLiteral("Open in browser"));
-    m_copy = m_bar->addAction(QStringLiteral("Copy URL"));
+    m_openExternal = m_bar->addAction(IconTheme::icon(QStringLiteral("internet-web-browser")),
+                                      QStringLiteral("Open in browser"));
+    m_copy =
+        m_bar->addAction(IconTheme::icon(QStringLiteral("edit-copy")), QStringLiteral("Copy URL"));
     const QString tokenNote =
         QStringLiteral(" (the link carries the access token, so it works in other programs)");
     m_openExternal->setToolTip(QStringLiteral("Open this page in the default browser") + tokenNote);

@@ -2,6 +2,7 @@
 
 #include "models/processtreemodel.h"
 #include "models/sizeformat.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QApplication>
@@ -27,15 +28,18 @@ ProcessesPanel::ProcessesPanel(QWidget* parent)
 {
     setObjectName(QStringLiteral("processesPanel"));
     auto* bar = new QToolBar;
-    m_terminate = bar->addAction(QStringLiteral("Terminate"));
+    m_terminate = bar->addAction(IconTheme::icon(QStringLiteral("process-stop")),
+                                 QStringLiteral("Terminate"));
     m_terminate->setToolTip(QStringLiteral("Ask the selected processes to end (SIGTERM)"));
-    m_kill = bar->addAction(QStringLiteral("Kill"));
+    m_kill = bar->addAction(IconTheme::icon(QStringLiteral("lizard-kill")), QStringLiteral("Kill"));
     m_kill->setToolTip(QStringLiteral("End the selected processes at once (SIGKILL)"));
-    m_killTree = bar->addAction(QStringLiteral("Kill with children"));
+    m_killTree = bar->addAction(IconTheme::icon(QStringLiteral("lizard-kill-tree")),
+                                QStringLiteral("Kill with children"));
     m_killTree->setToolTip(
         QStringLiteral("End the selected processes and everything they started (SIGKILL)"));
     bar->addSeparator();
-    m_refresh = bar->addAction(QStringLiteral("Refresh"));
+    m_refresh =
+        bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
     m_filter->setPlaceholderText(QStringLiteral("Filter by pid, user or command"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("processFilter"));
@@ -273,7 +277,8 @@ void ProcessesPanel::showContextMenu(const QPoint& pos)
     menu.addAction(m_killTree);
     menu.addSeparator();
     const QString command = at.siblingAtColumn(ProcessTreeModel::CommandColumn).data().toString();
-    menu.addAction(QStringLiteral("Copy command line"), this,
+    menu.addAction(IconTheme::icon(QStringLiteral("edit-copy")),
+                   QStringLiteral("Copy command line"), this,
                    [command] { QApplication::clipboard()->setText(command); });
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }

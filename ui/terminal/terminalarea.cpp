@@ -4,15 +4,35 @@
 #include "ui/terminal/terminalpane.h"
 #include "ui/terminal/terminaltabs.h"
 #include "ui/terminal/terminalview.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QFontDialog>
+#include <QHash>
 #include <QLabel>
 #include <QStackedWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
 namespace lizard::ui {
+
+namespace {
+
+// Each action's icon (ui/theme/icontheme.h), by the action's name.
+QString iconOf(const QString& action)
+{
+    static const QHash<QString, QString> icons{
+        {QStringLiteral("terminalNew"), QStringLiteral("utilities-terminal")},
+        {QStringLiteral("terminalRename"), QStringLiteral("edit-rename")},
+        {QStringLiteral("terminalClose"), QStringLiteral("window-close")},
+        {QStringLiteral("terminalFindAction"), QStringLiteral("edit-find")},
+        {QStringLiteral("terminalZoomIn"), QStringLiteral("zoom-in")},
+        {QStringLiteral("terminalZoomOut"), QStringLiteral("zoom-out")},
+        {QStringLiteral("terminalFont"), QStringLiteral("preferences-desktop-font")}};
+    return icons.value(action);
+}
+
+} // namespace
 
 TerminalArea::TerminalArea(QWidget* parent)
     : QWidget(parent), m_stack(new QStackedWidget), m_placeholder(new QLabel)
@@ -31,6 +51,7 @@ TerminalArea::TerminalArea(QWidget* parent)
                                   auto slot) {
         auto* a = new QAction(text, this);
         a->setObjectName(name);
+        a->setIcon(IconTheme::icon(iconOf(name)));
         if (!keys.isEmpty()) {
             a->setShortcut(QKeySequence(keys));
             a->setShortcutContext(Qt::WidgetWithChildrenShortcut);

@@ -4,6 +4,7 @@
 #include "models/terminals/terminalsessions.h"
 #include "ui/terminal/terminalpane.h"
 #include "ui/terminal/terminalview.h"
+#include "ui/theme/icontheme.h"
 
 #include <QInputDialog>
 #include <QLabel>
@@ -201,15 +202,20 @@ void TerminalTabs::showTabMenu(const QPoint& pos)
         return;
     m_tabs->setCurrentIndex(index);
     QMenu menu(this);
-    menu.addAction(tr("Rename…"), this, &TerminalTabs::renameCurrent);
+    menu.addAction(IconTheme::icon(QStringLiteral("edit-rename")), tr("Rename…"), this,
+                   &TerminalTabs::renameCurrent);
     if (TerminalPane* pane = paneAt(index)) {
-        menu.addAction(tr("Find…"), pane, &TerminalPane::showFind);
-        menu.addAction(tr("Send Ctrl+C (SIGINT)"), pane,
+        menu.addAction(IconTheme::icon(QStringLiteral("edit-find")), tr("Find…"), pane,
+                       &TerminalPane::showFind);
+        menu.addAction(IconTheme::icon(QStringLiteral("media-playback-stop")),
+                       tr("Send Ctrl+C (SIGINT)"), pane,
                        [pane] { pane->session()->sendSignal(QStringLiteral("SIGINT")); });
     }
     menu.addSeparator();
-    menu.addAction(tr("New terminal"), this, [this] { newTerminal(); });
-    menu.addAction(tr("Close"), this, [this, index] { closeTab(index); });
+    menu.addAction(IconTheme::icon(QStringLiteral("utilities-terminal")), tr("New terminal"), this,
+                   [this] { newTerminal(); });
+    menu.addAction(IconTheme::icon(QStringLiteral("window-close")), tr("Close"), this,
+                   [this, index] { closeTab(index); });
     menu.exec(m_tabs->tabBar()->mapToGlobal(pos));
 }
 

@@ -1,6 +1,7 @@
 // Every route of lizard-local, by resource.
 #include "api/desktoproutes.h"
 #include "api/routes.h"
+#include "api/scheduleroutes.h"
 
 namespace lizard::api {
 
@@ -24,6 +25,8 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerTerminalRoutes(router, ctx);
+    if (ctx.schedules != nullptr)
+        registerScheduleRoutes(router, ctx, *ctx.schedules);
 }
 
 } // namespace lizard::api

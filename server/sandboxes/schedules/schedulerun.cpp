@@ -70,8 +70,10 @@ void ScheduleRun::cancel()
         m_cancelled = true;
         c = m_cancel;
     }
-    if (c)
-        c->cancel();
+    if (!c)
+        return;  // not started yet: runCommand sees m_cancelled
+    c->cancel(); // a cancelled exec reports nothing more: the run ends here
+    commandEnded("interrupted", std::nullopt, "the schedule was deleted");
 }
 
 void ScheduleRun::begin()
@@ -93,6 +95,9 @@ void ScheduleRun::begin()
             std::lock_guard lock(self->m_mutex);
             self->m_run.woke = true;
         }
+        // Written now: a server stopped during the run puts the sandbox back to sleep at its
+        // next start, knowing the run woke it.
+        self->m_store.updateRun(self->snapshot());
         const store::SandboxPtr awake = self->m_sandboxes.running(id);
         if (!awake)
             return self->commandEnded("failed", std::nullopt, "sandbox " + id + " is gone");
@@ -158,8 +163,10 @@ void ScheduleRun::runCommand(const std::shared_ptr<runtime::AgentClient>& agent,
         m_cancel = handle;
         cancelled = m_cancelled;
     }
-    if (cancelled) // deleted while the command was being started
+    if (cancelled) { // deleted while the command was being started
         handle->cancel();
+        commandEnded("interrupted", std::nullopt, "the schedule was deleted");
+    }
 }
 
 void ScheduleRun::commandEnded(std::string status, std::optional<int> exitCode, std::string error)

@@ -73,6 +73,15 @@ Outcome<DesktopInfo> parseDesktopInfo(const QByteArray& body, const QString& wha
 Outcome<ExposedPort> parseExposedPort(const QByteArray& body, int requestedPort,
                                       const QString& what = {});
 
+// Schedules (jsonmapping_schedules.cpp): a schedule and a run need their id; lists are
+// {"schedules": [...]} and {"runs": [...]}.
+Outcome<SandboxSchedule> parseSchedule(const QByteArray& body, const QString& what = {});
+Outcome<QList<SandboxSchedule>> parseSchedules(const QByteArray& body, const QString& what = {});
+Outcome<QList<ScheduleRun>> parseScheduleRuns(const QByteArray& body, const QString& what = {});
+// {name, every | cron + timezone, command, timeoutSeconds?}: an all-digit every goes as seconds.
+QByteArray scheduleBody(const ScheduleSpec& spec);
+QByteArray enabledBody(bool enabled); // {"enabled"}
+
 // Terminals (jsonmapping_terminals.cpp): a terminal needs its terminalId; exitCode is null while
 // it runs.
 Outcome<TerminalInfo> parseTerminal(const QByteArray& body, const QString& what = {});

@@ -163,6 +163,22 @@ public:
     PendingCall* signalTreeProcess(const QString& sandboxId, int pid, const QString& signal,
                                    bool tree, QObject* ctx, Done<Unit> done);
 
+    // Schedules of a sandbox (the official SDK's calls; lizard-local runs the command kind).
+    // runSchedule starts a run now (and switches the schedule on); runs are newest first, the
+    // one in progress with its output so far.
+    PendingCall* listSchedules(const QString& sandboxId, QObject* ctx,
+                               Done<QList<SandboxSchedule>> done);
+    PendingCall* createSchedule(const QString& sandboxId, const ScheduleSpec& spec, QObject* ctx,
+                                Done<SandboxSchedule> done);
+    PendingCall* updateSchedule(const QString& scheduleId, const ScheduleSpec& spec, QObject* ctx,
+                                Done<SandboxSchedule> done);
+    PendingCall* setScheduleEnabled(const QString& scheduleId, bool enabled, QObject* ctx,
+                                    Done<SandboxSchedule> done);
+    PendingCall* deleteSchedule(const QString& scheduleId, QObject* ctx, Done<Unit> done);
+    PendingCall* runSchedule(const QString& scheduleId, QObject* ctx, Done<SandboxSchedule> done);
+    PendingCall* scheduleRuns(const QString& scheduleId, int limit, QObject* ctx,
+                              Done<QList<ScheduleRun>> done);
+
     // Files
     PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx,
                           Done<QByteArray> done);

@@ -206,6 +206,61 @@ struct ProcessTree
     bool truncated = false;
 };
 
+// A schedule of a sandbox (the official SDK's SandboxSchedule, command kind): every N seconds
+// or a cron expression in an IANA time zone.
+struct SandboxSchedule
+{
+    QString id;
+    QString sandboxId;
+    QString name;
+    QString every;           // as given: "5m", "90s"…; empty for a cron schedule
+    qint64 everySeconds = 0; // 0 for a cron schedule
+    QString cron;
+    QString timezone;
+    QString kind; // "command" (lizard-local); "prompt" on the cloud
+    QString command;
+    QString prompt;
+    int timeoutSeconds = 0;
+    bool enabled = true;
+    QString disabledReason;
+    QDateTime nextRunAt; // invalid: none (switched off)
+    bool running = false;
+    QDateTime lastRunAt;
+    QString lastStatus; // succeeded, failed, timeout, interrupted; empty before the first run
+    int consecutiveFailures = 0;
+    qint64 skippedCount = 0;
+    QDateTime createdAt;
+};
+
+// What the Add and Edit dialogs send (createSchedule, updateSchedule). An update sends every
+// field, so a schedule switched from every to cron loses its interval.
+struct ScheduleSpec
+{
+    QString name;
+    QString every; // either every ("5m", "90", "1h30m") or cron
+    QString cron;
+    QString timezone; // cron only; empty: UTC
+    QString command;
+    int timeoutSeconds = 0; // 0: the server's default
+};
+
+// One run of a schedule (SandboxScheduleRun).
+struct ScheduleRun
+{
+    QString id;
+    QString scheduleId;
+    QString status;     // running, succeeded, failed, timeout, interrupted
+    bool woke = false;  // the run woke a paused sandbox
+    bool slept = false; // and put it back to sleep
+    QDateTime startedAt;
+    QDateTime endedAt;
+    bool finished = false;
+    qint64 durationMs = -1; // -1 while running
+    std::optional<int> exitCode;
+    QString output;
+    QString error;
+};
+
 struct FileEntry
 {
     QString name;

@@ -20,6 +20,7 @@
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
 #include "ui/sandboxpanel.h"
+#include "ui/schedules/schedulespanel.h"
 #include "ui/terminal/terminalarea.h"
 #include "ui/theme/icontheme.h"
 #include "ui/workbench.h"
@@ -101,6 +102,13 @@ MainWindow::MainWindow(QWidget* parent)
             &processes::ProcessesPanel::showSandbox);
     connect(m_processes, &processes::ProcessesPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_processes, &processes::ProcessesPanel::message, this, &MainWindow::showInfo);
+    // Schedules: commands the selected sandbox runs every so often or at set times.
+    m_schedules = new schedules::SchedulesPanel;
+    m_tools->addTab(m_schedules, QStringLiteral("Schedules"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_schedules,
+            &schedules::SchedulesPanel::showSandbox);
+    connect(m_schedules, &schedules::SchedulesPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_schedules, &schedules::SchedulesPanel::message, this, &MainWindow::showInfo);
     // Screen: the selected desktop sandbox's screen, live.
     m_screen = new desktop::ScreenPanel;
     m_tools->addTab(m_screen, QStringLiteral("Screen"));
@@ -233,6 +241,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
     m_processes->setBackend(nullptr);
+    m_schedules->setBackend(nullptr);
     m_screen->setBackend(nullptr);
     m_logs->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
@@ -291,6 +300,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
     m_processes->setBackend(api);
+    m_schedules->setBackend(api);
     m_screen->setBackend(api);
     m_logs->setBackend(api);
     m_connectionLabel = connectionLabel;

@@ -48,6 +48,9 @@ class ScreenPanel;
 namespace ports {
 class PortsPanel;
 }
+namespace schedules {
+class SchedulesPanel;
+}
 namespace processes {
 class ProcessesPanel;
 }
@@ -103,6 +106,7 @@ public:
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
     processes::ProcessesPanel* processesPanel() const { return m_processes; }
+    schedules::SchedulesPanel* schedulesPanel() const { return m_schedules; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
     TerminalArea* terminalArea() const { return m_terminals; }
@@ -155,6 +159,7 @@ private:
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
     processes::ProcessesPanel* m_processes = nullptr;
+    schedules::SchedulesPanel* m_schedules = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
     TerminalArea* m_terminals = nullptr;

@@ -1,6 +1,7 @@
 // Every route of lizard-local, by resource.
 #include "api/desktoproutes.h"
 #include "api/routes.h"
+#include "api/scheduleroutes.h"
 #include "api/wakegate.h"
 
 namespace lizard::api {
@@ -26,6 +27,8 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerTerminalRoutes(router, ctx);
+    if (ctx.schedules != nullptr)
+        registerScheduleRoutes(router, ctx, *ctx.schedules);
     // Calls that use a sandbox restart its idle time and wake it from a policy's pause.
     router.setGate(WakeGate(ctx.sandboxes));
 }

@@ -19,7 +19,8 @@ class ProxyServer;
 }
 namespace lizard::sandboxes {
 class SandboxManager;
-}
+class Scheduler;
+} // namespace lizard::sandboxes
 
 namespace lizard::api {
 
@@ -36,6 +37,8 @@ struct ApiContext
     proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
     KeyStreams* keyStreams = nullptr;    // long requests by key, ended when it is revoked
     WarmPools* pools = nullptr;          // the templates' and snapshots' warm pools
+    // The sandboxes' schedules (the SDK's; scheduleroutes.h).
+    sandboxes::Scheduler* schedules = nullptr;
     // Derives the desktops' VNC passwords (desktoproutes.cpp): random, kept in the data
     // directory, never in a URL.
     std::string desktopSecret;

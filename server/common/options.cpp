@@ -43,6 +43,8 @@ constexpr IntOption kIntOptions[] = {
     {"pool-base", 0, 16, "--pool-base needs a number from 0 to 16"},
     {"pool-interpreter", 0, 16, "--pool-interpreter needs a number from 0 to 16"},
     {"pool-desktop", 0, 16, "--pool-desktop needs a number from 0 to 16"},
+    {"schedule-min-interval", 1, 60,
+     "--schedule-min-interval needs a number of seconds from 1 to 60"},
 };
 
 po::options_description describeOptions()
@@ -92,6 +94,7 @@ std::string usageText()
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
            "                    [--websocket-idle S] [--idle-minute-ms MS]\n"
+           "                    [--schedule-min-interval S]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -122,6 +125,8 @@ std::string usageText()
            "  --idle-minute-ms MS\n"
            "                   how long one minute of a sandbox's idlePauseMinutes lasts, in ms\n"
            "                   (default 60000; tests make idle pauses quick with less)\n"
+           "  --schedule-min-interval S\n"
+           "                   the shortest \"every\" a schedule may have (default 10 seconds)\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -196,6 +201,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.poolInterpreter = *v;
         else if (name == "pool-desktop")
             o.poolDesktop = *v;
+        else if (name == "schedule-min-interval")
+            o.scheduleMinIntervalS = *v;
     }
     if (vm.count("data-dir")) {
         const std::string dir = vm["data-dir"].as<std::string>();

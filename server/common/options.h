@@ -32,6 +32,7 @@ struct Options
     int poolBase = -1;        // default pool size of each template (the API can change it)
     int poolInterpreter = -1;
     int poolDesktop = -1;
+    int scheduleMinIntervalS = 10; // the shortest `every` of a schedule
     bool help = false;
     bool version = false;
 };

@@ -15,6 +15,7 @@
 #include "sandboxes/activitylog.h"
 #include "sandboxes/logwatch.h"
 #include "sandboxes/sandboxmanager.h"
+#include "sandboxes/schedules/scheduler.h"
 #include "service/bootstrap.h"
 #include "store/store.h"
 
@@ -185,6 +186,10 @@ int runService(const Options& options)
                         std::to_string(pooled.templates.at("desktop")));
     sandboxes::LogWatch logWatch(**store, manager, ioc, workers, dir);
     logWatch.start();
+    sandboxes::ScheduleLimits scheduleLimits;
+    scheduleLimits.minIntervalSeconds = options.scheduleMinIntervalS;
+    sandboxes::Scheduler scheduler(**store, manager, ioc, scheduleLimits);
+    scheduler.start();
 
     proxy::ProxyServer portProxy(ioc, **store);
     // Traffic to exposed ports is a use of the sandbox and wakes one its policy paused.
@@ -212,6 +217,7 @@ int runService(const Options& options)
     api::KeyStreams keyStreams;
     ctx.keyStreams = &keyStreams;
     ctx.pools = &warmPools;
+    ctx.schedules = &scheduler;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
         return fail(desktopSecret.error().message);
@@ -250,6 +256,7 @@ int runService(const Options& options)
     ::unlink((dir + "/server.json").c_str());
     portProxy.stop();
     server.stop(std::chrono::seconds(10));
+    scheduler.shutdown();
     manager.shutdown();
     logWatch.stop();
     workers.join();

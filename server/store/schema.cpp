@@ -139,6 +139,55 @@ const std::vector<std::string>& migrations()
         UPDATE sandboxes SET timeout_ms = end_at - started_at WHERE end_at > 0;
         UPDATE sandboxes SET paused_by = 'user' WHERE status = 'paused';
         )sql",
+        // 11: schedules of sandboxes and their runs (sandboxes/schedules/). A schedule goes with
+        // its sandbox: the triggers delete it when the sandbox stops or its row goes.
+        R"sql(
+        CREATE TABLE schedules (
+            id TEXT PRIMARY KEY,
+            sandbox_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            every TEXT NOT NULL,
+            every_seconds INTEGER NOT NULL,
+            cron TEXT NOT NULL,
+            timezone TEXT NOT NULL,
+            command TEXT NOT NULL,
+            timeout_seconds INTEGER NOT NULL,
+            enabled INTEGER NOT NULL,
+            disabled_reason TEXT NOT NULL,
+            anchor_at INTEGER NOT NULL,
+            next_run_at INTEGER NOT NULL,
+            last_run_at INTEGER NOT NULL,
+            last_status TEXT NOT NULL,
+            consecutive_failures INTEGER NOT NULL,
+            skipped_count INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX schedules_sandbox ON schedules(sandbox_id);
+        CREATE TABLE schedule_runs (
+            id TEXT PRIMARY KEY,
+            schedule_id TEXT NOT NULL,
+            sandbox_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            woke INTEGER NOT NULL,
+            slept INTEGER NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER NOT NULL,
+            exit_code INTEGER,
+            output TEXT NOT NULL,
+            error TEXT NOT NULL
+        );
+        CREATE INDEX schedule_runs_schedule ON schedule_runs(schedule_id, started_at);
+        CREATE INDEX schedule_runs_status ON schedule_runs(status);
+        CREATE TRIGGER schedules_end_with_sandbox AFTER UPDATE OF status ON sandboxes
+        WHEN NEW.status = 'stopped' BEGIN
+            DELETE FROM schedule_runs WHERE sandbox_id = NEW.id;
+            DELETE FROM schedules WHERE sandbox_id = NEW.id;
+        END;
+        CREATE TRIGGER schedules_go_with_sandbox AFTER DELETE ON sandboxes BEGIN
+            DELETE FROM schedule_runs WHERE sandbox_id = OLD.id;
+            DELETE FROM schedules WHERE sandbox_id = OLD.id;
+        END;
+        )sql",
     };
     return steps;
 }

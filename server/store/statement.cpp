@@ -39,6 +39,13 @@ Statement& Statement::bind(int index, double value)
     return *this;
 }
 
+Statement& Statement::bindNull(int index)
+{
+    if (m_stmt != nullptr && sqlite3_bind_null(m_stmt, index) != SQLITE_OK)
+        m_failed = true;
+    return *this;
+}
+
 bool Statement::step()
 {
     if (m_stmt == nullptr || m_failed)

@@ -23,6 +23,7 @@ public:
     Statement& bind(int index, std::string_view text);
     Statement& bind(int index, int64_t value);
     Statement& bind(int index, double value);
+    Statement& bindNull(int index);
 
     // True while a row is available; false at the end or on error (see failed()).
     bool step();

@@ -5,6 +5,7 @@
 #include "common/result.h"
 #include "store/database.h"
 #include "store/records.h"
+#include "store/schedulestore.h"
 
 #include <atomic>
 #include <functional>
@@ -107,8 +108,11 @@ public:
     Status insertExposure(const ExposureRecord& exposure);
     Status removeExposure(const std::string& sandboxId, int port);
 
+    // Schedules of sandboxes and their runs (schedulestore.h).
+    ScheduleStore& schedules() { return m_schedules; }
+
 private:
-    explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)) {}
+    explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)), m_schedules(*m_db) {}
     Status load();
     Status loadKeys();
     Status loadProjects();
@@ -123,6 +127,7 @@ private:
     std::string uniqueSlug(const std::string& name) const;
 
     std::unique_ptr<Database> m_db;
+    ScheduleStore m_schedules;
     std::mutex m_writeMutex;           // one writer at a time: check + SQL + view update
     mutable std::shared_mutex m_mutex; // guards the maps below (held briefly)
     void persistLastUse(const KeyEntry& key, int64_t ms);

@@ -54,6 +54,7 @@ QStringList TestSdkCompat::scenarioNames()
             "allowed_hosts",
             "logs",
             "activity",
+            "schedules",
             "apt",
             "desktop",
             "pools",

@@ -51,8 +51,12 @@ private slots:
             QVERIFY(d);
             QVERIFY(lizard::store::migrate(**d));
             std::lock_guard lock((*d)->mutex());
-            // Back to version 5: without the columns and tables of versions 6 to 9.
-            QVERIFY((*d)->exec("ALTER TABLE sandboxes DROP COLUMN from_pool;"
+            // Back to version 5: without the columns and tables of versions 6 to 10.
+            QVERIFY((*d)->exec("DROP TRIGGER schedules_end_with_sandbox;"
+                               "DROP TRIGGER schedules_go_with_sandbox;"
+                               "DROP TABLE schedule_runs;"
+                               "DROP TABLE schedules;"
+                               "ALTER TABLE sandboxes DROP COLUMN from_pool;"
                                "ALTER TABLE snapshots DROP COLUMN pool_size;"
                                "ALTER TABLE snapshots DROP COLUMN pool_paused;"
                                "DROP TABLE template_pools;"

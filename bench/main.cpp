@@ -3,9 +3,12 @@
 //   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
 //                200]
-//                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]]
+//                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
+//                 [--metrics-sandboxes 50]]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), and
-// to run twice, with the activity log on and off, for the activity cost figures.
+// to run twice, with the activity log on and off, for the activity cost figures, and to sample
+// --metrics-sandboxes idle sandboxes for the metrics figures. `--only metrics` measures those
+// alone.
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
@@ -30,7 +33,8 @@ void usage()
         stderr,
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
-        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]] [--data-dir DIR]\n");
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N] [--metrics-sandboxes N]]"
+        " [--data-dir DIR] [--only metrics]\n");
 }
 
 bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
@@ -42,18 +46,22 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
         opts[arg.substr(2)] = argv[++i];
     }
     for (const auto& [name, value] : opts) {
-        static const char* known[] = {
-            "url",      "key",         "create-runs",  "exec-runs",
-            "seconds",  "connections", "sse-mb",       "lifecycle-runs",
-            "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes",
-            "data-dir"};
+        static const char* known[] = {"url",          "key",
+                                      "create-runs",  "exec-runs",
+                                      "seconds",      "connections",
+                                      "sse-mb",       "lifecycle-runs",
+                                      "proxy-mb",     "local-bin",
+                                      "restart-runs", "restart-sandboxes",
+                                      "data-dir",     "metrics-sandboxes",
+                                      "only"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
         if (!ok || value.empty())
             return false;
     }
-    return opts.count("url") && opts.count("key");
+    // --only metrics runs a lizard-local of its own: no URL or key then.
+    return (opts.count("url") && opts.count("key")) || opts.count("only");
 }
 
 int positive(const std::map<std::string, std::string>& opts, const std::string& name, int fallback)
@@ -83,8 +91,27 @@ void print(const Figure& f, bool& allMeasured)
     allMeasured = allMeasured && f.error.empty();
 }
 
+int runMetricsOnly(std::map<std::string, std::string>& opts)
+{
+    if (!opts.count("local-bin")) {
+        std::printf("ERROR --only metrics needs --local-bin\n");
+        return 1;
+    }
+    bool allMeasured = true;
+    auto [cost, latency] =
+        measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+    print(cost, allMeasured);
+    print(latency, allMeasured);
+    return allMeasured ? 0 : 2;
+}
+
 int run(std::map<std::string, std::string>& opts)
 {
+    if (opts.count("only")) {
+        if (opts["only"] != "metrics")
+            return 1;
+        return runMetricsOnly(opts);
+    }
     ApiClient api(opts["url"], opts["key"]);
     Session session(api); // deletes whatever it created, also on an early return
     std::printf("lizard-bench against %s (%u hardware threads)\n", opts["url"].c_str(),
@@ -166,8 +193,12 @@ int run(std::map<std::string, std::string>& opts)
                                 std::min(megabytes, 100), positive(opts, "lifecycle-runs", 5));
         print(execCost, allMeasured);
         print(sseCost, allMeasured);
+        auto [samplerCost, metricsLatency] =
+            measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+        print(samplerCost, allMeasured);
+        print(metricsLatency, allMeasured);
     } else {
-        std::printf("restart and activity figures: no --local-bin given\n");
+        std::printf("restart, activity and metrics figures: no --local-bin given\n");
     }
     return allMeasured ? 0 : 2;
 }

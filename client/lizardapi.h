@@ -12,6 +12,7 @@
 #endif
 
 #include "client/activitypage.h"
+#include "client/metricstypes.h"
 #include "client/outcome.h"
 #include "client/pendingcall.h"
 #include "client/types.h"
@@ -162,6 +163,13 @@ public:
     PendingCall* processTree(const QString& sandboxId, QObject* ctx, Done<ProcessTree> done);
     PendingCall* signalTreeProcess(const QString& sandboxId, int pid, const QString& signal,
                                    bool tree, QObject* ctx, Done<Unit> done);
+
+    // Resource metrics of a sandbox over `range` (10m, 1h, 6h, 24h; empty: the server's 1h) and
+    // the latest figures of a project's running sandboxes; lizard-local's extension: the cloud
+    // answers 404.
+    PendingCall* sandboxMetrics(const QString& sandboxId, const QString& range, QObject* ctx,
+                                Done<SandboxMetrics> done);
+    PendingCall* projectMetrics(const QString& projectId, QObject* ctx, Done<ProjectMetrics> done);
 
     // Files
     PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx,

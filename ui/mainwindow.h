@@ -48,6 +48,9 @@ class ScreenPanel;
 namespace ports {
 class PortsPanel;
 }
+namespace resources {
+class ResourcesPanel;
+}
 namespace processes {
 class ProcessesPanel;
 }
@@ -102,6 +105,7 @@ public:
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
     processes::ProcessesPanel* processesPanel() const { return m_processes; }
+    resources::ResourcesPanel* resourcesPanel() const { return m_resources; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
     TerminalArea* terminalArea() const { return m_terminals; }
@@ -153,6 +157,7 @@ private:
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
     processes::ProcessesPanel* m_processes = nullptr;
+    resources::ResourcesPanel* m_resources = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
     TerminalArea* m_terminals = nullptr;

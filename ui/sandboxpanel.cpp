@@ -7,6 +7,7 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/emptyprojectview.h"
+#include "ui/resources/usagebardelegate.h"
 #include "ui/tableselection.h"
 
 #include <QAction>
@@ -59,6 +60,9 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
+    auto* bars = new resources::UsageBarDelegate(m_view);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Cpu, bars);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Memory, bars);
 
     m_search->setObjectName(QStringLiteral("sandboxSearch"));
     m_search->setPlaceholderText(QStringLiteral("Search id, template, metadata (key=value)"));

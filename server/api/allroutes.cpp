@@ -24,6 +24,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerTerminalRoutes(router, ctx);
+    registerMetricsRoutes(router, ctx);
 }
 
 } // namespace lizard::api

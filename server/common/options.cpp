@@ -41,6 +41,7 @@ constexpr IntOption kIntOptions[] = {
     {"pool-base", 0, 16, "--pool-base needs a number from 0 to 16"},
     {"pool-interpreter", 0, 16, "--pool-interpreter needs a number from 0 to 16"},
     {"pool-desktop", 0, 16, "--pool-desktop needs a number from 0 to 16"},
+    {"metrics-interval-ms", 250, 60000, "--metrics-interval-ms needs a number from 250 to 60000"},
 };
 
 po::options_description describeOptions()
@@ -89,7 +90,7 @@ std::string usageText()
     return "usage: lizard-local [--port N] [--proxy-port N] [--data-dir DIR] [--max-running N]\n"
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
-           "                    [--websocket-idle S]\n"
+           "                    [--websocket-idle S] [--metrics-interval-ms N]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -117,6 +118,10 @@ std::string usageText()
            "  --websocket-idle S\n"
            "                   a terminal's client that answers nothing (not even the pings,\n"
            "                   sent every S/2 seconds) for S seconds is dropped (default 60)\n"
+           "  --metrics-interval-ms N\n"
+           "                   every running sandbox's CPU, memory, disk and network are sampled\n"
+           "                   every N ms (default 2000, 250..60000); kept 24 h at decreasing\n"
+           "                   resolution\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -189,6 +194,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.poolInterpreter = *v;
         else if (name == "pool-desktop")
             o.poolDesktop = *v;
+        else if (name == "metrics-interval-ms")
+            o.metricsIntervalMs = *v;
     }
     if (vm.count("data-dir")) {
         const std::string dir = vm["data-dir"].as<std::string>();

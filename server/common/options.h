@@ -30,6 +30,8 @@ struct Options
     int poolBase = -1;        // default pool size of each template (the API can change it)
     int poolInterpreter = -1;
     int poolDesktop = -1;
+    // Every running sandbox's resources are sampled this often (sandboxes/metricssampler.h).
+    int metricsIntervalMs = 2000;
     bool help = false;
     bool version = false;
 };

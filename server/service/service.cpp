@@ -14,6 +14,7 @@
 #include "runtime/runtime.h"
 #include "sandboxes/activitylog.h"
 #include "sandboxes/logwatch.h"
+#include "sandboxes/metricssampler.h"
 #include "sandboxes/sandboxmanager.h"
 #include "service/bootstrap.h"
 #include "store/store.h"
@@ -172,6 +173,20 @@ int runService(const Options& options)
                         std::to_string(pooled.templates.at("desktop")));
     sandboxes::LogWatch logWatch(**store, manager, ioc, workers, dir);
     logWatch.start();
+    // Resource metrics: lifecycle lines of the system logs become marks on the charts.
+    sandboxes::MetricsSampler metrics(**store, **rt, dir, options.metricsIntervalMs);
+    manager.logs().setTap([&metrics](const std::string& id, const logs::LogLine& line) {
+        metrics.onLogLine(id, line);
+    });
+    // However this function ends, the log stops calling the sampler before the sampler goes.
+    struct TapGuard
+    {
+        logs::SystemLog& log;
+        ~TapGuard() { log.setTap({}); }
+    } tapGuard{manager.logs()};
+    metrics.start();
+    log::info("metrics: every sandbox sampled every " + std::to_string(options.metricsIntervalMs) +
+              " ms, kept 24 h");
 
     proxy::ProxyServer portProxy(ioc, **store);
     Status proxyOpen = portProxy.open(static_cast<unsigned short>(options.proxyPort));
@@ -190,6 +205,7 @@ int runService(const Options& options)
     api::KeyStreams keyStreams;
     ctx.keyStreams = &keyStreams;
     ctx.pools = &warmPools;
+    ctx.metrics = &metrics;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
         return fail(desktopSecret.error().message);
@@ -230,6 +246,7 @@ int runService(const Options& options)
     server.stop(std::chrono::seconds(10));
     manager.shutdown();
     logWatch.stop();
+    metrics.stop();
     workers.join();
     guard.reset();
     ioc.stop();

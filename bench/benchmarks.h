@@ -50,6 +50,11 @@ Figure measureRestart(const std::string& localBin, int sandboxes, int runs);
 std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int execRuns,
                                               int sseMegabytes, int sseRuns);
 
+// metricsbench.cpp: a lizard-local of its own (`localBin`) with `sandboxes` idle ones: the
+// metrics sampler's CPU over `seconds` in % of a core, and GET .../metrics?range=1h's median.
+std::pair<Figure, Figure> measureMetricsCost(const std::string& localBin, int sandboxes,
+                                             double seconds, int latencyRuns);
+
 // poolbench.cpp: the warm pools. The base template's pool size (requestedPoolSize; -1 where the
 // server has no pools), and setting it (waiting until it holds exactly that many).
 int templatePoolSize(ApiClient& api, const std::string& name);

@@ -3,11 +3,14 @@
 //   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
 //                200]
-//                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]]
-//                [--only create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity]
-// --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), and
-// to run twice, with the activity log on and off, for the activity cost figures.
-// --only: just those figures (a comparison of two builds repeats a few figures in turns).
+//                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
+//                 [--metrics-sandboxes 50]]
+//                [--only create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity,metrics]
+// --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), to
+// run twice, with the activity log on and off, for the activity cost figures, and to sample
+// --metrics-sandboxes idle sandboxes for the metrics figures.
+// --only: just those figures (a comparison of two builds repeats a few figures in turns);
+// `--only metrics` needs no --url or --key (its lizard-local is its own).
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
 // bad arguments.
 
@@ -32,13 +35,14 @@ void usage()
         stderr,
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
-        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N]] [--data-dir DIR]"
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N] [--metrics-sandboxes N]]"
+        " [--data-dir DIR]"
         " [--only FIGURE,...]\n");
 }
 
 // The figure names --only takes.
 const char* const kFigureNames[] = {"create", "pool",     "exec", "get",     "sse",     "proxy",
-                                    "pause",  "snapshot", "fork", "restart", "activity"};
+                                    "pause",  "snapshot", "fork", "restart", "activity", "metrics"};
 
 // Whether --only (a comma-separated list of kFigureNames) leaves `name` in; every figure without
 // it.
@@ -77,18 +81,24 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
         opts[arg.substr(2)] = argv[++i];
     }
     for (const auto& [name, value] : opts) {
-        static const char* known[] = {
-            "url",      "key",         "create-runs",  "exec-runs",
-            "seconds",  "connections", "sse-mb",       "lifecycle-runs",
-            "proxy-mb", "local-bin",   "restart-runs", "restart-sandboxes",
-            "data-dir", "only"};
+        static const char* known[] = {"url",          "key",
+                                      "create-runs",  "exec-runs",
+                                      "seconds",      "connections",
+                                      "sse-mb",       "lifecycle-runs",
+                                      "proxy-mb",     "local-bin",
+                                      "restart-runs", "restart-sandboxes",
+                                      "data-dir",     "metrics-sandboxes",
+                                      "only"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
         if (!ok || value.empty())
             return false;
     }
-    return opts.count("url") && opts.count("key") && validOnly(opts);
+    // --only metrics runs a lizard-local of its own: no URL or key then.
+    const auto only = opts.find("only");
+    const bool metricsOnly = only != opts.end() && only->second == "metrics";
+    return ((opts.count("url") && opts.count("key")) || metricsOnly) && validOnly(opts);
 }
 
 int positive(const std::map<std::string, std::string>& opts, const std::string& name, int fallback)
@@ -118,8 +128,24 @@ void print(const Figure& f, bool& allMeasured)
     allMeasured = allMeasured && f.error.empty();
 }
 
+int runMetricsOnly(std::map<std::string, std::string>& opts)
+{
+    if (!opts.count("local-bin")) {
+        std::printf("ERROR --only metrics needs --local-bin\n");
+        return 1;
+    }
+    bool allMeasured = true;
+    auto [cost, latency] =
+        measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+    print(cost, allMeasured);
+    print(latency, allMeasured);
+    return allMeasured ? 0 : 2;
+}
+
 int run(std::map<std::string, std::string>& opts)
 {
+    if (opts.count("only") && opts["only"] == "metrics")
+        return runMetricsOnly(opts);
     ApiClient api(opts["url"], opts["key"]);
     Session session(api); // deletes whatever it created, also on an early return
     std::printf("lizard-bench against %s (%u hardware threads)\n", opts["url"].c_str(),
@@ -209,7 +235,8 @@ int run(std::map<std::string, std::string>& opts)
     if (wanted(opts, "fork"))
         print(measureFork(api, session.projectId(), 10, lifecycleRuns), allMeasured);
 
-    if (opts.count("local-bin") && (wanted(opts, "restart") || wanted(opts, "activity"))) {
+    if (opts.count("local-bin") &&
+        (wanted(opts, "restart") || wanted(opts, "activity") || wanted(opts, "metrics"))) {
         if (wanted(opts, "restart"))
             print(measureRestart(opts["local-bin"], positive(opts, "restart-sandboxes", 5),
                                  positive(opts, "restart-runs", 5)),
@@ -222,8 +249,14 @@ int run(std::map<std::string, std::string>& opts)
             print(execCost, allMeasured);
             print(sseCost, allMeasured);
         }
+        if (wanted(opts, "metrics")) {
+            auto [samplerCost, metricsLatency] = measureMetricsCost(
+                opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+            print(samplerCost, allMeasured);
+            print(metricsLatency, allMeasured);
+        }
     } else if (!opts.count("local-bin")) {
-        std::printf("restart and activity figures: no --local-bin given\n");
+        std::printf("restart, activity and metrics figures: no --local-bin given\n");
     }
     return allMeasured ? 0 : 2;
 }

@@ -4,6 +4,7 @@
 // kind Protocol. Builders produce exactly the bodies the official SDK sends.
 
 #include "client/activitypage.h"
+#include "client/metricstypes.h"
 #include "client/outcome.h"
 #include "client/types.h"
 
@@ -109,5 +110,9 @@ struct TerminalControl
     QString message;        // error
 };
 TerminalControl parseTerminalControl(const QByteArray& text);
+
+// Resource metrics (jsonmapping_metrics.cpp): series of {t, value}, limits, events, latest.
+Outcome<SandboxMetrics> parseSandboxMetrics(const QByteArray& body, const QString& what = {});
+Outcome<ProjectMetrics> parseProjectMetrics(const QByteArray& body, const QString& what = {});
 
 } // namespace lizard::client

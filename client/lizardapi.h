@@ -12,6 +12,7 @@
 #endif
 
 #include "client/activitypage.h"
+#include "client/metricstypes.h"
 #include "client/outcome.h"
 #include "client/pendingcall.h"
 #include "client/types.h"
@@ -178,6 +179,12 @@ public:
     PendingCall* runSchedule(const QString& scheduleId, QObject* ctx, Done<SandboxSchedule> done);
     PendingCall* scheduleRuns(const QString& scheduleId, int limit, QObject* ctx,
                               Done<QList<ScheduleRun>> done);
+    // Resource metrics of a sandbox over `range` (10m, 1h, 6h, 24h; empty: the server's 1h) and
+    // the latest figures of a project's running sandboxes; lizard-local's extension: the cloud
+    // answers 404.
+    PendingCall* sandboxMetrics(const QString& sandboxId, const QString& range, QObject* ctx,
+                                Done<SandboxMetrics> done);
+    PendingCall* projectMetrics(const QString& projectId, QObject* ctx, Done<ProjectMetrics> done);
 
     // Files
     PendingCall* readFile(const QString& sandboxId, const QString& path, QObject* ctx,

@@ -21,6 +21,10 @@ QString sandboxColumnTitle(int column)
         return QStringLiteral("Started");
     case SandboxColumn::TimeLeft:
         return QStringLiteral("Time left");
+    case SandboxColumn::Cpu:
+        return QStringLiteral("CPU");
+    case SandboxColumn::Memory:
+        return QStringLiteral("Memory");
     case SandboxColumn::Metadata:
         return QStringLiteral("Metadata");
     default:

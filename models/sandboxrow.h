@@ -9,8 +9,9 @@
 namespace lizard::models {
 
 namespace SandboxColumn {
-enum : int { Id, Template, Size, Status, Started, TimeLeft, Metadata, Count };
-}
+// Cpu and Memory show the latest metrics as small bars (SandboxTableModel::UsageRole).
+enum : int { Id, Template, Size, Status, Started, TimeLeft, Cpu, Memory, Metadata, Count };
+} // namespace SandboxColumn
 
 // Header text of a column.
 QString sandboxColumnTitle(int column);

@@ -25,6 +25,7 @@ void SandboxTableModel::setTickInterval(int ms)
 void SandboxTableModel::clearRows()
 {
     setLoaded(false);
+    m_usage.clear();
     if (!m_rows.isEmpty()) {
         beginRemoveRows({}, 0, int(m_rows.size()) - 1);
         m_rows.clear();
@@ -34,6 +35,7 @@ void SandboxTableModel::clearRows()
 
 client::PendingCall* SandboxTableModel::startFetch(const QString& projectId, quint64 generation)
 {
+    fetchUsage(projectId);
     return api()->listSandboxes(projectId, this, [this, generation](auto outcome) {
         const bool apply = fetchDone(generation, outcome ? nullptr : &outcome.error(),
                                      QStringLiteral("List sandboxes"));
@@ -122,6 +124,8 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole: {
+        if (index.column() == SandboxColumn::Cpu || index.column() == SandboxColumn::Memory)
+            return usageData(info, index.column(), role);
         if (role == Qt::ToolTipRole && index.column() == SandboxColumn::Size)
             return sandboxLimitsToolTip(info);
         if (role == Qt::ToolTipRole &&
@@ -142,8 +146,12 @@ QVariant SandboxTableModel::data(const QModelIndex& index, int role) const
         return sandboxBadge(info, m_clock());
     case EndAtRole:
         return info.endAt;
+    case UsageRole:
+    case NearLimitRole:
+        return usageData(info, index.column(), role);
     case Qt::TextAlignmentRole:
-        if (index.column() == SandboxColumn::TimeLeft || index.column() == SandboxColumn::Started)
+        if (index.column() == SandboxColumn::TimeLeft || index.column() == SandboxColumn::Started ||
+            index.column() == SandboxColumn::Cpu || index.column() == SandboxColumn::Memory)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default:

@@ -2,8 +2,11 @@
 // The sandboxes of one project as a table. Polls the server like the other project tables
 // (PolledTableModel: every 2 s by default, each answer applied as minimal row inserts/removes
 // and dataChanged); the status (its badge: ending soon), "started" and "time left" columns tick
-// every second without refetching.
+// every second without refetching. Each poll also asks lizard-local for the project's metrics
+// (sandboxtablemodel_usage.cpp): the CPU and Memory columns, and the limits a sandbox is near; a
+// server without them is not asked again.
 
+#include "client/metricstypes.h"
 #include "client/outcome.h"
 #include "models/polledtablemodel.h"
 
@@ -24,7 +27,17 @@ class SandboxTableModel : public PolledTableModel
     Q_OBJECT
 public:
     // BadgeRole: the status badge's kind (sandboxBadge: running, ending, paused, other).
-    enum Role { SandboxIdRole = Qt::UserRole + 1, StatusRole, EndAtRole, ActivityRole, BadgeRole };
+    // UsageRole: the Cpu or Memory cell's bar, used / limit (of one core where the CPU is not
+    // limited), -1 when unknown. NearLimitRole: the limits the sandbox is near (QStringList).
+    enum Role {
+        SandboxIdRole = Qt::UserRole + 1,
+        StatusRole,
+        EndAtRole,
+        ActivityRole,
+        BadgeRole,
+        UsageRole,
+        NearLimitRole
+    };
 
     explicit SandboxTableModel(client::LizardApi* api, QObject* parent = nullptr);
 
@@ -42,6 +55,10 @@ public:
     // shown after its status until cleared with an empty text.
     void setActivity(const QString& sandboxId, const QString& text);
     QString activity(const QString& sandboxId) const { return m_activity.value(sandboxId); }
+    // The latest metrics of the project's running sandboxes (what a poll applies).
+    void applyUsage(const client::ProjectMetrics& metrics);
+    const client::ProjectSandboxMetrics* usage(const QString& sandboxId) const;
+    bool usageUnsupported() const { return m_usageUnsupported; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -61,10 +78,15 @@ protected:
 
 private:
     void tick();
+    void fetchUsage(const QString& projectId);
+    QVariant usageData(const client::SandboxInfo& info, int column, int role) const;
     void setLoaded(bool loaded); // emits loadedChanged when isLoaded() changes
 
     QList<client::SandboxInfo> m_rows;
     QHash<QString, QString> m_activity;
+    QHash<QString, client::ProjectSandboxMetrics> m_usage;
+    QPointer<client::PendingCall> m_usageCall;
+    bool m_usageUnsupported = false;
     bool m_loaded = false;    // an answer for the project arrived
     bool m_wasLoaded = false; // isLoaded() as last reported
     QTimer m_tickTimer;

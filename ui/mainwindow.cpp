@@ -19,6 +19,7 @@
 #include "ui/processes/processespanel.h"
 #include "ui/projectpanel.h"
 #include "ui/projecttabs.h"
+#include "ui/resources/resourcespanel.h"
 #include "ui/sandboxpanel.h"
 #include "ui/schedules/schedulespanel.h"
 #include "ui/terminal/terminalarea.h"
@@ -109,6 +110,11 @@ MainWindow::MainWindow(QWidget* parent)
             &schedules::SchedulesPanel::showSandbox);
     connect(m_schedules, &schedules::SchedulesPanel::errorOccurred, this, &MainWindow::showError);
     connect(m_schedules, &schedules::SchedulesPanel::message, this, &MainWindow::showInfo);
+    // Resources: what the selected sandbox uses, charted against its limits.
+    m_resources = new resources::ResourcesPanel;
+    m_tools->addTab(m_resources, QStringLiteral("Resources"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_resources,
+            &resources::ResourcesPanel::showSandbox);
     // Screen: the selected desktop sandbox's screen, live.
     m_screen = new desktop::ScreenPanel;
     m_tools->addTab(m_screen, QStringLiteral("Screen"));
@@ -242,6 +248,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_ports->setBackend(nullptr);
     m_processes->setBackend(nullptr);
     m_schedules->setBackend(nullptr);
+    m_resources->setBackend(nullptr);
     m_screen->setBackend(nullptr);
     m_logs->setBackend(nullptr);
     m_sandboxes->setBackend(nullptr, nullptr);
@@ -301,6 +308,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_ports->setBackend(api);
     m_processes->setBackend(api);
     m_schedules->setBackend(api);
+    m_resources->setBackend(api);
     m_screen->setBackend(api);
     m_logs->setBackend(api);
     m_connectionLabel = connectionLabel;

@@ -48,6 +48,9 @@ class ScreenPanel;
 namespace ports {
 class PortsPanel;
 }
+namespace resources {
+class ResourcesPanel;
+}
 namespace schedules {
 class SchedulesPanel;
 }
@@ -107,6 +110,7 @@ public:
     ports::PortsPanel* portsPanel() const { return m_ports; }
     processes::ProcessesPanel* processesPanel() const { return m_processes; }
     schedules::SchedulesPanel* schedulesPanel() const { return m_schedules; }
+    resources::ResourcesPanel* resourcesPanel() const { return m_resources; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
     LogsView* logsView() const { return m_logs; }
     TerminalArea* terminalArea() const { return m_terminals; }
@@ -160,6 +164,7 @@ private:
     ports::PortsPanel* m_ports = nullptr;
     processes::ProcessesPanel* m_processes = nullptr;
     schedules::SchedulesPanel* m_schedules = nullptr;
+    resources::ResourcesPanel* m_resources = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;
     LogsView* m_logs = nullptr;
     TerminalArea* m_terminals = nullptr;

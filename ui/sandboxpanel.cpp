@@ -7,6 +7,7 @@
 #include "models/sandboxtablemodel.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/emptyprojectview.h"
+#include "ui/resources/usagebardelegate.h"
 #include "ui/statusbadgedelegate.h"
 #include "ui/tableselection.h"
 #include "ui/theme/icontheme.h"
@@ -62,6 +63,9 @@ SandboxPanel::SandboxPanel(QWidget* parent)
     m_view->setWordWrap(false);
     m_view->setItemDelegateForColumn(models::SandboxColumn::Status,
                                      new StatusBadgeDelegate(SandboxTableModel::BadgeRole, m_view));
+    auto* bars = new resources::UsageBarDelegate(m_view);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Cpu, bars);
+    m_view->setItemDelegateForColumn(models::SandboxColumn::Memory, bars);
 
     m_search->setObjectName(QStringLiteral("sandboxSearch"));
     m_search->setPlaceholderText(QStringLiteral("Search id, template, metadata (key=value)"));

@@ -29,6 +29,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerTerminalRoutes(router, ctx);
     if (ctx.schedules != nullptr)
         registerScheduleRoutes(router, ctx, *ctx.schedules);
+    registerMetricsRoutes(router, ctx);
     // Calls that use a sandbox restart its idle time and wake it from a policy's pause.
     router.setGate(WakeGate(ctx.sandboxes));
 }

@@ -20,6 +20,7 @@ class ProxyServer;
 namespace lizard::sandboxes {
 class SandboxManager;
 class Scheduler;
+class MetricsSampler;
 } // namespace lizard::sandboxes
 
 namespace lizard::api {
@@ -34,9 +35,10 @@ struct ApiContext
     sandboxes::SandboxManager& sandboxes;
     runtime::Runtime& runtime;
     std::string serverUser;
-    proxy::ProxyServer* proxy = nullptr; // the port proxy (expose routes)
-    KeyStreams* keyStreams = nullptr;    // long requests by key, ended when it is revoked
-    WarmPools* pools = nullptr;          // the templates' and snapshots' warm pools
+    proxy::ProxyServer* proxy = nullptr;          // the port proxy (expose routes)
+    KeyStreams* keyStreams = nullptr;             // long requests by key, ended when it is revoked
+    WarmPools* pools = nullptr;                   // the templates' and snapshots' warm pools
+    sandboxes::MetricsSampler* metrics = nullptr; // resource metrics (metricsroutes.cpp)
     // The sandboxes' schedules (the SDK's; scheduleroutes.h).
     sandboxes::Scheduler* schedules = nullptr;
     // Derives the desktops' VNC passwords (desktoproutes.cpp): random, kept in the data
@@ -62,6 +64,7 @@ void registerLogRoutes(Router& router, ApiContext& ctx);      // system logs (SS
 void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
 void registerTemplateRoutes(Router& router, ApiContext& ctx); // warm pools of the templates
 void registerTerminalRoutes(Router& router, ApiContext& ctx); // PTY terminals (a local extension)
+void registerMetricsRoutes(Router& router, ApiContext& ctx); // resource metrics (a local extension)
 void registerAllRoutes(Router& router, ApiContext& ctx);
 
 // Tracks a long request (a stream) by the key that opened it, so that revoking the key ends it

@@ -45,6 +45,7 @@ constexpr IntOption kIntOptions[] = {
     {"pool-desktop", 0, 16, "--pool-desktop needs a number from 0 to 16"},
     {"schedule-min-interval", 1, 60,
      "--schedule-min-interval needs a number of seconds from 1 to 60"},
+    {"metrics-interval-ms", 250, 60000, "--metrics-interval-ms needs a number from 250 to 60000"},
 };
 
 po::options_description describeOptions()
@@ -94,7 +95,7 @@ std::string usageText()
            "                    [--orphan-grace S] [--no-activity] [--activity-max-kib N]\n"
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
            "                    [--websocket-idle S] [--idle-minute-ms MS]\n"
-           "                    [--schedule-min-interval S]\n"
+           "                    [--schedule-min-interval S] [--metrics-interval-ms N]\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"
@@ -127,6 +128,10 @@ std::string usageText()
            "                   (default 60000; tests make idle pauses quick with less)\n"
            "  --schedule-min-interval S\n"
            "                   the shortest \"every\" a schedule may have (default 10 seconds)\n"
+           "  --metrics-interval-ms N\n"
+           "                   every running sandbox's CPU, memory, disk and network are sampled\n"
+           "                   every N ms (default 2000, 250..60000); kept 24 h at decreasing\n"
+           "                   resolution\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -203,6 +208,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.poolDesktop = *v;
         else if (name == "schedule-min-interval")
             o.scheduleMinIntervalS = *v;
+        else if (name == "metrics-interval-ms")
+            o.metricsIntervalMs = *v;
     }
     if (vm.count("data-dir")) {
         const std::string dir = vm["data-dir"].as<std::string>();

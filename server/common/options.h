@@ -33,6 +33,8 @@ struct Options
     int poolInterpreter = -1;
     int poolDesktop = -1;
     int scheduleMinIntervalS = 10; // the shortest `every` of a schedule
+    // Every running sandbox's resources are sampled this often (sandboxes/metricssampler.h).
+    int metricsIntervalMs = 2000;
     bool help = false;
     bool version = false;
 };

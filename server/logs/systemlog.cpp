@@ -12,6 +12,12 @@ void SystemLog::setDataDir(std::string dir)
     m_dataDir = std::move(dir);
 }
 
+void SystemLog::setTap(Tap tap)
+{
+    std::lock_guard lock(m_mutex);
+    m_tap = std::move(tap);
+}
+
 SystemLog::Sandbox& SystemLog::stateLocked(const std::string& id)
 {
     auto [it, inserted] = m_sandboxes.try_emplace(id);
@@ -35,6 +41,8 @@ void SystemLog::append(const std::string& sandboxId, std::string level, std::str
         return;
     }
     sb.lastSeq = line.seq;
+    if (m_tap)
+        m_tap(sandboxId, line);
     for (auto& [token, listener] : sb.listeners)
         listener(&line);
 }

@@ -19,6 +19,10 @@ public:
     using Listener = std::function<void(const LogLine*)>;
 
     void setDataDir(std::string dir);
+    // Sees every line written, of every sandbox (under the log's lock, like a listener): how
+    // the metrics sampler learns of lifecycle events. Set before serving.
+    using Tap = std::function<void(const std::string& sandboxId, const LogLine& line)>;
+    void setTap(Tap tap);
 
     void append(const std::string& sandboxId, std::string level, std::string source,
                 std::string message, int64_t ts = 0);
@@ -44,6 +48,7 @@ private:
 
     std::mutex m_mutex;
     std::string m_dataDir;
+    Tap m_tap;
     std::map<std::string, Sandbox> m_sandboxes;
     uint64_t m_nextToken = 1;
 };

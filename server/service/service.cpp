@@ -14,6 +14,7 @@
 #include "runtime/runtime.h"
 #include "sandboxes/activitylog.h"
 #include "sandboxes/logwatch.h"
+#include "sandboxes/metricssampler.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/schedules/scheduler.h"
 #include "service/bootstrap.h"
@@ -190,6 +191,20 @@ int runService(const Options& options)
     scheduleLimits.minIntervalSeconds = options.scheduleMinIntervalS;
     sandboxes::Scheduler scheduler(**store, manager, ioc, scheduleLimits);
     scheduler.start();
+    // Resource metrics: lifecycle lines of the system logs become marks on the charts.
+    sandboxes::MetricsSampler metrics(**store, **rt, dir, options.metricsIntervalMs);
+    manager.logs().setTap([&metrics](const std::string& id, const logs::LogLine& line) {
+        metrics.onLogLine(id, line);
+    });
+    // However this function ends, the log stops calling the sampler before the sampler goes.
+    struct TapGuard
+    {
+        logs::SystemLog& log;
+        ~TapGuard() { log.setTap({}); }
+    } tapGuard{manager.logs()};
+    metrics.start();
+    log::info("metrics: every sandbox sampled every " + std::to_string(options.metricsIntervalMs) +
+              " ms, kept 24 h");
 
     proxy::ProxyServer portProxy(ioc, **store);
     // Traffic to exposed ports is a use of the sandbox and wakes one its policy paused.
@@ -218,6 +233,7 @@ int runService(const Options& options)
     ctx.keyStreams = &keyStreams;
     ctx.pools = &warmPools;
     ctx.schedules = &scheduler;
+    ctx.metrics = &metrics;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
         return fail(desktopSecret.error().message);
@@ -259,6 +275,7 @@ int runService(const Options& options)
     scheduler.shutdown();
     manager.shutdown();
     logWatch.stop();
+    metrics.stop();
     workers.join();
     guard.reset();
     ioc.stop();

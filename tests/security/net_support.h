@@ -156,6 +156,8 @@ public:
     }
     QString hostSide, remote;
     int port = 0;
+    // The namespace of the remote host, for a server of a test's own (ip netns exec).
+    QString netns() const { return m_ns; }
 
 private:
     static QString run(const QStringList& cmd, QString* err = nullptr)

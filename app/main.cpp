@@ -45,9 +45,9 @@ int main(int argc, char** argv)
 {
     if (const int rc = answerInfoOptions(argc, argv); rc >= 0)
         return rc;
-    // Ports: QtWebEngine (the preview plugin, loaded on the first preview) needs
-    // shared GL contexts, which can only be asked for before the application object exists.
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    // Ports: QtWebEngine (the preview plugin, loaded on the first preview) needs a shared GL
+    // context; the plugin's loader makes it then (ui/ports/previewengine.cpp), not here: asked for
+    // before the application exists it would load the GL driver at every start.
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("lizard"));
     QApplication::setApplicationName(QStringLiteral("lizard-desktop"));

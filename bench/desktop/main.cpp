@@ -69,7 +69,6 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     if (geteuid() == 0)
         qputenv("QTWEBENGINE_DISABLE_SANDBOX", "1"); // Chromium refuses its sandbox as root
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts); // as lizard-desktop does
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -105,7 +105,6 @@ int runParent(int runs, const QString& url, const QString& key)
 
 int main(int argc, char** argv)
 {
-    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts); // as lizard-desktop does
     QApplication app(argc, argv);
     QCommandLineParser parser;
     parser.addOptions({{"child", "internal: the measured app"},

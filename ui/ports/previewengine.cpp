@@ -3,7 +3,13 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QOpenGLContext>
 #include <QPluginLoader>
+
+// QtGui's global share context (exported, not in a public header): what
+// Qt::AA_ShareOpenGLContexts makes at start-up, made here on the first preview instead.
+Q_GUI_EXPORT QOpenGLContext* qt_gl_global_share_context();
+Q_GUI_EXPORT void qt_gl_set_global_share_context(QOpenGLContext* context);
 
 namespace lizard::ui::ports {
 
@@ -20,6 +26,21 @@ State& state()
 {
     static State s;
     return s;
+}
+
+// QtWebEngine composites through an OpenGL context shared with the application's. Asking for it
+// with Qt::AA_ShareOpenGLContexts before QApplication exists makes it at start-up, and with it
+// loads the GL driver (under Mesa's software renderer about 55 MB of LLVM resident) in every app,
+// previews or not. Made before the plugin loads, it is there when QtWebEngine looks for it.
+void ensureGlobalShareContext()
+{
+    if (qt_gl_global_share_context())
+        return;
+    auto* context = new QOpenGLContext(QCoreApplication::instance());
+    if (context->create())
+        qt_gl_set_global_share_context(context);
+    else
+        delete context; // QtWebEngine then renders without the GPU
 }
 
 } // namespace
@@ -42,6 +63,7 @@ PreviewEngine* PreviewLoader::engine()
         return s.engine;
     s.tried = true;
     QStringList problems;
+    ensureGlobalShareContext();
     for (const QString& path : candidates()) {
         if (!QFileInfo::exists(path)) {
             problems.append(path + QStringLiteral(": not found"));

@@ -17,6 +17,16 @@
 
 namespace lizard::ui::lifecycle {
 
+EndWarningStrip* LifecycleController::warningFor(const QString& sandboxId) const
+{
+    return m_strips.value(sandboxId);
+}
+
+CleanupDialog* LifecycleController::cleanupDialog() const
+{
+    return m_dialog;
+}
+
 LifecycleController::LifecycleController(Workbench* window, QObject* parent)
     : QObject(parent), m_window(window), m_panel(new LifecyclePanel),
       m_watch(new models::SandboxEndWatch(this)),

@@ -36,11 +36,8 @@ public:
     LifecyclePanel* panel() const { return m_panel; }
     models::SandboxEndWatch* endWatch() const { return m_watch; }
     QAction* cleanupAction() const { return m_cleanup; }
-    EndWarningStrip* warningFor(const QString& sandboxId) const
-    {
-        return m_strips.value(sandboxId);
-    }
-    CleanupDialog* cleanupDialog() const { return m_dialog; }
+    EndWarningStrip* warningFor(const QString& sandboxId) const;
+    CleanupDialog* cleanupDialog() const;
     // The tray's icon once a warning used it (null where the desktop has no tray).
     QSystemTrayIcon* trayIcon() const { return m_tray; }
     void openCleanup();

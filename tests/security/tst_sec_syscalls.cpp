@@ -31,6 +31,18 @@ QString statusField(const QString& status, const QString& field)
     return {};
 }
 
+// The i386 getpid through int 0x80, run on the host outside any sandbox: true when the
+// kernel kills it (SIGSEGV) instead of answering.
+bool hostDiesOnInt80(const QString& runner)
+{
+    QProcess p;
+    p.start("python3", {"-c", "import ctypes, os\n" + runner +
+                                  "print(run(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3'))"});
+    if (!p.waitForFinished(30000))
+        return false;
+    return p.exitStatus() == QProcess::CrashExit;
+}
+
 } // namespace
 
 class TestSecSyscalls : public QObject
@@ -162,18 +174,6 @@ private slots:
         QCOMPARE(py("import threading\nt = threading.Thread(target=lambda: None)\nt.start(); "
                     "t.join()\nprint(name(sc(39) and 0))"),
                  QString("OK"));
-    }
-
-    // The i386 getpid through int 0x80, run on the host outside any sandbox: true when the
-    // kernel kills it (SIGSEGV) instead of answering.
-    static bool hostDiesOnInt80(const QString& runner)
-    {
-        QProcess p;
-        p.start("python3", {"-c", "import ctypes, os\n" + runner +
-                                      "print(run(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3'))"});
-        if (!p.waitForFinished(30000))
-            return false;
-        return p.exitStatus() == QProcess::CrashExit;
     }
 
     void foreignAbisAreBlocked()

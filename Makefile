@@ -17,8 +17,9 @@ build: deps
 run: build
 	@$(BUILD)/bin/lizard-desktop
 
-test: build
-	@scripts/run-tests.sh $(BUILD)
+# The suites start as soon as they are built, beside the rest of the build (scripts/run-tests.py).
+test: deps
+	@CMAKE_FLAGS="$(CMAKE_FLAGS)" scripts/run-tests.sh $(BUILD)
 
 # libFuzzer harnesses (fuzz/, clang, own build dir build-fuzz), SECONDS each.
 fuzz: deps

@@ -2,9 +2,9 @@
 # Fails when a test was skipped for a reason that tests/allowed-skips.txt does not allow.
 # A suite that skips because a package went missing (the Jupyter stack, node, the SDK) would
 # otherwise pass as green; only host features that really vary may skip, each allowed pattern
-# with its reason in that file. Reads CTest's full logs (Testing/Temporary/LastTest.log, which
-# scripts/run-tests.sh keeps per pass as BUILD/test-logs/*.log), prints every skip with its
-# verdict and the count of each.
+# with its reason in that file. Reads the suites' whole output (scripts/run-tests.py keeps it
+# as BUILD/test-logs/<pass>/<suite>.log), prints every skip with its verdict and the count of
+# each.
 #   scripts/check-skips.sh LOG...
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,6 +3,8 @@
 // so a filter that blocks everything fails this suite as surely as one that blocks nothing.
 #include "escape_support.h"
 
+#include <QProcess>
+
 using namespace lizard::test;
 
 namespace {
@@ -27,6 +29,18 @@ QString statusField(const QString& status, const QString& field)
             return line.section(':', 1).trimmed();
     }
     return {};
+}
+
+// The i386 getpid through int 0x80, run on the host outside any sandbox: true when the
+// kernel kills it (SIGSEGV) instead of answering.
+bool hostDiesOnInt80(const QString& runner)
+{
+    QProcess p;
+    p.start("python3", {"-c", "import ctypes, os\n" + runner +
+                                  "print(run(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3'))"});
+    if (!p.waitForFinished(30000))
+        return false;
+    return p.exitStatus() == QProcess::CrashExit;
 }
 
 } // namespace
@@ -180,8 +194,15 @@ private slots:
             runPython(m_server, m_id,
                       pySyscallPrelude() + runner +
                           "print(run(b'\\xb8\\x14\\x00\\x00\\x00\\xcd\\x80\\xc3'))");
-        // SIGSYS kills the process (the shell's 128 + 31) before the call runs.
-        QVERIFY2(i386.exitCode == 159 || i386.exitCode == -31, qPrintable(i386.describe()));
+        // SIGSYS kills the process (the shell's 128 + 31) before the call runs. Some kernels
+        // and hypervisors have no i386 gate at all: there int 0x80 faults (SIGSEGV) on the host
+        // too, nothing can run through it, and the same fault in the sandbox is the outcome.
+        const bool hostHasNoGate = hostDiesOnInt80(runner);
+        if (hostHasNoGate)
+            qInfo("this host has no i386 gate: int 0x80 faults outside any sandbox too");
+        QVERIFY2(i386.exitCode == 159 || i386.exitCode == -31 ||
+                     (hostHasNoGate && i386.exitCode == 139),
+                 qPrintable(i386.describe()));
         const ProbeResult x32 =
             runPython(m_server, m_id, pySyscallPrelude() + "print(name(sc(0x40000000 | 39)))");
         QVERIFY2(x32.exitCode == 159 || x32.exitCode == -31 || x32.out.trimmed() == "ENOSYS",

@@ -64,7 +64,9 @@ std::pair<Figure, Figure> measureMetricsCost(const std::string& localBin, int sa
     std::filesystem::create_directories(dir / "data");
     std::string error;
     {
-        ServerProcess server(localBin, (dir / "data").string(), freePort());
+        // Room for them all: the default --max-running is below 50 on most machines.
+        ServerProcess server(localBin, (dir / "data").string(), freePort(),
+                             {"--max-running", std::to_string(sandboxes + 8)});
         if (server.start(error)) {
             ApiClient api(server.url(), server.key());
             Session session(api); // deletes the sandboxes before the server stops

@@ -39,7 +39,7 @@ public:
     std::vector<std::string> filesNames() override;
     DiskState diskState(const std::string& id) override;
     void adopt(const SandboxHandle& handle) override;
-    std::optional<std::uint64_t> diskUsedBytes(const std::string& id) override;
+    std::optional<std::uint64_t> diskUsedBytes(const SandboxHandle& handle) override;
     long long oomKills(const SandboxHandle& handle) override
     {
         return m_cgroups.oomKills(handle.id);

@@ -6,8 +6,27 @@
 
 namespace lizard::runtime {
 
-std::optional<std::uint64_t> LinuxRuntime::diskUsedBytes(const std::string& id)
+namespace {
+
+std::optional<std::uint64_t> usedBlocksOf(const std::string& path)
 {
+    struct statvfs st
+    {
+    };
+    if (::statvfs(path.c_str(), &st) != 0 || st.f_blocks < st.f_bfree)
+        return std::nullopt;
+    return std::uint64_t(st.f_blocks - st.f_bfree) * st.f_frsize;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> LinuxRuntime::diskUsedBytes(const SandboxHandle& handle)
+{
+    const std::string& id = handle.id;
+    // The quota file system is mounted only in the sandbox's mount namespace; its root, an
+    // overlay whose upper layer is on it, answers statfs with the quota file system's figures.
+    if (m_quota && m_quota->sizeGb(id) > 0 && handle.initPid > 0)
+        return usedBlocksOf("/proc/" + std::to_string(handle.initPid) + "/root/");
     if (m_watch) {
         const DiskWatch::State s = m_watch->state(id);
         if (s.gb > 0)
@@ -18,12 +37,7 @@ std::optional<std::uint64_t> LinuxRuntime::diskUsedBytes(const std::string& id)
         return std::nullopt;
     // The sandbox's directory is the mount of its ext4 image: the blocks in use there are its
     // layer (and lizard-local's small files beside it: logs, metrics).
-    struct statvfs st
-    {
-    };
-    if (::statvfs(sandboxDir(id).c_str(), &st) != 0 || st.f_blocks < st.f_bfree)
-        return std::nullopt;
-    return std::uint64_t(st.f_blocks - st.f_bfree) * st.f_frsize;
+    return usedBlocksOf(sandboxDir(id));
 }
 
 } // namespace lizard::runtime

@@ -173,9 +173,10 @@ public:
     // A running sandbox found again after a restart of lizard-local (its disk is watched
     // again where that is how it is bounded).
     virtual void adopt(const SandboxHandle& /*handle*/) {}
-    // Bytes the sandbox's writable layer holds now (its image's used blocks, or the disk watch's
-    // last measure); empty when nothing measures it (linuxruntime_usage.cpp).
-    virtual std::optional<std::uint64_t> diskUsedBytes(const std::string& /*id*/)
+    // Bytes the sandbox's writable layer holds now (its image's or quota file system's used
+    // blocks, or the disk watch's last measure); empty when nothing measures it
+    // (linuxruntime_usage.cpp).
+    virtual std::optional<std::uint64_t> diskUsedBytes(const SandboxHandle& /*handle*/)
     {
         return std::nullopt;
     }

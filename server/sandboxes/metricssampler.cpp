@@ -204,7 +204,7 @@ void MetricsSampler::tick()
             Reading reading{runtime::readUsage(rec->handle.initPid, state->cgroups,
                                                procs ? &*procs : nullptr, state->io),
                             SamplerClock::now(), nowMs()};
-            const auto disk = m_runtime.diskUsedBytes(rec->id);
+            const auto disk = m_runtime.diskUsedBytes(rec->handle);
             if (state->previous) {
                 const Reading& before = *state->previous;
                 const double seconds =

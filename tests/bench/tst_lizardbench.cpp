@@ -79,6 +79,8 @@ void TestLizardBench::shortRunPrintsEveryFigure()
                          "2",
                          "--restart-sandboxes",
                          "2",
+                         "--metrics-sandboxes",
+                         "3",
                          "--lifecycle-runs",
                          "1",
                          "--data-dir",
@@ -92,7 +94,8 @@ void TestLizardBench::shortRunPrintsEveryFigure()
     const QStringList figures{"sandbox create -> running", "exec of `true`, round trip",
                               "GET /api/sandboxes/{id}",   "SSE exec throughput",
                               "restart with 2 sandboxes",  "create from a warm pool",
-                              "GET p99, pool refilling 4", "restore (100 MB) from pool"};
+                              "GET p99, pool refilling 4", "restore (100 MB) from pool",
+                              "metrics sampler, 3 idle",   "GET metrics?range=1h"};
     for (const QString& name : figures) {
         const auto it = std::find_if(lines.begin(), lines.end(),
                                      [&](const QString& l) { return l.startsWith(name); });

@@ -84,8 +84,9 @@ private slots:
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1, 2500);
         QVERIFY(cell(model, SandboxColumn::TimeLeft) != before || changed.count() >= 1);
+        // The tick: the status badge (ending soon), "started … ago" and the time left.
         for (const auto& args : changed) {
-            QCOMPARE(args.at(0).value<QModelIndex>().column(), int(SandboxColumn::TimeLeft));
+            QCOMPARE(args.at(0).value<QModelIndex>().column(), int(SandboxColumn::Status));
             QCOMPARE(args.at(1).value<QModelIndex>().column(), int(SandboxColumn::TimeLeft));
         }
     }

@@ -111,7 +111,8 @@ private slots:
         QTRY_VERIFY(model->rowOf(m_sandboxId) >= 0);
         QTRY_COMPARE(m_window->sandboxPanel()->currentSandboxId(), m_sandboxId);
         const int row = model->rowOf(m_sandboxId);
-        QCOMPARE(model->index(row, 6).data().toString(), QString("owner=ui-test"));
+        QCOMPARE(model->index(row, models::SandboxColumn::Metadata).data().toString(),
+                 QString("owner=ui-test"));
         ui::ConsoleWidget* console = m_window->consoleArea()->currentConsole();
         QVERIFY(console);
         QVERIFY(console->isEnabled());

@@ -8,6 +8,7 @@
 #include "ui/lifecycle/cleanupdialog.h"
 #include "ui/lifecycle/endwarningstrip.h"
 #include "ui/lifecycle/lifecyclepanel.h"
+#include "ui/theme/icontheme.h"
 #include "ui/workbench.h"
 
 #include <QAction>
@@ -30,7 +31,8 @@ CleanupDialog* LifecycleController::cleanupDialog() const
 LifecycleController::LifecycleController(Workbench* window, QObject* parent)
     : QObject(parent), m_window(window), m_panel(new LifecyclePanel),
       m_watch(new models::SandboxEndWatch(this)),
-      m_cleanup(new QAction(QStringLiteral("Clean &up…"), this))
+      m_cleanup(new QAction(IconTheme::icon(QStringLiteral("edit-clear")),
+                            QStringLiteral("Clean &up…"), this))
 {
     m_panel->setObjectName(QStringLiteral("lifecyclePanel"));
     window->addToolTab(m_panel, tr("Lifecycle"));

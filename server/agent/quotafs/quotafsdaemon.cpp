@@ -141,10 +141,9 @@ void runQuotaFsDaemon(const QuotaFsDaemonConfig& config)
     }
     if (auto e = installQuotaFsSeccomp(); !e.empty())
         fail(config.channel, e);
-    logLine("serving " + std::to_string(used.bytes) + " bytes in " + std::to_string(used.files) +
-            " inodes of " + std::to_string(config.limits.bytes) + " and " +
-            std::to_string(config.limits.inodes) +
-            (quotaFsLandlocked() ? "" : " (no Landlock on this kernel)"));
+    // The sandbox's log is the user's: a working quota says nothing, a weaker confinement does.
+    if (!quotaFsLandlocked())
+        logLine("no Landlock on this kernel: confined by its capabilities and seccomp only");
     answer(config.channel, "R");
     ::close(config.channel);
     for (auto& t : threads)

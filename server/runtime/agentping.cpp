@@ -2,6 +2,7 @@
 
 #include "agent/serve/frame.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -30,19 +31,21 @@ bool waitFor(int fd, short events, std::chrono::steady_clock::time_point deadlin
     }
 }
 
-} // namespace
+// An answer to a small request (a ping) is small: anything longer is not one.
+constexpr std::uint32_t kMaxAnswer = 64 * 1024;
 
-bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& request)
+// Connects to the agent and sends `request` as one JSON frame; the socket, or -1.
+int sendRequest(const std::string& socketPath, const std::string& request,
+                std::chrono::steady_clock::time_point deadline)
 {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (socketPath.size() >= sizeof addr.sun_path)
-        return false;
+        return -1;
     std::memcpy(addr.sun_path, socketPath.c_str(), socketPath.size() + 1);
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
-        return false;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        return -1;
     bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 ||
               (errno == EINPROGRESS && waitFor(fd, POLLOUT, deadline));
     std::string frame(agent::kFrameHeaderSize, '\0');
@@ -50,19 +53,62 @@ bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& 
                              std::uint32_t(request.size()));
     frame += request;
     ok = ok && ::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) == ssize_t(frame.size());
-    std::string reply;
-    while (ok && reply.size() < agent::kFrameHeaderSize + 11) {
+    if (!ok) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Reads until `reply` holds `want` bytes (or the deadline, or the end).
+bool readUpTo(int fd, std::string& reply, std::size_t want,
+              std::chrono::steady_clock::time_point deadline)
+{
+    while (reply.size() < want) {
         if (!waitFor(fd, POLLIN, deadline))
-            break;
+            return false;
         char buf[256];
-        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        ssize_t n = ::recv(fd, buf, std::min(sizeof buf, want - reply.size()), 0);
         if (n <= 0)
-            break;
+            return false;
         reply.append(buf, std::size_t(n));
     }
+    return true;
+}
+
+} // namespace
+
+bool pingAgent(const std::string& socketPath, int timeoutMs, const std::string& request)
+{
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    const int fd = sendRequest(socketPath, request, deadline);
+    if (fd < 0)
+        return false;
+    std::string reply;
+    readUpTo(fd, reply, agent::kFrameHeaderSize + 11, deadline);
     ::close(fd);
-    return ok && reply.size() >= agent::kFrameHeaderSize && reply[0] == agent::kFrameJson &&
+    return reply.size() >= agent::kFrameHeaderSize && reply[0] == agent::kFrameJson &&
            reply.find("\"ok\":true") != std::string::npos;
+}
+
+std::optional<std::string> askAgent(const std::string& socketPath, int timeoutMs,
+                                    const std::string& request)
+{
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    const int fd = sendRequest(socketPath, request, deadline);
+    if (fd < 0)
+        return std::nullopt;
+    std::string header;
+    std::string reply;
+    bool ok = readUpTo(fd, header, agent::kFrameHeaderSize, deadline) &&
+              header[0] == agent::kFrameJson;
+    if (ok) {
+        const std::uint32_t length =
+            agent::decodeFrameLength(reinterpret_cast<const unsigned char*>(header.data()));
+        ok = length <= kMaxAnswer && readUpTo(fd, reply, length, deadline);
+    }
+    ::close(fd);
+    return ok ? std::optional<std::string>(std::move(reply)) : std::nullopt;
 }
 
 } // namespace lizard::runtime

@@ -2,6 +2,10 @@
 // (sandboxusage.h): how full a sandbox's writable layer is.
 #include "runtime/linuxruntime.h"
 
+#include "runtime/agentping.h"
+
+#include <nlohmann/json.hpp>
+
 #include <sys/statvfs.h>
 
 namespace lizard::runtime {
@@ -23,10 +27,16 @@ std::optional<std::uint64_t> usedBlocksOf(const std::string& path)
 std::optional<std::uint64_t> LinuxRuntime::diskUsedBytes(const SandboxHandle& handle)
 {
     const std::string& id = handle.id;
-    // The quota file system is mounted only in the sandbox's mount namespace; its root, an
-    // overlay whose upper layer is on it, answers statfs with the quota file system's figures.
-    if (m_quota && m_quota->sizeGb(id) > 0 && handle.initPid > 0)
-        return usedBlocksOf("/proc/" + std::to_string(handle.initPid) + "/root/");
+    // The quota file system is mounted only in the sandbox's mount namespace (PID 1, not
+    // dumpable, keeps its /proc/PID/root from the host): its agent reads its root's statfs, an
+    // overlay's that answers with the quota file system's figures.
+    if (m_quota && m_quota->sizeGb(id) > 0) {
+        const auto answer = askAgent(handle.socketPath, 1000, R"({"op":"ping","statfs":true})");
+        const auto json = nlohmann::json::parse(answer.value_or(""), nullptr, false);
+        if (json.is_object() && json.contains("usedBytes") && json["usedBytes"].is_number_unsigned())
+            return json["usedBytes"].get<std::uint64_t>();
+        return std::nullopt;
+    }
     if (m_watch) {
         const DiskWatch::State s = m_watch->state(id);
         if (s.gb > 0)

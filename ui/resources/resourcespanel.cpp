@@ -4,6 +4,7 @@
 #include "models/sandboxmetrics.h"
 #include "models/sizeformat.h"
 #include "ui/resources/metricschart.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -54,7 +55,7 @@ ResourcesPanel::ResourcesPanel(QWidget* parent)
     m_range->setCurrentIndex(1);
     bar->addWidget(m_range);
     bar->addSeparator();
-    QAction* refresh = bar->addAction(QStringLiteral("Refresh"));
+    QAction* refresh = bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
 
     m_warning->setObjectName(QStringLiteral("nearLimitWarning"));
     m_warning->setWordWrap(true);

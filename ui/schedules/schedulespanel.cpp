@@ -4,6 +4,7 @@
 #include "models/schedules/schedulerunmodel.h"
 #include "models/schedules/scheduletime.h"
 #include "ui/schedules/scheduledialog.h"
+#include "ui/theme/icontheme.h"
 
 #include <QAction>
 #include <QFontDatabase>
@@ -43,19 +44,19 @@ SchedulesPanel::SchedulesPanel(QWidget* parent)
 {
     setObjectName(QStringLiteral("schedulesPanel"));
     auto* bar = new QToolBar;
-    m_add = bar->addAction(QStringLiteral("Add…"));
+    m_add = bar->addAction(IconTheme::icon(QStringLiteral("list-add")), QStringLiteral("Add…"));
     m_add->setToolTip(QStringLiteral("Run a command in this sandbox every so often or at set "
                                      "times; a paused sandbox is woken for it"));
-    m_edit = bar->addAction(QStringLiteral("Edit…"));
-    m_enable = bar->addAction(QStringLiteral("Enable"));
+    m_edit = bar->addAction(IconTheme::icon(QStringLiteral("edit-rename")), QStringLiteral("Edit…"));
+    m_enable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-start")), QStringLiteral("Enable"));
     m_enable->setToolTip(QStringLiteral("Switch the schedule on (its failure count starts over)"));
-    m_disable = bar->addAction(QStringLiteral("Disable"));
+    m_disable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-pause")), QStringLiteral("Disable"));
     m_disable->setToolTip(QStringLiteral("Switch the schedule off; it keeps its runs"));
-    m_runNow = bar->addAction(QStringLiteral("Run now"));
+    m_runNow = bar->addAction(IconTheme::icon(QStringLiteral("lizard-run-all")), QStringLiteral("Run now"));
     m_runNow->setToolTip(QStringLiteral("Start a run at once (and switch the schedule on)"));
-    m_delete = bar->addAction(QStringLiteral("Delete"));
+    m_delete = bar->addAction(IconTheme::icon(QStringLiteral("edit-delete")), QStringLiteral("Delete"));
     bar->addSeparator();
-    m_refresh = bar->addAction(QStringLiteral("Refresh"));
+    m_refresh = bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
 
     m_view->setObjectName(QStringLiteral("scheduleTable"));
     m_view->setModel(m_model);

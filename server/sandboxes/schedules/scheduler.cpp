@@ -518,11 +518,12 @@ void Scheduler::onTimer(const std::string& id, const std::shared_ptr<net::steady
 
 std::shared_ptr<ScheduleRun> Scheduler::newRunLocked(Entry& e)
 {
+    // The run starts at the schedule's lastRunAt, to the millisecond (one clock reading).
+    e.record.lastRunAtMs = nowMs();
     auto run = std::make_shared<ScheduleRun>(
         m_sandboxes, m_store.schedules(), m_ioc.get_executor(), e.record,
         [this](const store::ScheduleRunRecord& r) { runEnded(r); });
     e.run = run;
-    e.record.lastRunAtMs = nowMs();
     return run;
 }
 

@@ -55,7 +55,7 @@ void ScheduleRun::start()
 {
     {
         std::lock_guard lock(m_mutex);
-        m_run.startedAtMs = nowMs();
+        m_run.startedAtMs = m_schedule.lastRunAtMs > 0 ? m_schedule.lastRunAtMs : nowMs();
     }
     if (Status s = m_store.insertRun(snapshot()); !s)
         log::warn(label() + ": run not recorded: " + s.error().message);

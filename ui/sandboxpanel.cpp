@@ -132,6 +132,10 @@ void SandboxPanel::setBackend(SandboxTableModel* model, models::SandboxActions* 
         return;
     m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Id, 190);
     m_view->horizontalHeader()->resizeSection(models::SandboxColumn::Size, 190);
+    // Room for the longest badge of the status alone ("running · ending soon").
+    m_view->horizontalHeader()->resizeSection(
+        models::SandboxColumn::Status,
+        m_view->fontMetrics().horizontalAdvance(QStringLiteral("running · ending soon")) + 40);
     // The size cell names the limits that really hold, a text that varies with the host.
     const auto fitSize = [this] { m_view->resizeColumnToContents(models::SandboxColumn::Size); };
     connect(model, &QAbstractItemModel::rowsInserted, this, fitSize);

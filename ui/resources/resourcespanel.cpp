@@ -187,8 +187,20 @@ void ResourcesPanel::updateCharts()
                         : rangeMs <= 6 * 3600 * 1000 ? 30 * 1000
                                                      : 5 * 60 * 1000;
     const client::MetricLimits& l = m.limits;
+    // A sandbox younger than the range is charted from its start (at least the last two
+    // minutes), not squeezed into the right edge of an hour.
+    qint64 from = now - rangeMs;
+    if (have) {
+        qint64 first = now;
+        for (const auto* points : {&m.cpu, &m.memory})
+            if (!points->isEmpty())
+                first = qMin(first, points->first().t);
+        for (const client::MetricEvent& e : m.events)
+            first = qMin(first, e.t);
+        from = qMin(qMax(from, first - step), now - 2 * 60 * 1000);
+    }
     for (MetricsChart* c : m_charts) {
-        c->setWindow(now - rangeMs, now);
+        c->setWindow(from, now);
         c->setGapMs(3 * step + 1000);
         c->setEvents(have ? m.events : QList<client::MetricEvent>());
     }

@@ -5,7 +5,8 @@
 //                200]
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
 //                 [--metrics-sandboxes 50]]
-//                [--only create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity,metrics]
+//                [--only
+//                create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity,metrics]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), to
 // run twice, with the activity log on and off, for the activity cost figures, and to sample
 // --metrics-sandboxes idle sandboxes for the metrics figures.
@@ -41,7 +42,7 @@ void usage()
 }
 
 // The figure names --only takes.
-const char* const kFigureNames[] = {"create", "pool",     "exec", "get",     "sse",     "proxy",
+const char* const kFigureNames[] = {"create", "pool",     "exec", "get",     "sse",      "proxy",
                                     "pause",  "snapshot", "fork", "restart", "activity", "metrics"};
 
 // Whether --only (a comma-separated list of kFigureNames) leaves `name` in; every figure without

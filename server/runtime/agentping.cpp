@@ -100,8 +100,8 @@ std::optional<std::string> askAgent(const std::string& socketPath, int timeoutMs
         return std::nullopt;
     std::string header;
     std::string reply;
-    bool ok = readUpTo(fd, header, agent::kFrameHeaderSize, deadline) &&
-              header[0] == agent::kFrameJson;
+    bool ok =
+        readUpTo(fd, header, agent::kFrameHeaderSize, deadline) && header[0] == agent::kFrameJson;
     if (ok) {
         const std::uint32_t length =
             agent::decodeFrameLength(reinterpret_cast<const unsigned char*>(header.data()));

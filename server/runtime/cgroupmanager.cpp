@@ -2,8 +2,8 @@
 
 #include "common/fileutil.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>

@@ -1,11 +1,9 @@
 // What the metrics sampler asks of the runtime beside the cgroup and /proc readers
 // (sandboxusage.h): how full a sandbox's writable layer is.
+#include "runtime/agentping.h"
 #include "runtime/linuxruntime.h"
 
-#include "runtime/agentping.h"
-
 #include <nlohmann/json.hpp>
-
 #include <sys/statvfs.h>
 
 namespace lizard::runtime {
@@ -33,7 +31,8 @@ std::optional<std::uint64_t> LinuxRuntime::diskUsedBytes(const SandboxHandle& ha
     if (m_quota && m_quota->sizeGb(id) > 0) {
         const auto answer = askAgent(handle.socketPath, 1000, R"({"op":"ping","statfs":true})");
         const auto json = nlohmann::json::parse(answer.value_or(""), nullptr, false);
-        if (json.is_object() && json.contains("usedBytes") && json["usedBytes"].is_number_unsigned())
+        if (json.is_object() && json.contains("usedBytes") &&
+            json["usedBytes"].is_number_unsigned())
             return json["usedBytes"].get<std::uint64_t>();
         return std::nullopt;
     }

@@ -202,15 +202,17 @@ void TestJsonMappingLifecycle::volumeOnCreateBody()
     req.volumeName = "scratch";
     req.timeoutMs = 0;
     QCOMPARE_JSON(parsedLifecycleBody(createSandboxBody(req)), (Json{{"template", "base"},
-                                                        {"projectId", "p1"},
-                                                        {"timeoutMs", 0},
-                                                        {"volumeName", "scratch"}}));
+                                                                     {"projectId", "p1"},
+                                                                     {"timeoutMs", 0},
+                                                                     {"volumeName", "scratch"}}));
     req.volumeName.clear();
     req.volumeId = "vol_1";
-    QCOMPARE(QString::fromStdString(parsedLifecycleBody(createSandboxBody(req)).value("volumeId", "")),
-             QString("vol_1"));
+    QCOMPARE(
+        QString::fromStdString(parsedLifecycleBody(createSandboxBody(req)).value("volumeId", "")),
+        QString("vol_1"));
     req.volumeId.clear();
-    QVERIFY(!parsedLifecycleBody(createSandboxBody(req)).contains("volumeId")); // not sent when empty
+    QVERIFY(
+        !parsedLifecycleBody(createSandboxBody(req)).contains("volumeId")); // not sent when empty
 }
 
 void TestJsonMappingLifecycle::lifecycleBodies()

@@ -12,10 +12,10 @@
 #include <QTest>
 
 using namespace lizard;
-using models::files::FileChangeFeed;
-using models::files::SandboxFileModel;
 using lizard::test::MiniHttpServer;
 using lizard::test::MiniResponse;
+using models::files::FileChangeFeed;
+using models::files::SandboxFileModel;
 
 namespace {
 

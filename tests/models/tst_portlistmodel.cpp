@@ -35,7 +35,8 @@ private slots:
             [this](QObject* ctx, auto done) { return m_api->listProjects(ctx, done); });
         QVERIFY(projects && projects->ok() && !projects->value().isEmpty());
         QString why;
-        m_sandboxId = lizard::test::startSandbox(*m_api, projects->value().first().id, 600000, &why);
+        m_sandboxId =
+            lizard::test::startSandbox(*m_api, projects->value().first().id, 600000, &why);
         LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
     }
 

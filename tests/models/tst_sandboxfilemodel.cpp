@@ -14,11 +14,11 @@
 #include <QTest>
 
 using namespace lizard;
+using lizard::test::ApiWaiter;
 using models::files::FileOperations;
 using models::files::FileSortProxy;
 using models::files::RemotePath;
 using models::files::SandboxFileModel;
-using lizard::test::ApiWaiter;
 
 class TestSandboxFileModel : public QObject
 {

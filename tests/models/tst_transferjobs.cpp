@@ -15,11 +15,11 @@
 #include <QTest>
 
 using namespace lizard;
+using lizard::test::ApiWaiter;
 using models::files::DownloadJob;
 using models::files::TransferJob;
 using models::files::TransferJobsModel;
 using models::files::UploadJob;
-using lizard::test::ApiWaiter;
 
 namespace {
 

@@ -115,7 +115,8 @@ void TestStreamSpill::everyByteInSavedNotebook()
     QCOMPARE(std::get<StreamOutput>(c.outputs.at(2)).text, QString("after\n"));
     // Jupyter's own reader and validator accept it, when they are installed.
     if (!lizard::notebook::test::nbformatPython().isEmpty()) {
-        const lizard::notebook::test::PythonRun v = lizard::notebook::test::validateWithNbformat(dir.filePath("big.ipynb"));
+        const lizard::notebook::test::PythonRun v =
+            lizard::notebook::test::validateWithNbformat(dir.filePath("big.ipynb"));
         QVERIFY2(v.ok, qPrintable(v.output));
     }
 }

@@ -27,7 +27,7 @@ bool registerSuite(const char* file, SuiteMain run);
     namespace {                                                                                    \
     int LIZARD_SUITE_CAT(lizardSuiteMain_, TestObject)(int argc, char** argv)                      \
     {                                                                                              \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                          \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                         \
         __VA_ARGS__                                                                                \
         TestObject tc;                                                                             \
         return QTest::qExec(&tc, argc, argv);                                                      \

@@ -125,9 +125,10 @@ private slots:
                                 });
         panel()->snapshotAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 30000);
-        const auto list = lizard::test::waitFor<QList<client::Snapshot>>([&](QObject* ctx, auto done) {
-            return m_live.api().listSnapshots(m_projectId, ctx, done);
-        });
+        const auto list =
+            lizard::test::waitFor<QList<client::Snapshot>>([&](QObject* ctx, auto done) {
+                return m_live.api().listSnapshots(m_projectId, ctx, done);
+            });
         QVERIFY(list && list->ok());
         QString source;
         for (const client::Snapshot& s : list->value())

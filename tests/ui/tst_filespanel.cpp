@@ -30,8 +30,8 @@
 #include <QTreeView>
 
 using namespace lizard;
-using models::files::SandboxFileModel;
 using lizard::test::ApiWaiter;
+using models::files::SandboxFileModel;
 using ui::files::FileEditorPage;
 using ui::files::FilesPanel;
 

@@ -40,8 +40,8 @@ private slots:
 
     void sizeCellShowsTheEnforcedLimits()
     {
-        const QJsonObject info =
-            lizard::test::jsonObject(m_live.server().request("GET", "/api/sandboxes/" + m_sandboxId));
+        const QJsonObject info = lizard::test::jsonObject(
+            m_live.server().request("GET", "/api/sandboxes/" + m_sandboxId));
         const QJsonObject limits = info.value("limits").toObject();
         const QString by = limits.value("enforcedBy").toString();
         QTableView* view = m_live.window()->sandboxPanel()->view();

@@ -134,8 +134,8 @@ void TestLogsView::oomKillShowsAsAnError()
     QCOMPARE(exec("kill -TERM $$"), QStringLiteral("143"));
     QTRY_VERIFY2_WITH_TIMEOUT(!shownRows("killed by SIGTERM").isEmpty(), qPrintable(shownText()),
                               5000);
-    const QModelIndex warn =
-        m_view->model()->index(shownRows("killed by SIGTERM").constFirst(), LogModel::MessageColumn);
+    const QModelIndex warn = m_view->model()->index(shownRows("killed by SIGTERM").constFirst(),
+                                                    LogModel::MessageColumn);
     QCOMPARE(warn.siblingAtColumn(LogModel::LevelColumn).data().toString(), QStringLiteral("WARN"));
     const QColor amber = warn.data(Qt::ForegroundRole).value<QBrush>().color();
     QVERIFY2(amber.red() > 100 && amber.blue() < 60, qPrintable(amber.name()));

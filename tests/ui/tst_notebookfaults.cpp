@@ -215,8 +215,9 @@ void TestNotebookFaults::kernelKilledDuringCell()
     QCOMPARE(run(page)->cell()->status(), CellStatus::Done);
     type(page, {"import time", "print('sleeping', flush=True)", "time.sleep(30)"});
     CellWidget* sleeping = start(page);
-    QVERIFY2(lizard::test::waitUntil([&] { return describe(sleeping).contains("sleeping"); }, 60000),
-             qPrintable(describe(sleeping)));
+    QVERIFY2(
+        lizard::test::waitUntil([&] { return describe(sleeping).contains("sleeping"); }, 60000),
+        qPrintable(describe(sleeping)));
 
     // kill -9 of B's ipykernel inside the sandbox, the way an OOM killer or a user would.
     const auto killed = lizard::test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
@@ -228,9 +229,9 @@ void TestNotebookFaults::kernelKilledDuringCell()
     QVERIFY2(killed && killed->ok() && killed->value().exitCode == 0,
              killed && killed->ok() ? qPrintable(killed->value().stderrText) : "exec failed");
 
-    QVERIFY2(
-        lizard::test::waitUntil([&] { return sleeping->cell()->status() == CellStatus::Error; }, 30000),
-        qPrintable(describe(sleeping)));
+    QVERIFY2(lizard::test::waitUntil(
+                 [&] { return sleeping->cell()->status() == CellStatus::Error; }, 30000),
+             qPrintable(describe(sleeping)));
     const QString said = describe(sleeping);
     QVERIFY2(said.contains("Kernel died (killed by SIGKILL") &&
                  said.contains("variables of this context are lost") && said.contains("Restart"),
@@ -291,8 +292,9 @@ void TestNotebookFaults::serverKilledDuringConsoleAndCell()
     // At once: the broken streams say it, no poll has to time out first.
     QVERIFY2(lizard::test::waitUntil(bannerSaysLost, 1500), qPrintable(banner->text()));
     qInfo("banner after %lld ms: %s", clock.elapsed(), qPrintable(banner->text()));
-    QVERIFY2(lizard::test::waitUntil([&] { return cut->cell()->status() == CellStatus::Error; }, 1500),
-             qPrintable(describe(cut)));
+    QVERIFY2(
+        lizard::test::waitUntil([&] { return cut->cell()->status() == CellStatus::Error; }, 1500),
+        qPrintable(describe(cut)));
     QVERIFY2(describe(cut).contains(
                  "The connection to lizard-local was lost while this cell ran; it may or may "
                  "not have finished"),

@@ -97,7 +97,8 @@ private:
             const CellStatus s = cell->cell()->status();
             return s == CellStatus::Done || s == CellStatus::Error || s == CellStatus::Interrupted;
         };
-        (void)lizard::test::waitUntil(finished, kInteractiveRunTimeoutMs); // callers check the status
+        (void)lizard::test::waitUntil(finished,
+                                      kInteractiveRunTimeoutMs); // callers check the status
         return cell;
     }
     static QList<InteractiveOutputView*> interactiveViews(CellWidget* cell)

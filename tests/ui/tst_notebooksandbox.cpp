@@ -333,9 +333,10 @@ void TestNotebookSandbox::pausedSandboxResumesOnRun()
     page->document()->cell(0)->setSource(QStringLiteral("print('ran after resume')"));
     const auto paused = lizard::test::waitFor<client::Unit>(
         [&](QObject* ctx, auto done) { return m_api->pauseSandbox(id, ctx, done); });
-    QVERIFY2(paused && paused->ok(), !paused        ? "no answer"
-                                     : paused->ok() ? ""
-                                                    : qPrintable(lizard::test::describe(paused->error())));
+    QVERIFY2(paused && paused->ok(), !paused ? "no answer"
+                                     : paused->ok()
+                                         ? ""
+                                         : qPrintable(lizard::test::describe(paused->error())));
     QTRY_COMPARE_WITH_TIMEOUT(status(id), QStringLiteral("paused"), 30000);
     // The header says so by its next look at the sandbox.
     QTRY_COMPARE_WITH_TIMEOUT(page->header()->timeLeftText(), QStringLiteral("paused"), 15000);

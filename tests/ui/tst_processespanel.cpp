@@ -131,7 +131,8 @@ void TestProcessesPanel::execAndItsChildAsATree()
     // The shell hangs under the sandbox's init, the one root of the tree.
     QCOMPARE(sleep.parent().parent().siblingAtColumn(TreeModel::PidColumn).data().toInt(), 1);
     QVERIFY(m_view->isExpanded(sleep.parent()));
-    QCOMPARE(sleep.siblingAtColumn(TreeModel::UserColumn).data().toString(), QStringLiteral("root"));
+    QCOMPARE(sleep.siblingAtColumn(TreeModel::UserColumn).data().toString(),
+             QStringLiteral("root"));
     QCOMPARE(sleep.siblingAtColumn(TreeModel::StateColumn).data().toString(),
              QStringLiteral("sleeping"));
     QVERIFY(sleep.siblingAtColumn(TreeModel::MemoryColumn).data().toString().contains("B"));
@@ -155,11 +156,12 @@ void TestProcessesPanel::spinningProcessShowsACore()
     const int pid = exec("sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").toInt();
     QVERIFY(pid > 0);
     // Two listings give a rate; a core busy reads near 100% (at least half on a loaded host).
-    QTRY_VERIFY_WITH_TIMEOUT(
-        m_panel->model()->indexOfPid(pid).isValid() &&
-            m_panel->model()->indexOfPid(pid, TreeModel::CpuColumn).data(TreeModel::SortRole).toDouble() >=
-                0.5,
-        15000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexOfPid(pid).isValid() &&
+                                 m_panel->model()
+                                         ->indexOfPid(pid, TreeModel::CpuColumn)
+                                         .data(TreeModel::SortRole)
+                                         .toDouble() >= 0.5,
+                             15000);
     lizard::test::saveScreenshot(m_window.get(), QStringLiteral("processes"));
     QVERIFY(m_panel->statusText().contains("CPU"));
     exec(QStringLiteral("kill -9 %1").arg(pid));
@@ -196,11 +198,11 @@ void TestProcessesPanel::initIsNeverOffered()
     QVERIFY(m_panel->selectedPids().isEmpty());
     QVERIFY(!m_panel->killAction()->isEnabled());
     QVERIFY(!m_panel->terminateAction()->isEnabled());
-    QVERIFY(
-        m_view->model()
-            ->data(m_view->currentIndex().siblingAtColumn(TreeModel::CommandColumn), Qt::ToolTipRole)
-            .toString()
-            .contains("init"));
+    QVERIFY(m_view->model()
+                ->data(m_view->currentIndex().siblingAtColumn(TreeModel::CommandColumn),
+                       Qt::ToolTipRole)
+                .toString()
+                .contains("init"));
 }
 
 QTEST_MAIN(TestProcessesPanel)

@@ -149,7 +149,7 @@ double MetricsChart::scaleMax() const
         top = qMax(top, 5.0);
     if (m_unit == Unit::Bytes || m_unit == Unit::BytesPerSecond)
         top = qMax(top, 1000.0); // an idle network's axis reads 0 to 1 KB/s, not "1 B/s" thrice
-    top *= 1.08; // the limit line and the peaks stay off the top edge
+    top *= 1.08;                 // the limit line and the peaks stay off the top edge
     return m_unit == Unit::Bytes || m_unit == Unit::BytesPerSecond ? chartNiceCeilBytes(top)
                                                                    : chartNiceCeil(top);
 }

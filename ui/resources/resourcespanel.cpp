@@ -55,7 +55,8 @@ ResourcesPanel::ResourcesPanel(QWidget* parent)
     m_range->setCurrentIndex(1);
     bar->addWidget(m_range);
     bar->addSeparator();
-    QAction* refresh = bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
+    QAction* refresh =
+        bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
 
     m_warning->setObjectName(QStringLiteral("nearLimitWarning"));
     m_warning->setWordWrap(true);

@@ -47,16 +47,22 @@ SchedulesPanel::SchedulesPanel(QWidget* parent)
     m_add = bar->addAction(IconTheme::icon(QStringLiteral("list-add")), QStringLiteral("Add…"));
     m_add->setToolTip(QStringLiteral("Run a command in this sandbox every so often or at set "
                                      "times; a paused sandbox is woken for it"));
-    m_edit = bar->addAction(IconTheme::icon(QStringLiteral("edit-rename")), QStringLiteral("Edit…"));
-    m_enable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-start")), QStringLiteral("Enable"));
+    m_edit =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-rename")), QStringLiteral("Edit…"));
+    m_enable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-start")),
+                              QStringLiteral("Enable"));
     m_enable->setToolTip(QStringLiteral("Switch the schedule on (its failure count starts over)"));
-    m_disable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-pause")), QStringLiteral("Disable"));
+    m_disable = bar->addAction(IconTheme::icon(QStringLiteral("media-playback-pause")),
+                               QStringLiteral("Disable"));
     m_disable->setToolTip(QStringLiteral("Switch the schedule off; it keeps its runs"));
-    m_runNow = bar->addAction(IconTheme::icon(QStringLiteral("lizard-run-all")), QStringLiteral("Run now"));
+    m_runNow = bar->addAction(IconTheme::icon(QStringLiteral("lizard-run-all")),
+                              QStringLiteral("Run now"));
     m_runNow->setToolTip(QStringLiteral("Start a run at once (and switch the schedule on)"));
-    m_delete = bar->addAction(IconTheme::icon(QStringLiteral("edit-delete")), QStringLiteral("Delete"));
+    m_delete =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-delete")), QStringLiteral("Delete"));
     bar->addSeparator();
-    m_refresh = bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
+    m_refresh =
+        bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
 
     m_view->setObjectName(QStringLiteral("scheduleTable"));
     m_view->setModel(m_model);

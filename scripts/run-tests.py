@@ -34,6 +34,8 @@ import tempfile
 import threading
 import time
 
+from ctest_commands import with_commands
+
 CI_USER = "lizard-ci"
 USER_SUITES = ("tst_runtime", "tst_isolation")  # run as lizard-ci themselves
 DEVICES = ("/dev/net/tun", "/dev/fuse")
@@ -234,7 +236,8 @@ def main():
     listing = json.loads(subprocess.check_output(
         ["ctest", "--test-dir", build, "--show-only=json-v1"]))
     costs = read_costs(build, source_dir)
-    specs = [t for t in listing["tests"] if not args.regex or re.search(args.regex, t["name"])]
+    specs = [t for t in with_commands(build, listing["tests"])
+             if not args.regex or re.search(args.regex, t["name"])]
     root = os.geteuid() == 0
 
     suites = [Suite(t["name"], t, "root", costs.get(t["name"], 30.0), build) for t in specs]

@@ -9,10 +9,12 @@ import os
 import subprocess
 import sys
 
+from ctest_commands import with_commands
+
 build, names = sys.argv[1], set(sys.argv[2:])
 listing = json.loads(subprocess.check_output(["ctest", "--test-dir", build, "--show-only=json-v1"]))
 seen = []
-for test in listing["tests"]:
+for test in with_commands(build, listing["tests"]):
     if test["name"] in names:
         target = os.path.basename(test["command"][0])
         if target not in seen:

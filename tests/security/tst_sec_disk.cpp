@@ -508,10 +508,10 @@ private slots:
         REQUIRE_BOUND(src);
         // 1.3 GB through a quota file system on a host busy with other suites can take longer
         // than exec's default minute: it gets 110 s (the test client waits 120).
-        const auto big = m_server.request(
-            "POST", "/api/sandboxes/" + src + "/exec",
-            toJson({{"cmd", "head -c 1300000000 /dev/zero > /root/big && echo ok"},
-                    {"timeoutMs", 110000}}));
+        const auto big =
+            m_server.request("POST", "/api/sandboxes/" + src + "/exec",
+                             toJson({{"cmd", "head -c 1300000000 /dev/zero > /root/big && echo ok"},
+                                     {"timeoutMs", 110000}}));
         QCOMPARE(jsonObject(big).value("stdout").toString(), QStringLiteral("ok\n"));
         const auto snap = m_server.request("POST", "/api/sandboxes/" + src + "/snapshot", "{}");
         QVERIFY2(snap.status == 200, qPrintable(describe(snap)));

@@ -67,15 +67,9 @@ Figure measureRestart(const std::string& localBin, int sandboxes, int runs)
         } else {
             ApiClient api(server.url(), server.key());
             Session session(api); // deletes the sandboxes before the server stops
-            std::vector<std::string> ids;
-            if (!session.ensureProject())
+            const std::vector<std::string> ids = session.createRunningMany(sandboxes, 600000);
+            if (int(ids.size()) != sandboxes)
                 error = session.error();
-            for (int i = 0; error.empty() && i < sandboxes; ++i) {
-                const std::string id = session.createRunning(600000);
-                if (id.empty())
-                    error = session.error();
-                ids.push_back(id);
-            }
             std::vector<double> total, stops, starts;
             for (int i = 0; error.empty() && i < runs; ++i) {
                 const auto begin = Clock::now();

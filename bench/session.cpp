@@ -43,6 +43,20 @@ bool Session::ensureProject()
     return true;
 }
 
+std::vector<std::string> Session::createRunningMany(int count, long lifetimeMs)
+{
+    std::vector<std::string> ids;
+    if (!ensureProject())
+        return ids;
+    for (int i = 0; i < count; ++i) {
+        std::string id = createRunning(lifetimeMs);
+        if (id.empty())
+            break;
+        ids.push_back(std::move(id));
+    }
+    return ids;
+}
+
 std::string Session::createRunning(long lifetimeMs)
 {
     const json body{{"projectId", m_projectId}, {"template", "base"}, {"timeoutMs", lifetimeMs}};

@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 namespace lizard::bench {
 
@@ -24,6 +25,9 @@ public:
     // POST /api/sandboxes, then (if the answer is not yet "running") polls GET until it is.
     // Returns the sandbox id, or "" with error().
     std::string createRunning(long lifetimeMs);
+    // `count` of them, one after the other, after ensureProject(); stops at the first failure
+    // (then fewer ids, and error()).
+    std::vector<std::string> createRunningMany(int count, long lifetimeMs);
     bool destroy(const std::string& sandboxId);
 
     const std::string& error() const { return m_error; }

@@ -11,6 +11,8 @@ std::string number(double v, const std::string& unit)
     char buf[64];
     if (unit == "ms")
         std::snprintf(buf, sizeof buf, "%.2f ms", v);
+    else if (unit == "% of a core") // a sampler's cost is a fraction of a percent
+        std::snprintf(buf, sizeof buf, "%.2f %s", v, unit.c_str());
     else if (unit == "%" || unit == "MiB")
         std::snprintf(buf, sizeof buf, "%.1f %s", v, unit.c_str());
     else

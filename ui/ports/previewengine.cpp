@@ -36,11 +36,12 @@ void ensureGlobalShareContext()
 {
     if (qt_gl_global_share_context())
         return;
+    // Set even when it cannot be created (the offscreen platform has no GL), as QtGui does
+    // for the attribute: QtWebEngine then renders without the GPU, where without any share
+    // context it crashes.
     auto* context = new QOpenGLContext(QCoreApplication::instance());
-    if (context->create())
-        qt_gl_set_global_share_context(context);
-    else
-        delete context; // QtWebEngine then renders without the GPU
+    context->create();
+    qt_gl_set_global_share_context(context);
 }
 
 } // namespace

@@ -5,7 +5,10 @@ A suite starts as soon as its executable is built, not once every target is: mos
 time is spent waiting (for sandboxes, kernels, timeouts), while the build keeps both cores busy,
 so the two overlap instead of adding up. The suites are built longest first (their seconds in the
 last run, else tests/test-costs.txt), in groups that ninja builds in parallel; the rest of the
-project (the app, the benchmarks) is built last, beside the suites still running.
+project (the app, the benchmarks) is built last, beside the suites still running. The compiler
+runs at the lowest priority (nice 19): a suite gets a core the moment it needs one, as on a
+machine where it shares the cores only with other suites, so as many suites run during the build
+as after it, and the compiler takes every moment they spend waiting.
 
 As root, the suites whose outcome depends on who runs lizard-local (label server-user) also run
 with lizard-local as the ordinary user lizard-ci, and tst_runtime and tst_isolation run as
@@ -100,10 +103,9 @@ def write_costs(build, suites, old):
 
 
 class Runner:
-    def __init__(self, build, jobs, jobs_building):
+    def __init__(self, build, jobs):
         self.build = build
         self.jobs = jobs
-        self.jobs_building = jobs_building
         self.lock = threading.Condition()
         self.ready = []  # built, waiting for a job slot
         self.running = {}  # Suite -> Popen
@@ -128,7 +130,7 @@ class Runner:
         with self.lock:
             while True:
                 # A suite waits for a free job, and for a lock another one holds.
-                while len(self.running) >= self.limit() or (self.startable() is None and not (
+                while len(self.running) >= self.jobs or (self.startable() is None and not (
                         self.building_finished and not self.ready)):
                     self.lock.wait()
                 if not self.ready:
@@ -150,11 +152,6 @@ class Runner:
         if not self.building_finished:
             held.add(MEMORY_LOCK)
         return next((s for s in self.ready if not s.locks & held), None)
-
-    def limit(self):
-        # While the build holds the cores, fewer suites at once: their deadlines were set for a
-        # machine whose cores they share with three other suites, not with a compiler too.
-        return self.jobs if self.building_finished else self.jobs_building
 
     def execute(self, suite):
         logdir = os.path.join(self.build, "test-logs", suite.pass_name)
@@ -192,8 +189,12 @@ class Runner:
             self.lock.notify_all()
 
 
+# The compiler yields the cores to the suites (see the top of this file).
+NICE = ["nice", "-n", "19"]
+
+
 def build_targets(build, targets, keep_going=False):
-    cmd = ["cmake", "--build", build, "--target", *targets, "--", f"-j{os.cpu_count() + 1}"]
+    cmd = [*NICE, "cmake", "--build", build, "--target", *targets, "--", f"-j{os.cpu_count() + 1}"]
     if keep_going:
         cmd.append("-k0")
     return subprocess.call(cmd) == 0
@@ -267,7 +268,7 @@ def main():
         log("== device modes for the ordinary user's suites, as on a desktop: "
             + ", ".join(f"{d} 666" for d, _ in modes))
 
-    runner = Runner(build, args.jobs, max(1, args.jobs // 2))
+    runner = Runner(build, args.jobs)
     runner.total = len(suites) + len(user_suites)
     worker = threading.Thread(target=runner.run)
     worker.start()
@@ -317,7 +318,7 @@ def main():
         # Everything else (the app, the benchmarks, the package's files) while suites still run;
         # a run of some suites (-R) builds only what they need.
         if not args.regex and subprocess.call(
-                ["cmake", "--build", build, "--", f"-j{os.cpu_count() + 1}"]) != 0:
+                [*NICE, "cmake", "--build", build, "--", f"-j{os.cpu_count() + 1}"]) != 0:
             log("run-tests: the rest of the build failed")
             status = 1
     finally:

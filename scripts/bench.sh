@@ -92,6 +92,16 @@ if [[ -x $BIN/lizard-bench-activity ]]; then
 else
   echo "activity figure: $BIN/lizard-bench-activity not built (desktop build)"
 fi
+# Resources tab: the main window charting one of 20 sandboxes at work, their bars in the table
+# (the longest stall beside the UI thread's own longest burst).
+if [[ -x $BIN/lizard-bench-resources ]]; then
+  if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
+  resources_args=()
+  if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then resources_args=(--sandboxes 5 --seconds 3); fi
+  "$BIN/lizard-bench-resources" --url "$url" --key "$key" "${resources_args[@]}" || status=$?
+else
+  echo "resources figure: $BIN/lizard-bench-resources not built (desktop build)"
+fi
 # Ports: startup and memory with and without an in-app preview (QtWebEngine).
 if [[ -x $BIN/lizard-bench-preview ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi

@@ -3,6 +3,8 @@
 #include "client/lizardapi.h"
 #include "models/files/sandboxfilemodel.h"
 
+#include <utility>
+
 namespace lizard::models::files {
 
 namespace {
@@ -133,8 +135,13 @@ void FileChangeFeed::poll()
                                    return;
                                }
                                m_timer.start(kRetryMs); // paused, or the server is busy
+                               m_gap = true;
                                return;
                            }
+                           // Listings refused meanwhile (a paused sandbox answers none) and
+                           // changes the watch may have missed: every shown folder lists again.
+                           if (std::exchange(m_gap, false) && m_model)
+                               m_model->refresh();
                            apply(r.value());
                            m_timer.start(kPollMs);
                        });

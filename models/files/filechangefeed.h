@@ -67,6 +67,7 @@ private:
     QString m_watcherId;
     quint64 m_generation = 0; // answers for an earlier location are dropped
     bool m_inFlight = false;
+    bool m_gap = false; // a poll failed since the last answered one
     QElapsedTimer m_clock;
     QHash<QString, qint64> m_listedAt; // folder → when it was last asked to list (m_clock)
     QSet<QString> m_due;               // folders changed since, waiting for their turn

@@ -1,6 +1,7 @@
 // The Files tab follows the sandbox by itself against a real lizard-local (fs.watch): a file
 // an exec creates shows within a second without Refresh, in the shown folder and in an
-// expanded subfolder, and a removed file goes.
+// expanded subfolder, and a removed file goes; a paused sandbox is a note, not an error, and
+// its folders follow again once it is resumed.
 #include "models/files/sandboxfilemodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
@@ -9,7 +10,9 @@
 #include "ui/mainwindow.h"
 #include "ui/sandboxpanel.h"
 
+#include <QAction>
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeView>
@@ -28,6 +31,7 @@ private slots:
 
     void execCreatesAFileThatShowsWithinASecond();
     void expandedSubfolderFollowsToo();
+    void aPausedSandboxIsNoError();
 
 private:
     bool exec(const QString& cmd);
@@ -123,6 +127,30 @@ void TestFilesLive::expandedSubfolderFollowsToo()
     qInfo("the subfolder's change showed %lld ms after the exec answered",
           static_cast<long long>(t.elapsed()));
     lizard::test::saveScreenshot(m_panel->grab(), QStringLiteral("files-live-subfolder"));
+}
+
+void TestFilesLive::aPausedSandboxIsNoError()
+{
+    QSignalSpy errors(m_panel, &FilesPanel::errorOccurred);
+    QSignalSpy messages(m_panel, &FilesPanel::message);
+    ApiWaiter<client::Unit> paused;
+    m_fx.api().pauseSandbox(m_fx.sandboxId(), nullptr, paused.done());
+    LIZ_AWAIT_OK(paused);
+    auto* refresh = m_panel->findChild<QAction*>(QStringLiteral("filesRefresh"));
+    QVERIFY(refresh);
+    refresh->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !messages.isEmpty() && messages.last().at(0).toString().contains(QStringLiteral("paused")),
+        10000);
+    QCOMPARE(errors.count(), 0);
+    QVERIFY(shownRow("made-by-exec.txt").isValid()); // what was shown stays
+
+    ApiWaiter<client::Unit> resumed;
+    m_fx.api().resumeSandbox(m_fx.sandboxId(), nullptr, resumed.done());
+    LIZ_AWAIT_OK(resumed);
+    QVERIFY(exec("echo back > /home/user/after-resume.txt"));
+    QTRY_VERIFY_WITH_TIMEOUT(shownRow("after-resume.txt").isValid(), 10000);
+    QCOMPARE(errors.count(), 0);
 }
 
 QTEST_MAIN(TestFilesLive)

@@ -196,7 +196,15 @@ void FilesPanel::buildModel()
     connect(m_ops, &models::files::FileOperations::failed, this, &FilesPanel::errorOccurred);
     connect(m_ops, &models::files::FileOperations::succeeded, this, &FilesPanel::message);
     connect(m_model, &SandboxFileModel::listFailed, this,
-            [this](const QString&, const client::ApiError& e) { emit errorOccurred(e); });
+            [this](const QString&, const client::ApiError& e) {
+                // Not an error of the user's: a paused sandbox answers no listing, and the
+                // change feed lists the folders again once it runs.
+                if (e.code == QLatin1String("SANDBOX_PAUSED"))
+                    emit message(tr("Files: the sandbox is paused; its folders list again when "
+                                    "it runs"));
+                else
+                    emit errorOccurred(e);
+            });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &FilesPanel::updateActions);
     connect(m_model, &QAbstractItemModel::modelReset, this, &FilesPanel::updateActions);

@@ -189,15 +189,32 @@ class Runner:
             self.lock.notify_all()
 
 
-# The compiler yields the cores to the suites (see the top of this file).
-NICE = ["nice", "-n", "19"]
+def run_niced(cmd):
+    """Runs cmd at the lowest priority, so that it yields the cores to the suites (see the top
+    of this file); returns its exit code. `nice` alone is not enough where the kernel groups
+    processes by session (CONFIG_SCHED_AUTOGROUP, on by default in Debian's and Ubuntu's
+    kernels): each suite runs in a session of its own, and the scheduler shares the cores
+    between sessions first, whatever their processes' nice values. So the build gets a session
+    of its own too, with that session's group at the lowest priority as well."""
+    proc = subprocess.Popen(["nice", "-n", "19", *cmd], start_new_session=True)
+    try:
+        with open(f"/proc/{proc.pid}/autogroup", "w") as group:
+            group.write("19")
+    except OSError:
+        pass  # no autogroups here: nice alone does it
+    try:
+        return proc.wait()
+    finally:
+        if proc.poll() is None:  # interrupted: the build's whole session goes too
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
 
 
 def build_targets(build, targets, keep_going=False):
-    cmd = [*NICE, "cmake", "--build", build, "--target", *targets, "--", f"-j{os.cpu_count() + 1}"]
+    cmd = ["cmake", "--build", build, "--target", *targets, "--", f"-j{os.cpu_count() + 1}"]
     if keep_going:
         cmd.append("-k0")
-    return subprocess.call(cmd) == 0
+    return run_niced(cmd) == 0
 
 
 def prepare_ci_user(build):
@@ -317,8 +334,8 @@ def main():
             runner.add_ready(built)
         # Everything else (the app, the benchmarks, the package's files) while suites still run;
         # a run of some suites (-R) builds only what they need.
-        if not args.regex and subprocess.call(
-                [*NICE, "cmake", "--build", build, "--", f"-j{os.cpu_count() + 1}"]) != 0:
+        if not args.regex and run_niced(
+                ["cmake", "--build", build, "--", f"-j{os.cpu_count() + 1}"]) != 0:
             log("run-tests: the rest of the build failed")
             status = 1
     finally:

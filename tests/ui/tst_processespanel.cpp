@@ -5,7 +5,7 @@
 #include "models/processtreemodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
-#include "support/screenshot.h"
+#include "support/themedscreenshot.h"
 #include "ui/mainwindow.h"
 #include "ui/processes/processespanel.h"
 #include "ui/sandboxpanel.h"
@@ -155,14 +155,16 @@ void TestProcessesPanel::spinningProcessShowsACore()
 {
     const int pid = exec("sh -c 'while :; do :; done' >/dev/null 2>&1 & echo $!").toInt();
     QVERIFY(pid > 0);
-    // Two listings give a rate; a core busy reads near 100% (at least half on a loaded host).
+    // Two listings give a rate; a core busy reads near 100% on a quiet host. On CI's two cores
+    // shared by four suites (and a compiler, niced) the loop gets its share of a core: a third
+    // of one is still far above the sleeping processes' zero.
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->model()->indexOfPid(pid).isValid() &&
                                  m_panel->model()
                                          ->indexOfPid(pid, TreeModel::CpuColumn)
                                          .data(TreeModel::SortRole)
-                                         .toDouble() >= 0.5,
-                             15000);
-    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("processes"));
+                                         .toDouble() >= 0.3,
+                             30000);
+    lizard::test::saveLightAndDark(m_window.get(), QStringLiteral("processes"));
     QVERIFY(m_panel->statusText().contains("CPU"));
     exec(QStringLiteral("kill -9 %1").arg(pid));
 }

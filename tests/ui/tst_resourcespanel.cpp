@@ -8,7 +8,7 @@
 #include "models/sandboxrow.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
-#include "support/screenshot.h"
+#include "support/themedscreenshot.h"
 #include "ui/mainwindow.h"
 #include "ui/resources/metricschart.h"
 #include "ui/resources/resourcespanel.h"
@@ -122,7 +122,7 @@ void TestResourcesPanel::aCpuLoopShowsAboutOneCore()
     qInfo("the loop shows %.2f cores after %lld ms", latestCpu(), started.elapsed());
     QVERIFY2(latestCpu() < 1.3, qPrintable(QString::number(latestCpu()))); // one loop, one core
     QVERIFY(m_panel->chart("cpu")->latestText().contains("core"));
-    test::saveScreenshot(m_window.get(), QStringLiteral("resources"));
+    test::saveLightAndDark(m_window.get(), QStringLiteral("resources"));
     exec(QStringLiteral("kill -9 %1").arg(pid));
     QTRY_VERIFY_WITH_TIMEOUT(latestCpu() < 0.3, 10000);
 }

@@ -7,7 +7,7 @@
 #include "models/schedules/schedulelistmodel.h"
 #include "models/schedules/schedulerunmodel.h"
 #include "support/sandboxfixture.h"
-#include "support/screenshot.h"
+#include "support/themedscreenshot.h"
 #include "ui/mainwindow.h"
 #include "ui/sandboxpanel.h"
 #include "ui/schedules/scheduledialog.h"
@@ -179,7 +179,7 @@ void TestSchedulesPanel::runNowWakesThePausedSandboxAndShowsTheOutput()
                               10000);
     QCOMPARE(sandboxStatus(), QStringLiteral("paused"));
     QCOMPARE(m_panel->runsView()->selectionModel()->selectedRows().size(), 1);
-    test::saveScreenshot(m_window.get(), QStringLiteral("schedules"));
+    test::saveLightAndDark(m_window.get(), QStringLiteral("schedules"));
     ApiWaiter<client::Unit> resumed;
     m_fx.api().resumeSandbox(m_id, nullptr, resumed.done());
     QVERIFY2(resumed.wait() && resumed.ok(), resumed.why());

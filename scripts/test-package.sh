@@ -90,6 +90,13 @@ unshare --mount --propagation private env ROOT="$root" bash -euo pipefail -c '
   if inroot ldd /usr/bin/lizard-desktop /usr/bin/lizard-local /usr/bin/lizard-agent \
         /usr/lib/lizard-desktop/lizard_preview.so | grep "not found"; then exit 1; fi
   echo "all libraries found"
+  # The AppArmor profiles: shipped as a conffile; the postinst, run above without AppArmor in
+  # this root, loaded nothing and failed nothing.
+  inroot dpkg -L lizard-desktop | grep -qx /etc/apparmor.d/lizard-agent ||
+    { echo "dpkg -L does not list /etc/apparmor.d/lizard-agent" >&2; exit 1; }
+  grep -qx /etc/apparmor.d/lizard-agent "$ROOT/var/lib/dpkg/info/lizard-desktop.conffiles" ||
+    { echo "/etc/apparmor.d/lizard-agent is not a conffile" >&2; exit 1; }
+  echo "AppArmor profile installed as a conffile: /etc/apparmor.d/lizard-agent"
 '
 
 step "lizard-local as an ordinary user, as the systemd user unit starts it"

@@ -96,6 +96,7 @@ std::string usageText()
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
            "                    [--websocket-idle S] [--idle-minute-ms MS]\n"
            "                    [--schedule-min-interval S] [--metrics-interval-ms N]\n"
+           "       lizard-local doctor   (what this computer gives sandboxes, and the fixes)\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
            "  --proxy-port N   exposed sandbox ports on 127.x.y.z:N (default: --port + 1, or\n"

@@ -135,12 +135,86 @@ std::string missingDesktopPackages()
     return missing;
 }
 
+namespace {
+
+std::string testHostProblem()
+{
+    const char* env = std::getenv("LIZARD_TEST_HOST_PROBLEM");
+    return env ? std::string(env) : std::string();
+}
+
+// A sysctl's value, or what the simulated host of LIZARD_TEST_HOST_PROBLEM has there.
+std::string sysctlValue(const char* path)
+{
+    const std::string problem = testHostProblem();
+    const std::string name(path);
+    if (problem == "userns-disabled" && name == "/proc/sys/user/max_user_namespaces")
+        return "0";
+    if (problem.rfind("userns-restricted", 0) == 0 &&
+        name == "/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
+        return "1";
+    return readLine(path);
+}
+
+bool fileContains(const char* path, const std::string& needle)
+{
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line))
+        if (line.find(needle) != std::string::npos)
+            return true;
+    return false;
+}
+
+// Writes `text` to a /proc file of this process; 0 or errno.
+int writeProc(const char* path, const std::string& text)
+{
+    std::FILE* f = std::fopen(path, "w");
+    if (f == nullptr)
+        return errno;
+    const bool ok = std::fputs(text.c_str(), f) >= 0;
+    const int err = ok ? 0 : errno;
+    return std::fclose(f) == 0 ? err : (err ? err : errno);
+}
+
+// This program's directory: where a source build's binaries are (for the profile's paths).
+std::string selfDir()
+{
+    std::array<char, 4096> buf{};
+    const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+    std::string path = n > 0 ? std::string(buf.data(), size_t(n)) : std::string();
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+} // namespace
+
 std::string probeUserNamespace()
 {
-    // In a child, so this process keeps its namespaces; the exit code carries errno.
+    const std::string problem = testHostProblem();
+    if (problem == "userns-disabled")
+        return "unshare(CLONE_NEWUSER): " + std::string(std::strerror(ENOSPC));
+    if (problem.rfind("userns-restricted", 0) == 0)
+        return "uid_map: " + std::string(std::strerror(EPERM));
+    const uid_t uid = ::geteuid();
+    const gid_t gid = ::getegid();
+    // In a child, so this process keeps its namespaces; the exit code carries errno, plus 128
+    // when the uid map (not the unshare) failed.
     const pid_t pid = ::fork();
-    if (pid == 0)
-        ::_exit(::unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0xff));
+    if (pid == 0) {
+        if (::unshare(CLONE_NEWUSER) != 0)
+            ::_exit(errno & 0x7f);
+        if (uid != 0) {
+            int err = writeProc("/proc/self/setgroups", "deny");
+            if (err == 0)
+                err = writeProc("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1");
+            if (err == 0)
+                err = writeProc("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
+            if (err != 0)
+                ::_exit(128 | (err & 0x7f));
+        }
+        ::_exit(0);
+    }
     if (pid < 0)
         return std::string("fork: ") + std::strerror(errno);
     int status = 0;
@@ -148,27 +222,69 @@ std::string probeUserNamespace()
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return {};
-    const int err = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
-    return std::string("unshare(CLONE_NEWUSER): ") + std::strerror(err);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : EPERM;
+    return std::string(code & 128 ? "uid_map: " : "unshare(CLONE_NEWUSER): ") +
+           std::strerror(code & 0x7f);
 }
 
-std::string explainUsernsFailure(const std::string& error)
+AppArmorState appArmorState()
 {
-    std::string msg = "user namespaces are not available: " + error + ".";
-    if (readLine("/proc/sys/user/max_user_namespaces") == "0")
-        return msg + " Fix: sudo sysctl -w user.max_user_namespaces=15000";
-    if (readLine("/proc/sys/kernel/unprivileged_userns_clone") == "0")
-        return msg + " Fix: sudo sysctl -w kernel.unprivileged_userns_clone=1";
-    if (readLine("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1")
-        return msg +
-               " AppArmor restricts unprivileged user namespaces. Fix: add an AppArmor profile "
-               "for lizard-agent with 'userns,' (e.g. /etc/apparmor.d/lizard-agent: "
-               "'abi <abi/4.0>, profile lizard-agent /path/to/lizard-agent flags=(unconfined) { "
-               "userns, }' "
-               "then sudo apparmor_parser -r /etc/apparmor.d/lizard-agent), or "
-               "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
-    return msg + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and "
-                 "AppArmor/SELinux policy.";
+    AppArmorState st;
+    const std::string problem = testHostProblem();
+    st.enabled = readLine("/sys/module/apparmor/parameters/enabled") == "Y" ||
+                 problem.rfind("userns-restricted", 0) == 0;
+    st.restrictsUserns =
+        sysctlValue("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1";
+    if (problem == "userns-restricted") {
+        st.profileInstalled = false;
+    } else if (problem == "userns-restricted-unloaded") {
+        st.profileInstalled = true;
+    } else {
+        st.profileInstalled = ::access("/etc/apparmor.d/lizard-agent", R_OK) == 0;
+        st.profileLoaded = fileContains("/sys/kernel/security/apparmor/profiles", "lizard-agent ");
+    }
+    return st;
+}
+
+HostProblem diagnoseUserns(const std::string& error)
+{
+    const std::string what = "user namespaces are not available: " + error + ".";
+    if (sysctlValue("/proc/sys/user/max_user_namespaces") == "0")
+        return {"USERNS_DISABLED", what + " user.max_user_namespaces is 0 on this host.",
+                "sudo sysctl -w user.max_user_namespaces=15000 (and "
+                "user.max_user_namespaces=15000 in /etc/sysctl.d/60-lizard.conf to keep it)"};
+    if (sysctlValue("/proc/sys/kernel/unprivileged_userns_clone") == "0")
+        return {"USERNS_DISABLED", what + " kernel.unprivileged_userns_clone is 0 on this host.",
+                "sudo sysctl -w kernel.unprivileged_userns_clone=1 (and "
+                "kernel.unprivileged_userns_clone=1 in /etc/sysctl.d/60-lizard.conf to keep it)"};
+    const AppArmorState aa = appArmorState();
+    if (aa.restrictsUserns) {
+        const std::string why =
+            what + " AppArmor restricts unprivileged user namespaces "
+                   "(kernel.apparmor_restrict_unprivileged_userns = 1, as on Ubuntu 23.10 and "
+                   "later)";
+        if (aa.profileInstalled && !aa.profileLoaded)
+            return {"USERNS_RESTRICTED",
+                    why + ", and lizard-desktop's profile is installed but not loaded.",
+                    "sudo apparmor_parser -r /etc/apparmor.d/lizard-agent"};
+        const std::string dir = selfDir();
+        if (dir == "/usr/bin" || dir == "/usr/lib/lizard-desktop")
+            return {"USERNS_RESTRICTED",
+                    why + (aa.profileLoaded
+                               ? ", and lizard-desktop's profile does not allow it here."
+                               : ", and lizard-desktop's profile is missing."),
+                    "sudo apt install --reinstall lizard-desktop (it installs and loads "
+                    "/etc/apparmor.d/lizard-agent)"};
+        // A source build: a profile for its own two programs.
+        return {"USERNS_RESTRICTED",
+                why + "; a source build needs a profile for its own programs in " + dir + ".",
+                "sudo scripts/install-apparmor-profile.sh " + dir +
+                    " (from the source tree; it writes /etc/apparmor.d/lizard-local-build and "
+                    "loads it)"};
+    }
+    return {"USERNS_UNAVAILABLE", what,
+            "check user.max_user_namespaces, kernel.unprivileged_userns_clone and the "
+            "AppArmor or SELinux policy of this host"};
 }
 
 SlirpProbe findSlirp()

@@ -175,14 +175,21 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
                                                   : "no (missing: " + rt->m_desktopMissing + ")"));
     // Ask first whether user namespaces work at all, so a host that forbids them gets the
     // cause and the fix rather than whatever the template build trips over next.
+    auto refuse = [&caps](const HostProblem& problem) {
+        caps.sandboxes = false;
+        caps.sandboxesCode = problem.code;
+        caps.sandboxesError = problem.text();
+    };
     if (const std::string denied = probeUserNamespace(); !denied.empty()) {
-        caps.sandboxes = false;
-        caps.sandboxesError = explainUsernsFailure(denied);
+        refuse(diagnoseUserns(denied));
     } else if (auto s = rt->ensureTemplate(); !s) {
-        caps.sandboxes = false;
-        caps.sandboxesError = s.error().message.find("unshare(CLONE_NEWUSER)") != std::string::npos
-                                  ? explainUsernsFailure(s.error().message)
-                                  : "the sandbox template could not be built: " + s.error().message;
+        const std::string& why = s.error().message;
+        if (why.find("unshare(CLONE_NEWUSER)") != std::string::npos ||
+            why.find("uid map") != std::string::npos || why.find("uid_map") != std::string::npos)
+            refuse(diagnoseUserns(why));
+        else
+            refuse({"SANDBOX_RUNTIME_UNAVAILABLE",
+                    "the sandbox template could not be built: " + why, ""});
     } else {
         caps.sandboxes = true;
     }

@@ -22,6 +22,7 @@ public:
     ~LinuxRuntime() override { m_cgroups.removeInstanceIfEmpty(); }
 
     const Capabilities& capabilities() const override { return m_caps; }
+    void removeTemplates() override;
     Result<SandboxHandle> start(const SandboxSpec& spec) override;
     bool isAlive(const SandboxHandle& handle) override;
     void destroy(const SandboxHandle& handle) override;

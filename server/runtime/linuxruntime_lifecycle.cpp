@@ -12,6 +12,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sys/stat.h>
@@ -92,6 +93,17 @@ void LinuxRuntime::removeSandboxDir(const std::string& id)
     removeTree(m_dataDir + "/sandboxes", id);
 }
 
+void LinuxRuntime::removeTemplates()
+{
+    const std::string templates = m_dataDir + "/templates";
+    std::error_code ec;
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(templates, ec))
+        names.push_back(entry.path().filename().string());
+    for (const std::string& name : names)
+        removeTree(templates, name);
+}
+
 void LinuxRuntime::removeTree(const std::string& parentDir, const std::string& name)
 {
     const std::string dir = parentDir + "/" + name;
@@ -110,7 +122,10 @@ void LinuxRuntime::removeTree(const std::string& parentDir, const std::string& n
 Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
 {
     if (!m_caps.sandboxes)
-        return Error{ErrorKind::Unavailable, "SANDBOX_RUNTIME_UNAVAILABLE", m_caps.sandboxesError};
+        return Error{ErrorKind::Unavailable,
+                     m_caps.sandboxesCode.empty() ? "SANDBOX_RUNTIME_UNAVAILABLE"
+                                                  : m_caps.sandboxesCode,
+                     m_caps.sandboxesError};
     const bool desktop = spec.templateName == "desktop";
     if (spec.templateName != "base" && spec.templateName != "interpreter" && !desktop)
         return Error{ErrorKind::InvalidArgument, "INVALID_TEMPLATE",

@@ -73,6 +73,7 @@ struct SandboxHandle
 struct Capabilities
 {
     bool sandboxes = false;     // user namespaces usable
+    std::string sandboxesCode;  // why not, as the API's 503 code (runtime/hostprobe.h)
     std::string sandboxesError; // why not, with the fix (sysctl, AppArmor profile...)
     std::string cgroupMode;     // "v2", "v1" or "none"
     bool limits = false;        // cpu/memory/pids limits can be set
@@ -117,6 +118,9 @@ public:
     virtual ~Runtime() = default;
 
     virtual const Capabilities& capabilities() const = 0;
+    // Removes the templates this runtime built, files of sandbox uids included, for a data
+    // directory thrown away afterwards (`lizard-local doctor`'s).
+    virtual void removeTemplates() = 0;
 
     // Starts a sandbox and returns once its agent answers ping. Errors:
     // SANDBOX_RUNTIME_UNAVAILABLE (Unavailable: no user namespaces), INVALID_TEMPLATE

@@ -50,8 +50,7 @@ class TestApiDesktop : public QObject
     QString createDesktop()
     {
         const auto r = m_server.request("POST", "/api/sandboxes", R"({"template":"desktop"})");
-        if (r.status == 503 &&
-            jsonObject(r).value("code").toString() == "SANDBOX_RUNTIME_UNAVAILABLE")
+        if (r.status == 503) // no sandboxes on this host: a code per cause (runtime/hostprobe.h)
             return {};
         [&] { QVERIFY2(r.status == 200, qPrintable(describe(r))); }();
         return jsonObject(r).value("sandboxId").toString();

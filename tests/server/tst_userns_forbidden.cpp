@@ -85,7 +85,7 @@ private slots:
         const auto r = m_server->request("POST", "/api/sandboxes", body);
         QCOMPARE(r.status, 503);
         const QJsonObject err = jsonObject(r);
-        QCOMPARE(err.value("code").toString(), QStringLiteral("SANDBOX_RUNTIME_UNAVAILABLE"));
+        QCOMPARE(err.value("code").toString(), QStringLiteral("USERNS_DISABLED"));
         const QString message = err.value("message").toString();
         QVERIFY2(message.contains("user namespace"), qPrintable(message));
         QVERIFY2(message.contains("user.max_user_namespaces"), qPrintable(message)); // the fix

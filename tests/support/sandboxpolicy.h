@@ -1,6 +1,6 @@
 #pragma once
 // The one policy for a test that cannot get a sandbox. A developer's host may forbid user
-// namespaces: there lizard-local answers 503 (SANDBOX_RUNTIME_UNAVAILABLE) and the test skips,
+// namespaces: there lizard-local answers 503 (USERNS_DISABLED and the like) and the test skips,
 // saying why. CI sets LIZARD_REQUIRE_SANDBOXES=1: there the same answer is a failure, so a
 // runtime that broke cannot pass as a row of skipped suites. Any other failure to create a
 // sandbox is a failure everywhere.

@@ -3,6 +3,7 @@
 #include "app/connectioncontroller.h"
 #include "app/desktopcolorscheme.h"
 #include "app/keystore.h"
+#include "app/localserverconnector.h"
 #include "app/settingsstore.h"
 #include "models/templatepools.h"
 #include "ui/activity/activitycontroller.h"
@@ -74,6 +75,8 @@ DesktopApp::~DesktopApp() = default;
 
 void DesktopApp::start()
 {
+    // Help ▸ Check this computer asks the lizard-local the app would start.
+    m_window->setHostCheckProgram(LocalServerConnector::findBinary());
     m_window->show();
     m_controller->connectTo(m_settings->activeProfile());
 }

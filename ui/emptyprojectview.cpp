@@ -1,6 +1,10 @@
 #include "ui/emptyprojectview.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFontDatabase>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -11,7 +15,8 @@ namespace lizard::ui {
 
 EmptyProjectView::EmptyProjectView(QWidget* parent)
     : QWidget(parent), m_notebook(new QPushButton(this)), m_sandbox(new QPushButton(this)),
-      m_sdk(new QLabel(this))
+      m_sdk(new QLabel(this)), m_problem(new QFrame(this)), m_problemText(new QLabel(this)),
+      m_fix(new QLabel(this)), m_copyFix(new QPushButton(QStringLiteral("Copy command"), this))
 {
     setObjectName(QStringLiteral("emptyProject"));
     auto* title = new QLabel(QStringLiteral("<h3>This project has no sandboxes yet</h3>"), this);
@@ -34,12 +39,39 @@ EmptyProjectView::EmptyProjectView(QWidget* parent)
     m_sdk->setWordWrap(true);
     m_sdk->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // What stops sandboxes here, in the palette's colours with a warning edge, light or dark.
+    m_problem->setObjectName(QStringLiteral("emptyHostProblem"));
+    m_problem->setFrameShape(QFrame::StyledPanel);
+    m_problem->setStyleSheet(QStringLiteral(
+        "#emptyHostProblem { border: 1px solid #c0392b; border-left: 4px solid #c0392b; }"));
+    m_problemText->setObjectName(QStringLiteral("emptyHostProblemText"));
+    m_problemText->setWordWrap(true);
+    m_problemText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fix->setObjectName(QStringLiteral("emptyHostFix"));
+    m_fix->setWordWrap(true);
+    m_fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_fix->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_copyFix->setObjectName(QStringLiteral("emptyCopyFix"));
+    connect(m_copyFix, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(m_fixCommand); });
+    auto* problemColumn = new QVBoxLayout(m_problem);
+    auto* problemTitle =
+        new QLabel(QStringLiteral("<b>Sandboxes cannot be made on this computer</b>"), m_problem);
+    problemColumn->addWidget(problemTitle);
+    problemColumn->addWidget(m_problemText);
+    auto* fixRow = new QHBoxLayout;
+    fixRow->addWidget(m_fix, 1);
+    fixRow->addWidget(m_copyFix, 0, Qt::AlignTop);
+    problemColumn->addLayout(fixRow);
+    m_problem->hide();
+
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_notebook);
     buttons->addWidget(m_sandbox);
     buttons->addStretch();
     auto* column = new QVBoxLayout;
     column->setSpacing(8);
+    column->addWidget(m_problem);
     column->addWidget(title);
     column->addWidget(what);
     column->addLayout(buttons);
@@ -60,6 +92,26 @@ EmptyProjectView::EmptyProjectView(QWidget* parent)
     bind(m_notebook, nullptr);
     bind(m_sandbox, nullptr);
     setServer({}, {});
+}
+
+void EmptyProjectView::setHostProblem(const QString& text)
+{
+    const qsizetype at = text.lastIndexOf(QLatin1String(" Fix: "));
+    const QString why = at < 0 ? text : text.left(at);
+    m_fixCommand = at < 0 ? QString() : text.mid(at + 6).trimmed();
+    m_problemText->setText(why);
+    m_fix->setText(m_fixCommand.isEmpty() ? QString()
+                                          : QStringLiteral("To fix it: ") + m_fixCommand);
+    m_fix->setVisible(!m_fixCommand.isEmpty());
+    m_copyFix->setVisible(!m_fixCommand.isEmpty());
+    m_problem->setVisible(!text.isEmpty());
+}
+
+QString EmptyProjectView::hostProblemText() const
+{
+    return m_problemText->text().isEmpty()
+               ? QString()
+               : m_problemText->text() + QLatin1Char('\n') + m_fix->text();
 }
 
 void EmptyProjectView::bind(QPushButton* button, QAction* action)

@@ -14,6 +14,7 @@
 #include "ui/emptyprojectview.h"
 #include "ui/files/filespanel.h"
 #include "ui/guidewindow.h"
+#include "ui/hostcheckdialog.h"
 #include "ui/logsview.h"
 #include "ui/ports/portspanel.h"
 #include "ui/processes/processespanel.h"
@@ -199,6 +200,10 @@ void MainWindow::buildMenus()
         m_help->addAction(IconTheme::icon(QStringLiteral("help-contents")),
                           QStringLiteral("&User guide"), this, &MainWindow::showUserGuide);
     m_userGuide->setShortcut(QKeySequence::HelpContents);
+    m_checkComputer = m_help->addAction(IconTheme::icon(QStringLiteral("system-run")),
+                                        QStringLiteral("&Check this computer…"), this,
+                                        &MainWindow::checkComputer);
+    m_checkComputer->setObjectName(QStringLiteral("checkComputer"));
     m_about =
         m_help->addAction(IconTheme::icon(QStringLiteral("help-about")),
                           QStringLiteral("&About lizard-desktop"), this, &MainWindow::showAbout);
@@ -223,6 +228,13 @@ void MainWindow::showAbout()
     about->open();
 }
 
+void MainWindow::checkComputer()
+{
+    auto* check = new HostCheckDialog(m_hostCheckProgram, this);
+    check->setAttribute(Qt::WA_DeleteOnClose);
+    check->open();
+}
+
 void MainWindow::showApiKeys()
 {
     if (!m_api) {
@@ -244,6 +256,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_consoles->setBackend(nullptr, nullptr);
     m_terminals->setBackend(nullptr, nullptr);
     m_sandboxes->emptyView()->setServer({}, {});
+    m_sandboxes->emptyView()->setHostProblem({});
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
     m_processes->setBackend(nullptr);
@@ -315,6 +328,13 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_connection->setText(QStringLiteral("Connected: ") + connectionLabel);
     m_notes = notes;
     updateNotesLabel();
+    // The server's "no sandboxes here", with its fix, where the user looks for sandboxes.
+    static const QString unavailable = QStringLiteral("sandboxes unavailable: ");
+    QString hostProblem;
+    for (const QString& note : notes)
+        if (note.startsWith(unavailable))
+            hostProblem = note.mid(unavailable.size());
+    m_sandboxes->emptyView()->setHostProblem(hostProblem);
     if (!m_notes.isEmpty())
         m_banner->showMessage(BannerWidget::Kind::Note,
                               QStringLiteral("This server: ") + m_notes.join(QStringLiteral("; ")));

@@ -89,6 +89,10 @@ public:
     QAction* apiKeysAction() const { return m_apiKeys; } // Lizard ▸ API keys…
     // Menus of features go before Help, which stays last.
     QMenu* helpMenu() const { return m_help; }
+    // Help ▸ Check this computer asks this lizard-local (`doctor`); the app sets the one it
+    // starts (empty: the dialog says none was found).
+    void setHostCheckProgram(const QString& program) { m_hostCheckProgram = program; }
+    QAction* checkComputerAction() const { return m_checkComputer; }
     QMenu* sandboxMenu() const { return m_sandboxMenu; }
 
     ProjectPanel* projectPanel() const { return m_projects; }
@@ -130,6 +134,7 @@ private:
     void buildMenus();
     void showUserGuide();
     void showAbout();
+    void checkComputer();
     void showApiKeys();
     void onProjectSelected(const QString& projectId, const QString& name);
     void checkLimitsNote();
@@ -149,6 +154,8 @@ private:
     QMenu* m_sandboxMenu = nullptr;
     QAction* m_userGuide = nullptr;
     QAction* m_about = nullptr;
+    QAction* m_checkComputer = nullptr;
+    QString m_hostCheckProgram;
     QAction* m_preferences = nullptr;
     QAction* m_apiKeys = nullptr;
     QStringList m_guideLocations;

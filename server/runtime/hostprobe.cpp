@@ -250,13 +250,17 @@ HostProblem diagnoseUserns(const std::string& error)
 {
     const std::string what = "user namespaces are not available: " + error + ".";
     if (sysctlValue("/proc/sys/user/max_user_namespaces") == "0")
-        return {"USERNS_DISABLED", what + " user.max_user_namespaces is 0 on this host.",
-                "sudo sysctl -w user.max_user_namespaces=15000 (and "
-                "user.max_user_namespaces=15000 in /etc/sysctl.d/60-lizard.conf to keep it)"};
+        return {"USERNS_DISABLED",
+                what + " user.max_user_namespaces is 0 on this host (to keep the fix after a "
+                       "reboot, put user.max_user_namespaces=15000 in "
+                       "/etc/sysctl.d/60-lizard.conf).",
+                "sudo sysctl -w user.max_user_namespaces=15000"};
     if (sysctlValue("/proc/sys/kernel/unprivileged_userns_clone") == "0")
-        return {"USERNS_DISABLED", what + " kernel.unprivileged_userns_clone is 0 on this host.",
-                "sudo sysctl -w kernel.unprivileged_userns_clone=1 (and "
-                "kernel.unprivileged_userns_clone=1 in /etc/sysctl.d/60-lizard.conf to keep it)"};
+        return {"USERNS_DISABLED",
+                what + " kernel.unprivileged_userns_clone is 0 on this host (to keep the fix "
+                       "after a reboot, put kernel.unprivileged_userns_clone=1 in "
+                       "/etc/sysctl.d/60-lizard.conf).",
+                "sudo sysctl -w kernel.unprivileged_userns_clone=1"};
     const AppArmorState aa = appArmorState();
     if (aa.restrictsUserns) {
         const std::string why =
@@ -268,23 +272,30 @@ HostProblem diagnoseUserns(const std::string& error)
                     why + ", and lizard-desktop's profile is installed but not loaded.",
                     "sudo apparmor_parser -r /etc/apparmor.d/lizard-agent"};
         const std::string dir = selfDir();
-        if (dir == "/usr/bin" || dir == "/usr/lib/lizard-desktop")
+        if (dir == "/usr/bin")
             return {"USERNS_RESTRICTED",
-                    why + (aa.profileLoaded
-                               ? ", and lizard-desktop's profile does not allow it here."
-                               : ", and lizard-desktop's profile is missing."),
-                    "sudo apt install --reinstall lizard-desktop (it installs and loads "
-                    "/etc/apparmor.d/lizard-agent)"};
-        // A source build: a profile for its own two programs.
+                    why +
+                        (aa.profileLoaded ? ", and lizard-desktop's profile does not allow it here."
+                                          : ", and lizard-desktop's profile is missing.") +
+                        " Installing the package again installs and loads "
+                        "/etc/apparmor.d/lizard-agent.",
+                    "sudo apt install --reinstall lizard-desktop"};
+        // A source build: the script of the source tree it came from, when that is still there.
+        const std::string script =
+            std::string(LIZARD_SOURCE_TREE) + "/scripts/install-apparmor-profile.sh";
         return {"USERNS_RESTRICTED",
-                why + "; a source build needs a profile for its own programs in " + dir + ".",
-                "sudo scripts/install-apparmor-profile.sh " + dir +
-                    " (from the source tree; it writes /etc/apparmor.d/lizard-local-build and "
-                    "loads it)"};
+                why + "; a source build needs a profile for its own programs in " + dir +
+                    ", which scripts/install-apparmor-profile.sh of the source tree writes to "
+                    "/etc/apparmor.d/lizard-local-build and loads.",
+                "sudo " +
+                    (::access(script.c_str(), X_OK) == 0 ? script
+                                                         : "scripts/install-apparmor-profile.sh") +
+                    " " + dir};
     }
-    return {"USERNS_UNAVAILABLE", what,
-            "check user.max_user_namespaces, kernel.unprivileged_userns_clone and the "
-            "AppArmor or SELinux policy of this host"};
+    return {"USERNS_UNAVAILABLE",
+            what + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and the "
+                   "AppArmor or SELinux policy of this host.",
+            ""};
 }
 
 SlirpProbe findSlirp()

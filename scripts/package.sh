@@ -5,7 +5,8 @@
 # CPack (packaging/CMakeLists.txt) stages the installation, splits off the debug info, strips
 # and computes the dependencies. dpkg-deb then repacks both to correct what CPack 3.25 gets
 # wrong for Debian: it adds an ldconfig call to postinst and postrm whenever a shared object
-# sits under /usr/lib (ours is the preview plugin, loaded by path: ldconfig has nothing to do),
+# sits under /usr/lib and the package brings no scripts of its own (ours is the preview plugin,
+# loaded by path: ldconfig has nothing to do),
 # and it writes the dbgsym package's md5sums with absolute build paths and no documentation.
 # Last, scripts/check-package.sh validates them (lintian, desktop entry, AppStream).
 # Usage: scripts/package.sh [BUILD]
@@ -37,10 +38,14 @@ rm -rf "$tree" && dpkg-deb -R "$deb" "$tree"
 for script in postinst postrm; do
   f=$tree/DEBIAN/$script
   [[ -e $f ]] || continue
-  # Only CPack's own ldconfig script goes; anything else would be ours and must stay.
+  # Only CPack's own ldconfig script goes; ours (packaging/debian: the AppArmor profiles) stay,
+  # and must not have CPack's ldconfig call mixed in.
   if [[ $(grep -vE '^(#!/bin/sh|set -e|if \[ "\$1" = "(configure|remove)" \]; then|\s*ldconfig|fi|)$' "$f") ]]; then
-    echo "package: $script is not CPack's ldconfig script; not removing it" >&2
-    exit 1
+    if grep -qE '^\s*ldconfig' "$f"; then
+      echo "package: CPack added ldconfig to our $script" >&2
+      exit 1
+    fi
+    continue
   fi
   rm "$f"
 done

@@ -13,8 +13,8 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QPointer>
 #include <QClipboard>
+#include <QPointer>
 #include <QPushButton>
 #include <QTest>
 

@@ -92,7 +92,8 @@ unshare --mount --propagation private env ROOT="$root" bash -euo pipefail -c '
   echo "all libraries found"
   # The AppArmor profiles: shipped as a conffile; the postinst, run above without AppArmor in
   # this root, loaded nothing and failed nothing.
-  inroot dpkg -L lizard-desktop | grep -qx /etc/apparmor.d/lizard-agent ||
+  # (grep without -q: it reads the whole list, so dpkg gets no SIGPIPE to fail the pipe with)
+  inroot dpkg -L lizard-desktop | grep -x /etc/apparmor.d/lizard-agent >/dev/null ||
     { echo "dpkg -L does not list /etc/apparmor.d/lizard-agent" >&2; exit 1; }
   grep -qx /etc/apparmor.d/lizard-agent "$ROOT/var/lib/dpkg/info/lizard-desktop.conffiles" ||
     { echo "/etc/apparmor.d/lizard-agent is not a conffile" >&2; exit 1; }

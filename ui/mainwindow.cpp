@@ -200,7 +200,7 @@ void MainWindow::buildMenus()
         m_help->addAction(IconTheme::icon(QStringLiteral("help-contents")),
                           QStringLiteral("&User guide"), this, &MainWindow::showUserGuide);
     m_userGuide->setShortcut(QKeySequence::HelpContents);
-    m_checkComputer = m_help->addAction(IconTheme::icon(QStringLiteral("system-run")),
+    m_checkComputer = m_help->addAction(IconTheme::icon(QStringLiteral("lizard-host-check")),
                                         QStringLiteral("&Check this computer…"), this,
                                         &MainWindow::checkComputer);
     m_checkComputer->setObjectName(QStringLiteral("checkComputer"));

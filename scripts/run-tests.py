@@ -7,8 +7,8 @@ so the two overlap instead of adding up. The suites are built longest first (the
 last run, else tests/test-costs.txt), in groups that ninja builds in parallel; the rest of the
 project (the app, the benchmarks) is built last, beside the suites still running. The compiler
 runs at the lowest priority (nice 19): a suite gets a core the moment it needs one, as on a
-machine where it shares the cores only with other suites, so as many suites run during the build
-as after it, and the compiler takes every moment they spend waiting.
+machine where it shares the cores only with other suites, and the compiler takes every moment
+they spend waiting. Half as many suites run at once during the build as after it.
 
 As root, the suites whose outcome depends on who runs lizard-local (label server-user) also run
 with lizard-local as the ordinary user lizard-ci, and tst_runtime and tst_isolation run as
@@ -103,9 +103,10 @@ def write_costs(build, suites, old):
 
 
 class Runner:
-    def __init__(self, build, jobs):
+    def __init__(self, build, jobs, jobs_building):
         self.build = build
         self.jobs = jobs
+        self.jobs_building = jobs_building
         self.lock = threading.Condition()
         self.ready = []  # built, waiting for a job slot
         self.running = {}  # Suite -> Popen
@@ -130,7 +131,7 @@ class Runner:
         with self.lock:
             while True:
                 # A suite waits for a free job, and for a lock another one holds.
-                while len(self.running) >= self.jobs or (self.startable() is None and not (
+                while len(self.running) >= self.limit() or (self.startable() is None and not (
                         self.building_finished and not self.ready)):
                     self.lock.wait()
                 if not self.ready:
@@ -152,6 +153,12 @@ class Runner:
         if not self.building_finished:
             held.add(MEMORY_LOCK)
         return next((s for s in self.ready if not s.locks & held), None)
+
+    def limit(self):
+        # While the build runs, fewer suites at once: with the compiler niced they get the cores
+        # first, but the UI suites' focus and timing checks, tuned beside three other suites,
+        # missed beside three others and a compiler (tst_variableexplorer, 4 at once).
+        return self.jobs if self.building_finished else self.jobs_building
 
     def execute(self, suite):
         logdir = os.path.join(self.build, "test-logs", suite.pass_name)
@@ -285,7 +292,7 @@ def main():
         log("== device modes for the ordinary user's suites, as on a desktop: "
             + ", ".join(f"{d} 666" for d, _ in modes))
 
-    runner = Runner(build, args.jobs)
+    runner = Runner(build, args.jobs, max(1, args.jobs // 2))
     runner.total = len(suites) + len(user_suites)
     worker = threading.Thread(target=runner.run)
     worker.start()

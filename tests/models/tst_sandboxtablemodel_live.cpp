@@ -82,12 +82,25 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(m_sandboxId) >= 0, 10000);
         const QString before = cell(model, SandboxColumn::TimeLeft);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        QTRY_VERIFY_WITH_TIMEOUT(changed.count() >= 1, 2500);
-        QVERIFY(cell(model, SandboxColumn::TimeLeft) != before || changed.count() >= 1);
-        // The tick: the status badge (ending soon), "started … ago" and the time left.
+        // The tick: the status badge (ending soon), "started … ago" and the time left. The
+        // metrics' own refresh may change the CPU and Memory bars meanwhile; nothing else changes.
+        const auto ticks = [&changed] {
+            int n = 0;
+            for (const auto& args : changed)
+                n += args.at(0).value<QModelIndex>().column() == int(SandboxColumn::Status);
+            return n;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(ticks() >= 1, 2500);
+        QVERIFY(cell(model, SandboxColumn::TimeLeft) != before || ticks() >= 1);
         for (const auto& args : changed) {
-            QCOMPARE(args.at(0).value<QModelIndex>().column(), int(SandboxColumn::Status));
-            QCOMPARE(args.at(1).value<QModelIndex>().column(), int(SandboxColumn::TimeLeft));
+            const int first = args.at(0).value<QModelIndex>().column();
+            const int last = args.at(1).value<QModelIndex>().column();
+            if (first == int(SandboxColumn::Status)) {
+                QCOMPARE(last, int(SandboxColumn::TimeLeft));
+            } else {
+                QVERIFY2(first >= int(SandboxColumn::Cpu) && last <= int(SandboxColumn::Memory),
+                         qPrintable(QStringLiteral("columns %1..%2").arg(first).arg(last)));
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 #include "runtime/hostprobe.h"
 
+#include "runtime/procinfo.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -143,6 +145,12 @@ std::string testHostProblem()
     return env ? std::string(env) : std::string();
 }
 
+// Either simulated AppArmor restriction (with or without our profile installed).
+bool simulatesRestriction(const std::string& problem)
+{
+    return problem.rfind("userns-restricted", 0) == 0;
+}
+
 // A sysctl's value, or what the simulated host of LIZARD_TEST_HOST_PROBLEM has there.
 std::string sysctlValue(const char* path)
 {
@@ -150,7 +158,7 @@ std::string sysctlValue(const char* path)
     const std::string name(path);
     if (problem == "userns-disabled" && name == "/proc/sys/user/max_user_namespaces")
         return "0";
-    if (problem.rfind("userns-restricted", 0) == 0 &&
+    if (simulatesRestriction(problem) &&
         name == "/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
         return "1";
     return readLine(path);
@@ -177,16 +185,6 @@ int writeProc(const char* path, const std::string& text)
     return std::fclose(f) == 0 ? err : (err ? err : errno);
 }
 
-// This program's directory: where a source build's binaries are (for the profile's paths).
-std::string selfDir()
-{
-    std::array<char, 4096> buf{};
-    const ssize_t n = ::readlink("/proc/self/exe", buf.data(), buf.size() - 1);
-    std::string path = n > 0 ? std::string(buf.data(), size_t(n)) : std::string();
-    const auto slash = path.rfind('/');
-    return slash == std::string::npos ? std::string() : path.substr(0, slash);
-}
-
 } // namespace
 
 std::string probeUserNamespace()
@@ -194,7 +192,7 @@ std::string probeUserNamespace()
     const std::string problem = testHostProblem();
     if (problem == "userns-disabled")
         return "unshare(CLONE_NEWUSER): " + std::string(std::strerror(ENOSPC));
-    if (problem.rfind("userns-restricted", 0) == 0)
+    if (simulatesRestriction(problem))
         return "uid_map: " + std::string(std::strerror(EPERM));
     const uid_t uid = ::geteuid();
     const gid_t gid = ::getegid();
@@ -231,8 +229,8 @@ AppArmorState appArmorState()
 {
     AppArmorState st;
     const std::string problem = testHostProblem();
-    st.enabled = readLine("/sys/module/apparmor/parameters/enabled") == "Y" ||
-                 problem.rfind("userns-restricted", 0) == 0;
+    st.enabled =
+        readLine("/sys/module/apparmor/parameters/enabled") == "Y" || simulatesRestriction(problem);
     st.restrictsUserns =
         sysctlValue("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1";
     if (problem == "userns-restricted") {
@@ -271,7 +269,7 @@ HostProblem diagnoseUserns(const std::string& error)
             return {"USERNS_RESTRICTED",
                     why + ", and lizard-desktop's profile is installed but not loaded.",
                     "sudo apparmor_parser -r /etc/apparmor.d/lizard-agent"};
-        const std::string dir = selfDir();
+        const std::string dir = selfExeDir();
         if (dir == "/usr/bin")
             return {"USERNS_RESTRICTED",
                     why +
@@ -281,16 +279,14 @@ HostProblem diagnoseUserns(const std::string& error)
                         "/etc/apparmor.d/lizard-agent.",
                     "sudo apt install --reinstall lizard-desktop"};
         // A source build: the script of the source tree it came from, when that is still there.
-        const std::string script =
-            std::string(LIZARD_SOURCE_TREE) + "/scripts/install-apparmor-profile.sh";
+        std::string script = LIZARD_SOURCE_TREE "/scripts/install-apparmor-profile.sh";
+        if (::access(script.c_str(), X_OK) != 0)
+            script = "scripts/install-apparmor-profile.sh";
         return {"USERNS_RESTRICTED",
                 why + "; a source build needs a profile for its own programs in " + dir +
                     ", which scripts/install-apparmor-profile.sh of the source tree writes to "
                     "/etc/apparmor.d/lizard-local-build and loads.",
-                "sudo " +
-                    (::access(script.c_str(), X_OK) == 0 ? script
-                                                         : "scripts/install-apparmor-profile.sh") +
-                    " " + dir};
+                "sudo " + script + " " + dir};
     }
     return {"USERNS_UNAVAILABLE",
             what + " Check user.max_user_namespaces, kernel.unprivileged_userns_clone and the "

@@ -83,6 +83,22 @@ void killAll(const std::string& dir)
         ::kill(pid, SIGKILL);
 }
 
+// Removes a cgroup directory, killing what is still in it.
+void removeKilling(const std::string& dir)
+{
+    // A killed task leaves its cgroup only once its exit is complete, which on a loaded host
+    // (many processes freeing their memory at once) takes more than a second: the deadline
+    // is generous, the first retries quick.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    auto pause = std::chrono::milliseconds(5);
+    while (::rmdir(dir.c_str()) != 0 && errno != ENOENT &&
+           std::chrono::steady_clock::now() < deadline) {
+        killAll(dir);
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(100));
+    }
+}
+
 } // namespace
 
 void CgroupManager::probe(const std::string& instance)
@@ -190,7 +206,35 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
         out.procsFiles.push_back(dir + "/cgroup.procs");
     }
     out.limitsApplied = applyLimits(id, limits);
+    if (out.limitsApplied)
+        splitAgentFromWorkload(id, out); // or one group: correct, only less fair under a bomb
     return out;
+}
+
+bool CgroupManager::splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const
+{
+    if (m_mode == "v2") {
+        // Both children weigh the default: the agent gets half of the sandbox when it needs it.
+        const std::string dir = m_v2Base + "/" + id;
+        if (!writeFile(dir + "/cgroup.subtree_control", "+cpu"))
+            return false;
+        if (!makeDir(dir + "/" + kAgentCgroup) || !makeDir(dir + "/" + kWorkloadCgroup)) {
+            // A cgroup that hands a controller to its children may hold no process itself.
+            ::rmdir((dir + "/" + kAgentCgroup).c_str());
+            writeFile(dir + "/cgroup.subtree_control", "-cpu");
+            return false;
+        }
+        out.procsFiles = {dir + "/" + kAgentCgroup + "/cgroup.procs"};
+        out.workloadProcsFile = dir + "/" + kWorkloadCgroup + "/cgroup.procs";
+        return true;
+    }
+    // v1: PID 1's tasks and the workload's group weigh 1024 each in the sandbox's cpu cgroup;
+    // the other hierarchies keep every process of the sandbox in one cgroup.
+    const std::string work = m_v1Bases[2] + "/" + id + "/" + kWorkloadCgroup;
+    if (!makeDir(work))
+        return false;
+    out.workloadProcsFile = work + "/cgroup.procs";
+    return true;
 }
 
 long long CgroupManager::oomKills(const std::string& id) const
@@ -221,17 +265,10 @@ void CgroupManager::remove(const std::string& id)
     for (const auto& dir : dirsFor(id)) {
         if (!pathExists(dir))
             continue;
-        // A killed task leaves its cgroup only once its exit is complete, which on a loaded host
-        // (many processes freeing their memory at once) takes more than a second: the deadline
-        // is generous, the first retries quick.
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-        auto pause = std::chrono::milliseconds(5);
-        while (::rmdir(dir.c_str()) != 0 && errno != ENOENT &&
-               std::chrono::steady_clock::now() < deadline) {
-            killAll(dir);
-            std::this_thread::sleep_for(pause);
-            pause = std::min(pause * 2, std::chrono::milliseconds(100));
-        }
+        // Children first: a cgroup with children cannot be removed.
+        for (const char* child : {kAgentCgroup, kWorkloadCgroup})
+            removeKilling(dir + "/" + child);
+        removeKilling(dir);
     }
 }
 

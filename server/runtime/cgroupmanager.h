@@ -3,7 +3,14 @@
 // delegated when not root) or v1 (memory, pids, cpu, freezer hierarchies). The launcher
 // joins the returned cgroup.procs files before anything of the sandbox runs. The sandboxes'
 // common parent (lizard-local) gets half the default cpu weight, below the server's.
+//
+// Within a sandbox, its PID 1 (the agent that answers the API) and what it execs share the
+// CPU as two groups, not as one process among the sandbox's thousand: each command moves itself
+// into the sandbox's workload cgroup (a child of the sandbox's cpu cgroup) before it runs, so a
+// fork bomb at the pids limit on a busy host still leaves the agent half the sandbox's CPU. The
+// limits stay on the sandbox's own cgroup, over both.
 
+#include "runtime/cgroupnames.h"
 #include "runtime/runtime.h"
 
 #include <string>
@@ -14,6 +21,9 @@ namespace lizard::runtime {
 struct SandboxCgroups
 {
     std::vector<std::string> procsFiles; // what the launcher writes its pid into
+    // The workload's cgroup.procs, which each exec'd command writes itself into (the launcher
+    // opens it for PID 1); empty where the sandbox has no such cgroup (commands stay with PID 1).
+    std::string workloadProcsFile;
     bool limitsApplied = false;
 };
 
@@ -56,6 +66,8 @@ public:
 private:
     std::string freezerDir(const std::string& id) const;
     std::vector<std::string> dirsFor(const std::string& id) const;
+    // Makes the agent's and the workload's children; updates `out`. False leaves them one group.
+    bool splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const;
     bool applyLimits(const std::string& id, const Limits& limits) const;
 
     std::string m_mode = "none";

@@ -193,6 +193,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"templateUsrLocal", templateDir() + (desktop ? "/usr-local-desktop" : "/usr-local")},
         {"sandboxDir", sandboxDir(spec.id)},
         {"cgroupProcs", cgroups.procsFiles},
+        {"workloadCgroupProcs", cgroups.workloadProcsFile},
         {"envs", agentEnvs(spec)},
         {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},

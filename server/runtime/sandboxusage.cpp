@@ -1,5 +1,7 @@
 #include "runtime/sandboxusage.h"
 
+#include "runtime/cgroupnames.h"
+
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -70,13 +72,17 @@ std::vector<pid_t> usagePidsOf(const std::string& cgroupDir)
 {
     std::vector<pid_t> out;
     std::string text;
-    if (!usageReadInto(cgroupDir + "/cgroup.procs", text, 1 << 20))
-        return out;
-    const char* p = text.c_str();
-    char* end = nullptr;
-    for (long v; (v = std::strtol(p, &end, 10)), end != p; p = end)
-        if (v > 0)
-            out.push_back(pid_t(v));
+    // The sandbox's cgroup and its agent's and workload's children (cgroupmanager.h).
+    for (const std::string dir :
+         {cgroupDir, cgroupDir + "/" + kAgentCgroup, cgroupDir + "/" + kWorkloadCgroup}) {
+        if (!usageReadInto(dir + "/cgroup.procs", text, 1 << 20))
+            continue;
+        const char* p = text.c_str();
+        char* end = nullptr;
+        for (long v; (v = std::strtol(p, &end, 10)), end != p; p = end)
+            if (v > 0)
+                out.push_back(pid_t(v));
+    }
     return out;
 }
 
@@ -134,7 +140,12 @@ CgroupStatDirs findCgroupDirs(pid_t initPid, const std::string& sandboxId, const
         if (b == std::string_view::npos)
             continue;
         const std::string_view controllers = line.substr(a + 1, b - a - 1);
-        const std::string_view path = line.substr(b + 1);
+        std::string_view path = line.substr(b + 1);
+        // v2: PID 1 lives in the sandbox cgroup's child for the agent (cgroupmanager.h).
+        const std::string agentChild = std::string("/") + kAgentCgroup;
+        if (path.size() > agentChild.size() &&
+            path.substr(path.size() - agentChild.size()) == agentChild)
+            path.remove_suffix(agentChild.size());
         if (!own(path))
             continue;
         if (mode == "v2" && controllers.empty()) {

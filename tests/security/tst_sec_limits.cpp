@@ -7,10 +7,13 @@
 #include "limits_support.h"
 
 #include <QProcess>
+#include <QScopeGuard>
 #include <atomic>
+#include <fcntl.h>
 #include <functional>
 #include <sched.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace lizard::test;
 
@@ -110,11 +113,25 @@ class TestSecLimits : public QObject
     {
         const QString id = create();
         QVERIFY(!id.isEmpty());
-        const quint64 ns = pidNamespace(sandboxInitPid(m_server, id));
+        const qint64 initPid = sandboxInitPid(m_server, id);
+        const quint64 ns = pidNamespace(initPid);
         QVERIFY(ns != 0);
+        // Held open, the namespace keeps its inode number once its processes are gone: freed,
+        // the number goes to the next namespace made on the host (another suite's sandbox),
+        // whose processes the count below would take for survivors of this one.
+        const int nsFd = ::open(QStringLiteral("/proc/%1/ns/pid").arg(initPid).toLocal8Bit(),
+                                O_RDONLY | O_CLOEXEC);
+        QVERIFY(nsFd >= 0);
+        const auto closeNs = qScopeGuard([nsFd] { ::close(nsFd); });
+        QCOMPARE(pidNamespace(initPid), ns);
         ProbeResult bombResult;
         std::thread bomb([&] { bombResult = runArgv(m_server, id, argv, {}, 15000); });
-        QTest::qWait(2000); // the bomb fills the sandbox
+        // The bomb fills the sandbox: in two seconds when the host is idle; on a busy one its
+        // share of the CPU (the sandbox's workload group, below the other cgroups) grows it
+        // more slowly.
+        QTest::qWait(2000);
+        for (int waited = 0; waited < 30000 && tasksInNamespace(ns).processes <= 100; waited += 200)
+            QTest::qWait(200);
         body(id, ns);
         QElapsedTimer clock;
         clock.start();
@@ -213,6 +230,38 @@ private slots:
         QVERIFY2(py.exitCode == 0 && py.out.trimmed() == "200", qPrintable(py.describe()));
     }
 
+    // What a sandbox runs shares the CPU with its agent as a group (cgroupmanager.h): each
+    // command is in the sandbox's workload cgroup, PID 1 is not.
+    void commandsRunInTheWorkloadCgroupApartFromTheAgent()
+    {
+        if (m_enforcedBy != "cgroup")
+            QSKIP("no writable cgroup for this user (limits enforced by rlimit): the sandbox's "
+                  "processes share the agent's group, hierarchies under /sys/fs/cgroup are not "
+                  "writable");
+        // The cpu controller's line: v1 names it, v2 has one line ("0::").
+        const auto cpuLine = [](const QString& text) {
+            for (const QString& line : text.split('\n', Qt::SkipEmptyParts)) {
+                const QString controllers = line.section(':', 1, 1);
+                if (line.startsWith("0::") || controllers.split(',').contains("cpu"))
+                    return line;
+            }
+            return QString();
+        };
+        for (const QString& user : {QString(), QStringLiteral("user")}) {
+            const auto r = runShell(m_server, m_other, "cat /proc/self/cgroup", user, 30000);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+            const QString line = cpuLine(r.out);
+            QVERIFY2(line.endsWith("/work"), qPrintable(user + ": " + r.describe()));
+        }
+        // Control: PID 1 itself is the sandbox's (or, v2, in its agent's child), not the
+        // workload's.
+        QFile own(QStringLiteral("/proc/%1/cgroup").arg(sandboxInitPid(m_server, m_other)));
+        QVERIFY(own.open(QIODevice::ReadOnly));
+        const QString line = cpuLine(QString::fromUtf8(own.readAll()));
+        QVERIFY2(line.endsWith("/" + m_other) || line.endsWith("/" + m_other + "/agent"),
+                 qPrintable(line));
+    }
+
     void forkBombStaysAtThePidsLimitAndTheApiAnswers()
     {
         duringBomb({"bash", "-c", kBomb}, [&](const QString& id, quint64 ns) {
@@ -234,7 +283,10 @@ private slots:
             const qint64 ownExecMs = clock.elapsed();
             qInfo().noquote() << "exec in the bombing sandbox:" << ownExecMs << "ms,"
                               << own.describe().left(200);
-            QVERIFY2(ownExecMs <= 10000, qPrintable(own.describe()));
+            // Its agent has half of the sandbox's CPU beside the bomb (cgroupmanager.h), so
+            // it answers; the command itself runs in the bomb's group, and on a busy host may
+            // get no CPU before its 5 s are up: then its answer is the timeout's. Never a hang.
+            QVERIFY2(ownExecMs <= 5000 + 10000, qPrintable(own.describe()));
             QVERIFY2(own.httpStatus == 200 || own.httpStatus == 503, qPrintable(own.describe()));
             clock.restart();
             const QString status = m_api.status(id);

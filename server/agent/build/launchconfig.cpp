@@ -30,6 +30,7 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.templateUsrLocal = j.value("templateUsrLocal", std::string());
     c.sandboxDir = j.value("sandboxDir", std::string());
     c.cgroupProcs = j.value("cgroupProcs", std::vector<std::string>());
+    c.workloadCgroupProcs = j.value("workloadCgroupProcs", std::string());
     c.envs = j.value("envs", std::map<std::string, std::string>());
     c.slirp = j.value("slirp", std::string());
     if (const auto it = j.find("allowList"); it != j.end()) {

@@ -240,13 +240,22 @@ int runSandbox(const LaunchConfig& original)
         stopQuota();
         return fail("joining cgroup: " + e);
     }
+    if (!config.workloadCgroupProcs.empty()) {
+        // Without it the sandbox's commands share PID 1's group: correct, only less fair.
+        fds.workloadCgroup = ::open(config.workloadCgroupProcs.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fds.workloadCgroup < 0 && fds.log >= 0) {
+            const std::string line = "lizard-agent: " + errnoText(config.workloadCgroupProcs) +
+                                     ": commands share the agent's cpu cgroup\n";
+            [[maybe_unused]] auto w = ::write(fds.log, line.data(), line.size());
+        }
+    }
     // Here, with the host's credentials: inside the namespaces no write could go below 0.
     lowerOomScore();
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
     for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr,
-                   fds.quotaChannel, fds.lifeline}) {
+                   fds.quotaChannel, fds.lifeline, fds.workloadCgroup}) {
         if (fd >= 0)
             ::close(fd);
     }

@@ -11,6 +11,7 @@
 #include "agent/build/sandboxroot.h"
 #include "agent/build/statuspipe.h"
 #include "agent/serve/agentserver.h"
+#include "agent/serve/execspawn.h"
 #include "agent/serve/lifeline.h"
 
 #include <cerrno>
@@ -90,12 +91,14 @@ int placeFd(int fd, int target)
     int exitFd = fds.slirpExit >= 0 ? ::fcntl(fds.slirpExit, F_DUPFD_CLOEXEC, 100) : -1;
     int status = ::fcntl(statusFd, F_DUPFD_CLOEXEC, 100);
     int lifeline = fds.lifeline >= 0 ? ::fcntl(fds.lifeline, F_DUPFD_CLOEXEC, 100) : -1;
+    int workload = fds.workloadCgroup >= 0 ? ::fcntl(fds.workloadCgroup, F_DUPFD_CLOEXEC, 100) : -1;
     ::close_range(3, 99, 0);
     listenFd = placeFd(listenFd, 3);
     exitFd = placeFd(exitFd, 4);
     status = placeFd(status, 5);
     lifeline = placeFd(lifeline, 6);
-    ::close_range(7, ~0U, 0);
+    setWorkloadCgroup(placeFd(workload, 7));
+    ::close_range(8, ~0U, 0);
 
     if (auto e = lockMounts(); !e.empty()) {
         sendStatus(status, "E locking the sandbox's mounts: " + e);

@@ -91,6 +91,15 @@ bool isDirectory(const std::string& path)
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+namespace {
+int g_workloadCgroup = -1; // set before PID 1 starts any thread
+} // namespace
+
+void setWorkloadCgroup(int fd)
+{
+    g_workloadCgroup = fd;
+}
+
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
 {
     Spawned out;
@@ -152,6 +161,11 @@ Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper)
             failFd = ::fcntl(3, F_DUPFD_CLOEXEC, 4);
         ::setsid();
         ::sigprocmask(SIG_SETMASK, &empty, nullptr);
+        // Out of PID 1's cpu group, with the host credentials the descriptor was opened with;
+        // a failure leaves the command beside PID 1, which is correct, only less fair.
+        if (g_workloadCgroup >= 0) {
+            [[maybe_unused]] ssize_t moved = ::write(g_workloadCgroup, "0", 1);
+        }
         if (ttyFd >= 0) {
             // The new session's first terminal becomes its controlling one (job control,
             // Ctrl+C, SIGWINCH, /dev/tty).

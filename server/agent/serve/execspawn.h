@@ -49,6 +49,11 @@ bool isDirectory(const std::string& path);
 
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper);
 
+// The workload cgroup's cgroup.procs (runtime/cgroupmanager.h), which every spawned command
+// writes itself into before it runs; -1 (the default): commands stay in PID 1's cgroups. Set
+// once by PID 1 before it serves.
+void setWorkloadCgroup(int fd);
+
 // Looks `name` up in the PATH of `env` (or returns it when it contains a slash).
 std::string resolveExecutable(const std::string& name,
                               const std::map<std::string, std::string>& env);

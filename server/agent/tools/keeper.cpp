@@ -1,5 +1,6 @@
 #include "agent/tools/keeper.h"
 
+#include "runtime/cgroupnames.h"
 #include "runtime/procinfo.h"
 #include "runtime/quotadaemonfile.h"
 
@@ -133,8 +134,14 @@ bool sweep(const KeeperConfig& c, std::map<std::string, int>& running)
     }
     for (const auto& base : c.cgroupBases) {
         for (const auto& id : subdirectories(base)) {
-            // A cgroup with processes in it cannot be removed (EBUSY): only ended ones go.
-            if (!running.count(id) && ::rmdir((base + "/" + id).c_str()) != 0 && errno == EBUSY)
+            // A cgroup with processes in it cannot be removed (EBUSY): only ended ones go,
+            // their agent's and workload's children first.
+            if (running.count(id))
+                continue;
+            const std::string dir = base + "/" + id;
+            for (const char* child : {runtime::kAgentCgroup, runtime::kWorkloadCgroup})
+                ::rmdir((dir + "/" + child).c_str());
+            if (::rmdir(dir.c_str()) != 0 && errno == EBUSY)
                 busy = true;
         }
         ::rmdir(base.c_str()); // the instance's own, once empty

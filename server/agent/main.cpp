@@ -1,7 +1,8 @@
 // lizard-agent: started by lizard-local as `lizard-agent init|template|remove|copy|usage` with
 // a JSON configuration on stdin (never on the command line: it holds the sandbox's envs).
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
-// writable layer (usagewalk.h). `keep` (keeper.h) outlives the server, with its pidfd as fd 3.
+// writable layer (usagewalk.h); `changes` lists what it changed against its template
+// (changeswalk.h). `keep` (keeper.h) outlives the server, with its pidfd as fd 3.
 // `quotafs BYTES INODES` is a sandbox's quota file system daemon (quotafsdaemon.h), started by
 // its launcher with the layer directory, the setup channel, the lifeline and the log as fds 3-6.
 #include "agent/build/launcher.h"
@@ -40,8 +41,8 @@ int main(int argc, char** argv)
     }
     if (argc != 2 || (std::strcmp(argv[1], "init") != 0 && std::strcmp(argv[1], "template") != 0 &&
                       std::strcmp(argv[1], "remove") != 0 && std::strcmp(argv[1], "copy") != 0 &&
-                      std::strcmp(argv[1], "usage") != 0)) {
-        std::cerr << "usage: lizard-agent init|template|remove|copy|usage < config.json\n"
+                      std::strcmp(argv[1], "usage") != 0 && std::strcmp(argv[1], "changes") != 0)) {
+        std::cerr << "usage: lizard-agent init|template|remove|copy|usage|changes < config.json\n"
                      "  Started by lizard-local; not meant to be run by hand.\n";
         return 2;
     }

@@ -24,6 +24,7 @@ void registerAllRoutes(Router& router, ApiContext& ctx)
     registerDesktopRoutes(router, ctx);
     registerVolumeRoutes(router, ctx);
     registerLogRoutes(router, ctx);
+    registerChangeRoutes(router, ctx);
     registerActivityRoutes(router, ctx);
     registerTemplateRoutes(router, ctx);
     registerTerminalRoutes(router, ctx);

@@ -60,7 +60,9 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx);
 void registerForkRoutes(Router& router, ApiContext& ctx);
 void registerExposeRoutes(Router& router, ApiContext& ctx);
 void registerVolumeRoutes(Router& router, ApiContext& ctx);
-void registerLogRoutes(Router& router, ApiContext& ctx);      // system logs (SSE)
+void registerLogRoutes(Router& router, ApiContext& ctx); // system logs (SSE)
+void registerChangeRoutes(Router& router,
+                          ApiContext& ctx); // a sandbox's changes (a local extension)
 void registerActivityRoutes(Router& router, ApiContext& ctx); // a local extension
 void registerTemplateRoutes(Router& router, ApiContext& ctx); // warm pools of the templates
 void registerTerminalRoutes(Router& router, ApiContext& ctx); // PTY terminals (a local extension)

@@ -35,7 +35,7 @@ Error toolError(const std::string& message)
 
 Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
                                     const nlohmann::json& config, int timeoutMs,
-                                    const std::vector<std::string>& prefix)
+                                    const std::vector<std::string>& prefix, std::string* rest)
 {
     int in[2], out[2];
     if (::pipe2(in, O_CLOEXEC) != 0)
@@ -108,14 +108,16 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
             timedOut = r == 0;
             break;
         }
-        char buf[4096];
+        char buf[65536];
         ssize_t n = ::read(out[0], buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
         line.append(buf, std::size_t(n));
-        if (line.find('\n') != std::string::npos)
+        // Only the new bytes are searched: a long answer (a sandbox's changes) comes in
+        // thousands of reads.
+        if (!rest && std::memchr(buf, '\n', std::size_t(n)) != nullptr)
             break;
     }
     ::close(out[0]);
@@ -126,7 +128,10 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
     }
     if (timedOut)
         return toolError("lizard-agent " + mode + " timed out");
-    auto reply = nlohmann::json::parse(line.substr(0, line.find('\n')), nullptr, false);
+    const std::size_t newline = line.find('\n');
+    if (rest)
+        *rest = newline == std::string::npos ? std::string() : line.substr(newline + 1);
+    auto reply = nlohmann::json::parse(line.substr(0, newline), nullptr, false);
     if (!reply.is_object())
         return toolError("lizard-agent " + mode + " failed (status " + std::to_string(status) +
                          ")");

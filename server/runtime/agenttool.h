@@ -15,8 +15,11 @@ namespace lizard::runtime {
 std::string findAgentBinary();
 
 // `prefix`: a program and arguments that run the agent (systemd-run ... --); empty: none.
+// `rest`: where a tool that prints more than its JSON line (`changes`) leaves what follows the
+// line, read to the end; null: only the line is read.
 Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
                                     const nlohmann::json& config, int timeoutMs,
-                                    const std::vector<std::string>& prefix = {});
+                                    const std::vector<std::string>& prefix = {},
+                                    std::string* rest = nullptr);
 
 } // namespace lizard::runtime

@@ -41,6 +41,9 @@ public:
     DiskState diskState(const std::string& id) override;
     void adopt(const SandboxHandle& handle) override;
     std::optional<std::uint64_t> diskUsedBytes(const SandboxHandle& handle) override;
+    Result<ChangesListing> listChanges(const std::string& id, const ChangesQuery& query) override;
+    Result<std::string> templateFile(bool desktop, const std::string& path,
+                                     std::size_t maxBytes) override;
     long long oomKills(const SandboxHandle& handle) override
     {
         return m_cgroups.oomKills(handle.id);

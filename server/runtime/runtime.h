@@ -56,6 +56,21 @@ struct SandboxSpec
 };
 
 // What the runtime needs to find a sandbox again, also after a server restart (stored in SQLite).
+// What GET /api/sandboxes/{id}/changes asks of the runtime.
+struct ChangesQuery
+{
+    bool desktop = false;             // the desktop template's /usr/local is the lower layer
+    std::vector<std::string> exclude; // fnmatch patterns (agent/tools/changeswalk.h)
+    std::size_t limit = 200000;
+};
+
+struct ChangesListing
+{
+    bool truncated = false; // more than the query's limit
+    std::size_t count = 0;
+    std::string changesJson; // the JSON array of the API's objects (agent/tools/changeswalk.h)
+};
+
 struct SandboxHandle
 {
     std::string id;
@@ -183,6 +198,21 @@ public:
     virtual std::optional<std::uint64_t> diskUsedBytes(const SandboxHandle& /*handle*/)
     {
         return std::nullopt;
+    }
+    // What the sandbox added, modified and deleted against its template
+    // (linuxruntime_changes.cpp). Works while the sandbox's files are on the host (running or
+    // paused).
+    virtual Result<ChangesListing> listChanges(const std::string& /*id*/,
+                                               const ChangesQuery& /*query*/)
+    {
+        return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED", "no changes here"};
+    }
+    // The template's own version of `path` (a regular file of at most `maxBytes`), as the
+    // sandbox saw it before it changed anything.
+    virtual Result<std::string> templateFile(bool /*desktop*/, const std::string& /*path*/,
+                                             std::size_t /*maxBytes*/)
+    {
+        return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED", "no template files here"};
     }
 };
 

@@ -132,6 +132,16 @@ public:
     {
         return sandboxes::checkStorage(m_dataDir, needBytes);
     }
+    // What the sandbox changed against its template, and the template's version of one file
+    // (runtime.h). They read the host's disk: call them on the worker pool.
+    Result<runtime::ChangesListing> changes(const std::string& id, const runtime::ChangesQuery& q)
+    {
+        return m_runtime.listChanges(id, q);
+    }
+    Result<std::string> templateFile(bool desktop, const std::string& path, std::size_t max)
+    {
+        return m_runtime.templateFile(desktop, path, max);
+    }
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);
     int runningCount() const;

@@ -60,6 +60,14 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.target = j.value("target", std::string());
     c.timeoutMs = j.value("timeoutMs", c.timeoutMs);
     c.resolvConf = j.value("resolvConf", false);
+    if (const auto it = j.find("layers"); it != j.end()) {
+        for (const auto& layer : *it)
+            c.changeLayers.push_back({layer.at("upper").get<std::string>(),
+                                      layer.value("lowers", std::vector<std::string>()),
+                                      layer.at("at").get<std::string>()});
+    }
+    c.exclude = j.value("exclude", std::vector<std::string>());
+    c.limit = j.value("limit", c.limit);
     if (const auto it = j.find("copies"); it != j.end()) {
         for (const auto& pair : *it)
             c.copies.emplace_back(pair.at("from").get<std::string>(),

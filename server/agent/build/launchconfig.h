@@ -47,7 +47,7 @@ struct SandboxRlimits
 
 struct LaunchConfig
 {
-    std::string mode; // "sandbox", "template", "remove", "copy" or "usage"
+    std::string mode; // "sandbox", "template", "remove", "copy", "usage" or "changes"
     IdMap idMap;
     std::string newuidmap = "/usr/bin/newuidmap";
     std::string newgidmap = "/usr/bin/newgidmap";
@@ -99,6 +99,16 @@ struct LaunchConfig
     bool resolvConf = false;
     // copy: the contents of each `first` directory into the existing `second` directory
     std::vector<std::pair<std::string, std::string>> copies;
+    // changes: each overlay's upper, its lowers (uppermost first) and where it is mounted
+    struct ChangeLayerPaths
+    {
+        std::string upper;
+        std::vector<std::string> lowers;
+        std::string at;
+    };
+    std::vector<ChangeLayerPaths> changeLayers;
+    std::vector<std::string> exclude;
+    std::size_t limit = 200000;
 };
 
 // Throws nlohmann::json exceptions on malformed input (caught by main).

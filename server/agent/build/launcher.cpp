@@ -9,6 +9,7 @@
 #include "agent/build/sandboxinit.h"
 #include "agent/build/slirp.h"
 #include "agent/build/statuspipe.h"
+#include "agent/tools/changeswalk.h"
 #include "agent/tools/templatebuilder.h"
 #include "agent/tools/treecopier.h"
 #include "agent/tools/treeremover.h"
@@ -373,6 +374,68 @@ int runUsage(const LaunchConfig& config)
     return fail(got && line.size() > 2 ? line.substr(2) : "usage helper exited without a result");
 }
 
+// Lists what the sandbox changed against its template (changeswalk.h) inside a namespace with
+// the sandbox's id map. The list can be large: the walk prints it on the tool's stdout itself,
+// then reports "R" (a missing lower, such as a template since removed, counts as empty).
+int runChanges(const LaunchConfig& config)
+{
+    std::vector<ChangeLayer> layers;
+    std::vector<int> opened;
+    auto closeAll = [&] {
+        for (int fd : opened)
+            ::close(fd);
+    };
+    for (const auto& paths : config.changeLayers) {
+        ChangeLayer layer;
+        layer.at = paths.at;
+        layer.upper = openDir(paths.upper);
+        if (layer.upper < 0) {
+            const std::string e = errnoText(paths.upper);
+            closeAll();
+            return fail(e);
+        }
+        opened.push_back(layer.upper);
+        for (const auto& lower : paths.lowers) {
+            if (const int fd = openDir(lower); fd >= 0) {
+                layer.lowers.push_back(fd);
+                opened.push_back(fd);
+            }
+        }
+        layers.push_back(std::move(layer));
+    }
+    auto child = forkIntoUserns(config, [&](int statusFd) {
+        std::string e = becomeNamespaceRoot(config.idMap);
+        ChangeList list;
+        if (e.empty())
+            e = listChanges(layers, {config.exclude, config.limit}, list);
+        if (e.empty()) {
+            const std::string text = changesJson(list);
+            std::size_t done = 0;
+            while (done < text.size()) {
+                const ssize_t n = ::write(1, text.data() + done, text.size() - done);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    break;
+                done += std::size_t(n);
+            }
+            if (done < text.size())
+                e = errnoText("writing the list");
+        }
+        sendStatus(statusFd, e.empty() ? "R" : "E " + e);
+        return e.empty() ? 0 : 1;
+    });
+    closeAll();
+    if (!child.error.empty())
+        return fail(child.error);
+    std::string line;
+    const bool got = readStatus(child.statusFd, line, config.timeoutMs);
+    waitChild(child.pid);
+    if (got && line == "R")
+        return 0;
+    return fail(got && line.size() > 2 ? line.substr(2) : "changes helper exited without a result");
+}
+
 } // namespace
 
 int runLauncher(const LaunchConfig& config)
@@ -406,6 +469,8 @@ int runLauncher(const LaunchConfig& config)
         return runCopy(config);
     if (config.mode == "usage")
         return runUsage(config);
+    if (config.mode == "changes")
+        return runChanges(config);
     return fail("unknown mode: " + config.mode);
 }
 

@@ -1,0 +1,58 @@
+#pragma once
+// `lizard-agent changes`: what a sandbox added, modified and deleted against its template, read
+// from its overlays' upper directories (the upper holds exactly what the sandbox wrote: new and
+// copied-up files, whiteouts for deletions, opaque directories for a directory deleted and made
+// again). Runs inside the sandbox's user namespace, as `usage` does (usagewalk.h), so that a
+// directory the sandbox made 0700 hides nothing from it.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lizard::agent {
+
+// One overlay: its upper directory, its lower ones (uppermost first), and where it is mounted in
+// the sandbox ("/", "/usr", "/usr/local"). Directories are open O_PATH descriptors.
+struct ChangeLayer
+{
+    int upper = -1;
+    std::vector<int> lowers;
+    std::string at;
+};
+
+struct ChangeOptions
+{
+    // fnmatch(3) patterns: one without a slash is matched against each path component (so
+    // "__pycache__" drops every such directory with what is in it), one with a slash against
+    // the whole path ("/root/.cache/*").
+    std::vector<std::string> exclude;
+    std::size_t limit = 200000; // entries listed at most (then truncated)
+};
+
+struct Change
+{
+    std::string path;
+    char kind = 'a'; // 'a'dded, 'm'odified, 'd'eleted
+    char type = 'f'; // 'f'ile, 'd'irectory, 'l'ink, 'o'ther, of what is there now (deleted:
+                     // of what the template had)
+    char was = 0;    // modified into another type: the template's type, else 0
+    std::uint64_t size = 0;
+    unsigned mode = 0; // permission bits
+};
+
+struct ChangeList
+{
+    std::vector<Change> changes; // in walk order: a directory before what is below it
+    bool truncated = false;
+};
+
+// Walks the layers; returns an error text (empty on success).
+std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOptions& options,
+                        ChangeList& out);
+
+// The list as the launcher prints it: a JSON line {"ok":true,"truncated":false,"count":N},
+// then a line with the JSON array of the API's change objects ({"path", "kind", "type",
+// "size", "mode", "was"?}), which lizard-local passes on without parsing it.
+std::string changesJson(const ChangeList& list);
+
+} // namespace lizard::agent

@@ -1,0 +1,154 @@
+// LinuxRuntime: what a sandbox changed against its template (lizard-agent changes, in the
+// sandbox's user namespace) and the template's own version of one file.
+#include "runtime/agenttool.h"
+#include "runtime/linuxruntime.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace lizard::runtime {
+
+namespace {
+
+// The walk of 100,000 changed files takes a fraction of a second; a layer many times that, or
+// a slow disk, gets this long before the answer is an error.
+constexpr int kChangesTimeoutMs = 60000;
+
+// Where a path of the sandbox comes from in its template: the lower directories of the
+// overlay mounted there (uppermost first) and the path below them.
+struct TemplatePlace
+{
+    std::vector<std::string> lowers;
+    std::string rest;
+};
+
+TemplatePlace placeOf(const std::string& templateDir, bool desktop, const std::string& path)
+{
+    const auto under = [&](const std::string& mount) {
+        return path.compare(0, mount.size(), mount) == 0 &&
+               (path.size() == mount.size() || path[mount.size()] == '/');
+    };
+    const std::string usrLocal = templateDir + (desktop ? "/usr-local-desktop" : "/usr-local");
+    if (under("/usr/local"))
+        return {{usrLocal}, path.substr(std::strlen("/usr/local"))};
+    if (under("/usr"))
+        return {{templateDir + "/usr-dirs", "/usr"}, path.substr(std::strlen("/usr"))};
+    return {{templateDir + "/root"}, path};
+}
+
+} // namespace
+
+Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const ChangesQuery& query)
+{
+    if (!validSandboxId(id))
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid sandbox id"};
+    const std::string dir = sandboxDir(id);
+    const std::string root = templateDir();
+    const std::string usrLocal = root + (query.desktop ? "/usr-local-desktop" : "/usr-local");
+    const struct
+    {
+        const char* upper;
+        std::vector<std::string> lowers;
+        const char* at;
+    } overlays[] = {{"upper", {root + "/root"}, "/"},
+                    {"usr-upper", {root + "/usr-dirs", "/usr"}, "/usr"},
+                    {"local-upper", {usrLocal}, "/usr/local"}};
+    nlohmann::json layers = nlohmann::json::array();
+    for (const auto& o : overlays) {
+        // A sandbox from before /usr was copy-on-write has no usr-upper: nothing changed there.
+        if (::access((dir + "/" + o.upper).c_str(), F_OK) != 0)
+            continue;
+        layers.push_back({{"upper", dir + "/" + o.upper}, {"lowers", o.lowers}, {"at", o.at}});
+    }
+    if (layers.empty())
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " has no files here"};
+    const nlohmann::json config{{"mode", "changes"},    {"idMap", m_ids.toJson()},
+                                {"layers", layers},     {"exclude", query.exclude},
+                                {"limit", query.limit}, {"timeoutMs", kChangesTimeoutMs}};
+    ChangesListing out;
+    auto listed = runAgentTool(m_agentPath, "changes", config, kChangesTimeoutMs + 5000, {},
+                               &out.changesJson);
+    if (!listed)
+        return Error{ErrorKind::Internal, "CHANGES_FAILED",
+                     "listing the sandbox's changes failed: " + listed.error().message};
+    while (!out.changesJson.empty() && out.changesJson.back() == '\n')
+        out.changesJson.pop_back();
+    if (out.changesJson.empty() || out.changesJson.front() != '[' || out.changesJson.back() != ']')
+        return Error{ErrorKind::Internal, "CHANGES_FAILED",
+                     "listing the sandbox's changes failed: the list was cut short"};
+    out.truncated = listed->value("truncated", false);
+    out.count = listed->value("count", std::size_t(0));
+    return out;
+}
+
+Result<std::string> LinuxRuntime::templateFile(bool desktop, const std::string& path,
+                                               std::size_t maxBytes)
+{
+    if (path.empty() || path[0] != '/' || path.find('\0') != std::string::npos)
+        return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
+                     "path must be absolute: " + path};
+    const TemplatePlace place = placeOf(templateDir(), desktop, path);
+    for (const auto& lower : place.lowers) {
+        const int base = ::open(lower.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (base < 0)
+            continue;
+        // Beneath the layer and through no symbolic link: the template's links point into
+        // the sandbox, which is not this host.
+        open_how how{};
+        how.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+        const std::string rel = place.rest.empty() ? "." : "." + place.rest;
+        const int fd = int(::syscall(SYS_openat2, base, rel.c_str(), &how, sizeof how));
+        const int err = errno;
+        ::close(base);
+        if (fd < 0) {
+            if (err == ENOENT)
+                continue; // a lower layer below may have it
+            if (err == EXDEV)
+                return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
+                             path + " leads out of the template"};
+            if (err == ELOOP)
+                return Error{ErrorKind::InvalidArgument, "NOT_A_FILE",
+                             path + " is a symbolic link (or goes through one) in the template"};
+            return Error{ErrorKind::Internal, "INTERNAL",
+                         "opening the template's " + path + ": " + std::strerror(err)};
+        }
+        struct stat st
+        {
+        };
+        std::string data;
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return Error{ErrorKind::InvalidArgument, "NOT_A_FILE",
+                         path + " is not a regular file in the template"};
+        }
+        if (std::size_t(st.st_size) > maxBytes) {
+            ::close(fd);
+            return Error{ErrorKind::InvalidArgument, "FILE_TOO_LARGE",
+                         path + " has " + std::to_string(st.st_size) +
+                             " bytes in the template; at most " + std::to_string(maxBytes) +
+                             " are shown"};
+        }
+        data.resize(std::size_t(st.st_size));
+        std::size_t got = 0;
+        while (got < data.size()) {
+            const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            got += std::size_t(n);
+        }
+        ::close(fd);
+        data.resize(got);
+        return data;
+    }
+    return Error{ErrorKind::NotFound, "NOT_IN_TEMPLATE", path + " is not in the template"};
+}
+
+} // namespace lizard::runtime

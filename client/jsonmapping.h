@@ -25,6 +25,7 @@ Outcome<QList<SandboxInfo>> parseSandboxes(const QByteArray& body, const QString
 Outcome<ExecResult> parseExecResult(const QByteArray& body, const QString& what = {});
 Outcome<QList<ProcessInfo>> parseProcesses(const QByteArray& body, const QString& what = {});
 Outcome<ProcessTree> parseProcessTree(const QByteArray& body, const QString& what = {});
+Outcome<SandboxChanges> parseSandboxChanges(const QByteArray& body, const QString& what = {});
 Outcome<FileEntry> parseFileEntry(const QByteArray& body, const QString& what = {});
 Outcome<QList<FileEntry>> parseFileEntries(const QByteArray& body, const QString& what = {});
 Outcome<WhoAmI> parseWhoAmI(const QByteArray& body, const QString& what = {});

@@ -206,6 +206,26 @@ struct ProcessTree
     bool truncated = false;
 };
 
+// One path a sandbox changed against its template (lizard-local's GET .../changes).
+struct FileChange
+{
+    QString path;
+    QString kind; // added, modified, deleted
+    QString type; // file, dir, symlink, other (deleted: what the template had)
+    QString was;  // a modified path that changed type: what it was; else empty
+    qint64 size = 0;
+    int mode = 0;
+};
+
+struct SandboxChanges
+{
+    QString against; // "template"
+    QString templateName;
+    bool truncated = false;
+    QList<FileChange> changes;      // a directory before what is below it
+    QList<QStringList> notCompared; // [path, reason]: what the list cannot see
+};
+
 // A schedule of a sandbox (the official SDK's SandboxSchedule, command kind): every N seconds
 // or a cron expression in an IANA time zone.
 struct SandboxSchedule

@@ -8,6 +8,7 @@
 #include "ui/aboutdialog.h"
 #include "ui/apikeysdialog.h"
 #include "ui/bannerwidget.h"
+#include "ui/changes/changespanel.h"
 #include "ui/consolearea.h"
 #include "ui/desktop/screenpanel.h"
 #include "ui/documenttabs.h"
@@ -90,6 +91,13 @@ MainWindow::MainWindow(QWidget* parent)
                 m_tools->setCurrentWidget(m_terminals);
                 m_terminals->openTerminal(sandboxId, dir);
             });
+    // Changes: what the selected sandbox did to its template's files.
+    m_changes = new changes::ChangesPanel;
+    m_tools->addTab(m_changes, QStringLiteral("Changes"));
+    connect(m_sandboxes, &SandboxPanel::currentSandboxChanged, m_changes,
+            &changes::ChangesPanel::showSandbox);
+    connect(m_changes, &changes::ChangesPanel::errorOccurred, this, &MainWindow::showError);
+    connect(m_changes, &changes::ChangesPanel::message, this, &MainWindow::showInfo);
     // Ports: the Ports tab follows the selected sandbox; previews open as documents.
     m_ports = new ports::PortsPanel(m_documents);
     m_tools->addTab(m_ports, QStringLiteral("Ports"));
@@ -260,6 +268,7 @@ void MainWindow::clearBackend(const QString& statusText)
     m_files->setBackend(nullptr, m_documents);
     m_ports->setBackend(nullptr);
     m_processes->setBackend(nullptr);
+    m_changes->setBackend(nullptr);
     m_schedules->setBackend(nullptr);
     m_resources->setBackend(nullptr);
     m_screen->setBackend(nullptr);
@@ -320,6 +329,7 @@ void MainWindow::setBackend(client::LizardApi* api, const QString& connectionLab
     m_files->setBackend(api, m_documents);
     m_ports->setBackend(api);
     m_processes->setBackend(api);
+    m_changes->setBackend(api);
     m_schedules->setBackend(api);
     m_resources->setBackend(api);
     m_screen->setBackend(api);

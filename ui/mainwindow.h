@@ -54,6 +54,9 @@ class ResourcesPanel;
 namespace schedules {
 class SchedulesPanel;
 }
+namespace changes {
+class ChangesPanel;
+} // namespace changes
 namespace processes {
 class ProcessesPanel;
 }
@@ -113,6 +116,7 @@ public:
     ProjectTabs* projectTabs() const { return m_projectTabs; }
     ports::PortsPanel* portsPanel() const { return m_ports; }
     processes::ProcessesPanel* processesPanel() const { return m_processes; }
+    changes::ChangesPanel* changesPanel() const { return m_changes; }
     schedules::SchedulesPanel* schedulesPanel() const { return m_schedules; }
     resources::ResourcesPanel* resourcesPanel() const { return m_resources; }
     desktop::ScreenPanel* screenPanel() const { return m_screen; }
@@ -170,6 +174,7 @@ private:
     files::FilesPanel* m_files = nullptr;
     ports::PortsPanel* m_ports = nullptr;
     processes::ProcessesPanel* m_processes = nullptr;
+    changes::ChangesPanel* m_changes = nullptr;
     schedules::SchedulesPanel* m_schedules = nullptr;
     resources::ResourcesPanel* m_resources = nullptr;
     desktop::ScreenPanel* m_screen = nullptr;

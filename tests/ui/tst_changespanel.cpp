@@ -1,0 +1,211 @@
+// The Changes tab against a real lizard-local: after an agent-like script, the tree shows what
+// was added, modified and deleted with their badges, caches hidden and shown, the filter, the
+// template's and the sandbox's versions of a file side by side, and Revert putting the
+// template's file back and removing an added one. Saves the guide's picture (changes.png).
+#include "models/changes/changetreemodel.h"
+#include "models/sandboxtablemodel.h"
+#include "support/sandboxfixture.h"
+#include "support/themedscreenshot.h"
+#include "ui/changes/changespanel.h"
+#include "ui/changes/diffview.h"
+#include "ui/mainwindow.h"
+#include "ui/sandboxpanel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+
+using namespace lizard;
+using lizard::test::ApiWaiter;
+using models::changes::ChangeTreeModel;
+
+class TestChangesPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void cleanup() { m_fx.reportIfFailed(); }
+
+    void treeShowsEachKindWithItsBadge();
+    void cachesAreHiddenUntilAsked();
+    void filterFindsDeepPaths();
+    void bothVersionsSideBySide();
+    void revertPutsTheTemplatesFileBack();
+    void revertRemovesAnAddedFile();
+
+private:
+    QString exec(const QString& cmd);
+    bool relist();
+    QString shownText(const QString& path, int column) const;
+
+    lizard::test::SandboxFixture m_fx;
+    QString m_id;
+    std::unique_ptr<ui::MainWindow> m_window;
+    ui::changes::ChangesPanel* m_panel = nullptr;
+};
+
+void TestChangesPanel::initTestCase()
+{
+    const QString failure = m_fx.start();
+    if (!failure.isEmpty())
+        LIZ_NO_SANDBOX(m_fx.hostLacksSandboxes(), failure);
+    client::CreateSandboxRequest req;
+    req.projectId = m_fx.projectId();
+    req.timeoutMs = 600000;
+    QString why;
+    m_id = lizard::test::startSandbox(m_fx.api(), req, &why);
+    QVERIFY2(!m_id.isEmpty(), qPrintable(why));
+    // What an agent might have done: a project with a cache, a config edited, a file removed.
+    QCOMPARE(exec("mkdir -p /root/project/__pycache__ && printf 'print(1)\\n' > "
+                  "/root/project/main.py && echo c > /root/project/__pycache__/main.pyc && "
+                  "printf 'one\\ntwo\\nthree\\n' > /root/project/notes.txt && "
+                  "sed -i 's/^# /#> /' /etc/adduser.conf && rm /etc/issue && echo done"),
+             QStringLiteral("done"));
+    m_window = std::make_unique<ui::MainWindow>();
+    m_window->setBackend(&m_fx.api(), "test", {});
+    m_window->resize(1100, 720);
+    m_window->show();
+    m_panel = m_window->changesPanel();
+    QVERIFY(m_panel);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(m_id) >= 0, 30000);
+    m_window->sandboxPanel()->selectSandbox(m_id);
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    m_window->toolTabs()->setCurrentWidget(m_panel);
+    QCOMPARE(m_window->toolTabs()->tabText(m_window->toolTabs()->currentIndex()),
+             QStringLiteral("Changes"));
+    QTRY_VERIFY_WITH_TIMEOUT(listed.count() > 0 && m_panel->model()->changes().changes.size() > 0,
+                             30000);
+}
+
+void TestChangesPanel::cleanupTestCase()
+{
+    m_window.reset();
+    if (!m_id.isEmpty())
+        lizard::test::killSandbox(m_fx.api(), m_id);
+    m_fx.stop();
+}
+
+QString TestChangesPanel::exec(const QString& cmd)
+{
+    ApiWaiter<client::ExecResult> w;
+    client::ExecOptions opts;
+    opts.timeoutMs = 60000;
+    m_fx.api().exec(m_id, cmd, opts, nullptr, w.done());
+    if (!w.wait() || !w.ok())
+        return QString::fromUtf8(w.why());
+    return w.value().stdoutText.trimmed();
+}
+
+bool TestChangesPanel::relist()
+{
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    m_panel->refreshAction()->trigger();
+    return listed.wait(30000);
+}
+
+// What the tree shows for `path` in `column` (through the sort and the filter), or "<hidden>".
+QString TestChangesPanel::shownText(const QString& path, int column) const
+{
+    const QModelIndex source = m_panel->model()->indexOf(path);
+    auto* proxy = static_cast<QSortFilterProxyModel*>(m_panel->view()->model());
+    const QModelIndex at = proxy->mapFromSource(source);
+    if (!at.isValid())
+        return QStringLiteral("<hidden>");
+    return at.siblingAtColumn(column).data().toString();
+}
+
+void TestChangesPanel::treeShowsEachKindWithItsBadge()
+{
+    QCOMPARE(shownText("/root/project/main.py", ChangeTreeModel::ChangeColumn),
+             QStringLiteral("Added"));
+    QCOMPARE(shownText("/etc/adduser.conf", ChangeTreeModel::ChangeColumn),
+             QStringLiteral("Modified"));
+    QCOMPARE(shownText("/etc/issue", ChangeTreeModel::ChangeColumn), QStringLiteral("Deleted"));
+    // A folder the sandbox only wrote into is no change itself: it counts what is inside.
+    QCOMPARE(shownText("/etc", ChangeTreeModel::ChangeColumn), QStringLiteral("2 inside"));
+    QCOMPARE(shownText("/root/project/notes.txt", ChangeTreeModel::SizeColumn),
+             QStringLiteral("14 B"));
+    QVERIFY2(m_panel->statusText().contains("deleted against the template"),
+             qPrintable(m_panel->statusText()));
+}
+
+void TestChangesPanel::cachesAreHiddenUntilAsked()
+{
+    QVERIFY(m_panel->hideCaches()->isChecked());
+    QCOMPARE(shownText("/root/project/__pycache__", 0), QStringLiteral("<hidden>"));
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    m_panel->hideCaches()->setChecked(false);
+    QVERIFY(listed.wait(30000));
+    QCOMPARE(shownText("/root/project/__pycache__/main.pyc", ChangeTreeModel::ChangeColumn),
+             QStringLiteral("Added"));
+    m_panel->hideCaches()->setChecked(true);
+    QVERIFY(listed.wait(30000));
+    QCOMPARE(shownText("/root/project/__pycache__", 0), QStringLiteral("<hidden>"));
+}
+
+void TestChangesPanel::filterFindsDeepPaths()
+{
+    QTest::keyClicks(m_panel->filter(), "notes");
+    QCOMPARE(shownText("/root/project/notes.txt", 0), QStringLiteral("notes.txt"));
+    QCOMPARE(shownText("/etc/issue", 0), QStringLiteral("<hidden>"));
+    // What matched is shown, not left in a collapsed folder.
+    auto* proxy = static_cast<QSortFilterProxyModel*>(m_panel->view()->model());
+    QVERIFY(m_panel->view()->isExpanded(
+        proxy->mapFromSource(m_panel->model()->indexOf("/root/project"))));
+    m_panel->filter()->clear();
+    QCOMPARE(shownText("/etc/issue", 0), QStringLiteral("issue"));
+}
+
+void TestChangesPanel::bothVersionsSideBySide()
+{
+    QSignalSpy compared(m_panel, &ui::changes::ChangesPanel::compared);
+    QVERIFY(m_panel->selectPath("/etc/adduser.conf"));
+    QVERIFY(compared.wait(30000));
+    ui::changes::DiffView* diff = m_panel->diffView();
+    QCOMPARE(diff->title(), QStringLiteral("/etc/adduser.conf"));
+    QVERIFY2(diff->leftText().contains("\n# ") && !diff->leftText().contains("#> "),
+             qPrintable(diff->leftText().left(300)));
+    QVERIFY(diff->rightText().contains("#> "));
+    QVERIFY2(diff->summary().startsWith(QStringLiteral("−")), qPrintable(diff->summary()));
+    // An added file has no template side.
+    QVERIFY(m_panel->selectPath("/root/project/notes.txt"));
+    QVERIFY(compared.wait(30000));
+    QCOMPARE(diff->leftText(), QStringLiteral("(not in the template)"));
+    QCOMPARE(diff->rightText(), QStringLiteral("one\ntwo\nthree"));
+    QCOMPARE(diff->summary(), QStringLiteral("−0 +3 lines"));
+    QVERIFY(m_panel->selectPath("/etc/adduser.conf"));
+    QVERIFY(compared.wait(30000));
+    lizard::test::saveLightAndDark(m_window.get(), QStringLiteral("changes"));
+}
+
+void TestChangesPanel::revertPutsTheTemplatesFileBack()
+{
+    QVERIFY(m_panel->selectPath("/etc/issue"));
+    QVERIFY(m_panel->revertAction()->isEnabled());
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    m_panel->revert("/etc/issue");
+    QVERIFY(listed.wait(30000));
+    QVERIFY2(exec("cat /etc/issue").startsWith("Debian"), qPrintable(exec("cat /etc/issue")));
+    // Back as the template has it: written again, so still a change, but no longer deleted.
+    QVERIFY(shownText("/etc/issue", ChangeTreeModel::ChangeColumn) != "Deleted");
+}
+
+void TestChangesPanel::revertRemovesAnAddedFile()
+{
+    QVERIFY(m_panel->selectPath("/root/project/notes.txt"));
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    m_panel->revert("/root/project/notes.txt");
+    QVERIFY(listed.wait(30000));
+    QCOMPARE(exec("test -e /root/project/notes.txt && echo there || echo gone"),
+             QStringLiteral("gone"));
+    QCOMPARE(shownText("/root/project/notes.txt", 0), QStringLiteral("<hidden>"));
+}
+
+QTEST_MAIN(TestChangesPanel)
+#include "tst_changespanel.moc"

@@ -1,0 +1,300 @@
+#include "ui/changes/changespanel.h"
+
+#include "models/changes/changesession.h"
+#include "models/changes/changetreemodel.h"
+#include "ui/changes/diffview.h"
+#include "ui/theme/apptheme.h"
+#include "ui/theme/icontheme.h"
+#include "ui/theme/themecolors.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace lizard::ui::changes {
+
+using models::changes::ChangeTreeModel;
+
+namespace {
+
+// The Change column's text in the colour of its kind.
+class KindDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QString kind = index.data(ChangeTreeModel::KindRole).toString();
+        const ThemeColors& c = ThemeColors::current();
+        const QColor color = kind == QLatin1String("added")      ? c.success
+                             : kind == QLatin1String("deleted")  ? c.error
+                             : kind == QLatin1String("modified") ? c.warning
+                                                                 : c.muted;
+        option->palette.setColor(QPalette::Text, color);
+        if (!kind.isEmpty())
+            option->font.setBold(true);
+    }
+};
+
+} // namespace
+
+const QStringList& ChangesPanel::cachePatterns()
+{
+    static const QStringList patterns{QStringLiteral("__pycache__"), QStringLiteral("*.pyc"),
+                                      QStringLiteral(".cache"), QStringLiteral(".npm"),
+                                      QStringLiteral(".pytest_cache")};
+    return patterns;
+}
+
+ChangesPanel::ChangesPanel(QWidget* parent)
+    : QWidget(parent), m_session(new models::changes::ChangesSession(this)),
+      m_model(new ChangeTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTreeView), m_diff(new DiffView), m_filter(new QLineEdit),
+      m_hideCaches(new QCheckBox(QStringLiteral("Hide caches"))), m_status(new QLabel)
+{
+    setObjectName(QStringLiteral("changesPanel"));
+    auto* bar = new QToolBar;
+    m_refresh =
+        bar->addAction(IconTheme::icon(QStringLiteral("view-refresh")), QStringLiteral("Refresh"));
+    m_refresh->setToolTip(QStringLiteral("List the sandbox's changes again"));
+    m_revert = bar->addAction(IconTheme::icon(QStringLiteral("document-revert")),
+                              QStringLiteral("Revert"));
+    m_revert->setObjectName(QStringLiteral("revertChange"));
+    bar->addSeparator();
+    m_hideCaches->setChecked(true);
+    m_hideCaches->setToolTip(
+        QStringLiteral("Leave out %1").arg(cachePatterns().join(QStringLiteral(", "))));
+    bar->addWidget(m_hideCaches);
+    m_filter->setPlaceholderText(QStringLiteral("Filter by path"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setObjectName(QStringLiteral("changesFilter"));
+    bar->addWidget(m_filter);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterRole(ChangeTreeModel::PathRole);
+    m_proxy->setSortRole(ChangeTreeModel::SortRole);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(ChangeTreeModel::NameColumn, Qt::AscendingOrder);
+    m_view->setUniformRowHeights(true);
+    m_view->setItemDelegateForColumn(ChangeTreeModel::ChangeColumn, new KindDelegate(m_view));
+    m_view->header()->setStretchLastSection(false);
+    m_view->header()->setSectionResizeMode(ChangeTreeModel::NameColumn, QHeaderView::Stretch);
+    m_view->setColumnWidth(ChangeTreeModel::ChangeColumn, 130);
+    m_view->setColumnWidth(ChangeTreeModel::SizeColumn, 70);
+    m_status->setObjectName(QStringLiteral("changesStatus"));
+    m_status->setWordWrap(true);
+
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_view);
+    split->addWidget(m_diff);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(bar);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connect(m_refresh, &QAction::triggered, this, &ChangesPanel::refresh);
+    connect(m_hideCaches, &QCheckBox::toggled, this, &ChangesPanel::refresh);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        if (!text.isEmpty())
+            m_view->expandAll(); // what matched is deep down, usually
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this] {
+        showSelected();
+        updateActions();
+    });
+    connect(m_revert, &QAction::triggered, this, [this] {
+        const client::FileChange* c = selectedChange();
+        if (!c)
+            return;
+        if (c->kind == QLatin1String("added") &&
+            QMessageBox::question(this, QStringLiteral("Revert"),
+                                  QStringLiteral("%1 is not in the template. Remove it from the "
+                                                 "sandbox?")
+                                      .arg(c->path)) != QMessageBox::Yes)
+            return;
+        revert(c->path);
+    });
+    connect(m_session, &models::changes::ChangesSession::listed, this,
+            [this](const client::SandboxChanges& changes) {
+                m_model->setChanges(changes);
+                m_view->expandToDepth(1);
+                if (!m_reselect.isEmpty())
+                    selectPath(m_reselect);
+                setStatus({});
+                emit listed();
+            });
+    connect(m_session, &models::changes::ChangesSession::listFailed, this,
+            [this](const client::ApiError& e) {
+                setStatus(e.httpStatus == 404 && e.code != QLatin1String("NOT_FOUND")
+                              ? QStringLiteral("This server lists no changes (it is an extension "
+                                               "of lizard-local).")
+                              : e.toDisplayString());
+                emit listed();
+            });
+    connect(m_session, &models::changes::ChangesSession::versionsRead, this,
+            [this](const models::changes::FileVersions& v) {
+                if (m_view->currentIndex().data(ChangeTreeModel::PathRole).toString() != v.path)
+                    return; // another file was selected meanwhile
+                if (!v.error.isEmpty())
+                    m_diff->showMessage(v.path, v.error);
+                else
+                    m_diff->showTexts(v.path, v.before ? &*v.before : nullptr,
+                                      v.after ? &*v.after : nullptr);
+                emit compared(v.path);
+            });
+    connect(m_session, &models::changes::ChangesSession::reverted, this,
+            [this](const QString& path) {
+                emit message(QStringLiteral("Reverted %1").arg(path));
+                refresh();
+            });
+    connect(m_session, &models::changes::ChangesSession::revertFailed, this,
+            &ChangesPanel::errorOccurred);
+    updateActions();
+    setStatus({});
+}
+
+void ChangesPanel::setBackend(client::LizardApi* api)
+{
+    m_session->setApi(api);
+    showSandbox(QString());
+}
+
+void ChangesPanel::showSandbox(const QString& sandboxId)
+{
+    if (sandboxId == m_session->sandboxId())
+        return;
+    m_session->setSandboxId(sandboxId);
+    m_model->setChanges({});
+    m_diff->showMessage({}, QString());
+    if (isVisible())
+        refresh();
+    updateActions();
+    setStatus({});
+}
+
+void ChangesPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refresh(); // what the agent did since the tab was last looked at
+}
+
+void ChangesPanel::refresh()
+{
+    if (!m_session->ready())
+        return setStatus({});
+    m_reselect = m_view->currentIndex().data(ChangeTreeModel::PathRole).toString();
+    setStatus(QStringLiteral("Listing the changes…"));
+    m_session->list(m_hideCaches->isChecked() ? cachePatterns() : QStringList());
+}
+
+QString ChangesPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void ChangesPanel::setStatus(const QString& text)
+{
+    if (!text.isEmpty())
+        return m_status->setText(text);
+    if (m_session->sandboxId().isEmpty())
+        return m_status->setText(QStringLiteral("Select a sandbox to see what it changed."));
+    const client::SandboxChanges& all = m_model->changes();
+    if (all.templateName.isEmpty())
+        return m_status->clear();
+    QString line =
+        all.changes.isEmpty()
+            ? QStringLiteral("Nothing changed against the template “%1”.").arg(all.templateName)
+            : QStringLiteral("%1 added, %2 modified, %3 deleted against the template "
+                             "“%4”.")
+                  .arg(m_model->count(QStringLiteral("added")))
+                  .arg(m_model->count(QStringLiteral("modified")))
+                  .arg(m_model->count(QStringLiteral("deleted")))
+                  .arg(all.templateName);
+    if (all.truncated)
+        line += QStringLiteral(" Only the first %1 are listed.").arg(all.changes.size());
+    QStringList blind;
+    for (const QStringList& n : all.notCompared)
+        blind << n.value(0);
+    if (!blind.isEmpty())
+        line += QStringLiteral(" Not compared: %1.").arg(blind.join(QStringLiteral(", ")));
+    m_status->setText(line);
+}
+
+const client::FileChange* ChangesPanel::selectedChange() const
+{
+    return m_model->change(m_view->currentIndex().data(ChangeTreeModel::PathRole).toString());
+}
+
+void ChangesPanel::updateActions()
+{
+    const client::FileChange* c = selectedChange();
+    // A file or link can be put back from the template; what the sandbox added, removed.
+    const bool file = c && (c->type == QLatin1String("file") || c->kind == QLatin1String("added"));
+    m_revert->setEnabled(m_session->api() && file && c->was.isEmpty());
+    m_revert->setToolTip(
+        !c ? QStringLiteral("Select a changed file to revert it")
+        : c->kind == QLatin1String("added")
+            ? QStringLiteral("Remove %1: the template does not have it").arg(c->path)
+        : file && c->was.isEmpty()
+            ? QStringLiteral("Put the template's version of %1 back").arg(c->path)
+            : QStringLiteral("Only files can be put back from the template"));
+}
+
+bool ChangesPanel::selectPath(const QString& path)
+{
+    const QModelIndex at = m_proxy->mapFromSource(m_model->indexOf(path));
+    if (!at.isValid())
+        return false;
+    m_view->scrollTo(at);
+    m_view->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+    return true;
+}
+
+void ChangesPanel::showSelected()
+{
+    const QString path = m_view->currentIndex().data(ChangeTreeModel::PathRole).toString();
+    const client::FileChange* c = m_model->change(path);
+    if (!c)
+        return m_diff->showMessage(path, QStringLiteral("A folder the sandbox did not change "
+                                                        "itself; changes are inside."));
+    if (c->type != QLatin1String("file")) {
+        const QString what = c->type == QLatin1String("dir")       ? QStringLiteral("A folder")
+                             : c->type == QLatin1String("symlink") ? QStringLiteral("A link")
+                                                                   : QStringLiteral("A node");
+        return m_diff->showMessage(
+            path,
+            QStringLiteral("%1, %2%3.")
+                .arg(what, c->kind,
+                     c->was.isEmpty() ? QString() : QStringLiteral(" (it was a %1)").arg(c->was)));
+    }
+    m_diff->showMessage(path, QStringLiteral("Reading both versions…"));
+    m_session->readVersions(*c);
+}
+
+void ChangesPanel::revert(const QString& path)
+{
+    if (const client::FileChange* c = m_model->change(path))
+        m_session->revert(*c);
+}
+
+} // namespace lizard::ui::changes

@@ -1,0 +1,87 @@
+#pragma once
+// The Changes tab of the selected sandbox: what it added, modified and deleted against its
+// template (lizard-local's GET .../changes) as a tree with badges, filtered by path, with or
+// without caches; the selected file's template and sandbox versions side by side; Revert puts
+// the template's version back (or removes what the sandbox added). Lists when the tab is shown
+// and on Refresh: a listing walks the sandbox's whole layer.
+
+#include "client/outcome.h"
+
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace lizard::client {
+class LizardApi;
+struct FileChange;
+} // namespace lizard::client
+
+namespace lizard::models::changes {
+class ChangeTreeModel;
+class ChangesSession;
+} // namespace lizard::models::changes
+
+namespace lizard::ui::changes {
+
+class DiffView;
+
+class ChangesPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // What "Hide caches" leaves out: tools' caches an agent rarely means to change.
+    static const QStringList& cachePatterns();
+
+    explicit ChangesPanel(QWidget* parent = nullptr);
+
+    void setBackend(client::LizardApi* api);    // not owned; null: disconnected
+    void showSandbox(const QString& sandboxId); // empty: placeholder
+    void refresh();
+
+    models::changes::ChangeTreeModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+    DiffView* diffView() const { return m_diff; }
+    QLineEdit* filter() const { return m_filter; }
+    QCheckBox* hideCaches() const { return m_hideCaches; }
+    QAction* refreshAction() const { return m_refresh; }
+    QAction* revertAction() const { return m_revert; }
+    QString statusText() const;
+    // Selects `path` in the tree (and shows its versions); false when it is not listed.
+    bool selectPath(const QString& path);
+    // Puts the template's version of `path` back, or removes it if the sandbox added it.
+    void revert(const QString& path);
+
+signals:
+    void errorOccurred(const lizard::client::ApiError& error);
+    void message(const QString& text);
+    void listed(); // a listing arrived (tests wait for it)
+    void compared(const QString& path);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void showSelected();
+    void updateActions();
+    void setStatus(const QString& text);
+    const client::FileChange* selectedChange() const;
+
+    models::changes::ChangesSession* m_session;
+    models::changes::ChangeTreeModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTreeView* m_view;
+    DiffView* m_diff;
+    QLineEdit* m_filter;
+    QCheckBox* m_hideCaches;
+    QLabel* m_status;
+    QAction* m_refresh;
+    QAction* m_revert;
+    QString m_reselect; // the path selected when the listing was asked for
+};
+
+} // namespace lizard::ui::changes

@@ -55,6 +55,10 @@ std::pair<Figure, Figure> measureActivityCost(const std::string& localBin, int e
 std::pair<Figure, Figure> measureMetricsCost(const std::string& localBin, int sandboxes,
                                              double seconds, int latencyRuns);
 
+// changesbench.cpp: GET .../changes of a sandbox with `files` new files, median of `runs`; the
+// reference is find's walk of the same files inside the sandbox.
+Figure measureChanges(ApiClient& api, const std::string& sandboxId, int files, int runs);
+
 // poolbench.cpp: the warm pools. The base template's pool size (requestedPoolSize; -1 where the
 // server has no pools), and setting it (waiting until it holds exactly that many).
 int templatePoolSize(ApiClient& api, const std::string& name);

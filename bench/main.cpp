@@ -2,11 +2,11 @@
 // reference measured in the same run where one exists. Usage:
 //   lizard-bench --url http://127.0.0.1:PORT --key liz_... [--create-runs 20] [--exec-runs 100]
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
-//                200]
+//                200] [--changes-files 100000]
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
 //                 [--metrics-sandboxes 50]]
 //                [--only
-//                create,pool,exec,get,sse,proxy,pause,snapshot,fork,restart,activity,metrics]
+//                create,pool,exec,get,sse,proxy,changes,pause,snapshot,fork,restart,activity,metrics]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), to
 // run twice, with the activity log on and off, for the activity cost figures, and to sample
 // --metrics-sandboxes idle sandboxes for the metrics figures.
@@ -36,14 +36,16 @@ void usage()
         stderr,
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
+        " [--changes-files N]"
         " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N] [--metrics-sandboxes N]]"
         " [--data-dir DIR]"
         " [--only FIGURE,...]\n");
 }
 
 // The figure names --only takes.
-const char* const kFigureNames[] = {"create", "pool",     "exec", "get",     "sse",      "proxy",
-                                    "pause",  "snapshot", "fork", "restart", "activity", "metrics"};
+const char* const kFigureNames[] = {"create",  "pool",     "exec",   "get",      "sse",
+                                    "proxy",   "changes",  "pause",  "snapshot", "fork",
+                                    "restart", "activity", "metrics"};
 
 // Whether --only (a comma-separated list of kFigureNames) leaves `name` in; every figure without
 // it.
@@ -82,14 +84,14 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
         opts[arg.substr(2)] = argv[++i];
     }
     for (const auto& [name, value] : opts) {
-        static const char* known[] = {"url",          "key",
-                                      "create-runs",  "exec-runs",
-                                      "seconds",      "connections",
-                                      "sse-mb",       "lifecycle-runs",
-                                      "proxy-mb",     "local-bin",
-                                      "restart-runs", "restart-sandboxes",
-                                      "data-dir",     "metrics-sandboxes",
-                                      "only"};
+        static const char* known[] = {"url",           "key",
+                                      "create-runs",   "exec-runs",
+                                      "seconds",       "connections",
+                                      "sse-mb",        "lifecycle-runs",
+                                      "proxy-mb",      "local-bin",
+                                      "restart-runs",  "restart-sandboxes",
+                                      "data-dir",      "metrics-sandboxes",
+                                      "changes-files", "only"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
@@ -187,7 +189,7 @@ int run(std::map<std::string, std::string>& opts)
 
     const int megabytes = positive(opts, "sse-mb", 200);
     if (wanted(opts, "exec") || wanted(opts, "get") || wanted(opts, "sse") ||
-        wanted(opts, "proxy") || (pools && wanted(opts, "pool"))) {
+        wanted(opts, "proxy") || wanted(opts, "changes") || (pools && wanted(opts, "pool"))) {
         const std::string id = session.createRunning(900000);
         if (id.empty()) {
             std::printf("ERROR %s\n", session.error().c_str());
@@ -210,6 +212,9 @@ int run(std::map<std::string, std::string>& opts)
             print(measureProxy(api, id, positive(opts, "proxy-mb", 200)), allMeasured);
         if (pools && wanted(opts, "pool"))
             print(measureRefillLatency(api, id, 4), allMeasured);
+        // Last: its files stay in the sandbox.
+        if (wanted(opts, "changes"))
+            print(measureChanges(api, id, positive(opts, "changes-files", 100000), 5), allMeasured);
         if (!session.destroy(id))
             std::printf("warning: %s\n", session.error().c_str());
     }

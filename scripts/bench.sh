@@ -12,7 +12,7 @@ shift || true
 coderun_args=()
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
   coderun_args=(--complete-runs 10 --variables-runs 10 --create-runs 5)
-  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 "$@"
+  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 --changes-files 20000 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
 

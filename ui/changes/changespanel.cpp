@@ -247,7 +247,7 @@ const client::FileChange* ChangesPanel::selectedChange() const
 void ChangesPanel::updateActions()
 {
     const client::FileChange* c = selectedChange();
-    // A file or link can be put back from the template; what the sandbox added, removed.
+    // A file can be put back from the template; what the sandbox added, removed.
     const bool file = c && (c->type == QLatin1String("file") || c->kind == QLatin1String("added"));
     m_revert->setEnabled(m_session->api() && file && c->was.isEmpty());
     m_revert->setToolTip(

@@ -16,7 +16,9 @@ namespace lizard::agent {
 namespace {
 
 // Deeper than any tree a sandbox makes by accident; past it the list says it is truncated.
-constexpr std::size_t kMaxDepth = 256;
+// Each level holds a few descriptors open (its listing, its upper and lower directories): 128
+// levels stay well inside the usual 1024.
+constexpr std::size_t kMaxDepth = 128;
 
 char typeOf(mode_t mode)
 {
@@ -221,6 +223,8 @@ struct Walker
             }
             const int sub = ::openat(upper, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (sub < 0) {
+                // Gone since the stat (the sandbox runs on), or out of descriptors.
+                out.truncated = out.truncated || errno != ENOENT;
                 for (int b : below)
                     ::close(b);
                 continue;

@@ -1,7 +1,8 @@
 // The Changes tab against a real lizard-local: after an agent-like script, the tree shows what
 // was added, modified and deleted with their badges, caches hidden and shown, the filter, the
 // template's and the sandbox's versions of a file side by side, and Revert putting the
-// template's file back and removing an added one. Saves the guide's picture (changes.png).
+// template's file back and removing an added one, and the tab following the agent on its own
+// while shown (what the user expanded and selected kept). Saves the guide's picture.
 #include "models/changes/changetreemodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
@@ -38,6 +39,7 @@ private slots:
     void bothVersionsSideBySide();
     void revertPutsTheTemplatesFileBack();
     void revertRemovesAnAddedFile();
+    void followsTheAgentWhileShown();
 
 private:
     QString exec(const QString& cmd);
@@ -139,14 +141,13 @@ void TestChangesPanel::cachesAreHiddenUntilAsked()
 {
     QVERIFY(m_panel->hideCaches()->isChecked());
     QCOMPARE(shownText("/root/project/__pycache__", 0), QStringLiteral("<hidden>"));
-    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
     m_panel->hideCaches()->setChecked(false);
-    QVERIFY(listed.wait(30000));
-    QCOMPARE(shownText("/root/project/__pycache__/main.pyc", ChangeTreeModel::ChangeColumn),
-             QStringLiteral("Added"));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        shownText("/root/project/__pycache__/main.pyc", ChangeTreeModel::ChangeColumn),
+        QStringLiteral("Added"), 30000);
     m_panel->hideCaches()->setChecked(true);
-    QVERIFY(listed.wait(30000));
-    QCOMPARE(shownText("/root/project/__pycache__", 0), QStringLiteral("<hidden>"));
+    QTRY_COMPARE_WITH_TIMEOUT(shownText("/root/project/__pycache__", 0), QStringLiteral("<hidden>"),
+                              30000);
 }
 
 void TestChangesPanel::filterFindsDeepPaths()
@@ -188,23 +189,45 @@ void TestChangesPanel::revertPutsTheTemplatesFileBack()
 {
     QVERIFY(m_panel->selectPath("/etc/issue"));
     QVERIFY(m_panel->revertAction()->isEnabled());
-    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
     m_panel->revert("/etc/issue");
-    QVERIFY(listed.wait(30000));
-    QVERIFY2(exec("cat /etc/issue").startsWith("Debian"), qPrintable(exec("cat /etc/issue")));
     // Back as the template has it: written again, so still a change, but no longer deleted.
-    QVERIFY(shownText("/etc/issue", ChangeTreeModel::ChangeColumn) != "Deleted");
+    QTRY_COMPARE_WITH_TIMEOUT(shownText("/etc/issue", ChangeTreeModel::ChangeColumn),
+                              QStringLiteral("Modified"), 30000);
+    QVERIFY2(exec("cat /etc/issue").startsWith("Debian"), qPrintable(exec("cat /etc/issue")));
 }
 
 void TestChangesPanel::revertRemovesAnAddedFile()
 {
     QVERIFY(m_panel->selectPath("/root/project/notes.txt"));
-    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
     m_panel->revert("/root/project/notes.txt");
-    QVERIFY(listed.wait(30000));
+    QTRY_COMPARE_WITH_TIMEOUT(shownText("/root/project/notes.txt", 0), QStringLiteral("<hidden>"),
+                              30000);
     QCOMPARE(exec("test -e /root/project/notes.txt && echo there || echo gone"),
              QStringLiteral("gone"));
-    QCOMPARE(shownText("/root/project/notes.txt", 0), QStringLiteral("<hidden>"));
+}
+
+void TestChangesPanel::followsTheAgentWhileShown()
+{
+    // The user opened a folder and selected a file; the agent goes on working.
+    auto* proxy = static_cast<QSortFilterProxyModel*>(m_panel->view()->model());
+    const QModelIndex project = proxy->mapFromSource(m_panel->model()->indexOf("/root/project"));
+    m_panel->view()->expand(project);
+    QVERIFY(m_panel->selectPath("/etc/adduser.conf"));
+    QCOMPARE(exec("mkdir -p /srv/agent/out && echo r > /srv/agent/out/result.json && echo ok"),
+             QStringLiteral("ok"));
+    // No Refresh pressed: the tab lists again on its own.
+    QTRY_COMPARE_WITH_TIMEOUT(shownText("/srv/agent", ChangeTreeModel::ChangeColumn),
+                              QStringLiteral("Added, 2 inside"), 20000);
+    QVERIFY(m_panel->view()->isExpanded(
+        proxy->mapFromSource(m_panel->model()->indexOf("/root/project"))));
+    QCOMPARE(m_panel->view()->currentIndex().data(ChangeTreeModel::PathRole).toString(),
+             QStringLiteral("/etc/adduser.conf"));
+    // Hidden, it stops listing.
+    m_window->toolTabs()->setCurrentIndex(0);
+    QTest::qWait(1000); // a listing already asked for may still arrive
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    QTest::qWait(7000);
+    QCOMPARE(listed.count(), 0);
 }
 
 QTEST_MAIN(TestChangesPanel)

@@ -13,9 +13,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyledItemDelegate>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -62,8 +64,11 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     : QWidget(parent), m_session(new models::changes::ChangesSession(this)),
       m_model(new ChangeTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTreeView), m_diff(new DiffView), m_filter(new QLineEdit),
-      m_hideCaches(new QCheckBox(QStringLiteral("Hide caches"))), m_status(new QLabel)
+      m_hideCaches(new QCheckBox(QStringLiteral("Hide caches"))), m_status(new QLabel),
+      m_poll(new QTimer(this))
 {
+    m_poll->setSingleShot(true);
+    connect(m_poll, &QTimer::timeout, this, &ChangesPanel::refresh);
     setObjectName(QStringLiteral("changesPanel"));
     auto* bar = new QToolBar;
     m_refresh =
@@ -135,11 +140,21 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     });
     connect(m_session, &models::changes::ChangesSession::listed, this,
             [this](const client::SandboxChanges& changes) {
+                const qint64 took = m_listing.elapsed();
+                m_expanded.clear();
+                rememberExpanded();
+                m_scroll = m_view->verticalScrollBar()->value();
                 m_model->setChanges(changes);
-                m_view->expandToDepth(1);
+                if (!m_listedOnce)
+                    m_view->expandToDepth(1);
+                m_listedOnce = true;
+                restoreExpanded();
                 if (!m_reselect.isEmpty())
                     selectPath(m_reselect);
+                m_view->verticalScrollBar()->setValue(m_scroll);
                 setStatus({});
+                if (isVisible())
+                    m_poll->start(int(std::max<qint64>(3000, 10 * took)));
                 emit listed();
             });
     connect(m_session, &models::changes::ChangesSession::listFailed, this,
@@ -148,6 +163,8 @@ ChangesPanel::ChangesPanel(QWidget* parent)
                               ? QStringLiteral("This server lists no changes (it is an extension "
                                                "of lizard-local).")
                               : e.toDisplayString());
+                if (isVisible())
+                    m_poll->start(10000); // a paused or ended sandbox: less often
                 emit listed();
             });
     connect(m_session, &models::changes::ChangesSession::versionsRead, this,
@@ -183,6 +200,8 @@ void ChangesPanel::showSandbox(const QString& sandboxId)
     if (sandboxId == m_session->sandboxId())
         return;
     m_session->setSandboxId(sandboxId);
+    m_listedOnce = false;
+    m_reselect.clear();
     m_model->setChanges({});
     m_diff->showMessage({}, QString());
     if (isVisible())
@@ -197,13 +216,42 @@ void ChangesPanel::showEvent(QShowEvent* event)
     refresh(); // what the agent did since the tab was last looked at
 }
 
+void ChangesPanel::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    m_poll->stop();
+}
+
 void ChangesPanel::refresh()
 {
+    m_poll->stop();
     if (!m_session->ready())
         return setStatus({});
     m_reselect = m_view->currentIndex().data(ChangeTreeModel::PathRole).toString();
-    setStatus(QStringLiteral("Listing the changes…"));
+    if (!m_listedOnce)
+        setStatus(QStringLiteral("Listing the changes…"));
+    m_listing.start();
     m_session->list(m_hideCaches->isChecked() ? cachePatterns() : QStringList());
+}
+
+void ChangesPanel::rememberExpanded(const QModelIndex& parent)
+{
+    for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
+        const QModelIndex at = m_proxy->index(r, 0, parent);
+        if (!m_view->isExpanded(at))
+            continue;
+        m_expanded.insert(at.data(ChangeTreeModel::PathRole).toString());
+        rememberExpanded(at);
+    }
+}
+
+void ChangesPanel::restoreExpanded()
+{
+    for (const QString& path : std::as_const(m_expanded)) {
+        const QModelIndex at = m_proxy->mapFromSource(m_model->indexOf(path));
+        if (at.isValid())
+            m_view->expand(at);
+    }
 }
 
 QString ChangesPanel::statusText() const
@@ -287,7 +335,9 @@ void ChangesPanel::showSelected()
                 .arg(what, c->kind,
                      c->was.isEmpty() ? QString() : QStringLiteral(" (it was a %1)").arg(c->was)));
     }
-    m_diff->showMessage(path, QStringLiteral("Reading both versions…"));
+    // The same file again (a new listing): its diff stays until the new one replaces it.
+    if (m_diff->title() != path)
+        m_diff->showMessage(path, QStringLiteral("Reading both versions…"));
     m_session->readVersions(*c);
 }
 

@@ -2,11 +2,16 @@
 // The Changes tab of the selected sandbox: what it added, modified and deleted against its
 // template (lizard-local's GET .../changes) as a tree with badges, filtered by path, with or
 // without caches; the selected file's template and sandbox versions side by side; Revert puts
-// the template's version back (or removes what the sandbox added). Lists when the tab is shown
-// and on Refresh: a listing walks the sandbox's whole layer.
+// the template's version back (or removes what the sandbox added). While the tab is shown it
+// lists again and again, as an agent works: every 3 s, or ten times as long as the last listing
+// took when that is longer (a listing walks the sandbox's whole layer). What the user expanded,
+// the selection and the scroll positions stay.
 
 #include "client/outcome.h"
 
+#include <QElapsedTimer>
+#include <QModelIndex>
+#include <QSet>
 #include <QWidget>
 
 class QAction;
@@ -14,6 +19,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
+class QTimer;
 class QTreeView;
 
 namespace lizard::client {
@@ -64,9 +70,12 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void showSelected();
+    void rememberExpanded(const QModelIndex& parent = {});
+    void restoreExpanded();
     void updateActions();
     void setStatus(const QString& text);
     const client::FileChange* selectedChange() const;
@@ -81,7 +90,12 @@ private:
     QLabel* m_status;
     QAction* m_refresh;
     QAction* m_revert;
-    QString m_reselect; // the path selected when the listing was asked for
+    QString m_reselect;       // the path selected when the listing was asked for
+    QSet<QString> m_expanded; // paths the user expanded, kept across listings
+    int m_scroll = 0;
+    bool m_listedOnce = false; // the first listing of a sandbox opens its top folders
+    QTimer* m_poll;
+    QElapsedTimer m_listing; // how long the pending listing takes
 };
 
 } // namespace lizard::ui::changes

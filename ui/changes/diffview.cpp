@@ -107,6 +107,10 @@ void DiffView::showMessage(const QString& title, const QString& text)
 
 void DiffView::showTexts(const QString& title, const QByteArray* before, const QByteArray* after)
 {
+    // The same file read again keeps its place.
+    const bool again = title == m_title->text() && m_right->isVisible();
+    const int vertical = again ? m_left->verticalScrollBar()->value() : 0;
+    const int horizontal = again ? m_left->horizontalScrollBar()->value() : 0;
     m_title->setText(title);
     for (const QByteArray* side : {before, after}) {
         if (side && side->size() > kMaxTextBytes)
@@ -136,6 +140,8 @@ void DiffView::showTexts(const QString& title, const QByteArray* before, const Q
     m_right->setPlainText(after ? right.join(QLatin1Char('\n'))
                                 : QStringLiteral("(deleted in the sandbox)"));
     retint();
+    m_left->verticalScrollBar()->setValue(vertical);
+    m_left->horizontalScrollBar()->setValue(horizontal);
     m_summary->setText(
         QStringLiteral("−%1 +%2 lines%3")
             .arg(diff.removed)

@@ -215,8 +215,9 @@ void TestExecutionEnds::execEnds_data()
     // command, growing, fills the sandbox's memory cgroup first and the OOM killer takes it.
     QTest::newRow("oom")
         << Fault::Oom
-        << "echo started; python3 -c \"import time; b = b'y' * (400 << 20); time.sleep(15)\" "
-           ">/dev/null 2>&1 & sleep 2; exec python3 -c \"a = [b'x' * (32 << 20) for _ in "
+        << "echo started; rm -f /tmp/held; python3 -c \"import time; b = b'y' * (400 << 20); "
+           "open('/tmp/held', 'w').close(); time.sleep(10)\" >/dev/null 2>&1 & while [ ! -e "
+           "/tmp/held ]; do sleep 0.05; done; exec python3 -c \"a = [b'x' * (32 << 20) for _ in "
            "range(100)]\""
         << Expect{true, 128 + 9, false, {}, ApiError::Kind::Server, {}, true};
     QTest::newRow("server restart")

@@ -257,11 +257,13 @@ private slots:
         if (by != "cgroup")
             QSKIP(qPrintable("no memory cgroup on this host (limits enforced by " + by + ")"));
         // Each process may use the sandbox's memory (RLIMIT_DATA): a holder takes 400 MiB, so
-        // the grower fills the memory cgroup first and the OOM killer takes it.
+        // the grower fills the memory cgroup first and the OOM killer takes it. The grower
+        // starts once the holder has its memory (a fixed pause lost that race on a busy host).
         const QString code = exec(
-            m_id, "python3 -c \"import time; b = b'y' * (400 << 20); time.sleep(5)\" "
-                  ">/dev/null 2>&1 & sleep 1; exec python3 -c \"a = [b'x' * (32 << 20) for _ in "
-                  "range(100)]\"");
+            m_id, "rm -f /tmp/held; python3 -c \"import time; b = b'y' * (400 << 20); "
+                  "open('/tmp/held', 'w').close(); time.sleep(10)\" >/dev/null 2>&1 & while [ ! "
+                  "-e /tmp/held ]; do sleep 0.05; done; exec python3 -c \"a = [b'x' * (32 << 20) "
+                  "for _ in range(100)]\"");
         QCOMPARE(code, QStringLiteral("137"));
         // The holder may be killed too (first, while it is the bigger one, without a name:
         // the grower, not the agent, is its parent): wait for the grower's line.

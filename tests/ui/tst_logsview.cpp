@@ -126,6 +126,12 @@ QString TestLogsView::shownText() const
     return out.join('\n');
 }
 
+// A process holding 400 MiB, then (once it holds them) one growing until it is killed.
+constexpr const char* kHolderThenGrower =
+    "rm -f /tmp/held; python3 -c \"import time; b = b'y' * (400 << 20); "
+    "open('/tmp/held', 'w').close(); time.sleep(10)\" >/dev/null 2>&1 & while [ ! -e /tmp/held "
+    "]; do sleep 0.05; done; exec python3 -c \"a = [b'x' * (32 << 20) for _ in range(100)]\"";
+
 void TestLogsView::oomKillShowsAsAnError()
 {
     if (!m_cgroupLimits)
@@ -141,11 +147,10 @@ void TestLogsView::oomKillShowsAsAnError()
     QVERIFY2(amber.red() > 100 && amber.blue() < 60, qPrintable(amber.name()));
     QVERIFY(!warn.data(Qt::FontRole).value<QFont>().bold());
     // Each process may use the sandbox's memory (RLIMIT_DATA): a holder takes 400 MiB, so the
-    // grower fills the sandbox's memory cgroup first and the OOM killer takes it.
-    QCOMPARE(exec("python3 -c \"import time; b = b'y' * (400 << 20); time.sleep(5)\" "
-                  ">/dev/null 2>&1 & sleep 1; exec python3 -c \"a = [b'x' * (32 << 20) for _ "
-                  "in range(100)]\""),
-             QStringLiteral("137"));
+    // grower fills the sandbox's memory cgroup first and the OOM killer takes it. The grower
+    // starts once the holder has its memory (a fixed pause lost that race on a busy host: the
+    // grower met its own RLIMIT_DATA first, a MemoryError).
+    QCOMPARE(exec(QString::fromLatin1(kHolderThenGrower)), QStringLiteral("137"));
     // The holder may be killed too (first, while it is the bigger one): wait for the grower.
     // The grower is PID 1's child: its line names it ("OOM: killed 12 python3 (out of memory…").
     QTRY_VERIFY2_WITH_TIMEOUT(!shownRows(" python3 (out of memory").isEmpty(),

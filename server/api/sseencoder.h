@@ -3,6 +3,8 @@
 // trailing newline, invalid UTF-8 replaced by U+FFFD (so the JSON is always valid), lines
 // longer than 1 MiB split. Written for throughput: no JSON library on this path.
 
+#include "common/jsonstring.h"
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -11,8 +13,7 @@ namespace lizard::api {
 
 inline constexpr size_t kMaxLineBytes = 1 << 20;
 
-// Appends `s` as a quoted JSON string; invalid UTF-8 becomes U+FFFD.
-void appendJsonString(std::string& out, std::string_view s);
+using lizard::appendJsonString; // common/jsonstring.h
 // Length of the longest prefix of `s` (at most `max` bytes) that does not end inside a
 // UTF-8 sequence.
 size_t utf8Boundary(std::string_view s, size_t max);

@@ -73,7 +73,7 @@ std::vector<pid_t> usagePidsOf(const std::string& cgroupDir)
     std::vector<pid_t> out;
     std::string text;
     // The sandbox's cgroup and its agent's and workload's children (cgroupmanager.h).
-    for (const std::string dir :
+    for (const std::string& dir :
          {cgroupDir, cgroupDir + "/" + kAgentCgroup, cgroupDir + "/" + kWorkloadCgroup}) {
         if (!usageReadInto(dir + "/cgroup.procs", text, 1 << 20))
             continue;

@@ -1,5 +1,7 @@
 #include "agent/tools/changeswalk.h"
 
+#include "common/jsonstring.h"
+
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -265,54 +267,6 @@ std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOpti
 }
 
 namespace {
-
-// Appends `text` as a JSON string: bytes that are not UTF-8 (a file name may be any bytes) as
-// U+FFFD, as nlohmann's "replace" does.
-void appendJsonString(std::string& out, const std::string& text)
-{
-    static const char* const hex = "0123456789abcdef";
-    out.push_back('"');
-    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-    const auto* end = p + text.size();
-    while (p < end) {
-        const unsigned char c = *p;
-        if (c < 0x80) {
-            if (c == '"' || c == '\\') {
-                out.push_back('\\');
-                out.push_back(char(c));
-            } else if (c < 0x20) {
-                out += "\\u00";
-                out.push_back(hex[c >> 4]);
-                out.push_back(hex[c & 15]);
-            } else {
-                out.push_back(char(c));
-            }
-            ++p;
-            continue;
-        }
-        // The length a lead byte announces, and the smallest code point it may carry.
-        const int n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-        bool ok = n > 0 && end - p >= n;
-        std::uint32_t cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-        for (int i = 1; ok && i < n; ++i) {
-            ok = (p[i] & 0xc0) == 0x80;
-            cp = (cp << 6) | (p[i] & 0x3f);
-        }
-        ok = ok &&
-             cp >= (n == 2   ? 0x80u
-                    : n == 3 ? 0x800u
-                             : 0x10000u) &&
-             cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
-        if (ok) {
-            out.append(reinterpret_cast<const char*>(p), std::size_t(n));
-            p += n;
-        } else {
-            out += "\xef\xbf\xbd";
-            ++p;
-        }
-    }
-    out.push_back('"');
-}
 
 const char* kindName(char kind)
 {

@@ -33,24 +33,20 @@ ChangeTreeModel::ChangeTreeModel(QObject* parent) : QAbstractItemModel(parent)
     m_nodes.push_back(Node{QStringLiteral("/")});
 }
 
-int ChangeTreeModel::childNamed(int parent, const QString& name)
+int ChangeTreeModel::nodeFor(const QString& path)
 {
-    // The listing gives a directory before what is below it and its entries one after the
-    // other, so nearly every lookup is the last child; the scan is for paths given out of order.
-    const auto& kids = m_nodes[std::size_t(parent)].children;
-    if (!kids.empty() && m_nodes[std::size_t(kids.back())].name == name)
-        return kids.back();
-    for (int k : kids) {
-        if (m_nodes[std::size_t(k)].name == name)
-            return k;
-    }
+    if (const auto it = m_byPath.constFind(path); it != m_byPath.cend())
+        return *it;
+    const qsizetype slash = path.lastIndexOf(QLatin1Char('/'));
+    const int parent = slash <= 0 ? 0 : nodeFor(path.left(slash));
     Node n;
-    n.name = name;
+    n.name = path.mid(slash + 1);
     n.parent = parent;
-    n.row = int(kids.size());
+    n.row = int(m_nodes[std::size_t(parent)].children.size());
     m_nodes.push_back(std::move(n));
     const int id = int(m_nodes.size()) - 1;
     m_nodes[std::size_t(parent)].children.push_back(id);
+    m_byPath.insert(path, id);
     return id;
 }
 
@@ -60,17 +56,32 @@ void ChangeTreeModel::setChanges(const client::SandboxChanges& changes)
     m_changes = changes;
     m_nodes.clear();
     m_nodes.push_back(Node{QStringLiteral("/")});
+    m_byPath.clear();
+    m_byPath.reserve(m_changes.changes.size());
     for (int i = 0; i < m_changes.changes.size(); ++i) {
-        const QStringList parts =
-            m_changes.changes[i].path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-        int node = 0;
-        for (const QString& part : parts) {
-            ++m_nodes[std::size_t(node)].below;
-            node = childNamed(node, part);
-        }
+        const int node = nodeFor(m_changes.changes[i].path);
         m_nodes[std::size_t(node)].change = i;
+        for (int up = m_nodes[std::size_t(node)].parent; up >= 0;
+             up = m_nodes[std::size_t(up)].parent)
+            ++m_nodes[std::size_t(up)].below;
     }
     endResetModel();
+}
+
+bool ChangeTreeModel::sameAs(const client::SandboxChanges& changes) const
+{
+    const auto& mine = m_changes.changes;
+    const auto& theirs = changes.changes;
+    if (changes.truncated != m_changes.truncated ||
+        changes.templateName != m_changes.templateName || theirs.size() != mine.size())
+        return false;
+    for (qsizetype i = 0; i < mine.size(); ++i) {
+        const client::FileChange &a = mine[i], &b = theirs[i];
+        if (a.path != b.path || a.kind != b.kind || a.type != b.type || a.was != b.was ||
+            a.size != b.size || a.mode != b.mode)
+            return false;
+    }
+    return true;
 }
 
 int ChangeTreeModel::count(const QString& kind) const
@@ -100,19 +111,7 @@ const client::FileChange* ChangeTreeModel::change(const QString& path) const
 
 QModelIndex ChangeTreeModel::indexOf(const QString& path) const
 {
-    int node = 0;
-    for (const QString& part : path.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
-        int next = -1;
-        for (int k : m_nodes[std::size_t(node)].children) {
-            if (m_nodes[std::size_t(k)].name == part) {
-                next = k;
-                break;
-            }
-        }
-        if (next < 0)
-            return {};
-        node = next;
-    }
+    const int node = m_byPath.value(path, 0);
     return node == 0 ? QModelIndex() : createIndex(m_nodes[std::size_t(node)].row, 0, node);
 }
 

@@ -8,6 +8,7 @@
 #include "client/types.h"
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <vector>
 
 namespace lizard::models::changes {
@@ -27,6 +28,8 @@ public:
     explicit ChangeTreeModel(QObject* parent = nullptr);
 
     void setChanges(const client::SandboxChanges& changes);
+    // Whether `changes` lists exactly what the model shows (a new listing that needs no reset).
+    bool sameAs(const client::SandboxChanges& changes) const;
     const client::SandboxChanges& changes() const { return m_changes; }
     // How many of the listing's changes are of `kind`.
     int count(const QString& kind) const;
@@ -53,11 +56,13 @@ private:
         std::vector<int> children;
     };
     int nodeOf(const QModelIndex& index) const;
-    int childNamed(int parent, const QString& name);
+    // The node of `path` ("/a/b"), made with its missing ancestors.
+    int nodeFor(const QString& path);
     QString pathOf(int node) const;
 
     client::SandboxChanges m_changes;
-    std::vector<Node> m_nodes; // [0]: the root "/"
+    std::vector<Node> m_nodes;    // [0]: the root "/"
+    QHash<QString, int> m_byPath; // every node but the root, by its path
 };
 
 } // namespace lizard::models::changes

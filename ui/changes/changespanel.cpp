@@ -141,17 +141,26 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     connect(m_session, &models::changes::ChangesSession::listed, this,
             [this](const client::SandboxChanges& changes) {
                 const qint64 took = m_listing.elapsed();
-                m_expanded.clear();
-                rememberExpanded();
-                m_scroll = m_view->verticalScrollBar()->value();
-                m_model->setChanges(changes);
-                if (!m_listedOnce)
-                    m_view->expandToDepth(1);
-                m_listedOnce = true;
-                restoreExpanded();
-                if (!m_reselect.isEmpty())
-                    selectPath(m_reselect);
-                m_view->verticalScrollBar()->setValue(m_scroll);
+                if (m_listedOnce && m_model->sameAs(changes)) {
+                    // The same paths: no new tree; the selected file's content may be new.
+                    if (m_view->currentIndex().isValid())
+                        showSelected();
+                } else {
+                    // A new tree: what the user opened, selected and scrolled to stays.
+                    const QString selected =
+                        m_view->currentIndex().data(ChangeTreeModel::PathRole).toString();
+                    QSet<QString> expanded;
+                    rememberExpanded({}, expanded);
+                    const int scroll = m_view->verticalScrollBar()->value();
+                    m_model->setChanges(changes);
+                    if (!m_listedOnce)
+                        m_view->expandToDepth(1);
+                    m_listedOnce = true;
+                    restoreExpanded(expanded);
+                    if (!selected.isEmpty())
+                        selectPath(selected);
+                    m_view->verticalScrollBar()->setValue(scroll);
+                }
                 setStatus({});
                 if (isVisible())
                     m_poll->start(int(std::max<qint64>(3000, 10 * took)));
@@ -201,7 +210,6 @@ void ChangesPanel::showSandbox(const QString& sandboxId)
         return;
     m_session->setSandboxId(sandboxId);
     m_listedOnce = false;
-    m_reselect.clear();
     m_model->setChanges({});
     m_diff->showMessage({}, QString());
     if (isVisible())
@@ -227,27 +235,26 @@ void ChangesPanel::refresh()
     m_poll->stop();
     if (!m_session->ready())
         return setStatus({});
-    m_reselect = m_view->currentIndex().data(ChangeTreeModel::PathRole).toString();
     if (!m_listedOnce)
         setStatus(QStringLiteral("Listing the changes…"));
     m_listing.start();
     m_session->list(m_hideCaches->isChecked() ? cachePatterns() : QStringList());
 }
 
-void ChangesPanel::rememberExpanded(const QModelIndex& parent)
+void ChangesPanel::rememberExpanded(const QModelIndex& parent, QSet<QString>& paths) const
 {
     for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
         const QModelIndex at = m_proxy->index(r, 0, parent);
         if (!m_view->isExpanded(at))
             continue;
-        m_expanded.insert(at.data(ChangeTreeModel::PathRole).toString());
-        rememberExpanded(at);
+        paths.insert(at.data(ChangeTreeModel::PathRole).toString());
+        rememberExpanded(at, paths);
     }
 }
 
-void ChangesPanel::restoreExpanded()
+void ChangesPanel::restoreExpanded(const QSet<QString>& paths)
 {
-    for (const QString& path : std::as_const(m_expanded)) {
+    for (const QString& path : paths) {
         const QModelIndex at = m_proxy->mapFromSource(m_model->indexOf(path));
         if (at.isValid())
             m_view->expand(at);

@@ -74,8 +74,9 @@ protected:
 
 private:
     void showSelected();
-    void rememberExpanded(const QModelIndex& parent = {});
-    void restoreExpanded();
+    // The paths of the expanded folders below `parent`, and expanding them again after a reset.
+    void rememberExpanded(const QModelIndex& parent, QSet<QString>& paths) const;
+    void restoreExpanded(const QSet<QString>& paths);
     void updateActions();
     void setStatus(const QString& text);
     const client::FileChange* selectedChange() const;
@@ -90,9 +91,6 @@ private:
     QLabel* m_status;
     QAction* m_refresh;
     QAction* m_revert;
-    QString m_reselect;       // the path selected when the listing was asked for
-    QSet<QString> m_expanded; // paths the user expanded, kept across listings
-    int m_scroll = 0;
     bool m_listedOnce = false; // the first listing of a sandbox opens its top folders
     QTimer* m_poll;
     QElapsedTimer m_listing; // how long the pending listing takes

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <utility>
 
 namespace lizard::runtime {
 
@@ -19,26 +20,37 @@ namespace {
 // a slow disk, gets this long before the answer is an error.
 constexpr int kChangesTimeoutMs = 60000;
 
-// Where a path of the sandbox comes from in its template: the lower directories of the
-// overlay mounted there (uppermost first) and the path below them.
-struct TemplatePlace
+// A sandbox's three overlays: its upper directory (in its own directory), the template's lower
+// ones (uppermost first) and where it is mounted; the deepest mount point last.
+struct Overlay
 {
+    const char* upper;
     std::vector<std::string> lowers;
-    std::string rest;
+    std::string at;
 };
 
-TemplatePlace placeOf(const std::string& templateDir, bool desktop, const std::string& path)
+std::vector<Overlay> overlaysOf(const std::string& templateDir, bool desktop)
 {
-    const auto under = [&](const std::string& mount) {
-        return path.compare(0, mount.size(), mount) == 0 &&
-               (path.size() == mount.size() || path[mount.size()] == '/');
-    };
-    const std::string usrLocal = templateDir + (desktop ? "/usr-local-desktop" : "/usr-local");
-    if (under("/usr/local"))
-        return {{usrLocal}, path.substr(std::strlen("/usr/local"))};
-    if (under("/usr"))
-        return {{templateDir + "/usr-dirs", "/usr"}, path.substr(std::strlen("/usr"))};
-    return {{templateDir + "/root"}, path};
+    return {{"upper", {templateDir + "/root"}, "/"},
+            {"usr-upper", {templateDir + "/usr-dirs", "/usr"}, "/usr"},
+            {"local-upper",
+             {templateDir + (desktop ? "/usr-local-desktop" : "/usr-local")},
+             "/usr/local"}};
+}
+
+// The overlay `path` is in, and the path below its mount point ("" for the mount point).
+std::pair<Overlay, std::string> placeOf(const std::string& templateDir, bool desktop,
+                                        const std::string& path)
+{
+    const auto all = overlaysOf(templateDir, desktop);
+    for (auto o = all.rbegin(); o != all.rend(); ++o) {
+        if (o->at == "/")
+            break;
+        if (path.compare(0, o->at.size(), o->at) == 0 &&
+            (path.size() == o->at.size() || path[o->at.size()] == '/'))
+            return {*o, path.substr(o->at.size())};
+    }
+    return {all.front(), path};
 }
 
 } // namespace
@@ -48,18 +60,8 @@ Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const Ch
     if (!validSandboxId(id))
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid sandbox id"};
     const std::string dir = sandboxDir(id);
-    const std::string root = templateDir();
-    const std::string usrLocal = root + (query.desktop ? "/usr-local-desktop" : "/usr-local");
-    const struct
-    {
-        const char* upper;
-        std::vector<std::string> lowers;
-        const char* at;
-    } overlays[] = {{"upper", {root + "/root"}, "/"},
-                    {"usr-upper", {root + "/usr-dirs", "/usr"}, "/usr"},
-                    {"local-upper", {usrLocal}, "/usr/local"}};
     nlohmann::json layers = nlohmann::json::array();
-    for (const auto& o : overlays) {
+    for (const auto& o : overlaysOf(templateDir(), query.desktop)) {
         // A sandbox from before /usr was copy-on-write has no usr-upper: nothing changed there.
         if (::access((dir + "/" + o.upper).c_str(), F_OK) != 0)
             continue;
@@ -92,8 +94,8 @@ Result<std::string> LinuxRuntime::templateFile(bool desktop, const std::string& 
     if (path.empty() || path[0] != '/' || path.find('\0') != std::string::npos)
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
                      "path must be absolute: " + path};
-    const TemplatePlace place = placeOf(templateDir(), desktop, path);
-    for (const auto& lower : place.lowers) {
+    const auto [overlay, rest] = placeOf(templateDir(), desktop, path);
+    for (const auto& lower : overlay.lowers) {
         const int base = ::open(lower.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (base < 0)
             continue;
@@ -102,7 +104,7 @@ Result<std::string> LinuxRuntime::templateFile(bool desktop, const std::string& 
         open_how how{};
         how.flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
         how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-        const std::string rel = place.rest.empty() ? "." : "." + place.rest;
+        const std::string rel = rest.empty() ? "." : "." + rest;
         const int fd = int(::syscall(SYS_openat2, base, rel.c_str(), &how, sizeof how));
         const int err = errno;
         ::close(base);

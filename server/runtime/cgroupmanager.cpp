@@ -207,34 +207,33 @@ SandboxCgroups CgroupManager::create(const std::string& id, const Limits& limits
     }
     out.limitsApplied = applyLimits(id, limits);
     if (out.limitsApplied)
-        splitAgentFromWorkload(id, out); // or one group: correct, only less fair under a bomb
+        splitAgentFromWorkload(id, out);
     return out;
 }
 
-bool CgroupManager::splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const
+void CgroupManager::splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const
 {
     if (m_mode == "v2") {
         // Both children weigh the default: the agent gets half of the sandbox when it needs it.
         const std::string dir = m_v2Base + "/" + id;
         if (!writeFile(dir + "/cgroup.subtree_control", "+cpu"))
-            return false;
+            return;
         if (!makeDir(dir + "/" + kAgentCgroup) || !makeDir(dir + "/" + kWorkloadCgroup)) {
             // A cgroup that hands a controller to its children may hold no process itself.
             ::rmdir((dir + "/" + kAgentCgroup).c_str());
             writeFile(dir + "/cgroup.subtree_control", "-cpu");
-            return false;
+            return;
         }
         out.procsFiles = {dir + "/" + kAgentCgroup + "/cgroup.procs"};
         out.workloadProcsFile = dir + "/" + kWorkloadCgroup + "/cgroup.procs";
-        return true;
+        return;
     }
     // v1: PID 1's tasks and the workload's group weigh 1024 each in the sandbox's cpu cgroup;
     // the other hierarchies keep every process of the sandbox in one cgroup.
     const std::string work = m_v1Bases[2] + "/" + id + "/" + kWorkloadCgroup;
     if (!makeDir(work))
-        return false;
+        return;
     out.workloadProcsFile = work + "/cgroup.procs";
-    return true;
 }
 
 long long CgroupManager::oomKills(const std::string& id) const

@@ -66,8 +66,9 @@ public:
 private:
     std::string freezerDir(const std::string& id) const;
     std::vector<std::string> dirsFor(const std::string& id) const;
-    // Makes the agent's and the workload's children; updates `out`. False leaves them one group.
-    bool splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const;
+    // Makes the agent's and the workload's children and updates `out`; where it cannot, `out`
+    // stays one group.
+    void splitAgentFromWorkload(const std::string& id, SandboxCgroups& out) const;
     bool applyLimits(const std::string& id, const Limits& limits) const;
 
     std::string m_mode = "none";

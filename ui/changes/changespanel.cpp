@@ -211,7 +211,7 @@ void ChangesPanel::showSandbox(const QString& sandboxId)
     m_session->setSandboxId(sandboxId);
     m_listedOnce = false;
     m_model->setChanges({});
-    m_diff->showMessage({}, QString());
+    m_diff->clear();
     if (isVisible())
         refresh();
     updateActions();

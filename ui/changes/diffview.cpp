@@ -81,8 +81,7 @@ DiffView::DiffView(QWidget* parent)
         connect(a->horizontalScrollBar(), &QScrollBar::valueChanged, b->horizontalScrollBar(),
                 &QScrollBar::setValue);
     }
-    showMessage({}, QStringLiteral("Select a file to compare the template's version with the "
-                                   "sandbox's."));
+    clear();
     AppTheme::follow(this, [this] { retint(); });
 }
 
@@ -91,6 +90,12 @@ void DiffView::retint()
     const bool dark = AppTheme::instance()->isDark();
     tint(m_left, m_leftCells, dark ? QColor(0x5c, 0x25, 0x25) : QColor(0xfd, 0xe2, 0xe2));
     tint(m_right, m_rightCells, dark ? QColor(0x1f, 0x4a, 0x2c) : QColor(0xdc, 0xf5, 0xe0));
+}
+
+void DiffView::clear()
+{
+    showMessage({}, QStringLiteral("Select a file to compare the template's version with the "
+                                   "sandbox's."));
 }
 
 void DiffView::showMessage(const QString& title, const QString& text)

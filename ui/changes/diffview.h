@@ -20,6 +20,7 @@ public:
     // `before` / `after`: null (a side that has no file) or the bytes.
     void showTexts(const QString& title, const QByteArray* before, const QByteArray* after);
     void showMessage(const QString& title, const QString& text);
+    void clear(); // nothing selected: says what the view is for
 
     QString title() const;
     QString leftText() const;

@@ -17,7 +17,8 @@ lizard-ci themselves; both passes share the same pool of jobs. For that pass /de
 ignores the modes), and the host's modes are put back at the end however it ends.
 
 Each suite's whole output goes to BUILD/test-logs/<pass>/<suite>.log (scripts/check-skips.sh
-reads them); a failed suite's output is printed when it ends, as ctest --output-on-failure does.
+reads them); a failed suite's output is printed when it ends, as ctest --output-on-failure does,
+and its failures (FAIL! and where) again in the summary at the end.
 The suites' properties (command, environment, working directory, timeout, labels) are CTest's
 (ctest --show-only=json-v1), so `ctest` in the build directory runs the same suites.
 
@@ -196,6 +197,25 @@ class Runner:
             self.lock.notify_all()
 
 
+def failure_lines(build, suite, most=12):
+    """The lines of a failed suite's log that say what failed (Qt Test's FAIL! and the Loc: after
+    it, a crash's signal), for the summary at the end: CI shows the start and the end of a long
+    run's output, and a failed suite's whole log may fall in the part left out."""
+    path = os.path.join(build, "test-logs", suite.pass_name, suite.name + ".log")
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().decode(errors="replace").splitlines()
+    except OSError:
+        return []
+    out = []
+    for i, line in enumerate(lines):
+        if line.startswith(("FAIL!", "QFATAL", "Received signal")):
+            out.append(line[:300])
+            if i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Loc:"):
+                out.append(lines[i + 1].strip()[:300])
+    return out[:most]
+
+
 def run_niced(cmd):
     """Runs cmd at the lowest priority, so that it yields the cores to the suites (see the top
     of this file); returns its exit code. `nice` alone is not enough where the kernel groups
@@ -360,6 +380,8 @@ def main():
         + (f" ({len(user_suites)} of them as {CI_USER})" if user_suites else ""))
     for s in failed:
         log(f"   {s.key}: {s.status}")
+        for line in failure_lines(build, s):
+            log(f"      {line}")
     return 1 if failed or status else 0
 
 

@@ -3,6 +3,7 @@
 #include "api/jsonbody.h"
 #include "api/sizes.h"
 #include "sandboxes/snapshotservice.h"
+#include "sandboxes/templates/templatebuilder.h"
 
 #include <algorithm>
 
@@ -33,6 +34,43 @@ Result<std::string> applySnapshot(const nlohmann::json& body, sandboxes::CreateS
         return applied.error();
     }
     return s.id;
+}
+
+Result<std::string> applyTemplateVersion(const nlohmann::json& body,
+                                         sandboxes::CreateSandboxParams& p,
+                                         const sandboxes::TemplateBuilder& templates,
+                                         sandboxes::SnapshotService& snapshots)
+{
+    const auto v = templates.resolve(p.templateName);
+    if (!v)
+        return Error{ErrorKind::NotFound, "NOT_FOUND", "template " + p.templateName + " not found"};
+    if (body.contains("snapshotId") && !body["snapshotId"].is_null())
+        return invalidArgument("give either a template built from a recipe or snapshotId, not "
+                               "both (the template is its own snapshot)");
+    p.templateName = v->base;
+    std::map<std::string, std::string> envs = v->envs;
+    for (const auto& [k, value] : p.envs)
+        envs[k] = value;
+    p.envs = std::move(envs);
+    p.metadata["lizard.template"] = v->name + ":" + std::to_string(v->version);
+    if (v->snapshotId.empty())
+        return std::string(); // no files of its own: its base, with its env
+    auto snap = snapshots.acquire(v->snapshotId);
+    if (!snap)
+        return snap.error();
+    const std::string projectId = p.projectId;
+    const std::string size = p.size;
+    const runtime::Limits limits = p.limits;
+    if (Status applied = applySnapshotRecord(**snap, body, p); !applied) {
+        snapshots.release(v->snapshotId);
+        return applied.error();
+    }
+    p.projectId = projectId;
+    if (body.contains("size")) {
+        p.size = size;
+        p.limits = limits;
+    }
+    return v->snapshotId;
 }
 
 Status applySnapshotRecord(const store::SnapshotRecord& s, const nlohmann::json& body,

@@ -20,6 +20,7 @@ class ProxyServer;
 namespace lizard::sandboxes {
 class SandboxManager;
 class Scheduler;
+class TemplateBuilder;
 class MetricsSampler;
 } // namespace lizard::sandboxes
 
@@ -41,6 +42,8 @@ struct ApiContext
     sandboxes::MetricsSampler* metrics = nullptr; // resource metrics (metricsroutes.cpp)
     // The sandboxes' schedules (the SDK's; scheduleroutes.h).
     sandboxes::Scheduler* schedules = nullptr;
+    // Templates built from recipes (templateroutes.cpp); null: not offered.
+    sandboxes::TemplateBuilder* templates = nullptr;
     // Derives the desktops' VNC passwords (desktoproutes.cpp): random, kept in the data
     // directory, never in a URL.
     std::string desktopSecret;

@@ -11,6 +11,7 @@
 #include "sandboxes/allowedhosts.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
+#include "sandboxes/templates/templatebuilder.h"
 #include "store/store.h"
 
 #include <algorithm>
@@ -80,7 +81,8 @@ Result<std::string> localTemplate(const std::string& name)
 } // namespace
 
 Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
-                                                    const store::Store& st, nlohmann::json& extra)
+                                                    const store::Store& st, nlohmann::json& extra,
+                                                    const sandboxes::TemplateBuilder* templates)
 {
     Fields f(body);
     sandboxes::CreateSandboxParams p;
@@ -106,9 +108,18 @@ Result<sandboxes::CreateSandboxParams> createParams(const nlohmann::json& body,
     if (!tmpl)
         return tmpl.error();
     auto local = localTemplate(tmpl->value_or("base"));
-    if (!local)
+    if (local) {
+        p.templateName = *local;
+    } else if (templates && templates->resolve(**tmpl)) {
+        p.templateName = **tmpl; // one built from a recipe: applyTemplateVersion makes it so
+    } else {
+        if (templates && !templates->names().empty()) {
+            Error e = local.error();
+            e.message += "; or one built here from a recipe (GET /api/templates lists them)";
+            return e;
+        }
         return local.error();
-    p.templateName = *local;
+    }
     auto project = f.optString("projectId");
     if (!project)
         return project.error();
@@ -184,17 +195,19 @@ void registerSandboxRoutes(Router& router, ApiContext& ctx)
 {
     store::Store& st = ctx.store;
     sandboxes::SandboxManager& mgr = ctx.sandboxes;
-    router.add(verb::post, "/api/sandboxes", [&st, &mgr](const ExPtr& ex, const Params&) {
+    router.add(verb::post, "/api/sandboxes", [&ctx, &st, &mgr](const ExPtr& ex, const Params&) {
         if (Status room = mgr.checkStorage(); !room)
             return ex->replyError(room.error());
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
         nlohmann::json extra = nlohmann::json::object();
-        auto params = createParams(*body, st, extra);
+        auto params = createParams(*body, st, extra, ctx.templates);
         if (!params)
             return ex->replyError(params.error(), extra);
-        auto restoring = applySnapshot(*body, *params, mgr.snapshots()); // restore
+        auto restoring = ctx.templates && !sandboxes::TemplateBuilder::builtIn(params->templateName)
+                             ? applyTemplateVersion(*body, *params, *ctx.templates, mgr.snapshots())
+                             : applySnapshot(*body, *params, mgr.snapshots()); // restore
         if (!restoring)
             return ex->replyError(restoring.error());
         // After the restore's size is known: the bound is the sandbox's memory.

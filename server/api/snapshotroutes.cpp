@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/snapshotservice.h"
+#include "sandboxes/templates/templatebuilder.h"
 #include "store/store.h"
 
 namespace lizard::api {
@@ -191,6 +192,16 @@ void registerSnapshotRoutes(Router& router, ApiContext& ctx)
     }
     router.add(verb::delete_, "/api/sandbox-snapshots/{}",
                [&ctx, &mgr](const ExPtr& ex, const Params& p) {
+                   // A template's version or cached layer goes with its template.
+                   if (ctx.templates) {
+                       if (auto owner = ctx.templates->snapshotOwner(p[0]))
+                           return ex->replyError(
+                               Error{ErrorKind::Conflict, "TEMPLATE_SNAPSHOT",
+                                     "snapshot " + p[0] + " belongs to template " + *owner +
+                                         " (a version or a cached layer); delete the template "
+                                         "instead (DELETE /api/templates/" +
+                                         *owner + ")"});
+                   }
                    // Its warm copies end first (and a copy reading its files is waited for).
                    mgr.runOnWorker([ex, &ctx, &mgr, id = p[0]] {
                        if (ctx.pools)

@@ -1,8 +1,14 @@
-// Templates (a local extension): the built-in ones with their warm pools. GET /api/templates,
-// GET /api/templates/{name}, PATCH /api/templates/{name} {poolSize}.
+// Templates (a local extension): the built-in ones with their warm pools, and the ones built
+// from recipes (sandboxes/templates/). GET /api/templates, GET|PATCH|DELETE
+// /api/templates/{name}, POST /api/templates {name, recipe, files?, timeoutMs?} (a build),
+// GET /api/templates/{name}/builds[/{id}[/log]] (the log as Server-Sent Events).
+#include "api/buildlogstream.h"
 #include "api/jsonbody.h"
 #include "api/routes.h"
+#include "api/templateviews.h"
 #include "api/warmpools.h"
+#include "common/base64.h"
+#include "sandboxes/sandboxmanager.h"
 
 #include <algorithm>
 
@@ -19,10 +25,20 @@ bool known(const std::string& name)
                        [&](const char* t) { return name == t; });
 }
 
+bool recipeTemplate(const ApiContext& ctx, const std::string& name)
+{
+    if (!ctx.templates)
+        return false;
+    const auto names = ctx.templates->names();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 Error templateNotFound(const std::string& name)
 {
     return Error{ErrorKind::NotFound, "NOT_FOUND",
-                 "template " + name + " not found (base, interpreter, desktop)"};
+                 "template " + name +
+                     " not found (base, interpreter, desktop, or one built "
+                     "from a recipe here)"};
 }
 
 Error poolsOff()
@@ -31,30 +47,144 @@ Error poolsOff()
                  "this lizard-local keeps no warm pools"};
 }
 
+Error recipesOff()
+{
+    return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED",
+                 "this lizard-local builds no templates from recipes"};
+}
+
+sandboxes::PoolState poolOf(const ApiContext& ctx, const std::string& name)
+{
+    if (!ctx.pools || !ctx.templates)
+        return {};
+    const auto latest = ctx.templates->resolve(name);
+    if (!latest || latest->snapshotId.empty())
+        return {};
+    const auto snap = ctx.store.snapshot(latest->snapshotId);
+    return snap ? ctx.pools->snapshotPool(*snap) : sandboxes::PoolState{};
+}
+
+nlohmann::json userTemplateJson(const ApiContext& ctx, const std::string& name, bool detail)
+{
+    return recipeTemplateJson(*ctx.templates, name, poolOf(ctx, name), detail);
+}
+
+// The build's body: {name, recipe, files?: {source: base64}, timeoutMs?}.
+Result<sandboxes::BuildRequest> buildRequest(const nlohmann::json& body)
+{
+    Fields f(body);
+    sandboxes::BuildRequest r;
+    auto name = f.requiredString("name");
+    if (!name)
+        return name.error();
+    r.name = *name;
+    auto recipe = f.requiredString("recipe");
+    if (!recipe)
+        return recipe.error();
+    r.recipe = *recipe;
+    auto files = f.stringMap("files");
+    if (!files)
+        return files.error();
+    for (auto& [src, encoded] : *files) {
+        auto bytes = base64Decode(encoded);
+        if (!bytes)
+            return invalidArgument("field \"files\": the content of " + src + " is not base64");
+        r.files.emplace(src, std::move(*bytes));
+    }
+    auto timeout = f.optInt("timeoutMs");
+    if (!timeout)
+        return timeout.error();
+    r.timeoutMs = timeout->value_or(0);
+    return r;
+}
+
+void registerBuildRoutes(Router& router, ApiContext& ctx)
+{
+    router.add(verb::post, "/api/templates", [&ctx](const ExPtr& ex, const Params&) {
+        if (!ctx.templates)
+            return ex->replyError(recipesOff());
+        if (Status room = ctx.sandboxes.checkStorage(); !room)
+            return ex->replyError(room.error());
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        auto request = buildRequest(*body);
+        if (!request)
+            return ex->replyError(request.error());
+        auto build = ctx.templates->build(std::move(*request));
+        if (!build)
+            return ex->replyError(build.error());
+        ex->replyJson(202, buildJson(*build));
+    });
+    router.add(verb::get, "/api/templates/{}/builds", [&ctx](const ExPtr& ex, const Params& p) {
+        if (!recipeTemplate(ctx, p[0]))
+            return ex->replyError(templateNotFound(p[0]));
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& b : ctx.templates->builds(p[0], 1000))
+            out.push_back(buildJson(b));
+        ex->replyJson(200, out);
+    });
+    router.add(verb::get, "/api/templates/{}/builds/{}", [&ctx](const ExPtr& ex, const Params& p) {
+        if (!ctx.templates)
+            return ex->replyError(recipesOff());
+        auto b = ctx.templates->buildOf(p[0], p[1]);
+        if (!b)
+            return ex->replyError(b.error());
+        ex->replyJson(200, buildJson(*b));
+    });
+    router.add(verb::get, "/api/templates/{}/builds/{}/log",
+               [&ctx](const ExPtr& ex, const Params& p) {
+                   if (!ctx.templates)
+                       return ex->replyError(recipesOff());
+                   auto b = ctx.templates->buildOf(p[0], p[1]);
+                   if (!b)
+                       return ex->replyError(b.error());
+                   auto live = ctx.templates->liveLog(p[1]);
+                   auto stream = std::make_shared<BuildLogStream>(
+                       ex, live, [&ctx, name = p[0], id = p[1], ended = *b]() {
+                           auto now = ctx.templates->buildOf(name, id);
+                           return buildJson(now ? *now : ended);
+                       });
+                   std::vector<std::string> lines;
+                   if (!live) // ended: its file says it all
+                       lines = sandboxes::BuildLog::readFile(ctx.templates->logPath(p[1]));
+                   stream->start(std::move(lines));
+                   trackByKey(ctx, ex, stream);
+               });
+}
+
 } // namespace
 
 void registerTemplateRoutes(Router& router, ApiContext& ctx)
 {
     router.add(verb::get, "/api/templates", [&ctx](const ExPtr& ex, const Params&) {
-        if (!ctx.pools)
-            return ex->replyError(poolsOff());
         nlohmann::json out = nlohmann::json::array();
-        for (const char* name : WarmPools::kTemplates)
-            out.push_back(ctx.pools->templateJson(name));
+        if (ctx.pools) {
+            for (const char* name : WarmPools::kTemplates)
+                out.push_back(ctx.pools->templateJson(name));
+        } else if (!ctx.templates) {
+            return ex->replyError(poolsOff());
+        }
+        if (ctx.templates)
+            for (const auto& name : ctx.templates->names())
+                out.push_back(userTemplateJson(ctx, name, false));
         ex->replyJson(200, out);
     });
     router.add(verb::get, "/api/templates/{}", [&ctx](const ExPtr& ex, const Params& p) {
-        if (!ctx.pools)
-            return ex->replyError(poolsOff());
+        if (recipeTemplate(ctx, p[0]))
+            return ex->replyJson(200, userTemplateJson(ctx, p[0], true));
         if (!known(p[0]))
             return ex->replyError(templateNotFound(p[0]));
+        if (!ctx.pools)
+            return ex->replyError(poolsOff());
         ex->replyJson(200, ctx.pools->templateJson(p[0]));
     });
     router.add(verb::patch, "/api/templates/{}", [&ctx](const ExPtr& ex, const Params& p) {
+        const bool mine = recipeTemplate(ctx, p[0]);
+        if (!mine && !known(p[0]))
+            return ex->replyError(templateNotFound(p[0]));
         if (!ctx.pools)
             return ex->replyError(poolsOff());
-        if (!known(p[0]))
-            return ex->replyError(templateNotFound(p[0]));
         auto body = parseJsonObject(ex->request());
         if (!body)
             return ex->replyError(body.error());
@@ -64,10 +194,32 @@ void registerTemplateRoutes(Router& router, ApiContext& ctx)
         if (!*size || **size < 0 || **size > 16)
             return ex->replyError(invalidArgument("field \"poolSize\" must be an integer from 0 "
                                                   "to 16 (warm copies of the template)"));
+        if (mine) {
+            if (Status s = ctx.templates->setPoolSize(p[0], int(**size)); !s)
+                return ex->replyError(s.error());
+            return ex->replyJson(200, userTemplateJson(ctx, p[0], true));
+        }
         if (Status s = ctx.pools->setTemplatePool(p[0], int(**size)); !s)
             return ex->replyError(s.error());
         ex->replyJson(200, ctx.pools->templateJson(p[0]));
     });
+    router.add(verb::delete_, "/api/templates/{}", [&ctx](const ExPtr& ex, const Params& p) {
+        if (known(p[0]) || p[0] == "code-interpreter-v1")
+            return ex->replyError(Error{ErrorKind::Conflict, "TEMPLATE_BUILT_IN",
+                                        "template " + p[0] + " is built in and cannot be deleted"});
+        if (!ctx.templates)
+            return ex->replyError(recipesOff());
+        // Blocking: the snapshots' warm copies end first.
+        ctx.sandboxes.runOnWorker([ex, &ctx, name = p[0]] {
+            Status s = ctx.templates->remove(name);
+            onExchange(ex, [ex, s] {
+                if (!s)
+                    return ex->replyError(s.error());
+                ex->replyEmpty();
+            });
+        });
+    });
+    registerBuildRoutes(router, ctx);
 }
 
 } // namespace lizard::api

@@ -35,6 +35,10 @@ nlohmann::json sandboxJson(const store::SandboxRecord& s, const runtime::DiskSta
         // A local extension: the create claimed a warm copy (sandboxes/warmpool.h).
         {"fromPool", s.fromPool},
     };
+    // A local extension: the template built from a recipe it came from ("name:version");
+    // `template` stays the built-in one under it, which says what the sandbox runs.
+    if (const auto it = s.metadata.find("lizard.template"); it != s.metadata.end())
+        j["recipeTemplate"] = it->second;
     // Local extensions: the lifecycle policies (onTimeout, idlePauseMinutes, pausedBy,
     // timeoutMs; api/lifecyclerequest.h).
     const nlohmann::json lifecycle = lifecycleJson(s);

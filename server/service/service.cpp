@@ -17,6 +17,7 @@
 #include "sandboxes/metricssampler.h"
 #include "sandboxes/sandboxmanager.h"
 #include "sandboxes/schedules/scheduler.h"
+#include "sandboxes/templates/templatebuilder.h"
 #include "service/bootstrap.h"
 #include "store/store.h"
 
@@ -191,6 +192,14 @@ int runService(const Options& options)
     scheduleLimits.minIntervalSeconds = options.scheduleMinIntervalS;
     sandboxes::Scheduler scheduler(**store, manager, ioc, scheduleLimits);
     scheduler.start();
+    // Templates built from recipes: their versions keep warm pools like any snapshot's.
+    sandboxes::TemplateLimits templateLimits;
+    templateLimits.buildLimits = *api::limitsForSize(templateLimits.buildSize);
+    sandboxes::TemplateBuilder templates(**store, manager, ioc, dir, templateLimits);
+    templates.setPoolHooks(
+        [&warmPools](const store::SnapshotRecord& s) { warmPools.configureSnapshot(s); },
+        [&warmPools](const std::string& id) { warmPools.removeSnapshot(id); });
+    templates.start();
     // Resource metrics: lifecycle lines of the system logs become marks on the charts.
     sandboxes::MetricsSampler metrics(**store, **rt, dir, options.metricsIntervalMs);
     manager.logs().setTap([&metrics](const std::string& id, const logs::LogLine& line) {
@@ -233,6 +242,7 @@ int runService(const Options& options)
     ctx.keyStreams = &keyStreams;
     ctx.pools = &warmPools;
     ctx.schedules = &scheduler;
+    ctx.templates = &templates;
     ctx.metrics = &metrics;
     auto desktopSecret = loadOrCreateSecret(dir + "/desktop-secret");
     if (!desktopSecret)
@@ -273,6 +283,7 @@ int runService(const Options& options)
     portProxy.stop();
     server.stop(std::chrono::seconds(10));
     scheduler.shutdown();
+    templates.shutdown();
     manager.shutdown();
     logWatch.stop();
     metrics.stop();

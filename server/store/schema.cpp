@@ -188,6 +188,47 @@ const std::vector<std::string>& migrations()
             DELETE FROM schedules WHERE sandbox_id = OLD.id;
         END;
         )sql",
+        // 12: templates built from recipes (sandboxes/templates/): their versions, their builds
+        // and the layers their builds cached. Each version and layer is a snapshot's files.
+        R"sql(
+        CREATE TABLE template_versions (
+            name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            snapshot_id TEXT NOT NULL,
+            base TEXT NOT NULL,
+            recipe TEXT NOT NULL,
+            envs TEXT NOT NULL,
+            workdir TEXT NOT NULL,
+            build_id TEXT NOT NULL,
+            size_bytes INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (name, version)
+        );
+        CREATE TABLE template_builds (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            status TEXT NOT NULL,
+            recipe TEXT NOT NULL,
+            steps INTEGER NOT NULL,
+            cached_steps INTEGER NOT NULL,
+            failed_step INTEGER NOT NULL,
+            exit_code INTEGER,
+            error TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            started_at INTEGER NOT NULL,
+            ended_at INTEGER NOT NULL
+        );
+        CREATE INDEX template_builds_name ON template_builds(name, started_at);
+        CREATE TABLE template_layers (
+            key TEXT PRIMARY KEY,
+            snapshot_id TEXT NOT NULL,
+            template TEXT NOT NULL,
+            step TEXT NOT NULL,
+            size_bytes INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            last_used_at INTEGER NOT NULL
+        );
+        )sql",
     };
     return steps;
 }

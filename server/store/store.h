@@ -6,6 +6,7 @@
 #include "store/database.h"
 #include "store/records.h"
 #include "store/schedulestore.h"
+#include "store/templatestore.h"
 
 #include <atomic>
 #include <functional>
@@ -110,9 +111,14 @@ public:
 
     // Schedules of sandboxes and their runs (schedulestore.h).
     ScheduleStore& schedules() { return m_schedules; }
+    // Templates built from recipes: versions, builds, cached layers (templatestore.h).
+    TemplateStore& templates() { return m_templates; }
 
 private:
-    explicit Store(std::unique_ptr<Database> db) : m_db(std::move(db)), m_schedules(*m_db) {}
+    explicit Store(std::unique_ptr<Database> db)
+        : m_db(std::move(db)), m_schedules(*m_db), m_templates(*m_db)
+    {
+    }
     Status load();
     Status loadKeys();
     Status loadProjects();
@@ -128,6 +134,7 @@ private:
 
     std::unique_ptr<Database> m_db;
     ScheduleStore m_schedules;
+    TemplateStore m_templates;
     std::mutex m_writeMutex;           // one writer at a time: check + SQL + view update
     mutable std::shared_mutex m_mutex; // guards the maps below (held briefly)
     void persistLastUse(const KeyEntry& key, int64_t ms);

@@ -6,19 +6,19 @@ namespace lizard::api {
 
 nlohmann::json buildJson(const store::TemplateBuildRecord& b)
 {
-    nlohmann::json j = {{"id", b.id},
-                        {"name", b.name},
-                        {"status", b.status},
-                        {"steps", b.steps},
-                        {"cachedSteps", b.cachedSteps},
-                        {"failedStep", b.failedStep < 0 ? nlohmann::json() : nlohmann::json(b.failedStep)},
-                        {"exitCode", b.exitCode ? nlohmann::json(*b.exitCode) : nlohmann::json()},
-                        {"error", b.error},
-                        {"version", b.version > 0 ? nlohmann::json(b.version) : nlohmann::json()},
-                        {"startedAt", isoUtc(b.startedAtMs)},
-                        {"endedAt", b.endedAtMs > 0 ? nlohmann::json(isoUtc(b.endedAtMs))
-                                                    : nlohmann::json()},
-                        {"logUrl", "/api/templates/" + b.name + "/builds/" + b.id + "/log"}};
+    nlohmann::json j = {
+        {"id", b.id},
+        {"name", b.name},
+        {"status", b.status},
+        {"steps", b.steps},
+        {"cachedSteps", b.cachedSteps},
+        {"failedStep", b.failedStep < 0 ? nlohmann::json() : nlohmann::json(b.failedStep)},
+        {"exitCode", b.exitCode ? nlohmann::json(*b.exitCode) : nlohmann::json()},
+        {"error", b.error},
+        {"version", b.version > 0 ? nlohmann::json(b.version) : nlohmann::json()},
+        {"startedAt", isoUtc(b.startedAtMs)},
+        {"endedAt", b.endedAtMs > 0 ? nlohmann::json(isoUtc(b.endedAtMs)) : nlohmann::json()},
+        {"logUrl", "/api/templates/" + b.name + "/builds/" + b.id + "/log"}};
     j["durationMs"] = (b.endedAtMs > 0 ? b.endedAtMs : nowMs()) - b.startedAtMs;
     return j;
 }
@@ -43,15 +43,16 @@ nlohmann::json recipeTemplateJson(const sandboxes::TemplateBuilder& builder,
         }
     }
     const auto builds = builder.builds(name, detail ? 1000 : 1);
-    nlohmann::json j = {{"name", name},
-                        {"kind", "recipe"},
-                        {"base", latest ? nlohmann::json(latest->base) : nlohmann::json()},
-                        {"latest", latest ? nlohmann::json(latest->version) : nlohmann::json()},
-                        {"versions", versions},
-                        {"available", latest.has_value()},
-                        {"poolSize", pool.target},
-                        {"readyCount", pool.ready},
-                        {"poolError", pool.error.empty() ? nlohmann::json() : nlohmann::json(pool.error)}};
+    nlohmann::json j = {
+        {"name", name},
+        {"kind", "recipe"},
+        {"base", latest ? nlohmann::json(latest->base) : nlohmann::json()},
+        {"latest", latest ? nlohmann::json(latest->version) : nlohmann::json()},
+        {"versions", versions},
+        {"available", latest.has_value()},
+        {"poolSize", pool.target},
+        {"readyCount", pool.ready},
+        {"poolError", pool.error.empty() ? nlohmann::json() : nlohmann::json(pool.error)}};
     if (!latest)
         j["unavailableReason"] = "no build of it has succeeded yet";
     // The recipe: the latest build's (it may be newer than the latest version's).

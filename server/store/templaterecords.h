@@ -12,10 +12,10 @@ namespace lizard::store {
 struct TemplateVersionRecord
 {
     std::string name;
-    int version = 0;          // 1, 2, ...; "latest" is the highest
-    std::string snapshotId;   // its files (a snapshot of the build's last step)
-    std::string base;         // the built-in template under it: base | interpreter | desktop
-    std::string recipe;       // as written
+    int version = 0;        // 1, 2, ...; "latest" is the highest
+    std::string snapshotId; // its files (a snapshot of the build's last step)
+    std::string base;       // the built-in template under it: base | interpreter | desktop
+    std::string recipe;     // as written
     std::map<std::string, std::string> envs; // the recipe's env at its end
     std::string workdir;
     std::string buildId;

@@ -85,10 +85,9 @@ void bindBuild(Statement& q, int first, const TemplateBuildRecord& r)
 Result<std::vector<TemplateVersionRecord>> TemplateStore::versions(const std::string& name) const
 {
     std::lock_guard lock(m_db.mutex());
-    Statement q(m_db.handle(), std::string("SELECT ") + kVersionColumns +
-                                   " FROM template_versions" +
-                                   (name.empty() ? "" : " WHERE name = ?") +
-                                   " ORDER BY name, version");
+    Statement q(m_db.handle(),
+                std::string("SELECT ") + kVersionColumns + " FROM template_versions" +
+                    (name.empty() ? "" : " WHERE name = ?") + " ORDER BY name, version");
     if (!name.empty())
         q.bind(1, name);
     std::vector<TemplateVersionRecord> out;

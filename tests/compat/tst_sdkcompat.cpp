@@ -59,7 +59,8 @@ QStringList TestSdkCompat::scenarioNames()
             "desktop",
             "pools",
             "kernels",
-            "runner_fastpath"};
+            "runner_fastpath",
+            "recipe_templates"};
 }
 
 void TestSdkCompat::initTestCase()

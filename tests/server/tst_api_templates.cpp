@@ -137,7 +137,8 @@ private slots:
         QCOMPARE(b.value("steps").toInt(), 5);
         QCOMPARE(b.value("cachedSteps").toInt(), 0);
         const QString log = b.value("log").toString();
-        QVERIFY2(log.contains("step 4/5: apt (line 14)") && log.contains("figlet"), qPrintable(log));
+        QVERIFY2(log.contains("step 4/5: apt (line 14)") && log.contains("figlet"),
+                 qPrintable(log));
         QVERIFY2(log.contains("Successfully installed lizard-hello-1.0"), qPrintable(log));
         QVERIFY2(log.contains("built everything:1"), qPrintable(log));
 
@@ -236,8 +237,8 @@ private slots:
         QCOMPARE(m_api.run(id, "cat /opt/state"), QStringLiteral("good\n"));
         m_api.kill(id);
         // The failed build's log is kept and read again after its end.
-        const auto again = m_server.request(
-            "GET", "/api/templates/failing/builds/" + bad.value("id").toString() + "/log");
+        const auto again = m_server.request("GET", "/api/templates/failing/builds/" +
+                                                       bad.value("id").toString() + "/log");
         QVERIFY(again.body.contains("no such thing"));
         QVERIFY(again.body.contains("event: end"));
     }
@@ -337,12 +338,14 @@ private slots:
     {
         // The pools share one cap (--pool-max 2): the templates built before give theirs up.
         for (const QString& name : m_templates)
-            m_server.request("PATCH", "/api/templates/" + name, toJson(QJsonObject{{"poolSize", 0}}));
+            m_server.request("PATCH", "/api/templates/" + name,
+                             toJson(QJsonObject{{"poolSize", 0}}));
         QCOMPARE(build("pooled", "from: base\nrun: echo warm > /opt/w\n").value("version").toInt(),
                  1);
-        QTRY_COMPARE_WITH_TIMEOUT(
-            jsonObject(m_server.request("GET", "/api/templates/pooled")).value("readyCount").toInt(),
-            1, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(jsonObject(m_server.request("GET", "/api/templates/pooled"))
+                                      .value("readyCount")
+                                      .toInt(),
+                                  1, 30000);
         QJsonObject info;
         const QString id = created("pooled", &info);
         QVERIFY(info.value("fromPool").toBool());
@@ -355,12 +358,45 @@ private slots:
         QCOMPARE(jsonObject(patched).value("poolSize").toInt(), 0);
     }
 
+    void aServerStoppedDuringABuildEndsIt()
+    {
+        const auto r = post("restarted", "from: base\nrun: echo started; sleep 60\n");
+        QCOMPARE(r.status, 202);
+        const QString id = jsonObject(r).value("id").toString();
+        QTRY_VERIFY_WITH_TIMEOUT( // its sandbox runs the step
+            [&] {
+                for (const QJsonValue& v : jsonArray(m_server.request("GET", "/api/sandboxes")))
+                    if (v.toObject().value("metadata").toObject().contains("lizard.templateBuild"))
+                        return true;
+                return false;
+            }(),
+            30000);
+        QVERIFY(m_server.restart());
+        const QJsonObject b =
+            jsonObject(m_server.request("GET", "/api/templates/restarted/builds/" + id));
+        QCOMPARE(b.value("status").toString(), QStringLiteral("interrupted"));
+        QVERIFY2(b.value("error").toString().contains("stopped during the build"),
+                 qPrintable(b.value("error").toString()));
+        // Its sandbox ends with it, and the next build runs.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const QJsonValue& v : jsonArray(m_server.request("GET", "/api/sandboxes")))
+                    if (v.toObject().value("metadata").toObject().contains("lizard.templateBuild"))
+                        return false;
+                return true;
+            }(),
+            30000);
+        QCOMPARE(build("restarted", "from: base\nrun: echo again\n").value("status").toString(),
+                 QStringLiteral("succeeded"));
+    }
+
     void deleteTakesItsSnapshotsAlong()
     {
         const QJsonObject b = build("doomed", "from: base\nrun: echo x > /opt/x\n");
         QCOMPARE(b.value("status").toString(), QStringLiteral("succeeded"));
         const QJsonObject t = jsonObject(m_server.request("GET", "/api/templates/doomed"));
-        const QString snap = t.value("versions").toArray().first().toObject().value("snapshotId").toString();
+        const QString snap =
+            t.value("versions").toArray().first().toObject().value("snapshotId").toString();
         QVERIFY(!snap.isEmpty());
         // The snapshot calls see it, and may not delete it from under the template.
         QCOMPARE(m_server.request("GET", "/api/sandbox-snapshots/" + snap).status, 200);
@@ -369,11 +405,11 @@ private slots:
         QCOMPARE(m_server.request("DELETE", "/api/templates/doomed").status, 204);
         QCOMPARE(m_server.request("GET", "/api/templates/doomed").status, 404);
         QCOMPARE(m_server.request("GET", "/api/sandbox-snapshots/" + snap).status, 404);
-        QVERIFY(isError(m_server.request("POST", "/api/sandboxes",
-                                         toJson(QJsonObject{{"template", "doomed"}})),
-                        400, "INVALID_TEMPLATE"));
-        QVERIFY(isError(m_server.request("DELETE", "/api/templates/base"), 409,
-                        "TEMPLATE_BUILT_IN"));
+        QVERIFY(isError(
+            m_server.request("POST", "/api/sandboxes", toJson(QJsonObject{{"template", "doomed"}})),
+            400, "INVALID_TEMPLATE"));
+        QVERIFY(
+            isError(m_server.request("DELETE", "/api/templates/base"), 409, "TEMPLATE_BUILT_IN"));
         QCOMPARE(m_server.request("DELETE", "/api/templates/never-was").status, 404);
     }
 };

@@ -4,7 +4,8 @@
 
 namespace lizard::sandboxes {
 
-BuildLog::BuildLog(std::string path, size_t maxBytes) : m_path(std::move(path)), m_maxBytes(maxBytes)
+BuildLog::BuildLog(std::string path, size_t maxBytes)
+    : m_path(std::move(path)), m_maxBytes(maxBytes)
 {
 }
 

@@ -78,11 +78,21 @@ Result<std::string> scalar(std::string_view s, int line)
             if (++i >= s.size())
                 return recipeError(line, "a quote (\") is not closed");
             switch (s[i]) {
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
             default:
                 return recipeError(line, std::string("unknown escape \\") + s[i] +
                                              " in a double-quoted value");
@@ -223,8 +233,9 @@ public:
             if (colon == std::string_view::npos || !std::regex_match(key, keyRe))
                 return recipeError(line, "expected \"key: value\"");
             if (!seen.insert(key).second)
-                return recipeError(line, "\"" + key + "\" is written twice (each key once; a "
-                                                      "list takes several items)");
+                return recipeError(line, "\"" + key +
+                                             "\" is written twice (each key once; a "
+                                             "list takes several items)");
             ++m_at;
             auto value = valueAfter(l.substr(colon + 1), line, 0);
             if (!value)
@@ -376,10 +387,9 @@ private:
 
 bool validPackage(const std::string& p)
 {
-    return !p.empty() && p.front() != '-' &&
-           std::none_of(p.begin(), p.end(), [](unsigned char c) {
-               return c <= ' ' || c == '\'' || c == '"' || c == '\\' || c == 0x7f;
-           });
+    return !p.empty() && p.front() != '-' && std::none_of(p.begin(), p.end(), [](unsigned char c) {
+        return c <= ' ' || c == '\'' || c == '"' || c == '\\' || c == 0x7f;
+    });
 }
 
 bool hasDotDot(std::string_view path)
@@ -423,11 +433,16 @@ Result<std::vector<std::string>> packages(const std::string& key, const Value& v
 const char* stepKindName(RecipeStep::Kind kind)
 {
     switch (kind) {
-    case RecipeStep::Kind::Apt: return "apt";
-    case RecipeStep::Kind::Pip: return "pip";
-    case RecipeStep::Kind::Npm: return "npm";
-    case RecipeStep::Kind::Files: return "files";
-    case RecipeStep::Kind::Run: return "run";
+    case RecipeStep::Kind::Apt:
+        return "apt";
+    case RecipeStep::Kind::Pip:
+        return "pip";
+    case RecipeStep::Kind::Npm:
+        return "npm";
+    case RecipeStep::Kind::Files:
+        return "files";
+    case RecipeStep::Kind::Run:
+        return "run";
     }
     return "run";
 }
@@ -481,9 +496,10 @@ Result<Recipe> parseRecipe(std::string_view text)
             RecipeStep& s = addStep(RecipeStep::Kind::Files);
             for (auto& [line, src, dst] : v.map) {
                 if (src.front() == '/' || src.front() == '~' || hasDotDot(src))
-                    return recipeError(line, "\"" + src + "\" is not inside the recipe's folder "
-                                                           "(a source is a relative path with "
-                                                           "no ..)");
+                    return recipeError(line, "\"" + src +
+                                                 "\" is not inside the recipe's folder "
+                                                 "(a source is a relative path with "
+                                                 "no ..)");
                 if (dst.empty() || dst.front() != '/' || hasDotDot(dst) || dst.back() == '/')
                     return recipeError(line, "the destination of \"" + src +
                                                  "\" must be an absolute file path with no ..");

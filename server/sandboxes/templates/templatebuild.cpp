@@ -91,8 +91,8 @@ void TemplateBuild::createSandbox(int first, const std::string& filesFrom)
 {
     if (!filesFrom.empty()) {
         if (auto held = m_sandboxes.snapshots().acquire(filesFrom); !held)
-            return fail(first, std::nullopt, "its cached layer cannot be read: " +
-                                                 held.error().message);
+            return fail(first, std::nullopt,
+                        "its cached layer cannot be read: " + held.error().message);
     }
     CreateSandboxParams p = m_builder.buildSandboxParams();
     p.projectId = m_plan.projectId;
@@ -102,24 +102,24 @@ void TemplateBuild::createSandbox(int first, const std::string& filesFrom)
     p.metadata = {{"lizard.templateBuild", m_record.id}, {"lizard.template", m_plan.name}};
     m_log->line("starting the build sandbox (" + m_plan.base +
                 (filesFrom.empty() ? std::string() : ", from " + filesFrom) + ")");
-    m_sandboxes.create(p, [self = shared_from_this(), first, filesFrom](
-                              Result<store::SandboxPtr> sb) {
-        if (!filesFrom.empty())
-            self->m_sandboxes.snapshots().release(filesFrom);
-        if (!sb)
-            return self->fail(first, std::nullopt,
-                              "the build sandbox did not start: " + sb.error().message);
-        {
-            std::lock_guard lock(self->m_mutex);
-            self->m_sandboxId = (*sb)->id;
-            self->m_agent = std::make_shared<runtime::AgentClient>(self->m_io,
-                                                                   (*sb)->handle.socketPath);
-        }
-        self->m_log->line("build sandbox " + (*sb)->id + " is running");
-        if (self->cancelled())
-            return self->fail(first, std::nullopt, "");
-        self->runStep(first);
-    });
+    m_sandboxes.create(
+        p, [self = shared_from_this(), first, filesFrom](Result<store::SandboxPtr> sb) {
+            if (!filesFrom.empty())
+                self->m_sandboxes.snapshots().release(filesFrom);
+            if (!sb)
+                return self->fail(first, std::nullopt,
+                                  "the build sandbox did not start: " + sb.error().message);
+            {
+                std::lock_guard lock(self->m_mutex);
+                self->m_sandboxId = (*sb)->id;
+                self->m_agent =
+                    std::make_shared<runtime::AgentClient>(self->m_io, (*sb)->handle.socketPath);
+            }
+            self->m_log->line("build sandbox " + (*sb)->id + " is running");
+            if (self->cancelled())
+                return self->fail(first, std::nullopt, "");
+            self->runStep(first);
+        });
 }
 
 std::vector<std::string> TemplateBuild::stepArgv(const RecipeStep& step) const
@@ -218,12 +218,13 @@ void TemplateBuild::writeFiles(int index, size_t file)
         std::lock_guard lock(m_mutex);
         agent = m_agent;
     }
-    agent->writeFile(dst, "root", it->second, [self = shared_from_this(), index, file, dst](Status s) {
-        if (!s)
-            return self->fail(index, std::nullopt,
-                              "could not write " + dst + ": " + s.error().message);
-        self->writeFiles(index, file + 1);
-    });
+    agent->writeFile(dst, "root", it->second,
+                     [self = shared_from_this(), index, file, dst](Status s) {
+                         if (!s)
+                             return self->fail(index, std::nullopt,
+                                               "could not write " + dst + ": " + s.error().message);
+                         self->writeFiles(index, file + 1);
+                     });
 }
 
 void TemplateBuild::stepEnded(int index, int exitCode, bool timedOut)
@@ -251,13 +252,13 @@ void TemplateBuild::snapshotStep(int index)
         return fail(index, std::nullopt, "the build sandbox " + sandboxId + " ended");
     const RecipeStep& step = m_plan.recipe.steps[size_t(index)];
     const std::string key = m_plan.keys[size_t(index)];
-    const std::string name = "template " + m_plan.name + ": " + stepLabel(step) + " · " +
-                             key.substr(0, 12);
+    const std::string name =
+        "template " + m_plan.name + ": " + stepLabel(step) + " · " + key.substr(0, 12);
     const int64_t started = nowMs();
     m_sandboxes.snapshots().take(
         sb, name, m_io,
-        [self = shared_from_this(), index, key, started](
-            Result<SnapshotService::SnapshotPtr> snap) {
+        [self = shared_from_this(), index, key,
+         started](Result<SnapshotService::SnapshotPtr> snap) {
             if (!snap)
                 return self->fail(index, std::nullopt,
                                   "the layer could not be kept: " + snap.error().message);

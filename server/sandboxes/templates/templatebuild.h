@@ -37,8 +37,8 @@ struct BuildPlan
     Recipe recipe;
     std::map<std::string, std::string> files; // a files step's source → its content
     std::string base;                         // the built-in template under it
-    std::string fromSnapshot; // the files of the template it is built from ("" for a built-in)
-    std::string projectId;    // where its sandbox and snapshots are
+    std::string fromSnapshot;      // the files of the template it is built from ("" for a built-in)
+    std::string projectId;         // where its sandbox and snapshots are
     std::vector<std::string> keys; // one per step
     int64_t timeoutMs = 0;
 };
@@ -47,8 +47,8 @@ class TemplateBuild : public std::enable_shared_from_this<TemplateBuild>
 {
 public:
     TemplateBuild(TemplateBuilder& builder, SandboxManager& sandboxes,
-                  boost::asio::any_io_executor io, BuildPlan plan, store::TemplateBuildRecord record,
-                  std::shared_ptr<BuildLog> log);
+                  boost::asio::any_io_executor io, BuildPlan plan,
+                  store::TemplateBuildRecord record, std::shared_ptr<BuildLog> log);
 
     void start();
     // Ends the build (its template is being deleted, or the server stops): "interrupted".

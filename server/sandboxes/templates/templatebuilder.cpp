@@ -26,7 +26,9 @@ Error invalid(const std::string& message)
 // changes every key, so no layer built on the old ones is reused.
 std::string hostPackagesStamp()
 {
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::stat("/var/lib/dpkg/status", &st) != 0)
         return "no-dpkg";
     return std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "/" +
@@ -107,8 +109,8 @@ void TemplateBuilder::shutdown()
 std::vector<std::string> TemplateBuilder::stepKeys(const BuildPlan& plan)
 {
     std::vector<std::string> keys;
-    std::string key = sha256Hex("lizard template base\n" + plan.base + "\n" +
-                                hostPackagesStamp() + "\n" + plan.fromSnapshot);
+    std::string key = sha256Hex("lizard template base\n" + plan.base + "\n" + hostPackagesStamp() +
+                                "\n" + plan.fromSnapshot);
     for (const RecipeStep& s : plan.recipe.steps) {
         std::string text = key + "\n" + stepKindName(s.kind) + "\n";
         for (const auto& item : s.items)
@@ -224,8 +226,8 @@ Result<store::TemplateBuildRecord> TemplateBuilder::build(BuildRequest request)
         if (Status s = m_store.templates().insertBuild(r); !s)
             return s.error();
         auto log = std::make_shared<BuildLog>(logPath(r.id));
-        b = std::make_shared<TemplateBuild>(*this, m_sandboxes, m_ioc.get_executor(),
-                                            std::move(*p), r, std::move(log));
+        b = std::make_shared<TemplateBuild>(*this, m_sandboxes, m_ioc.get_executor(), std::move(*p),
+                                            r, std::move(log));
         m_builds.emplace(r.id, b);
     }
     boost::asio::post(m_sandboxes.workers(), [b] { b->start(); });
@@ -262,8 +264,8 @@ std::vector<std::string> TemplateBuilder::names() const
     return {out.begin(), out.end()};
 }
 
-Result<std::vector<store::TemplateVersionRecord>> TemplateBuilder::versions(
-    const std::string& name) const
+Result<std::vector<store::TemplateVersionRecord>>
+TemplateBuilder::versions(const std::string& name) const
 {
     return m_store.templates().versions(name);
 }
@@ -393,8 +395,10 @@ Status TemplateBuilder::setPoolSize(const std::string& name, int size)
         return Error{ErrorKind::NotFound, "NOT_FOUND", "template " + name + " not found"};
     if (latest->snapshotId.empty())
         return Error{ErrorKind::Conflict, "NO_POOL",
-                     "template " + name + " has no files of its own (its recipe has no step): "
-                                          "its sandboxes come from " + latest->base + "'s pool"};
+                     "template " + name +
+                         " has no files of its own (its recipe has no step): "
+                         "its sandboxes come from " +
+                         latest->base + "'s pool"};
     if (Status s = m_store.setSnapshotPool(latest->snapshotId, size, false); !s)
         return s;
     if (m_poolConfigure)
@@ -494,11 +498,12 @@ Status TemplateBuilder::remove(const std::string& name)
     const std::set<std::string> pinned = pinnedSnapshots();
     std::set<std::string> dropped;
     for (const auto& v : *mine) {
-        if (v.snapshotId.empty() || pinned.count(v.snapshotId) || !dropped.insert(v.snapshotId).second)
+        if (v.snapshotId.empty() || pinned.count(v.snapshotId) ||
+            !dropped.insert(v.snapshotId).second)
             continue;
         if (Status s = dropSnapshot(v.snapshotId); !s)
-            log::warn("template " + name + ": snapshot " + v.snapshotId + " stays: " +
-                      s.error().message);
+            log::warn("template " + name + ": snapshot " + v.snapshotId +
+                      " stays: " + s.error().message);
     }
     for (const auto& l : layers(name)) {
         if (pinned.count(l.snapshotId))

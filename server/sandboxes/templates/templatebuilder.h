@@ -39,9 +39,9 @@ struct TemplateLimits
     int64_t cacheBytes = 20LL << 30; // layers kept beyond the ones versions stand on
     size_t maxFilesBytes = 32 << 20; // the files a build may send, together
     size_t maxFiles = 1000;
-    int maxBuilds = 2;       // at once
-    int defaultPoolSize = 1; // warm copies of a template's latest version
-    int keptBuilds = 20;     // builds (and logs) kept per template
+    int maxBuilds = 2;                // at once
+    int defaultPoolSize = 1;          // warm copies of a template's latest version
+    int keptBuilds = 20;              // builds (and logs) kept per template
     std::string buildSize = "medium"; // the build sandbox's size (api/sizes.h gives its limits)
     runtime::Limits buildLimits;
 };
@@ -83,7 +83,8 @@ public:
     Result<std::vector<store::TemplateVersionRecord>> versions(const std::string& name) const;
     // Newest first (the running one with its progress).
     std::vector<store::TemplateBuildRecord> builds(const std::string& name, int limit) const;
-    Result<store::TemplateBuildRecord> buildOf(const std::string& name, const std::string& id) const;
+    Result<store::TemplateBuildRecord> buildOf(const std::string& name,
+                                               const std::string& id) const;
     std::vector<store::TemplateLayerRecord> layers(const std::string& name = {}) const;
     // NOT_FOUND, BUILD_RUNNING (Conflict); the versions' and layers' snapshots go too (a layer
     // another template's build reused stays for the cache). Blocking (worker threads).
@@ -128,7 +129,7 @@ private:
     PoolConfigure m_poolConfigure;
     PoolRemove m_poolRemove;
 
-    mutable std::mutex m_mutex; // guards m_builds, m_stopping
+    mutable std::mutex m_mutex;                                     // guards m_builds, m_stopping
     std::map<std::string, std::shared_ptr<TemplateBuild>> m_builds; // running, by id
     bool m_stopping = false;
 };

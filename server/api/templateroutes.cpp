@@ -9,6 +9,7 @@
 #include "api/warmpools.h"
 #include "common/base64.h"
 #include "sandboxes/sandboxmanager.h"
+#include "sandboxes/templates/recipe.h"
 
 #include <algorithm>
 
@@ -66,7 +67,14 @@ sandboxes::PoolState poolOf(const ApiContext& ctx, const std::string& name)
 
 nlohmann::json userTemplateJson(const ApiContext& ctx, const std::string& name, bool detail)
 {
-    return recipeTemplateJson(*ctx.templates, name, poolOf(ctx, name), detail);
+    nlohmann::json j = recipeTemplateJson(*ctx.templates, name, poolOf(ctx, name), detail);
+    // The setting, as for a built-in template (poolSize is what the host's caps leave of it).
+    int requested = 0;
+    if (const auto latest = ctx.templates->resolve(name); latest && !latest->snapshotId.empty())
+        if (const auto snap = ctx.store.snapshot(latest->snapshotId))
+            requested = snap->poolSize;
+    j["requestedPoolSize"] = requested;
+    return j;
 }
 
 // The build's body: {name, recipe, files?: {source: base64}, timeoutMs?}.
@@ -98,8 +106,48 @@ Result<sandboxes::BuildRequest> buildRequest(const nlohmann::json& body)
     return r;
 }
 
+// POST /api/templates/check {recipe}: what a build would run, or the recipe's first error (as
+// the build would answer it), without building: how an editor validates as one types.
+void registerCheckRoute(Router& router, ApiContext& ctx)
+{
+    router.add(verb::post, "/api/templates/check", [&ctx](const ExPtr& ex, const Params&) {
+        if (!ctx.templates)
+            return ex->replyError(recipesOff());
+        auto body = parseJsonObject(ex->request());
+        if (!body)
+            return ex->replyError(body.error());
+        auto text = Fields(*body).requiredString("recipe");
+        if (!text)
+            return ex->replyError(text.error());
+        auto recipe = sandboxes::parseRecipe(*text);
+        if (!recipe)
+            return ex->replyError(recipe.error());
+        const std::string& from = recipe->from;
+        if (!sandboxes::TemplateBuilder::builtIn(from) && !ctx.templates->resolve(from))
+            return ex->replyError(Error{ErrorKind::NotFound, "NOT_FOUND",
+                                        "line " + std::to_string(recipe->fromLine) + ": template " +
+                                            from +
+                                            " not found (base, "
+                                            "interpreter, desktop or one "
+                                            "built here)"});
+        nlohmann::json steps = nlohmann::json::array();
+        nlohmann::json files = nlohmann::json::array();
+        for (const auto& s : recipe->steps) {
+            steps.push_back({{"kind", sandboxes::stepKindName(s.kind)},
+                             {"line", s.line},
+                             {"label", sandboxes::stepLabel(s)},
+                             {"items", s.items}});
+            for (const auto& [src, dst] : s.files)
+                files.push_back({{"source", src}, {"destination", dst}});
+        }
+        ex->replyJson(200,
+                      {{"from", from}, {"steps", steps}, {"files", files}, {"env", recipe->env}});
+    });
+}
+
 void registerBuildRoutes(Router& router, ApiContext& ctx)
 {
+    registerCheckRoute(router, ctx);
     router.add(verb::post, "/api/templates", [&ctx](const ExPtr& ex, const Params&) {
         if (!ctx.templates)
             return ex->replyError(recipesOff());

@@ -294,6 +294,28 @@ private slots:
         QCOMPARE(m_server.request("GET", "/api/templates/malformed").status, 404);
     }
 
+    void aRecipeIsCheckedWithoutABuild()
+    {
+        const auto ok = m_server.request(
+            "POST", "/api/templates/check",
+            toJson(QJsonObject{{"recipe", "from: base\nfiles:\n  a.txt: /opt/a\napt: [jq]\n"
+                                          "run: [echo 1, echo 2]\n"}}));
+        QCOMPARE(ok.status, 200);
+        const QJsonArray steps = jsonObject(ok).value("steps").toArray();
+        QCOMPARE(steps.size(), 4);
+        QCOMPARE(steps.at(1).toObject().value("label").toString(), QStringLiteral("apt (line 4)"));
+        QCOMPARE(jsonObject(ok).value("files").toArray().first().toObject().value("source"),
+                 QJsonValue("a.txt"));
+        const auto bad = m_server.request("POST", "/api/templates/check",
+                                          toJson(QJsonObject{{"recipe", "from: base\nrun: [\n"}}));
+        QVERIFY(isError(bad, 400, "INVALID_RECIPE"));
+        QVERIFY(jsonObject(bad).value("message").toString().startsWith("line 2:"));
+        QVERIFY(isError(m_server.request("POST", "/api/templates/check",
+                                         toJson(QJsonObject{{"recipe", "from: nope\n"}})),
+                        404, "NOT_FOUND"));
+        QCOMPARE(m_server.request("GET", "/api/templates/check").status, 404); // nothing built
+    }
+
     void filesOutsideTheRecipesFolderAreRefused()
     {
         const QJsonObject sent{{"../secret", QString(base64("x"))}};

@@ -6,6 +6,7 @@
 #include "client/activitypage.h"
 #include "client/metricstypes.h"
 #include "client/outcome.h"
+#include "client/templatetypes.h"
 #include "client/types.h"
 
 #include <QByteArray>
@@ -40,6 +41,11 @@ Outcome<Volume> parseVolume(const QByteArray& body, const QString& what = {});
 Outcome<QList<Volume>> parseVolumes(const QByteArray& body, const QString& what = {});
 Outcome<TemplatePool> parseTemplatePool(const QByteArray& body, const QString& what = {});
 Outcome<QList<TemplatePool>> parseTemplatePools(const QByteArray& body, const QString& what = {});
+// Templates built from recipes (jsonmapping_templates.cpp).
+Outcome<QList<TemplateInfo>> parseTemplates(const QByteArray& body, const QString& what = {});
+Outcome<TemplateInfo> parseTemplateInfo(const QByteArray& body, const QString& what = {});
+Outcome<TemplateBuild> parseTemplateBuild(const QByteArray& body, const QString& what = {});
+Outcome<RecipeCheck> parseRecipeCheck(const QByteArray& body, const QString& what = {});
 
 // The activity log (jsonmapping_activity.cpp): a page of the JSON route, and one entry (an SSE
 // event's data); an entry that is not an object with its seq, or has a field of the wrong type,

@@ -15,6 +15,7 @@
 #include "client/metricstypes.h"
 #include "client/outcome.h"
 #include "client/pendingcall.h"
+#include "client/templatetypes.h"
 #include "client/types.h"
 
 #include <QObject>
@@ -28,6 +29,7 @@ namespace lizard::client {
 class CurlMulti;
 class ActivityStream;
 class LogStream;
+class TemplateBuildStream;
 
 // A streaming exec (SSE). Lines arrive in batches, in order, as the server sends them.
 // started (if the server reports the pid) comes first, then output batches, then exactly one of
@@ -272,6 +274,16 @@ public:
     PendingCall* listTemplatePools(QObject* ctx, Done<QList<TemplatePool>> done);
     PendingCall* setTemplatePool(const QString& name, int poolSize, QObject* ctx,
                                  Done<TemplatePool> done);
+    // Templates built from recipes (lizardapi_templates.cpp; lizard-local only): the list has
+    // the built-in ones too. followTemplateBuild's stream is the caller's to delete.
+    PendingCall* listTemplates(QObject* ctx, Done<QList<TemplateInfo>> done);
+    PendingCall* templateInfo(const QString& name, QObject* ctx, Done<TemplateInfo> done);
+    PendingCall* checkRecipe(const QString& recipe, QObject* ctx, Done<RecipeCheck> done);
+    PendingCall* buildTemplate(const QString& name, const QString& recipe,
+                               const QMap<QString, QByteArray>& files, QObject* ctx,
+                               Done<TemplateBuild> done);
+    PendingCall* deleteTemplate(const QString& name, QObject* ctx, Done<Unit> done);
+    TemplateBuildStream* followTemplateBuild(const QString& name, const QString& buildId);
     PendingCall* getVolume(const QString& projectId, const QString& nameOrId, QObject* ctx,
                            Done<Volume> done);
     PendingCall* resizeVolume(const QString& projectId, const QString& nameOrId, int sizeGb,

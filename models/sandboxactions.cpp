@@ -220,6 +220,21 @@ void SandboxActions::listVolumes(const QString& projectId, QObject* ctx,
                        [done, what](auto outcome) { done(named(std::move(outcome), what)); });
 }
 
+void SandboxActions::listRecipeTemplates(QObject* ctx,
+                                         client::Done<QList<client::TemplateInfo>> done)
+{
+    if (m_api == nullptr)
+        return done(QList<client::TemplateInfo>{});
+    m_api->listTemplates(ctx, [done](client::Outcome<QList<client::TemplateInfo>> outcome) {
+        QList<client::TemplateInfo> usable;
+        if (outcome) // a server without them answers 404: nothing to offer
+            for (const auto& t : outcome.value())
+                if (t.recipe && t.latest)
+                    usable.append(t);
+        done(usable);
+    });
+}
+
 void SandboxActions::startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
                                   client::Done<client::DesktopInfo> done)
 {

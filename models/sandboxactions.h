@@ -5,6 +5,7 @@
 
 #include "client/outcome.h"
 #include "client/pendingcall.h"
+#include "client/templatetypes.h"
 
 #include <QObject>
 #include <QPointer>
@@ -54,6 +55,9 @@ public:
     // The project's volumes, for the create dialog's "mount a volume" choice.
     void listVolumes(const QString& projectId, QObject* ctx,
                      client::Done<QList<client::Volume>> done);
+    // The templates built from recipes that a create may name (lizard-local; the cloud has
+    // none: an empty list), for the create dialog's template choice.
+    void listRecipeTemplates(QObject* ctx, client::Done<QList<client::TemplateInfo>> done);
     // Starts the screen of a desktop sandbox (idempotent); `size` invalid: the server's default.
     void startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
                       client::Done<client::DesktopInfo> done);

@@ -115,6 +115,24 @@ CreateSandboxDialog::CreateSandboxDialog(models::SandboxActions* actions, QStrin
     connect(m_buttons, &QDialogButtonBox::rejected, this, &CreateSandboxDialog::reject);
     resize(560, 600);
     loadVolumes();
+    loadTemplates();
+}
+
+void CreateSandboxDialog::loadTemplates()
+{
+    if (!m_actions)
+        return;
+    m_actions->listRecipeTemplates(this, [this](client::Outcome<QList<client::TemplateInfo>> o) {
+        if (!o || o.value().isEmpty())
+            return;
+        m_template->insertSeparator(m_template->count());
+        for (const client::TemplateInfo& t : o.value())
+            m_template->addItem(QStringLiteral("%1 — yours, version %2 (from %3)")
+                                    .arg(t.name)
+                                    .arg(*t.latest)
+                                    .arg(t.base),
+                                t.name);
+    });
 }
 
 void CreateSandboxDialog::loadVolumes()

@@ -67,6 +67,7 @@ public slots:
 private:
     void setBusy(bool busy);
     void loadVolumes();
+    void loadTemplates(); // the templates built from recipes, after the built-in ones
     void showError(const QString& text);
 
     QPointer<models::SandboxActions> m_actions;

@@ -60,7 +60,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_terminals, &TerminalArea::errorOccurred, this, &MainWindow::showError);
     connect(m_terminals, &TerminalArea::message, this, &MainWindow::showInfo);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes
+    right->addWidget(m_projectTabs); // Sandboxes | Snapshots | Volumes | Templates
     right->addWidget(m_tools);
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);

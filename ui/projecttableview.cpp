@@ -69,4 +69,9 @@ void ProjectTableView::updateActions()
     m_empty->setVisible(m_view->model() == nullptr || m_view->model()->rowCount() == 0);
 }
 
+void ProjectTableView::setEmptyText(const QString& text)
+{
+    m_empty->setText(text);
+}
+
 } // namespace lizard::ui

@@ -30,6 +30,7 @@ protected:
     ProjectTableView(const QString& objectName, const QString& emptyText, QWidget* parent);
 
     QToolBar* toolBar() const { return m_bar; }
+    void setEmptyText(const QString& text);
     // Shows `model` (may be null) with the given column widths, and keeps the actions and the
     // empty hint in step with its rows and the selection.
     void showModel(QAbstractItemModel* model, std::initializer_list<std::pair<int, int>> widths);

@@ -2,22 +2,32 @@
 
 #include "models/sandboxactions.h"
 #include "models/snapshotlistmodel.h"
+#include "models/templates/templatelistmodel.h"
 #include "models/volumelistmodel.h"
 #include "ui/sandboxpanel.h"
 #include "ui/snapshotsview.h"
+#include "ui/templates/templatesview.h"
 #include "ui/volumesview.h"
 
 namespace lizard::ui {
 
 ProjectTabs::ProjectTabs(SandboxPanel* sandboxes, QWidget* parent)
     : QTabWidget(parent), m_sandboxes(sandboxes), m_snapshots(new SnapshotsView),
-      m_volumes(new VolumesView)
+      m_volumes(new VolumesView), m_templates(new TemplatesView)
 {
     setObjectName(QStringLiteral("projectTabs"));
     setDocumentMode(true);
     addTab(m_sandboxes, QStringLiteral("Sandboxes"));
     addTab(m_snapshots, QStringLiteral("Snapshots"));
     addTab(m_volumes, QStringLiteral("Volumes"));
+    addTab(m_templates, QStringLiteral("Templates"));
+    connect(m_templates, &TemplatesView::errorOccurred, this, &ProjectTabs::errorOccurred);
+    connect(m_templates, &TemplatesView::message, this, &ProjectTabs::message);
+    connect(m_templates, &TemplatesView::sandboxCreated, this,
+            [this](const client::SandboxInfo& info) {
+                setCurrentIndex(SandboxesTab);
+                m_sandboxes->showNewSandbox(info);
+            });
     connect(m_snapshots, &SnapshotsView::errorOccurred, this, &ProjectTabs::errorOccurred);
     connect(m_snapshots, &SnapshotsView::message, this, &ProjectTabs::message);
     connect(m_volumes, &VolumesView::errorOccurred, this, &ProjectTabs::errorOccurred);
@@ -32,10 +42,13 @@ void ProjectTabs::setBackend(client::LizardApi* api, models::SandboxActions* act
 {
     m_snapshots->setBackend(nullptr, nullptr);
     m_volumes->setBackend(nullptr);
+    m_templates->setBackend(nullptr, nullptr, nullptr);
     delete m_snapshotModel;
     delete m_volumeModel;
+    delete m_templateModel;
     m_snapshotModel = nullptr;
     m_volumeModel = nullptr;
+    m_templateModel = nullptr;
     if (api == nullptr)
         return;
     m_snapshotModel = new models::SnapshotListModel(api, this);
@@ -48,6 +61,10 @@ void ProjectTabs::setBackend(client::LizardApi* api, models::SandboxActions* act
                 &models::SnapshotListModel::addSnapshot);
     m_snapshots->setBackend(m_snapshotModel, actions);
     m_volumes->setBackend(m_volumeModel);
+    // The templates are the server's, not the project's; a server without templates from
+    // recipes says so in the tab (not in the error banner).
+    m_templateModel = new models::TemplateListModel(api, this);
+    m_templates->setBackend(m_templateModel, actions, api);
 }
 
 void ProjectTabs::setProjectId(const QString& projectId)
@@ -56,6 +73,9 @@ void ProjectTabs::setProjectId(const QString& projectId)
         m_snapshotModel->setProjectId(projectId);
     if (m_volumeModel && m_volumeModel->projectId() != projectId)
         m_volumeModel->setProjectId(projectId);
+    m_templates->setProjectId(projectId);
+    if (m_templateModel && m_templateModel->projectId().isEmpty())
+        m_templateModel->setProjectId(projectId); // starts its polling (any project: the same list)
 }
 
 } // namespace lizard::ui

@@ -51,8 +51,11 @@ private slots:
             QVERIFY(d);
             QVERIFY(lizard::store::migrate(**d));
             std::lock_guard lock((*d)->mutex());
-            // Back to version 5: without the columns and tables of versions 6 to 10.
-            QVERIFY((*d)->exec("DROP TRIGGER schedules_end_with_sandbox;"
+            // Back to version 5: without the columns and tables of versions 6 to 12.
+            QVERIFY((*d)->exec("DROP TABLE template_versions;"
+                               "DROP TABLE template_builds;"
+                               "DROP TABLE template_layers;"
+                               "DROP TRIGGER schedules_end_with_sandbox;"
                                "DROP TRIGGER schedules_go_with_sandbox;"
                                "DROP TABLE schedule_runs;"
                                "DROP TABLE schedules;"

@@ -7,7 +7,7 @@
 set -euo pipefail
 BUILD=${1:-build}
 SUITES=(tst_guideshots tst_firstrun tst_notebookinteractive tst_variableexplorer tst_dataviewer tst_notebooksandbox
-        tst_notebooknavui tst_logsview tst_processespanel tst_changespanel tst_resourcespanel tst_schedulespanel tst_sandboxbulk tst_activitypanel tst_screenpanel tst_terminalpanel tst_hostproblemui)
+        tst_notebooknavui tst_logsview tst_processespanel tst_changespanel tst_templatesview tst_resourcespanel tst_schedulespanel tst_sandboxbulk tst_activitypanel tst_screenpanel tst_terminalpanel tst_hostproblemui)
 cd "$(dirname "$0")/.."
 
 cmake -S . -B "$BUILD" -G Ninja ${CMAKE_FLAGS:-} >/dev/null

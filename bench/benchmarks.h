@@ -58,6 +58,8 @@ std::pair<Figure, Figure> measureMetricsCost(const std::string& localBin, int sa
 // changesbench.cpp: GET .../changes of a sandbox with `files` new files, median of `runs`; the
 // reference is find's walk of the same files inside the sandbox.
 Figure measureChanges(ApiClient& api, const std::string& sandboxId, int files, int runs);
+// A recipe template built cold, then again after changing its last step (templatebench.cpp).
+std::pair<Figure, Figure> measureTemplateBuild(ApiClient& api);
 
 // poolbench.cpp: the warm pools. The base template's pool size (requestedPoolSize; -1 where the
 // server has no pools), and setting it (waiting until it holds exactly that many).

@@ -6,7 +6,7 @@
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
 //                 [--metrics-sandboxes 50]]
 //                [--only
-//                create,pool,exec,get,sse,proxy,changes,pause,snapshot,fork,restart,activity,metrics]
+//                create,pool,exec,get,sse,proxy,changes,templates,pause,snapshot,fork,restart,activity,metrics]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), to
 // run twice, with the activity log on and off, for the activity cost figures, and to sample
 // --metrics-sandboxes idle sandboxes for the metrics figures.
@@ -43,9 +43,9 @@ void usage()
 }
 
 // The figure names --only takes.
-const char* const kFigureNames[] = {"create",  "pool",     "exec",   "get",      "sse",
-                                    "proxy",   "changes",  "pause",  "snapshot", "fork",
-                                    "restart", "activity", "metrics"};
+const char* const kFigureNames[] = {"create",  "pool",     "exec",    "get",      "sse",
+                                    "proxy",   "changes",  "pause",   "snapshot", "fork",
+                                    "restart", "activity", "metrics", "templates"};
 
 // Whether --only (a comma-separated list of kFigureNames) leaves `name` in; every figure without
 // it.
@@ -217,6 +217,12 @@ int run(std::map<std::string, std::string>& opts)
             print(measureChanges(api, id, positive(opts, "changes-files", 100000), 5), allMeasured);
         if (!session.destroy(id))
             std::printf("warning: %s\n", session.error().c_str());
+    }
+
+    if (wanted(opts, "templates")) {
+        auto [cold, warm] = measureTemplateBuild(api);
+        print(cold, allMeasured);
+        print(warm, allMeasured);
     }
 
     // Pause, resume, snapshot, restore, fork.

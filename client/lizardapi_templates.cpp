@@ -16,7 +16,8 @@ namespace {
 
 QByteArray jsonBody(const nlohmann::json& j)
 {
-    return QByteArray::fromStdString(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return QByteArray::fromStdString(
+        j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 } // namespace

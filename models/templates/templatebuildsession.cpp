@@ -52,21 +52,20 @@ void TemplateBuildSession::sendCheck()
     if (!m_api || !m_checkQueued)
         return;
     m_checkQueued = false;
-    m_checkCall = m_api->checkRecipe(m_pendingCheck, this,
-                                     [this](client::Outcome<client::RecipeCheck> o) {
-                                         m_checkCall = nullptr;
-                                         if (m_checkQueued) // the text changed meanwhile
-                                             return sendCheck();
-                                         if (o)
-                                             emit checked(o.value());
-                                         else
-                                             emit checkFailed(errorLine(o.error().message),
-                                                              o.error().message);
-                                     });
+    m_checkCall =
+        m_api->checkRecipe(m_pendingCheck, this, [this](client::Outcome<client::RecipeCheck> o) {
+            m_checkCall = nullptr;
+            if (m_checkQueued) // the text changed meanwhile
+                return sendCheck();
+            if (o)
+                emit checked(o.value());
+            else
+                emit checkFailed(errorLine(o.error().message), o.error().message);
+        });
 }
 
-client::Outcome<QMap<QString, QByteArray>> TemplateBuildSession::readFiles(
-    const QString& folder, const QStringList& sources)
+client::Outcome<QMap<QString, QByteArray>>
+TemplateBuildSession::readFiles(const QString& folder, const QStringList& sources)
 {
     QMap<QString, QByteArray> out;
     if (sources.isEmpty())
@@ -91,34 +90,33 @@ client::Outcome<QMap<QString, QByteArray>> TemplateBuildSession::readFiles(
     return out;
 }
 
-void TemplateBuildSession::build(const QString& name, const QString& recipe,
-                                 const QString& folder)
+void TemplateBuildSession::build(const QString& name, const QString& recipe, const QString& folder)
 {
     if (!m_api || m_building)
         return;
     m_building = true;
     // The files the recipe names come from its check: the server's parser says which.
-    m_api->checkRecipe(recipe, this, [this, name, recipe,
-                                      folder](client::Outcome<client::RecipeCheck> checked) {
-        if (!checked) {
-            m_building = false;
-            return emit failed(checked.error().message);
-        }
-        auto files = readFiles(folder, checked.value().fileSources);
-        if (!files) {
-            m_building = false;
-            return emit failed(files.error().message);
-        }
-        m_api->buildTemplate(name, recipe, files.value(), this,
-                             [this, name](client::Outcome<client::TemplateBuild> b) {
-                                 if (!b) {
-                                     m_building = false;
-                                     return emit failed(b.error().message);
-                                 }
-                                 emit started(b.value());
-                                 follow(name, b.value().id);
-                             });
-    });
+    m_api->checkRecipe(
+        recipe, this, [this, name, recipe, folder](client::Outcome<client::RecipeCheck> checked) {
+            if (!checked) {
+                m_building = false;
+                return emit failed(checked.error().message);
+            }
+            auto files = readFiles(folder, checked.value().fileSources);
+            if (!files) {
+                m_building = false;
+                return emit failed(files.error().message);
+            }
+            m_api->buildTemplate(name, recipe, files.value(), this,
+                                 [this, name](client::Outcome<client::TemplateBuild> b) {
+                                     if (!b) {
+                                         m_building = false;
+                                         return emit failed(b.error().message);
+                                     }
+                                     emit started(b.value());
+                                     follow(name, b.value().id);
+                                 });
+        });
 }
 
 void TemplateBuildSession::follow(const QString& name, const QString& buildId)

@@ -16,8 +16,8 @@ QString buildText(const client::TemplateBuild& b)
     if (b.status == QLatin1String("building"))
         return QStringLiteral("building… (started %1)").arg(when);
     if (b.status == QLatin1String("failed")) {
-        const QString step = b.failedStep ? QStringLiteral(" at step %1").arg(*b.failedStep + 1)
-                                          : QString();
+        const QString step =
+            b.failedStep ? QStringLiteral(" at step %1").arg(*b.failedStep + 1) : QString();
         return QStringLiteral("failed%1, %2").arg(step, when);
     }
     if (b.status == QLatin1String("succeeded"))
@@ -35,14 +35,14 @@ TemplateListModel::TemplateListModel(client::LizardApi* api, QObject* parent)
 
 client::PendingCall* TemplateListModel::startFetch(const QString&, quint64 generation)
 {
-    return api()->listTemplates(this, [this, generation](
-                                          client::Outcome<QList<TemplateInfo>> outcome) {
-        if (!fetchDone(generation, outcome ? nullptr : &outcome.error(),
-                       QStringLiteral("List templates")))
-            return;
-        applyTemplates(outcome.value());
-        emit refreshed();
-    });
+    return api()->listTemplates(this,
+                                [this, generation](client::Outcome<QList<TemplateInfo>> outcome) {
+                                    if (!fetchDone(generation, outcome ? nullptr : &outcome.error(),
+                                                   QStringLiteral("List templates")))
+                                        return;
+                                    applyTemplates(outcome.value());
+                                    emit refreshed();
+                                });
 }
 
 void TemplateListModel::applyTemplates(const QList<TemplateInfo>& fresh)
@@ -82,19 +82,19 @@ QString TemplateListModel::cellText(const TemplateRow& row, int column)
     case TemplateColumn::Name:
         return t.name;
     case TemplateColumn::Kind:
-        return t.recipe ? QStringLiteral("recipe, from %1").arg(t.base.isEmpty() ? QStringLiteral("?") : t.base)
+        return t.recipe ? QStringLiteral("recipe, from %1")
+                              .arg(t.base.isEmpty() ? QStringLiteral("?") : t.base)
                         : QStringLiteral("built in");
     case TemplateColumn::Latest:
         if (!t.recipe)
             return QStringLiteral("—");
         if (!t.latest)
             return QStringLiteral("none yet");
-        return t.versions.size() == 1
-                   ? QStringLiteral("%1:%2").arg(t.name).arg(*t.latest)
-                   : QStringLiteral("%1:%2 (of %3 versions)")
-                         .arg(t.name)
-                         .arg(*t.latest)
-                         .arg(t.versions.size());
+        return t.versions.size() == 1 ? QStringLiteral("%1:%2").arg(t.name).arg(*t.latest)
+                                      : QStringLiteral("%1:%2 (of %3 versions)")
+                                            .arg(t.name)
+                                            .arg(*t.latest)
+                                            .arg(t.versions.size());
     case TemplateColumn::Size:
         if (!t.recipe || t.versions.isEmpty())
             return QStringLiteral("—");
@@ -138,13 +138,20 @@ QVariant TemplateListModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TemplateColumn::Name: return QStringLiteral("Template");
-    case TemplateColumn::Kind: return QStringLiteral("Kind");
-    case TemplateColumn::Latest: return QStringLiteral("Latest");
-    case TemplateColumn::Size: return QStringLiteral("Size");
-    case TemplateColumn::LastBuild: return QStringLiteral("Last build");
-    case TemplateColumn::Pool: return QStringLiteral("Warm copies");
-    default: return {};
+    case TemplateColumn::Name:
+        return QStringLiteral("Template");
+    case TemplateColumn::Kind:
+        return QStringLiteral("Kind");
+    case TemplateColumn::Latest:
+        return QStringLiteral("Latest");
+    case TemplateColumn::Size:
+        return QStringLiteral("Size");
+    case TemplateColumn::LastBuild:
+        return QStringLiteral("Last build");
+    case TemplateColumn::Pool:
+        return QStringLiteral("Warm copies");
+    default:
+        return {};
     }
 }
 

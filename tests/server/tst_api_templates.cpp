@@ -213,6 +213,35 @@ private slots:
                  qPrintable(same.value("error").toString()));
     }
 
+    void stepsOfSeveralKindsInAnyOrder()
+    {
+        const QJsonObject b = build("ordered",
+                                    "from: base\n"
+                                    "steps:\n"
+                                    "  - run: echo first > /opt/order\n"
+                                    "  - env:\n"
+                                    "      WORD: second\n"
+                                    "  - files:\n"
+                                    "      x.txt: /opt/x.txt\n"
+                                    "  - run: |\n"
+                                    "      echo \"$WORD\" >> /opt/order\n"
+                                    "      cat /opt/x.txt >> /opt/order\n"
+                                    "  - run: echo last >> /opt/order\n",
+                                    QJsonObject{{"x.txt", QString(base64("third\n"))}});
+        QCOMPARE(b.value("status").toString(), QStringLiteral("succeeded"));
+        QCOMPARE(b.value("steps").toInt(), 4);
+        QVERIFY2(b.value("log").toString().contains("step 3/4: run (line 8)"),
+                 qPrintable(b.value("log").toString()));
+        const QString id = created("ordered");
+        QCOMPARE(m_api.run(id, "cat /opt/order"), QStringLiteral("first\nsecond\nthird\nlast\n"));
+        m_api.kill(id);
+        const auto wrong = post("ordered", "from: base\nsteps:\n  - from: base\n");
+        QVERIFY(isError(wrong, 400, "INVALID_RECIPE"));
+        QVERIFY2(jsonObject(wrong).value("message").toString().startsWith("line 3:"),
+                 qPrintable(describe(wrong)));
+        QVERIFY(isError(post("ordered", "from: base\nrun:\n  - echo: x\n"), 400, "INVALID_RECIPE"));
+    }
+
     void aFailingStepKeepsThePreviousVersion()
     {
         const QJsonObject ok = build("failing", "from: base\nrun: echo good > /opt/state\n");

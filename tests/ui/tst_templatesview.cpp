@@ -97,8 +97,7 @@ void TestTemplatesView::cleanupTestCase()
 QString TestTemplatesView::cell(const QString& name, int column) const
 {
     const int row = m_model->rowOf(name);
-    return row < 0 ? QStringLiteral("<no row>")
-                   : m_model->index(row, column).data().toString();
+    return row < 0 ? QStringLiteral("<no row>") : m_model->index(row, column).data().toString();
 }
 
 QString TestTemplatesView::exec(const QString& id, const QString& cmd)
@@ -136,7 +135,7 @@ void TestTemplatesView::theRecipeIsCheckedAsOneTypes()
     ui::RecipeDialog* d = m_view->openEditor({});
     QVERIFY(d);
     QTRY_VERIFY_WITH_TIMEOUT(d->checkText().startsWith("✓"), 30000); // the sample is right
-    QVERIFY(!d->buildButton()->isEnabled()); // no name yet
+    QVERIFY(!d->buildButton()->isEnabled());                         // no name yet
     QTest::keyClicks(d->nameEdit(), "Mine!"); // the validator keeps what a name may hold
     QCOMPARE(d->nameEdit()->text(), QStringLiteral("ine"));
     d->nameEdit()->setText("mine");
@@ -150,7 +149,8 @@ void TestTemplatesView::theRecipeIsCheckedAsOneTypes()
     setRecipe(d, "from: base\nrun: [echo one, echo two]\n");
     QTRY_VERIFY_WITH_TIMEOUT(d->checkText() == "✓ From base, 2 steps: run, run", 30000);
     QCOMPARE(d->errorLine(), 0);
-    QVERIFY2(d->buildButton()->isEnabled(), qPrintable(d->buildButton()->toolTip() + " | " + d->nameEdit()->text()));
+    QVERIFY2(d->buildButton()->isEnabled(),
+             qPrintable(d->buildButton()->toolTip() + " | " + d->nameEdit()->text()));
     d->close();
 }
 
@@ -174,13 +174,14 @@ void TestTemplatesView::aBuildShowsItsLogAndTheNewVersion()
     QVERIFY(ended.wait(120000));
     QVERIFY2(d->statusText().startsWith("Built mine:1 in "), qPrintable(d->statusText()));
     const QString log = d->log()->toPlainText();
-    QVERIFY2(log.contains("step 1/2: files (line 3)") && log.contains("data/hello.txt → /opt/hello.txt") &&
-                 log.contains("hi, built") && log.contains("built mine:1"),
+    QVERIFY2(log.contains("step 1/2: files (line 3)") &&
+                 log.contains("data/hello.txt → /opt/hello.txt") && log.contains("hi, built") &&
+                 log.contains("built mine:1"),
              qPrintable(log));
     lizard::test::saveLightAndDark(d, "recipe-editor");
     d->close();
-    QTRY_COMPARE_WITH_TIMEOUT(cell("mine", TemplateColumn::Latest),
-                              QStringLiteral("mine:1"), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(cell("mine", TemplateColumn::Latest), QStringLiteral("mine:1"),
+                              30000);
     QCOMPARE(cell("mine", TemplateColumn::Kind), QStringLiteral("recipe, from base"));
     QVERIFY2(cell("mine", TemplateColumn::LastBuild).startsWith("built version 1, "),
              qPrintable(cell("mine", TemplateColumn::LastBuild)));
@@ -237,7 +238,8 @@ void TestTemplatesView::theCreateDialogOffersIt()
     ui::CreateSandboxDialog dialog(m_window->sandboxActions(), m_fx.projectId());
     QTRY_VERIFY_WITH_TIMEOUT(dialog.templateBox()->findData("mine") >= 0, 30000);
     const int at = dialog.templateBox()->findData("mine");
-    QCOMPARE(dialog.templateBox()->itemText(at), QStringLiteral("mine — yours, version 1 (from base)"));
+    QCOMPARE(dialog.templateBox()->itemText(at),
+             QStringLiteral("mine — yours, version 1 (from base)"));
     QVERIFY(dialog.templateBox()->findData("interpreter") < at); // after the built-in ones
 }
 

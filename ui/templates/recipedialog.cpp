@@ -159,9 +159,9 @@ RecipeDialog::RecipeDialog(client::LizardApi* api, const QString& name, const QS
             m_folder->setText(dir);
     });
     connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, QStringLiteral("Open a recipe"), m_folder->text(),
-            QStringLiteral("Recipes (*.yaml *.yml);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, QStringLiteral("Open a recipe"), m_folder->text(),
+                                         QStringLiteral("Recipes (*.yaml *.yml);;All files (*)"));
         if (!path.isEmpty())
             openRecipeFile(path);
     });
@@ -252,8 +252,9 @@ void RecipeDialog::onEnded(const client::TemplateBuild& b)
 {
     const QString took = durationText(b.durationMs);
     const QString cached =
-        b.cachedSteps > 0 ? QStringLiteral(", %1 of %2 steps from the cache").arg(b.cachedSteps).arg(b.steps)
-                          : QString();
+        b.cachedSteps > 0
+            ? QStringLiteral(", %1 of %2 steps from the cache").arg(b.cachedSteps).arg(b.steps)
+            : QString();
     if (b.status == QLatin1String("succeeded")) {
         setStatus(b.version ? QStringLiteral("Built %1:%2 in %3%4.")
                                   .arg(b.name)
@@ -263,8 +264,9 @@ void RecipeDialog::onEnded(const client::TemplateBuild& b)
                                   .arg(b.name, took, cached),
                   false);
     } else {
-        const QString step = b.failedStep ? QStringLiteral(" at step %1 of %2").arg(*b.failedStep + 1).arg(b.steps)
-                                          : QString();
+        const QString step =
+            b.failedStep ? QStringLiteral(" at step %1 of %2").arg(*b.failedStep + 1).arg(b.steps)
+                         : QString();
         setStatus(QStringLiteral("Build %1%2: %3. The template's versions are as they were.")
                       .arg(b.status, step, b.error),
                   true);

@@ -27,14 +27,16 @@ void RecipeHighlighter::setErrorLine(int line)
 void RecipeHighlighter::highlightBlock(const QString& text)
 {
     static const QRegularExpression key(QStringLiteral("^([a-z]+):"));
-    static const QRegularExpression mapKey(QStringLiteral("^\\s+(?:- )?([^\\s:#'\"][^:#]*|'[^']*'|\"[^\"]*\"):(\\s|$)"));
+    static const QRegularExpression mapKey(
+        QStringLiteral("^\\s+(?:- )?([^\\s:#'\"][^:#]*|'[^']*'|\"[^\"]*\"):(\\s|$)"));
     static const QRegularExpression dash(QStringLiteral("^\\s*(-)(\\s|$)"));
     static const QRegularExpression quoted(QStringLiteral("'[^']*'|\"(?:[^\"\\\\]|\\\\.)*\""));
     static const QRegularExpression comment(QStringLiteral("(^|\\s)(#.*)$"));
     if (auto m = key.match(text); m.hasMatch())
         setFormat(0, int(m.capturedLength(1)), m_theme.format(Token::Keyword));
     else if (auto k = mapKey.match(text); k.hasMatch())
-        setFormat(int(k.capturedStart(1)), int(k.capturedLength(1)), m_theme.format(Token::Definition));
+        setFormat(int(k.capturedStart(1)), int(k.capturedLength(1)),
+                  m_theme.format(Token::Definition));
     if (auto d = dash.match(text); d.hasMatch())
         setFormat(int(d.capturedStart(1)), 1, m_theme.format(Token::ListMarker));
     int commentAt = int(text.size());

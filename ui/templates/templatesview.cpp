@@ -17,8 +17,8 @@ namespace lizard::ui {
 using models::TemplateListModel;
 
 TemplatesView::TemplatesView(QWidget* parent)
-    : ProjectTableView(QStringLiteral("templateTable"),
-                       QStringLiteral("No templates listed yet."), parent)
+    : ProjectTableView(QStringLiteral("templateTable"), QStringLiteral("No templates listed yet."),
+                       parent)
 {
     m_new = toolBar()->addAction(IconTheme::icon(QStringLiteral("list-add")),
                                  QStringLiteral("New template…"));
@@ -77,17 +77,16 @@ void TemplatesView::setBackend(TemplateListModel* model, models::SandboxActions*
     if (!model)
         return;
     // A server without templates from recipes (the cloud) says so here, not in a banner.
-    connect(model, &models::PolledTableModel::refreshFailed, this,
-            [this](const client::ApiError& e) {
-                m_unavailable = e.httpStatus == 404 || e.httpStatus == 501;
-                setEmptyText(m_unavailable
-                                 ? QStringLiteral("This server has no templates of your own: "
-                                                  "lizard-local builds them from recipes (the "
-                                                  "Lizard cloud does not offer it here).")
-                                 : QStringLiteral("Templates could not be listed: %1")
-                                       .arg(e.message));
-                updateActions();
-            });
+    connect(
+        model, &models::PolledTableModel::refreshFailed, this, [this](const client::ApiError& e) {
+            m_unavailable = e.httpStatus == 404 || e.httpStatus == 501;
+            setEmptyText(m_unavailable
+                             ? QStringLiteral("This server has no templates of your own: "
+                                              "lizard-local builds them from recipes (the "
+                                              "Lizard cloud does not offer it here).")
+                             : QStringLiteral("Templates could not be listed: %1").arg(e.message));
+            updateActions();
+        });
     connect(model, &models::PolledTableModel::refreshed, this, [this] {
         m_unavailable = false;
         setEmptyText(QStringLiteral("No templates listed yet."));

@@ -1,6 +1,7 @@
 #include "sandboxes/templates/recipe.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <regex>
 #include <set>
@@ -186,7 +187,22 @@ struct Value
     std::string scalar;
     std::vector<std::pair<int, std::string>> list;
     std::vector<std::tuple<int, std::string, std::string>> map;
+    // Items written "- key: value" (the steps list): each a key with its own value.
+    std::vector<std::pair<std::string, Value>> keyed;
 };
+
+// "key:" at the start of a list item's text: a step of the steps list.
+bool keyedItem(std::string_view body, std::string* key, std::string_view* rest)
+{
+    size_t n = 0;
+    while (n < body.size() && body[n] >= 'a' && body[n] <= 'z')
+        ++n;
+    if (n == 0 || n >= body.size() || body[n] != ':' || (n + 1 < body.size() && body[n + 1] != ' '))
+        return false;
+    *key = std::string(body.substr(0, n));
+    *rest = body.substr(n + 1);
+    return true;
+}
 
 class Parser
 {
@@ -304,6 +320,16 @@ private:
                     return recipeError(at, "a list item among \"key: value\" lines");
                 v.shape = Value::Shape::List;
                 ++m_at;
+                std::string key;
+                std::string_view rest;
+                if (keyedItem(trim(body.substr(1)), &key, &rest)) {
+                    auto inner = valueAfter(rest, at, in + 1);
+                    if (!inner)
+                        return inner.error();
+                    inner->line = at;
+                    v.keyed.emplace_back(std::move(key), std::move(*inner));
+                    continue;
+                }
                 auto item = valueAfter(body.substr(1), at, in);
                 if (!item)
                     return item.error();
@@ -466,7 +492,13 @@ Result<Recipe> parseRecipe(std::string_view text)
     std::string workdir;
     static const std::regex fromRe("[a-z0-9][a-z0-9-]{0,62}(:([0-9]{1,9}|latest))?");
     static const std::regex envRe("[A-Za-z_][A-Za-z0-9_]*");
-    for (auto& [key, v] : *keys) {
+    // One key and its value, at the top or as an item of `steps`.
+    std::function<Status(const std::string&, const Value&, bool)> apply =
+        [&](const std::string& key, const Value& v, bool inSteps) -> Status {
+        if (!inSteps && key != "steps" && !v.keyed.empty())
+            return recipeError(v.keyed.front().second.line,
+                               "an item written \"word: ...\" (quote it if it is a command; "
+                               "steps of several kinds go under \"steps:\")");
         const auto addStep = [&](RecipeStep::Kind kind) -> RecipeStep& {
             RecipeStep s;
             s.kind = kind;
@@ -476,7 +508,17 @@ Result<Recipe> parseRecipe(std::string_view text)
             r.steps.push_back(std::move(s));
             return r.steps.back();
         };
-        if (key == "from") {
+        if (key == "steps" && !inSteps) {
+            if (v.shape != Value::Shape::List || !v.list.empty() || v.keyed.empty())
+                return recipeError(v.line, "steps takes \"- kind: value\" items (run, apt, pip, "
+                                           "npm, files, env, workdir)");
+            for (const auto& [k, item] : v.keyed) {
+                if (k == "from" || k == "steps")
+                    return recipeError(item.line, "\"" + k + "\" is not a step");
+                if (Status st = apply(k, item, true); !st)
+                    return st;
+            }
+        } else if (key == "from" && !inSteps) {
             if (v.shape != Value::Shape::Scalar || !std::regex_match(v.scalar, fromRe))
                 return recipeError(v.line, "from names a template: base, interpreter, desktop "
                                            "or one of yours, as name or name:version");
@@ -535,11 +577,16 @@ Result<Recipe> parseRecipe(std::string_view text)
             }
         } else {
             return recipeError(v.line, "unknown key \"" + key +
-                                           "\" (from, apt, pip, npm, files, env, workdir, run)");
+                                           "\" (from, apt, pip, npm, files, env, workdir, run, "
+                                           "steps)");
         }
         if (r.steps.size() > kMaxRecipeSteps)
             return recipeError(v.line, "more than 64 steps");
-    }
+        return okStatus();
+    };
+    for (auto& [key, v] : *keys)
+        if (Status st = apply(key, v, false); !st)
+            return st.error();
     if (r.from.empty())
         return recipeError(0, "the recipe has no \"from:\" (base, interpreter, desktop or a "
                               "template of yours)");

@@ -17,9 +17,17 @@
 //         echo several
 //         echo lines
 //
+// Keys are written once each; steps of several kinds in any order, or of one kind more than
+// once, go in a `steps` list of "- kind: value" items (the same kinds and values):
+//
+//     steps:
+//       - run: curl -LO https://example.org/tool.tar.gz
+//       - apt: [libssl3]
+//       - run: tar xf tool.tar.gz -C /opt
+//
 // Only this subset of YAML is read (every recipe is valid YAML, so editors highlight it):
-// block and flow lists of scalars, one level of `key: value` maps, plain, 'single' and
-// "double" quoted scalars, `|` block scalars, `#` comments. Each key at most once. Errors name
+// block and flow lists of scalars, one level of `key: value` maps, the steps list, plain, 'single'
+// and "double" quoted scalars, `|` block scalars, `#` comments. Each key at most once. Errors name
 // their line. A Dockerfile subset was not chosen: it promises Docker's semantics (USER,
 // ENTRYPOINT, layers per instruction, build contexts) that a template here does not have.
 

@@ -31,8 +31,8 @@ std::string base64(const std::string& in)
     std::string out;
     size_t i = 0;
     for (; i + 2 < in.size(); i += 3) {
-        const unsigned v = (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 |
-                           (unsigned char)in[i + 2];
+        const unsigned v =
+            (unsigned char)in[i] << 16 | (unsigned char)in[i + 1] << 8 | (unsigned char)in[i + 2];
         out += {t[v >> 18], t[v >> 12 & 63], t[v >> 6 & 63], t[v & 63]};
     }
     if (i + 1 == in.size()) {
@@ -50,7 +50,9 @@ std::string recipe(const std::string& nonce, const std::string& last)
 {
     std::string r = "from: interpreter\n"
                     "steps:\n"
-                    "  - run: echo " + nonce + " > /opt/bench-nonce\n"
+                    "  - run: echo " +
+                    nonce +
+                    " > /opt/bench-nonce\n"
                     "  - files:\n"
                     "      mkwheels.py: /tmp/mkwheels.py\n"
                     "  - run: python3 /tmp/mkwheels.py\n"
@@ -63,9 +65,8 @@ std::string recipe(const std::string& nonce, const std::string& last)
 // Starts a build and reads its log to the end: the build's end event (or {"error"}).
 json buildAndWait(ApiClient& api, const std::string& name, const std::string& text, double* ms)
 {
-    const json body{{"name", name},
-                    {"recipe", text},
-                    {"files", {{"mkwheels.py", base64(kMakeWheels)}}}};
+    const json body{
+        {"name", name}, {"recipe", text}, {"files", {{"mkwheels.py", base64(kMakeWheels)}}}};
     const auto start = Clock::now();
     const HttpResponse r = api.request("POST", "/api/templates", body.dump());
     const json b = json::parse(r.body, nullptr, false);
@@ -87,10 +88,8 @@ json buildAndWait(ApiClient& api, const std::string& name, const std::string& te
 
 std::pair<Figure, Figure> measureTemplateBuild(ApiClient& api)
 {
-    Figure cold{.name = "template build, cold",
-                .statistic = "one build",
-                .unit = "ms",
-                .hasTarget = false};
+    Figure cold{
+        .name = "template build, cold", .statistic = "one build", .unit = "ms", .hasTarget = false};
     Figure warm{.name = "template rebuild, last step",
                 .statistic = "one build",
                 .unit = "ms",

@@ -4,13 +4,16 @@
 // new version in the table; a failing step said plainly with the versions kept; a sandbox
 // started from the template has its file; the create dialog offers it; the app never sends a
 // file from outside the recipe's folder; Delete. Saves the guide's pictures.
+#include "models/sandboxtablemodel.h"
 #include "models/templates/templatebuildsession.h"
 #include "models/templates/templatelistmodel.h"
 #include "support/sandboxfixture.h"
 #include "support/themedscreenshot.h"
+#include "ui/changes/changespanel.h"
 #include "ui/createsandboxdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/projecttabs.h"
+#include "ui/sandboxpanel.h"
 #include "ui/templates/recipedialog.h"
 #include "ui/templates/templatesview.h"
 
@@ -22,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -46,6 +50,7 @@ private slots:
     void theCreateDialogOffersIt();
     void noFileFromOutsideTheFolderIsSent();
     void deleteRemovesIt();
+    void aSandboxBecomesARecipe();
 
 private:
     QString cell(const QString& name, int column) const;
@@ -88,9 +93,11 @@ void TestTemplatesView::cleanupTestCase()
     m_window.reset();
     for (const QString& id : m_sandboxes)
         lizard::test::killSandbox(m_fx.api(), id);
-    ApiWaiter<client::Unit> w;
-    m_fx.api().deleteTemplate("mine", nullptr, w.done());
-    w.wait();
+    for (const char* name : {"mine", "from-sandbox"}) {
+        ApiWaiter<client::Unit> w;
+        m_fx.api().deleteTemplate(name, nullptr, w.done());
+        w.wait();
+    }
     m_fx.stop();
 }
 
@@ -269,6 +276,80 @@ void TestTemplatesView::deleteRemovesIt()
     m_view->deleteTemplate("mine");
     QTRY_VERIFY_WITH_TIMEOUT(m_model->rowOf("mine") < 0, 30000);
     QVERIFY(m_model->rowOf("base") >= 0);
+}
+
+// Changes ▸ Recipe from this sandbox…: a sandbox where a package was installed with apt, one
+// with pip, and a file written becomes a recipe in a folder (the file saved beside it) that
+// names all three; it builds, and a sandbox of that template has the package and the file.
+void TestTemplatesView::aSandboxBecomesARecipe()
+{
+    client::CreateSandboxRequest req;
+    req.projectId = m_fx.projectId();
+    req.timeoutMs = 600000;
+    QString why;
+    const QString id = lizard::test::startSandbox(m_fx.api(), req, &why);
+    QVERIFY2(!id.isEmpty(), qPrintable(why));
+    m_sandboxes << id;
+    const QString setup =
+        "set -e; export DEBIAN_FRONTEND=noninteractive; apt-get update -q >/dev/null; "
+        "apt-get install -y -q figlet >/dev/null; mkdir -p /tmp/w /root/project; "
+        "python3 -c \"import zipfile; z = "
+        "zipfile.ZipFile('/tmp/w/lizard_hello-1.0-py3-none-any.whl', "
+        "'w'); z.writestr('lizard_hello/__init__.py', 'X = 1'); "
+        "z.writestr('lizard_hello-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: "
+        "lizard-hello\\nVersion: 1.0\\n'); z.writestr('lizard_hello-1.0.dist-info/WHEEL', "
+        "'Wheel-Version: 1.0\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'); "
+        "z.writestr('lizard_hello-1.0.dist-info/RECORD', ''); z.close()\"; "
+        "python3 -m pip install -q --break-system-packages --root-user-action=ignore "
+        "/tmp/w/lizard_hello-1.0-py3-none-any.whl; echo 'print(42)' > /root/project/main.py; "
+        "echo ready";
+    QCOMPARE(exec(id, setup), QStringLiteral("ready"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(id) >= 0, 30000);
+    m_window->projectTabs()->setCurrentIndex(ui::ProjectTabs::SandboxesTab);
+    m_window->sandboxPanel()->selectSandbox(id);
+    ui::changes::ChangesPanel* changes = m_window->changesPanel();
+    QSignalSpy listed(changes, &ui::changes::ChangesPanel::listed);
+    m_window->toolTabs()->setCurrentWidget(changes);
+    QTRY_VERIFY_WITH_TIMEOUT(changes->recipeAction()->isEnabled(), 60000);
+    QTemporaryDir folder;
+    QSignalSpy opened(changes, &ui::changes::ChangesPanel::recipeOpened);
+    changes->makeRecipe(folder.path());
+    QVERIFY(opened.wait(60000));
+    auto* editor = qobject_cast<ui::RecipeDialog*>(opened.first().at(0).value<QDialog*>());
+    QVERIFY(editor);
+    QString recipe = editor->editor()->toPlainText();
+    QVERIFY2(recipe.contains("\nfrom: base\napt:\n  - figlet\npip:\n  - lizard-hello==1.0\n") &&
+                 recipe.contains("files:\n  root/project/main.py: /root/project/main.py\n"),
+             qPrintable(QString(recipe).replace('\n', " | ")));
+    QVERIFY2(!recipe.contains("/var/lib/dpkg") && !recipe.contains("/tmp/w"), qPrintable(recipe));
+    QFile saved(folder.filePath("root/project/main.py"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), QByteArray("print(42)\n"));
+    QVERIFY(QFile::exists(folder.filePath("recipe.yaml")));
+    QCOMPARE(editor->folderEdit()->text(), QFileInfo(folder.path()).canonicalFilePath());
+    QTRY_VERIFY_WITH_TIMEOUT(editor->checkText().startsWith("✓ From base, 3 steps"), 30000);
+    lizard::test::saveLightAndDark(editor, "recipe-from-sandbox");
+
+    // A wheel installed from a file has no index to come from again (nor has this machine
+    // one): the user takes that line out, as one edits any skeleton.
+    editor->editor()->setPlainText(recipe.replace("pip:\n  - lizard-hello==1.0\n", ""));
+    editor->nameEdit()->setText("from-sandbox");
+    QTRY_VERIFY(editor->buildButton()->isEnabled());
+    QSignalSpy ended(editor, &ui::RecipeDialog::buildEnded);
+    editor->buildButton()->click();
+    QVERIFY(ended.wait(180000));
+    QVERIFY2(editor->statusText().startsWith("Built from-sandbox:1"),
+             qPrintable(editor->statusText() + "\n" + editor->log()->toPlainText()));
+    editor->close();
+    client::CreateSandboxRequest again;
+    again.projectId = m_fx.projectId();
+    again.templateName = "from-sandbox";
+    again.timeoutMs = 300000;
+    const QString copy = lizard::test::startSandbox(m_fx.api(), again, &why);
+    QVERIFY2(!copy.isEmpty(), qPrintable(why));
+    m_sandboxes << copy;
+    QCOMPARE(exec(copy, "figlet -v >/dev/null && python3 /root/project/main.py"),
+             QStringLiteral("42"));
 }
 
 QTEST_MAIN(TestTemplatesView)

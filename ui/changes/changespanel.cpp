@@ -2,13 +2,18 @@
 
 #include "models/changes/changesession.h"
 #include "models/changes/changetreemodel.h"
+#include "models/templates/recipeskeletonmaker.h"
 #include "ui/changes/diffview.h"
+#include "ui/templates/recipedialog.h"
 #include "ui/theme/apptheme.h"
 #include "ui/theme/icontheme.h"
 #include "ui/theme/themecolors.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -77,6 +82,17 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     m_revert = bar->addAction(IconTheme::icon(QStringLiteral("document-revert")),
                               QStringLiteral("Revert"));
     m_revert->setObjectName(QStringLiteral("revertChange"));
+    m_recipe = bar->addAction(IconTheme::icon(QStringLiteral("document-save-as")),
+                              QStringLiteral("Recipe from this sandbox…"));
+    m_recipe->setToolTip(QStringLiteral(
+        "Save what this sandbox installed (apt, pip, npm) and the files it added or changed as "
+        "a template's recipe in a folder, and open it to build"));
+    connect(m_recipe, &QAction::triggered, this, [this] {
+        const QString folder = QFileDialog::getExistingDirectory(
+            this, QStringLiteral("An empty folder for the recipe and its files"), QDir::homePath());
+        if (!folder.isEmpty())
+            makeRecipe(folder);
+    });
     bar->addSeparator();
     m_hideCaches->setChecked(true);
     m_hideCaches->setToolTip(
@@ -162,6 +178,7 @@ ChangesPanel::ChangesPanel(QWidget* parent)
                     m_view->verticalScrollBar()->setValue(scroll);
                 }
                 setStatus({});
+                updateActions();
                 if (isVisible())
                     m_poll->start(int(std::max<qint64>(3000, 10 * took)));
                 emit listed();
@@ -299,12 +316,41 @@ const client::FileChange* ChangesPanel::selectedChange() const
     return m_model->change(m_view->currentIndex().data(ChangeTreeModel::PathRole).toString());
 }
 
+void ChangesPanel::makeRecipe(const QString& folder)
+{
+    if (!m_session->ready())
+        return;
+    auto* maker = new models::RecipeSkeletonMaker(m_session->api(), this);
+    connect(maker, &models::RecipeSkeletonMaker::progress, this, &ChangesPanel::setStatus);
+    connect(maker, &models::RecipeSkeletonMaker::failed, this, [this, maker](const QString& why) {
+        maker->deleteLater();
+        setStatus(QStringLiteral("No recipe: %1").arg(why));
+        emit message(QStringLiteral("No recipe: %1").arg(why));
+    });
+    connect(maker, &models::RecipeSkeletonMaker::made, this,
+            [this, maker](const models::RecipeSkeleton& skeleton, const QString& path) {
+                maker->deleteLater();
+                auto* editor = new RecipeDialog(m_session->api(), {}, skeleton.recipe, this);
+                editor->setAttribute(Qt::WA_DeleteOnClose);
+                editor->folderEdit()->setText(QFileInfo(path).absolutePath());
+                editor->show();
+                const QString saved = QStringLiteral("Recipe saved as %1 with %2 file(s) beside it")
+                                          .arg(path)
+                                          .arg(skeleton.files.size());
+                setStatus(saved);
+                emit message(saved);
+                emit recipeOpened(editor);
+            });
+    maker->make(m_session->sandboxId(), m_model->changes().templateName, folder);
+}
+
 void ChangesPanel::updateActions()
 {
     const client::FileChange* c = selectedChange();
     // A file can be put back from the template; what the sandbox added, removed.
     const bool file = c && (c->type == QLatin1String("file") || c->kind == QLatin1String("added"));
     m_revert->setEnabled(m_session->api() && file && c->was.isEmpty());
+    m_recipe->setEnabled(m_session->ready() && m_listedOnce);
     m_revert->setToolTip(
         !c ? QStringLiteral("Select a changed file to revert it")
         : c->kind == QLatin1String("added")

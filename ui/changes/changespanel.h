@@ -5,7 +5,8 @@
 // the template's version back (or removes what the sandbox added). While the tab is shown it
 // lists again and again, as an agent works: every 3 s, or ten times as long as the last listing
 // took when that is longer (a listing walks the sandbox's whole layer). What the user expanded,
-// the selection and the scroll positions stay.
+// the selection and the scroll positions stay. "Recipe from this sandbox…" saves what it
+// installed and changed as a recipe in a folder and opens it in the recipe editor.
 
 #include "client/outcome.h"
 
@@ -16,6 +17,7 @@
 
 class QAction;
 class QCheckBox;
+class QDialog;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -56,17 +58,22 @@ public:
     QCheckBox* hideCaches() const { return m_hideCaches; }
     QAction* refreshAction() const { return m_refresh; }
     QAction* revertAction() const { return m_revert; }
+    QAction* recipeAction() const { return m_recipe; }
     QString statusText() const;
     // Selects `path` in the tree (and shows its versions); false when it is not listed.
     bool selectPath(const QString& path);
     // Puts the template's version of `path` back, or removes it if the sandbox added it.
     void revert(const QString& path);
+    // The sandbox as a recipe in `folder` (with the files it copies), then opened in the
+    // recipe editor: recipeOpened() or an error.
+    void makeRecipe(const QString& folder);
 
 signals:
     void errorOccurred(const lizard::client::ApiError& error);
     void message(const QString& text);
     void listed(); // a listing arrived (tests wait for it)
     void compared(const QString& path);
+    void recipeOpened(QDialog* editor);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -91,6 +98,7 @@ private:
     QLabel* m_status;
     QAction* m_refresh;
     QAction* m_revert;
+    QAction* m_recipe;
     bool m_listedOnce = false; // the first listing of a sandbox opens its top folders
     QTimer* m_poll;
     QElapsedTimer m_listing; // how long the pending listing takes

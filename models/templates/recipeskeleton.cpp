@@ -11,16 +11,42 @@ namespace {
 // on their own: not files of a recipe.
 bool notAFileOfTheRecipe(const QString& path)
 {
-    static const QStringList prefixes = {
-        "/var/lib/dpkg/", "/var/lib/apt/", "/var/cache/", "/var/log/", "/var/tmp/",
-        "/usr/lib/", "/usr/share/", "/usr/bin/", "/usr/sbin/", "/usr/include/",
-        "/usr/local/lib/python", "/usr/local/lib/node_modules/", "/usr/local/bin/",
-        "/usr/local/share/", "/tmp/", "/run/", "/root/.cache/", "/home/user/.cache/",
-        "/root/.npm/", "/home/user/.npm/", "/root/.local/lib/", "/home/user/.local/lib/",
-        "/etc/ld.so.cache", "/etc/hostname", "/etc/hosts", "/etc/resolv.conf", "/etc/apt/",
-        "/etc/alternatives/", "/root/.ipython/", "/home/user/.ipython/",
-        "/root/.local/share/jupyter/", "/home/user/.local/share/jupyter/", "/root/.bash_history",
-        "/home/user/.bash_history", "/root/.python_history", "/home/user/.python_history"};
+    static const QStringList prefixes = {"/var/lib/dpkg/",
+                                         "/var/lib/apt/",
+                                         "/var/cache/",
+                                         "/var/log/",
+                                         "/var/tmp/",
+                                         "/usr/lib/",
+                                         "/usr/share/",
+                                         "/usr/bin/",
+                                         "/usr/sbin/",
+                                         "/usr/include/",
+                                         "/usr/local/lib/python",
+                                         "/usr/local/lib/node_modules/",
+                                         "/usr/local/bin/",
+                                         "/usr/local/share/",
+                                         "/tmp/",
+                                         "/run/",
+                                         "/root/.cache/",
+                                         "/home/user/.cache/",
+                                         "/root/.npm/",
+                                         "/home/user/.npm/",
+                                         "/root/.local/lib/",
+                                         "/home/user/.local/lib/",
+                                         "/etc/ld.so.cache",
+                                         "/etc/hostname",
+                                         "/etc/hosts",
+                                         "/etc/resolv.conf",
+                                         "/etc/apt/",
+                                         "/etc/alternatives/",
+                                         "/root/.ipython/",
+                                         "/home/user/.ipython/",
+                                         "/root/.local/share/jupyter/",
+                                         "/home/user/.local/share/jupyter/",
+                                         "/root/.bash_history",
+                                         "/home/user/.bash_history",
+                                         "/root/.python_history",
+                                         "/home/user/.python_history"};
     for (const QString& p : prefixes)
         if (path.startsWith(p))
             return true;
@@ -29,7 +55,8 @@ bool notAFileOfTheRecipe(const QString& path)
 
 QString yamlScalar(const QString& s)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_./+=-][A-Za-z0-9_./@+=:~-]*$"));
+    static const QRegularExpression plain(
+        QStringLiteral("^[A-Za-z0-9_./+=-][A-Za-z0-9_./@+=:~-]*$"));
     if (plain.match(s).hasMatch() && !s.contains(QStringLiteral(": ")))
         return s;
     QString q = s;
@@ -133,7 +160,8 @@ RecipeSkeleton recipeSkeleton(const SkeletonInput& in)
             conffiles.contains(c.path))
             continue;
         if (out.files.size() >= kSkeletonMaxFiles) {
-            out.skipped << QStringLiteral("%1: more than %2 files").arg(c.path).arg(kSkeletonMaxFiles);
+            out.skipped
+                << QStringLiteral("%1: more than %2 files").arg(c.path).arg(kSkeletonMaxFiles);
             continue;
         }
         if (bytes + c.size > kSkeletonMaxBytes) {
@@ -153,8 +181,8 @@ RecipeSkeleton recipeSkeleton(const SkeletonInput& in)
                                "or changed.\n# Check it before you build: the files below are "
                                "saved in this recipe's folder.\n")
                     .arg(in.sandboxId);
-    r += QStringLiteral("from: %1\n").arg(in.templateName.isEmpty() ? QStringLiteral("base")
-                                                                     : in.templateName);
+    r += QStringLiteral("from: %1\n")
+             .arg(in.templateName.isEmpty() ? QStringLiteral("base") : in.templateName);
     const auto list = [&r](const QString& key, const QStringList& items) {
         if (items.isEmpty())
             return;

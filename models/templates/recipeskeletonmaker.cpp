@@ -40,8 +40,8 @@ void RecipeSkeletonMaker::make(const QString& sandboxId, const QString& template
         if (--job->waiting == 0)
             gathered(job);
     };
-    m_api->sandboxChanges(sandboxId, {QStringLiteral("__pycache__"), QStringLiteral("*.pyc")},
-                          this, [job, arrived](client::Outcome<client::SandboxChanges> o) {
+    m_api->sandboxChanges(sandboxId, {QStringLiteral("__pycache__"), QStringLiteral("*.pyc")}, this,
+                          [job, arrived](client::Outcome<client::SandboxChanges> o) {
                               if (o)
                                   job->input.changes = o.value();
                               else
@@ -90,27 +90,26 @@ void RecipeSkeletonMaker::saveNext(const std::shared_ptr<Job>& job, int index)
     }
     const QString remote = files.at(index);
     emit progress(tr("Saving %1 (%2 of %3)…").arg(remote).arg(index + 1).arg(files.size()));
-    m_api->readFile(job->input.sandboxId, remote, this,
-                    [this, job, index, remote](client::Outcome<QByteArray> o) {
-                        if (!o)
-                            return emit failed(tr("cannot read %1: %2")
-                                                   .arg(remote, o.error().toDisplayString()));
-                        // The sandbox's absolute path, below the folder (the recipe's source).
-                        const QString local = QDir(job->folder).filePath(remote.mid(1));
-                        const QString parent = QFileInfo(local).absolutePath();
-                        if (!QDir().mkpath(parent))
-                            return emit failed(tr("cannot make the folder of %1").arg(local));
-                        // A link already in the folder must not take a file elsewhere.
-                        const QString real = QFileInfo(parent).canonicalFilePath();
-                        if (real != job->folder && !real.startsWith(job->folder + u'/'))
-                            return emit failed(tr("%1 leads out of %2").arg(local, job->folder));
-                        QSaveFile out(local);
-                        if (!out.open(QIODevice::WriteOnly) || out.write(o.value()) < 0 ||
-                            !out.commit())
-                            return emit failed(
-                                tr("cannot write %1: %2").arg(local, out.errorString()));
-                        saveNext(job, index + 1);
-                    });
+    m_api->readFile(
+        job->input.sandboxId, remote, this,
+        [this, job, index, remote](client::Outcome<QByteArray> o) {
+            if (!o)
+                return emit failed(
+                    tr("cannot read %1: %2").arg(remote, o.error().toDisplayString()));
+            // The sandbox's absolute path, below the folder (the recipe's source).
+            const QString local = QDir(job->folder).filePath(remote.mid(1));
+            const QString parent = QFileInfo(local).absolutePath();
+            if (!QDir().mkpath(parent))
+                return emit failed(tr("cannot make the folder of %1").arg(local));
+            // A link already in the folder must not take a file elsewhere.
+            const QString real = QFileInfo(parent).canonicalFilePath();
+            if (real != job->folder && !real.startsWith(job->folder + u'/'))
+                return emit failed(tr("%1 leads out of %2").arg(local, job->folder));
+            QSaveFile out(local);
+            if (!out.open(QIODevice::WriteOnly) || out.write(o.value()) < 0 || !out.commit())
+                return emit failed(tr("cannot write %1: %2").arg(local, out.errorString()));
+            saveNext(job, index + 1);
+        });
 }
 
 } // namespace lizard::models

@@ -1,15 +1,19 @@
 // What a sandbox changed against its template (local extensions; DECISIONS.md, "Changes"):
-//   GET /api/sandboxes/{id}/changes[?exclude=p1,p2&limit=N]
-//       {"sandboxID", "against": "template", "template", "truncated", "count", "changes":
-//        [{"path", "kind": added|modified|deleted, "type": file|dir|symlink|other, "size",
-//          "mode", "was"?}], "notCompared": [{"path", "reason"}]}
+//   GET /api/sandboxes/{id}/changes[?exclude=p1,p2&limit=N&against=snap_…|sb_…]
+//       {"sandboxID", "against": "template"|"snapshot"|"sandbox", "againstId"?, "template",
+//        "truncated", "count", "changes": [{"path", "kind": added|modified|deleted,
+//        "type": file|dir|symlink|other, "size", "mode", "mtimeNs"?, "was"?}],
+//        "notCompared": [{"path", "reason"}]}
+//   (against another sandbox or a snapshot of the same template: changescompare.h)
 //   GET /api/sandboxes/{id}/changes/original?path=P   the template's version of a file
 // Both read the sandbox's layers on the host: a paused sandbox answers too.
+#include "api/changescompare.h"
 #include "api/filerequest.h"
 #include "api/routes.h"
 #include "api/sandboxlookup.h"
 #include "http/responses.h"
 #include "sandboxes/sandboxmanager.h"
+#include "sandboxes/snapshotservice.h"
 
 #include <charconv>
 
@@ -57,10 +61,7 @@ Result<runtime::ChangesQuery> changesQuery(const ExPtr& ex)
     return q;
 }
 
-// The listing with what it cannot see, around the list the walk encoded (not parsed again:
-// it is most of the answer).
-std::string changesBody(const store::SandboxRecord& sb, const runtime::ChangesListing& listed,
-                        bool volume)
+nlohmann::json notComparedJson(bool volume)
 {
     nlohmann::json notCompared = nlohmann::json::array();
     if (volume)
@@ -69,10 +70,18 @@ std::string changesBody(const store::SandboxRecord& sb, const runtime::ChangesLi
                                           "part of its layer"}});
     notCompared.push_back(
         {{"path", "/dev/shm"}, {"reason", "memory, not files: gone when the sandbox ends"}});
+    return notCompared;
+}
+
+// The listing with what it cannot see, around the list the walk encoded (not parsed again:
+// it is most of the answer).
+std::string changesBody(const store::SandboxRecord& sb, const runtime::ChangesListing& listed,
+                        bool volume)
+{
     const nlohmann::json head{
         {"sandboxID", sb.id},          {"against", "template"},
         {"template", sb.templateName}, {"truncated", listed.truncated},
-        {"count", listed.count},       {"notCompared", std::move(notCompared)}};
+        {"count", listed.count},       {"notCompared", notComparedJson(volume)}};
     std::string body = head.dump();
     body.pop_back(); // the closing brace
     body.reserve(body.size() + listed.changesJson.size() + 16);
@@ -80,6 +89,80 @@ std::string changesBody(const store::SandboxRecord& sb, const runtime::ChangesLi
     body += listed.changesJson;
     body += '}';
     return body;
+}
+
+// What `against` names: another sandbox (running or paused) or a ready snapshot, of the same
+// template as `sb`. The reference's files copy ("" for a sandbox) in `filesCopy`, its sandbox in
+// `sandboxId`.
+struct Reference
+{
+    std::string kind; // "sandbox" | "snapshot"
+    std::string id;
+    std::string sandboxId; // whose listing is asked for (a snapshot's: the sandbox's own id)
+    std::string filesCopy;
+};
+
+Result<Reference> referenceOf(ApiContext& ctx, const store::SandboxRecord& sb,
+                              const std::string& against)
+{
+    Reference r;
+    r.id = against;
+    std::string templateName;
+    if (against.rfind("snap_", 0) == 0) {
+        const auto snap = ctx.store.snapshot(against);
+        if (!snap)
+            return Error{ErrorKind::NotFound, "NOT_FOUND", "snapshot " + against + " not found"};
+        if (snap->status != "ready")
+            return Error{ErrorKind::Conflict, "SNAPSHOT_NOT_READY",
+                         "snapshot " + against + " is " + snap->status};
+        r.kind = "snapshot";
+        r.sandboxId = sb.id;
+        r.filesCopy = against;
+        templateName = snap->templateName;
+    } else if (against.rfind("sb_", 0) == 0) {
+        const auto other = ctx.sandboxes.running(against);
+        if (!other)
+            return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + against + " not found"};
+        r.kind = "sandbox";
+        r.sandboxId = against;
+        templateName = other->templateName;
+    } else {
+        return invalidArgument("query parameter \"against\" must be \"template\", a snapshot id "
+                               "(snap_…) or a sandbox id (sb_…)");
+    }
+    if (templateName != sb.templateName)
+        return Error{ErrorKind::Conflict, "NOT_COMPARABLE",
+                     against + " is of template " + templateName + " and " + sb.id + " of " +
+                         sb.templateName + ": only file systems of one template compare"};
+    return r;
+}
+
+// The comparison's answer (both lists parsed: the comparison needs them).
+Result<std::string> comparedBody(sandboxes::SandboxManager& mgr, const store::SandboxRecord& sb,
+                                 const runtime::ChangesQuery& q, const Reference& ref, bool volume)
+{
+    auto mine = mgr.changes(sb.id, q);
+    if (!mine)
+        return mine.error();
+    runtime::ChangesQuery theirsQuery = q;
+    theirsQuery.filesCopy = ref.filesCopy;
+    auto theirs = mgr.changes(ref.sandboxId, theirsQuery);
+    if (!theirs)
+        return theirs.error();
+    const auto a = nlohmann::json::parse(mine->changesJson, nullptr, false);
+    const auto b = nlohmann::json::parse(theirs->changesJson, nullptr, false);
+    if (!a.is_array() || !b.is_array())
+        return Error{ErrorKind::Internal, "CHANGES_FAILED", "a listing could not be read"};
+    nlohmann::json changes = compareChanges(a, b);
+    const nlohmann::json out{{"sandboxID", sb.id},
+                             {"against", ref.kind},
+                             {"againstId", ref.id},
+                             {"template", sb.templateName},
+                             {"truncated", mine->truncated || theirs->truncated},
+                             {"count", changes.size()},
+                             {"changes", std::move(changes)},
+                             {"notCompared", notComparedJson(volume)}};
+    return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace
@@ -97,16 +180,38 @@ void registerChangeRoutes(Router& router, ApiContext& ctx)
                 return ex->replyError(query.error());
             query->desktop = sb->templateName == "desktop";
             const bool volume = ctx.store.volumeOf(sb->id).has_value();
-            mgr.runOnWorker([ex, &mgr, sb, q = std::move(*query), volume] {
-                auto listed = mgr.changes(sb->id, q);
+            std::optional<Reference> ref;
+            if (const auto against = ex->query("against");
+                against && !against->empty() && *against != "template") {
+                auto r = referenceOf(ctx, *sb, *against);
+                if (!r)
+                    return ex->replyError(r.error());
+                ref = std::move(*r);
+                // A snapshot is held while its files are read: not deleted from under the walk.
+                if (ref->kind == "snapshot") {
+                    if (auto held = mgr.snapshots().acquire(ref->id); !held)
+                        return ex->replyError(held.error());
+                }
+            }
+            mgr.runOnWorker([ex, &mgr, sb, q = std::move(*query), volume, ref] {
+                Result<std::string> body = std::string();
+                if (ref) {
+                    body = comparedBody(mgr, *sb, q, *ref, volume);
+                    if (ref->kind == "snapshot")
+                        mgr.snapshots().release(ref->id);
+                } else if (auto listed = mgr.changes(sb->id, q)) {
+                    body = changesBody(*sb, *listed, volume);
+                } else {
+                    body = listed.error();
+                }
                 http::StringResponse res;
-                if (listed) {
+                if (body) {
                     res.result(http::bhttp::status::ok);
                     res.set(http::bhttp::field::content_type, "application/json");
-                    res.body() = changesBody(*sb, *listed, volume);
+                    res.body() = std::move(*body);
                     res.prepare_payload();
                 } else {
-                    res = http::errorResponse(listed.error());
+                    res = http::errorResponse(body.error());
                 }
                 onExchange(ex, [ex, res = std::move(res)]() mutable { ex->reply(std::move(res)); });
             });

@@ -57,9 +57,9 @@ std::pair<Overlay, std::string> placeOf(const std::string& templateDir, bool des
 
 Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const ChangesQuery& query)
 {
-    if (!validSandboxId(id))
+    if (!validSandboxId(id) || (!query.filesCopy.empty() && !validSandboxId(query.filesCopy)))
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid sandbox id"};
-    const std::string dir = sandboxDir(id);
+    const std::string dir = query.filesCopy.empty() ? sandboxDir(id) : filesDir(query.filesCopy);
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& o : overlaysOf(templateDir(), query.desktop)) {
         // A sandbox from before /usr was copy-on-write has no usr-upper: nothing changed there.

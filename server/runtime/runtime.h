@@ -62,6 +62,9 @@ struct ChangesQuery
     bool desktop = false;             // the desktop template's /usr/local is the lower layer
     std::vector<std::string> exclude; // fnmatch patterns (agent/tools/changeswalk.h)
     std::size_t limit = 200000;
+    // Not empty: the files copy of that name (a snapshot's, lizard-local's files/<name>) is
+    // listed, against the same template, instead of the sandbox's own files.
+    std::string filesCopy;
 };
 
 struct ChangesListing

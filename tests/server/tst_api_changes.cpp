@@ -184,6 +184,70 @@ private slots:
         QVERIFY(all.contains("/root/new.txt"));
     }
 
+    // A fork against its source: only what either did after the fork, in the fork's terms
+    // (what the source added since is "deleted" here); what both inherited is no difference.
+    void aForkComparedWithItsSource()
+    {
+        QCOMPARE(m_api.run(m_id, "echo both > /root/inherited && echo s > /root/kept && echo ok"),
+                 QStringLiteral("ok\n"));
+        const auto f =
+            m_server.request("POST", "/api/sandboxes/" + m_id + "/fork", "{\"count\":1}");
+        QCOMPARE(f.status, 200);
+        const QString fork = lizard::test::forkedSandbox(f).value("sandboxId").toString();
+        QVERIFY2(!fork.isEmpty(), qPrintable(describe(f)));
+        QCOMPARE(m_api.run(fork, "echo mine > /root/fork-only && rm /root/kept && "
+                                 "echo changed > /root/inherited && echo ok"),
+                 QStringLiteral("ok\n"));
+        QCOMPARE(m_api.run(m_id, "echo later > /root/source-only && echo ok"),
+                 QStringLiteral("ok\n"));
+        const QJsonObject listing = changes(fork, "?against=" + m_id);
+        m_api.kill(fork);
+        QCOMPARE(listing.value("against").toString(), QStringLiteral("sandbox"));
+        QCOMPARE(listing.value("againstId").toString(), m_id);
+        const auto all = byPath(listing);
+        QCOMPARE(all.value("/root/fork-only").value("kind").toString(), QStringLiteral("added"));
+        QCOMPARE(all.value("/root/kept").value("kind").toString(), QStringLiteral("deleted"));
+        QCOMPARE(all.value("/root/inherited").value("kind").toString(), QStringLiteral("modified"));
+        QCOMPARE(all.value("/root/source-only").value("kind").toString(),
+                 QStringLiteral("deleted"));
+        // Control: what the fork inherited unchanged (the earlier cases' changes) is no
+        // difference.
+        QVERIFY2(!all.contains("/root/new.txt") && !all.contains("/etc/debian_version") &&
+                     !all.contains("/etc/issue"),
+                 qPrintable(all.keys().join(", ")));
+        QVERIFY2(all.size() <= 8, qPrintable(all.keys().join(", ")));
+    }
+
+    // A sandbox against the snapshot it was taken in: what it did since.
+    void aSandboxComparedWithASnapshotOfIt()
+    {
+        const auto s = m_server.request("POST", "/api/sandboxes/" + m_id + "/snapshot",
+                                        "{\"name\":\"compare-base\"}");
+        QCOMPARE(s.status, 200);
+        const QString snap = jsonObject(s).value("id").toString();
+        QVERIFY(!snap.isEmpty());
+        QCOMPARE(m_api.run(m_id, "echo after > /root/after-snapshot && rm /root/inherited && "
+                                 "echo ok"),
+                 QStringLiteral("ok\n"));
+        const QJsonObject listing = changes(m_id, "?against=" + snap);
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snap);
+        QCOMPARE(listing.value("against").toString(), QStringLiteral("snapshot"));
+        const auto all = byPath(listing);
+        QCOMPARE(all.value("/root/after-snapshot").value("kind").toString(),
+                 QStringLiteral("added"));
+        QCOMPARE(all.value("/root/inherited").value("kind").toString(), QStringLiteral("deleted"));
+        QVERIFY2(!all.contains("/root/new.txt") && !all.contains("/root/source-only"),
+                 qPrintable(all.keys().join(", ")));
+        QVERIFY(isError(m_server.request("GET", "/api/sandboxes/" + m_id + "/changes?against=x"),
+                        400, "INVALID_ARGUMENT"));
+        QVERIFY(
+            isError(m_server.request("GET", "/api/sandboxes/" + m_id + "/changes?against=sb_nope"),
+                    404, "NOT_FOUND"));
+        QVERIFY(
+            isError(m_server.request("GET", "/api/sandboxes/" + m_id + "/changes?against=" + snap),
+                    404, "NOT_FOUND")); // deleted above
+    }
+
     void errorsAreClear()
     {
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/" + m_id + "/changes?limit=0"), 400,

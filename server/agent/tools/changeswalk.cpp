@@ -88,6 +88,7 @@ struct Walker
         c.was = was;
         c.size = S_ISDIR(st.st_mode) ? 0 : std::uint64_t(st.st_size);
         c.mode = st.st_mode & 07777;
+        c.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
         out.changes.push_back(std::move(c));
     }
 
@@ -296,7 +297,8 @@ std::string changesJson(const ChangeList& list)
         out += kindName(c.kind);
         out += "\",\"type\":\"";
         out += typeName(c.type);
-        out += "\",\"size\":" + std::to_string(c.size) + ",\"mode\":" + std::to_string(c.mode);
+        out += "\",\"size\":" + std::to_string(c.size) + ",\"mode\":" + std::to_string(c.mode) +
+               ",\"mtimeNs\":" + std::to_string(c.mtimeNs);
         if (c.was) {
             out += ",\"was\":\"";
             out += typeName(c.was);

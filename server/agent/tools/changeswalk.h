@@ -37,7 +37,8 @@ struct Change
                      // of what the template had)
     char was = 0;    // modified into another type: the template's type, else 0
     std::uint64_t size = 0;
-    unsigned mode = 0; // permission bits
+    unsigned mode = 0;        // permission bits
+    std::int64_t mtimeNs = 0; // its modification time (deleted: the template's)
 };
 
 struct ChangeList
@@ -52,7 +53,7 @@ std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOpti
 
 // The list as the launcher prints it: a JSON line {"ok":true,"truncated":false,"count":N},
 // then a line with the JSON array of the API's change objects ({"path", "kind", "type",
-// "size", "mode", "was"?}), which lizard-local passes on without parsing it.
+// "size", "mode", "mtimeNs", "was"?}), which lizard-local passes on without parsing it.
 std::string changesJson(const ChangeList& list);
 
 } // namespace lizard::agent

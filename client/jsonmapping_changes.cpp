@@ -41,6 +41,7 @@ Outcome<SandboxChanges> parseSandboxChanges(const QByteArray& body, const QStrin
             r.fail("changes", "an array (required)");
         out.changes = listOf<FileChange>(*list, "changes", change);
         out.against = r.string("against");
+        out.againstId = r.string("againstId");
         out.templateName = r.string("template");
         out.truncated = r.boolean("truncated", false);
         if (const Json* blind = r.find("notCompared"))

@@ -163,10 +163,11 @@ public:
     // Every process of the sandbox, and a signal to any of them (`tree`: with its descendants);
     // lizard-local's extension: the cloud answers 404.
     PendingCall* processTree(const QString& sandboxId, QObject* ctx, Done<ProcessTree> done);
-    // What the sandbox changed against its template; `exclude`: fnmatch patterns (a name
+    // What the sandbox changed against its template, or against `against` (a snapshot's or
+    // another sandbox's id, of the same template); `exclude`: fnmatch patterns (a name
     // without a slash drops every such path component). lizard-local only.
     PendingCall* sandboxChanges(const QString& sandboxId, const QStringList& exclude, QObject* ctx,
-                                Done<SandboxChanges> done);
+                                Done<SandboxChanges> done, const QString& against = {});
     // The template's version of a file the sandbox changed or deleted.
     PendingCall* templateOriginal(const QString& sandboxId, const QString& path, QObject* ctx,
                                   Done<QByteArray> done);

@@ -10,11 +10,14 @@ namespace lizard::client {
 using namespace apicall;
 
 PendingCall* LizardApi::sandboxChanges(const QString& sandboxId, const QStringList& exclude,
-                                       QObject* ctx, Done<SandboxChanges> done)
+                                       QObject* ctx, Done<SandboxChanges> done,
+                                       const QString& against)
 {
     QList<QPair<QByteArray, QString>> query;
     if (!exclude.isEmpty())
         query.append({"exclude", exclude.join(QLatin1Char(','))});
+    if (!against.isEmpty())
+        query.append({"against", against});
     const auto req = RequestBuilder(m_endpoint)
                          .json("GET", withQuery(sandboxPath(sandboxId, "/changes"), query));
     // 100,000 changes are 7 MB of JSON: parsed away from the event loop.

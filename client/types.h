@@ -219,7 +219,8 @@ struct FileChange
 
 struct SandboxChanges
 {
-    QString against; // "template"
+    QString against;   // "template", "snapshot" or "sandbox"
+    QString againstId; // the snapshot's or the sandbox's id
     QString templateName;
     bool truncated = false;
     QList<FileChange> changes;      // a directory before what is below it

@@ -16,9 +16,61 @@ void ChangesSession::setApi(client::LizardApi* api)
 
 void ChangesSession::setSandboxId(const QString& id)
 {
-    if (id != m_sandboxId)
+    if (id != m_sandboxId) {
         ++m_generation;
+        m_against.clear();
+    }
     m_sandboxId = id;
+}
+
+void ChangesSession::setAgainst(const QString& against)
+{
+    if (against != m_against)
+        ++m_generation;
+    m_against = against;
+}
+
+void ChangesSession::listCandidates()
+{
+    if (!ready())
+        return;
+    const int generation = m_generation;
+    const QString self = m_sandboxId;
+    m_api->getSandbox(
+        self, this, [this, generation, self](client::Outcome<client::SandboxInfo> me) {
+            if (!me || generation != m_generation)
+                return;
+            const QString project = me.value().projectId;
+            const QString templateName = me.value().templateName;
+            auto found = std::make_shared<QList<QPair<QString, QString>>>();
+            m_api->listSnapshots(
+                project, this,
+                [this, generation, self, project, templateName,
+                 found](client::Outcome<QList<client::Snapshot>> snaps) {
+                    if (generation != m_generation)
+                        return;
+                    if (snaps)
+                        for (const client::Snapshot& s : snaps.value())
+                            if (s.status != QLatin1String("building") &&
+                                s.status != QLatin1String("failed"))
+                                found->append(
+                                    {s.id,
+                                     tr("Snapshot “%1”").arg(s.name.isEmpty() ? s.id : s.name)});
+                    m_api->listSandboxes(
+                        project, this,
+                        [this, generation, self, templateName,
+                         found](client::Outcome<QList<client::SandboxInfo>> sbs) {
+                            if (generation != m_generation)
+                                return;
+                            if (sbs)
+                                for (const client::SandboxInfo& s : sbs.value())
+                                    if (s.sandboxId != self && s.templateName == templateName)
+                                        found->append(
+                                            {s.sandboxId, tr("Sandbox %1").arg(s.sandboxId)});
+                            emit candidatesListed(*found);
+                        });
+                });
+        });
 }
 
 void ChangesSession::list(const QStringList& exclude)
@@ -26,15 +78,17 @@ void ChangesSession::list(const QStringList& exclude)
     if (!ready())
         return;
     const int generation = ++m_generation;
-    m_api->sandboxChanges(m_sandboxId, exclude, this,
-                          [this, generation](client::Outcome<client::SandboxChanges> r) {
-                              if (generation != m_generation)
-                                  return;
-                              if (r)
-                                  emit listed(r.value());
-                              else
-                                  emit listFailed(r.error());
-                          });
+    m_api->sandboxChanges(
+        m_sandboxId, exclude, this,
+        [this, generation](client::Outcome<client::SandboxChanges> r) {
+            if (generation != m_generation)
+                return;
+            if (r)
+                emit listed(r.value());
+            else
+                emit listFailed(r.error());
+        },
+        m_against);
 }
 
 void ChangesSession::readVersions(const client::FileChange& change)
@@ -54,10 +108,29 @@ void ChangesSession::readVersions(const client::FileChange& change)
         if (--pending->left == 0 && generation == m_generation)
             emit versionsRead(pending->versions);
     };
-    const bool before = change.kind != QLatin1String("added");
+    // Against a snapshot there is no "before" to read (its files are not served one by one);
+    // against another sandbox it is that sandbox's file.
+    const bool snapshot = m_against.startsWith(QLatin1String("snap_"));
+    const bool before = change.kind != QLatin1String("added") && !snapshot;
     const bool after = change.kind != QLatin1String("deleted");
     pending->left = int(before) + int(after);
-    if (before)
+    if (snapshot && change.kind != QLatin1String("added"))
+        pending->versions.error =
+            tr("the snapshot's version of a file is not shown (only its listing is compared)");
+    if (pending->left == 0) {
+        emit versionsRead(pending->versions);
+        return;
+    }
+    if (before && m_against.startsWith(QLatin1String("sb_")))
+        m_api->readFile(m_against, change.path, this,
+                        [pending, arrived](client::Outcome<QByteArray> r) {
+                            if (r)
+                                pending->versions.before = r.value();
+                            else
+                                pending->versions.error = r.error().toDisplayString();
+                            arrived();
+                        });
+    else if (before)
         m_api->templateOriginal(m_sandboxId, change.path, this,
                                 [pending, arrived](client::Outcome<QByteArray> r) {
                                     if (r)

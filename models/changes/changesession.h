@@ -1,7 +1,9 @@
 #pragma once
 // The calls behind the Changes tab, for one sandbox at a time: its listing (with or without
 // exclusions), both versions of one file (the template's and the sandbox's), and a revert
-// (the template's file written back, or what the sandbox added removed). Answers for a
+// (the template's file written back, or what the sandbox added removed). The listing may
+// compare with a snapshot or another sandbox instead of the template; a file's "before" side is
+// then the other sandbox's (a snapshot's files cannot be read one by one: none). Answers for a
 // sandbox no longer shown are dropped.
 
 #include "client/outcome.h"
@@ -37,13 +39,21 @@ public:
     const QString& sandboxId() const { return m_sandboxId; }
     bool ready() const { return m_api && !m_sandboxId.isEmpty(); }
 
+    // What the listing compares with: "" (the template), a snapshot's or another sandbox's id.
+    void setAgainst(const QString& against);
+    const QString& against() const { return m_against; }
     void list(const QStringList& exclude);
+    // What the sandbox can be compared with: its project's ready snapshots and its other
+    // running or paused sandboxes of the same template. candidatesListed() follows.
+    void listCandidates();
     // `change` as listed: what it is decides which sides are read.
     void readVersions(const client::FileChange& change);
     void revert(const client::FileChange& change);
 
 signals:
     void listed(const lizard::client::SandboxChanges& changes);
+    // [id, label] pairs, snapshots first.
+    void candidatesListed(const QList<QPair<QString, QString>>& candidates);
     void listFailed(const lizard::client::ApiError& error);
     void versionsRead(const lizard::models::changes::FileVersions& versions);
     void reverted(const QString& path);
@@ -52,6 +62,7 @@ signals:
 private:
     client::LizardApi* m_api = nullptr;
     QString m_sandboxId;
+    QString m_against;
     int m_generation = 0;
 };
 

@@ -64,7 +64,9 @@ nlohmann::json compareChanges(const nlohmann::json& mine, const nlohmann::json& 
         } else if (takeB) { // mine is the template's there: the opposite of their change
             const Json& c = *ib->second;
             const std::string kind = field(c, "kind");
-            Json e = entry(c, kind == "added" ? "deleted" : kind == "deleted" ? "added" : "modified");
+            Json e = entry(c, kind == "added"     ? "deleted"
+                              : kind == "deleted" ? "added"
+                                                  : "modified");
             if (kind == "modified" && c.contains("was"))
                 e["type"] = c["was"]; // the template's type, which mine still has
             out.push_back(std::move(e));

@@ -14,6 +14,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -40,6 +41,7 @@ private slots:
     void revertPutsTheTemplatesFileBack();
     void revertRemovesAnAddedFile();
     void followsTheAgentWhileShown();
+    void comparesAForkWithItsSource();
 
 private:
     QString exec(const QString& cmd);
@@ -228,6 +230,43 @@ void TestChangesPanel::followsTheAgentWhileShown()
     QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
     QTest::qWait(7000);
     QCOMPARE(listed.count(), 0);
+}
+
+// Against its source, a fork shows only what it did since: the file it wrote is added, the
+// source's changes it inherited are no difference, and Revert (the template's file) is off.
+void TestChangesPanel::comparesAForkWithItsSource()
+{
+    ApiWaiter<QList<client::ForkEntry>> forked;
+    m_fx.api().forkSandbox(m_id, 1, 600000, nullptr, forked.done());
+    QVERIFY2(forked.wait() && forked.ok(), forked.why().constData());
+    const auto entry = forked.value().value(0);
+    const QString fork = entry.sandbox ? entry.sandbox->sandboxId : QString();
+    QVERIFY2(!fork.isEmpty(), qPrintable(entry.error));
+    {
+        ApiWaiter<client::ExecResult> w;
+        client::ExecOptions opts;
+        m_fx.api().exec(fork, "echo mine > /root/project/fork-only.txt", opts, nullptr, w.done());
+        QVERIFY(w.wait() && w.ok());
+    }
+    m_window->toolTabs()->setCurrentWidget(m_panel);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->sandboxModel()->rowOf(fork) >= 0, 30000);
+    m_window->sandboxPanel()->selectSandbox(fork);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->againstBox()->findData(m_id) > 0, 30000);
+    QSignalSpy listed(m_panel, &ui::changes::ChangesPanel::listed);
+    const int at = m_panel->againstBox()->findData(m_id);
+    m_panel->againstBox()->setCurrentIndex(at);
+    emit m_panel->againstBox()->activated(at);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->statusText().contains("against sandbox " + m_id), 30000);
+    QCOMPARE(shownText("/root/project/fork-only.txt", ChangeTreeModel::ChangeColumn),
+             QStringLiteral("Added"));
+    QCOMPARE(shownText("/root/project/main.py", ChangeTreeModel::ChangeColumn),
+             QStringLiteral("<hidden>")); // inherited, unchanged: no difference
+    QVERIFY(m_panel->selectPath("/root/project/fork-only.txt"));
+    QVERIFY(!m_panel->revertAction()->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(m_panel->diffView()->leftText(), "(not in sandbox " + m_id + ")",
+                              30000);
+    lizard::test::saveLightAndDark(m_window.get(), "changes-compare");
+    lizard::test::killSandbox(m_fx.api(), fork);
 }
 
 QTEST_MAIN(TestChangesPanel)

@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -69,8 +70,8 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     : QWidget(parent), m_session(new models::changes::ChangesSession(this)),
       m_model(new ChangeTreeModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTreeView), m_diff(new DiffView), m_filter(new QLineEdit),
-      m_hideCaches(new QCheckBox(QStringLiteral("Hide caches"))), m_status(new QLabel),
-      m_poll(new QTimer(this))
+      m_hideCaches(new QCheckBox(QStringLiteral("Hide caches"))), m_against(new QComboBox),
+      m_status(new QLabel), m_poll(new QTimer(this))
 {
     m_poll->setSingleShot(true);
     connect(m_poll, &QTimer::timeout, this, &ChangesPanel::refresh);
@@ -94,6 +95,36 @@ ChangesPanel::ChangesPanel(QWidget* parent)
             makeRecipe(folder);
     });
     bar->addSeparator();
+    m_against->setObjectName(QStringLiteral("changesAgainst"));
+    m_against->setToolTip(QStringLiteral("What the changes are against: the sandbox's template, a "
+                                         "snapshot, or another sandbox (a fork and its source)"));
+    m_against->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_against->addItem(QStringLiteral("Against its template"), QString());
+    bar->addWidget(m_against);
+    connect(m_against, &QComboBox::activated, this, [this] {
+        const QString id = m_against->currentData().toString();
+        if (id == m_session->against())
+            return;
+        m_session->setAgainst(id);
+        m_diff->setReferenceName(id.isEmpty() ? QStringLiteral("the template")
+                                 : id.startsWith(QLatin1String("snap_"))
+                                     ? QStringLiteral("snapshot %1").arg(id)
+                                     : QStringLiteral("sandbox %1").arg(id));
+        m_listedOnce = false;
+        m_model->setChanges({});
+        m_diff->clear();
+        refresh();
+        updateActions();
+    });
+    connect(m_session, &models::changes::ChangesSession::candidatesListed, this,
+            [this](const QList<QPair<QString, QString>>& candidates) {
+                const QString current = m_against->currentData().toString();
+                while (m_against->count() > 1)
+                    m_against->removeItem(1);
+                for (const auto& [id, label] : candidates)
+                    m_against->addItem(QStringLiteral("Against %1").arg(label), id);
+                m_against->setCurrentIndex(std::max(0, m_against->findData(current)));
+            });
     m_hideCaches->setChecked(true);
     m_hideCaches->setToolTip(
         QStringLiteral("Leave out %1").arg(cachePatterns().join(QStringLiteral(", "))));
@@ -229,8 +260,13 @@ void ChangesPanel::showSandbox(const QString& sandboxId)
     m_listedOnce = false;
     m_model->setChanges({});
     m_diff->clear();
+    while (m_against->count() > 1)
+        m_against->removeItem(1);
+    m_against->setCurrentIndex(0);
+    m_diff->setReferenceName(QStringLiteral("the template"));
     if (isVisible())
         refresh();
+    m_session->listCandidates();
     updateActions();
     setStatus({});
 }
@@ -292,15 +328,18 @@ void ChangesPanel::setStatus(const QString& text)
     const client::SandboxChanges& all = m_model->changes();
     if (all.templateName.isEmpty())
         return m_status->clear();
-    QString line =
-        all.changes.isEmpty()
-            ? QStringLiteral("Nothing changed against the template “%1”.").arg(all.templateName)
-            : QStringLiteral("%1 added, %2 modified, %3 deleted against the template "
-                             "“%4”.")
-                  .arg(m_model->count(QStringLiteral("added")))
-                  .arg(m_model->count(QStringLiteral("modified")))
-                  .arg(m_model->count(QStringLiteral("deleted")))
-                  .arg(all.templateName);
+    const QString reference = all.against == QLatin1String("snapshot")
+                                  ? QStringLiteral("snapshot %1").arg(all.againstId)
+                              : all.against == QLatin1String("sandbox")
+                                  ? QStringLiteral("sandbox %1").arg(all.againstId)
+                                  : QStringLiteral("the template “%1”").arg(all.templateName);
+    QString line = all.changes.isEmpty()
+                       ? QStringLiteral("Nothing changed against %1.").arg(reference)
+                       : QStringLiteral("%1 added, %2 modified, %3 deleted against %4.")
+                             .arg(m_model->count(QStringLiteral("added")))
+                             .arg(m_model->count(QStringLiteral("modified")))
+                             .arg(m_model->count(QStringLiteral("deleted")))
+                             .arg(reference);
     if (all.truncated)
         line += QStringLiteral(" Only the first %1 are listed.").arg(all.changes.size());
     QStringList blind;
@@ -349,7 +388,9 @@ void ChangesPanel::updateActions()
     const client::FileChange* c = selectedChange();
     // A file can be put back from the template; what the sandbox added, removed.
     const bool file = c && (c->type == QLatin1String("file") || c->kind == QLatin1String("added"));
-    m_revert->setEnabled(m_session->api() && file && c->was.isEmpty());
+    // Revert puts the template's file back: only what is listed against the template.
+    m_revert->setEnabled(m_session->api() && file && c->was.isEmpty() &&
+                         m_session->against().isEmpty());
     m_recipe->setEnabled(m_session->ready() && m_listedOnce);
     m_revert->setToolTip(
         !c ? QStringLiteral("Select a changed file to revert it")

@@ -5,8 +5,9 @@
 // the template's version back (or removes what the sandbox added). While the tab is shown it
 // lists again and again, as an agent works: every 3 s, or ten times as long as the last listing
 // took when that is longer (a listing walks the sandbox's whole layer). What the user expanded,
-// the selection and the scroll positions stay. "Recipe from this sandbox…" saves what it
-// installed and changed as a recipe in a folder and opens it in the recipe editor.
+// the selection and the scroll positions stay. "Against" compares with a snapshot or another
+// sandbox of the same template instead (a fork with its source). "Recipe from this sandbox…" saves
+// what it installed and changed as a recipe in a folder and opens it in the recipe editor.
 
 #include "client/outcome.h"
 
@@ -17,6 +18,7 @@
 
 class QAction;
 class QCheckBox;
+class QComboBox;
 class QDialog;
 class QLabel;
 class QLineEdit;
@@ -56,6 +58,9 @@ public:
     DiffView* diffView() const { return m_diff; }
     QLineEdit* filter() const { return m_filter; }
     QCheckBox* hideCaches() const { return m_hideCaches; }
+    // What the changes are against: the template (data "") or, once listed, the project's
+    // snapshots and the other sandboxes of the same template (data: their ids).
+    QComboBox* againstBox() const { return m_against; }
     QAction* refreshAction() const { return m_refresh; }
     QAction* revertAction() const { return m_revert; }
     QAction* recipeAction() const { return m_recipe; }
@@ -95,6 +100,7 @@ private:
     DiffView* m_diff;
     QLineEdit* m_filter;
     QCheckBox* m_hideCaches;
+    QComboBox* m_against;
     QLabel* m_status;
     QAction* m_refresh;
     QAction* m_revert;

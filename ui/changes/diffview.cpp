@@ -141,7 +141,7 @@ void DiffView::showTexts(const QString& title, const QByteArray* before, const Q
         m_rightCells.clear();
     m_right->setVisible(true);
     m_left->setPlainText(before ? left.join(QLatin1Char('\n'))
-                                : QStringLiteral("(not in the template)"));
+                                : QStringLiteral("(not in %1)").arg(m_reference));
     m_right->setPlainText(after ? right.join(QLatin1Char('\n'))
                                 : QStringLiteral("(deleted in the sandbox)"));
     retint();

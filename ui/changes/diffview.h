@@ -21,6 +21,8 @@ public:
     void showTexts(const QString& title, const QByteArray* before, const QByteArray* after);
     void showMessage(const QString& title, const QString& text);
     void clear(); // nothing selected: says what the view is for
+    // What the left side is ("the template", "sandbox sb_…"): said where it has no file.
+    void setReferenceName(const QString& name) { m_reference = name; }
 
     QString title() const;
     QString leftText() const;
@@ -35,6 +37,7 @@ private:
     QPlainTextEdit* m_left;
     QPlainTextEdit* m_right;
     QVector<char> m_leftCells, m_rightCells; // per row: plain, changed or blank
+    QString m_reference = QStringLiteral("the template");
 };
 
 } // namespace lizard::ui::changes

@@ -46,6 +46,7 @@ constexpr IntOption kIntOptions[] = {
     {"schedule-min-interval", 1, 60,
      "--schedule-min-interval needs a number of seconds from 1 to 60"},
     {"metrics-interval-ms", 250, 60000, "--metrics-interval-ms needs a number from 250 to 60000"},
+    {"template-cache-mb", 0, 1 << 24, "--template-cache-mb needs a number from 0 to 16777216"},
 };
 
 po::options_description describeOptions()
@@ -96,6 +97,7 @@ std::string usageText()
            "                    [--pool-max N] [--pool-min-free-mb N] [--pool-TEMPLATE N]\n"
            "                    [--websocket-idle S] [--idle-minute-ms MS]\n"
            "                    [--schedule-min-interval S] [--metrics-interval-ms N]\n"
+           "                    [--template-cache-mb N]\n"
            "       lizard-local doctor   (what this computer gives sandboxes, and the fixes)\n"
            "  (--option=VALUE works as well as --option VALUE)\n"
            "  --port N         listen on 127.0.0.1:N (default 7411; 0 = any free port)\n"
@@ -133,6 +135,10 @@ std::string usageText()
            "                   every running sandbox's CPU, memory, disk and network are sampled\n"
            "                   every N ms (default 2000, 250..60000); kept 24 h at decreasing\n"
            "                   resolution\n"
+           "  --template-cache-mb N\n"
+           "                   the layers template builds keep for the next build, beyond the\n"
+           "                   ones a version stands on (default 20480); the least recently\n"
+           "                   used go first\n"
            "  --version        print the version\n"
            "  -h, --help       print this help\n";
 }
@@ -211,6 +217,8 @@ Result<Options> parseOptions(const std::vector<std::string>& args)
             o.scheduleMinIntervalS = *v;
         else if (name == "metrics-interval-ms")
             o.metricsIntervalMs = *v;
+        else if (name == "template-cache-mb")
+            o.templateCacheMb = *v;
     }
     if (vm.count("data-dir")) {
         const std::string dir = vm["data-dir"].as<std::string>();

@@ -32,7 +32,8 @@ struct Options
     int poolBase = -1;        // default pool size of each template (the API can change it)
     int poolInterpreter = -1;
     int poolDesktop = -1;
-    int scheduleMinIntervalS = 10; // the shortest `every` of a schedule
+    int scheduleMinIntervalS = 10;   // the shortest `every` of a schedule
+    int64_t templateCacheMb = 20480; // template layers kept for later builds (sandboxes/templates)
     // Every running sandbox's resources are sampled this often (sandboxes/metricssampler.h).
     int metricsIntervalMs = 2000;
     bool help = false;

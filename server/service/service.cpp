@@ -195,6 +195,7 @@ int runService(const Options& options)
     // Templates built from recipes: their versions keep warm pools like any snapshot's.
     sandboxes::TemplateLimits templateLimits;
     templateLimits.buildLimits = *api::limitsForSize(templateLimits.buildSize);
+    templateLimits.cacheBytes = options.templateCacheMb << 20;
     sandboxes::TemplateBuilder templates(**store, manager, ioc, dir, templateLimits);
     templates.setPoolHooks(
         [&warmPools](const store::SnapshotRecord& s) { warmPools.configureSnapshot(s); },

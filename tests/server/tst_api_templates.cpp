@@ -441,6 +441,47 @@ private slots:
                  QStringLiteral("succeeded"));
     }
 
+    // With a cache of 1 MiB, a build's layers of 2 MiB each go once it ended, the least
+    // recently used first, but never the one the version stands on; the next build then runs
+    // every step again.
+    void theLayerCacheIsBounded()
+    {
+        LocalServer small;
+        QVERIFY2(small.start({"--template-cache-mb", "1"}), qPrintable(small.errorString()));
+        const auto build = [&small](const QString& last) {
+            const QString recipe = "from: base\nrun:\n"
+                                   "  - head -c 2000000 /dev/urandom > /opt/a\n"
+                                   "  - head -c 2000000 /dev/urandom > /opt/b\n"
+                                   "  - echo " +
+                                   last + " > /opt/last\n";
+            const auto r =
+                small.request("POST", "/api/templates",
+                              toJson(QJsonObject{{"name", "cached"}, {"recipe", recipe}}));
+            const QString logUrl = jsonObject(r).value("logUrl").toString();
+            const auto log = small.request("GET", logUrl);
+            const int at = log.body.lastIndexOf("event: end\ndata: ");
+            return QJsonDocument::fromJson(log.body.mid(at + 17).split('\n').first()).object();
+        };
+        QCOMPARE(build("one").value("status").toString(), QStringLiteral("succeeded"));
+        QTRY_COMPARE_WITH_TIMEOUT(jsonObject(small.request("GET", "/api/templates/cached"))
+                                      .value("layers")
+                                      .toArray()
+                                      .size(),
+                                  1, 30000);
+        const QJsonObject again = build("two");
+        QCOMPARE(again.value("status").toString(), QStringLiteral("succeeded"));
+        QCOMPARE(again.value("cachedSteps").toInt(), 0);
+        // The first version still starts: its layer stayed.
+        const auto v1 =
+            small.request("POST", "/api/sandboxes", toJson(QJsonObject{{"template", "cached:1"}}));
+        QCOMPARE(v1.status, 200);
+        const QString id = jsonObject(v1).value("sandboxId").toString();
+        QCOMPARE(SandboxApi(small).run(id, "cat /opt/last"), QStringLiteral("one\n"));
+        SandboxApi(small).kill(id);
+        small.request("DELETE", "/api/templates/cached");
+        small.stop();
+    }
+
     void deleteTakesItsSnapshotsAlong()
     {
         const QJsonObject b = build("doomed", "from: base\nrun: echo x > /opt/x\n");

@@ -36,7 +36,8 @@ struct TemplateLimits
 {
     int64_t buildTimeoutMs = 30 * 60 * 1000; // a build's default and greatest time
     int64_t maxBuildTimeoutMs = 2 * 60 * 60 * 1000;
-    int64_t cacheBytes = 20LL << 30; // layers kept beyond the ones versions stand on
+    int64_t cacheBytes =
+        20LL << 30; // layers kept beyond the ones versions stand on (--template-cache-mb)
     size_t maxFilesBytes = 32 << 20; // the files a build may send, together
     size_t maxFiles = 1000;
     int maxBuilds = 2;                // at once

@@ -20,6 +20,7 @@ FileChange change(const Json& j)
     c.was = r.string("was");
     c.size = r.integer("size");
     c.mode = int(r.integer("mode"));
+    c.mtimeNs = r.integer("mtimeNs");
     return c;
 }
 

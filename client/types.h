@@ -215,6 +215,7 @@ struct FileChange
     QString was;  // a modified path that changed type: what it was; else empty
     qint64 size = 0;
     int mode = 0;
+    qint64 mtimeNs = 0; // its modification time (deleted: the template's); 0 when not said
 };
 
 struct SandboxChanges

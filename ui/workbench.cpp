@@ -1,6 +1,7 @@
 #include "ui/workbench.h"
 
 #include "models/sandboxtablemodel.h"
+#include "ui/changes/changespanel.h"
 #include "ui/consolearea.h"
 #include "ui/documenttabs.h"
 #include "ui/files/filespanel.h"
@@ -97,6 +98,15 @@ void Workbench::setNewNotebookAction(QAction* action)
 void Workbench::addToolTab(QWidget* panel, const QString& title)
 {
     m_window->toolTabs()->addTab(panel, title);
+}
+
+void Workbench::showChangesBetween(const QString& sandboxId, const QDateTime& from,
+                                   const QDateTime& to, const QString& what)
+{
+    changes::ChangesPanel* panel = m_window->changesPanel();
+    m_window->toolTabs()->setCurrentWidget(panel);
+    panel->showSandbox(sandboxId);
+    panel->showChangedBetween(from, to, what);
 }
 
 void Workbench::showFile(const QString& sandboxId, const QString& path)

@@ -8,6 +8,7 @@
 
 #include "client/types.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QObject>
 
@@ -64,6 +65,10 @@ public:
     void addToolTab(QWidget* panel, const QString& title);
     // The Files tab, showing `path` of `sandboxId` (its folder, the file selected once listed).
     void showFile(const QString& sandboxId, const QString& path);
+    // The Changes tab, showing only what `sandboxId` changed between `from` and `to` (what a
+    // command did, by the files' modification times), with `what` said above the list.
+    void showChangesBetween(const QString& sandboxId, const QDateTime& from, const QDateTime& to,
+                            const QString& what);
 
     // Documents: the central tabs after the home view.
     void openDocument(DocumentPage* page);

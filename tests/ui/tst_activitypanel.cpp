@@ -9,6 +9,7 @@
 #include "models/activity/activityfiltermodel.h"
 #include "models/activity/activitylistmodel.h"
 #include "models/activity/activitypulse.h"
+#include "models/changes/changetreemodel.h"
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
 #include "support/apiwait.h"
@@ -19,6 +20,8 @@
 #include "ui/activity/activitycontroller.h"
 #include "ui/activity/activityentryview.h"
 #include "ui/activity/activitypanel.h"
+#include "ui/changes/changespanel.h"
+#include "ui/documenttabs.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/imageoutputview.h"
 #include "ui/notebook/notebookcontroller.h"
@@ -59,6 +62,7 @@ private slots:
     void newExecShowsWhileTheTabIsOpen();
     void openAsNotebookUsesTheAgentsVariables();
     void sandboxListShowsActiveBadge();
+    void filesItChangedOpenTheChangesTab();
     void cloudLikeServerSaysSo();
 
 private:
@@ -337,6 +341,47 @@ void TestActivityPanel::newExecShowsWhileTheTabIsOpen()
     std::sort(lags.begin(), lags.end());
     qInfo("exec answer -> row on the list: median %lld ms, max %lld ms", lags.at(2), lags.last());
     QVERIFY2(lags.at(2) <= 500, qPrintable(QStringLiteral("median %1 ms").arg(lags.at(2))));
+}
+
+// An exec's entry links to the files it wrote: the Changes tab with only those (by their
+// modification times), not a file written seconds before it.
+void TestActivityPanel::filesItChangedOpenTheChangesTab()
+{
+    auto* panel = m_activity->panel();
+    m_window->documentTabs()->setCurrentIndex(0); // the home view (a notebook was opened)
+    m_window->toolTabs()->setCurrentWidget(panel);
+    QTRY_VERIFY(panel->isVisible());
+    panel->kindFilter()->setCurrentIndex(0); // every kind, no search: as the tab opens
+    panel->searchField()->clear();
+    QVERIFY(post("/exec", {{"cmd", "echo early > /root/early.txt"}}).contains("exitCode"));
+    QTest::qWait(2500); // past the second of margin either side of the command's span
+    QVERIFY(post("/exec", {{"cmd", "echo mine > /root/by-exec.txt"}}).contains("exitCode"));
+    QAbstractItemModel* shown = panel->list()->model();
+    int row = -1;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (int r = shown->rowCount() - 1; r >= 0; --r)
+                if (shown->index(r, 0).data().toString().contains("by-exec"))
+                    return (row = r) >= 0;
+            return false;
+        }(),
+        10000);
+    panel->list()->setCurrentIndex(shown->index(row, 0));
+    QPushButton* link = nullptr;
+    QTRY_VERIFY((link = panel->entryView()->findChild<QPushButton*>("activityShowChanges")));
+    QTest::mouseClick(link, Qt::LeftButton);
+    auto* changes = m_window->changesPanel();
+    QCOMPARE(m_window->toolTabs()->currentWidget(), changes);
+    QTRY_VERIFY_WITH_TIMEOUT(changes->statusText().contains("written by the command #"), 30000);
+    QVERIFY2(changes->model()->indexOf("/root/by-exec.txt").isValid(),
+             qPrintable(changes->statusText()));
+    QVERIFY(!changes->model()->indexOf("/root/early.txt").isValid()); // control
+    QVERIFY(changes->showAllAction()->isVisible());
+    lizard::test::saveScreenshot(m_window.get(), QStringLiteral("changes-by-command"));
+    changes->showAllAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(changes->model()->indexOf("/root/early.txt").isValid(), 30000);
+    QVERIFY(!changes->showAllAction()->isVisible());
+    m_window->toolTabs()->setCurrentWidget(panel);
 }
 
 void TestActivityPanel::cloudLikeServerSaysSo()

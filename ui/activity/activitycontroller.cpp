@@ -40,6 +40,7 @@ ActivityController::ActivityController(Workbench* window, notebook::NotebookCont
     connect(m_panel, &ActivityPanel::openNotebookRequested, this,
             &ActivityController::openNotebook);
     connect(m_panel, &ActivityPanel::showFileRequested, window, &Workbench::showFile);
+    connect(m_panel, &ActivityPanel::showChangesRequested, window, &Workbench::showChangesBetween);
 }
 
 void ActivityController::openNotebook(const QString& sandboxId,

@@ -72,6 +72,30 @@ void ActivityEntryView::showEntry(const client::ActivityEntry& entry)
         showExec(entry);
     else if (entry.kind.startsWith(u"file"))
         showFile(entry);
+    if (entry.kind == u"runCode" || entry.kind == u"exec")
+        addChangesLink(entry);
+}
+
+void ActivityEntryView::addChangesLink(const client::ActivityEntry& entry)
+{
+    QDateTime from = QDateTime::fromString(entry.start, Qt::ISODateWithMs);
+    QDateTime to = QDateTime::fromString(entry.end, Qt::ISODateWithMs);
+    if (!from.isValid())
+        from = QDateTime::fromString(entry.time, Qt::ISODateWithMs).addMSecs(-entry.durationMs);
+    if (!to.isValid())
+        to = from.addMSecs(entry.durationMs);
+    if (!from.isValid())
+        return;
+    const QString what = tr("%1 #%2 at %3")
+                             .arg(entry.kind == u"runCode" ? tr("the code run") : tr("the command"))
+                             .arg(entry.seq)
+                             .arg(from.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+    auto* link = new QPushButton(tr("Files it changed"), this);
+    link->setObjectName(QStringLiteral("activityShowChanges"));
+    link->setToolTip(tr("The Changes tab, with only the files written while it ran"));
+    connect(link, &QPushButton::clicked, this,
+            [this, from, to, what] { emit showChangesRequested(from, to, what); });
+    m_layout->addWidget(link, 0, Qt::AlignLeft);
 }
 
 void ActivityEntryView::addHeader(const client::ActivityEntry& entry)

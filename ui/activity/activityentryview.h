@@ -6,6 +6,7 @@
 
 #include "client/activitypage.h"
 
+#include <QDateTime>
 #include <QWidget>
 
 class QVBoxLayout;
@@ -29,12 +30,15 @@ public:
 
 signals:
     void showFileRequested(const QString& path);
+    // "Files it changed" of an exec or a code run: its time span, and how to name it.
+    void showChangesRequested(const QDateTime& from, const QDateTime& to, const QString& what);
 
 private:
     void addHeader(const client::ActivityEntry& entry);
     void showRunCode(const client::ActivityEntry& entry);
     void showExec(const client::ActivityEntry& entry);
     void showFile(const client::ActivityEntry& entry);
+    void addChangesLink(const client::ActivityEntry& entry);
 
     QVBoxLayout* m_layout;
     QList<notebook::OutputView*> m_outputs;

@@ -95,6 +95,10 @@ ActivityPanel::ActivityPanel(QWidget* parent)
             &ActivityPanel::onSelected);
     connect(m_entry, &ActivityEntryView::showFileRequested, this,
             [this](const QString& path) { emit showFileRequested(m_sandboxId, path); });
+    connect(m_entry, &ActivityEntryView::showChangesRequested, this,
+            [this](const QDateTime& from, const QDateTime& to, const QString& what) {
+                emit showChangesRequested(m_sandboxId, from, to, what);
+            });
     connect(m_openNotebook, &QPushButton::clicked, this, &ActivityPanel::openAsNotebook);
     connect(m_export, &QPushButton::clicked, this, &ActivityPanel::exportInteractive);
     updateButtons();

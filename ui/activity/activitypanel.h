@@ -6,6 +6,7 @@
 
 #include "notebook/celldata.h"
 
+#include <QDateTime>
 #include <QPointer>
 #include <QWidget>
 
@@ -63,6 +64,8 @@ signals:
     void openNotebookRequested(const QString& sandboxId, const lizard::notebook::NotebookData& data,
                                const QString& contextId, const QString& language);
     void showFileRequested(const QString& sandboxId, const QString& path);
+    void showChangesRequested(const QString& sandboxId, const QDateTime& from, const QDateTime& to,
+                              const QString& what);
     void errorOccurred(const lizard::client::ApiError& error);
     void message(const QString& text);
 

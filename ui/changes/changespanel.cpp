@@ -94,6 +94,11 @@ ChangesPanel::ChangesPanel(QWidget* parent)
         if (!folder.isEmpty())
             makeRecipe(folder);
     });
+    m_showAll = bar->addAction(QStringLiteral("Show all"));
+    m_showAll->setToolTip(QStringLiteral("Show every change again, not only one command's"));
+    m_showAll->setVisible(false);
+    connect(m_showAll, &QAction::triggered, this,
+            [this] { showChangedBetween({}, {}, QString()); });
     bar->addSeparator();
     m_against->setObjectName(QStringLiteral("changesAgainst"));
     m_against->setToolTip(QStringLiteral("What the changes are against: the sandbox's template, a "
@@ -188,7 +193,7 @@ ChangesPanel::ChangesPanel(QWidget* parent)
     connect(m_session, &models::changes::ChangesSession::listed, this,
             [this](const client::SandboxChanges& changes) {
                 const qint64 took = m_listing.elapsed();
-                if (m_listedOnce && m_model->sameAs(changes)) {
+                if (m_listedOnce && m_model->sameAs(inWindow(changes))) {
                     // The same paths: no new tree; the selected file's content may be new.
                     if (m_view->currentIndex().isValid())
                         showSelected();
@@ -199,7 +204,7 @@ ChangesPanel::ChangesPanel(QWidget* parent)
                     QSet<QString> expanded;
                     rememberExpanded({}, expanded);
                     const int scroll = m_view->verticalScrollBar()->value();
-                    m_model->setChanges(changes);
+                    m_model->setChanges(inWindow(changes));
                     if (!m_listedOnce)
                         m_view->expandToDepth(1);
                     m_listedOnce = true;
@@ -264,6 +269,9 @@ void ChangesPanel::showSandbox(const QString& sandboxId)
         m_against->removeItem(1);
     m_against->setCurrentIndex(0);
     m_diff->setReferenceName(QStringLiteral("the template"));
+    m_windowFrom = m_windowTo = QDateTime();
+    m_windowWhat.clear();
+    m_showAll->setVisible(false);
     if (isVisible())
         refresh();
     m_session->listCandidates();
@@ -340,6 +348,14 @@ void ChangesPanel::setStatus(const QString& text)
                              .arg(m_model->count(QStringLiteral("modified")))
                              .arg(m_model->count(QStringLiteral("deleted")))
                              .arg(reference);
+    if (m_windowFrom.isValid())
+        line = (all.changes.isEmpty()
+                    ? QStringLiteral("No file of the sandbox was written by %1 (deletions are "
+                                     "not dated).")
+                    : QStringLiteral("%2 file(s) written by %1 (by their modification times; "
+                                     "deletions are not dated)."))
+                   .arg(m_windowWhat)
+                   .arg(all.changes.size());
     if (all.truncated)
         line += QStringLiteral(" Only the first %1 are listed.").arg(all.changes.size());
     QStringList blind;
@@ -353,6 +369,37 @@ void ChangesPanel::setStatus(const QString& text)
 const client::FileChange* ChangesPanel::selectedChange() const
 {
     return m_model->change(m_view->currentIndex().data(ChangeTreeModel::PathRole).toString());
+}
+
+client::SandboxChanges ChangesPanel::inWindow(const client::SandboxChanges& all) const
+{
+    if (!m_windowFrom.isValid())
+        return all;
+    // A second either side: the times are the files', the window the server's record of the
+    // command, and a file written in the command's last moment is its.
+    const qint64 from = (m_windowFrom.toMSecsSinceEpoch() - 1000) * 1000000;
+    const qint64 to = (m_windowTo.toMSecsSinceEpoch() + 1000) * 1000000;
+    client::SandboxChanges out = all;
+    out.changes.clear();
+    for (const client::FileChange& c : all.changes) {
+        if (c.kind != QLatin1String("deleted") && c.type != QLatin1String("dir") &&
+            c.mtimeNs >= from && c.mtimeNs <= to)
+            out.changes.append(c);
+    }
+    return out;
+}
+
+void ChangesPanel::showChangedBetween(const QDateTime& from, const QDateTime& to,
+                                      const QString& what)
+{
+    m_windowFrom = from;
+    m_windowTo = to.isValid() ? to : from;
+    m_windowWhat = what;
+    m_showAll->setVisible(from.isValid());
+    m_listedOnce = false;
+    m_model->setChanges({});
+    m_diff->clear();
+    refresh();
 }
 
 void ChangesPanel::makeRecipe(const QString& folder)

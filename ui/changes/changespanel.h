@@ -11,6 +11,7 @@
 
 #include "client/outcome.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QModelIndex>
 #include <QSet>
@@ -29,6 +30,7 @@ class QTreeView;
 namespace lizard::client {
 class LizardApi;
 struct FileChange;
+struct SandboxChanges;
 } // namespace lizard::client
 
 namespace lizard::models::changes {
@@ -69,6 +71,10 @@ public:
     bool selectPath(const QString& path);
     // Puts the template's version of `path` back, or removes it if the sandbox added it.
     void revert(const QString& path);
+    // Only what changed between `from` and `to` (by modification time; a second either side),
+    // `what` said in the status line, until Show all or another sandbox; a null `from`: all.
+    void showChangedBetween(const QDateTime& from, const QDateTime& to, const QString& what);
+    QAction* showAllAction() const { return m_showAll; }
     // The sandbox as a recipe in `folder` (with the files it copies), then opened in the
     // recipe editor: recipeOpened() or an error.
     void makeRecipe(const QString& folder);
@@ -92,6 +98,8 @@ private:
     void updateActions();
     void setStatus(const QString& text);
     const client::FileChange* selectedChange() const;
+    // The listing cut to the time window, if one is set.
+    client::SandboxChanges inWindow(const client::SandboxChanges& all) const;
 
     models::changes::ChangesSession* m_session;
     models::changes::ChangeTreeModel* m_model;
@@ -105,6 +113,9 @@ private:
     QAction* m_refresh;
     QAction* m_revert;
     QAction* m_recipe;
+    QAction* m_showAll; // ends the time window
+    QDateTime m_windowFrom, m_windowTo;
+    QString m_windowWhat;
     bool m_listedOnce = false; // the first listing of a sandbox opens its top folders
     QTimer* m_poll;
     QElapsedTimer m_listing; // how long the pending listing takes

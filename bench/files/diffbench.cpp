@@ -66,9 +66,9 @@ bool measureDiffView()
                 "(painted %lld ms), max event-loop stall %.1f ms (target < %.0f ms) %s",
                 static_cast<long long>(shownMs), static_cast<long long>(paintedMs),
                 meter.maxStallMs(), kTargetMs,
-                !ok                                ? "ERROR"
-                : double(paintedMs) <= kTargetMs   ? "PASS"
-                                                   : "MISS");
+                !ok                              ? "ERROR"
+                : double(paintedMs) <= kTargetMs ? "PASS"
+                                                 : "MISS");
     if (diffMs >= 0)
         std::printf("  reference GNU diff -u of the same files: %.1f ms (ratio %.1fx)", diffMs,
                     double(paintedMs) / std::max(diffMs, 0.1));

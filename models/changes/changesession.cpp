@@ -121,33 +121,22 @@ void ChangesSession::readVersions(const client::FileChange& change)
         emit versionsRead(pending->versions);
         return;
     }
+    // One side read into its slot; a side that cannot be read says why.
+    const auto into = [pending, arrived](std::optional<QByteArray> FileVersions::*side) {
+        return [pending, arrived, side](client::Outcome<QByteArray> r) {
+            if (r)
+                pending->versions.*side = r.value();
+            else
+                pending->versions.error = r.error().toDisplayString();
+            arrived();
+        };
+    };
     if (before && m_against.startsWith(QLatin1String("sb_")))
-        m_api->readFile(m_against, change.path, this,
-                        [pending, arrived](client::Outcome<QByteArray> r) {
-                            if (r)
-                                pending->versions.before = r.value();
-                            else
-                                pending->versions.error = r.error().toDisplayString();
-                            arrived();
-                        });
+        m_api->readFile(m_against, change.path, this, into(&FileVersions::before));
     else if (before)
-        m_api->templateOriginal(m_sandboxId, change.path, this,
-                                [pending, arrived](client::Outcome<QByteArray> r) {
-                                    if (r)
-                                        pending->versions.before = r.value();
-                                    else
-                                        pending->versions.error = r.error().toDisplayString();
-                                    arrived();
-                                });
+        m_api->templateOriginal(m_sandboxId, change.path, this, into(&FileVersions::before));
     if (after)
-        m_api->readFile(m_sandboxId, change.path, this,
-                        [pending, arrived](client::Outcome<QByteArray> r) {
-                            if (r)
-                                pending->versions.after = r.value();
-                            else
-                                pending->versions.error = r.error().toDisplayString();
-                            arrived();
-                        });
+        m_api->readFile(m_sandboxId, change.path, this, into(&FileVersions::after));
 }
 
 void ChangesSession::revert(const client::FileChange& change)

@@ -7,6 +7,7 @@
 
 #include <iterator>
 #include <sstream>
+#include <sys/ioctl.h>
 
 namespace lizard::proxy {
 
@@ -22,8 +23,19 @@ constexpr std::uint32_t kHeaderLimit = 32 * 1024;
 
 ProxySession::ProxySession(http::tcp::socket socket, std::shared_ptr<const ProxyContext> context,
                            std::string address)
-    : m_client(std::move(socket)), m_context(std::move(context)), m_address(std::move(address))
+    : m_client(std::move(socket)), m_context(std::move(context)), m_address(std::move(address)),
+      m_fd(m_client.socket().native_handle())
 {
+}
+
+bool ProxySession::idle() const
+{
+    if (!m_idle)
+        return false;
+    // The descriptor may be closed meanwhile by this session's own thread: then FIONREAD fails
+    // and the connection counts as idle, which it is.
+    int pending = 0;
+    return ::ioctl(m_fd, FIONREAD, &pending) != 0 || pending == 0;
 }
 
 void ProxySession::run()

@@ -34,9 +34,11 @@ public:
     // Over the proxy's connection cap: a short 503 written without waiting, then closed.
     // Instead of run().
     void refuseOverCap();
-    // Waiting for a request (its first, or the next on a kept-alive connection): such a
-    // connection makes room when the cap is reached.
-    bool idle() const { return m_idle; }
+    // Waiting for a request (its first, or the next on a kept-alive connection) with none of
+    // it arrived yet: such a connection makes room when the cap is reached. A request whose
+    // bytes wait in the socket, not yet read by a busy server, is not idle: it is a use.
+    // Called from the acceptor's thread.
+    bool idle() const;
 
 private:
     using RequestParser = http::bhttp::request_parser<http::bhttp::buffer_body>;
@@ -91,6 +93,7 @@ private:
     bool m_closed = false;
     bool m_waitingFirst = true;
     std::atomic<bool> m_idle{true};
+    const int m_fd; // the client socket's, for idle(); read only
     bool m_lingering = false;
     bool m_upstreamReused = false; // this request went over a kept-alive upstream connection
     bool m_retried = false;

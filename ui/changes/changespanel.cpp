@@ -94,7 +94,21 @@ ChangesPanel::ChangesPanel(QWidget* parent)
         if (!folder.isEmpty())
             makeRecipe(folder);
     });
-    m_showAll = bar->addAction(QStringLiteral("Show all"));
+    m_patch = bar->addAction(IconTheme::icon(QStringLiteral("document-export")),
+                             QStringLiteral("Save as patch…"));
+    m_patch->setObjectName(QStringLiteral("saveChangesPatch"));
+    m_patch->setToolTip(QStringLiteral(
+        "Save the listed changes as one patch, to apply elsewhere with patch -p1 or git apply"));
+    connect(m_patch, &QAction::triggered, this, [this] {
+        const QString file = QFileDialog::getSaveFileName(
+            this, QStringLiteral("Save the changes as a patch"),
+            QDir::home().filePath(m_session->sandboxId() + QStringLiteral("-changes.patch")),
+            QStringLiteral("Patches (*.patch *.diff)"));
+        if (!file.isEmpty())
+            savePatch(file);
+    });
+    m_showAll =
+        bar->addAction(IconTheme::icon(QStringLiteral("edit-clear")), QStringLiteral("Show all"));
     m_showAll->setToolTip(QStringLiteral("Show every change again, not only one command's"));
     m_showAll->setVisible(false);
     connect(m_showAll, &QAction::triggered, this,
@@ -439,6 +453,9 @@ void ChangesPanel::updateActions()
     m_revert->setEnabled(m_session->api() && file && c->was.isEmpty() &&
                          m_session->against().isEmpty());
     m_recipe->setEnabled(m_session->ready() && m_listedOnce);
+    // A snapshot's files are not read one by one: no "before" side for a patch.
+    m_patch->setEnabled(m_session->ready() && m_listedOnce && !m_patchMaker &&
+                        !m_session->against().startsWith(QLatin1String("snap_")));
     m_revert->setToolTip(
         !c ? QStringLiteral("Select a changed file to revert it")
         : c->kind == QLatin1String("added")

@@ -25,6 +25,8 @@ PKGS=(
   "${BUILD_PKGS[@]}"
   # what the Terminal tab's tests run in a sandbox's terminal
   vim htop tmux less fonts-dejavu-core
+  # tst_unifieddiff applies the Changes tab's patches with GNU patch
+  patch
   # server
   uidmap slirp4netns iproute2 procps util-linux bubblewrap
   e2fsprogs # mkfs.ext4: size-enforced volumes and sandbox disks (lizard-local as root)

@@ -1,8 +1,9 @@
 // The Changes tab against a real lizard-local: after an agent-like script, the tree shows what
 // was added, modified and deleted with their badges, caches hidden and shown, the filter, the
 // template's and the sandbox's versions of a file side by side, and Revert putting the
-// template's file back and removing an added one, and the tab following the agent on its own
-// while shown (what the user expanded and selected kept). Saves the guide's picture.
+// template's file back and removing an added one, the changes saved as a patch, and the tab
+// following the agent on its own while shown (what the user expanded and selected kept). Saves the
+// guide's picture.
 #include "models/changes/changetreemodel.h"
 #include "models/sandboxtablemodel.h"
 #include "support/sandboxfixture.h"
@@ -19,6 +20,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -38,6 +40,7 @@ private slots:
     void cachesAreHiddenUntilAsked();
     void filterFindsDeepPaths();
     void bothVersionsSideBySide();
+    void savesTheChangesAsAPatch();
     void revertPutsTheTemplatesFileBack();
     void revertRemovesAnAddedFile();
     void followsTheAgentWhileShown();
@@ -185,6 +188,40 @@ void TestChangesPanel::bothVersionsSideBySide()
     QVERIFY(m_panel->selectPath("/etc/adduser.conf"));
     QVERIFY(compared.wait(30000));
     lizard::test::saveLightAndDark(m_window.get(), QStringLiteral("changes"));
+}
+
+// Save as patch…: every listed file's change in one patch (modified, deleted, added), folders
+// implied by their files, and the action off while it is made.
+void TestChangesPanel::savesTheChangesAsAPatch()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath("changes.patch");
+    QVERIFY(m_panel->patchAction()->isEnabled());
+    QSignalSpy saved(m_panel, &ui::changes::ChangesPanel::patchSaved);
+    QSignalSpy message(m_panel, &ui::changes::ChangesPanel::message);
+    m_panel->savePatch(file);
+    QVERIFY(!m_panel->patchAction()->isEnabled());
+    QVERIFY2(saved.wait(60000), qPrintable(message.value(0).value(0).toString()));
+    QVERIFY(m_panel->patchAction()->isEnabled());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray patch = f.readAll();
+    QVERIFY2(patch.startsWith("# The changes of sandbox " + m_id.toUtf8() +
+                              " against its "
+                              "template"),
+             patch.left(300).constData());
+    QVERIFY2(patch.contains("diff --git a/etc/adduser.conf b/etc/adduser.conf\n--- "
+                            "a/etc/adduser.conf\n+++ b/etc/adduser.conf\n@@ -"),
+             patch.constData());
+    QVERIFY(patch.contains("\n+#> "));
+    QVERIFY(patch.contains("diff --git a/etc/issue b/etc/issue\ndeleted file mode 100644\n"));
+    QVERIFY(patch.contains("new file mode 100644\n--- /dev/null\n+++ b/root/project/notes.txt\n"
+                           "@@ -0,0 +1,3 @@\n+one\n+two\n+three\n"));
+    QVERIFY(patch.contains("+++ b/root/project/main.py\n@@ -0,0 +1 @@\n+print(1)\n"));
+    QVERIFY(!patch.contains("diff --git a/root/project b/"));
+    QCOMPARE(saved.value(0).value(1).toInt(), int(patch.count("diff --git ")));
+    QVERIFY2(m_panel->statusText().startsWith("Saved "), qPrintable(m_panel->statusText()));
 }
 
 void TestChangesPanel::revertPutsTheTemplatesFileBack()

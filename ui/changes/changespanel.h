@@ -7,7 +7,8 @@
 // took when that is longer (a listing walks the sandbox's whole layer). What the user expanded,
 // the selection and the scroll positions stay. "Against" compares with a snapshot or another
 // sandbox of the same template instead (a fork with its source). "Recipe from this sandbox…" saves
-// what it installed and changed as a recipe in a folder and opens it in the recipe editor.
+// what it installed and changed as a recipe in a folder and opens it in the recipe editor; "Save
+// as patch…" saves the listed changes as one patch (changespanel_patch.cpp).
 
 #include "client/outcome.h"
 
@@ -75,6 +76,10 @@ public:
     // `what` said in the status line, until Show all or another sandbox; a null `from`: all.
     void showChangedBetween(const QDateTime& from, const QDateTime& to, const QString& what);
     QAction* showAllAction() const { return m_showAll; }
+    QAction* patchAction() const { return m_patch; }
+    // The listed changes (as shown: the time window applies, the path filter does not) as one
+    // patch in `file`: patchSaved() or message() with the reason.
+    void savePatch(const QString& file);
     // The sandbox as a recipe in `folder` (with the files it copies), then opened in the
     // recipe editor: recipeOpened() or an error.
     void makeRecipe(const QString& folder);
@@ -85,6 +90,7 @@ signals:
     void listed(); // a listing arrived (tests wait for it)
     void compared(const QString& path);
     void recipeOpened(QDialog* editor);
+    void patchSaved(const QString& file, int files);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -113,7 +119,9 @@ private:
     QAction* m_refresh;
     QAction* m_revert;
     QAction* m_recipe;
-    QAction* m_showAll; // ends the time window
+    QAction* m_patch;
+    QObject* m_patchMaker = nullptr; // the patch being made
+    QAction* m_showAll;              // ends the time window
     QDateTime m_windowFrom, m_windowTo;
     QString m_windowWhat;
     bool m_listedOnce = false; // the first listing of a sandbox opens its top folders

@@ -95,48 +95,12 @@ void ChangesSession::readVersions(const client::FileChange& change)
 {
     if (!ready())
         return;
-    // Both sides arrive separately; one signal once both are in.
-    struct Pending
-    {
-        FileVersions versions;
-        int left = 0;
-    };
-    auto pending = std::make_shared<Pending>();
-    pending->versions.path = change.path;
     const int generation = m_generation;
-    auto arrived = [this, pending, generation] {
-        if (--pending->left == 0 && generation == m_generation)
-            emit versionsRead(pending->versions);
-    };
-    // Against a snapshot there is no "before" to read (its files are not served one by one);
-    // against another sandbox it is that sandbox's file.
-    const bool snapshot = m_against.startsWith(QLatin1String("snap_"));
-    const bool before = change.kind != QLatin1String("added") && !snapshot;
-    const bool after = change.kind != QLatin1String("deleted");
-    pending->left = int(before) + int(after);
-    if (snapshot && change.kind != QLatin1String("added"))
-        pending->versions.error =
-            tr("the snapshot's version of a file is not shown (only its listing is compared)");
-    if (pending->left == 0) {
-        emit versionsRead(pending->versions);
-        return;
-    }
-    // One side read into its slot; a side that cannot be read says why.
-    const auto into = [pending, arrived](std::optional<QByteArray> FileVersions::*side) {
-        return [pending, arrived, side](client::Outcome<QByteArray> r) {
-            if (r)
-                pending->versions.*side = r.value();
-            else
-                pending->versions.error = r.error().toDisplayString();
-            arrived();
-        };
-    };
-    if (before && m_against.startsWith(QLatin1String("sb_")))
-        m_api->readFile(m_against, change.path, this, into(&FileVersions::before));
-    else if (before)
-        m_api->templateOriginal(m_sandboxId, change.path, this, into(&FileVersions::before));
-    if (after)
-        m_api->readFile(m_sandboxId, change.path, this, into(&FileVersions::after));
+    readFileVersions(m_api, m_sandboxId, m_against, change, this,
+                     [this, generation](const FileVersions& versions) {
+                         if (generation == m_generation)
+                             emit versionsRead(versions);
+                     });
 }
 
 void ChangesSession::revert(const client::FileChange& change)

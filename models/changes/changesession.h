@@ -8,24 +8,15 @@
 
 #include "client/outcome.h"
 #include "client/types.h"
+#include "models/changes/fileversions.h"
 
 #include <QObject>
-#include <optional>
 
 namespace lizard::client {
 class LizardApi;
 } // namespace lizard::client
 
 namespace lizard::models::changes {
-
-// Both versions of a file; a side the file does not have is empty (nullopt).
-struct FileVersions
-{
-    QString path;
-    std::optional<QByteArray> before; // the template's
-    std::optional<QByteArray> after;  // the sandbox's
-    QString error;                    // non-empty: one side could not be read
-};
 
 class ChangesSession : public QObject
 {

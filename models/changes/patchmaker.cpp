@@ -1,11 +1,9 @@
 #include "models/changes/patchmaker.h"
 
-#include "client/lizardapi.h"
+#include "models/changes/fileversions.h"
 #include "models/changes/unifieddiff.h"
 
 #include <QDateTime>
-#include <memory>
-#include <optional>
 
 namespace lizard::models::changes {
 
@@ -64,53 +62,27 @@ void PatchMaker::next()
         return;
     }
     const client::FileChange change = m_changes[m_next++];
-    struct Sides
-    {
-        std::optional<QByteArray> before, after;
-        QString error;
-        int pending = 0;
-    };
-    auto sides = std::make_shared<Sides>();
-    const bool readBefore = change.kind != QLatin1String("added");
-    const bool readAfter = change.kind != QLatin1String("deleted");
-    sides->pending = int(readBefore) + int(readAfter);
-    const auto arrived = [this, sides, change] {
-        if (--sides->pending > 0)
-            return;
-        if (!sides->error.isEmpty()) {
-            leaveOut(change, tr("not read: %1").arg(sides->error));
-        } else {
-            const QByteArray diff =
-                unifiedDiff(change.path, sides->before, sides->after, change.mode);
-            if (m_body.size() + diff.size() > kMaxPatchBytes) {
-                emit failed(tr("The patch would be larger than %1 MiB (at %2): too large to "
-                               "save as one.")
-                                .arg(kMaxPatchBytes >> 20)
-                                .arg(change.path));
-                return;
-            }
-            if (diff.isEmpty())
-                leaveOut(change, tr("the same bytes: only its mode or times changed"));
-            m_body += diff;
-            m_files += diff.isEmpty() ? 0 : 1;
-        }
-        next();
-    };
-    const auto into = [sides, arrived](std::optional<QByteArray> Sides::*side) {
-        return [sides, arrived, side](client::Outcome<QByteArray> r) {
-            if (r)
-                (*sides).*side = r.value();
-            else
-                sides->error = r.error().toDisplayString();
-            arrived();
-        };
-    };
-    if (readBefore && m_against.startsWith(QLatin1String("sb_")))
-        m_api->readFile(m_against, change.path, this, into(&Sides::before));
-    else if (readBefore)
-        m_api->templateOriginal(m_sandboxId, change.path, this, into(&Sides::before));
-    if (readAfter)
-        m_api->readFile(m_sandboxId, change.path, this, into(&Sides::after));
+    readFileVersions(m_api, m_sandboxId, m_against, change, this,
+                     [this, change](const FileVersions& sides) {
+                         if (!sides.error.isEmpty()) {
+                             leaveOut(change, tr("not read: %1").arg(sides.error));
+                             return next();
+                         }
+                         const QByteArray diff =
+                             unifiedDiff(change.path, sides.before, sides.after, change.mode);
+                         if (m_body.size() + diff.size() > kMaxPatchBytes) {
+                             emit failed(tr("The patch would be larger than %1 MiB (at %2): too "
+                                            "large to save as one.")
+                                             .arg(kMaxPatchBytes >> 20)
+                                             .arg(change.path));
+                             return;
+                         }
+                         if (diff.isEmpty())
+                             leaveOut(change, tr("the same bytes: only its mode or times changed"));
+                         m_body += diff;
+                         m_files += diff.isEmpty() ? 0 : 1;
+                         next();
+                     });
 }
 
 } // namespace lizard::models::changes

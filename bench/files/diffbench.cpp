@@ -5,9 +5,11 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <cstdio>
 
 namespace lizard::bench {
@@ -36,12 +38,23 @@ bool measureDiffView()
     meter.start();
     QElapsedTimer t;
     t.start();
+    bool arrived = false;
+    QEventLoop loop;
+    QObject::connect(&view, &ui::changes::DiffView::shown, &loop, [&] {
+        arrived = true;
+        loop.quit();
+    });
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
     view.showTexts(QStringLiteral("/root/big.txt"), &before, &after);
+    const qint64 askedMs = t.elapsed();
+    // The comparison runs off the UI thread; the loop keeps turning (and the meter watching it).
+    if (!arrived)
+        loop.exec();
     const qint64 shownMs = t.elapsed();
     QCoreApplication::processEvents(); // its paint
     const qint64 paintedMs = t.elapsed();
     meter.stop();
-    const bool ok = view.summary().contains(QStringLiteral("200"));
+    const bool ok = arrived && view.summary().contains(QStringLiteral("200"));
 
     // The reference: GNU diff of the same bytes, as files.
     double diffMs = -1;
@@ -62,10 +75,11 @@ bool measureDiffView()
                 diffMs = double(d.nsecsElapsed()) / 1e6;
         }
     }
-    std::printf("changes diff of a 1 MB text file (200 of 20000 lines changed): shown in %lld ms "
-                "(painted %lld ms), max event-loop stall %.1f ms (target < %.0f ms) %s",
-                static_cast<long long>(shownMs), static_cast<long long>(paintedMs),
-                meter.maxStallMs(), kTargetMs,
+    std::printf("changes diff of a 1 MB text file (200 of 20000 lines changed): asked in %lld ms, "
+                "shown in %lld ms (painted %lld ms, target < %.0f ms), max event-loop stall "
+                "%.1f ms %s",
+                static_cast<long long>(askedMs), static_cast<long long>(shownMs),
+                static_cast<long long>(paintedMs), kTargetMs, meter.maxStallMs(),
                 !ok                              ? "ERROR"
                 : double(paintedMs) <= kTargetMs ? "PASS"
                                                  : "MISS");

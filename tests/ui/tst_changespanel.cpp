@@ -14,12 +14,16 @@
 #include "ui/sandboxpanel.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -179,6 +183,16 @@ void TestChangesPanel::bothVersionsSideBySide()
              qPrintable(diff->leftText().left(300)));
     QVERIFY(diff->rightText().contains("#> "));
     QVERIFY2(diff->summary().startsWith(QStringLiteral("−")), qPrintable(diff->summary()));
+    // Each line with its number; selected lines copied as the file has them.
+    QTableView* right = diff->rightSide();
+    QCOMPARE(right->model()->index(0, 0).data().toString(), QStringLiteral("1"));
+    right->selectionModel()->select(right->model()->index(0, 0),
+                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    right->selectionModel()->select(right->model()->index(1, 0),
+                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QVERIFY(!right->actions().isEmpty());
+    right->actions().constFirst()->trigger();
+    QCOMPARE(QApplication::clipboard()->text(), diff->rightText().section(QLatin1Char('\n'), 0, 1));
     // An added file has no template side.
     QVERIFY(m_panel->selectPath("/root/project/notes.txt"));
     QVERIFY(compared.wait(30000));

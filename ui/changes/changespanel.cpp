@@ -247,13 +247,15 @@ ChangesPanel::ChangesPanel(QWidget* parent)
             [this](const models::changes::FileVersions& v) {
                 if (m_view->currentIndex().data(ChangeTreeModel::PathRole).toString() != v.path)
                     return; // another file was selected meanwhile
-                if (!v.error.isEmpty())
+                if (!v.error.isEmpty()) {
                     m_diff->showMessage(v.path, v.error);
-                else
+                    emit compared(v.path);
+                } else {
                     m_diff->showTexts(v.path, v.before ? &*v.before : nullptr,
                                       v.after ? &*v.after : nullptr);
-                emit compared(v.path);
+                }
             });
+    connect(m_diff, &DiffView::shown, this, &ChangesPanel::compared);
     connect(m_session, &models::changes::ChangesSession::reverted, this,
             [this](const QString& path) {
                 emit message(QStringLiteral("Reverted %1").arg(path));

@@ -1,20 +1,29 @@
 #include "ui/changes/diffview.h"
 
 #include "models/changes/linediff.h"
+#include "ui/changes/diffsidemodel.h"
 #include "ui/theme/apptheme.h"
+#include "ui/theme/icontheme.h"
 #include "ui/theme/themecolors.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QFontDatabase>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QScrollBar>
-#include <QTextBlock>
+#include <QStackedWidget>
+#include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <optional>
 
 namespace lizard::ui::changes {
 
-using models::changes::DiffRow;
+using models::changes::LineDiff;
 
 namespace {
 
@@ -26,54 +35,101 @@ bool looksBinary(const QByteArray& data)
     return data.left(8000).contains('\0');
 }
 
-// What a row's cell on one side is: its tint follows the colour scheme.
-enum Cell : char { Plain, Changed, Blank };
-
-void tint(QPlainTextEdit* edit, const QVector<char>& cells, const QColor& changed)
+// One side: a table of line numbers and lines, one row per line of the diff, as wide as its
+// longest line (or the view), rows of one text line.
+class SideTable : public QTableView
 {
-    const QColor blank = ThemeColors::current().tableStripe;
-    QList<QTextEdit::ExtraSelection> selections;
-    QTextBlock block = edit->document()->firstBlock();
-    for (int i = 0; i < cells.size() && block.isValid(); ++i, block = block.next()) {
-        if (cells[i] == Plain)
-            continue;
-        QTextEdit::ExtraSelection s;
-        s.format.setBackground(cells[i] == Blank ? blank : changed);
-        s.format.setProperty(QTextFormat::FullWidthSelection, true);
-        s.cursor = QTextCursor(block);
-        selections << s;
+public:
+    explicit SideTable(DiffSideModel* model)
+    {
+        setModel(model);
+        setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        setShowGrid(false);
+        setWordWrap(false);
+        setTextElideMode(Qt::ElideNone);
+        setSelectionBehavior(SelectRows);
+        setSelectionMode(ExtendedSelection);
+        setHorizontalScrollMode(ScrollPerPixel);
+        setVerticalScrollMode(ScrollPerPixel);
+        setEditTriggers(NoEditTriggers);
+        horizontalHeader()->hide();
+        verticalHeader()->hide();
+        horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        const int line = fontMetrics().lineSpacing() + 2;
+        verticalHeader()->setMinimumSectionSize(line);
+        verticalHeader()->setDefaultSectionSize(line);
+        auto* copy = new QAction(IconTheme::icon(QStringLiteral("edit-copy")),
+                                 QStringLiteral("Copy lines"), this);
+        copy->setShortcut(QKeySequence::Copy);
+        copy->setShortcutContext(Qt::WidgetShortcut);
+        connect(copy, &QAction::triggered, this, [this] {
+            QList<int> rows;
+            for (const QModelIndex& i : selectionModel()->selectedRows())
+                rows << i.row();
+            std::sort(rows.begin(), rows.end());
+            if (!rows.isEmpty())
+                QApplication::clipboard()->setText(sideModel()->textOf(rows));
+        });
+        addAction(copy);
+        setContextMenuPolicy(Qt::ActionsContextMenu);
+        connect(model, &QAbstractItemModel::modelReset, this, [this] { fitColumns(); });
     }
-    edit->setExtraSelections(selections);
-}
+
+    DiffSideModel* sideModel() const { return static_cast<DiffSideModel*>(model()); }
+
+    void fitColumns()
+    {
+        const int ch = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+        const int number = (sideModel()->numberDigits() + 1) * ch + 6;
+        setColumnWidth(DiffSideModel::NumberColumn, number);
+        setColumnWidth(
+            DiffSideModel::TextColumn,
+            std::max(viewport()->width() - number, (sideModel()->widestLine() + 2) * ch + 8));
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override
+    {
+        QTableView::resizeEvent(e);
+        fitColumns();
+    }
+};
 
 } // namespace
 
 DiffView::DiffView(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel), m_summary(new QLabel), m_left(new QPlainTextEdit),
-      m_right(new QPlainTextEdit)
+    : QWidget(parent), m_title(new QLabel), m_summary(new QLabel), m_pages(new QStackedWidget),
+      m_message(new QLabel), m_leftModel(new DiffSideModel(DiffSideModel::Old, this)),
+      m_rightModel(new DiffSideModel(DiffSideModel::New, this))
 {
     setObjectName(QStringLiteral("changesDiff"));
     m_title->setObjectName(QStringLiteral("diffTitle"));
     m_summary->setObjectName(QStringLiteral("diffSummary"));
-    const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    for (QPlainTextEdit* e : {m_left, m_right}) {
-        e->setReadOnly(true);
-        e->setFont(mono);
-        e->setLineWrapMode(QPlainTextEdit::NoWrap);
-    }
+    m_message->setObjectName(QStringLiteral("diffMessage"));
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setMargin(8);
+    m_left = new SideTable(m_leftModel);
+    m_right = new SideTable(m_rightModel);
     m_left->setObjectName(QStringLiteral("diffTemplate"));
     m_right->setObjectName(QStringLiteral("diffSandbox"));
     auto* head = new QHBoxLayout;
     head->addWidget(m_title, 1);
     head->addWidget(m_summary);
-    auto* sides = new QHBoxLayout;
+    auto* sidesPage = new QWidget;
+    auto* sides = new QHBoxLayout(sidesPage);
+    sides->setContentsMargins(0, 0, 0, 0);
     sides->setSpacing(2);
     sides->addWidget(m_left);
     sides->addWidget(m_right);
+    m_pages->addWidget(m_message);
+    m_pages->addWidget(sidesPage);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(head);
-    layout->addLayout(sides, 1);
+    layout->addWidget(m_pages, 1);
     // One scroll position for both sides.
     for (auto [a, b] : {std::pair{m_left, m_right}, std::pair{m_right, m_left}}) {
         connect(a->verticalScrollBar(), &QScrollBar::valueChanged, b->verticalScrollBar(),
@@ -88,8 +144,12 @@ DiffView::DiffView(QWidget* parent)
 void DiffView::retint()
 {
     const bool dark = AppTheme::instance()->isDark();
-    tint(m_left, m_leftCells, dark ? QColor(0x5c, 0x25, 0x25) : QColor(0xfd, 0xe2, 0xe2));
-    tint(m_right, m_rightCells, dark ? QColor(0x1f, 0x4a, 0x2c) : QColor(0xdc, 0xf5, 0xe0));
+    const ThemeColors& colors = ThemeColors::current();
+    const QColor number = palette().color(QPalette::PlaceholderText);
+    m_leftModel->setColors(dark ? QColor(0x5c, 0x25, 0x25) : QColor(0xfd, 0xe2, 0xe2),
+                           colors.tableStripe, number);
+    m_rightModel->setColors(dark ? QColor(0x1f, 0x4a, 0x2c) : QColor(0xdc, 0xf5, 0xe0),
+                            colors.tableStripe, number);
 }
 
 void DiffView::clear()
@@ -98,60 +158,69 @@ void DiffView::clear()
                                    "sandbox's."));
 }
 
-void DiffView::showMessage(const QString& title, const QString& text)
+void DiffView::showMessageOnly(const QString& title, const QString& text)
 {
     m_title->setText(title);
     m_summary->clear();
-    m_left->setPlainText(text);
-    m_right->clear();
-    m_right->setVisible(false);
-    m_leftCells.clear();
-    m_rightCells.clear();
-    retint();
+    m_message->setText(text);
+    m_pages->setCurrentWidget(m_message);
+    m_leftModel->setDiff(nullptr);
+    m_rightModel->setDiff(nullptr);
+}
+
+void DiffView::showMessage(const QString& title, const QString& text)
+{
+    ++m_request; // a comparison still running is no longer wanted
+    showMessageOnly(title, text);
 }
 
 void DiffView::showTexts(const QString& title, const QByteArray* before, const QByteArray* after)
 {
-    // The same file read again keeps its place.
-    const bool again = title == m_title->text() && m_right->isVisible();
-    const int vertical = again ? m_left->verticalScrollBar()->value() : 0;
-    const int horizontal = again ? m_left->horizontalScrollBar()->value() : 0;
-    m_title->setText(title);
+    const quint64 request = ++m_request;
     for (const QByteArray* side : {before, after}) {
+        QString refusal;
         if (side && side->size() > kMaxTextBytes)
-            return showMessage(
-                title, QStringLiteral("Too large to compare here (%1 bytes).").arg(side->size()));
-        if (side && looksBinary(*side))
-            return showMessage(title, QStringLiteral("A binary file: no text to compare."));
+            refusal = QStringLiteral("Too large to compare here (%1 bytes).").arg(side->size());
+        else if (side && looksBinary(*side))
+            refusal = QStringLiteral("A binary file: no text to compare.");
+        if (!refusal.isEmpty()) {
+            showMessageOnly(title, refusal);
+            emit shown(title);
+            return;
+        }
     }
-    const auto diff = models::changes::diffLines(before ? QString::fromUtf8(*before) : QString(),
-                                                 after ? QString::fromUtf8(*after) : QString());
-    QStringList left, right;
-    m_leftCells.clear();
-    m_rightCells.clear();
-    for (const DiffRow& row : diff.rows) {
-        left << (row.left >= 0 ? diff.oldLines[row.left] : QString());
-        right << (row.right >= 0 ? diff.newLines[row.right] : QString());
-        m_leftCells << (row.left < 0 ? Blank : row.kind == DiffRow::Same ? Plain : Changed);
-        m_rightCells << (row.right < 0 ? Blank : row.kind == DiffRow::Same ? Plain : Changed);
-    }
-    if (!before)
-        m_leftCells.clear();
-    if (!after)
-        m_rightCells.clear();
-    m_right->setVisible(true);
-    m_left->setPlainText(before ? left.join(QLatin1Char('\n'))
-                                : QStringLiteral("(not in %1)").arg(m_reference));
-    m_right->setPlainText(after ? right.join(QLatin1Char('\n'))
-                                : QStringLiteral("(deleted in the sandbox)"));
-    retint();
-    m_left->verticalScrollBar()->setValue(vertical);
-    m_left->horizontalScrollBar()->setValue(horizontal);
-    m_summary->setText(
-        QStringLiteral("−%1 +%2 lines%3")
-            .arg(diff.removed)
-            .arg(diff.added)
-            .arg(diff.aligned ? QString() : QStringLiteral(" (rewritten: not aligned)")));
+    if (title != m_title->text())
+        showMessageOnly(title, QStringLiteral("Comparing…"));
+    m_summary->setText(QStringLiteral("Comparing…"));
+    const std::optional<QByteArray> a = before ? std::optional(*before) : std::nullopt;
+    const std::optional<QByteArray> b = after ? std::optional(*after) : std::nullopt;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const LineDiff>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [=, this] {
+        watcher->deleteLater();
+        if (request != m_request)
+            return;
+        const auto diff = watcher->result();
+        // The same file compared again keeps its place.
+        const bool again = title == m_title->text() && m_pages->currentIndex() == 1;
+        const int vertical = again ? m_left->verticalScrollBar()->value() : 0;
+        const int horizontal = again ? m_left->horizontalScrollBar()->value() : 0;
+        m_title->setText(title);
+        m_leftModel->setDiff(a ? diff : nullptr, QStringLiteral("(not in %1)").arg(m_reference));
+        m_rightModel->setDiff(b ? diff : nullptr, QStringLiteral("(deleted in the sandbox)"));
+        m_pages->setCurrentIndex(1);
+        m_left->verticalScrollBar()->setValue(vertical);
+        m_left->horizontalScrollBar()->setValue(horizontal);
+        m_summary->setText(
+            QStringLiteral("−%1 +%2 lines%3")
+                .arg(diff->removed)
+                .arg(diff->added)
+                .arg(diff->aligned ? QString() : QStringLiteral(" (rewritten: not aligned)")));
+        emit shown(title);
+    });
+    watcher->setFuture(QtConcurrent::run([a, b]() -> std::shared_ptr<const LineDiff> {
+        return std::make_shared<const LineDiff>(models::changes::diffLines(
+            a ? QString::fromUtf8(*a) : QString(), b ? QString::fromUtf8(*b) : QString()));
+    }));
 }
 
 QString DiffView::title() const
@@ -161,12 +230,12 @@ QString DiffView::title() const
 
 QString DiffView::leftText() const
 {
-    return m_left->toPlainText();
+    return m_pages->currentWidget() == m_message ? m_message->text() : m_leftModel->text();
 }
 
 QString DiffView::rightText() const
 {
-    return m_right->isVisible() ? m_right->toPlainText() : QString();
+    return m_pages->currentWidget() == m_message ? QString() : m_rightModel->text();
 }
 
 QString DiffView::summary() const

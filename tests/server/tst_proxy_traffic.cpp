@@ -134,7 +134,7 @@ private slots:
         }
         // Two frames in one write, answered in order (the pipe keeps byte order).
         http.socket().write(wsFrame(2, "first") + wsFrame(2, "second"));
-        for (const QByteArray expected : {QByteArray("first"), QByteArray("second")}) {
+        for (const QByteArray& expected : {QByteArray("first"), QByteArray("second")}) {
             int opcode = 0;
             QByteArray echoed;
             QVERIFY(readWsFrame(http, opcode, echoed));

@@ -116,9 +116,8 @@ QVariant DiffSideModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         return index.column() == NumberColumn ? QVariant(m_number) : QVariant();
     case Qt::TextAlignmentRole:
-        return index.column() == NumberColumn
-                   ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                   : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
+        return index.column() == NumberColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                              : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
     case Qt::FontRole:
         if (!m_diff && index.column() == TextColumn) {
             QFont italic;

@@ -5,8 +5,12 @@
 //        "type": file|dir|symlink|other, "size", "mode", "mtimeNs"?, "was"?}],
 //        "notCompared": [{"path", "reason"}]}
 //   (against another sandbox or a snapshot of the same template: changescompare.h)
-//   GET /api/sandboxes/{id}/changes/original?path=P   the template's version of a file
-// Both read the sandbox's layers on the host: a paused sandbox answers too.
+//   GET /api/sandboxes/{id}/changes/original?path=P[&against=snap_…|sb_…]   the template's
+//       version of a file (or the snapshot's, or the other sandbox's, as its layers show it)
+//   GET /api/sandboxes/{id}/changes/archive[?exclude=…&format=tar]   the changes as a tar in
+//       the form of an image layer (deleted paths as ".wh.<name>" files), streamed
+// All read the sandbox's layers on the host: a paused sandbox answers too.
+#include "api/changearchive.h"
 #include "api/changescompare.h"
 #include "api/filerequest.h"
 #include "api/routes.h"
@@ -165,6 +169,18 @@ Result<std::string> comparedBody(sandboxes::SandboxManager& mgr, const store::Sa
     return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+http::StringResponse bytesResponse(Result<std::string> data)
+{
+    if (!data)
+        return http::errorResponse(data.error());
+    http::StringResponse res;
+    res.result(http::bhttp::status::ok);
+    res.set(http::bhttp::field::content_type, "application/octet-stream");
+    res.body() = std::move(*data);
+    res.prepare_payload();
+    return res;
+}
+
 } // namespace
 
 void registerChangeRoutes(Router& router, ApiContext& ctx)
@@ -217,7 +233,8 @@ void registerChangeRoutes(Router& router, ApiContext& ctx)
             });
         });
     router.add(
-        verb::get, "/api/sandboxes/{}/changes/original", [&mgr](const ExPtr& ex, const Params& p) {
+        verb::get, "/api/sandboxes/{}/changes/original",
+        [&mgr, &ctx](const ExPtr& ex, const Params& p) {
             const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
             if (!sb)
                 return;
@@ -226,20 +243,57 @@ void registerChangeRoutes(Router& router, ApiContext& ctx)
                 return ex->replyError(invalidArgument("query parameter \"path\" is required"));
             if (Status s = checkPath(*path, "path"); !s)
                 return ex->replyError(s.error());
-            mgr.runOnWorker([ex, &mgr, desktop = sb->templateName == "desktop", path = *path] {
-                auto data = mgr.templateFile(desktop, path, kMaxOriginalBytes);
-                http::StringResponse res;
-                if (data) {
-                    res.result(http::bhttp::status::ok);
-                    res.set(http::bhttp::field::content_type, "application/octet-stream");
-                    res.body() = std::move(*data);
-                    res.prepare_payload();
-                } else {
-                    res = http::errorResponse(data.error());
+            std::optional<Reference> ref;
+            if (const auto against = ex->query("against");
+                against && !against->empty() && *against != "template") {
+                auto r = referenceOf(ctx, *sb, *against);
+                if (!r)
+                    return ex->replyError(r.error());
+                ref = std::move(*r);
+                if (ref->kind == "snapshot") {
+                    if (auto held = mgr.snapshots().acquire(ref->id); !held)
+                        return ex->replyError(held.error());
                 }
-                onExchange(ex, [ex, res = std::move(res)]() mutable { ex->reply(std::move(res)); });
+            }
+            mgr.runOnWorker([ex, &mgr, desktop = sb->templateName == "desktop", path = *path, ref] {
+                Result<std::string> data = std::string();
+                if (ref) {
+                    runtime::ChangesQuery q;
+                    q.desktop = desktop;
+                    q.filesCopy = ref->filesCopy;
+                    data = mgr.layeredFile(ref->sandboxId, q, path, kMaxOriginalBytes);
+                    if (ref->kind == "snapshot")
+                        mgr.snapshots().release(ref->id);
+                } else {
+                    data = mgr.templateFile(desktop, path, kMaxOriginalBytes);
+                }
+                onExchange(ex, [ex, res = bytesResponse(std::move(data))]() mutable {
+                    ex->reply(std::move(res));
+                });
             });
         });
+    router.add(verb::get, "/api/sandboxes/{}/changes/archive",
+               [&mgr](const ExPtr& ex, const Params& p) {
+                   const auto sb = sandboxOrReply(mgr, ex, p[0], SandboxNeed::Running);
+                   if (!sb)
+                       return;
+                   if (const auto format = ex->query("format"); format && *format != "tar")
+                       return ex->replyError(invalidArgument(
+                           "query parameter \"format\" must be \"tar\" (a patch is made from each "
+                           "file's two versions: …/changes/original and the sandbox's file)"));
+                   if (const auto against = ex->query("against");
+                       against && !against->empty() && *against != "template")
+                       return ex->replyError(invalidArgument(
+                           "an archive holds the sandbox's own changes, against its template"));
+                   auto query = changesQuery(ex);
+                   if (!query)
+                       return ex->replyError(query.error());
+                   query->desktop = sb->templateName == "desktop";
+                   auto tool = mgr.changesArchive(sb->id, *query);
+                   if (!tool)
+                       return ex->replyError(tool.error());
+                   streamToolOutput(ex, *tool, "application/x-tar");
+               });
 }
 
 } // namespace lizard::api

@@ -33,9 +33,9 @@ Error toolError(const std::string& message)
 
 } // namespace
 
-Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
-                                    const nlohmann::json& config, int timeoutMs,
-                                    const std::vector<std::string>& prefix, std::string* rest)
+Result<SpawnedTool> spawnAgentTool(const std::string& agentPath, const std::string& mode,
+                                   const nlohmann::json& config,
+                                   const std::vector<std::string>& prefix)
 {
     int in[2], out[2];
     if (::pipe2(in, O_CLOEXEC) != 0)
@@ -88,7 +88,18 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
         left -= std::size_t(n);
     }
     ::close(in[1]);
+    return SpawnedTool{pid, out[0]};
+}
 
+Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::string& mode,
+                                    const nlohmann::json& config, int timeoutMs,
+                                    const std::vector<std::string>& prefix, std::string* rest)
+{
+    auto spawned = spawnAgentTool(agentPath, mode, config, prefix);
+    if (!spawned)
+        return spawned.error();
+    const pid_t pid = spawned->pid;
+    const int outFd = spawned->out;
     std::string line;
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     bool timedOut = false;
@@ -100,7 +111,7 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
             timedOut = true;
             break;
         }
-        pollfd pfd{out[0], POLLIN, 0};
+        pollfd pfd{outFd, POLLIN, 0};
         int r = ::poll(&pfd, 1, int(ms));
         if (r < 0 && errno == EINTR)
             continue;
@@ -109,7 +120,7 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
             break;
         }
         char buf[65536];
-        ssize_t n = ::read(out[0], buf, sizeof buf);
+        ssize_t n = ::read(outFd, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -120,7 +131,7 @@ Result<nlohmann::json> runAgentTool(const std::string& agentPath, const std::str
         if (!rest && std::memchr(buf, '\n', std::size_t(n)) != nullptr)
             break;
     }
-    ::close(out[0]);
+    ::close(outFd);
     if (timedOut)
         ::kill(pid, SIGKILL);
     int status = 0;

@@ -42,6 +42,9 @@ public:
     void adopt(const SandboxHandle& handle) override;
     std::optional<std::uint64_t> diskUsedBytes(const SandboxHandle& handle) override;
     Result<ChangesListing> listChanges(const std::string& id, const ChangesQuery& query) override;
+    Result<std::string> layeredFile(const std::string& id, const ChangesQuery& query,
+                                    const std::string& path, std::size_t maxBytes) override;
+    Result<ToolStream> changesArchive(const std::string& id, const ChangesQuery& query) override;
     Result<std::string> templateFile(bool desktop, const std::string& path,
                                      std::size_t maxBytes) override;
     long long oomKills(const SandboxHandle& handle) override
@@ -50,6 +53,8 @@ public:
     }
 
 private:
+    // The agent's `changes` configuration over a sandbox's (or a files copy's) layers.
+    Result<nlohmann::json> changesConfig(const std::string& id, const ChangesQuery& query);
     explicit LinuxRuntime(std::string dataDir);
     Status prepareDirs();
     Status ensureTemplate();

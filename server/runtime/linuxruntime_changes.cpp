@@ -19,6 +19,8 @@ namespace {
 // The walk of 100,000 changed files takes a fraction of a second; a layer many times that, or
 // a slow disk, gets this long before the answer is an error.
 constexpr int kChangesTimeoutMs = 60000;
+// An archive is read by a client at its own pace; a day bounds a reader that never finishes.
+constexpr int kArchiveTimeoutMs = 24 * 3600 * 1000;
 
 // A sandbox's three overlays: its upper directory (in its own directory), the template's lower
 // ones (uppermost first) and where it is mounted; the deepest mount point last.
@@ -55,7 +57,7 @@ std::pair<Overlay, std::string> placeOf(const std::string& templateDir, bool des
 
 } // namespace
 
-Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const ChangesQuery& query)
+Result<nlohmann::json> LinuxRuntime::changesConfig(const std::string& id, const ChangesQuery& query)
 {
     if (!validSandboxId(id) || (!query.filesCopy.empty() && !validSandboxId(query.filesCopy)))
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT", "invalid sandbox id"};
@@ -69,11 +71,18 @@ Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const Ch
     }
     if (layers.empty())
         return Error{ErrorKind::NotFound, "NOT_FOUND", "sandbox " + id + " has no files here"};
-    const nlohmann::json config{{"mode", "changes"},    {"idMap", m_ids.toJson()},
-                                {"layers", layers},     {"exclude", query.exclude},
-                                {"limit", query.limit}, {"timeoutMs", kChangesTimeoutMs}};
+    return nlohmann::json{{"mode", "changes"},    {"idMap", m_ids.toJson()},
+                          {"layers", layers},     {"exclude", query.exclude},
+                          {"limit", query.limit}, {"timeoutMs", kChangesTimeoutMs}};
+}
+
+Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const ChangesQuery& query)
+{
+    auto config = changesConfig(id, query);
+    if (!config)
+        return config.error();
     ChangesListing out;
-    auto listed = runAgentTool(m_agentPath, "changes", config, kChangesTimeoutMs + 5000, {},
+    auto listed = runAgentTool(m_agentPath, "changes", *config, kChangesTimeoutMs + 5000, {},
                                &out.changesJson);
     if (!listed)
         return Error{ErrorKind::Internal, "CHANGES_FAILED",
@@ -86,6 +95,44 @@ Result<ChangesListing> LinuxRuntime::listChanges(const std::string& id, const Ch
     out.truncated = listed->value("truncated", false);
     out.count = listed->value("count", std::size_t(0));
     return out;
+}
+
+Result<std::string> LinuxRuntime::layeredFile(const std::string& id, const ChangesQuery& query,
+                                              const std::string& path, std::size_t maxBytes)
+{
+    auto config = changesConfig(id, query);
+    if (!config)
+        return config.error();
+    (*config)["op"] = "file";
+    (*config)["path"] = path;
+    (*config)["maxBytes"] = maxBytes;
+    std::string data;
+    auto read = runAgentTool(m_agentPath, "changes", *config, kChangesTimeoutMs, {}, &data);
+    if (!read)
+        return Error{ErrorKind::Internal, "CHANGES_FAILED",
+                     "reading " + path + " failed: " + read.error().message};
+    if (!read->value("found", false)) {
+        const std::string code = read->value("code", std::string("NOT_FOUND"));
+        return Error{code == "NOT_FOUND" ? ErrorKind::NotFound : ErrorKind::InvalidArgument, code,
+                     read->value("error", path + " cannot be read")};
+    }
+    if (data.size() != read->value("size", std::size_t(0)))
+        return Error{ErrorKind::Internal, "CHANGES_FAILED", "reading " + path + " was cut short"};
+    return data;
+}
+
+Result<ToolStream> LinuxRuntime::changesArchive(const std::string& id, const ChangesQuery& query)
+{
+    auto config = changesConfig(id, query);
+    if (!config)
+        return config.error();
+    (*config)["op"] = "archive";
+    // The stream goes as fast as its reader takes it: the bound is the reader's to keep.
+    (*config)["timeoutMs"] = kArchiveTimeoutMs;
+    auto spawned = spawnAgentTool(m_agentPath, "changes", *config);
+    if (!spawned)
+        return spawned.error();
+    return ToolStream{spawned->pid, spawned->out};
 }
 
 Result<std::string> LinuxRuntime::templateFile(bool desktop, const std::string& path,

@@ -74,6 +74,15 @@ struct ChangesListing
     std::string changesJson; // the JSON array of the API's objects (agent/tools/changeswalk.h)
 };
 
+// A process writing a download (an archive of a sandbox's changes) on `fd`: the caller reads
+// it to the end, then reaps `pid`, whose exit status 0 says the stream is whole; killing it
+// stops the stream early. Both are the caller's.
+struct ToolStream
+{
+    pid_t pid = -1;
+    int fd = -1;
+};
+
 struct SandboxHandle
 {
     std::string id;
@@ -209,6 +218,21 @@ public:
                                                const ChangesQuery& /*query*/)
     {
         return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED", "no changes here"};
+    }
+    // `path` (a regular file of at most `maxBytes`) as the files of `query` show it: a
+    // snapshot's files copy (query.filesCopy) over the template.
+    virtual Result<std::string> layeredFile(const std::string& /*id*/,
+                                            const ChangesQuery& /*query*/,
+                                            const std::string& /*path*/, std::size_t /*maxBytes*/)
+    {
+        return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED", "no layered files here"};
+    }
+    // The sandbox's changes against its template as a tar stream (an image layer: deletions
+    // as ".wh." files), after the exclusions of `query`.
+    virtual Result<ToolStream> changesArchive(const std::string& /*id*/,
+                                              const ChangesQuery& /*query*/)
+    {
+        return Error{ErrorKind::NotImplemented, "NOT_IMPLEMENTED", "no archives here"};
     }
     // The template's own version of `path` (a regular file of at most `maxBytes`), as the
     // sandbox saw it before it changed anything.

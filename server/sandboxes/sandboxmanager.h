@@ -132,8 +132,9 @@ public:
     {
         return sandboxes::checkStorage(m_dataDir, needBytes);
     }
-    // What the sandbox changed against its template, and the template's version of one file
-    // (runtime.h). They read the host's disk: call them on the worker pool.
+    // What the sandbox changed against its template, the template's (or a snapshot's) version
+    // of one file, and the changes as an archive (runtime.h). They read the host's disk: call
+    // them on the worker pool (the archive's stream is read on the caller's executor).
     Result<runtime::ChangesListing> changes(const std::string& id, const runtime::ChangesQuery& q)
     {
         return m_runtime.listChanges(id, q);
@@ -141,6 +142,16 @@ public:
     Result<std::string> templateFile(bool desktop, const std::string& path, std::size_t max)
     {
         return m_runtime.templateFile(desktop, path, max);
+    }
+    Result<std::string> layeredFile(const std::string& id, const runtime::ChangesQuery& q,
+                                    const std::string& path, std::size_t max)
+    {
+        return m_runtime.layeredFile(id, q, path, max);
+    }
+    Result<runtime::ToolStream> changesArchive(const std::string& id,
+                                               const runtime::ChangesQuery& q)
+    {
+        return m_runtime.changesArchive(id, q);
     }
     // Runs `fn` on the worker pool (blocking storage work of the volume routes).
     void runOnWorker(std::function<void()> fn);

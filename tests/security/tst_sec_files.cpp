@@ -225,6 +225,47 @@ private slots:
         QVERIFY2(out.contains("tmpfs-ok"), qPrintable(out)); // control: the capabilities were there
     }
 
+    // The Changes routes read a sandbox's layers on the host, outside its mount namespace: a
+    // link the sandbox made there must never be followed.
+    void layerReadsFollowNoLink()
+    {
+        QVERIFY(sh("mkdir -p /root/layer && ln -s / /root/layer/up && ln -s " + m_hostSecret +
+                   " /root/layer/secret && ln -s /etc /root/layer/etc && "
+                   "echo plain > /root/layer/plain")
+                    .exitCode == 0);
+        const auto made = m_server.request("POST", base() + "/snapshot", "{\"name\":\"links\"}");
+        const QString snap = jsonObject(made).value("id").toString();
+        QVERIFY2(!snap.isEmpty(), qPrintable(describe(made)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            jsonObject(m_server.request("GET", "/api/sandbox-snapshots/" + snap))
+                    .value("status")
+                    .toString() == "ready",
+            60000);
+        const auto asSnapshotHasIt = [&](const QString& path) {
+            return m_server.request(
+                "GET", base() + "/changes/original?against=" + snap +
+                           "&path=" + QString::fromUtf8(QUrl::toPercentEncoding(path, "/")));
+        };
+        for (const QString& path :
+             QStringList{"/root/layer/up" + m_hostSecret, "/root/layer/secret",
+                         "/root/layer/etc/shadow", "/root/layer/up/etc/shadow"}) {
+            for (const auto& r : {asSnapshotHasIt(path), get("/changes/original", path)}) {
+                QVERIFY2(r.status == 400 || r.status == 404, qPrintable(path + describe(r)));
+                QVERIFY2(!r.body.contains("host-secret-content") && !r.body.contains("root:"),
+                         qPrintable(path));
+                verifyNoHostPath(r);
+            }
+        }
+        // The archive holds the links as links, never what they point to on this host.
+        const auto tar = m_server.request("GET", base() + "/changes/archive");
+        QCOMPARE(tar.status, 200);
+        QVERIFY(tar.body.contains("root/layer/secret"));
+        QVERIFY(!tar.body.contains("host-secret-content"));
+        // Control: a plain file of the snapshot reads.
+        QCOMPARE(asSnapshotHasIt("/root/layer/plain").body, QByteArray("plain\n"));
+        m_server.request("DELETE", "/api/sandbox-snapshots/" + snap);
+    }
+
     void hostEnvironmentDoesNotLeak()
     {
         const ProbeResult env =

@@ -68,6 +68,9 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     }
     c.exclude = j.value("exclude", std::vector<std::string>());
     c.limit = j.value("limit", c.limit);
+    c.changesOp = j.value("op", c.changesOp);
+    c.path = j.value("path", std::string());
+    c.maxBytes = j.value("maxBytes", c.maxBytes);
     if (const auto it = j.find("copies"); it != j.end()) {
         for (const auto& pair : *it)
             c.copies.emplace_back(pair.at("from").get<std::string>(),

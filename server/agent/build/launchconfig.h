@@ -109,6 +109,11 @@ struct LaunchConfig
     std::vector<ChangeLayerPaths> changeLayers;
     std::vector<std::string> exclude;
     std::size_t limit = 200000;
+    // "list" (the default), "archive" (a tar of the changes) or "file" (`path` as the layers
+    // show it, at most `maxBytes`): changesarchive.h
+    std::string changesOp = "list";
+    std::string path;
+    std::uint64_t maxBytes = 16u << 20;
 };
 
 // Throws nlohmann::json exceptions on malformed input (caught by main).

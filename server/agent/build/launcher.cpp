@@ -9,6 +9,7 @@
 #include "agent/build/sandboxinit.h"
 #include "agent/build/slirp.h"
 #include "agent/build/statuspipe.h"
+#include "agent/tools/changesarchive.h"
 #include "agent/tools/changeswalk.h"
 #include "agent/tools/templatebuilder.h"
 #include "agent/tools/treecopier.h"
@@ -23,6 +24,7 @@
 #include <functional>
 #include <iostream>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -375,8 +377,9 @@ int runUsage(const LaunchConfig& config)
 }
 
 // Lists what the sandbox changed against its template (changeswalk.h) inside a namespace with
-// the sandbox's id map. The list can be large: the walk prints it on the tool's stdout itself,
-// then reports "R" (a missing lower, such as a template since removed, counts as empty).
+// the sandbox's id map, or archives the changes or reads one file (changesarchive.h). The
+// answer can be large: the child prints it on the tool's stdout itself, then reports "R" (a
+// missing lower, such as a template since removed, counts as empty).
 int runChanges(const LaunchConfig& config)
 {
     std::vector<ChangeLayer> layers;
@@ -403,11 +406,25 @@ int runChanges(const LaunchConfig& config)
         }
         layers.push_back(std::move(layer));
     }
+    const pid_t tool = ::getpid();
     auto child = forkIntoUserns(config, [&](int statusFd) {
         std::string e = becomeNamespaceRoot(config.idMap);
+        // The walk dies with the tool: lizard-local ends a tool (a download whose client left)
+        // by killing it. Set after the change of credentials, which clears it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != tool)
+            return 1;
+        if (e.empty() && config.changesOp != "list") {
+            e = config.changesOp == "archive" ? archiveChanges(layers, config.exclude, 1)
+                : config.changesOp == "file"
+                    ? readLayeredFile(layers, config.path, config.maxBytes, 1)
+                    : "unknown changes op: " + config.changesOp;
+            sendStatus(statusFd, e.empty() ? "R" : "E " + e);
+            return e.empty() ? 0 : 1;
+        }
         ChangeList list;
         if (e.empty())
-            e = listChanges(layers, {config.exclude, config.limit}, list);
+            e = listChanges(layers, {config.exclude, config.limit, {}}, list);
         if (e.empty()) {
             const std::string text = changesJson(list);
             std::size_t done = 0;

@@ -15,19 +15,6 @@
 
 namespace lizard::agent {
 
-namespace {
-
-// Deeper than any tree a sandbox makes by accident; past it the list says it is truncated.
-// Each level holds a few descriptors open (its listing, its upper and lower directories): 128
-// levels stay well inside the usual 1024.
-constexpr std::size_t kMaxDepth = 128;
-
-char typeOf(mode_t mode)
-{
-    return S_ISREG(mode) ? 'f' : S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : 'o';
-}
-
-// The overlay's own marks (mounted with userxattr: user.overlay.*).
 bool hasOverlayMark(int dirFd, const char* name, const char* mark)
 {
     // getxattr needs a path; the layer's directory descriptor gives one through /proc.
@@ -38,11 +25,21 @@ bool hasOverlayMark(int dirFd, const char* name, const char* mark)
     return n > 0 && value[0] == 'y';
 }
 
-// A 0:0 character device. (Kernels from 6.7 also know whiteouts marked by an xattr, but only
-// in a lower layer that is itself an overlay's upper, which no sandbox layer is.)
 bool isWhiteout(const struct stat& st)
 {
     return S_ISCHR(st.st_mode) && st.st_rdev == makedev(0, 0);
+}
+
+namespace {
+
+// Deeper than any tree a sandbox makes by accident; past it the list says it is truncated.
+// Each level holds a few descriptors open (its listing, its upper and lower directories): 128
+// levels stay well inside the usual 1024.
+constexpr std::size_t kMaxDepth = 128;
+
+char typeOf(mode_t mode)
+{
+    return S_ISREG(mode) ? 'f' : S_ISDIR(mode) ? 'd' : S_ISLNK(mode) ? 'l' : 'o';
 }
 
 // Whether a directory's owner differs from its template's. A lower layer the sandbox sees
@@ -59,7 +56,9 @@ struct Walker
 {
     const ChangeOptions& options;
     ChangeList& out;
-    dev_t dev = 0;
+    dev_t dev;
+    std::size_t& found; // over all layers
+    std::string error;  // the visitor's: the walk stops
 
     bool excluded(const char* name, const std::string& path) const
     {
@@ -73,13 +72,16 @@ struct Walker
 
     bool full()
     {
-        if (out.changes.size() < options.limit)
+        if (!error.empty())
+            return true;
+        if (found < options.limit)
             return false;
         out.truncated = true;
         return true;
     }
 
-    void add(const std::string& path, char kind, const struct stat& st, char was = 0)
+    void add(int dir, const char* name, const std::string& path, char kind, const struct stat& st,
+             char was = 0)
     {
         Change c;
         c.path = path;
@@ -89,7 +91,11 @@ struct Walker
         c.size = S_ISDIR(st.st_mode) ? 0 : std::uint64_t(st.st_size);
         c.mode = st.st_mode & 07777;
         c.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-        out.changes.push_back(std::move(c));
+        ++found;
+        if (options.visit)
+            error = options.visit(c, dir, name);
+        else
+            out.changes.push_back(std::move(c));
     }
 
     // The first of `lowers` that has `name`: its stat, and its index (-1: none has it).
@@ -145,7 +151,7 @@ struct Walker
                     continue;
                 if (full())
                     break;
-                add(child, 'd', st);
+                add(lower, e->d_name, child, 'd', st);
             }
             ::closedir(d);
         }
@@ -192,14 +198,14 @@ struct Walker
             const bool inLower = findLower(lowers, name, lowerSt) >= 0;
             if (isWhiteout(st)) {
                 if (inLower)
-                    add(child, 'd', lowerSt);
+                    add(upper, name, child, 'd', lowerSt);
                 continue;
             }
             if (!S_ISDIR(st.st_mode)) {
                 if (!inLower)
-                    add(child, 'a', st);
+                    add(upper, name, child, 'a', st);
                 else
-                    add(child, 'm', st,
+                    add(upper, name, child, 'm', st,
                         typeOf(lowerSt.st_mode) != typeOf(st.st_mode) ? typeOf(lowerSt.st_mode)
                                                                       : 0);
                 continue;
@@ -207,15 +213,15 @@ struct Walker
             const bool opaque = hasOverlayMark(upper, name, "opaque");
             std::vector<int> below;
             if (!inLower) {
-                add(child, 'a', st);
+                add(upper, name, child, 'a', st);
             } else if (!S_ISDIR(lowerSt.st_mode)) {
-                add(child, 'm', st, typeOf(lowerSt.st_mode));
+                add(upper, name, child, 'm', st, typeOf(lowerSt.st_mode));
             } else {
                 // A directory the overlay copied up only because something below it changed
                 // is not itself a change; a new mode or owner, or its deletion, is.
                 if (opaque || (lowerSt.st_mode & 07777) != (st.st_mode & 07777) ||
                     newOwner(lowerSt, st))
-                    add(child, 'm', st);
+                    add(upper, name, child, 'm', st);
                 below = lowerDirs(lowers, name);
             }
             if (depth + 1 >= kMaxDepth) {
@@ -249,13 +255,14 @@ struct Walker
 std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOptions& options,
                         ChangeList& out)
 {
+    std::size_t found = 0;
     for (const auto& layer : layers) {
         struct stat st
         {
         };
         if (::fstat(layer.upper, &st) != 0)
             return std::string("the sandbox's layer for ") + layer.at + ": " + std::strerror(errno);
-        Walker w{options, out, st.st_dev};
+        Walker w{options, out, st.st_dev, found, {}};
         std::vector<int> lowers;
         for (int lower : layer.lowers) {
             const int fd = ::fcntl(lower, F_DUPFD_CLOEXEC, 3);
@@ -263,6 +270,8 @@ std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOpti
                 lowers.push_back(fd);
         }
         w.directory(layer.upper, std::move(lowers), layer.at, false, 0);
+        if (!w.error.empty())
+            return w.error;
     }
     return {};
 }

@@ -6,7 +6,9 @@
 // directory the sandbox made 0700 hides nothing from it.
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 namespace lizard::agent {
@@ -20,6 +22,14 @@ struct ChangeLayer
     std::string at;
 };
 
+struct Change;
+
+// Called for each change as the walk finds it, instead of keeping it in the list: `dir` is the
+// O_PATH descriptor of the layer directory that holds it, `name` its name there (for a
+// deletion: the whiteout's, or the lower entry's the overlay hides). A directory comes before
+// what is below it. A non-empty answer (an error text) stops the walk and is its result.
+using ChangeVisitor = std::function<std::string(const Change&, int dir, const char* name)>;
+
 struct ChangeOptions
 {
     // fnmatch(3) patterns: one without a slash is matched against each path component (so
@@ -27,6 +37,7 @@ struct ChangeOptions
     // the whole path ("/root/.cache/*").
     std::vector<std::string> exclude;
     std::size_t limit = 200000; // entries listed at most (then truncated)
+    ChangeVisitor visit;        // set: each change goes to it, and the list stays empty
 };
 
 struct Change
@@ -55,5 +66,13 @@ std::string listChanges(const std::vector<ChangeLayer>& layers, const ChangeOpti
 // then a line with the JSON array of the API's change objects ({"path", "kind", "type",
 // "size", "mode", "mtimeNs", "was"?}), which lizard-local passes on without parsing it.
 std::string changesJson(const ChangeList& list);
+
+// The overlay's own marks on `name` in a layer directory (mounted with userxattr:
+// user.overlay.<mark>, such as "opaque").
+bool hasOverlayMark(int dirFd, const char* name, const char* mark);
+// A deletion in an upper layer: a 0:0 character device. (Kernels from 6.7 also know whiteouts
+// marked by an xattr, but only in a lower layer that is itself an overlay's upper, which no
+// sandbox layer is.)
+bool isWhiteout(const struct stat& st);
 
 } // namespace lizard::agent

@@ -168,9 +168,16 @@ public:
     // without a slash drops every such path component). lizard-local only.
     PendingCall* sandboxChanges(const QString& sandboxId, const QStringList& exclude, QObject* ctx,
                                 Done<SandboxChanges> done, const QString& against = {});
-    // The template's version of a file the sandbox changed or deleted.
+    // The template's version of a file the sandbox changed or deleted; with `against` (a
+    // snapshot's or another sandbox's id) that one's version instead.
     PendingCall* templateOriginal(const QString& sandboxId, const QString& path, QObject* ctx,
-                                  Done<QByteArray> done);
+                                  Done<QByteArray> done, const QString& against = {});
+    // The sandbox's changes against its template as a tar in the form of an image layer
+    // (deletions as ".wh.<name>" files), streamed into `localPath` as downloadFile does.
+    PendingCall* downloadChangesArchive(const QString& sandboxId, const QStringList& exclude,
+                                        const QString& localPath, QObject* ctx,
+                                        std::function<void(qint64, qint64)> progress,
+                                        Done<qint64> done);
     PendingCall* signalTreeProcess(const QString& sandboxId, int pid, const QString& signal,
                                    bool tree, QObject* ctx, Done<Unit> done);
 

@@ -1,6 +1,7 @@
 #include "models/changes/changesession.h"
 
 #include "client/lizardapi.h"
+#include "client/pendingcall.h"
 
 #include <memory>
 
@@ -124,6 +125,28 @@ void ChangesSession::revert(const client::FileChange& change)
                                     return emit revertFailed(r.error());
                                 m_api->writeFile(id, path, r.value(), this, finished);
                             });
+}
+
+void ChangesSession::saveArchive(const QStringList& exclude, const QString& file)
+{
+    if (!ready() || m_archive)
+        return;
+    m_archive = m_api->downloadChangesArchive(
+        m_sandboxId, exclude, file, this,
+        [this](qint64 bytes, qint64) { emit archiveProgress(bytes); },
+        [this, file](client::Outcome<qint64> r) {
+            m_archive = nullptr;
+            if (r)
+                emit archiveSaved(file, r.value());
+            else
+                emit archiveFailed(r.error());
+        });
+}
+
+void ChangesSession::cancelArchive()
+{
+    if (m_archive)
+        m_archive->cancel();
 }
 
 } // namespace lizard::models::changes

@@ -3,8 +3,8 @@
 // exclusions), both versions of one file (the template's and the sandbox's), and a revert
 // (the template's file written back, or what the sandbox added removed). The listing may
 // compare with a snapshot or another sandbox instead of the template; a file's "before" side is
-// then the other sandbox's (a snapshot's files cannot be read one by one: none). Answers for a
-// sandbox no longer shown are dropped.
+// then the snapshot's or the other sandbox's. The changes against the template can be saved as
+// a tar (an image layer). Answers for a sandbox no longer shown are dropped.
 
 #include "client/outcome.h"
 #include "client/types.h"
@@ -14,6 +14,7 @@
 
 namespace lizard::client {
 class LizardApi;
+class PendingCall;
 } // namespace lizard::client
 
 namespace lizard::models::changes {
@@ -40,6 +41,11 @@ public:
     // `change` as listed: what it is decides which sides are read.
     void readVersions(const client::FileChange& change);
     void revert(const client::FileChange& change);
+    // The changes against the template, after `exclude`, as a tar in `file` (written whole or
+    // not at all): archiveSaved() or archiveFailed(). cancelArchive() stops it.
+    void saveArchive(const QStringList& exclude, const QString& file);
+    void cancelArchive();
+    bool savingArchive() const { return m_archive != nullptr; }
 
 signals:
     void listed(const lizard::client::SandboxChanges& changes);
@@ -49,12 +55,16 @@ signals:
     void versionsRead(const lizard::models::changes::FileVersions& versions);
     void reverted(const QString& path);
     void revertFailed(const lizard::client::ApiError& error);
+    void archiveProgress(qint64 bytes);
+    void archiveSaved(const QString& file, qint64 bytes);
+    void archiveFailed(const lizard::client::ApiError& error);
 
 private:
     client::LizardApi* m_api = nullptr;
     QString m_sandboxId;
     QString m_against;
     int m_generation = 0;
+    client::PendingCall* m_archive = nullptr;
 };
 
 } // namespace lizard::models::changes

@@ -20,15 +20,11 @@ void readFileVersions(client::LizardApi* api, const QString& sandboxId, const QS
     auto pending = std::make_shared<Pending>();
     pending->versions.path = change.path;
     pending->done = std::move(done);
-    // Against a snapshot there is no "before" to read (its files are not served one by one);
-    // against another sandbox it is that sandbox's file.
-    const bool snapshot = against.startsWith(QLatin1String("snap_"));
-    const bool before = change.kind != QLatin1String("added") && !snapshot;
+    // "Before" is the template's file, or the snapshot's (read from its files by lizard-local),
+    // or the other sandbox's (read from that sandbox).
+    const bool before = change.kind != QLatin1String("added");
     const bool after = change.kind != QLatin1String("deleted");
     pending->left = int(before) + int(after);
-    if (snapshot && change.kind != QLatin1String("added"))
-        pending->versions.error = QObject::tr(
-            "the snapshot's version of a file is not shown (only its listing is compared)");
     if (pending->left == 0) {
         pending->done(pending->versions);
         return;
@@ -47,7 +43,7 @@ void readFileVersions(client::LizardApi* api, const QString& sandboxId, const QS
     if (before && against.startsWith(QLatin1String("sb_")))
         api->readFile(against, change.path, ctx, into(&FileVersions::before));
     else if (before)
-        api->templateOriginal(sandboxId, change.path, ctx, into(&FileVersions::before));
+        api->templateOriginal(sandboxId, change.path, ctx, into(&FileVersions::before), against);
     if (after)
         api->readFile(sandboxId, change.path, ctx, into(&FileVersions::after));
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Both versions of a changed file, as the Changes tab compares them: the "before" side is the
-// template's (or, against another sandbox, that sandbox's file; against a snapshot none, said
-// in `error`), the "after" side the sandbox's. A side the file does not have stays empty.
+// template's (or the snapshot's, or the other sandbox's file it is compared with), the "after"
+// side the sandbox's. A side the file does not have stays empty.
 
 #include "client/types.h"
 

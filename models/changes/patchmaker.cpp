@@ -15,11 +15,6 @@ PatchMaker::PatchMaker(client::LizardApi* api, const QString& sandboxId, const Q
 
 void PatchMaker::start()
 {
-    if (m_against.startsWith(QLatin1String("snap_"))) {
-        emit failed(tr("A patch needs the snapshot's version of each file, and a snapshot's files "
-                       "are not read one by one: compare with the template or a sandbox."));
-        return;
-    }
     next();
 }
 

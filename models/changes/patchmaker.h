@@ -1,10 +1,10 @@
 #pragma once
 // The Changes tab's "Save as patch…": the listed changes of a sandbox as one git-style patch
 // (unifieddiff.h), each file's two versions read in turn (the template's or the other
-// sandbox's, and the sandbox's). What a patch cannot carry is left out and said, in the patch's
-// head and in finished(): folders (implied by their files), symbolic links and special files, a
-// path that changed type, a file larger than kMaxFileBytes, a file that could not be read.
-// Against a snapshot there is no "before" to read: failed() at once.
+// sandbox's or snapshot's, and the sandbox's). What a patch cannot carry is left out and said,
+// in the patch's head and in finished(): folders (implied by their files), symbolic links and
+// special files, a path that changed type, a file larger than kMaxFileBytes, a file that could
+// not be read.
 
 #include "client/types.h"
 
@@ -23,7 +23,8 @@ public:
     static constexpr qint64 kMaxFileBytes = 16 << 20;
     static constexpr qint64 kMaxPatchBytes = 64 << 20;
 
-    // `against`: "" (the template) or another sandbox's id, as the listing was made.
+    // `against`: "" (the template), a snapshot's or another sandbox's id, as the listing was
+    // made.
     PatchMaker(client::LizardApi* api, const QString& sandboxId, const QString& against,
                const QList<client::FileChange>& changes, QObject* parent = nullptr);
     void start();

@@ -18,9 +18,11 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -45,10 +47,12 @@ private slots:
     void filterFindsDeepPaths();
     void bothVersionsSideBySide();
     void savesTheChangesAsAPatch();
+    void savesTheChangesAsATar();
     void revertPutsTheTemplatesFileBack();
     void revertRemovesAnAddedFile();
     void followsTheAgentWhileShown();
     void comparesAForkWithItsSource();
+    void comparesWithASnapshotsVersion();
 
 private:
     QString exec(const QString& cmd);
@@ -314,10 +318,77 @@ void TestChangesPanel::comparesAForkWithItsSource()
              QStringLiteral("<hidden>")); // inherited, unchanged: no difference
     QVERIFY(m_panel->selectPath("/root/project/fork-only.txt"));
     QVERIFY(!m_panel->revertAction()->isEnabled());
+    QVERIFY(!m_panel->tarAction()->isEnabled()); // a tar is of the sandbox's own layer
     QTRY_COMPARE_WITH_TIMEOUT(m_panel->diffView()->leftText(), "(not in sandbox " + m_id + ")",
                               30000);
     lizard::test::saveLightAndDark(m_window.get(), "changes-compare");
     lizard::test::killSandbox(m_fx.api(), fork);
+}
+
+// Save as tar…: the sandbox's layer as lizard-local archives it, read back by GNU tar: what was
+// added and changed with its bytes, the deletion as a .wh. file, the hidden caches left out.
+void TestChangesPanel::savesTheChangesAsATar()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath("changes.tar");
+    QVERIFY(m_panel->hideCaches()->isChecked());
+    QVERIFY(m_panel->tarAction()->isEnabled());
+    QSignalSpy saved(m_panel, &ui::changes::ChangesPanel::tarSaved);
+    m_panel->saveTar(file);
+    QCOMPARE(m_panel->tarAction()->text(), QStringLiteral("Cancel the tar"));
+    QVERIFY2(saved.wait(60000), qPrintable(m_panel->statusText()));
+    QCOMPARE(saved.at(0).at(1).toLongLong(), QFileInfo(file).size());
+    QCOMPARE(m_panel->tarAction()->text(), QStringLiteral("Save as tar…"));
+    QProcess tar;
+    tar.start(QStringLiteral("tar"), {QStringLiteral("-tf"), file});
+    QVERIFY(tar.waitForFinished(30000));
+    QCOMPARE(tar.exitCode(), 0);
+    const QStringList names =
+        QString::fromUtf8(tar.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+    for (const char* name :
+         {"root/project/notes.txt", "root/project/main.py", "etc/adduser.conf", "etc/.wh.issue"})
+        QVERIFY2(names.contains(QLatin1String(name)), qPrintable(names.join(' ')));
+    QVERIFY2(!names.join(' ').contains("__pycache__"), qPrintable(names.join(' ')));
+    tar.start(QStringLiteral("tar"),
+              {QStringLiteral("-xOf"), file, QStringLiteral("root/project/notes.txt")});
+    QVERIFY(tar.waitForFinished(30000));
+    QCOMPARE(tar.readAllStandardOutput(), QByteArray("one\ntwo\nthree\n"));
+}
+
+// Against a snapshot, a file's left side is the snapshot's version of it.
+void TestChangesPanel::comparesWithASnapshotsVersion()
+{
+    QCOMPARE(exec("echo before > /root/snapped.txt && echo ok"), QStringLiteral("ok"));
+    ApiWaiter<client::Snapshot> made;
+    m_fx.api().createSnapshot(m_id, QStringLiteral("changes-test"), nullptr, made.done());
+    QVERIFY2(made.wait() && made.ok(), made.why().constData());
+    const QString snap = made.value().id;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            ApiWaiter<client::Snapshot> got;
+            m_fx.api().getSnapshot(snap, nullptr, got.done());
+            return got.wait() && got.ok() && got.value().status == QLatin1String("ready");
+        }(),
+        60000);
+    QCOMPARE(exec("echo after > /root/snapped.txt && echo ok"), QStringLiteral("ok"));
+    m_window->sandboxPanel()->selectSandbox(m_id);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->againstBox()->findData(snap) > 0, 30000);
+    const int at = m_panel->againstBox()->findData(snap);
+    m_panel->againstBox()->setCurrentIndex(at);
+    emit m_panel->againstBox()->activated(at);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->statusText().contains("against snapshot " + snap), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(shownText("/root/snapped.txt", ChangeTreeModel::ChangeColumn),
+                              QStringLiteral("Modified"), 30000);
+    QSignalSpy compared(m_panel, &ui::changes::ChangesPanel::compared);
+    QVERIFY(m_panel->selectPath("/root/snapped.txt"));
+    QVERIFY(compared.wait(30000));
+    QCOMPARE(m_panel->diffView()->leftText(), QStringLiteral("before"));
+    QCOMPARE(m_panel->diffView()->rightText(), QStringLiteral("after"));
+    QVERIFY(m_panel->patchAction()->isEnabled());
+    ApiWaiter<client::Unit> gone;
+    m_fx.api().deleteSnapshot(snap, nullptr, gone.done());
+    QVERIFY(gone.wait() && gone.ok());
 }
 
 QTEST_MAIN(TestChangesPanel)

@@ -107,6 +107,23 @@ ChangesPanel::ChangesPanel(QWidget* parent)
         if (!file.isEmpty())
             savePatch(file);
     });
+    m_tar = bar->addAction(IconTheme::icon(QStringLiteral("lizard-download")),
+                           QStringLiteral("Save as tar…"));
+    m_tar->setObjectName(QStringLiteral("saveChangesTar"));
+    m_tar->setToolTip(QStringLiteral(
+        "Save everything this sandbox changed against its template as a tar: its added and "
+        "changed files with their owners and modes, and each deleted path as a .wh. file (the "
+        "form of an image layer)"));
+    connect(m_tar, &QAction::triggered, this, [this] {
+        if (m_session->savingArchive())
+            return m_session->cancelArchive();
+        const QString file = QFileDialog::getSaveFileName(
+            this, QStringLiteral("Save the changes as a tar"),
+            QDir::home().filePath(m_session->sandboxId() + QStringLiteral("-changes.tar")),
+            QStringLiteral("Tar archives (*.tar)"));
+        if (!file.isEmpty())
+            saveTar(file);
+    });
     m_showAll =
         bar->addAction(IconTheme::icon(QStringLiteral("edit-clear")), QStringLiteral("Show all"));
     m_showAll->setToolTip(QStringLiteral("Show every change again, not only one command's"));
@@ -455,9 +472,12 @@ void ChangesPanel::updateActions()
     m_revert->setEnabled(m_session->api() && file && c->was.isEmpty() &&
                          m_session->against().isEmpty());
     m_recipe->setEnabled(m_session->ready() && m_listedOnce);
-    // A snapshot's files are not read one by one: no "before" side for a patch.
-    m_patch->setEnabled(m_session->ready() && m_listedOnce && !m_patchMaker &&
-                        !m_session->against().startsWith(QLatin1String("snap_")));
+    m_patch->setEnabled(m_session->ready() && m_listedOnce && !m_patchMaker);
+    // The tar is the sandbox's own layer: against its template only. While it is saved the
+    // action cancels it.
+    const bool saving = m_session->savingArchive();
+    m_tar->setEnabled(m_session->ready() && (saving || m_session->against().isEmpty()));
+    m_tar->setText(saving ? QStringLiteral("Cancel the tar") : QStringLiteral("Save as tar…"));
     m_revert->setToolTip(
         !c ? QStringLiteral("Select a changed file to revert it")
         : c->kind == QLatin1String("added")

@@ -8,7 +8,8 @@
 // the selection and the scroll positions stay. "Against" compares with a snapshot or another
 // sandbox of the same template instead (a fork with its source). "Recipe from this sandbox…" saves
 // what it installed and changed as a recipe in a folder and opens it in the recipe editor; "Save
-// as patch…" saves the listed changes as one patch (changespanel_patch.cpp).
+// as patch…" saves the listed changes as one patch, "Save as tar…" the sandbox's changes
+// against its template as a tar in the form of an image layer (changespanel_patch.cpp).
 
 #include "client/outcome.h"
 
@@ -80,6 +81,11 @@ public:
     // The listed changes (as shown: the time window applies, the path filter does not) as one
     // patch in `file`: patchSaved() or message() with the reason.
     void savePatch(const QString& file);
+    QAction* tarAction() const { return m_tar; }
+    // The sandbox's changes against its template (caches left out while they are hidden) as a
+    // tar in `file`: tarSaved() or message() with the reason. Triggering the action again while
+    // it is saved cancels it.
+    void saveTar(const QString& file);
     // The sandbox as a recipe in `folder` (with the files it copies), then opened in the
     // recipe editor: recipeOpened() or an error.
     void makeRecipe(const QString& folder);
@@ -91,6 +97,7 @@ signals:
     void compared(const QString& path);
     void recipeOpened(QDialog* editor);
     void patchSaved(const QString& file, int files);
+    void tarSaved(const QString& file, qint64 bytes);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -121,7 +128,8 @@ private:
     QAction* m_recipe;
     QAction* m_patch;
     QObject* m_patchMaker = nullptr; // the patch being made
-    QAction* m_showAll;              // ends the time window
+    QAction* m_tar;
+    QAction* m_showAll; // ends the time window
     QDateTime m_windowFrom, m_windowTo;
     QString m_windowWhat;
     bool m_listedOnce = false; // the first listing of a sandbox opens its top folders

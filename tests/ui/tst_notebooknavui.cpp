@@ -353,7 +353,15 @@ void TestNotebookNav::bigNotebookStaysResponsive()
     load.start();
     open(data);
     QCOMPARE(list()->count(), kSections * 6 + 2);
-    qInfo("2,000-cell notebook shown in %lld ms", load.elapsed());
+    const qint64 shownMs = load.elapsed();
+    // The cells past the first screen are made while the event loop turns; the search is
+    // measured once they all are.
+    QTRY_VERIFY_WITH_TIMEOUT(list()->isComplete(), 120000);
+    qInfo("2,000-cell notebook: first screen shown in %lld ms, every cell made after %lld ms",
+          shownMs, load.elapsed());
+    // The offscreen platform deactivates the window as panels change their layout (see key()).
+    QApplication::setActiveWindow(m_page);
+    list()->setFocus();
     // The longest time the event loop is away while a search runs: what typing would feel.
     qint64 longest = 0;
     QElapsedTimer gap;

@@ -1,6 +1,7 @@
 #include "ui/notebook/celllistwidget.h"
 
 #include "notebook/runqueue.h"
+#include "ui/notebook/cellcolumnlayout.h"
 #include "ui/notebook/cellcompleter.h"
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/outputarea.h"
@@ -9,7 +10,6 @@
 #include <QKeyEvent>
 #include <QScopedValueRollback>
 #include <QScrollBar>
-#include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
 
@@ -27,15 +27,17 @@ constexpr int kLayoutPasses = 12;
 
 CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
     : QScrollArea(parent), m_document(document), m_container(new QWidget),
-      m_layout(new QVBoxLayout(m_container))
+      m_layout(new CellColumnLayout(m_container))
 {
     setWidgetResizable(true);
     setFocusPolicy(Qt::StrongFocus);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_layout->setContentsMargins(4, 6, 4, 6);
     m_layout->setSpacing(6);
-    m_layout->addStretch(1);
     setWidget(m_container);
+    // The column grows as cells are made below the view: only what a resize uncovers is
+    // painted, not every cell on screen again.
+    m_container->setAttribute(Qt::WA_StaticContents);
     connect(document, &NotebookDocument::cellInserted, this, &CellListWidget::insertWidget);
     connect(document, &NotebookDocument::cellRemoved, this,
             [this](int index, Cell*) { removeWidget(index); });
@@ -49,11 +51,6 @@ CellListWidget::CellListWidget(NotebookDocument* document, QWidget* parent)
             [this] { m_userScroll = true; });
     connect(verticalScrollBar(), &QScrollBar::valueChanged, this, &CellListWidget::onUserScrolled);
     rebuild();
-}
-
-CellWidget* CellListWidget::cellWidget(int index) const
-{
-    return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
 }
 
 void CellListWidget::setRunner(lizard::notebook::CodeRunner* runner)
@@ -70,21 +67,16 @@ void CellListWidget::setCodeLanguage(const QString& language)
         w->setCodeLanguage(language);
 }
 
-void CellListWidget::rebuild()
-{
-    qDeleteAll(m_widgets);
-    m_widgets.clear();
-    m_current = -1;
-    for (int i = 0; i < m_document->cellCount(); ++i)
-        insertWidget(i);
-    setCurrentIndex(m_widgets.isEmpty() ? -1 : 0);
-}
-
 void CellListWidget::insertWidget(int index)
 {
     Cell* cell = m_document->cell(index);
     if (!cell)
         return;
+    if (index > m_widgets.size()) { // past the widgets made so far: made in its turn
+        if (m_current >= index)
+            ++m_current;
+        return;
+    }
     auto* widget = new CellWidget(cell, m_language);
     (new CellCompleter(widget->editor(), m_document, widget))->setRunner(m_runner);
     connectWidget(widget);
@@ -100,11 +92,17 @@ void CellListWidget::insertWidget(int index)
 
 void CellListWidget::removeWidget(int index)
 {
-    if (index < 0 || index >= m_widgets.size())
+    if (index < 0)
         return;
+    if (index >= m_widgets.size()) { // a cell whose widget was not made yet
+        if (m_current > index)
+            --m_current;
+        stopMakingIfDone();
+        return;
+    }
     const bool hadFocus = m_widgets[index]->editor()->hasFocus();
     delete m_widgets.takeAt(index);
-    if (m_current > index || m_current >= m_widgets.size())
+    if (m_current > index || m_current >= count())
         --m_current;
     if (hadFocus)
         setFocus(Qt::OtherFocusReason);
@@ -114,8 +112,17 @@ void CellListWidget::removeWidget(int index)
 
 void CellListWidget::moveWidget(int from, int to)
 {
-    if (from < 0 || from >= m_widgets.size() || to < 0 || to >= m_widgets.size())
+    if (from < 0 || to < 0 || from >= count() || to >= count())
         return;
+    if (from >= m_widgets.size() || to >= m_widgets.size()) {
+        // One end is past the widgets made so far: those from the nearer end on are made again.
+        forgetFrom(std::min(from, to));
+        if (m_current == from)
+            m_current = to;
+        makeUpTo(m_current);
+        updateSelection();
+        return;
+    }
     CellWidget* w = m_widgets.takeAt(from);
     m_widgets.insert(to, w);
     m_layout->removeWidget(w);
@@ -173,10 +180,15 @@ void CellListWidget::connectWidget(CellWidget* widget)
 
 void CellListWidget::setCurrentIndex(int index)
 {
-    if (m_widgets.isEmpty())
+    if (count() == 0)
         index = -1;
     else
-        index = std::clamp(index, 0, int(m_widgets.size()) - 1);
+        index = std::clamp(index, 0, count() - 1);
+    makeUpTo(index);
+    // And a screen of cells below it, so that it can be brought to the top of the view.
+    for (int i = index + 1, height = 0;
+         !isComplete() && i < count() && height < viewport()->height(); ++i)
+        height += cellWidget(i)->sizeHint().height();
     const bool changed = index != m_current;
     if (changed && !m_advancing)
         m_followed = nullptr; // the user went elsewhere: stay with them

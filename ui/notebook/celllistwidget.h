@@ -9,6 +9,10 @@
 // away stops that, scrolling back to the end (or running a cell) resumes it. When the run ends
 // the view is brought to the cell's end (and the current cell) once; after that only the user
 // scrolls, however the finished cell's outputs change height.
+// A notebook's cell widgets are made a few at a time: those of the first screen at once, the
+// rest in slices of a few milliseconds while the event loop turns, so opening a notebook of
+// hundreds of cells never holds the window up. A cell asked for before its turn (cellWidget(),
+// going to it) is made at once, with those before it.
 
 #include "notebook/notebookdocument.h"
 #include "notebook/runqueue.h"
@@ -18,10 +22,9 @@
 #include <QPointer>
 #include <QScrollArea>
 
-class QVBoxLayout;
-
 namespace lizard::ui::notebook {
 
+class CellColumnLayout;
 class CellWidget;
 
 class CellListWidget : public QScrollArea
@@ -40,8 +43,16 @@ public:
     void setCodeLanguage(const QString& language);
     QString codeLanguage() const { return m_language; }
 
-    int count() const { return int(m_widgets.size()); }
+    int count() const; // the document's cells, made or not yet
+    // Makes the cell's widget (and those before it) if it is not made yet.
     CellWidget* cellWidget(int index) const;
+    // The cell's widget if it is made (null otherwise): for what only concerns cells on screen.
+    CellWidget* madeCellWidget(int index) const
+    {
+        return index >= 0 && index < m_widgets.size() ? m_widgets[index] : nullptr;
+    }
+    // Whether every cell's widget is made.
+    bool isComplete() const;
     int currentIndex() const { return m_current; }
     CellWidget* currentWidget() const { return cellWidget(m_current); }
     Mode mode() const { return m_mode; }
@@ -63,6 +74,7 @@ public:
 
 signals:
     void currentChanged(int index);
+    void completed(); // the last cell's widget was made
     void modeChanged(lizard::ui::notebook::CellListWidget::Mode mode);
 
 protected:
@@ -71,6 +83,13 @@ protected:
 
 private:
     void rebuild();
+    // Makes the widgets of the cells up to `last` (the document's index) that are not made yet.
+    void makeUpTo(int last);
+    friend class CellSlices;
+    void makeSlice();           // for a few milliseconds; CellSlices calls it again while need be
+    void makeNext();            // the widget of the first cell without one
+    void forgetFrom(int index); // drops the widgets from `index` on: made again in turn
+    void stopMakingIfDone();    // a cell removed before its widget was made may end the making
     void insertWidget(int index);
     void removeWidget(int index);
     void moveWidget(int from, int to);
@@ -89,8 +108,8 @@ private:
     QPointer<lizard::notebook::CodeRunner> m_runner;
     QString m_language = QStringLiteral("python");
     QWidget* m_container;
-    QVBoxLayout* m_layout;
-    QList<CellWidget*> m_widgets;
+    CellColumnLayout* m_layout;
+    QList<CellWidget*> m_widgets; // of the document's first cells, in its order
     int m_current = -1;
     Mode m_mode = Mode::Command;
     QElapsedTimer m_lastD; // D D within a short time deletes

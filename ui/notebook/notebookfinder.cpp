@@ -209,7 +209,8 @@ void NotebookFinder::highlightVisible()
         int end = i;
         while (end < m_matches.size() && m_matches[end].cell == m_matches[i].cell)
             ++end;
-        CellWidget* widget = m_cells->cellWidget(m_matches[i].cell);
+        // A cell not made yet is below what is on screen; it is marked when scrolled to.
+        CellWidget* widget = m_cells->madeCellWidget(m_matches[i].cell);
         if (widget && widget->y() < bottom && widget->y() + widget->height() > top &&
             !m_highlighted.contains(widget))
             highlightCell(i, end);

@@ -71,7 +71,8 @@ private:
                 return read();
             return m_writer->write(std::move(rest), [self = shared_from_this()] { self->read(); });
         }
-        m_writer->write(std::string(m_buf.data(), n), [self = shared_from_this()] { self->read(); });
+        m_writer->write(std::string(m_buf.data(), n),
+                        [self = shared_from_this()] { self->read(); });
     }
 
     // The output ended: the tool's exit says whether it was whole.
@@ -91,9 +92,8 @@ private:
         pid_t r = ::waitpid(m_pid, &status, WNOHANG);
         if (r == 0 && tries < kReapTries) {
             m_timer.expires_after(kReapEvery);
-            m_timer.async_wait([self = shared_from_this(), tries](const boost::system::error_code&) {
-                self->reap(tries + 1);
-            });
+            m_timer.async_wait([self = shared_from_this(), tries](
+                                   const boost::system::error_code&) { self->reap(tries + 1); });
             return;
         }
         const bool hung = r == 0;

@@ -145,9 +145,9 @@ private slots:
         has("root/new.txt", "-rw-r--r-- 0/0");
         has("home/user/owned", "-rw-r----- 1000/1000"); // owners as the sandbox sees them
         has("etc/debian_version", "-rw-r--r-- 0/0");
-        has("etc/.wh.issue", "-");                   // a deleted file
-        has("etc/apt/.wh.apt.conf.d", "-");          // a deleted folder: one mark
-        has("root/link", "lrwxrwxrwx 0/0");          // a link, as a link
+        has("etc/.wh.issue", "-");          // a deleted file
+        has("etc/apt/.wh.apt.conf.d", "-"); // a deleted folder: one mark
+        has("root/link", "lrwxrwxrwx 0/0"); // a link, as a link
         QVERIFY(entry(listing, "root/link").endsWith("-> /etc/hostname"));
         has("root/fifo", "prw-r--r--");
         has("root/app/__pycache__/", "drwxr-xr-x");
@@ -213,23 +213,22 @@ private slots:
                                         "{\"name\":\"versions\"}");
         QCOMPARE(s.status, 200);
         const QString snap = jsonObject(s).value("id").toString();
-        QTRY_VERIFY_WITH_TIMEOUT(jsonObject(m_server.request("GET", "/api/sandbox-snapshots/" +
-                                                                        snap))
-                                         .value("status")
-                                         .toString() == "ready",
-                                 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            jsonObject(m_server.request("GET", "/api/sandbox-snapshots/" + snap))
+                    .value("status")
+                    .toString() == "ready",
+            60000);
         QCOMPARE(m_api.run(m_id, "echo after > /root/snapped && rm /root/later-gone && echo ok"),
                  QStringLiteral("ok\n"));
         const auto original = [&](const QString& path) {
-            return m_server.request("GET", "/api/sandboxes/" + m_id +
-                                               "/changes/original?against=" + snap +
-                                               "&path=" + path);
+            return m_server.request("GET", "/api/sandboxes/" + m_id + "/changes/original?against=" +
+                                               snap + "&path=" + path);
         };
         const auto snapped = original("/root/snapped");
         QCOMPARE(snapped.status, 200);
         QCOMPARE(snapped.body, QByteArray("before\n"));
         QCOMPARE(original("/root/later-gone").body, QByteArray("gone\n")); // deleted since
-        QCOMPARE(original("/etc/issue").status, 404);     // deleted before the snapshot
+        QCOMPARE(original("/etc/issue").status, 404); // deleted before the snapshot
         QVERIFY(isError(original("/etc/issue"), 404, "NOT_FOUND"));
         QVERIFY(isError(original("/root/link"), 400, "NOT_A_FILE"));
         QVERIFY(isError(original("/root/nothing-here"), 404, "NOT_FOUND"));
@@ -238,11 +237,11 @@ private slots:
         QCOMPARE(passwd.status, 200);
         QCOMPARE(passwd.body, m_api.read(m_id, "/etc/passwd").body);
         // The template's version is still the default.
-        QCOMPARE(m_server
-                     .request("GET",
-                              "/api/sandboxes/" + m_id + "/changes/original?path=/root/snapped")
-                     .status,
-                 404);
+        QCOMPARE(
+            m_server
+                .request("GET", "/api/sandboxes/" + m_id + "/changes/original?path=/root/snapped")
+                .status,
+            404);
         m_server.request("DELETE", "/api/sandbox-snapshots/" + snap);
     }
 
@@ -250,8 +249,8 @@ private slots:
     {
         const QString base = "/api/sandboxes/" + m_id + "/changes/archive";
         QVERIFY(isError(m_server.request("GET", base + "?format=patch"), 400, "INVALID_ARGUMENT"));
-        QVERIFY(isError(m_server.request("GET", base + "?against=sb_other"), 400,
-                        "INVALID_ARGUMENT"));
+        QVERIFY(
+            isError(m_server.request("GET", base + "?against=sb_other"), 400, "INVALID_ARGUMENT"));
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/sb_nosuchsandbox0/changes/archive"),
                         404, "NOT_FOUND"));
         QVERIFY(isError(m_server.request("GET", "/api/sandboxes/" + m_id +

@@ -90,10 +90,10 @@ const ChangeLayer* layerOf(const std::vector<ChangeLayer>& layers, const std::st
 
 std::string notFound(int outFd, const char* code, const std::string& error)
 {
-    return writeAll(outFd, nlohmann::json{{"ok", true}, {"found", false}, {"code", code},
-                                          {"error", error}}
-                                   .dump() +
-                               "\n");
+    return writeAll(
+        outFd,
+        nlohmann::json{{"ok", true}, {"found", false}, {"code", code}, {"error", error}}.dump() +
+            "\n");
 }
 
 // The directories a lookup is in: the upper's (-1 once the upper has no such directory) and

@@ -116,8 +116,8 @@ std::string TarWriter::entry(char type, const std::string& path, unsigned mode, 
 
 std::string TarWriter::directory(const std::string& path, const struct stat& st)
 {
-    return entry('5', path.back() == '/' ? path : path + "/", st.st_mode, st.st_uid, st.st_gid,
-                 0, st.st_mtim.tv_sec, {});
+    return entry('5', path.back() == '/' ? path : path + "/", st.st_mode, st.st_uid, st.st_gid, 0,
+                 st.st_mtim.tv_sec, {});
 }
 
 std::string TarWriter::symlink(const std::string& path, const struct stat& st,
@@ -145,8 +145,8 @@ std::string TarWriter::file(const std::string& path, const struct stat& st, int 
     std::uint64_t done = 0;
     char chunk[65536];
     while (done < size) {
-        const ssize_t n = ::read(fd, chunk, std::size_t(std::min<std::uint64_t>(sizeof chunk,
-                                                                              size - done)));
+        const ssize_t n =
+            ::read(fd, chunk, std::size_t(std::min<std::uint64_t>(sizeof chunk, size - done)));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) { // shorter than it was (or unreadable): zeros keep the stream whole

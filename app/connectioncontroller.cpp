@@ -129,6 +129,11 @@ void ConnectionController::useRemote(const ssh::RemoteServer& server, quint64 at
     });
 }
 
+ssh::SshTunnel* ConnectionController::tunnel() const
+{
+    return m_tunnel;
+}
+
 void ConnectionController::answerHostKey(bool trust)
 {
     if (m_tunnel)

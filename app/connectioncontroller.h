@@ -27,7 +27,7 @@ public:
     void connectTo(const models::ConnectionProfile& profile);
     client::LizardApi* api() const { return m_api; }
     LocalServerConnector* localConnector() const { return m_local; }
-    ssh::SshTunnel* tunnel() const { return m_tunnel; } // an SSH host's, else null
+    ssh::SshTunnel* tunnel() const; // an SSH host's, else null
     // After hostKeyQuestion(): the user's answer (yes: the key goes into their known_hosts).
     void answerHostKey(bool trust);
 

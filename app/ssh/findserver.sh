@@ -49,10 +49,12 @@ if [ -z "$how" ]; then
     fi
     mkdir -p "$data" "$(dirname "$log")"
     chmod 700 "$data"
+    # A free port rather than 7411: on a shared server another user's lizard-local may hold that
+    # one. server.json says which, for the app and for the SDK on the host.
     if command -v setsid >/dev/null 2>&1; then
-        setsid "$bin" --data-dir "$data" </dev/null >"$log" 2>&1 &
+        setsid "$bin" --port 0 --data-dir "$data" </dev/null >"$log" 2>&1 &
     else
-        nohup "$bin" --data-dir "$data" </dev/null >"$log" 2>&1 &
+        nohup "$bin" --port 0 --data-dir "$data" </dev/null >"$log" 2>&1 &
     fi
     how="started"
 fi

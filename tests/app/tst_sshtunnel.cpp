@@ -49,6 +49,7 @@ private slots:
     void unknownHostKeyIsAskedAndRecordedOnYes();
     void sandboxNotebookFileAndPreviewThroughTheTunnel();
     void droppedConnectionEndsTheStreamAndComesBack();
+    void refusedLoginSaysSo();
     void changedHostKeyIsRefused();
     void cleanupTestCase();
 
@@ -245,6 +246,25 @@ void TestSshTunnel::droppedConnectionEndsTheStreamAndComesBack()
     int status = 0;
     fetch(m_previewUrl + "data.txt", m_previewToken, &status);
     QCOMPARE(status, 200);
+}
+
+// A user the host does not know: ssh's "Permission denied", said with what to do, and no retry.
+void TestSshTunnel::refusedLoginSaysSo()
+{
+    ConnectionController other(m_keys.get(), m_home.filePath("local"));
+    QSignalSpy failed(&other, &ConnectionController::failed);
+    QSignalSpy question(&other, &ConnectionController::hostKeyQuestion);
+    ConnectionProfile p = profile();
+    p.sshDestination = "nosuchuser@" + m_host.address();
+    other.connectTo(p);
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+    const QString message = failed.at(0).at(0).toString();
+    QVERIFY2(message.contains("refused the login") && message.contains("Permission denied"),
+             qPrintable(message));
+    QCOMPARE(question.count(), 0); // the key of this host:port is known already
+    QVERIFY(!other.tunnel()->isUp());
+    QTest::qWait(1500);
+    QCOMPARE(failed.count(), 1);
 }
 
 void TestSshTunnel::changedHostKeyIsRefused()

@@ -49,6 +49,7 @@ private slots:
     void unknownHostKeyIsAskedAndRecordedOnYes();
     void sandboxNotebookFileAndPreviewThroughTheTunnel();
     void droppedConnectionEndsTheStreamAndComesBack();
+    void aSecondConnectionFindsTheRunningServer();
     void refusedLoginSaysSo();
     void changedHostKeyIsRefused();
     void cleanupTestCase();
@@ -225,6 +226,7 @@ void TestSshTunnel::droppedConnectionEndsTheStreamAndComesBack()
     QTRY_VERIFY_WITH_TIMEOUT(output.count() >= 3, 30000);
 
     // The network goes: the ssh process ends.
+    const qint64 server = m_host.remoteServerPid();
     const qint64 ssh = m_controller->tunnel()->masterPid();
     QVERIFY(ssh > 0);
     QVERIFY(::kill(pid_t(ssh), SIGKILL) == 0);
@@ -240,12 +242,35 @@ void TestSshTunnel::droppedConnectionEndsTheStreamAndComesBack()
     QTRY_VERIFY_WITH_TIMEOUT(restored.count() == 1, 60000);
     QCOMPARE(reconnected.count(), 0);
     QVERIFY(m_controller->tunnel()->masterPid() != ssh);
+    QCOMPARE(m_host.remoteServerPid(), server); // the same lizard-local, found again
     ApiWaiter<client::SandboxInfo> info;
     m_api->getSandbox(m_sandboxId, nullptr, info.done());
     QVERIFY2(info.wait() && info.ok(), info.why());
     int status = 0;
     fetch(m_previewUrl + "data.txt", m_previewToken, &status);
     QCOMPARE(status, 200);
+}
+
+// Another window's connection to the same host uses the lizard-local that runs there.
+void TestSshTunnel::aSecondConnectionFindsTheRunningServer()
+{
+    const qint64 server = m_host.remoteServerPid();
+    QVERIFY(server > 0);
+    ConnectionController other(m_keys.get(), m_home.filePath("local"));
+    QSignalSpy connected(&other, &ConnectionController::connected);
+    QSignalSpy failed(&other, &ConnectionController::failed);
+    other.connectTo(profile());
+    QTRY_VERIFY_WITH_TIMEOUT(connected.count() + failed.count() > 0, 60000);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+    const QString label = connected.at(0).at(1).toString();
+    QVERIFY2(label.contains("(running)"), qPrintable(label));
+    QCOMPARE(m_host.remoteServerPid(), server);
+    // Its own tunnel, on its own local port.
+    auto* api = connected.at(0).at(0).value<client::LizardApi*>();
+    QVERIFY(api->endpoint().baseUrl != m_api->endpoint().baseUrl);
+    ApiWaiter<client::SandboxInfo> info;
+    api->getSandbox(m_sandboxId, nullptr, info.done());
+    QVERIFY2(info.wait() && info.ok(), info.why());
 }
 
 // A user the host does not know: ssh's "Permission denied", said with what to do, and no retry.

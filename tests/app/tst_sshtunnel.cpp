@@ -2,7 +2,8 @@
 // and the real lizard-local there, which the app starts over SSH. The first connection asks about
 // the unknown host key and records it only on yes; then a sandbox, a notebook cell with a chart, a
 // file downloaded, and a preview port, all through the tunnel; ssh killed mid-stream ends the
-// stream with a typed error and the tunnel comes back by itself; a changed host key is refused.
+// stream with a typed error and the tunnel comes back by itself; a second connection finds the
+// running server; a login the host refuses and a changed host key are refused with their reason.
 #include "app/connectioncontroller.h"
 #include "app/keystore.h"
 #include "app/ssh/sshtunnel.h"

@@ -16,7 +16,8 @@ QString program(const QString& name)
     return found.isEmpty() ? debian : found;
 }
 
-// ssh's last meaningful line, without its "ssh: " or "kex_exchange_identification: " prefix noise.
+} // namespace
+
 QString lastLine(const QByteArray& text)
 {
     const QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -26,10 +27,8 @@ QString lastLine(const QByteArray& text)
             !line.startsWith(QLatin1String("Warning: Permanently added")))
             return line;
     }
-    return QStringLiteral("ssh ended without saying why");
+    return {};
 }
-
-} // namespace
 
 SshTarget SshTarget::fromProfile(const models::ConnectionProfile& profile)
 {
@@ -89,6 +88,14 @@ QProcessEnvironment sshEnvironment()
     return env;
 }
 
+namespace {
+QString said(const QByteArray& stderrText)
+{
+    const QString line = lastLine(stderrText);
+    return line.isEmpty() ? QStringLiteral("ssh ended without saying why") : line;
+}
+} // namespace
+
 Failure failure(const SshTarget& target, const QByteArray& stderrText)
 {
     const QString host = target.label();
@@ -110,7 +117,7 @@ Failure failure(const SshTarget& target, const QByteArray& stderrText)
         f.kind = Failure::Kind::Refused;
         f.message = QStringLiteral("%1 refused the login (%2). The app uses your ssh keys: load "
                                    "one into ssh-agent or name an identity file.")
-                        .arg(host, lastLine(stderrText));
+                        .arg(host, said(stderrText));
     } else if (stderrText.contains("Connection refused") ||
                stderrText.contains("Could not resolve hostname") ||
                stderrText.contains("timed out") || stderrText.contains("No route to host") ||
@@ -118,9 +125,9 @@ Failure failure(const SshTarget& target, const QByteArray& stderrText)
                stderrText.contains("Connection closed by") ||
                stderrText.contains("Connection reset")) {
         f.kind = Failure::Kind::Unreachable;
-        f.message = QStringLiteral("%1 cannot be reached: %2").arg(host, lastLine(stderrText));
+        f.message = QStringLiteral("%1 cannot be reached: %2").arg(host, said(stderrText));
     } else {
-        f.message = QStringLiteral("ssh to %1 failed: %2").arg(host, lastLine(stderrText));
+        f.message = QStringLiteral("ssh to %1 failed: %2").arg(host, said(stderrText));
     }
     return f;
 }

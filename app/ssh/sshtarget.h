@@ -43,6 +43,9 @@ struct Failure
     QString message; // for the user, naming the host
 };
 
+// ssh's last line worth showing (not its warnings' banner of @ signs), or "".
+QString lastLine(const QByteArray& stderrText);
+
 // What ssh's standard error says went wrong with `target`.
 Failure failure(const SshTarget& target, const QByteArray& stderrText);
 

@@ -137,6 +137,9 @@ void SshTunnel::masterEnded(quint64 generation)
         return;
     m_poll.stop();
     const QByteArray err = m_master->readAllStandardError();
+    const QString how = m_master->exitStatus() == QProcess::CrashExit
+                            ? QStringLiteral("ssh was ended by a signal")
+                            : QStringLiteral("ssh exited with status %1").arg(m_master->exitCode());
     m_master->deleteLater();
     m_master = nullptr;
     const State was = m_state;
@@ -145,9 +148,10 @@ void SshTunnel::masterEnded(quint64 generation)
     const Failure f = failure(m_target, err);
     if (was == State::Up) {
         m_state = State::Waiting;
-        emit dropped(
-            QStringLiteral("The SSH connection to %1 ended (%2).").arg(m_target.label(), f.message),
-            m_backoffS);
+        const QString said = lastLine(err);
+        emit dropped(QStringLiteral("The SSH connection to %1 ended (%2).")
+                         .arg(m_target.label(), said.isEmpty() ? how : said),
+                     m_backoffS);
         m_retry.start(m_backoffS * 1000);
         return;
     }

@@ -1,13 +1,15 @@
 // An SSH host end to end: a real sshd in a network namespace of the test's own (support/sshhost.h)
 // and the real lizard-local there, which the app starts over SSH. The first connection asks about
 // the unknown host key and records it only on yes; then a sandbox, a notebook cell with a chart, a
-// file downloaded, and a preview port, all through the tunnel; ssh killed mid-stream ends the
-// stream with a typed error and the tunnel comes back by itself; a second connection finds the
-// running server; a login the host refuses and a changed host key are refused with their reason.
+// file downloaded, a preview port and a desktop's viewer pages, all through the tunnel; ssh killed
+// mid-stream ends the stream with a typed error and the tunnel comes back by itself; a second
+// connection finds the running server; a login the host refuses and a changed host key are refused
+// with their reason.
 #include "app/connectioncontroller.h"
 #include "app/keystore.h"
 #include "app/ssh/sshtunnel.h"
 #include "client/coderun/codeinterpreter.h"
+#include "models/previewaddress.h"
 #include "support/apiwait.h"
 #include "support/sandboxpolicy.h"
 #include "support/sshhost.h"
@@ -18,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrlQuery>
 #include <signal.h>
 
 using lizard::app::ConnectionController;
@@ -50,6 +53,7 @@ private slots:
     void unknownHostKeyIsAskedAndRecordedOnYes();
     void sandboxNotebookFileAndPreviewThroughTheTunnel();
     void droppedConnectionEndsTheStreamAndComesBack();
+    void screenPagesThroughTheTunnel();
     void aSecondConnectionFindsTheRunningServer();
     void refusedLoginSaysSo();
     void changedHostKeyIsRefused();
@@ -72,6 +76,7 @@ private:
     std::unique_ptr<KeyStore> m_keys;
     std::unique_ptr<ConnectionController> m_controller;
     client::LizardApi* m_api = nullptr;
+    QString m_projectId;
     QString m_sandboxId;
     QString m_previewUrl;
     QByteArray m_previewToken;
@@ -148,7 +153,8 @@ void TestSshTunnel::sandboxNotebookFileAndPreviewThroughTheTunnel()
     m_api->listProjects(nullptr, projects.done());
     QVERIFY2(projects.wait() && projects.ok(), projects.why());
     client::CreateSandboxRequest req;
-    req.projectId = projects.value().first().id;
+    m_projectId = projects.value().first().id;
+    req.projectId = m_projectId;
     req.templateName = "interpreter";
     req.timeoutMs = 900000;
     QString why;
@@ -250,6 +256,39 @@ void TestSshTunnel::droppedConnectionEndsTheStreamAndComesBack()
     int status = 0;
     fetch(m_previewUrl + "data.txt", m_previewToken, &status);
     QCOMPARE(status, 200);
+}
+
+// The Screen tab's two viewer pages, forwarded before startDesktop answers.
+void TestSshTunnel::screenPagesThroughTheTunnel()
+{
+    QVERIFY(m_api);
+    client::CreateSandboxRequest req;
+    req.projectId = m_projectId;
+    req.templateName = "desktop";
+    req.timeoutMs = 600000;
+    QString why;
+    const QString id = startSandbox(*m_api, req, &why);
+    QVERIFY2(!id.isEmpty(), qPrintable(why));
+    ApiWaiter<client::DesktopInfo> started;
+    m_api->startDesktop(id, QSize(1024, 768), nullptr, started.done());
+    const bool ok = started.wait(120000) && started.ok();
+    QStringList failures; // checked after the sandbox is gone
+    for (const QString& page :
+         ok ? QStringList{started.value().url, started.value().viewOnlyUrl} : QStringList()) {
+        const QUrl url(page);
+        const QByteArray token =
+            QUrlQuery(url).queryItemValue("lizard_token", QUrl::FullyDecoded).toUtf8();
+        int status = 0;
+        const QByteArray html =
+            fetch(models::PreviewAddress::withoutToken(url).toString(), token, &status);
+        if (status != 200 || !html.contains("noVNC"))
+            failures << QStringLiteral("%1: HTTP %2").arg(page).arg(status);
+    }
+    ApiWaiter<client::Unit> killed;
+    m_api->killSandbox(id, nullptr, killed.done());
+    QVERIFY(killed.wait());
+    QVERIFY2(ok, started.why());
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
 }
 
 // Another window's connection to the same host uses the lizard-local that runs there.

@@ -7,8 +7,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
+#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 namespace lizard::test {
@@ -78,27 +81,8 @@ bool SshHost::start(QString* why)
     QDir().mkpath(d + "/remote-data");
     QDir().mkpath(d + "/remote-cache");
 
-    const QString pid = QString::number(::getpid());
-    m_ns = "lzt-ssh-" + pid;
-    m_outer = "lzts" + pid + "a";
-    const QString inner = "lzts" + pid + "b";
-    const QString used = run({"ip", "-o", "addr"});
-    int net = 100 + int(::getpid() % 150);
-    while (used.contains(QStringLiteral("172.30.%1.").arg(net)))
-        net = net % 250 + 1;
-    const QString hostSide = QStringLiteral("172.30.%1.1").arg(net);
-    m_address = QStringLiteral("172.30.%1.2").arg(net);
-    for (const QStringList& cmd : QList<QStringList>{
-             {"flock", "/run/lizard-test-netns.lock", "ip", "netns", "add", m_ns},
-             {"ip", "link", "add", m_outer, "type", "veth", "peer", "name", inner, "netns", m_ns},
-             {"ip", "addr", "add", hostSide + "/30", "dev", m_outer},
-             {"ip", "link", "set", m_outer, "up"},
-             {"ip", "-n", m_ns, "addr", "add", m_address + "/30", "dev", inner},
-             {"ip", "-n", m_ns, "link", "set", inner, "up"},
-             {"ip", "-n", m_ns, "link", "set", "lo", "up"}}) {
-        if (run(cmd, why).isNull())
-            return false;
-    }
+    if (!makeNamespace(why))
+        return false;
     // The client's side: nothing of the user's ~/.ssh, no agent.
     const QByteArray client = "Host *\n"
                               "  UserKnownHostsFile " +
@@ -116,6 +100,41 @@ bool SshHost::start(QString* why)
         return false;
     }
     return startSshd(why);
+}
+
+bool SshHost::makeNamespace(QString* why)
+{
+    const QString pid = QString::number(::getpid());
+    m_ns = "lzt-ssh-" + pid;
+    m_outer = "lzts" + pid + "a";
+    const QString inner = "lzts" + pid + "b";
+    // Suites in parallel (and the benchmark) each make a namespace: choosing a free subnet and
+    // taking it is one step for all of them.
+    const int lock = ::open("/run/lizard-test-netns.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock >= 0)
+        ::flock(lock, LOCK_EX);
+    const auto unlock = qScopeGuard([lock] {
+        if (lock >= 0)
+            ::close(lock); // releases the lock
+    });
+    const QString used = run({"ip", "-o", "addr"});
+    int net = 100 + int(::getpid() % 150);
+    while (used.contains(QStringLiteral("172.30.%1.").arg(net)))
+        net = net % 250 + 1;
+    const QString hostSide = QStringLiteral("172.30.%1.1").arg(net);
+    m_address = QStringLiteral("172.30.%1.2").arg(net);
+    for (const QStringList& cmd : QList<QStringList>{
+             {"ip", "netns", "add", m_ns},
+             {"ip", "link", "add", m_outer, "type", "veth", "peer", "name", inner, "netns", m_ns},
+             {"ip", "addr", "add", hostSide + "/30", "dev", m_outer},
+             {"ip", "link", "set", m_outer, "up"},
+             {"ip", "-n", m_ns, "addr", "add", m_address + "/30", "dev", inner},
+             {"ip", "-n", m_ns, "link", "set", inner, "up"},
+             {"ip", "-n", m_ns, "link", "set", "lo", "up"}}) {
+        if (run(cmd, why).isNull())
+            return false;
+    }
+    return true;
 }
 
 bool SshHost::startSshd(QString* why)

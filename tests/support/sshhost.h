@@ -42,6 +42,7 @@ public:
     QByteArray runOnHost(const QStringList& argv, int* exitCode = nullptr) const;
 
 private:
+    bool makeNamespace(QString* why);
     bool startSshd(QString* why);
     void stopSshd();
     void stopRemoteServer();

@@ -159,7 +159,7 @@ void TestSshTunnel::sandboxNotebookFileAndPreviewThroughTheTunnel()
     req.timeoutMs = 900000;
     QString why;
     m_sandboxId = startSandbox(*m_api, req, &why);
-    QVERIFY2(!m_sandboxId.isEmpty(), qPrintable(why));
+    LIZ_REQUIRE_SANDBOX(m_sandboxId, why);
 
     // A notebook cell with a chart.
     client::CodeInterpreter interp(m_api, m_sandboxId);
@@ -268,7 +268,7 @@ void TestSshTunnel::screenPagesThroughTheTunnel()
     req.timeoutMs = 600000;
     QString why;
     const QString id = startSandbox(*m_api, req, &why);
-    QVERIFY2(!id.isEmpty(), qPrintable(why));
+    QVERIFY2(!id.isEmpty(), qPrintable(why)); // a host without the desktop's packages fails here
     ApiWaiter<client::DesktopInfo> started;
     m_api->startDesktop(id, QSize(1024, 768), nullptr, started.done());
     const bool ok = started.wait(120000) && started.ok();

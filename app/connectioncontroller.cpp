@@ -1,6 +1,7 @@
 #include "app/connectioncontroller.h"
 
 #include "app/keystore.h"
+#include "app/ssh/sshtunnel.h"
 #include "client/lizardapi.h"
 
 namespace lizard::app {
@@ -17,6 +18,7 @@ ConnectionController::ConnectionController(KeyStore* keys, QString localDataDir,
 void ConnectionController::connectTo(const ConnectionProfile& profile)
 {
     const quint64 attempt = ++m_attempt;
+    delete m_tunnel; // the window leaves its client at connecting(); the tunnel goes with it
     m_local->disconnect(this, nullptr);
     connect(m_local, &LocalServerConnector::progress, this, &ConnectionController::connecting);
     if (profile.kind == ConnectionProfile::Kind::Local) {
@@ -36,6 +38,10 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
                         emit failed(QStringLiteral("Local server: ") + message);
                 });
         m_local->start();
+        return;
+    }
+    if (profile.kind == ConnectionProfile::Kind::Ssh) {
+        connectSsh(profile, attempt);
         return;
     }
     emit connecting(QStringLiteral("Connecting to %1…").arg(profile.url));
@@ -69,6 +75,69 @@ void ConnectionController::connectTo(const ConnectionProfile& profile)
             useApi(api, label, {}, {});
         });
     });
+}
+
+void ConnectionController::connectSsh(const ConnectionProfile& profile, quint64 attempt)
+{
+    auto* tunnel = new ssh::SshTunnel(ssh::SshTarget::fromProfile(profile), this);
+    m_tunnel = tunnel;
+    const QString host = tunnel->target().label();
+    connect(tunnel, &ssh::SshTunnel::progress, this, &ConnectionController::connecting);
+    connect(tunnel, &ssh::SshTunnel::hostKeyUnknown, this, &ConnectionController::hostKeyQuestion);
+    connect(tunnel, &ssh::SshTunnel::failed, this, [this, attempt](const QString& message) {
+        if (attempt == m_attempt)
+            emit failed(message);
+    });
+    connect(tunnel, &ssh::SshTunnel::ready, this,
+            [this, attempt](const ssh::RemoteServer& server) { useRemote(server, attempt); });
+    connect(tunnel, &ssh::SshTunnel::dropped, this, [this](const QString& message, int retryInS) {
+        emit tunnelDropped(
+            QStringLiteral("%1 Connecting again in %2 s…").arg(message).arg(retryInS));
+    });
+    connect(tunnel, &ssh::SshTunnel::restored, this,
+            [this, attempt, host](const ssh::RemoteServer& server, bool changed) {
+                if (changed)
+                    useRemote(server, attempt); // a new client for the server's new address or key
+                emit tunnelRestored(QStringLiteral("Connected to %1 again over SSH.").arg(host));
+            });
+    tunnel->start();
+}
+
+void ConnectionController::useRemote(const ssh::RemoteServer& server, quint64 attempt)
+{
+    if (attempt != m_attempt || m_tunnel == nullptr)
+        return;
+    auto* api = new client::LizardApi({server.url, server.apiKey}, this);
+    api->setProxyRoute(m_tunnel);
+    const QString host = m_tunnel->target().label();
+    api->whoAmI(this, [this, attempt, api, host, server](client::Outcome<client::WhoAmI> outcome) {
+        if (attempt != m_attempt) {
+            api->deleteLater();
+            return;
+        }
+        if (!outcome) {
+            client::ApiError apiError = outcome.error();
+            apiError.what = QStringLiteral("Connect to lizard-local on %1").arg(host);
+            api->deleteLater();
+            emit failed(apiError.toDisplayString());
+            return;
+        }
+        const QString how = server.how == QLatin1String("running") ? QStringLiteral("running")
+                                                                   : QStringLiteral("started");
+        useApi(api, QStringLiteral("SSH %1 — lizard-local %2 (%3)").arg(host, server.version, how),
+               {}, {});
+    });
+}
+
+ssh::SshTunnel* ConnectionController::tunnel() const
+{
+    return m_tunnel;
+}
+
+void ConnectionController::answerHostKey(bool trust)
+{
+    if (m_tunnel)
+        m_tunnel->answerHostKey(trust);
 }
 
 void ConnectionController::useApi(client::LizardApi* api, const QString& label,

@@ -1,6 +1,7 @@
 #pragma once
-// Turns a connection profile into a working LizardApi: the local server (found or started) or
-// a cloud account (key from the KeyStore, verified with GET /api/auth/me).
+// Turns a connection profile into a working LizardApi: the local server (found or started), a
+// cloud account (key from the KeyStore, verified with GET /api/auth/me), or the lizard-local of
+// an SSH host through a tunnel (app/ssh/sshtunnel.h), which it keeps up after network drops.
 
 #include "app/localserverconnector.h"
 #include "client/lizardapi.h"
@@ -12,6 +13,10 @@
 namespace lizard::app {
 
 class KeyStore;
+namespace ssh {
+class SshTunnel;
+struct RemoteServer;
+} // namespace ssh
 
 class ConnectionController : public QObject
 {
@@ -22,6 +27,9 @@ public:
     void connectTo(const models::ConnectionProfile& profile);
     client::LizardApi* api() const { return m_api; }
     LocalServerConnector* localConnector() const { return m_local; }
+    ssh::SshTunnel* tunnel() const; // an SSH host's, else null
+    // After hostKeyQuestion(): the user's answer (yes: the key goes into their known_hosts).
+    void answerHostKey(bool trust);
 
 signals:
     void connecting(const QString& text);
@@ -30,14 +38,22 @@ signals:
     void connected(lizard::client::LizardApi* api, const QString& label, const QStringList& notes,
                    const QString& keyFile);
     void failed(const QString& message);
+    // An SSH host presents a key not yet known: ask the user, then answerHostKey().
+    void hostKeyQuestion(const QString& host, const QStringList& fingerprints);
+    // The SSH connection ended and is being made again; it is back.
+    void tunnelDropped(const QString& message);
+    void tunnelRestored(const QString& message);
 
 private:
+    void connectSsh(const models::ConnectionProfile& profile, quint64 attempt);
+    void useRemote(const ssh::RemoteServer& server, quint64 attempt);
     void useApi(client::LizardApi* api, const QString& label, const QStringList& notes,
                 const QString& keyFile);
 
     KeyStore* m_keys;
     LocalServerConnector* m_local;
     QPointer<client::LizardApi> m_api;
+    QPointer<ssh::SshTunnel> m_tunnel;
     quint64 m_attempt = 0;
 };
 

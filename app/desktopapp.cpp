@@ -8,6 +8,7 @@
 #include "models/templatepools.h"
 #include "ui/activity/activitycontroller.h"
 #include "ui/connectionsdialog.h"
+#include "ui/hostkeyquestion.h"
 #include "ui/lifecycle/lifecyclecontroller.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/notebookcontroller.h"
@@ -16,7 +17,9 @@
 #include "ui/terminal/terminalarea.h"
 #include "ui/theme/apptheme.h"
 
+#include <QLabel>
 #include <QStatusBar>
+#include <QTimer>
 
 namespace lizard::app {
 
@@ -48,6 +51,37 @@ DesktopApp::DesktopApp(std::unique_ptr<SettingsStore> settings, KeyStore* keys,
         m_window->showProblem(
             message + QStringLiteral("\n(Lizard ▸ Connections… to choose another connection.)"));
     });
+    // An SSH host: its unknown key asked about; its connection's drops and returns said where the
+    // connection is shown.
+    connect(m_controller, &ConnectionController::hostKeyQuestion, this,
+            [this](const QString& host, const QStringList& fingerprints) {
+                m_window->statusBar()->showMessage(
+                    QStringLiteral("Waiting for your answer about the host key of %1").arg(host));
+                ui::askToTrustHostKey(m_window.get(), host, fingerprints,
+                                      [this](bool trust) { m_controller->answerHostKey(trust); });
+            });
+    // A label of its own in the status bar: the window's transient messages (a failed refresh
+    // while the host is away) would cover a message.
+    auto* tunnelState = new QLabel(m_window.get());
+    tunnelState->setObjectName(QStringLiteral("sshTunnelState"));
+    tunnelState->hide();
+    m_window->statusBar()->addPermanentWidget(tunnelState);
+    auto* hideTunnelState = new QTimer(this);
+    hideTunnelState->setSingleShot(true);
+    connect(hideTunnelState, &QTimer::timeout, tunnelState, &QLabel::hide);
+    connect(m_controller, &ConnectionController::tunnelDropped, this,
+            [tunnelState, hideTunnelState](const QString& message) {
+                hideTunnelState->stop();
+                tunnelState->setText(message);
+                tunnelState->show();
+            });
+    connect(m_controller, &ConnectionController::tunnelRestored, this,
+            [tunnelState, hideTunnelState](const QString& message) {
+                tunnelState->setText(message);
+                tunnelState->show();
+                hideTunnelState->start(8000);
+            });
+    connect(m_controller, &ConnectionController::connecting, tunnelState, &QLabel::hide);
     connect(m_window.get(), &ui::MainWindow::connectionsRequested, this,
             &DesktopApp::editConnections);
     connect(m_window.get(), &ui::MainWindow::preferencesRequested, this,

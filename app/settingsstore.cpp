@@ -25,11 +25,17 @@ QList<ConnectionProfile> SettingsStore::profiles() const
         p.id = m_settings->value(QStringLiteral("id")).toString();
         p.name = m_settings->value(QStringLiteral("name")).toString();
         p.url = m_settings->value(QStringLiteral("url")).toString();
-        p.kind = ConnectionProfile::Kind::Cloud;
+        const bool ssh =
+            m_settings->value(QStringLiteral("kind")).toString() == QLatin1String("ssh");
+        p.kind = ssh ? ConnectionProfile::Kind::Ssh : ConnectionProfile::Kind::Cloud;
         p.keyInClearConfirmed =
             m_settings->value(QStringLiteral("keyInClearConfirmed"), false).toBool();
         p.caFile = m_settings->value(QStringLiteral("caFile")).toString();
-        if (p.id.isEmpty() || p.id == QLatin1String("local") || p.url.isEmpty())
+        p.sshDestination = m_settings->value(QStringLiteral("sshDestination")).toString();
+        p.sshPort = m_settings->value(QStringLiteral("sshPort"), 0).toInt();
+        p.sshIdentity = m_settings->value(QStringLiteral("sshIdentity")).toString();
+        if (p.id.isEmpty() || p.id == QLatin1String("local") ||
+            (ssh ? p.sshDestination.isEmpty() : p.url.isEmpty()))
             continue; // damaged entry: skip it rather than fail the whole list
         result.append(p);
     }
@@ -48,6 +54,15 @@ void SettingsStore::setProfiles(const QList<ConnectionProfile>& profiles)
         m_settings->setArrayIndex(i++);
         m_settings->setValue(QStringLiteral("id"), p.id);
         m_settings->setValue(QStringLiteral("name"), p.name);
+        if (p.kind == ConnectionProfile::Kind::Ssh) {
+            m_settings->setValue(QStringLiteral("kind"), QStringLiteral("ssh"));
+            m_settings->setValue(QStringLiteral("sshDestination"), p.sshDestination);
+            if (p.sshPort > 0)
+                m_settings->setValue(QStringLiteral("sshPort"), p.sshPort);
+            if (!p.sshIdentity.isEmpty())
+                m_settings->setValue(QStringLiteral("sshIdentity"), p.sshIdentity);
+            continue;
+        }
         m_settings->setValue(QStringLiteral("url"), p.url);
         if (p.keyInClearConfirmed)
             m_settings->setValue(QStringLiteral("keyInClearConfirmed"), true);

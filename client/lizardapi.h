@@ -27,6 +27,7 @@
 namespace lizard::client {
 
 class CurlMulti;
+class ProxyRoute;
 class ActivityStream;
 class LogStream;
 class TemplateBuildStream;
@@ -123,6 +124,9 @@ public:
     ~LizardApi() override;
 
     const Endpoint& endpoint() const { return m_endpoint; }
+    // Where the port proxy's addresses must be opened first (client/proxyroute.h); none by
+    // default. Not owned.
+    void setProxyRoute(ProxyRoute* route);
 
     template <class T> using Done = client::Done<T>;
 
@@ -355,6 +359,7 @@ signals:
 private:
     Endpoint m_endpoint;
     std::unique_ptr<CurlMulti> m_multi;
+    QPointer<ProxyRoute> m_route;
 };
 
 } // namespace lizard::client

@@ -2,6 +2,7 @@
 #include "client/apicall.h"
 #include "client/jsonmapping.h"
 #include "client/lizardapi.h"
+#include "client/proxyroute.h"
 #include "client/requestbuilder.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,27 @@ Outcome<DesktopInfo> desktopAnswer(const QByteArray& body, const QString& what)
     return parseDesktopInfo(body, what);
 }
 
+// The viewer pages are served by the port proxy: their way is opened before the answer is given.
+Done<DesktopInfo> routed(QPointer<ProxyRoute> route, QObject* ctx, const QString& what,
+                         Done<DesktopInfo> done)
+{
+    if (route == nullptr)
+        return done;
+    return [route, ctx, what, done = std::move(done)](Outcome<DesktopInfo> outcome) {
+        if (!done)
+            return;
+        if (!outcome.ok() || !outcome.value().running || route == nullptr) {
+            done(std::move(outcome));
+            return;
+        }
+        const DesktopInfo info = outcome.value();
+        openRoute(route, {QUrl(info.url), QUrl(info.viewOnlyUrl)}, ctx, what,
+                  [done, info](std::optional<ApiError> error) {
+                      done(error ? Outcome<DesktopInfo>(*error) : Outcome<DesktopInfo>(info));
+                  });
+    };
+}
+
 } // namespace
 
 PendingCall* LizardApi::startDesktop(const QString& sandboxId, QSize size, QObject* ctx,
@@ -36,15 +58,17 @@ PendingCall* LizardApi::startDesktop(const QString& sandboxId, QSize size, QObje
     const auto req =
         RequestBuilder(m_endpoint)
             .json("POST", desktopPath(sandboxId), QByteArray::fromStdString(body.dump()));
-    return startCall<DesktopInfo>(m_multi.get(), req, tr("Start the desktop"), ctx, std::move(done),
-                                  desktopAnswer);
+    const QString what = tr("Start the desktop");
+    return startCall<DesktopInfo>(m_multi.get(), req, what, ctx,
+                                  routed(m_route, ctx, what, std::move(done)), desktopAnswer);
 }
 
 PendingCall* LizardApi::desktopInfo(const QString& sandboxId, QObject* ctx, Done<DesktopInfo> done)
 {
     const auto req = RequestBuilder(m_endpoint).json("GET", desktopPath(sandboxId));
-    return startCall<DesktopInfo>(m_multi.get(), req, tr("Desktop"), ctx, std::move(done),
-                                  desktopAnswer);
+    const QString what = tr("Desktop");
+    return startCall<DesktopInfo>(m_multi.get(), req, what, ctx,
+                                  routed(m_route, ctx, what, std::move(done)), desktopAnswer);
 }
 
 PendingCall* LizardApi::stopDesktop(const QString& sandboxId, QObject* ctx, Done<Unit> done)

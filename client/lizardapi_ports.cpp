@@ -5,6 +5,7 @@
 #include "client/jsonmapping.h"
 #include "client/lizardapi.h"
 #include "client/pendingcallimpl.h"
+#include "client/proxyroute.h"
 #include "client/requestbuilder.h"
 #include "client/urlencoding.h"
 
@@ -46,7 +47,8 @@ PendingCall* LizardApi::exposePort(const QString& sandboxId, int port, QObject* 
         return refuse(ctx, std::move(done), what, port);
     const auto req = RequestBuilder(m_endpoint).json("POST", exposePath(sandboxId, port));
     return new PendingCallImpl(
-        m_multi.get(), req, ctx, [what, port, done = std::move(done)](const HttpResponse& r) {
+        m_multi.get(), req, ctx,
+        [what, port, route = m_route, ctx, done = std::move(done)](const HttpResponse& r) {
             if (!done)
                 return;
             if (const auto error = errorFromResponse(r, what)) {
@@ -59,7 +61,14 @@ PendingCall* LizardApi::exposePort(const QString& sandboxId, int port, QObject* 
                 e.httpStatus = r.status;
                 outcome = Outcome<ExposedPort>(e);
             }
-            done(std::move(outcome));
+            if (!outcome.ok() || route == nullptr) {
+                done(std::move(outcome));
+                return;
+            }
+            const QUrl url(outcome.value().url);
+            openRoute(route, {url}, ctx, what, [done, outcome](std::optional<ApiError> error) {
+                done(error ? Outcome<ExposedPort>(*error) : outcome);
+            });
         });
 }
 

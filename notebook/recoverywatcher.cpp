@@ -77,10 +77,11 @@ QThreadPool* autosavePool()
 void lowerThreadPriority()
 {
 #ifdef Q_OS_LINUX
-    static thread_local bool lowered = false;
-    if (!lowered)
-        setpriority(PRIO_PROCESS, id_t(gettid()), 10);
-    lowered = true;
+    // Each time (one cheap syscall per copy written), not once per thread: a thread_local was the
+    // only TLS of the executables that link this, and mold 1.10 (Debian 12) can place a lone
+    // 1-byte .tbss outside every LOAD segment, so that ld.so fails to start them ("cannot apply
+    // additional memory protection after relocation").
+    setpriority(PRIO_PROCESS, id_t(gettid()), 10);
 #endif
 }
 

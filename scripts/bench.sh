@@ -110,6 +110,15 @@ if [[ -x $BIN/lizard-bench-preview ]]; then
 else
   echo "preview figure: $BIN/lizard-bench-preview not built (desktop build)"
 fi
+# SSH hosts: the API round trip and runCode 1+1 through the app's SSH tunnel to a lizard-local on an
+# SSH host (sshd in a network namespace: root only), beside this server directly.
+if [[ -x $BIN/lizard-bench-ssh ]]; then
+  ssh_args=()
+  if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then ssh_args=(--runs 10); fi
+  "$BIN/lizard-bench-ssh" --url "$url" --key "$key" "${ssh_args[@]}" || status=$?
+else
+  echo "SSH tunnel figures: $BIN/lizard-bench-ssh not built (desktop build with tests)"
+fi
 # Desktops: the Screen tab's web viewer (QtWebEngine on the noVNC page) beside a native RFB
 # widget: start -> first frame, xdotool -> visible, CPU while static, the desktop's memory.
 if [[ -x $BIN/lizard-bench-desktop ]]; then

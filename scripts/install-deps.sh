@@ -42,6 +42,9 @@ PKGS=(
   xvfb xauth dbus-daemon
   # the TLS tests make their CA and certificates with it (tst_tls; nginx: below)
   openssl
+  # SSH hosts: the app runs Debian's ssh client; tst_sshtunnel and tst_sshhostui run an sshd of
+  # their own in a network namespace (the service Debian starts on install: below)
+  openssh-client openssh-server
   # fuzzers and sanitizer builds (make fuzz, make test-asan): clang, its sanitizer and
   # libFuzzer runtimes, and llvm-symbolizer for readable reports
   clang-14 libclang-rt-14-dev llvm-14
@@ -59,6 +62,8 @@ for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 nginx_missing=0
+sshd_missing=0
+[[ " ${missing[*]} " == *" openssh-server "* ]] && sshd_missing=1
 if ((!build_only)); then
   # node and npm: the interpreter template and the SDK compatibility suite need them.
   # Keep an existing installation (for example NodeSource's, which bundles npm).
@@ -89,4 +94,8 @@ $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 # own nginx as a child process and need no service: one installed here is stopped and disabled.
 if ((nginx_missing)) && [[ -d /run/systemd/system ]]; then
   $SUDO systemctl disable --now nginx.service >/dev/null 2>&1 || true
+fi
+# The same for the SSH server: installed for the tests, it must not open this computer to logins.
+if ((sshd_missing)) && [[ -d /run/systemd/system ]]; then
+  $SUDO systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
 fi

@@ -2,6 +2,7 @@
 
 #include "client/keytransport.h"
 #include "models/serveraccount.h"
+#include "ui/sshhostform.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -32,7 +33,7 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
       m_test(new QPushButton(QStringLiteral("Test"), this)),
       m_selectedCa(new QPushButton(QStringLiteral("CA certificate…"), this)),
       m_clearCa(new QPushButton(QStringLiteral("Clear CA certificate"), this)),
-      m_testResult(new QLabel(this)), m_error(new QLabel(this))
+      m_testResult(new QLabel(this)), m_error(new QLabel(this)), m_sshForm(new SshHostForm(this))
 {
     setWindowTitle(QStringLiteral("Connections"));
     m_key->setEchoMode(QLineEdit::Password);
@@ -90,6 +91,7 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
     selectionRow->addStretch(1);
     layout->addLayout(selectionRow);
     layout->addWidget(group);
+    layout->addWidget(m_sshForm);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -121,16 +123,27 @@ ConnectionsDialog::ConnectionsDialog(const QList<ConnectionProfile>& profiles,
         else
             showError(error);
     });
+    connect(m_sshForm, &SshHostForm::addRequested, this, [this] {
+        QString error;
+        if (addSshFromForm(&error))
+            m_error->hide();
+        else
+            showError(error);
+    });
     rebuildList(activeId);
-    resize(520, 480);
+    resize(560, 700);
 }
 
 void ConnectionsDialog::rebuildList(const QString& selectId)
 {
     m_list->clear();
     for (const ConnectionProfile& p : std::as_const(m_profiles)) {
-        const QString where =
-            p.kind == ConnectionProfile::Kind::Local ? QStringLiteral("this computer") : p.url;
+        QString where = p.url;
+        if (p.kind == ConnectionProfile::Kind::Local)
+            where = QStringLiteral("this computer");
+        else if (p.kind == ConnectionProfile::Kind::Ssh)
+            where = QStringLiteral("SSH ") + p.sshDestination +
+                    (p.sshPort > 0 ? QStringLiteral(":%1").arg(p.sshPort) : QString());
         QString text = QStringLiteral("%1 — %2").arg(p.name, where);
         if (!p.caFile.isEmpty())
             text += QStringLiteral("  (CA: %1)").arg(QFileInfo(p.caFile).fileName());
@@ -213,17 +226,7 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
                 .arg(url.host());
         return false;
     }
-    int n = 1;
-    QString id;
-    const auto taken = [this](const QString& candidate) {
-        for (const auto& p : std::as_const(m_profiles))
-            if (p.id == candidate)
-                return true;
-        return false;
-    };
-    do {
-        id = QStringLiteral("cloud-%1").arg(n++);
-    } while (taken(id));
+    const QString id = freeId(QStringLiteral("cloud"));
     ConnectionProfile profile;
     profile.id = id;
     profile.name = m_name->text().trimmed().isEmpty() ? QStringLiteral("Lizard cloud")
@@ -242,6 +245,34 @@ bool ConnectionsDialog::addCloudFromForm(QString* error)
     m_caFile->clear();
     m_testResult->hide();
     rebuildList(id);
+    return true;
+}
+
+QString ConnectionsDialog::freeId(const QString& prefix) const
+{
+    const auto taken = [this](const QString& candidate) {
+        for (const auto& p : std::as_const(m_profiles))
+            if (p.id == candidate)
+                return true;
+        return false;
+    };
+    int n = 1;
+    QString id;
+    do {
+        id = QStringLiteral("%1-%2").arg(prefix).arg(n++);
+    } while (taken(id));
+    return id;
+}
+
+bool ConnectionsDialog::addSshFromForm(QString* error)
+{
+    ConnectionProfile profile;
+    if (!m_sshForm->toProfile(&profile, error))
+        return false;
+    profile.id = freeId(QStringLiteral("ssh"));
+    m_profiles.append(profile);
+    m_sshForm->clear();
+    rebuildList(profile.id);
     return true;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// Connections: the built-in local server and Lizard cloud accounts. Lets the user add a cloud
-// connection (URL, API key, optionally their organisation's CA certificate), test it before
-// adding it, change or clear the CA certificate of a cloud connection, remove one, and pick the
-// active one. Says where keys are kept.
+// Connections: the built-in local server, Lizard cloud accounts and SSH hosts. Lets the user add
+// a cloud connection (URL, API key, optionally their organisation's CA certificate), test it
+// before adding it, change or clear the CA certificate of a cloud connection, add an SSH host
+// (ui/sshhostform.h), remove one, and pick the active one. Says where keys are kept.
 
 #include "models/connectionprofile.h"
 
@@ -15,6 +15,8 @@ class QListWidget;
 class QPushButton;
 
 namespace lizard::ui {
+
+class SshHostForm;
 
 class ConnectionsDialog : public QDialog
 {
@@ -41,6 +43,9 @@ public:
     // warning naming the risk; Cancel is the default) and is not added unless confirmed.
     bool addCloudFromForm(QString* error);
     QListWidget* list() const { return m_list; }
+    // The "add SSH host" form; adding validates it and selects the new host.
+    SshHostForm* sshForm() const { return m_sshForm; }
+    bool addSshFromForm(QString* error);
     // The selected cloud connection's CA certificate file: a readable PEM file, or "" for none.
     // False with *error (and nothing changed) for a bad file or when Local is selected.
     bool setSelectedCaFile(const QString& path, QString* error);
@@ -63,6 +68,7 @@ private:
     void chooseCaFile();
     void rebuildList(const QString& selectId);
     void removeSelected();
+    QString freeId(const QString& prefix) const;
 
     QList<models::ConnectionProfile> m_profiles;
     QMap<QString, QString> m_newKeys;
@@ -77,6 +83,7 @@ private:
     QPushButton* m_clearCa;
     QLabel* m_testResult;
     QLabel* m_error;
+    SshHostForm* m_sshForm;
     quint64 m_testSerial = 0; // a newer test makes an older answer stale
 };
 

@@ -2,6 +2,7 @@
 // always there.
 #include "app/settingsstore.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,6 +46,45 @@ private slots:
         QCOMPARE(profiles.at(1).caFile, QString("/etc/company/ca.pem"));
         QVERIFY(profiles.at(2).caFile.isEmpty());
         QCOMPARE(again.activeProfile().id, QString("cloud-1"));
+    }
+
+    // An SSH host keeps its destination, port and identity file, and never a URL or a key.
+    void sshHostRoundTrip()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath("settings.ini");
+        {
+            SettingsStore store(ini);
+            ConnectionProfile big;
+            big.id = "ssh-1";
+            big.name = "Workstation";
+            big.kind = ConnectionProfile::Kind::Ssh;
+            big.sshDestination = "ana@big.lab";
+            big.sshPort = 2222;
+            big.sshIdentity = "/home/ana/.ssh/id_lab";
+            ConnectionProfile plain;
+            plain.id = "ssh-2";
+            plain.name = "Server";
+            plain.kind = ConnectionProfile::Kind::Ssh;
+            plain.sshDestination = "server"; // a Host of ~/.ssh/config
+            store.setProfiles({ConnectionProfile::local(), big, plain});
+            store.setActiveId("ssh-1");
+            store.sync();
+            QFile file(ini);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY(!file.readAll().contains("url="));
+        }
+        SettingsStore again(ini);
+        const auto profiles = again.profiles();
+        QCOMPARE(profiles.size(), 3);
+        QCOMPARE(profiles.at(1).kind, ConnectionProfile::Kind::Ssh);
+        QCOMPARE(profiles.at(1).sshDestination, QString("ana@big.lab"));
+        QCOMPARE(profiles.at(1).sshPort, 2222);
+        QCOMPARE(profiles.at(1).sshIdentity, QString("/home/ana/.ssh/id_lab"));
+        QCOMPARE(profiles.at(2).sshDestination, QString("server"));
+        QCOMPARE(profiles.at(2).sshPort, 0);
+        QVERIFY(profiles.at(2).sshIdentity.isEmpty());
+        QCOMPARE(again.activeProfile().kind, ConnectionProfile::Kind::Ssh);
     }
 
     void unknownActiveFallsBackToLocal()

@@ -1,6 +1,7 @@
 // ConnectionsDialog: adding a cloud connection validates URL and key; Local cannot be removed;
 // a key that would travel over plain http:// to another host needs the user's explicit yes.
 #include "ui/connectionsdialog.h"
+#include "ui/sshhostform.h"
 
 #include <QApplication>
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -237,6 +239,64 @@ private slots:
         QCOMPARE(dialog.profiles().at(1).caFile, QString());
         QVERIFY(!dialog.list()->item(1)->text().contains("CA:"));
         QVERIFY(!dialog.clearCaButton()->isEnabled());
+    }
+
+    // An SSH host: user@host, a port, an identity file; what ssh would read as an option, or a
+    // file that cannot be read, is refused with the reason.
+    void addSshHost_data()
+    {
+        QTest::addColumn<QString>("destination");
+        QTest::addColumn<QString>("identity");
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("user@host") << "ana@big.lab"
+                                   << ""
+                                   << "";
+        QTest::newRow("config host") << "workstation"
+                                     << ""
+                                     << "";
+        QTest::newRow("empty") << ""
+                               << ""
+                               << "must look like user@host";
+        QTest::newRow("an option") << "-oProxyCommand=evil"
+                                   << ""
+                                   << "not starting with -";
+        QTest::newRow("spaces") << "ana@big lab"
+                                << ""
+                                << "no spaces";
+        QTest::newRow("missing identity") << "ana@big.lab"
+                                          << "/nonexistent/id_lab"
+                                          << "cannot be read";
+    }
+
+    void addSshHost()
+    {
+        QFETCH(QString, destination);
+        QFETCH(QString, identity);
+        QFETCH(QString, refusal);
+        ConnectionsDialog dialog({ConnectionProfile::local()}, "local", "note");
+        dialog.sshForm()->nameEdit()->setText("Big machine");
+        dialog.sshForm()->destinationEdit()->setText(destination);
+        dialog.sshForm()->portBox()->setValue(2222);
+        dialog.sshForm()->identityEdit()->setText(identity);
+        QString error;
+        const bool added = dialog.addSshFromForm(&error);
+        if (!refusal.isEmpty()) {
+            QVERIFY(!added);
+            QVERIFY2(error.contains(refusal), qPrintable(error));
+            QCOMPARE(dialog.profiles().size(), 1);
+            return;
+        }
+        QVERIFY2(added, qPrintable(error));
+        QCOMPARE(dialog.profiles().size(), 2);
+        const ConnectionProfile p = dialog.profiles().at(1);
+        QCOMPARE(p.kind, ConnectionProfile::Kind::Ssh);
+        QCOMPARE(p.id, QString("ssh-1"));
+        QCOMPARE(p.sshDestination, destination);
+        QCOMPARE(p.sshPort, 2222);
+        QCOMPARE(dialog.activeId(), QString("ssh-1"));
+        QCOMPARE(dialog.list()->item(1)->text(), "Big machine — SSH " + destination + ":2222");
+        QVERIFY(dialog.newKeys().isEmpty()); // an SSH host's key is read over SSH, never typed
+        QVERIFY(dialog.sshForm()->destinationEdit()->text().isEmpty());
     }
 };
 

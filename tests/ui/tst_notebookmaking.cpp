@@ -118,10 +118,10 @@ void TestNotebookMaking::editsWhileMakingKeepTheOrder()
     NotebookDocument* doc = p->document();
     const int made = int(p->findChildren<CellWidget*>().size());
     QVERIFY(made < 300);
-    doc->insertCell(1, CellType::Markdown);   // among the made ones
-    doc->insertCell(250, CellType::Code);     // past them
-    doc->removeCell(260);                     // past them
-    doc->moveCell(2, 200);                    // from the made ones to past them
+    doc->insertCell(1, CellType::Markdown); // among the made ones
+    doc->insertCell(250, CellType::Code);   // past them
+    doc->removeCell(260);                   // past them
+    doc->moveCell(2, 200);                  // from the made ones to past them
     QVERIFY(inOrder(list));
     QCOMPARE(list->count(), 301);
     QTRY_VERIFY_WITH_TIMEOUT(list->isComplete(), 60000);

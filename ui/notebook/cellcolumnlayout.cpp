@@ -45,8 +45,8 @@ void CellColumnLayout::invalidate()
 
 int CellColumnLayout::itemHeight(QLayoutItem* item, int width) const
 {
-    const int h = item->hasHeightForWidth() ? item->heightForWidth(width)
-                                            : item->sizeHint().height();
+    const int h =
+        item->hasHeightForWidth() ? item->heightForWidth(width) : item->sizeHint().height();
     return std::clamp(h, item->minimumSize().height(), item->maximumSize().height());
 }
 

@@ -141,6 +141,23 @@ Result<Reference> referenceOf(ApiContext& ctx, const store::SandboxRecord& sb,
     return r;
 }
 
+// What `against` names, if anything but the template; a snapshot is held (acquired) until the
+// caller releases it, so that it is not deleted while its files are read.
+Result<std::optional<Reference>> heldReference(ApiContext& ctx, const store::SandboxRecord& sb,
+                                               const std::optional<std::string>& against)
+{
+    if (!against || against->empty() || *against == "template")
+        return std::optional<Reference>();
+    auto r = referenceOf(ctx, sb, *against);
+    if (!r)
+        return r.error();
+    if (r->kind == "snapshot") {
+        if (auto held = ctx.sandboxes.snapshots().acquire(r->id); !held)
+            return held.error();
+    }
+    return std::optional<Reference>(std::move(*r));
+}
+
 // The comparison's answer (both lists parsed: the comparison needs them).
 Result<std::string> comparedBody(sandboxes::SandboxManager& mgr, const store::SandboxRecord& sb,
                                  const runtime::ChangesQuery& q, const Reference& ref, bool volume)
@@ -196,20 +213,10 @@ void registerChangeRoutes(Router& router, ApiContext& ctx)
                 return ex->replyError(query.error());
             query->desktop = sb->templateName == "desktop";
             const bool volume = ctx.store.volumeOf(sb->id).has_value();
-            std::optional<Reference> ref;
-            if (const auto against = ex->query("against");
-                against && !against->empty() && *against != "template") {
-                auto r = referenceOf(ctx, *sb, *against);
-                if (!r)
-                    return ex->replyError(r.error());
-                ref = std::move(*r);
-                // A snapshot is held while its files are read: not deleted from under the walk.
-                if (ref->kind == "snapshot") {
-                    if (auto held = mgr.snapshots().acquire(ref->id); !held)
-                        return ex->replyError(held.error());
-                }
-            }
-            mgr.runOnWorker([ex, &mgr, sb, q = std::move(*query), volume, ref] {
+            auto ref = heldReference(ctx, *sb, ex->query("against"));
+            if (!ref)
+                return ex->replyError(ref.error());
+            mgr.runOnWorker([ex, &mgr, sb, q = std::move(*query), volume, ref = *ref] {
                 Result<std::string> body = std::string();
                 if (ref) {
                     body = comparedBody(mgr, *sb, q, *ref, volume);
@@ -243,34 +250,26 @@ void registerChangeRoutes(Router& router, ApiContext& ctx)
                 return ex->replyError(invalidArgument("query parameter \"path\" is required"));
             if (Status s = checkPath(*path, "path"); !s)
                 return ex->replyError(s.error());
-            std::optional<Reference> ref;
-            if (const auto against = ex->query("against");
-                against && !against->empty() && *against != "template") {
-                auto r = referenceOf(ctx, *sb, *against);
-                if (!r)
-                    return ex->replyError(r.error());
-                ref = std::move(*r);
-                if (ref->kind == "snapshot") {
-                    if (auto held = mgr.snapshots().acquire(ref->id); !held)
-                        return ex->replyError(held.error());
-                }
-            }
-            mgr.runOnWorker([ex, &mgr, desktop = sb->templateName == "desktop", path = *path, ref] {
-                Result<std::string> data = std::string();
-                if (ref) {
-                    runtime::ChangesQuery q;
-                    q.desktop = desktop;
-                    q.filesCopy = ref->filesCopy;
-                    data = mgr.layeredFile(ref->sandboxId, q, path, kMaxOriginalBytes);
-                    if (ref->kind == "snapshot")
-                        mgr.snapshots().release(ref->id);
-                } else {
-                    data = mgr.templateFile(desktop, path, kMaxOriginalBytes);
-                }
-                onExchange(ex, [ex, res = bytesResponse(std::move(data))]() mutable {
-                    ex->reply(std::move(res));
+            auto ref = heldReference(ctx, *sb, ex->query("against"));
+            if (!ref)
+                return ex->replyError(ref.error());
+            mgr.runOnWorker(
+                [ex, &mgr, desktop = sb->templateName == "desktop", path = *path, ref = *ref] {
+                    Result<std::string> data = std::string();
+                    if (ref) {
+                        runtime::ChangesQuery q;
+                        q.desktop = desktop;
+                        q.filesCopy = ref->filesCopy;
+                        data = mgr.layeredFile(ref->sandboxId, q, path, kMaxOriginalBytes);
+                        if (ref->kind == "snapshot")
+                            mgr.snapshots().release(ref->id);
+                    } else {
+                        data = mgr.templateFile(desktop, path, kMaxOriginalBytes);
+                    }
+                    onExchange(ex, [ex, res = bytesResponse(std::move(data))]() mutable {
+                        ex->reply(std::move(res));
+                    });
                 });
-            });
         });
     router.add(verb::get, "/api/sandboxes/{}/changes/archive",
                [&mgr](const ExPtr& ex, const Params& p) {

@@ -53,11 +53,8 @@ inline QStringList cgroupsNamed(const QString& id)
 // What the host still holds for sandbox `id` of the server on `dataDir`.
 inline QStringList hostLeftovers(const QString& dataDir, const QString& id)
 {
-    // The disk image goes last, after its loop device is detached: a loaded machine may see it a
-    // moment after everything else is gone.
-    const QString image = dataDir + "/disks/" + id + ".img";
-    return mountsUnder(dataDir + "/sandboxes/" + id) + loopDevicesOn(image) + cgroupsNamed(id) +
-           (QFile::exists(image) ? QStringList{image} : QStringList());
+    return mountsUnder(dataDir + "/sandboxes/" + id) +
+           loopDevicesOn(dataDir + "/disks/" + id + ".img") + cgroupsNamed(id);
 }
 
 // Waits (bounded) until nothing of `id` is left on the host; answers what is left.

@@ -2,36 +2,22 @@
 // the unknown host key's question with its fingerprint, the host in the status bar and in the
 // list; the connection cut (ssh killed) said in the status bar, and back by itself. The host is a
 // real sshd in a network namespace of the test's own (support/sshhost.h), with the real
-// lizard-local the app starts there. Through it, New notebook makes a sandbox on the host and
-// its cell draws a chart, as on this computer.
+// lizard-local the app starts there.
 #include "app/connectioncontroller.h"
 #include "app/desktopapp.h"
 #include "app/keystore.h"
 #include "app/settingsstore.h"
 #include "app/ssh/sshtunnel.h"
-#include "support/screenshot.h"
 #include "support/sshhost.h"
 #include "ui/connectionsdialog.h"
 #include "ui/mainwindow.h"
-#include "ui/notebook/celleditor.h"
-#include "ui/notebook/celllistwidget.h"
-#include "ui/notebook/cellwidget.h"
-#include "ui/notebook/imageoutputview.h"
-#include "ui/notebook/notebookcontroller.h"
-#include "ui/notebook/notebookheader.h"
-#include "ui/notebook/notebookpage.h"
-#include "ui/notebook/outputarea.h"
 #include "ui/sshhostform.h"
 #include "uidriver.h"
 
 #include <QApplication>
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
-#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -47,7 +33,6 @@ class TestSshHostUi : public QObject
 private slots:
     void initTestCase();
     void addHostAnswerTheKeyAndSeeItInTheStatusBar();
-    void aNotebookOnTheHostDrawsAChart();
     void aDropIsSaidAndRepaired();
     void cleanupTestCase();
 
@@ -111,45 +96,6 @@ void TestSshHostUi::addHostAnswerTheKeyAndSeeItInTheStatusBar()
     QVERIFY2(window()->connectionText().contains(m_host.destination() + ":2222"),
              qPrintable(window()->connectionText()));
     QVERIFY(window()->api() != nullptr);
-}
-
-void TestSshHostUi::aNotebookOnTheHostDrawsAChart()
-{
-    using namespace ui::notebook;
-    qRegisterMetaType<NotebookPage*>(); // for QSignalSpy
-    NotebookController* notebooks = m_app->notebooks();
-    QSignalSpy opened(notebooks, &NotebookController::newNotebookOpened);
-    QSignalSpy failed(notebooks, &NotebookController::newNotebookFailed);
-    notebooks->newNotebookAction()->trigger();
-    QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty() || !failed.isEmpty(), 180000);
-    QVERIFY2(failed.isEmpty(),
-             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
-    auto* page = opened.first().first().value<NotebookPage*>();
-    QVERIFY(page);
-    // The sandbox is the host's: its lizard-local lists it (asked there, not through the app).
-    QFile info(m_host.remoteDataDir() + "/server.json");
-    QVERIFY(info.open(QIODevice::ReadOnly));
-    const QJsonObject server = QJsonDocument::fromJson(info.readAll()).object();
-    QFile keyFile(server.value("keyFile").toString());
-    QVERIFY(keyFile.open(QIODevice::ReadOnly));
-    int status = -1;
-    const QByteArray onHost = m_host.runOnHost(
-        {"curl", "-sf", "-H", "X-API-Key: " + QString::fromUtf8(keyFile.readAll()).trimmed(),
-         server.value("url").toString() + "/api/sandboxes/" + page->sandboxId()},
-        &status);
-    QVERIFY2(status == 0 && onHost.contains(page->sandboxId().toUtf8()), onHost.constData());
-    QTRY_COMPARE_WITH_TIMEOUT(page->header()->kernelText(), QString("idle"), 120000);
-    CellWidget* cell = page->cells()->currentWidget();
-    QVERIFY(cell);
-    cell->editor()->setPlainText(
-        "import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()");
-    page->cells()->runCurrent(CellEditor::RunMode::InPlace);
-    QTRY_VERIFY_WITH_TIMEOUT(!cell->outputs()->findChildren<ImageOutputView*>().isEmpty(), 120000);
-    const ImageOutputView* chart = cell->outputs()->findChildren<ImageOutputView*>().first();
-    QTRY_VERIFY(chart->isVisible());
-    QVERIFY2(chart->pixmap().width() > 200, qPrintable(QString::number(chart->pixmap().width())));
-    lizard::test::saveScreenshot(window(), "ssh-notebook");
-    page->document()->setClean();
 }
 
 void TestSshHostUi::aDropIsSaidAndRepaired()

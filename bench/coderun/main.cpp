@@ -12,6 +12,7 @@
 //                        [--variables-runs 50] [--sdk path/index.mjs]
 // Exit status: 0 when measured (PASS or MISS), 2 when it could not be, 1 on bad arguments.
 
+#include "bench/interpretersandbox.h"
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "completebench.h"
@@ -35,29 +36,6 @@ namespace {
 
 using test::waitFor;
 using test::waitUntil;
-
-QString createSandbox(client::LizardApi& api, QString& error)
-{
-    const auto projects = waitFor<QList<client::Project>>(
-        [&](QObject* ctx, auto done) { api.listProjects(ctx, std::move(done)); }, 60000);
-    if (!projects || !projects->ok() || projects->value().isEmpty()) {
-        error = projects && !projects->ok() ? projects->error().toDisplayString()
-                                            : QStringLiteral("no project");
-        return {};
-    }
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 900000;
-    const auto made = waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
-    if (!made || !made->ok()) {
-        error =
-            made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
-        return {};
-    }
-    return made->value().sandboxId;
-}
 
 // Median ms of `runs` warm runs of `1+1` through the app's client, or an error.
 bench::Figure measureApp(client::CodeInterpreter& interp, int runs)
@@ -190,7 +168,7 @@ int main(int argc, char** argv)
     const int variablesRuns = std::max(1, parser.value("variables-runs").toInt());
     client::LizardApi api(client::Endpoint{parser.value("url"), parser.value("key")});
     QString error;
-    const QString sandboxId = createSandbox(api, error);
+    const QString sandboxId = bench::createInterpreterSandbox(api, &error);
     if (sandboxId.isEmpty()) {
         std::printf("%-50sERROR  %s\n", "runCode warm 1+1", qPrintable(error));
         return 2;

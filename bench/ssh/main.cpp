@@ -9,6 +9,7 @@
 // on one line), 2 when it could not be measured, 1 on bad arguments.
 
 #include "app/ssh/sshtunnel.h"
+#include "bench/interpretersandbox.h"
 #include "client/coderun/codeinterpreter.h"
 #include "client/lizardapi.h"
 #include "figure.h"
@@ -27,28 +28,6 @@ using test::waitFor;
 using test::waitUntil;
 
 namespace {
-
-QString interpreterSandbox(client::LizardApi& api, QString* error)
-{
-    const auto projects = waitFor<QList<client::Project>>(
-        [&](QObject* ctx, auto done) { api.listProjects(ctx, std::move(done)); }, 60000);
-    if (!projects || !projects->ok() || projects->value().isEmpty()) {
-        *error = projects && !projects->ok() ? projects->error().toDisplayString()
-                                             : QStringLiteral("no project");
-        return {};
-    }
-    client::CreateSandboxRequest req;
-    req.projectId = projects->value().first().id;
-    req.templateName = QStringLiteral("interpreter");
-    req.timeoutMs = 900000;
-    const auto made = waitFor<client::SandboxInfo>(
-        [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
-    if (!made || !made->ok()) {
-        *error = made ? made->error().toDisplayString() : QStringLiteral("create: no answer");
-        return {};
-    }
-    return made->value().sandboxId;
-}
 
 // Milliseconds of `runs` GET /api/sandboxes/{id}, after three to open the connection.
 std::vector<double> roundTrips(client::LizardApi& api, const QString& id, int runs, QString* error)
@@ -148,8 +127,9 @@ int main(int argc, char** argv)
     client::LizardApi overSsh({server->url, server->apiKey});
     overSsh.setProxyRoute(&tunnel);
     client::LizardApi direct({parser.value("url"), parser.value("key")});
-    const QString sshId = interpreterSandbox(overSsh, &why);
-    const QString directId = sshId.isEmpty() ? QString() : interpreterSandbox(direct, &why);
+    const QString sshId = bench::createInterpreterSandbox(overSsh, &why);
+    const QString directId =
+        sshId.isEmpty() ? QString() : bench::createInterpreterSandbox(direct, &why);
     int status = 0;
     const std::string stat = "median of " + std::to_string(runs);
     if (sshId.isEmpty() || directId.isEmpty()) {

@@ -12,20 +12,6 @@ namespace lizard::agent {
 
 namespace {
 
-std::string writeAll(int fd, const std::string& text)
-{
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return std::string("writing: ") + std::strerror(errno);
-        done += std::size_t(n);
-    }
-    return {};
-}
-
 // A deletion as image layers mark it: ".wh.<name>" in the directory that held it.
 std::string whiteoutPath(const std::string& rel)
 {

@@ -46,17 +46,24 @@ std::string TarWriter::put(const char* data, std::size_t n)
     return m_buffer.size() >= kFlushAt ? flush() : std::string();
 }
 
-std::string TarWriter::flush()
+std::string writeAll(int fd, std::string_view data)
 {
     std::size_t done = 0;
-    while (done < m_buffer.size()) {
-        const ssize_t n = ::write(m_fd, m_buffer.data() + done, m_buffer.size() - done);
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return std::string("writing the archive: ") + std::strerror(errno);
+            return std::string("writing: ") + std::strerror(errno);
         done += std::size_t(n);
     }
+    return {};
+}
+
+std::string TarWriter::flush()
+{
+    if (auto e = writeAll(m_fd, m_buffer); !e.empty())
+        return "the archive: " + e;
     m_buffer.clear();
     return {};
 }

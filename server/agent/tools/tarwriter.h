@@ -5,9 +5,13 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 
 namespace lizard::agent {
+
+// All of `data` to `fd` (short writes and EINTR taken care of): an error text, empty when written.
+std::string writeAll(int fd, std::string_view data);
 
 class TarWriter
 {

@@ -26,7 +26,8 @@ inline QString createInterpreterSandbox(client::LizardApi& api, QString* error)
     const auto made = waitFor<client::SandboxInfo>(
         [&](QObject* ctx, auto done) { api.createSandbox(req, ctx, std::move(done)); }, 300000);
     if (!made || !made->ok()) {
-        *error = made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
+        *error =
+            made ? made->error().toDisplayString() : QStringLiteral("create sandbox: no answer");
         return {};
     }
     return made->value().sandboxId;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What a test run must not leave behind: a sandbox's PID 1 (lizard-agent) or a lizard-local
-# still running, a temporary directory of the test fixtures (tests/support/localserver.cpp
+# still running, an SSH fixture's sshd or the app's ssh to it, a fixture's network namespace
+# (lzt-…), a temporary directory of the test fixtures (tests/support/localserver.cpp
 # makes lizard-test-XXXXXX; some suites make lizard-unit-, lizard-nouserns- and
 # lizard-escape-secret- ones) in the temporary directory, a mount below one of those (a
 # sandbox's disk image, a pool of them, a volume) or a loop device whose backing file is there
@@ -37,8 +38,21 @@ everything() {
       fi
     done
   done
+  # The SSH fixtures' sshd and the app's ssh connections (tests/support/sshhost.cpp,
+  # app/ssh/sshtunnel.cpp), by the fixture or control directory their command names.
+  for name in sshd ssh; do
+    for pid in $(pgrep -x "$name" || true); do
+      cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
+      [[ $cmd == *"$tmp"/lizard-test-ssh-* || $cmd == *"$tmp"/lizard-ssh-* ]] && echo "process $pid $cmd"
+    done
+  done
+  # Network namespaces of the test fixtures (lzt-…: the SSH host, the network suites).
+  if command -v ip >/dev/null; then
+    ip netns list 2>/dev/null | awk '$1 ~ /^lzt-/ {print "network namespace " $1}'
+  fi
   local dir
-  for dir in "$tmp"/lizard-test-* "$tmp"/lizard-unit-* "$tmp"/lizard-nouserns-* "$tmp"/lizard-escape-secret-*; do
+  for dir in "$tmp"/lizard-test-* "$tmp"/lizard-unit-* "$tmp"/lizard-nouserns-* "$tmp"/lizard-escape-secret-* \
+    "$tmp"/lizard-ssh-*; do
     [[ -e $dir ]] && echo "directory $dir"
   done
   # Mount points (field 5 of mountinfo, with its octal escapes) and loop devices' backing files.
@@ -77,4 +91,4 @@ if [[ -n $leaked ]]; then
   echo "$leaked"
   exit 1
 fi
-echo "== leak check: no lizard-agent, lizard-local, test directory, mount or loop device outlived the suites"
+echo "== leak check: no lizard-agent, lizard-local, SSH fixture, test namespace, directory, mount or loop device outlived the suites"

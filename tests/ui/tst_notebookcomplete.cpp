@@ -79,7 +79,7 @@ void TestNotebookComplete::tabShowsKernelMatchesWithKinds()
     key(Qt::Key_Tab);
     QCOMPARE(m_runner->completeCalls, QStringList{"np.li|"});
     QCOMPARE(source(), QString("np.li")); // no indent: Tab asked for completions
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     QCOMPARE(popup()->visibleMatches(), QStringList({"linspace", "linalg", "lib"}));
     QCOMPARE(popup()->kindOf("linspace"), QString("function"));
     QCOMPARE(popup()->kindOf("linalg"), QString("module"));
@@ -93,7 +93,7 @@ void TestNotebookComplete::typingFilters()
 {
     type("np.li");
     key(Qt::Key_Tab);
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     type("n");
     QCOMPARE(popup()->visibleMatches(), QStringList({"linspace", "linalg"}));
     type("s");
@@ -102,7 +102,7 @@ void TestNotebookComplete::typingFilters()
     key(Qt::Key_Backspace);
     QCOMPARE(popup()->visibleMatches(), QStringList({"linspace", "linalg", "lib"}));
     type("x"); // nothing matches any more
-    QVERIFY(!popup()->isVisible());
+    QVERIFY(!completer()->isPopupVisible());
     QCOMPARE(source(), QString("np.lix"));
 }
 
@@ -110,27 +110,27 @@ void TestNotebookComplete::tabInsertsAndEscCloses()
 {
     type("np.lin");
     key(Qt::Key_Tab);
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     key(Qt::Key_Down);
     QCOMPARE(popup()->currentMatch(), QString("linalg"));
     key(Qt::Key_Return);
-    QVERIFY(!popup()->isVisible());
+    QVERIFY(!completer()->isPopupVisible());
     QCOMPARE(source(), QString("np.linalg"));
     QCOMPARE(editor()->textCursor().position(), 9);
 
     key(Qt::Key_Return);
     type("x = np.l");
     key(Qt::Key_Tab);
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     key(Qt::Key_Tab); // Tab inserts too
     QCOMPARE(source(), QString("np.linalg\nx = np.linspace"));
 
     type(" + np.");
     key(Qt::Key_Tab);
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     QCOMPARE(popup()->visibleMatches().size(), 5);
     key(Qt::Key_Escape); // closes the popup, stays in edit mode
-    QVERIFY(!popup()->isVisible());
+    QVERIFY(!completer()->isPopupVisible());
     QCOMPARE(list()->mode(), CellListWidget::Mode::Edit);
     QVERIFY(editor()->hasFocus());
     QCOMPARE(source(), QString("np.linalg\nx = np.linspace + np."));
@@ -159,7 +159,7 @@ void TestNotebookComplete::tabStillIndents()
     QCOMPARE(source(), after);
     QVERIFY(m_runner->completeCalls.isEmpty());
     QTest::qWait(20);
-    QVERIFY(!popup()->isVisible());
+    QVERIFY(!completer()->isPopupVisible());
 }
 
 void TestNotebookComplete::lateAnswerForAnotherCursorIsDropped()
@@ -170,7 +170,7 @@ void TestNotebookComplete::lateAnswerForAnotherCursorIsDropped()
     type(" = 3"); // the user went on: the answer comes too late for that cursor
     m_runner->answerCompletions();
     QTest::qWait(20);
-    QVERIFY(!popup()->isVisible());
+    QVERIFY(!completer()->isPopupVisible());
     QCOMPARE(source(), QString("np.li = 3"));
     // A newer request wins over an older one still on its way.
     key(Qt::Key_Home);
@@ -180,7 +180,7 @@ void TestNotebookComplete::lateAnswerForAnotherCursorIsDropped()
     key(Qt::Key_Tab);
     QCOMPARE(m_runner->completeCalls.size(), 2);
     m_runner->answerCompletions();
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     QCOMPARE(popup()->visibleMatches(), QStringList{"ndarray"});
 }
 
@@ -191,7 +191,7 @@ void TestNotebookComplete::typingMoreKeepsTheAnswer()
     key(Qt::Key_Tab);
     type("in"); // typed while waiting: the answer still fits, filtered by it
     m_runner->answerCompletions();
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     QCOMPARE(popup()->visibleMatches(), QStringList({"linspace", "linalg"}));
     key(Qt::Key_Return);
     QCOMPARE(source(), QString("np.linspace"));
@@ -204,7 +204,7 @@ void TestNotebookComplete::bashCompletesNotebookWords()
                                    "export GREETING=hello\necho $GREETING greetings");
     type("echo $GRE");
     key(Qt::Key_Tab);
-    QTRY_VERIFY(popup()->isVisible());
+    QTRY_VERIFY(completer()->isPopupVisible());
     QVERIFY(m_runner->completeCalls.isEmpty()); // no kernel state: nothing asked
     QCOMPARE(popup()->visibleMatches(), QStringList{"GREETING"});
     QCOMPARE(popup()->kindOf("GREETING"), QString("word"));

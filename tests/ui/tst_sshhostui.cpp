@@ -227,8 +227,8 @@ void TestSshHostUi::aWebServerOnTheHostPreviews()
     opts.workdir = "/tmp/site";
     const auto started = test::waitFor<client::ExecResult>([&](QObject* ctx, auto done) {
         return window()->api()->exec(
-            m_sandboxId, "setsid -f python3 -m http.server 8000 >/dev/null 2>&1 </dev/null",
-            opts, ctx, done);
+            m_sandboxId, "setsid -f python3 -m http.server 8000 >/dev/null 2>&1 </dev/null", opts,
+            ctx, done);
     });
     QVERIFY(started && started->ok() && started->value().exitCode == 0);
 

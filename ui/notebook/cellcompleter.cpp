@@ -30,18 +30,28 @@ constexpr int kHelpLines = 40; // a docstring can be pages long; the tooltip sho
 
 CellCompleter::CellCompleter(CellEditor* editor, lizard::notebook::NotebookDocument* document,
                              QObject* parent)
-    : QObject(parent), m_editor(editor), m_document(document), m_popup(new CompletionPopup(editor))
+    : QObject(parent), m_editor(editor), m_document(document)
 {
     editor->installEventFilter(this);
     connect(editor, &QPlainTextEdit::cursorPositionChanged, this, &CellCompleter::refilter);
-    connect(m_popup, &QListWidget::itemClicked, this, &CellCompleter::insertCurrent);
+}
+
+CompletionPopup* CellCompleter::ensurePopup()
+{
+    // Made on the first completion: every cell has a completer, few cells ever show its popup,
+    // and making one was a fifth of a cell's cost when a big notebook opens.
+    if (m_popup == nullptr) {
+        m_popup = new CompletionPopup(m_editor);
+        connect(m_popup, &QListWidget::itemClicked, this, &CellCompleter::insertCurrent);
+    }
+    return m_popup;
 }
 
 CellCompleter::~CellCompleter() = default;
 
 bool CellCompleter::isPopupVisible() const
 {
-    return m_popup->isVisible();
+    return m_popup != nullptr && m_popup->isVisible();
 }
 
 bool CellCompleter::cursorAfterName() const
@@ -166,7 +176,7 @@ void CellCompleter::showCompletions(const CompletionReply& reply)
 {
     m_start = reply.start;
     m_end = reply.end - m_requestCursor; // text after the request's cursor that a match replaces
-    m_popup->setMatches(reply.matches);
+    ensurePopup()->setMatches(reply.matches);
     m_popup->setCurrentRow(0);
     const int at = m_editor->textCursor().position();
     if (m_start < 0 || m_start > at ||
@@ -192,7 +202,7 @@ void CellCompleter::refilter()
 
 void CellCompleter::insertCurrent()
 {
-    const QString match = m_popup->currentMatch();
+    const QString match = m_popup != nullptr ? m_popup->currentMatch() : QString();
     closePopup();
     if (match.isEmpty())
         return;
@@ -208,7 +218,8 @@ void CellCompleter::insertCurrent()
 void CellCompleter::closePopup()
 {
     ++m_generation; // an answer still on its way is for a popup that is gone
-    m_popup->hide();
+    if (m_popup != nullptr)
+        m_popup->hide();
 }
 
 void CellCompleter::requestHelp()

@@ -31,7 +31,7 @@ public:
     ~CellCompleter() override;
 
     void setRunner(lizard::notebook::CodeRunner* runner) { m_runner = runner; }
-    CompletionPopup* popup() const { return m_popup; }
+    CompletionPopup* popup() const { return m_popup; } // null until the first completion
     bool isPopupVisible() const;
     QString helpText() const { return m_help; } // the last help shown (plain text)
 
@@ -54,11 +54,12 @@ private:
     void insertCurrent();
     void closePopup();
     lizard::notebook::CompletionReply wordCompletions(const QString& code, int cursor) const;
+    CompletionPopup* ensurePopup();
 
     CellEditor* m_editor;
     QPointer<lizard::notebook::NotebookDocument> m_document;
     QPointer<lizard::notebook::CodeRunner> m_runner;
-    CompletionPopup* m_popup;
+    CompletionPopup* m_popup = nullptr;
     quint64 m_generation = 0; // only the latest request's answer counts
     int m_start = -1;         // where the popup's matches go in the text
     int m_end = -1;           // the end of the replaced text, relative to the request's cursor

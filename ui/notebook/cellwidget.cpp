@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QVBoxLayout>
 
 namespace lizard::ui::notebook {
 
@@ -16,7 +17,7 @@ using lizard::notebook::CellType;
 CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     : QWidget(parent), m_cell(cell), m_codeLanguage(codeLanguage), m_bar(new QWidget),
       m_prompt(new QLabel), m_status(new QLabel), m_editor(new CellEditor),
-      m_rendered(new RichTextView), m_outputs(new OutputArea(cell))
+      m_outputs(new OutputArea(cell))
 {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 2, 6, 2);
@@ -41,16 +42,13 @@ CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     grid->addWidget(m_bar, 0, 0, 2, 1);
     grid->addWidget(promptBox, 0, 1);
     auto* source = new QWidget;
-    auto* sourceLayout = new QVBoxLayout(source);
-    sourceLayout->setContentsMargins(0, 0, 0, 0);
-    sourceLayout->setSpacing(0);
-    sourceLayout->addWidget(m_editor);
-    sourceLayout->addWidget(m_rendered);
+    m_sourceLayout = new QVBoxLayout(source);
+    m_sourceLayout->setContentsMargins(0, 0, 0, 0);
+    m_sourceLayout->setSpacing(0);
+    m_sourceLayout->addWidget(m_editor);
     grid->addWidget(source, 0, 2);
     grid->addWidget(m_outputs, 1, 1, 1, 2);
     grid->setColumnStretch(2, 1);
-    m_rendered->viewport()->installEventFilter(this);
-    m_rendered->setCursor(Qt::IBeamCursor);
 
     m_editor->setPlainText(cell->source());
     connect(m_editor, &QPlainTextEdit::textChanged, this, &CellWidget::syncToCell);
@@ -77,7 +75,21 @@ void CellWidget::syncFromCell()
     m_editor->setPlainText(m_cell->source());
     m_syncing = false;
     if (isRendered())
-        m_rendered->document()->setMarkdown(m_cell->source());
+        renderedView()->document()->setMarkdown(m_cell->source());
+}
+
+RichTextView* CellWidget::renderedView()
+{
+    // Made the first time the cell shows rendered markdown: a code cell never needs it, and a
+    // view per cell was a fifth of a cell's cost when a big notebook opens.
+    if (m_rendered == nullptr) {
+        m_rendered = new RichTextView;
+        m_sourceLayout->addWidget(m_rendered);
+        m_rendered->viewport()->installEventFilter(this);
+        m_rendered->setCursor(Qt::IBeamCursor);
+        m_rendered->hide();
+    }
+    return m_rendered;
 }
 
 void CellWidget::setCodeLanguage(const QString& language)
@@ -148,8 +160,9 @@ void CellWidget::updateStatus()
     m_status->setStyleSheet(text.second.isEmpty() ? QString() : "color:" + text.second);
     const bool rendered = isRendered();
     if (rendered)
-        m_rendered->document()->setMarkdown(m_cell->source());
-    m_rendered->setVisible(rendered);
+        renderedView()->document()->setMarkdown(m_cell->source());
+    if (m_rendered != nullptr)
+        m_rendered->setVisible(rendered);
     m_editor->setVisible(!rendered);
 }
 
@@ -190,7 +203,7 @@ void CellWidget::mousePressEvent(QMouseEvent* event)
 
 bool CellWidget::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_rendered->viewport()) {
+    if (m_rendered != nullptr && watched == m_rendered->viewport()) {
         if (event->type() == QEvent::MouseButtonDblClick) {
             emit editRequested(this);
             return true;

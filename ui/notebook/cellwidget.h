@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QLabel;
+class QVBoxLayout;
 
 namespace lizard::ui::notebook {
 
@@ -25,6 +26,7 @@ public:
     lizard::notebook::Cell* cell() const { return m_cell; }
     CellEditor* editor() const { return m_editor; }
     OutputArea* outputs() const { return m_outputs; }
+    // The rendered markdown's view: null until the cell first shows rendered markdown.
     RichTextView* rendered() const { return m_rendered; }
     QString promptText() const;
     QString statusText() const;
@@ -49,6 +51,7 @@ private:
     void syncToCell();
     void updateType();
     void updateStatus();
+    RichTextView* renderedView(); // m_rendered, made when first needed
 
     QPointer<lizard::notebook::Cell> m_cell;
     QString m_codeLanguage;
@@ -56,7 +59,8 @@ private:
     QLabel* m_prompt;
     QLabel* m_status;
     CellEditor* m_editor;
-    RichTextView* m_rendered;
+    QVBoxLayout* m_sourceLayout = nullptr;
+    RichTextView* m_rendered = nullptr;
     OutputArea* m_outputs;
     bool m_syncing = false;
     bool m_selected = false;

@@ -15,17 +15,34 @@ using lizard::notebook::StreamOutput;
 using lizard::notebook::StreamText;
 
 StreamOutputView::StreamOutputView(const StreamOutput& output, QWidget* parent)
-    : OutputView(parent), m_name(output.name), m_head(new RichTextView), m_bar(new QLabel),
-      m_tail(new RichTextView)
+    : OutputView(parent), m_name(output.name), m_head(new RichTextView)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    for (RichTextView* view : {m_head, m_tail}) {
-        view->setMonospace(true);
-        if (m_name == u"stderr")
-            view->setTint(QColor(0xff, 0xdd, 0xdd));
-    }
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->setSpacing(0);
+    styleView(m_head);
+    m_layout->addWidget(m_head);
+    m_render.setSingleShot(true);
+    m_render.setInterval(renderDelayMs);
+    connect(&m_render, &QTimer::timeout, this, &StreamOutputView::render);
+    take(output);
+    render();
+}
+
+void StreamOutputView::styleView(RichTextView* view) const
+{
+    view->setMonospace(true);
+    if (m_name == u"stderr")
+        view->setTint(QColor(0xff, 0xdd, 0xdd));
+}
+
+void StreamOutputView::makeTruncationParts()
+{
+    // Only a stream past its head needs the bar and the tail: most outputs are short, and a
+    // notebook of hundreds of cells made two more views per output for nothing.
+    if (m_tail != nullptr)
+        return;
+    m_bar = new QLabel;
     m_bar->setTextFormat(Qt::RichText);
     m_bar->setContentsMargins(6, 3, 6, 3);
     m_bar->setStyleSheet(QStringLiteral("background:#eef2f7;color:#333;"));
@@ -35,16 +52,10 @@ StreamOutputView::StreamOutputView(const StreamOutput& output, QWidget* parent)
         else
             saveAs();
     });
-    layout->addWidget(m_head);
-    layout->addWidget(m_bar);
-    layout->addWidget(m_tail);
-    m_bar->hide();
-    m_tail->hide();
-    m_render.setSingleShot(true);
-    m_render.setInterval(renderDelayMs);
-    connect(&m_render, &QTimer::timeout, this, &StreamOutputView::render);
-    take(output);
-    render();
+    m_tail = new RichTextView;
+    styleView(m_tail);
+    m_layout->addWidget(m_bar);
+    m_layout->addWidget(m_tail);
 }
 
 StreamOutputView::~StreamOutputView() = default;
@@ -113,6 +124,14 @@ void StreamOutputView::render()
         m_shownHead = head;
     }
     const QString tail = m_buffer.tailText();
+    if (tail.isEmpty() && !m_buffer.truncated()) {
+        if (m_tail != nullptr) { // replaced by a shorter stream
+            m_tail->hide();
+            m_bar->hide();
+        }
+        return;
+    }
+    makeTruncationParts();
     m_tail->setVisible(!tail.isEmpty());
     m_tail->setPlainText(tail);
     m_bar->setVisible(m_buffer.truncated());

@@ -13,6 +13,7 @@
 #include <functional>
 
 class QLabel;
+class QVBoxLayout;
 
 namespace lizard::ui::notebook {
 
@@ -56,16 +57,19 @@ private:
     void rebuild(const lizard::notebook::StreamOutput& stream);
     void render();
     void saveAs();
+    void styleView(RichTextView* view) const;
+    void makeTruncationParts(); // m_bar and m_tail, when the stream first passes its head
 
     QString m_name;
     lizard::notebook::HeadTailBuffer m_buffer{headLines, tailLines};
     qint64 m_consumed = 0; // UTF-16 units of the whole text taken so far
     Source m_source;
     QPointer<FullOutputDialog> m_dialog;
+    QVBoxLayout* m_layout;
     RichTextView* m_head;
     QString m_shownHead;
-    QLabel* m_bar;
-    RichTextView* m_tail;
+    QLabel* m_bar = nullptr;
+    RichTextView* m_tail = nullptr;
     QTimer m_render;
 };
 

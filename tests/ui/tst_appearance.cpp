@@ -7,6 +7,7 @@
 #include "app/settingsstore.h"
 #include "support/screenshot.h"
 #include "ui/mainwindow.h"
+#include "ui/notebook/celleditor.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/preferencesdialog.h"
 #include "ui/theme/apptheme.h"
@@ -134,6 +135,11 @@ void TestAppearance::iconsFollowTheScheme()
     AppTheme::instance()->setChoice(AppTheme::Choice::Light);
     QCOMPARE(QIcon::themeName(), QStringLiteral("lizard"));
     const QColor light = strokeColour(copy);
+    // A notebook cell's editor takes the scheme's colours too.
+    auto* editor = m_page->findChild<ui::notebook::CellEditor*>();
+    QVERIFY(editor);
+    QVERIFY2(editor->palette().color(QPalette::Base).lightness() > 200,
+             qPrintable(editor->palette().color(QPalette::Base).name()));
     AppTheme::instance()->setChoice(AppTheme::Choice::Dark);
     QCOMPARE(QIcon::themeName(), QStringLiteral("lizard-dark"));
     QTRY_VERIFY(ui::isDarkPalette(m_app->window()->palette()));
@@ -141,6 +147,8 @@ void TestAppearance::iconsFollowTheScheme()
     const QColor dark = strokeColour(copy);
     QVERIFY2(light.lightness() < 100 && dark.lightness() > 180,
              qPrintable(light.name() + " " + dark.name()));
+    QVERIFY2(editor->palette().color(QPalette::Base).lightness() < 80,
+             qPrintable(editor->palette().color(QPalette::Base).name()));
     test::saveScreenshot(m_app->window(), QStringLiteral("appearance-dark"));
     AppTheme::instance()->setChoice(AppTheme::Choice::System);
 }

@@ -1,8 +1,12 @@
 #include "ui/notebook/cellwidget.h"
 
+#include "ui/notebook/cellpalette.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/richtextview.h"
+#include "ui/theme/apptheme.h"
+#include "ui/theme/themecolors.h"
 
+#include <QApplication>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -27,7 +31,10 @@ CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     m_bar->setAutoFillBackground(true);
     m_prompt->setFixedWidth(OutputArea::promptWidth(fontMetrics()));
     m_prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
-    m_prompt->setStyleSheet(QStringLiteral("color:#303f9f;font-family:monospace;"));
+    m_prompt->setFont(monospaced(m_prompt->font()));
+    // The editor's border: a plain box in the palette's WindowText, its tint the Base.
+    m_editor->setFrameStyle(QFrame::Box | QFrame::Plain);
+    m_editor->setLineWidth(1);
     m_status->setAlignment(Qt::AlignRight | Qt::AlignTop);
     QFont small = m_status->font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
@@ -58,7 +65,41 @@ CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     connect(cell, &Cell::statusChanged, this, &CellWidget::updateStatus);
     connect(cell, &Cell::executionCountChanged, this, &CellWidget::updateStatus);
     updateType();
-    setSelected(false, false);
+    AppTheme::follow(this, [this] { applyColours(); });
+}
+
+void CellWidget::applyColours()
+{
+    const ThemeColors& c = ThemeColors::current();
+    setPaletteColour(m_prompt, QPalette::WindowText, c.promptIn);
+    setPaletteColour(m_status, QPalette::WindowText, statusColour());
+    const QColor bar =
+        !m_selected ? QColor(Qt::transparent) : (m_editing ? c.editorEditBorder : c.cellSelected);
+    setPaletteColour(m_bar, QPalette::Window, bar);
+    setPaletteColour(m_editor, QPalette::WindowText,
+                     m_editing ? c.editorEditBorder : c.editorBorder);
+    setPaletteColour(m_editor, QPalette::Base,
+                     m_editing ? QApplication::palette().color(QPalette::Base)
+                               : c.editorCommandBackground);
+}
+
+QColor CellWidget::statusColour() const
+{
+    const ThemeColors& c = ThemeColors::current();
+    switch (m_cell ? m_cell->status() : CellStatus::Idle) {
+    case CellStatus::Queued:
+        return c.muted;
+    case CellStatus::Running:
+        return c.info;
+    case CellStatus::Error:
+        return c.error;
+    case CellStatus::Interrupted:
+        return c.busy;
+    case CellStatus::Idle:
+    case CellStatus::Done:
+        break;
+    }
+    return QApplication::palette().color(QPalette::WindowText);
 }
 
 void CellWidget::syncToCell()
@@ -147,17 +188,14 @@ void CellWidget::updateStatus()
             prompt = QStringLiteral("In [ ]:");
     }
     m_prompt->setText(prompt);
-    static const QHash<CellStatus, QPair<QString, QString>> texts = {
-        {CellStatus::Idle, {QString(), QString()}},
-        {CellStatus::Queued, {QStringLiteral("queued"), QStringLiteral("#777")}},
-        {CellStatus::Running, {QStringLiteral("running…"), QStringLiteral("#1565c0")}},
-        {CellStatus::Done, {QString(), QString()}},
-        {CellStatus::Error, {QStringLiteral("error"), QStringLiteral("#c62828")}},
-        {CellStatus::Interrupted, {QStringLiteral("interrupted"), QStringLiteral("#ef6c00")}},
+    static const QHash<CellStatus, QString> texts = {
+        {CellStatus::Queued, QStringLiteral("queued")},
+        {CellStatus::Running, QStringLiteral("running…")},
+        {CellStatus::Error, QStringLiteral("error")},
+        {CellStatus::Interrupted, QStringLiteral("interrupted")},
     };
-    const auto text = texts.value(status);
-    m_status->setText(code ? text.first : QString());
-    m_status->setStyleSheet(text.second.isEmpty() ? QString() : "color:" + text.second);
+    m_status->setText(code ? texts.value(status) : QString());
+    setPaletteColour(m_status, QPalette::WindowText, statusColour());
     const bool rendered = isRendered();
     if (rendered)
         renderedView()->document()->setMarkdown(m_cell->source());
@@ -170,22 +208,7 @@ void CellWidget::setSelected(bool selected, bool editing)
 {
     m_selected = selected;
     m_editing = selected && editing;
-    const QColor colour = !selected
-                              ? Qt::transparent
-                              : (m_editing ? QColor(0x66, 0xbb, 0x6a) : QColor(0x19, 0x76, 0xd2));
-    // Every cell hears every selection change: only a changed colour is set (a palette change
-    // reaches every child and posts events to each; over 2,000 cells that took seconds).
-    if (m_bar->palette().color(QPalette::Window) != colour) {
-        QPalette p = m_bar->palette();
-        p.setColor(QPalette::Window, colour);
-        m_bar->setPalette(p);
-    }
-    const QString sheet =
-        m_editing ? QStringLiteral("QPlainTextEdit{border:1px solid #66bb6a;background:#fff;}")
-                  : QStringLiteral("QPlainTextEdit{border:1px solid #ddd;background:#f7f7f7;}");
-    // Likewise an unchanged style sheet is not set again (setting one re-polishes the editor).
-    if (m_editor->styleSheet() != sheet)
-        m_editor->setStyleSheet(sheet);
+    applyColours();
 }
 
 void CellWidget::startEditing()

@@ -52,6 +52,8 @@ private:
     void updateType();
     void updateStatus();
     RichTextView* renderedView(); // m_rendered, made when first needed
+    void applyColours();          // the scheme's colours for the cell's state
+    QColor statusColour() const;
 
     QPointer<lizard::notebook::Cell> m_cell;
     QString m_codeLanguage;

@@ -1,8 +1,11 @@
 #include "ui/notebook/outputarea.h"
 
+#include "ui/notebook/cellpalette.h"
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/outputviewfactory.h"
 #include "ui/notebook/streamoutputview.h"
+#include "ui/theme/apptheme.h"
+#include "ui/theme/themecolors.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -31,6 +34,10 @@ OutputArea::OutputArea(Cell* cell, QWidget* parent)
             m_rows[i].prompt->setText(promptFor(m_cell->outputs().at(size_t(i))));
     });
     setVisible(!m_rows.isEmpty());
+    connect(AppTheme::instance(), &AppTheme::changed, this, [this] {
+        for (const Row& row : std::as_const(m_rows))
+            setPaletteColour(row.prompt, QPalette::WindowText, ThemeColors::current().promptOut);
+    });
 }
 
 OutputView* OutputArea::view(int index) const
@@ -71,7 +78,8 @@ void OutputArea::insertRow(int index)
     row.prompt = new QLabel(promptFor(output));
     row.prompt->setFixedWidth(promptWidth(fontMetrics()));
     row.prompt->setAlignment(Qt::AlignRight | Qt::AlignTop);
-    row.prompt->setStyleSheet(QStringLiteral("color:#d84315;font-family:monospace;"));
+    row.prompt->setFont(monospaced(row.prompt->font()));
+    setPaletteColour(row.prompt, QPalette::WindowText, ThemeColors::current().promptOut);
     row.view = createOutputView(output);
     connectSource(row.view, index);
     layout->addWidget(row.prompt);

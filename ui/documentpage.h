@@ -24,6 +24,10 @@ public:
 
 signals:
     void titleChanged();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 };
 
 } // namespace lizard::ui

@@ -5,14 +5,15 @@
 # fails only when the server cannot start or a figure cannot be measured at all.
 # Usage: scripts/bench.sh [BUILD] [extra lizard-bench options, e.g. --sse-mb 50]
 # LIZARD_BENCH_QUICK=1 (CI: `LIZARD_BENCH_QUICK=1 make bench`) prints every figure from fewer
-# runs and fewer bytes, in about a minute: it keeps the command working, the figures are rough.
+# runs, bytes and sandboxes (about three minutes alone): it keeps the command working, the
+# figures are rough.
 set -euo pipefail
 BUILD=${1:-build}
 shift || true
 coderun_args=()
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
-  coderun_args=(--complete-runs 10 --variables-runs 10 --create-runs 5)
-  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 --changes-files 20000 "$@"
+  coderun_args=(--complete-runs 10 --variables-runs 10 --create-runs 5 --chart-runs 2)
+  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 --changes-files 20000 --metrics-sandboxes 10 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
 

@@ -4,12 +4,12 @@
 //                [--seconds 5] [--connections 4] [--sse-mb 200] [--lifecycle-runs 5] [--proxy-mb
 //                200] [--changes-files 100000]
 //                [--local-bin PATH [--restart-runs 5] [--restart-sandboxes 5]
-//                 [--metrics-sandboxes 50]]
+//                 [--metrics-sandboxes 50] [--metrics-seconds 20]]
 //                [--only
 //                create,pool,exec,get,sse,proxy,changes,templates,pause,snapshot,fork,restart,activity,metrics]
 // --local-bin: the lizard-local to restart for the restart figure (it runs one of its own), to
 // run twice, with the activity log on and off, for the activity cost figures, and to sample
-// --metrics-sandboxes idle sandboxes for the metrics figures.
+// --metrics-sandboxes idle sandboxes for --metrics-seconds for the metrics figures.
 // --only: just those figures (a comparison of two builds repeats a few figures in turns);
 // `--only metrics` needs no --url or --key (its lizard-local is its own).
 // Exit status: 0 when every figure was measured (PASS or MISS), 2 when one could not be, 1 on
@@ -37,7 +37,8 @@ void usage()
         "usage: lizard-bench --url URL --key KEY [--create-runs N] [--exec-runs N]"
         " [--seconds S] [--connections N] [--sse-mb MB] [--lifecycle-runs N] [--proxy-mb MB]"
         " [--changes-files N]"
-        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N] [--metrics-sandboxes N]]"
+        " [--local-bin PATH [--restart-runs N] [--restart-sandboxes N] [--metrics-sandboxes N]"
+        " [--metrics-seconds S]]"
         " [--data-dir DIR]"
         " [--only FIGURE,...]\n");
 }
@@ -91,7 +92,8 @@ bool parseArgs(int argc, char** argv, std::map<std::string, std::string>& opts)
                                       "proxy-mb",      "local-bin",
                                       "restart-runs",  "restart-sandboxes",
                                       "data-dir",      "metrics-sandboxes",
-                                      "changes-files", "only"};
+                                      "changes-files", "metrics-seconds",
+                                      "only"};
         bool ok = false;
         for (const char* k : known)
             ok = ok || name == k;
@@ -139,7 +141,8 @@ int runMetricsOnly(std::map<std::string, std::string>& opts)
     }
     bool allMeasured = true;
     auto [cost, latency] =
-        measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+        measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50),
+                           positive(opts, "metrics-seconds", 20), 50);
     print(cost, allMeasured);
     print(latency, allMeasured);
     return allMeasured ? 0 : 2;
@@ -262,8 +265,9 @@ int run(std::map<std::string, std::string>& opts)
             print(sseCost, allMeasured);
         }
         if (wanted(opts, "metrics")) {
-            auto [samplerCost, metricsLatency] = measureMetricsCost(
-                opts["local-bin"], positive(opts, "metrics-sandboxes", 50), 20, 50);
+            auto [samplerCost, metricsLatency] =
+                measureMetricsCost(opts["local-bin"], positive(opts, "metrics-sandboxes", 50),
+                                   positive(opts, "metrics-seconds", 20), 50);
             print(samplerCost, allMeasured);
             print(metricsLatency, allMeasured);
         }

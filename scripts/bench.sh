@@ -13,7 +13,7 @@ shift || true
 coderun_args=()
 if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then
   coderun_args=(--complete-runs 10 --variables-runs 10 --create-runs 5 --chart-runs 2)
-  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 --changes-files 20000 --metrics-sandboxes 10 "$@"
+  set -- --create-runs 5 --exec-runs 20 --seconds 1 --connections 2 --sse-mb 20 --lifecycle-runs 1 --proxy-mb 20 --restart-runs 3 --changes-files 20000 --metrics-sandboxes 10 --metrics-seconds 5 "$@"
 fi
 BIN=$(realpath "$BUILD")/bin
 

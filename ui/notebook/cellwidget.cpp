@@ -65,7 +65,10 @@ CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     connect(cell, &Cell::statusChanged, this, &CellWidget::updateStatus);
     connect(cell, &Cell::executionCountChanged, this, &CellWidget::updateStatus);
     updateType();
-    AppTheme::follow(this, [this] { applyColours(); });
+    AppTheme::follow(this, [this] {
+        applyColours();
+        m_outputs->applyColours();
+    });
 }
 
 void CellWidget::applyColours()

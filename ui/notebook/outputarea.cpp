@@ -4,7 +4,6 @@
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/outputviewfactory.h"
 #include "ui/notebook/streamoutputview.h"
-#include "ui/theme/apptheme.h"
 #include "ui/theme/themecolors.h"
 
 #include <QHBoxLayout>
@@ -34,10 +33,12 @@ OutputArea::OutputArea(Cell* cell, QWidget* parent)
             m_rows[i].prompt->setText(promptFor(m_cell->outputs().at(size_t(i))));
     });
     setVisible(!m_rows.isEmpty());
-    connect(AppTheme::instance(), &AppTheme::changed, this, [this] {
-        for (const Row& row : std::as_const(m_rows))
-            setPaletteColour(row.prompt, QPalette::WindowText, ThemeColors::current().promptOut);
-    });
+}
+
+void OutputArea::applyColours()
+{
+    for (const Row& row : std::as_const(m_rows))
+        setPaletteColour(row.prompt, QPalette::WindowText, ThemeColors::current().promptOut);
 }
 
 OutputView* OutputArea::view(int index) const

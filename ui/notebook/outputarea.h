@@ -25,6 +25,9 @@ public:
     QString promptText(int index) const;
     // Shows every output's pending change now (OutputView::flush).
     void flush();
+    // The "Out [n]:" prompts in the scheme's colour (its CellWidget calls it when the scheme
+    // changes, so that a cell follows the scheme through one connection).
+    void applyColours();
 
     static int promptWidth(const QFontMetrics& metrics);
 

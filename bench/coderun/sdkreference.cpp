@@ -55,6 +55,7 @@ SdkReference sdkRunCodeMedian(const QString& sdkIndex, const QString& url, const
         runScript(QStringLiteral(LIZARD_SDK_SCRIPT), {sandboxId, QString::number(runs)}, sdkIndex,
                   url, key, r.error);
     r.medianMs = answer.value(QStringLiteral("median")).toDouble();
+    r.pacedMedianMs = answer.value(QStringLiteral("pacedMedian")).toDouble();
     return r;
 }
 

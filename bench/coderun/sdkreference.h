@@ -11,7 +11,8 @@ namespace lizard::bench {
 
 struct SdkReference
 {
-    double medianMs = 0;
+    double medianMs = 0;      // back to back
+    double pacedMedianMs = 0; // 100 ms between calls
     QString error; // non-empty: no reference (node or the SDK missing, the script failed)
 };
 

@@ -72,6 +72,19 @@ scenario('runner_fastpath', async () => {
       const [a, b] = [await rawRun(warm, args), await rawRun(plain, args)]
       eq(a, b, `same events and exit code, warm and fresh: ${JSON.stringify(args).slice(0, 90)}`)
     }
+    // A warm run is handed to a child forked and prepared ahead, with a kernel client already
+    // open on the context's kernel. Here that kernel is killed while such a child waits: the
+    // runner starts a new kernel, and the run must use it, not the client on the dead one.
+    const pause = ms => new Promise(resolve => setTimeout(resolve, ms))
+    for (const s of [warm, plain])
+      await rawRun(s, run('2+2')) // the next child prepares for the default context
+    await pause(1500)
+    for (const s of [warm, plain])
+      await s.process.exec('kill -9 "$(cat /tmp/.lizard-code/default-python/kernel.pid)"')
+    await pause(500)
+    const [killedA, killedB] = [await rawRun(warm, run('1+1')), await rawRun(plain, run('1+1'))]
+    eq(killedA, killedB, 'same events and exit code after the kernel was killed, warm and fresh')
+    check(killedA.lines.some(line => line.includes('"data": "2"')), 'a new kernel answered')
     const served = async s => (await fetch(`${process.env.LIZARD_API_URL.replace(/\/$/, '')}/api/sandboxes/${s.sandboxId}/activity`,
       { headers: { 'X-API-Key': process.env.LIZARD_API_KEY } }).then(r => r.json())).entries
       .filter(e => e.kind === 'runCode').map(e => e.warmRunner === true)

@@ -185,15 +185,14 @@ int main(int argc, char** argv)
     std::printf("%s\n", f.line().c_str());
     if (sdk.error.isEmpty()) {
         // The SDK's own runner, an exec per call (lizard-agent forks it warm: runnerzygote.h).
-        const bench::Figure sdkFigure{.name = "SDK runCode warm 1+1",
-                                      .statistic = "median of " + std::to_string(runs),
-                                      .unit = "ms",
-                                      .value = sdk.medianMs,
-                                      .target = 30,
-                                      .note = "back to back; 100 ms apart: " +
-                                              QString::number(sdk.pacedMedianMs, 'f', 2)
-                                                  .toStdString() +
-                                              " ms"};
+        const bench::Figure sdkFigure{
+            .name = "SDK runCode warm 1+1",
+            .statistic = "median of " + std::to_string(runs),
+            .unit = "ms",
+            .value = sdk.medianMs,
+            .target = 30,
+            .note = "back to back; 100 ms apart: " +
+                    QString::number(sdk.pacedMedianMs, 'f', 2).toStdString() + " ms"};
         std::printf("%s\n", sdkFigure.line().c_str());
     }
     std::fflush(stdout);

@@ -1,6 +1,7 @@
 #include "api/execrequest.h"
 
 #include "api/jsonbody.h"
+#include "sandboxes/runnersource.h"
 
 namespace lizard::api {
 
@@ -68,6 +69,7 @@ Result<ParsedExec> parseExec(const nlohmann::json& body)
     ParsedExec out;
     runtime::ExecRequest& r = out.request;
     r.argv = std::move(command->argv);
+    r.shippedRunner = sandboxes::isShippedRunner(r.argv);
     r.env = std::move(command->env);
     r.user = std::move(command->user);
     r.cwd = std::move(command->cwd);

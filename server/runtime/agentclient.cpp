@@ -162,6 +162,8 @@ std::shared_ptr<Cancel> AgentClient::exec(ExecRequest req, ExecHandlers handlers
                      {"cwd", req.cwd}, {"user", req.user}, {"timeoutMs", req.timeoutMs}};
     if (req.helper)
         j["oomScore"] = "agent";
+    if (req.shippedRunner)
+        j["runner"] = "shipped";
     // A command may be silent for as long as its timeout: silence is probed, not failed.
     op->state->conn->setReadWait(AgentConnection::ReadWait::Probe, agentDeadlines().reply());
     op->state->conn->open(CallKind::Exec, [op, text = j.dump()](std::optional<Error> error) {

@@ -27,6 +27,9 @@ struct ExecRequest
     // lizard-local's own helpers (the desktop's) keep PID 1's OOM score; the sandbox's code
     // is the OOM killer's first choice (agent/serve/execspawn.h).
     bool helper = false;
+    // argv is ["python3", "-c", <the code runner this lizard-local ships>, <request>]: the agent
+    // may fork it from its warm runner zygote (agent/serve/runnerzygote.h).
+    bool shippedRunner = false;
 };
 
 enum class OutStream { Stdout, Stderr };

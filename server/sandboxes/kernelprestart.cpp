@@ -80,12 +80,13 @@ Status prestartKernel(const std::string& socketPath, int timeoutMs)
         return prestartError("the agent did not answer");
     if (!*result)
         return *result;
-    // And the official SDK's runner: its first runCode forks from a warm python3 too. Without
-    // it the kernel still runs (and the claim must still hand it the envs): only a warning.
+    // And the runners (the official SDK's, and ours, which it compiles now): their first run
+    // forks from a warm python3 too. Without it the kernel still runs (and the claim must still
+    // hand it the envs): only a warning.
     std::string zygote = "the agent did not answer";
-    agent.request({{"op", "warmRunner"}}, [&](Result<nlohmann::json> r) {
-        zygote = r ? std::string() : r.error().message;
-    });
+    agent.request(
+        {{"op", "warmRunner"}, {"shippedRunner", runnerSource()}},
+        [&](Result<nlohmann::json> r) { zygote = r ? std::string() : r.error().message; });
     io.restart();
     io.run();
     if (!zygote.empty())

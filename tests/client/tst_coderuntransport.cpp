@@ -143,16 +143,14 @@ void TestCodeRunTransport::deadServeStreamFallsBackToExecPerRun()
     CodeRun* inFlight = interp->runCode("import time; time.sleep(4)", opts);
     QTest::qWait(1000);
     // SIGKILL to the serve process alone, from inside the sandbox (the processes API would signal
-    // its whole tree, kernels included): its stream ends, the kernels stay.
-    const QString killed =
-        m_fx.shell("python3 -c \"import base64,json,os,signal\n"
-                   "for p in filter(str.isdigit, os.listdir('/proc')):\n"
-                   "    try: a = open('/proc/%s/cmdline' % p, 'rb').read().split(b'\\0')\n"
-                   "    except OSError: continue\n"
-                   "    try: serve = len(a) > 3 and "
-                   "json.loads(base64.b64decode(a[3])).get('action') == 'serve'\n"
-                   "    except Exception: serve = False\n"
-                   "    if serve: os.kill(int(p), signal.SIGKILL); print('killed')\"");
+    // its whole tree, kernels included): its stream ends, the kernels stay. The processes API
+    // names it by the argv it was started with (its /proc command line may be the warm
+    // python3's it was forked from).
+    QStringList serving;
+    for (int pid : servePids())
+        serving << QString::number(pid);
+    QVERIFY(!serving.isEmpty());
+    const QString killed = m_fx.shell("kill -9 " + serving.join(' ') + " && echo killed");
     QVERIFY2(killed.contains("killed"), qPrintable(killed));
     QVERIFY(lizard::test::waitRun(inFlight, 60000));
     QVERIFY2(inFlight->hasFailed(),

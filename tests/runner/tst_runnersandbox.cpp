@@ -35,10 +35,14 @@ private slots:
     void serveAnswersRequestFiles();
     void closingTheStreamEndsServe();
     void officialSdkSharesContexts();
+    void warmRunsMatchFreshOnes();
 
 private:
+    QString createSandbox(const QJsonObject& envs = {}) const;
     QByteArray execBody(const QJsonObject& args, int timeoutMs = 120000) const;
-    RunnerOutcome exec(const QJsonObject& args) const;
+    RunnerOutcome exec(const QJsonObject& args) const { return execIn(m_sandbox, args); }
+    RunnerOutcome execIn(const QString& sandbox, const QJsonObject& args) const;
+    QList<bool> warmRuns(const QString& sandbox) const;
     bool writeRequest(const QJsonObject& request) const;
     QString sandboxPath(const QString& rest) const { return "/api/sandboxes/" + m_sandbox + rest; }
 
@@ -53,16 +57,21 @@ void TestRunnerSandbox::initTestCase()
     QVERIFY(script.open(QIODevice::ReadOnly));
     m_source = QString::fromUtf8(script.readAll());
     QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    m_sandbox = createSandbox();
+    QVERIFY(!m_sandbox.isEmpty());
+}
+
+QString TestRunnerSandbox::createSandbox(const QJsonObject& envs) const
+{
     const auto projects = m_server.request("GET", "/api/projects");
-    QCOMPARE(projects.status, 200);
     const QString project =
         QJsonDocument::fromJson(projects.body).array().first().toObject().value("id").toString();
     const QJsonObject create{
-        {"template", "interpreter"}, {"projectId", project}, {"timeoutMs", 900000}};
+        {"template", "interpreter"}, {"projectId", project}, {"timeoutMs", 900000}, {"envs", envs}};
     const auto made = m_server.request("POST", "/api/sandboxes", QJsonDocument(create).toJson());
-    QVERIFY2(made.status == 200 || made.status == 201, made.body.constData());
-    m_sandbox = QJsonDocument::fromJson(made.body).object().value("sandboxId").toString();
-    QVERIFY(!m_sandbox.isEmpty());
+    if (made.status != 200 && made.status != 201)
+        qWarning("create: %s", made.body.constData());
+    return QJsonDocument::fromJson(made.body).object().value("sandboxId").toString();
 }
 
 void TestRunnerSandbox::cleanupTestCase()
@@ -80,10 +89,10 @@ QByteArray TestRunnerSandbox::execBody(const QJsonObject& args, int timeoutMs) c
         .toJson(QJsonDocument::Compact);
 }
 
-RunnerOutcome TestRunnerSandbox::exec(const QJsonObject& args) const
+RunnerOutcome TestRunnerSandbox::execIn(const QString& sandbox, const QJsonObject& args) const
 {
     RunnerOutcome outcome;
-    const auto r = m_server.request("POST", sandboxPath("/exec"), execBody(args));
+    const auto r = m_server.request("POST", "/api/sandboxes/" + sandbox + "/exec", execBody(args));
     const QJsonObject answer = QJsonDocument::fromJson(r.body).object();
     outcome.finished = r.status == 200;
     outcome.exitCode = answer.value("exitCode").toInt(-1);
@@ -284,6 +293,119 @@ void TestRunnerSandbox::officialSdkSharesContexts()
     QCOMPARE(run.first("result").value("data").toString(), QString("42"));
     for (const QString& id : {ours, theirs})
         QVERIFY(!exec({{"action", "delete"}, {"context", id}}).first("ok").isEmpty());
+}
+
+// Per runCode entry of a sandbox's activity log: whether the agent forked it from its warm
+// python3 (agent/serve/runnerzygote.h).
+QList<bool> TestRunnerSandbox::warmRuns(const QString& sandbox) const
+{
+    QList<bool> warm;
+    const auto r = m_server.request("GET", "/api/sandboxes/" + sandbox + "/activity");
+    for (const auto& e : QJsonDocument::fromJson(r.body).object().value("entries").toArray()) {
+        const QJsonObject entry = e.toObject();
+        if (entry.value("kind").toString() == "runCode")
+            warm.append(entry.value("warmRunner").toBool());
+    }
+    return warm;
+}
+
+void TestRunnerSandbox::warmRunsMatchFreshOnes()
+{
+    // lizard-local vouches for the runner it ships, so the agent forks it from its warm python3
+    // once that has started (at the first such exec). A corpus runs in a sandbox served warm
+    // and in one whose envs turn that off; their events and exit codes must be equal.
+    const QString warm = createSandbox();
+    const QString plain = createSandbox({{"LIZARD_RUNNER_FASTPATH", "0"}});
+    QVERIFY(!warm.isEmpty() && !plain.isEmpty());
+    // Until the zygote serves: runs in a context of their own, which the corpus does not see.
+    const auto bashContext = [this](const QString& sandbox) {
+        return execIn(sandbox, {{"action", "create"}, {"language", "bash"}})
+            .first("context")
+            .value("id")
+            .toString();
+    };
+    const QString warmContext = bashContext(warm);
+    QVERIFY(!warmContext.isEmpty() && !bashContext(plain).isEmpty());
+    const QJsonObject idle{{"action", "run"}, {"context", warmContext}, {"code", "true"}};
+    QTRY_VERIFY_WITH_TIMEOUT(execIn(warm, idle).exitCode == 0 && warmRuns(warm).contains(true),
+                             60000);
+    const auto run = [](const QString& code, QJsonObject extra = {}) {
+        extra.insert("action", "run");
+        extra.insert("code", code);
+        return extra;
+    };
+    const QList<QJsonObject> corpus{
+        run("print('hello')\nprint('w\u00f6rld \u2713')"),
+        run("1+1"),
+        run("x = 6 * 7\nx"),
+        run("1/0"),
+        run("import sys\nprint('to stderr', file=sys.stderr)\nprint('to stdout')"),
+        run("from IPython.display import display, update_display, HTML\n"
+            "display(HTML('<b>first</b>'), display_id='d')\n"
+            "update_display(HTML('<b>second</b>'), display_id='d')"),
+        run("import matplotlib.pyplot as plt\nplt.plot([1, 3, 2])\nplt.show()"),
+        run("print('x' * 100000)"),
+        run("import os\nprint(os.environ.get('PER_RUN'))",
+            {{"envs", QJsonObject{{"PER_RUN", "yes"}}}}),
+        run("import time\ntime.sleep(5)", {{"timeout", 1}}),
+        run("x + 1"),
+        run("echo from bash; exit 3", {{"language", "bash"}}),
+        run("console.log(40 + 2)", {{"language", "javascript"}}),
+        // What the runner's children inherit: credentials, confinement, limits, OOM score.
+        run("grep -E '^(Uid|Gid|Groups|NoNewPrivs|Seccomp|Cap(Inh|Prm|Eff|Bnd|Amb)):' "
+            "/proc/self/status; cat /proc/self/oom_score_adj; ulimit -a; umask; pwd",
+            {{"language", "bash"}}),
+        QJsonObject{{"action", "list_variables"}, {"language", "python"}},
+        QJsonObject{{"action", "complete"}, {"code", "import os\nos.pat"}, {"cursor_pos", 13}},
+    };
+    // Output is cut into events as it comes, which timing decides: what is compared is the
+    // events with adjacent pieces of one stream joined.
+    const auto folded = [](const QList<QJsonObject>& events) {
+        QList<QJsonObject> out;
+        for (const QJsonObject& e : events) {
+            const QString type = e.value("type").toString();
+            if ((type == "stdout" || type == "stderr") && !out.isEmpty() &&
+                out.last().value("type").toString() == type && out.last().size() == 2 &&
+                e.size() == 2)
+                out.last()["data"] =
+                    out.last().value("data").toString() + e.value("data").toString();
+            else
+                out.append(e);
+        }
+        return out;
+    };
+    for (const QJsonObject& args : corpus) {
+        const RunnerOutcome a = execIn(warm, args);
+        const RunnerOutcome b = execIn(plain, args);
+        const QString what = QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact));
+        QVERIFY2(folded(a.events) == folded(b.events) && a.exitCode == b.exitCode,
+                 qPrintable(what.left(100) + "\nwarm:\n" + a.describe().left(1500) + "\nfresh:\n" +
+                            b.describe().left(1500)));
+    }
+    const QList<bool> served = warmRuns(warm);
+    QVERIFY2(
+        served.size() >= corpus.size() - 2 &&
+            std::all_of(served.end() - (corpus.size() - 2), served.end(), [](bool w) { return w; }),
+        "every run of the corpus was served warm");
+    QVERIFY(!warmRuns(plain).contains(true));
+
+    // A forked command's /proc command line is the warm python3's; the process tree lists it
+    // with the argv its exec asked for.
+    SseExec serve(m_server.url() + "/api/sandboxes/" + warm + "/exec", m_server.apiKey(),
+                  execBody({{"action", "serve"}, {"inbox", "tree"}}, 600000));
+    const int pid = serve.waitForType("ready", 30000).value("pid").toInt();
+    QVERIFY(pid > 0);
+    const auto tree = m_server.request("GET", "/api/sandboxes/" + warm + "/processes/tree");
+    QJsonObject listed;
+    for (const auto& p : QJsonDocument::fromJson(tree.body).object().value("processes").toArray())
+        if (p.toObject().value("pid").toInt() == pid)
+            listed = p.toObject();
+    QVERIFY2(
+        listed.value("command").toString().startsWith("python3 -c # lizard-desktop code runner"),
+        tree.body.left(3000).constData());
+    QVERIFY(listed.value("exec").toBool());
+    m_server.request("DELETE", "/api/sandboxes/" + warm);
+    m_server.request("DELETE", "/api/sandboxes/" + plain);
 }
 
 QTEST_GUILESS_MAIN(TestRunnerSandbox)

@@ -196,7 +196,7 @@ void serve(int fd, AgentContext& context)
         else if (op == "exec")
             handleExec(stream, req, context);
         else if (op == "warmRunner")
-            handleWarmRunner(stream, context);
+            handleWarmRunner(stream, req, context);
         else if (op == "processes")
             stream.writeJson({{"ok", true}, {"processes", context.processes.list()}});
         else if (op == "signal")

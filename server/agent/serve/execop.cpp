@@ -24,7 +24,7 @@ constexpr int kDrainIdleMs = 30;
 
 } // namespace
 
-void handleWarmRunner(FrameStream& stream, AgentContext& context)
+void handleWarmRunner(FrameStream& stream, const nlohmann::json& request, AgentContext& context)
 {
     auto root = lookupUser("root", context.singleUid);
     if (!root)
@@ -32,7 +32,8 @@ void handleWarmRunner(FrameStream& stream, AgentContext& context)
     SpawnRequest base;
     base.user = *root;
     base.env = buildEnv(context, *root, nlohmann::json::object());
-    const std::string why = context.runners.startAndWait(base, context.reaper, 30000);
+    const std::string why = context.runners.startAndWait(
+        base, context.reaper, 30000, request.value("shippedRunner", std::string()));
     if (!why.empty())
         return void(stream.writeError("UNAVAILABLE", why));
     stream.writeJson({{"ok", true}});
@@ -63,6 +64,7 @@ void handleExec(FrameStream& stream, const nlohmann::json& req, AgentContext& co
     spawn.cwd = req.value("cwd", std::string());
     spawn.noFileGrowth = context.diskFull;
     spawn.oomFirst = req.value("oomScore", std::string()) != "agent";
+    spawn.shippedRunner = req.value("runner", std::string()) == "shipped";
     if (spawn.cwd.empty())
         spawn.cwd = user->home;
     int timeoutMs = req.value("timeoutMs", 60000);

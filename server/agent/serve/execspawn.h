@@ -23,6 +23,9 @@ struct SpawnRequest
     // The sandbox's own code is the OOM killer's first choice (kSandboxOomScoreAdj); false
     // for lizard-local's helpers, which keep PID 1's score.
     bool oomFirst = true;
+    // lizard-local vouches that argv runs the code runner it ships (python3 -c <its source>):
+    // the runner zygote may serve it warm, as it serves the official SDK's verified runners.
+    bool shippedRunner = false;
     int passFd = -1; // becomes fd 3 of the command (the runner zygote's socket)
     // A terminal's slave side: stdin, stdout and stderr of the command and its controlling
     // terminal (no pipes then; Spawned's stdoutFd and stderrFd stay -1).

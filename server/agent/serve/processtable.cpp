@@ -47,6 +47,15 @@ std::vector<pid_t> ProcessTable::pids() const
     return out;
 }
 
+std::unordered_map<pid_t, std::vector<std::string>> ProcessTable::argvs() const
+{
+    std::lock_guard lock(m_mutex);
+    std::unordered_map<pid_t, std::vector<std::string>> out;
+    for (const auto& [pid, p] : m_processes)
+        out.emplace(pid, p.argv);
+    return out;
+}
+
 std::unordered_map<pid_t, pid_t> readParentMap()
 {
     std::unordered_map<pid_t, pid_t> parents;

@@ -26,6 +26,8 @@ public:
     void remove(pid_t pid);
     nlohmann::json list() const;
     std::vector<pid_t> pids() const;
+    // The argv each tracked command was started with, by pid.
+    std::unordered_map<pid_t, std::vector<std::string>> argvs() const;
 
     // Signals `pid` and all its descendants if pid is a tracked command or a descendant of
     // one. False if it is neither (NO_SUCH_PROCESS).

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <unistd.h>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace lizard::agent {
 
@@ -105,6 +104,29 @@ bool parseStat(const std::string& line, StatFields& f)
     return true;
 }
 
+// A command the runner zygote forked (runnerzygote.h) has the zygote's command line in /proc;
+// it is listed with the argv its exec asked for, as a started python3 would show it.
+bool forkedByZygote(const nlohmann::json& cmd)
+{
+    static const std::string marker = "# The warm python3 of lizard-agent's runner zygote";
+    return cmd.size() >= 3 && cmd[0] == "python3" && cmd[1] == "-c" &&
+           cmd[2].get<std::string>().rfind(marker, 0) == 0;
+}
+
+// argv within kMaxCommand bytes, as /proc's command line is read.
+std::vector<std::string> capped(const std::vector<std::string>& argv)
+{
+    std::vector<std::string> out;
+    std::size_t left = kMaxCommand;
+    for (const auto& arg : argv) {
+        if (left == 0)
+            break;
+        out.push_back(arg.substr(0, left));
+        left -= std::min(left, arg.size() + 1);
+    }
+    return out;
+}
+
 nlohmann::json describe(long pid, const std::unordered_map<long, std::string>& names,
                         long long bootMs, long ticks, long pageSize)
 {
@@ -152,8 +174,7 @@ nlohmann::json readProcessTree(const ProcessTable& tracked)
     const long long bootMs = bootTimeMs();
     const long ticks = ::sysconf(_SC_CLK_TCK);
     const long pageSize = ::sysconf(_SC_PAGESIZE);
-    const auto execPids = tracked.pids();
-    const std::unordered_set<pid_t> exec(execPids.begin(), execPids.end());
+    const auto exec = tracked.argvs();
     auto processes = nlohmann::json::array();
     bool truncated = false;
     if (DIR* dir = ::opendir("/proc")) {
@@ -169,7 +190,16 @@ nlohmann::json readProcessTree(const ProcessTable& tracked)
             nlohmann::json p = describe(pid, names, bootMs, ticks, pageSize);
             if (p.is_null())
                 continue; // it ended while the walk read it
-            p["exec"] = exec.count(pid_t(pid)) > 0;
+            const auto started = exec.find(pid_t(pid));
+            p["exec"] = started != exec.end();
+            if (started != exec.end() && forkedByZygote(p["cmd"])) {
+                const auto argv = capped(started->second);
+                std::string command;
+                for (const auto& arg : argv)
+                    command += (command.empty() ? "" : " ") + arg;
+                p["cmd"] = argv;
+                p["command"] = command;
+            }
             if (pid == 1)
                 p["system"] = true;
             processes.push_back(std::move(p));

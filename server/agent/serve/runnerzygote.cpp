@@ -97,8 +97,11 @@ RunnerZygote::~RunnerZygote()
 Spawned RunnerZygote::spawn(const SpawnRequest& request, Reaper& reaper, bool& warm)
 {
     warm = false;
-    if (!recognizes(request.argv) || request.user.uid != 0 || request.user.gid != 0 ||
-        !request.oomFirst || fastPathOff(request.env) || !isDirectory(request.cwd))
+    const bool sdkRunner = recognizes(request.argv);
+    if (!(sdkRunner || (request.shippedRunner && request.argv.size() == 4 &&
+                        request.argv[0] == "python3" && request.argv[1] == "-c")) ||
+        request.user.uid != 0 || request.user.gid != 0 || !request.oomFirst ||
+        fastPathOff(request.env) || !isDirectory(request.cwd))
         return spawnCommand(request, reaper);
     std::unique_lock lock(m_mutex);
     if (m_state == State::Off)
@@ -116,7 +119,8 @@ Spawned RunnerZygote::spawn(const SpawnRequest& request, Reaper& reaper, bool& w
     return spawnCommand(request, reaper);
 }
 
-std::string RunnerZygote::startAndWait(const SpawnRequest& base, Reaper& reaper, int timeoutMs)
+std::string RunnerZygote::startAndWait(const SpawnRequest& base, Reaper& reaper, int timeoutMs,
+                                       const std::string& shippedRunner)
 {
     std::lock_guard lock(m_mutex);
     if (m_state == State::Off)
@@ -125,7 +129,22 @@ std::string RunnerZygote::startAndWait(const SpawnRequest& base, Reaper& reaper,
         stopLocked();
         return "the runner zygote did not become ready (python3 with jupyter_client?)";
     }
-    return m_state == State::Ready ? std::string() : "the runner zygote could not start";
+    if (m_state != State::Ready)
+        return "the runner zygote could not start";
+    if (!shippedRunner.empty()) {
+        const std::string text = nlohmann::json{{"compile", shippedRunner}}.dump();
+        const bool sent =
+            ::send(m_socket, text.data(), text.size(), MSG_NOSIGNAL) == ssize_t(text.size());
+        const nlohmann::json answer = sent ? receive(m_socket, timeoutMs) : nlohmann::json();
+        if (!answer.is_object()) {
+            stopLocked(); // out of step with its answers: the next runner exec starts a new one
+            return "the runner zygote did not answer";
+        }
+        if (!answer.value("ok", false)) // it still serves, compiling at the first request
+            return "the runner zygote could not compile the shipped runner: " +
+                   answer.value("error", std::string());
+    }
+    return {};
 }
 
 void RunnerZygote::startLocked(const SpawnRequest& base, Reaper& reaper)
@@ -198,7 +217,8 @@ bool RunnerZygote::spawnWarmLocked(const SpawnRequest& request, Reaper& reaper, 
     const nlohmann::json msg = {{"argv", request.argv},
                                 {"env", request.env},
                                 {"cwd", request.cwd},
-                                {"noFileGrowth", request.noFileGrowth}};
+                                {"noFileGrowth", request.noFileGrowth},
+                                {"sdk", recognizes(request.argv)}};
     const std::string text = msg.dump();
     const int fds[] = {outPipe[1], errPipe[1], goPipe[0]};
     const bool sent = sendWithFds(m_socket, text, fds, 3) == ssize_t(text.size());

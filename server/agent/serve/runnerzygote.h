@@ -27,8 +27,11 @@ public:
     // that the next one is warm). `warm` says which way it went.
     Spawned spawn(const SpawnRequest& request, Reaper& reaper, bool& warm);
     // Starts the zygote now (lizard-local's warm copies of the interpreter template) and waits
-    // until it is ready or `timeoutMs` passed. Empty, or why it is not ready.
-    std::string startAndWait(const SpawnRequest& base, Reaper& reaper, int timeoutMs);
+    // until it is ready or `timeoutMs` passed; then has it compile `shippedRunner` (the runner
+    // lizard-local ships, when not empty), which its children then need not. Empty, or why it
+    // is not ready.
+    std::string startAndWait(const SpawnRequest& base, Reaper& reaper, int timeoutMs,
+                             const std::string& shippedRunner = {});
 
     ~RunnerZygote();
 

@@ -1,5 +1,6 @@
 #include "notebook/notebookfile.h"
 
+#include "client/offthread.h"
 #include "notebook/ipynbreader.h"
 #include "notebook/ipynbwriter.h"
 
@@ -15,7 +16,21 @@ NotebookFile::NotebookFile(NotebookDocument* document, QObject* parent)
 MaybeError NotebookFile::open(const QString& path)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    Expected<NotebookData> data = IpynbReader::readFile(absolute);
+    return adopt(absolute, IpynbReader::readFile(absolute));
+}
+
+void NotebookFile::openInBackground(const QString& path, std::function<void(MaybeError)> done)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    client::runOffThread<Expected<NotebookData>>(
+        this, [absolute] { return IpynbReader::readFile(absolute); },
+        [this, absolute, done = std::move(done)](Expected<NotebookData> data) {
+            done(adopt(absolute, std::move(data)));
+        });
+}
+
+MaybeError NotebookFile::adopt(const QString& absolute, Expected<NotebookData> data)
+{
     if (!data) {
         setPath(absolute, true);
         return data.error();

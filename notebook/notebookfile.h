@@ -6,6 +6,7 @@
 #include "notebook/notebookerror.h"
 
 #include <QObject>
+#include <functional>
 
 namespace lizard::notebook {
 
@@ -22,6 +23,10 @@ public:
     // Reads path into the document. On failure the document is left exactly as it was, the
     // path is remembered as "failed to load" and save() refuses to write to it.
     MaybeError open(const QString& path);
+    // The same, with the reading and parsing on a pool thread: the document takes the contents
+    // (or the failure is remembered) on this thread in a later turn of the event loop, and then
+    // `done` gets the outcome. Nothing happens if this object is gone by then.
+    void openInBackground(const QString& path, std::function<void(MaybeError)> done);
     // Writes to path(); refuses when there is no path or when it failed to load.
     MaybeError save();
     // Puts a recovered copy (RecoveryStore::load) into the document as unsaved changes to
@@ -35,6 +40,7 @@ signals:
     void saved(const QString& path);
 
 private:
+    MaybeError adopt(const QString& absolute, Expected<NotebookData> data);
     void setPath(const QString& path, bool loadFailed);
 
     NotebookDocument* m_document;

@@ -83,6 +83,11 @@ MaybeError NotebookSession::open(const QString& path)
     return m_file->open(path);
 }
 
+void NotebookSession::openInBackground(const QString& path, std::function<void(MaybeError)> done)
+{
+    m_file->openInBackground(path, std::move(done));
+}
+
 MaybeError NotebookSession::save()
 {
     return m_file->save();

@@ -49,6 +49,8 @@ public:
     QString branchOf() const { return m_branchOf; }
 
     MaybeError open(const QString& path);
+    // As open, with the file read and parsed off this thread (NotebookFile::openInBackground).
+    void openInBackground(const QString& path, std::function<void(MaybeError)> done);
     MaybeError save();
     MaybeError saveAs(const QString& path);
     // Autosave to store while open; the copy goes when the session closes on purpose.

@@ -74,6 +74,7 @@ private slots:
     void freshSessionHasOneCleanCell();
     void saveAndOpen();
     void openFailureLeavesTheDocument();
+    void openInBackground();
     void recoveryCopyWhileDirty();
     void movesToAnotherSandbox();
     void branchOfAFork();
@@ -160,6 +161,47 @@ void TestNotebookSession::openFailureLeavesTheDocument()
     QFile again(broken);
     QVERIFY(again.open(QIODevice::ReadOnly));
     QCOMPARE(again.readAll(), QByteArray("{ not json"));
+}
+
+void TestNotebookSession::openInBackground()
+{
+    NotebookSession* s = make();
+    s->document()->cell(0)->setSource(QStringLiteral("y = 2"));
+    const QString path = m_dir.filePath("b.ipynb");
+    QVERIFY(!s->saveAs(path).has_value());
+    delete m_session;
+
+    NotebookSession* again = make();
+    std::optional<MaybeError> outcome;
+    again->openInBackground(path, [&](MaybeError e) { outcome = std::move(e); });
+    QVERIFY(!outcome); // read on a pool thread, taken in a later turn
+    QCOMPARE(again->document()->cell(0)->source(), QString());
+    QTRY_VERIFY(outcome.has_value());
+    QVERIFY(!outcome->has_value());
+    QCOMPARE(again->document()->cell(0)->source(), QString("y = 2"));
+    QCOMPARE(again->file()->path(), path);
+
+    // A broken file: the document stays as it was and is never saved over the file.
+    const QString broken = m_dir.filePath("broken2.ipynb");
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("[1, 2") > 0);
+    f.close();
+    outcome.reset();
+    again->openInBackground(broken, [&](MaybeError e) { outcome = std::move(e); });
+    QTRY_VERIFY(outcome.has_value());
+    QVERIFY(outcome->has_value());
+    QVERIFY2((*outcome)->message().contains("broken2.ipynb"), qPrintable((*outcome)->message()));
+    QCOMPARE(again->document()->cell(0)->source(), QString("y = 2"));
+    QVERIFY(again->save().has_value());
+
+    // A session gone before the file is in: nothing happens.
+    NotebookSession* gone =
+        new NotebookSession(QStringLiteral("sb-2"), new ScriptedRunner, nullptr);
+    bool called = false;
+    gone->openInBackground(path, [&](MaybeError) { called = true; });
+    delete gone;
+    QTest::qWait(200);
+    QVERIFY(!called);
 }
 
 void TestNotebookSession::recoveryCopyWhileDirty()

@@ -1,14 +1,21 @@
 // A big notebook's cell widgets are made a few at a time: the first screen at once, the rest
 // while the event loop turns. What a user does meanwhile (go to a far cell, insert, delete,
 // move cells, open another notebook) finds every cell in its place, and the column ends in the
-// document's order with one widget per cell.
+// document's order with one widget per cell. A page not shown yet makes no widgets, and File >
+// Open reads the file off the UI thread and shows the page once the file is in.
 #include "../notebook/scriptedrunner.h"
+#include "client/lizardapi.h"
+#include "notebook/ipynbwriter.h"
+#include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebookpage.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QScrollBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace lizard::notebook;
@@ -24,6 +31,8 @@ private slots:
     void aFarCellIsMadeWhenAskedFor();
     void editsWhileMakingKeepTheOrder();
     void twoNotebooksTakeTurns();
+    void aPageNotShownYetMakesNothing();
+    void openingAFileReadsItOffTheUiThread();
 
 private:
     static NotebookData cells(int n, const QString& prefix = QStringLiteral("cell"));
@@ -47,7 +56,9 @@ NotebookData TestNotebookMaking::cells(int n, const QString& prefix)
 
 bool TestNotebookMaking::inOrder(CellListWidget* list) const
 {
-    auto* page = qobject_cast<NotebookPage*>(list->window());
+    NotebookPage* page = nullptr;
+    for (QWidget* w = list; w && !page; w = w->parentWidget())
+        page = qobject_cast<NotebookPage*>(w);
     for (int i = 0; i < list->count(); ++i) {
         CellWidget* w = list->madeCellWidget(i);
         if (w && w->cell() != page->document()->cell(i))
@@ -137,6 +148,78 @@ void TestNotebookMaking::twoNotebooksTakeTurns()
     QVERIFY(!a->cells()->isComplete() && !b->cells()->isComplete());
     QTRY_VERIFY_WITH_TIMEOUT(a->cells()->isComplete() && b->cells()->isComplete(), 60000);
     QVERIFY(inOrder(a->cells()) && inOrder(b->cells()));
+}
+
+void TestNotebookMaking::aPageNotShownYetMakesNothing()
+{
+    auto* p = new NotebookPage("sb-test", new lizard::notebook::test::ScriptedRunner, nullptr);
+    m_pages << p;
+    p->resize(900, 600);
+    p->document()->reset(cells(200));
+    CellListWidget* list = p->cells();
+    QTest::qWait(200); // turns of the loop in which a shown page would have made many
+    const int made = int(p->findChildren<CellWidget*>().size());
+    QVERIFY2(made <= 2, qPrintable(QString::number(made))); // at most the current cell's
+    QVERIFY(list->cellWidget(150));                         // asked for: made at once
+    p->show();
+    QTRY_VERIFY_WITH_TIMEOUT(list->isComplete(), 60000);
+    QCOMPARE(p->findChildren<CellWidget*>().size(), 200);
+    QVERIFY(inOrder(list));
+}
+
+void TestNotebookMaking::openingAFileReadsItOffTheUiThread()
+{
+    QTemporaryDir dir;
+    const QString good = dir.filePath("big.ipynb");
+    QVERIFY(!IpynbWriter::writeFile(good, cells(300)).has_value());
+    const QString broken = dir.filePath("broken.ipynb");
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write("{ \"cells\": [") > 0);
+    f.close();
+
+    lizard::ui::MainWindow window;
+    auto* controller = new NotebookController(window.workbench(),
+                                              RecoveryStore(dir.filePath("recovery")), &window);
+    // Nothing runs here: the address answers nothing.
+    lizard::client::LizardApi api(
+        lizard::client::Endpoint{QStringLiteral("http://127.0.0.1:9"), QStringLiteral("liz_x")});
+    window.setBackend(&api, QStringLiteral("test"), {});
+    window.resize(1000, 700);
+    window.show();
+
+    NotebookPage* opened = nullptr;
+    QString error;
+    int answers = 0;
+    const auto done = [&](NotebookPage* page, const QString& why) {
+        ++answers;
+        opened = page;
+        error = why;
+    };
+    controller->openFile(good, QStringLiteral("sb-test"), done);
+    QCOMPARE(answers, 0); // read on a pool thread: the answer comes in a later turn
+    QVERIFY(controller->pages().isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(answers, 1, 30000);
+    QVERIFY2(opened, qPrintable(error));
+    QCOMPARE(controller->pages(), QList<NotebookPage*>{opened});
+    QCOMPARE(controller->currentPage(), opened);
+    QCOMPARE(opened->document()->cellCount(), 300);
+    QCOMPARE(opened->session()->file()->path(), good);
+    QVERIFY(opened->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(opened->cells()->isComplete(), 60000);
+    QVERIFY(inOrder(opened->cells()));
+
+    controller->openFile(good, QStringLiteral("sb-test"), done); // open already: shown at once
+    QCOMPARE(answers, 2);
+    QCOMPARE(opened, controller->pages().first());
+
+    controller->openFile(broken, QStringLiteral("sb-test"), done);
+    QTRY_COMPARE_WITH_TIMEOUT(answers, 3, 30000);
+    QVERIFY(!opened);
+    QVERIFY2(error.contains("broken.ipynb"), qPrintable(error));
+    QCOMPARE(controller->pages().size(), 1); // nothing shown for it
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("{ \"cells\": [")); // and the file as it was
+    controller->pages().first()->document()->setClean();
 }
 
 QTEST_MAIN(TestNotebookMaking)

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 #include <QScrollBar>
+#include <QShowEvent>
 #include <QTimer>
 
 namespace lizard::ui::notebook {
@@ -46,8 +47,11 @@ public:
 private:
     explicit CellSlices(QObject* parent) : QObject(parent)
     {
+        // A millisecond between slices: what else is due (input, a paint, other timers) runs
+        // between them, even right after a turn that laid out and painted a page.
         m_timer.setSingleShot(true);
-        m_timer.setInterval(0);
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
         connect(&m_timer, &QTimer::timeout, this, &CellSlices::turn);
     }
 
@@ -129,8 +133,20 @@ void CellListWidget::forgetFrom(int index)
 {
     while (m_widgets.size() > index)
         delete m_widgets.takeLast();
-    if (!isComplete())
+    wantSlices();
+}
+
+void CellListWidget::wantSlices()
+{
+    if (m_shown && !isComplete())
         CellSlices::instance().want(this);
+}
+
+void CellListWidget::showEvent(QShowEvent* event)
+{
+    QScrollArea::showEvent(event);
+    m_shown = true;
+    wantSlices();
 }
 
 void CellListWidget::rebuild()
@@ -139,17 +155,17 @@ void CellListWidget::rebuild()
     qDeleteAll(m_widgets);
     m_widgets.clear();
     m_current = 0;
-    // The first screen at once: cells until their height fills the view (or the time is up).
+    // On screen, the first screen at once: cells until their height fills the view (or the time
+    // is up). A list not shown yet (a file being opened) makes none now (wantSlices).
     QElapsedTimer first;
     first.start();
     int height = 0;
-    do {
+    while (isVisible() && !isComplete() && height < viewport()->height() &&
+           first.nsecsElapsed() < kFirstScreenNs) {
         makeNext();
         height += m_widgets.constLast()->sizeHint().height();
-    } while (!isComplete() && height < viewport()->height() &&
-             first.nsecsElapsed() < kFirstScreenNs);
-    if (!isComplete())
-        CellSlices::instance().want(this);
+    }
+    wantSlices();
     m_current = -1;
     setCurrentIndex(0);
 }

@@ -24,6 +24,7 @@
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QTimer>
 #include <QToolBar>
 
 namespace lizard::ui::notebook {
@@ -347,25 +348,34 @@ void NotebookController::newNotebook()
     m_launcher->start();
 }
 
-NotebookPage* NotebookController::openFile(const QString& path, const QString& sandboxId,
-                                           QString* error)
+void NotebookController::openFile(const QString& path, const QString& sandboxId,
+                                  std::function<void(NotebookPage*, const QString&)> done)
 {
     for (NotebookPage* page : pages()) { // already open: show it
         if (QFileInfo(page->session()->file()->path()) == QFileInfo(path)) {
             m_window->showDocument(page);
-            return page;
+            done(page, {});
+            return;
         }
     }
+    // Not shown until its file is in: it belongs to the controller meanwhile.
     NotebookPage* page = createPage(m_window->api(), sandboxId);
-    if (const MaybeError failed = page->session()->open(path)) {
-        if (error)
-            *error = failed->message();
-        delete page;
-        return nullptr;
-    }
-    addPage(page);
-    readyForTyping(page);
-    return page;
+    page->setParent(m_window->window(), Qt::Widget);
+    page->hide();
+    page->session()->openInBackground(path, [this, page, done](MaybeError failed) {
+        if (failed) {
+            page->deleteLater();
+            done(nullptr, failed->message());
+            return;
+        }
+        // The document took the cells (and the first screen of widgets) in this turn; the page
+        // is laid out and painted in the next.
+        QTimer::singleShot(0, page, [this, page, done] {
+            addPage(page);
+            readyForTyping(page);
+            done(page, {});
+        });
+    });
 }
 
 QString NotebookController::chooseSandbox(const QString& why)
@@ -403,12 +413,13 @@ void NotebookController::openFileInteractive()
     const QString sandboxId = chooseSandbox(QStringLiteral("Open notebook"));
     if (sandboxId.isEmpty())
         return;
-    QString error;
-    if (!openFile(path, sandboxId, &error))
-        QMessageBox::warning(
-            m_window->window(), QStringLiteral("Open notebook"),
-            QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1")
-                .arg(error));
+    openFile(path, sandboxId, [this](NotebookPage* page, const QString& error) {
+        if (!page)
+            QMessageBox::warning(
+                m_window->window(), QStringLiteral("Open notebook"),
+                QStringLiteral("The notebook could not be opened (the file is unchanged).\n\n%1")
+                    .arg(error));
+    });
 }
 
 void NotebookController::offerRecovery()

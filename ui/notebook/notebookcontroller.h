@@ -54,8 +54,12 @@ public:
 
     // A new notebook on the sandbox (python's default context), shown in a tab.
     NotebookPage* openNotebook(const QString& sandboxId);
-    // Opens an .ipynb bound to the sandbox. On failure shows nothing and returns null, error set.
-    NotebookPage* openFile(const QString& path, const QString& sandboxId, QString* error);
+    // Opens an .ipynb bound to the sandbox: the page is made now, the file read and parsed off
+    // the UI thread, and the page shown in a later turn, so that no turn of the event loop
+    // does it all; then `done` gets the page. On failure nothing is shown and `done` gets null
+    // and why. A file already open is shown at once.
+    void openFile(const QString& path, const QString& sandboxId,
+                  std::function<void(NotebookPage*, const QString& error)> done);
     // With dialogs: the file, then the selected sandbox (or a choice among the listed ones).
     void openFileInteractive();
     // Fork notebook (see NotebookForker): the branch opens in a new tab when the fork is ready.

@@ -185,10 +185,10 @@ void CellListWidget::setCurrentIndex(int index)
     else
         index = std::clamp(index, 0, count() - 1);
     makeUpTo(index);
-    // And a screen of cells below it, so that it can be brought to the top of the view (of a
-    // list shown before: one not shown yet has no view to fill, see wantSlices).
+    // And a screen of cells below it, so that it can be brought to the top of the view (when
+    // the list is shown: a hidden one has no view to fill, see wantSlices).
     for (int i = index + 1, height = 0;
-         m_shown && !isComplete() && i < count() && height < viewport()->height(); ++i)
+         isVisible() && !isComplete() && i < count() && height < viewport()->height(); ++i)
         height += cellWidget(i)->sizeHint().height();
     const bool changed = index != m_current;
     if (changed && !m_advancing)

@@ -83,7 +83,6 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    bool m_shown = false; // shown at least once
     void rebuild();
     // Makes the widgets of the cells up to `last` (the document's index) that are not made yet.
     void makeUpTo(int last);
@@ -92,9 +91,9 @@ private:
     void makeNext();            // the widget of the first cell without one
     void forgetFrom(int index); // drops the widgets from `index` on: made again in turn
     void stopMakingIfDone();    // a cell removed before its widget was made may end the making
-    // Asks for slices while widgets are missing, once the list has been shown: a list never
-    // shown yet (a file being opened) makes nothing, since being shown would then lay out and
-    // paint all it made in one turn; cellWidget() still makes what is asked for.
+    // Asks for slices while widgets are missing and the list is shown: a hidden list (a file
+    // being opened, a tab in the background) makes nothing, since being shown would then lay out
+    // and paint all it made in one turn; cellWidget() still makes what is asked for.
     void wantSlices();
     void insertWidget(int index);
     void removeWidget(int index);

@@ -20,11 +20,13 @@ namespace {
 // frame. A cell widget takes one to two milliseconds.
 constexpr qint64 kFirstScreenNs = 12'000'000;
 constexpr qint64 kSliceNs = 6'000'000;
+constexpr qint64 kLateNs = 4'000'000; // a 1 ms timer this late: the loop had something long to do
 } // namespace
 
 // The lists that still have widgets to make take turns, one slice per turn of the event loop:
 // notebooks opened together (a session restored) do not add their slices up into one stall.
-// A list on screen goes before hidden ones.
+// Only lists on screen make widgets: one hidden meanwhile goes on when shown again, since being
+// shown lays out all it made while hidden in one turn.
 class CellSlices : public QObject
 {
 public:
@@ -39,7 +41,7 @@ public:
         if (!wants(list))
             m_lists.append(list);
         if (!m_timer.isActive())
-            m_timer.start();
+            schedule();
     }
     void drop(CellListWidget* list) { m_lists.removeAll(list); }
     bool wants(CellListWidget* list) const { return m_lists.contains(list); }
@@ -48,11 +50,17 @@ private:
     explicit CellSlices(QObject* parent) : QObject(parent)
     {
         // A millisecond between slices: what else is due (input, a paint, other timers) runs
-        // between them, even right after a turn that laid out and painted a page.
+        // between them.
         m_timer.setSingleShot(true);
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(1);
         connect(&m_timer, &QTimer::timeout, this, &CellSlices::turn);
+    }
+
+    void schedule()
+    {
+        m_due.start();
+        m_timer.start();
     }
 
     void turn()
@@ -60,19 +68,31 @@ private:
         m_lists.removeAll(nullptr); // deleted meanwhile
         if (m_lists.isEmpty())
             return;
+        // Late: the loop was busy (a page was shown and painted, say). One more millisecond
+        // first, so that a slice does not add itself to that turn.
+        if (m_due.nsecsElapsed() > kLateNs && !m_yielded) {
+            m_yielded = true;
+            schedule();
+            return;
+        }
+        m_yielded = false;
         auto next = std::find_if(m_lists.begin(), m_lists.end(),
                                  [](const QPointer<CellListWidget>& l) { return l->isVisible(); });
-        const QPointer<CellListWidget> list = next != m_lists.end() ? *next : m_lists.front();
+        if (next == m_lists.end())
+            return; // until one is shown (CellListWidget::showEvent)
+        const QPointer<CellListWidget> list = *next;
         list->makeSlice();
         if (list && !list->isComplete()) { // to the back: the others' turn next
             m_lists.removeAll(list);
             m_lists.append(list);
         }
         if (!m_lists.isEmpty())
-            m_timer.start();
+            schedule();
     }
 
     QTimer m_timer;
+    QElapsedTimer m_due; // since the timer was started
+    bool m_yielded = false;
     QList<QPointer<CellListWidget>> m_lists;
 };
 
@@ -138,14 +158,13 @@ void CellListWidget::forgetFrom(int index)
 
 void CellListWidget::wantSlices()
 {
-    if (m_shown && !isComplete())
+    if (isVisible() && !isComplete())
         CellSlices::instance().want(this);
 }
 
 void CellListWidget::showEvent(QShowEvent* event)
 {
     QScrollArea::showEvent(event);
-    m_shown = true;
     wantSlices();
 }
 

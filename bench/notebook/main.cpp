@@ -21,6 +21,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QScrollArea>
 #include <QTimer>
 #include <cstdio>
 
@@ -33,8 +34,9 @@ namespace {
 
 void report(const char* what, int lines, double stallMs, qint64 elapsedMs, bool ok)
 {
-    std::printf("notebook %dk lines%s: max event-loop stall %.1f ms (target < 100 ms)%s\n",
-                lines / 1000, what, stallMs, ok ? "" : "  [FAILED: see above]");
+    std::printf("notebook %dk lines%s: max event-loop stall %.1f ms (target <= 16 ms) %s%s\n",
+                lines / 1000, what, stallMs, stallMs <= 16 ? "PASS" : "MISS",
+                ok ? "" : "  [FAILED: see above]");
     std::printf("  (head and tail shown after %lld ms)\n", static_cast<long long>(elapsedMs));
     std::fflush(stdout);
 }
@@ -59,9 +61,19 @@ bool checkView(ui::notebook::OutputArea* area, int total)
 int runSynthetic(int total)
 {
     notebook::Cell cell(notebook::CellData{});
-    ui::notebook::OutputArea area(&cell);
-    area.resize(1000, 700);
-    area.show();
+    // In a scrolled view of a window's size, as a notebook shows a cell's output (a window of
+    // the output's own height would paint thousands of pixels no screen shows).
+    QScrollArea scroll;
+    scroll.setWidgetResizable(true);
+    auto* area = new ui::notebook::OutputArea(&cell);
+    scroll.setWidget(area);
+    scroll.resize(1000, 700);
+    scroll.show();
+    // The app is running: its fonts are loaded and an output has been shown before.
+    cell.appendOutput(notebook::StreamOutput{QStringLiteral("stdout"), QStringLiteral("ready\n")});
+    bench::runFor(2 * StreamOutputView::renderDelayMs);
+    cell.clearOutputs();
+    bench::runFor(50);
     bench::StallMeter meter;
     QElapsedTimer elapsed;
     int next = 0;
@@ -83,7 +95,7 @@ int runSynthetic(int total)
     bench::runFor(2 * StreamOutputView::renderDelayMs);
     const qint64 ms = elapsed.elapsed();
     meter.stop();
-    const bool ok = checkView(&area, total);
+    const bool ok = checkView(area, total);
     report("", total, meter.maxStallMs(), ms, ok);
     return ok ? 0 : 1;
 }

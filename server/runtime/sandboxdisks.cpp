@@ -136,9 +136,14 @@ Status SandboxDisks::attach(const std::string& id, int sizeGb, const std::string
         return Error{ErrorKind::InvalidArgument, "INVALID_ARGUMENT",
                      "the disk size must be " + std::to_string(kMinGb) + ".." +
                          std::to_string(kMaxGb) + " GiB"};
-    if (sizeGb == kDefaultGb && takeFromPool(id, mountPoint))
-        return okStatus();
-    return prepare(image(id), sizeGb, mountPoint);
+    Status made = sizeGb == kDefaultGb && takeFromPool(id, mountPoint)
+                      ? okStatus()
+                      : prepare(image(id), sizeGb, mountPoint);
+    if (made) {
+        std::lock_guard lock(m_sizesMutex);
+        m_sizes[id] = sizeGb;
+    }
+    return made;
 }
 
 Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::string& mountPoint)
@@ -168,6 +173,10 @@ Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::stri
 
 void SandboxDisks::release(const std::string& id, const std::string& mountPoint)
 {
+    {
+        std::lock_guard lock(m_sizesMutex);
+        m_sizes.erase(id);
+    }
     const std::string img = image(id);
     if (::access(img.c_str(), F_OK) != 0)
         return;
@@ -182,12 +191,17 @@ void SandboxDisks::release(const std::string& id, const std::string& mountPoint)
 
 int SandboxDisks::sizeGb(const std::string& id) const
 {
+    if (!m_enforce)
+        return 0;
+    std::lock_guard lock(m_sizesMutex);
+    if (const auto known = m_sizes.find(id); known != m_sizes.end())
+        return known->second;
     struct stat st
     {
     };
-    if (!m_enforce || ::stat(image(id).c_str(), &st) != 0)
+    if (::stat(image(id).c_str(), &st) != 0)
         return 0;
-    return int(st.st_size / kDiskGiB);
+    return m_sizes[id] = int(st.st_size / kDiskGiB);
 }
 
 std::vector<std::string> SandboxDisks::ids() const

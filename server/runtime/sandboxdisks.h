@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace lizard::runtime {
@@ -42,7 +43,8 @@ public:
     // Unmounts `mountPoint` and deletes the image. Idempotent; the sandbox's processes must
     // be gone (their mount namespace holds the loop device until then).
     void release(const std::string& id, const std::string& mountPoint);
-    // The size of the sandbox's image in GiB; 0 when it has none (nothing enforced).
+    // The size of the sandbox's image in GiB; 0 when it has none (nothing enforced). Every GET
+    // of a sandbox asks: known since its attach (or its first stat after a restart).
     int sizeGb(const std::string& id) const;
     // Sandbox ids that have an image (to find orphans).
     std::vector<std::string> ids() const;
@@ -77,6 +79,8 @@ private:
     bool m_stopping = false;
     unsigned m_poolSeq = 0;
     std::thread m_filler;
+    mutable std::mutex m_sizesMutex;
+    mutable std::unordered_map<std::string, int> m_sizes; // GiB, by sandbox id
 };
 
 } // namespace lizard::runtime

@@ -17,6 +17,9 @@ def warm(claim_envs_path):
             __import__(name)
         except ImportError:
             pass
+    from IPython import get_ipython
+
+    shell = get_ipython()
     try:
         __import__("matplotlib.pyplot")  # with the inline backend the kernel configured
         from matplotlib.figure import Figure
@@ -24,12 +27,12 @@ def warm(claim_envs_path):
         fig = Figure(figsize=(1, 1))  # not pyplot's: no figure is left for the user's first cell
         fig.add_subplot().plot([0, 1])
         fig.savefig(io.BytesIO(), format="png")
+        # And the way a cell's chart is shown (plt.show(), a figure as a cell's value): through
+        # the display formatters the inline backend registered, which render it again with a
+        # tight bounding box. Formatting publishes nothing.
+        shell.display_formatter.format(fig)
     except ImportError:
         pass
-
-    from IPython import get_ipython
-
-    shell = get_ipython()
 
     def claim_envs():
         # Silent executions (the SDK's runner sets a run's envs with one) trigger pre_execute

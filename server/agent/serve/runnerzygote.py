@@ -12,7 +12,9 @@
 # copy-on-write fault for every page it writes, and a run writes reference counts all over the
 # imported modules, which cost more than the run itself (about 60 of 90 ms here). The spare takes
 # its own copies of the resident pages before the request comes, while the previous run works;
-# when it cannot serve (it died, or it is late), the child is forked at the request as before.
+# when there is none (it could not be forked), the child is forked at the request as before; a
+# spare that does not take the request in time makes the zygote answer an error, and the agent
+# starts the command itself (never two children with one request).
 # A spare also opens a kernel client on the connection file of the context the last run used
 # (the default Python context at first), so that the runner's BlockingKernelClient() for that
 # file, if it is unchanged, is that client, connected and subscribed, instead of a new one that
@@ -32,7 +34,6 @@ import gc
 import json
 import os
 import select
-import signal
 import socket
 import sys
 import types
@@ -386,7 +387,9 @@ def fork_grandchild(body):
 
 
 class Spare:
-    SERVE_WAIT = 2.0  # seconds a spare may take to take a request before one is forked anew
+    # Seconds a spare may take to take a request (it may be opening its client on a loaded
+    # host); within the agent's own wait for the zygote's answer (runnerzygote.cpp).
+    SERVE_WAIT = 4.0
 
     def __init__(self):
         self.pid = None
@@ -410,26 +413,25 @@ class Spare:
             self.link.close()
         self.pid = self.link = None
 
+    def ready(self):
+        return self.link is not None
+
     def hand(self, msg, fds):
-        """Gives the request to the spare; its pid when it took it, else None (and it is gone)."""
-        if self.link is None:
-            return None
+        """Gives the request to the spare: its pid once it took it. Raises OSError when it did
+        not: the zygote then answers an error, so that no child of its own runs the request
+        beside the spare. The agent runs it itself and never says go, so a spare that took it
+        after all reads the end of the go pipe and leaves without running it."""
         pid, link = self.pid, self.link
         self.pid = self.link = None
-        taken = False
         try:
             socket.send_fds(link, [msg], fds)
-            if select.select([link], [], [], self.SERVE_WAIT)[0]:
-                taken = link.recv(16) == b"taken"
-        except OSError:
-            pass
+            taken = (select.select([link], [], [], self.SERVE_WAIT)[0]
+                     and link.recv(16) == b"taken")
+        finally:
+            link.close()
         if not taken:
-            try:  # late or dead: it must not run this request beside the one forked for it
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        link.close()
-        return pid if taken else None
+            raise OSError("the runner's prepared child did not take the request")
+        return pid
 
 
 def serve(sock):
@@ -468,8 +470,9 @@ def serve(sock):
                 code_object = None  # the child reports it as python3 -c would
             if req.get("sdk"):
                 context = python_context(req["argv"]) or context
-            pid = spare.hand(msg, fds)
-            if pid is None:
+            if spare.ready():
+                pid = spare.hand(msg, fds)
+            else:
                 pid = fork_grandchild(lambda: run_child(req, code_object, *fds))
             answer = {"pid": pid} if pid else {"error": "fork failed"}
         except (OSError, ValueError, KeyError, TypeError) as e:

@@ -5,6 +5,7 @@
 // request by request; the activity log must say which way each ran. Then the SDK's runCode
 // itself works on the warm path: results, errors, timeouts, contexts.
 import { CodeSandbox } from '@lizard-build/sdk'
+import { isDeepStrictEqual } from 'node:util'
 import { PROJECT_NAME, check, compatClient, eq, scenario } from './lib.mjs'
 
 // The SDK's runner argv for `args`, as its runner() method builds it (nothing is run).
@@ -22,13 +23,20 @@ async function sdkArgv(args) {
   return argv
 }
 
+// Its stdout lines and exit code (compared), and its stderr (shown when they differ).
 async function rawRun(sandbox, args) {
   const lines = []
   const result = await sandbox.process.exec(await sdkArgv(args), {
     timeoutMs: 60000,
     onStdout: line => lines.push(line),
   })
-  return { lines, exitCode: result.exitCode }
+  return { lines, exitCode: result.exitCode, stderr: result.stderr }
+}
+
+function sameRun(warm, fresh, what) {
+  const { stderr: warmErr, ...a } = warm
+  const { stderr: freshErr, ...b } = fresh
+  eq(a, b, `${what}${isDeepStrictEqual(a, b) ? '' : `\nwarm stderr: ${warmErr}\nfresh stderr: ${freshErr}`}`)
 }
 
 const run = (code, extra = {}) => ({ action: 'run', code, envs: {}, timeout: 60, language: 'python', ...extra })
@@ -70,7 +78,7 @@ scenario('runner_fastpath', async () => {
     await rawRun(plain, run(''))
     for (const args of CORPUS) {
       const [a, b] = [await rawRun(warm, args), await rawRun(plain, args)]
-      eq(a, b, `same events and exit code, warm and fresh: ${JSON.stringify(args).slice(0, 90)}`)
+      sameRun(a, b, `same events and exit code, warm and fresh: ${JSON.stringify(args).slice(0, 90)}`)
     }
     // A warm run is handed to a child forked and prepared ahead, with a kernel client already
     // open on the context's kernel. Here that kernel is killed while such a child waits: the
@@ -83,7 +91,7 @@ scenario('runner_fastpath', async () => {
       await s.process.exec('kill -9 "$(cat /tmp/.lizard-code/default-python/kernel.pid)"')
     await pause(500)
     const [killedA, killedB] = [await rawRun(warm, run('1+1')), await rawRun(plain, run('1+1'))]
-    eq(killedA, killedB, 'same events and exit code after the kernel was killed, warm and fresh')
+    sameRun(killedA, killedB, 'same events and exit code after the kernel was killed, warm and fresh')
     check(killedA.lines.some(line => line.includes('"data": "2"')), 'a new kernel answered')
     const served = async s => (await fetch(`${process.env.LIZARD_API_URL.replace(/\/$/, '')}/api/sandboxes/${s.sandboxId}/activity`,
       { headers: { 'X-API-Key': process.env.LIZARD_API_KEY } }).then(r => r.json())).entries

@@ -401,7 +401,10 @@ class Spare:
         def body():
             ours.close()
             spare_main(theirs, context)
-        self.pid = fork_grandchild(body)
+        try:
+            self.pid = fork_grandchild(body)
+        except OSError:  # no process to spare (the pids limit): forked at the request instead
+            self.pid = None
         theirs.close()
         self.link = ours if self.pid else None
         if not self.pid:
@@ -437,9 +440,11 @@ class Spare:
 def serve(sock):
     gc.freeze()  # what the imports made is never collected: runs need not walk it
     sock.send(b'{"ready":true}')
+    spares = os.environ.get("LIZARD_ZYGOTE_SPARES") != "0"  # the agent's choice (setSpares)
     spare = Spare()
     context = "default-python"
-    spare.make(context)
+    if spares:
+        spare.make(context)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
@@ -460,7 +465,8 @@ def serve(sock):
                     answer = {"ok": False, "error": str(e)}
                 sock.send(json.dumps(answer).encode())
                 spare.retire()
-                spare.make(context)  # one that has them
+                if spares:
+                    spare.make(context)  # one that has them
                 continue
             if len(fds) != 3:
                 raise ValueError("three fds expected")
@@ -486,7 +492,8 @@ def serve(sock):
                 remember_modules(req["argv"][2])
             except (SyntaxError, ValueError, IndexError, TypeError):
                 pass
-        spare.make(context)
+        if spares:
+            spare.make(context)
 
 
 if __name__ == "__main__":

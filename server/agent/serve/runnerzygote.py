@@ -118,16 +118,17 @@ def prepare_client(context):
     PREPARED = (kc, path, text)
 
 
-def offer_prepared(argv):
+def offer_prepared(argv, sdk):
     """Makes the runner's first BlockingKernelClient() the prepared client when the request runs
     in the same context and, at that moment (after the runner has started a kernel that was not
     running), the connection file is unchanged: the same kernel, the same client settings; its
     handshake (wait_for_ready) still happens in the run. Otherwise the prepared client is closed
-    and the runner's clients are new, as always."""
+    and the runner's clients are new, as always (as for every runner but the SDK's, whose way of
+    opening clients is the only one known here)."""
     if PREPARED is None:
         return
     kc, path, text = PREPARED
-    context = python_context(argv)
+    context = python_context(argv) if sdk else None
     if context is None or os.path.join(RUNNER_ROOT, context, "kernel.json") != path:
         kc.stop_channels()
         return
@@ -260,10 +261,7 @@ def run_child(req, code_object, out_fd, err_fd, go_fd, spare_fd=-1):
         BlockingKernelClient.wait_for_ready = fast_wait_for_ready
     except ImportError:
         pass
-    if req.get("sdk"):
-        offer_prepared(req["argv"])
-    elif PREPARED is not None:
-        PREPARED[0].stop_channels()
+    offer_prepared(req["argv"], req.get("sdk"))
     if MODULES:
         builtins.compile = compile_remembered
     sys.argv = ["-c"] + req["argv"][3:]
@@ -391,11 +389,14 @@ class Spare:
     # host); within the agent's own wait for the zygote's answer (runnerzygote.cpp).
     SERVE_WAIT = 4.0
 
-    def __init__(self):
+    def __init__(self, enabled):
+        self.enabled = enabled  # the agent's choice (RunnerZygote::setSpares)
         self.pid = None
         self.link = None
 
     def make(self, context):
+        if not self.enabled:
+            return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 
         def body():
@@ -440,11 +441,9 @@ class Spare:
 def serve(sock):
     gc.freeze()  # what the imports made is never collected: runs need not walk it
     sock.send(b'{"ready":true}')
-    spares = os.environ.get("LIZARD_ZYGOTE_SPARES") != "0"  # the agent's choice (setSpares)
-    spare = Spare()
+    spare = Spare(os.environ.get("LIZARD_ZYGOTE_SPARES") != "0")
     context = "default-python"
-    if spares:
-        spare.make(context)
+    spare.make(context)
     while True:
         try:
             msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
@@ -465,8 +464,7 @@ def serve(sock):
                     answer = {"ok": False, "error": str(e)}
                 sock.send(json.dumps(answer).encode())
                 spare.retire()
-                if spares:
-                    spare.make(context)  # one that has them
+                spare.make(context)  # one that has them
                 continue
             if len(fds) != 3:
                 raise ValueError("three fds expected")
@@ -492,8 +490,7 @@ def serve(sock):
                 remember_modules(req["argv"][2])
             except (SyntaxError, ValueError, IndexError, TypeError):
                 pass
-        if spares:
-            spare.make(context)
+        spare.make(context)
 
 
 if __name__ == "__main__":

@@ -368,8 +368,8 @@ void NotebookController::openFile(const QString& path, const QString& sandboxId,
             done(nullptr, failed->message());
             return;
         }
-        // The document took the cells (and the first screen of widgets) in this turn; the page
-        // is laid out and painted in the next.
+        // The document took the cells in this turn; the page is laid out and painted in the
+        // next (its cell widgets come once it is shown, CellListWidget::wantSlices).
         QTimer::singleShot(0, page, [this, page, done] {
             addPage(page);
             readyForTyping(page);

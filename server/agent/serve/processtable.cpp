@@ -37,16 +37,6 @@ nlohmann::json ProcessTable::list() const
     return out;
 }
 
-std::vector<pid_t> ProcessTable::pids() const
-{
-    std::lock_guard lock(m_mutex);
-    std::vector<pid_t> out;
-    out.reserve(m_processes.size());
-    for (const auto& [pid, p] : m_processes)
-        out.push_back(pid);
-    return out;
-}
-
 std::unordered_map<pid_t, std::vector<std::string>> ProcessTable::argvs() const
 {
     std::lock_guard lock(m_mutex);

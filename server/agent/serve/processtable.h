@@ -25,7 +25,6 @@ public:
     void add(TrackedProcess process);
     void remove(pid_t pid);
     nlohmann::json list() const;
-    std::vector<pid_t> pids() const;
     // The argv each tracked command was started with, by pid.
     std::unordered_map<pid_t, std::vector<std::string>> argvs() const;
 

@@ -113,6 +113,14 @@ bool forkedByZygote(const nlohmann::json& cmd)
            cmd[2].get<std::string>().rfind(marker, 0) == 0;
 }
 
+std::string joined(const std::vector<std::string>& argv)
+{
+    std::string command;
+    for (const auto& arg : argv)
+        command += (command.empty() ? "" : " ") + arg;
+    return command;
+}
+
 // argv within kMaxCommand bytes, as /proc's command line is read.
 std::vector<std::string> capped(const std::vector<std::string>& argv)
 {
@@ -142,9 +150,7 @@ nlohmann::json describe(long pid, const std::unordered_map<long, std::string>& n
             raw.substr(start, end == std::string::npos ? std::string::npos : end - start));
         start = end == std::string::npos ? raw.size() : end + 1;
     }
-    std::string command;
-    for (const auto& arg : argv)
-        command += (command.empty() ? "" : " ") + arg;
+    std::string command = joined(argv);
     if (command.empty())
         command = "[" + f.comm + "]"; // a zombie, or a process that cleared its arguments
     std::istringstream statm(readWhole(dir + "/statm", 256));
@@ -194,11 +200,8 @@ nlohmann::json readProcessTree(const ProcessTable& tracked)
             p["exec"] = started != exec.end();
             if (started != exec.end() && forkedByZygote(p["cmd"])) {
                 const auto argv = capped(started->second);
-                std::string command;
-                for (const auto& arg : argv)
-                    command += (command.empty() ? "" : " ") + arg;
                 p["cmd"] = argv;
-                p["command"] = command;
+                p["command"] = joined(argv);
             }
             if (pid == 1)
                 p["system"] = true;

@@ -6,6 +6,7 @@
 #include "../notebook/scriptedrunner.h"
 #include "client/lizardapi.h"
 #include "notebook/ipynbwriter.h"
+#include "support/screenshot.h"
 #include "ui/mainwindow.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
@@ -207,6 +208,7 @@ void TestNotebookMaking::openingAFileReadsItOffTheUiThread()
     QVERIFY(opened->isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(opened->cells()->isComplete(), 60000);
     QVERIFY(inOrder(opened->cells()));
+    lizard::test::saveScreenshot(&window, QStringLiteral("notebook-opened-from-file"));
 
     controller->openFile(good, QStringLiteral("sb-test"), done); // open already: shown at once
     QCOMPARE(answers, 2);

@@ -37,26 +37,33 @@ log=$tmp/server.log
 local_server_start bench "$BIN" "$tmp/data" "$log"
 
 status=0
+# timed COMMAND...: runs one benchmark program and prints how long it took (CI's budget).
+timed() {
+  local start=$SECONDS rc=0
+  "$@" || rc=$?
+  echo "bench: $(basename "$1") took $((SECONDS - start)) s"
+  return "$rc"
+}
 # The restart figure restarts a lizard-local of its own (--local-bin), not this one.
-"$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" --data-dir "$tmp/data" "$@" || status=$?
+timed "$BIN/lizard-bench" --url "$url" --key "$key" --local-bin "$BIN/lizard-local" --data-dir "$tmp/data" "$@" || status=$?
 if [[ -x $BIN/lizard-bench-console ]]; then
   # The console figure renders a widget; without a display it renders offscreen.
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
-  "$BIN/lizard-bench-console" --url "$url" --key "$key" || status=$?
+  timed "$BIN/lizard-bench-console" --url "$url" --key "$key" || status=$?
 else
   echo "console figure: $BIN/lizard-bench-console not built (desktop build)"
 fi
 # runCode: warm 1+1 through the app's client beside the official SDK's runCode; then Tab
 # completion in the same warm kernel (median and p90 of 50, 10 when quick) beside that 1+1.
 if [[ -x $BIN/lizard-bench-coderun ]]; then
-  "$BIN/lizard-bench-coderun" --url "$url" --key "$key" "${coderun_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-coderun" --url "$url" --key "$key" "${coderun_args[@]}" || status=$?
 else
   echo "runCode figure: $BIN/lizard-bench-coderun not built (desktop build)"
 fi
 # Notebook: a cell printing 100k lines, the longest event-loop stall.
 if [[ -x $BIN/lizard-bench-notebook ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
-  "$BIN/lizard-bench-notebook" --url "$url" --key "$key" || status=$?
+  timed "$BIN/lizard-bench-notebook" --url "$url" --key "$key" || status=$?
 else
   echo "notebook figure: $BIN/lizard-bench-notebook not built (desktop build)"
 fi
@@ -64,7 +71,7 @@ fi
 # synchronous write) and the app's memory after a cell printed 1 GB (100 MB when quick).
 if [[ -x $BIN/lizard-bench-appload ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
-  "$BIN/lizard-bench-appload" || status=$?
+  timed "$BIN/lizard-bench-appload" || status=$?
 else
   echo "notebook load figures: $BIN/lizard-bench-appload not built (desktop build)"
 fi
@@ -73,14 +80,14 @@ if [[ -x $BIN/lizard-bench-dataview ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   dataview_args=()
   if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then dataview_args=(--steps 40); fi
-  "$BIN/lizard-bench-dataview" --url "$url" --key "$key" "${dataview_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-dataview" --url "$url" --key "$key" "${dataview_args[@]}" || status=$?
 else
   echo "data viewer figure: $BIN/lizard-bench-dataview not built (desktop build)"
 fi
 # Files panel: a 10,000-entry folder in the tree.
 if [[ -x $BIN/lizard-bench-files ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
-  "$BIN/lizard-bench-files" --url "$url" --key "$key" || status=$?
+  timed "$BIN/lizard-bench-files" --url "$url" --key "$key" || status=$?
 else
   echo "files figure: $BIN/lizard-bench-files not built (desktop build)"
 fi
@@ -89,7 +96,7 @@ if [[ -x $BIN/lizard-bench-activity ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   activity_args=()
   if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then activity_args=(--seconds 2); fi
-  "$BIN/lizard-bench-activity" --url "$url" --key "$key" "${activity_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-activity" --url "$url" --key "$key" "${activity_args[@]}" || status=$?
 else
   echo "activity figure: $BIN/lizard-bench-activity not built (desktop build)"
 fi
@@ -99,7 +106,7 @@ if [[ -x $BIN/lizard-bench-resources ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   resources_args=()
   if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then resources_args=(--sandboxes 5 --seconds 3); fi
-  "$BIN/lizard-bench-resources" --url "$url" --key "$key" "${resources_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-resources" --url "$url" --key "$key" "${resources_args[@]}" || status=$?
 else
   echo "resources figure: $BIN/lizard-bench-resources not built (desktop build)"
 fi
@@ -107,7 +114,7 @@ fi
 if [[ -x $BIN/lizard-bench-preview ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
   if ((EUID == 0)); then export QTWEBENGINE_DISABLE_SANDBOX=1; fi # Chromium refuses its sandbox as root
-  "$BIN/lizard-bench-preview" --url "$url" --key "$key" || status=$?
+  timed "$BIN/lizard-bench-preview" --url "$url" --key "$key" || status=$?
 else
   echo "preview figure: $BIN/lizard-bench-preview not built (desktop build)"
 fi
@@ -116,7 +123,7 @@ fi
 if [[ -x $BIN/lizard-bench-ssh ]]; then
   ssh_args=()
   if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then ssh_args=(--runs 10); fi
-  "$BIN/lizard-bench-ssh" --url "$url" --key "$key" "${ssh_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-ssh" --url "$url" --key "$key" "${ssh_args[@]}" || status=$?
 else
   echo "SSH tunnel figures: $BIN/lizard-bench-ssh not built (desktop build with tests)"
 fi
@@ -124,7 +131,7 @@ fi
 # widget: start -> first frame, xdotool -> visible, CPU while static, the desktop's memory.
 if [[ -x $BIN/lizard-bench-desktop ]]; then
   if [[ -z ${DISPLAY:-}${WAYLAND_DISPLAY:-} ]]; then export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}; fi
-  "$BIN/lizard-bench-desktop" --url "$url" --key "$key" || status=$?
+  timed "$BIN/lizard-bench-desktop" --url "$url" --key "$key" || status=$?
 else
   echo "desktop figures: $BIN/lizard-bench-desktop not built (desktop build with tests)"
 fi
@@ -136,8 +143,8 @@ if [[ -x $BIN/bench_terminalview && -x $BIN/lizard-bench-terminal ]]; then
   terminal_view_args=()
   terminal_args=()
   if [[ ${LIZARD_BENCH_QUICK:-0} == 1 ]]; then terminal_view_args=(--megabytes 20); terminal_args=(--quick); fi
-  "$BIN/bench_terminalview" "${terminal_view_args[@]}" || status=$?
-  "$BIN/lizard-bench-terminal" --url "$url" --key "$key" "${terminal_args[@]}" || status=$?
+  timed "$BIN/bench_terminalview" "${terminal_view_args[@]}" || status=$?
+  timed "$BIN/lizard-bench-terminal" --url "$url" --key "$key" "${terminal_args[@]}" || status=$?
 else
   echo "terminal figures: bench_terminalview or lizard-bench-terminal not built (desktop build)"
 fi

@@ -38,8 +38,11 @@ import socket
 import sys
 import types
 
+# What the SDK's runner imports, and what jupyter_client imports only once a client is used (its
+# event loop helper, the interface lookup, pyzmq's interop shim).
 for _name in ("base64", "re", "shutil", "signal", "subprocess", "threading", "time", "resource",
-              "queue", "jupyter_client", "jupyter_client.blocking", "ipykernel", "zmq"):
+              "queue", "jupyter_client", "jupyter_client.blocking", "ipykernel", "zmq",
+              "nest_asyncio", "netifaces", "zmq.utils.interop"):
     try:
         __import__(_name)
     except ImportError:

@@ -123,11 +123,6 @@ int placeFd(int fd, int target)
     static AgentContext context;
     context.envs.set(config.envs);
     context.singleUid = config.idMap.kind == "single";
-    // On the quota file system (an ordinary user's layer, FUSE), runs prepared ahead beside the
-    // one running have, under load, found a context's files missing (the SDK scenarios, about
-    // one full run in two); the cause is not known yet, so there children are forked at the
-    // request, as before the spares.
-    context.runners.setSpares(config.quotaBytes == 0);
     context.lease.renew(config.endAtMs, config.orphanGraceMs);
     if (!context.lease.start()) {
         sendStatus(status, "E no thread for the lease watchdog");

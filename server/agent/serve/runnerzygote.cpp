@@ -155,8 +155,6 @@ void RunnerZygote::startLocked(const SpawnRequest& base, Reaper& reaper)
     SpawnRequest req;
     req.argv = {"python3", "-c", runnerZygoteSource()};
     req.env = base.env; // the zygote's own: each child takes its exec's
-    if (!m_spares)
-        req.env["LIZARD_ZYGOTE_SPARES"] = "0";
     req.cwd = "/";
     req.user = base.user;
     req.passFd = pair[1];

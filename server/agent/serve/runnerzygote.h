@@ -33,10 +33,6 @@ public:
     std::string startAndWait(const SpawnRequest& base, Reaper& reaper, int timeoutMs,
                              const std::string& shippedRunner = {});
 
-    // Whether the zygote forks children ahead of their requests (runnerzygote.py: spares); off
-    // where the sandbox's layer is the quota file system (see sandboxinit.cpp). Before a start.
-    void setSpares(bool on) { m_spares = on; }
-
     ~RunnerZygote();
 
 private:
@@ -52,7 +48,6 @@ private:
     int m_socket = -1;
     pid_t m_pid = 0;
     std::shared_ptr<ExitSlot> m_exit;
-    bool m_spares = true;
 };
 
 } // namespace lizard::agent

@@ -49,6 +49,21 @@ for _name in ("base64", "re", "shutil", "signal", "subprocess", "threading", "ti
         pass
 
 
+def heartbeat_started(kc, limit=2.0):
+    """Waits (at most `limit` seconds) until the client's heartbeat thread, if it was started,
+    runs its loop. jupyter_client's HBChannel.stop() is lost when it comes before the thread
+    has set its running flag: the thread then beats with its exit event set, opening a socket
+    per turn and never waiting, until the process has no file descriptor left (and the stop
+    waits for that). The stock wait_for_ready takes long enough for the thread to start; the
+    fast handshake and a spare's prepared client do not, so both wait for it here."""
+    import time
+    hb = getattr(kc, "_hb_channel", None)
+    end = time.monotonic() + limit
+    while (hb is not None and hb.is_alive() and not getattr(hb, "_running", True)
+           and time.monotonic() < end):
+        time.sleep(0.0005)
+
+
 def fast_wait_for_ready(self, timeout=None):
     """BlockingKernelClient.wait_for_ready with the same guarantee (the kernel answers on shell,
     and iopub carries the status of that answer) and without its fixed 0.2 s sleeps."""
@@ -78,6 +93,7 @@ def fast_wait_for_ready(self, timeout=None):
                 handle = getattr(self, "_handle_kernel_info_reply", None)
                 if handle is not None:
                     handle(reply)
+                heartbeat_started(self)
                 return
     raise RuntimeError("Kernel didn't respond in %d seconds" % limit)
 
@@ -116,6 +132,7 @@ def prepare_client(context):
         kc = BlockingKernelClient()
         kc.load_connection_file(path)
         kc.start_channels()
+        heartbeat_started(kc)
     except Exception:
         return
     PREPARED = (kc, path, text)
@@ -392,14 +409,11 @@ class Spare:
     # host); within the agent's own wait for the zygote's answer (runnerzygote.cpp).
     SERVE_WAIT = 4.0
 
-    def __init__(self, enabled):
-        self.enabled = enabled  # the agent's choice (RunnerZygote::setSpares)
+    def __init__(self):
         self.pid = None
         self.link = None
 
     def make(self, context):
-        if not self.enabled:
-            return
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 
         def body():
@@ -444,7 +458,7 @@ class Spare:
 def serve(sock):
     gc.freeze()  # what the imports made is never collected: runs need not walk it
     sock.send(b'{"ready":true}')
-    spare = Spare(os.environ.get("LIZARD_ZYGOTE_SPARES") != "0")
+    spare = Spare()
     context = "default-python"
     spare.make(context)
     while True:

@@ -5,6 +5,7 @@
 // request by request; the activity log must say which way each ran. Then the SDK's runCode
 // itself works on the warm path: results, errors, timeouts, contexts.
 import { CodeSandbox } from '@lizard-build/sdk'
+import { readFile } from 'node:fs/promises'
 import { isDeepStrictEqual } from 'node:util'
 import { PROJECT_NAME, check, compatClient, eq, scenario } from './lib.mjs'
 
@@ -113,6 +114,32 @@ scenario('runner_fastpath', async () => {
     await warm.runCode('z = 5', { context: ctx })
     eq((await warm.runCode('z', { context: ctx })).results[0]?.data, '5', 'a context of its own')
     await warm.deleteContext(ctx)
+
+    // A prepared client is often stopped right after its channels started (the request was not
+    // a run in its context). jupyter_client loses a heartbeat stop that comes before the
+    // heartbeat thread runs, and that thread then opens sockets until the process has no fds;
+    // the zygote waits for the thread first (heartbeat_started). Here, with the zygote's own
+    // function and few fds to spare, clients started and stopped at once, 40 times.
+    const zygote = await readFile(new URL('../../../server/agent/serve/runnerzygote.py', import.meta.url), 'utf8')
+    await warm.fs.write('/tmp/zygote.py', zygote)
+    await warm.fs.write('/tmp/hbstop.py', [
+      'import importlib.util, os, resource',
+      'resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))',
+      'spec = importlib.util.spec_from_file_location("zygote", "/tmp/zygote.py")',
+      'zygote = importlib.util.module_from_spec(spec)',
+      'spec.loader.exec_module(zygote)',
+      'from jupyter_client import BlockingKernelClient',
+      'for _ in range(40):',
+      '    kc = BlockingKernelClient()',
+      '    kc.load_connection_file("/tmp/.lizard-code/default-python/kernel.json")',
+      '    kc.start_channels()',
+      '    zygote.heartbeat_started(kc)',
+      '    kc.stop_channels()',
+      'print(len(os.listdir("/proc/self/fd")))',
+    ].join('\n'))
+    const hb = await warm.process.exec('python3 /tmp/hbstop.py', { timeoutMs: 60000 })
+    eq(hb.exitCode, 0, `40 clients started and stopped at once (${hb.stderr.slice(-400)})`)
+    check(Number(hb.stdout) < 128, `and few fds stay open (${hb.stdout.trim()})`)
   } finally {
     await warm.kill().catch(() => {})
     await plain.kill().catch(() => {})

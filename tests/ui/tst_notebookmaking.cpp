@@ -12,6 +12,7 @@
 #include "ui/notebook/cellwidget.h"
 #include "ui/notebook/notebookcontroller.h"
 #include "ui/notebook/notebookpage.h"
+#include "ui/notebook/outputarea.h"
 
 #include <QApplication>
 #include <QFile>
@@ -34,6 +35,7 @@ private slots:
     void twoNotebooksTakeTurns();
     void aPageNotShownYetMakesNothing();
     void openingAFileReadsItOffTheUiThread();
+    void cellsWithOutputsOpenNoWindowOfTheirOwn();
 
 private:
     static NotebookData cells(int n, const QString& prefix = QStringLiteral("cell"));
@@ -108,6 +110,54 @@ void TestNotebookMaking::theFirstScreenComesFirst()
     CellWidget* last = list->cellWidget(399);
     QTRY_VERIFY(list->verticalScrollBar()->maximum() + list->viewport()->height() >=
                 last->y() + last->height());
+}
+
+// Counts the windows shown while it lives (a widget shown before it has a parent is one).
+class WindowsShown : public QObject
+{
+public:
+    WindowsShown() { qApp->installEventFilter(this); }
+    QStringList shown;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Show && watched->isWidgetType() &&
+            static_cast<QWidget*>(watched)->isWindow())
+            shown << QString::fromLatin1(watched->metaObject()->className());
+        return false;
+    }
+};
+
+void TestNotebookMaking::cellsWithOutputsOpenNoWindowOfTheirOwn()
+{
+    NotebookData data;
+    for (int i = 0; i < 60; ++i) {
+        CellData c;
+        c.source = QStringLiteral("print(%1)").arg(i);
+        c.executionCount = i + 1;
+        c.outputs.push_back(StreamOutput{"stdout", QStringLiteral("%1\n").arg(i), std::nullopt});
+        data.cells.push_back(c);
+    }
+    auto* p = new NotebookPage("sb-test", new lizard::notebook::test::ScriptedRunner, nullptr);
+    m_pages << p;
+    p->resize(900, 600);
+    p->show();
+    QVERIFY(QTest::qWaitForWindowExposed(p));
+    WindowsShown windows;
+    p->document()->reset(data);
+    CellListWidget* list = p->cells();
+    QTRY_VERIFY_WITH_TIMEOUT(list->isComplete(), 60000);
+    QCoreApplication::processEvents();
+    // Each cell's output is in the page (on X11 a window of its own would flash on the screen,
+    // and cost a window and a paint of its own).
+    QCOMPARE(windows.shown, QStringList());
+    for (int i = 0; i < 60; ++i) {
+        CellWidget* cell = list->cellWidget(i);
+        QVERIFY(cell->isVisible());
+        QVERIFY(cell->findChild<OutputArea*>()->isVisible());
+        QCOMPARE(cell->findChild<OutputArea*>()->window(), p);
+    }
 }
 
 void TestNotebookMaking::aFarCellIsMadeWhenAskedFor()

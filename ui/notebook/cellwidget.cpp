@@ -21,7 +21,7 @@ using lizard::notebook::CellType;
 CellWidget::CellWidget(Cell* cell, const QString& codeLanguage, QWidget* parent)
     : QWidget(parent), m_cell(cell), m_codeLanguage(codeLanguage), m_bar(new QWidget),
       m_prompt(new QLabel), m_status(new QLabel), m_editor(new CellEditor),
-      m_outputs(new OutputArea(cell))
+      m_outputs(new OutputArea(cell, this)) // parented: it shows itself when it has outputs
 {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 2, 6, 2);

@@ -4,6 +4,7 @@
 // scripted runner.
 #include "../notebook/scriptedrunner.h"
 #include "notebook/runqueue.h"
+#include "ui/elidinglabel.h"
 #include "ui/notebook/celleditor.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
@@ -50,6 +51,7 @@ private slots:
     void titleShowsDirty();
     void kernelStateFollowsQueue();
     void kernelStartingSaysSo();
+    void aLongNoticeKeepsThePageItsWidth();
     void typeAheadLandsInTheFirstCell();
     void typeAheadEndsWithAClick();
 
@@ -340,6 +342,36 @@ void TestNotebookKeys::kernelStartingSaysSo()
     header->setKernelState("unknown");
     QCOMPARE(header->kernelLabelText(), QString("● no kernel"));
     header->setContext("python (default context)", "python");
+}
+
+void TestNotebookKeys::aLongNoticeKeepsThePageItsWidth()
+{
+    NotebookHeader* header = m_page->header();
+    const int minimum = m_page->minimumSizeHint().width();
+    const QString notice =
+        QStringLiteral("code runner: fast path unavailable, using exec-per-run for 30s: the code "
+                       "runner's stream failed: Run command failed: network error: Failed to "
+                       "connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server");
+    header->setNotice(notice);
+    QCoreApplication::processEvents();
+    // The page asks for a few characters more room, not the notice's width, and keeps its own;
+    // the notice ends in "…" within it, whole in its tooltip and in what the header reports.
+    auto* label = header->findChild<lizard::ui::ElidingLabel*>();
+    QVERIFY(label && label->isVisible());
+    QVERIFY(label->sizeHint().width() > 600);
+    QVERIFY2(m_page->minimumSizeHint().width() <= minimum + label->minimumSizeHint().width() + 10,
+             qPrintable(QString::number(m_page->minimumSizeHint().width())));
+    QCOMPARE(m_page->width(), 900);
+    QVERIFY(label->isElided());
+    QVERIFY(label->text().endsWith(QChar(0x2026)));
+    QVERIFY(label->geometry().right() < header->width());
+    QCOMPARE(label->toolTip(), notice);
+    QCOMPARE(header->noticeText(), notice);
+    header->setNotice(QStringLiteral("Restarted"));
+    QCOMPARE(label->text(), QStringLiteral("Restarted"));
+    QCOMPARE(label->toolTip(), QString());
+    header->setNotice({});
+    QVERIFY(!label->isVisible());
 }
 
 // A window like the app's while New notebook runs: a table with the focus, a Delete shortcut.

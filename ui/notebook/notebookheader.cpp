@@ -3,6 +3,7 @@
 #include "models/timeformat.h"
 #include "notebook/notebookkernel.h"
 #include "notebook/sandboxwatch.h"
+#include "ui/elidinglabel.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -39,7 +40,7 @@ QString languageLabel(const QString& language)
 NotebookHeader::NotebookHeader(const QString& sandboxId, QWidget* parent)
     : QWidget(parent), m_sandboxId(sandboxId), m_context(new QLabel), m_kernel(new QLabel),
       m_kernelProgress(new QProgressBar), m_timeLeft(new QLabel), m_keptAlive(new QLabel),
-      m_notice(new QLabel), m_sandboxButton(new QToolButton), m_banner(new QFrame),
+      m_notice(new ElidingLabel), m_sandboxButton(new QToolButton), m_banner(new QFrame),
       m_bannerText(new QLabel),
       m_attachButton(new QPushButton(QStringLiteral("Attach to sandbox…"))),
       m_runOnNewButton(new QPushButton(QStringLiteral("Run on a new sandbox"))),
@@ -194,7 +195,7 @@ void NotebookHeader::setSandboxActions(QAction* attach, QAction* runOnNew, QActi
 
 void NotebookHeader::setNotice(const QString& text)
 {
-    m_notice->setText(text);
+    m_notice->setFullText(text);
     m_notice->setVisible(!text.isEmpty());
 }
 
@@ -278,7 +279,7 @@ QString NotebookHeader::keptAliveText() const
 }
 QString NotebookHeader::noticeText() const
 {
-    return m_notice->text();
+    return m_notice->fullText();
 }
 bool NotebookHeader::timeLeftIsAmber() const
 {

@@ -20,6 +20,9 @@ class QToolButton;
 namespace lizard::notebook {
 class SandboxWatch;
 } // namespace lizard::notebook
+namespace lizard::ui {
+class ElidingLabel;
+} // namespace lizard::ui
 
 namespace lizard::ui::notebook {
 
@@ -68,7 +71,7 @@ private:
     QProgressBar* m_kernelProgress;
     QLabel* m_timeLeft;
     QLabel* m_keptAlive;
-    QLabel* m_notice;
+    ElidingLabel* m_notice; // a long notice must not widen the window
     QToolButton* m_sandboxButton;
     QFrame* m_banner;
     QLabel* m_bannerText;

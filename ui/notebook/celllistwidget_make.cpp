@@ -19,8 +19,8 @@ namespace {
 // Making widgets: the first screen at once, then slices that leave the event loop most of each
 // frame. A cell widget takes one to two milliseconds.
 constexpr qint64 kFirstScreenNs = 12'000'000;
-constexpr qint64 kSliceNs = 6'000'000;
-constexpr qint64 kLateNs = 4'000'000; // a 1 ms timer this late: the loop had something long to do
+constexpr qint64 kSliceNs = 4'000'000; // and the layout and paint of what it made: within a frame
+constexpr qint64 kLateNs = 4'000'000;  // a 1 ms timer this late: the loop had something long to do
 } // namespace
 
 // The lists that still have widgets to make take turns, one slice per turn of the event loop:

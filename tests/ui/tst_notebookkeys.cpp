@@ -14,6 +14,7 @@
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/richtextview.h"
 #include "ui/notebook/typeahead.h"
+#include "ui/notebook/variableexplorer.h"
 
 #include <QAction>
 #include <QApplication>
@@ -52,6 +53,7 @@ private slots:
     void kernelStateFollowsQueue();
     void kernelStartingSaysSo();
     void aLongNoticeKeepsThePageItsWidth();
+    void theVariableExplorerIsMadeWhenFirstShown();
     void typeAheadLandsInTheFirstCell();
     void typeAheadEndsWithAClick();
 
@@ -372,6 +374,19 @@ void TestNotebookKeys::aLongNoticeKeepsThePageItsWidth()
     QCOMPARE(label->toolTip(), QString());
     header->setNotice({});
     QVERIFY(!label->isVisible());
+}
+
+void TestNotebookKeys::theVariableExplorerIsMadeWhenFirstShown()
+{
+    QVERIFY(!m_page->findChild<VariableExplorer*>());
+    m_page->variablesAction()->trigger();
+    auto* explorer = m_page->findChild<VariableExplorer*>();
+    QVERIFY(explorer && explorer->isVisible());
+    QVERIFY(explorer->width() > 0);
+    QVERIFY(explorer->x() > m_page->cells()->x()); // beside the cells
+    m_page->variablesAction()->trigger();
+    QVERIFY(!explorer->isVisible());
+    QCOMPARE(m_page->variableExplorer(), explorer); // made once
 }
 
 // A window like the app's while New notebook runs: a table with the focus, a Delete shortcut.

@@ -35,7 +35,6 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
       m_help(new HelpPanel(m_cells, runner, m_session->runQueue())),
       m_helpAction(new QAction(IconTheme::icon(QStringLiteral("help-contextual")),
                                QStringLiteral("Show contextual help"), this)),
-      m_variables(new VariableExplorer(runner, m_session->runQueue())),
       m_variablesAction(new QAction(IconTheme::icon(QStringLiteral("lizard-variables")),
                                     QStringLiteral("Variables"), this))
 {
@@ -47,14 +46,13 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     layout->setSpacing(0);
     layout->addWidget(m_header);
     layout->addWidget(m_toolbar);
-    auto* splitter = new QSplitter(Qt::Horizontal);
+    m_splitter = new QSplitter(Qt::Horizontal);
+    QSplitter* splitter = m_splitter;
     splitter->setObjectName(QStringLiteral("notebookSplitter"));
     splitter->addWidget(m_cells);
     splitter->addWidget(m_help);
-    splitter->addWidget(m_variables);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 1);
     splitter->setCollapsible(0, false);
     layout->addWidget(splitter, 1);
     m_help->hide();
@@ -66,7 +64,6 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
         QStringLiteral("The kernel's help for the name under the cursor, beside the cells"));
     addAction(m_helpAction);
     connect(m_helpAction, &QAction::toggled, m_help, &QWidget::setVisible);
-    m_variables->hide();
     m_variablesAction->setObjectName(QStringLiteral("showVariables"));
     m_variablesAction->setCheckable(true);
     m_variablesAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+V")));
@@ -75,7 +72,9 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
         QStringLiteral("The kernel's variables with their types, sizes and values (Ctrl+Shift+V)"));
     addAction(m_variablesAction);
     connect(m_variablesAction, &QAction::toggled, this, [this, splitter](bool on) {
-        m_variables->setVisible(on);
+        if (!on && !m_variables)
+            return;
+        variableExplorer()->setVisible(on);
         // Its columns (name, type, shape, size, value) need more room than help's text.
         // By widget, not position: other panels (the table of contents) share the splitter.
         QList<int> sizes = splitter->sizes();
@@ -102,16 +101,31 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     connect(m_session, &NotebookSession::contextChanged, this, &NotebookPage::updateContextLabel);
     connect(m_session, &NotebookSession::notice, m_header, &NotebookHeader::setNotice);
     connect(m_session, &NotebookSession::sandboxChanged, this, &NotebookPage::showSandbox);
-    if (NotebookKernel* k = m_session->kernel()) {
-        // A restart empties the kernel, another context has other variables.
-        connect(k, &NotebookKernel::stateChanged, m_variables, &VariableExplorer::refresh);
-        connect(k, &NotebookKernel::contextChanged, m_variables, &VariableExplorer::refresh);
-    }
     updateContextLabel();
     m_header->setKernelState(m_session->kernelState());
 }
 
 NotebookPage::~NotebookPage() = default;
+
+VariableExplorer* NotebookPage::variableExplorer()
+{
+    if (m_variables)
+        return m_variables;
+    // Made when first shown (or asked for): most notebooks never show it, and a page opens
+    // sooner without its table, filter and detail view.
+    m_variables = new VariableExplorer(m_session->runner(), m_session->runQueue());
+    m_variables->hide();
+    m_variables->setLanguage(m_session->context().language);
+    m_variables->setBranch(!m_session->branchOf().isEmpty());
+    if (NotebookKernel* k = m_session->kernel()) {
+        // A restart empties the kernel, another context has other variables.
+        connect(k, &NotebookKernel::stateChanged, m_variables, &VariableExplorer::refresh);
+        connect(k, &NotebookKernel::contextChanged, m_variables, &VariableExplorer::refresh);
+    }
+    m_splitter->addWidget(m_variables);
+    m_splitter->setStretchFactor(m_splitter->indexOf(m_variables), 1);
+    return m_variables;
+}
 
 void NotebookPage::buildToolBar()
 {
@@ -158,7 +172,8 @@ QString NotebookPage::title() const
 void NotebookPage::setBranchOf(const QString& originalTitle)
 {
     m_session->setBranchOf(originalTitle);
-    m_variables->setBranch(!originalTitle.isEmpty());
+    if (m_variables)
+        m_variables->setBranch(!originalTitle.isEmpty());
 }
 
 QString NotebookPage::toolTip() const
@@ -176,7 +191,8 @@ void NotebookPage::updateContextLabel()
     const ContextChoice c = m_session->context();
     m_header->setContext(ContextSelector::labelFor(c), c.language);
     m_cells->setCodeLanguage(c.language);
-    m_variables->setLanguage(c.language);
+    if (m_variables)
+        m_variables->setLanguage(c.language);
 }
 
 void NotebookPage::showError(const QString& title, const QString& text)

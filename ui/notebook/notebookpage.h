@@ -11,6 +11,7 @@
 #include <QPointer>
 
 class QAction;
+class QSplitter;
 class QToolBar;
 
 namespace lizard::client {
@@ -55,9 +56,9 @@ public:
     // JupyterLab's contextual help beside the cells; the action (Ctrl+I) shows and hides it.
     HelpPanel* helpPanel() const { return m_help; }
     QAction* helpAction() const { return m_helpAction; }
-    // The variable explorer beside the cells; the action (Ctrl+Shift+V, the toolbar's Variables
-    // button) shows and hides it.
-    VariableExplorer* variableExplorer() const { return m_variables; }
+    // The variable explorer beside the cells, made when first asked for; the action
+    // (Ctrl+Shift+V, the toolbar's Variables button) shows and hides it.
+    VariableExplorer* variableExplorer();
     QAction* variablesAction() const { return m_variablesAction; }
     // Find and replace, the table of contents, export (notebooknavigator.h).
     NotebookNavigator* navigator() const { return m_navigator; }
@@ -93,7 +94,8 @@ private:
     CellListWidget* m_cells;
     HelpPanel* m_help;
     QAction* m_helpAction;
-    VariableExplorer* m_variables;
+    VariableExplorer* m_variables = nullptr;
+    QSplitter* m_splitter = nullptr;
     QAction* m_variablesAction;
     QPointer<models::SandboxTableModel> m_sandboxModel;
     QAction* m_attachAction = nullptr;

@@ -7,6 +7,7 @@
 #include "http/sessionregistry.h"
 
 #include <atomic>
+#include <fcntl.h>
 #include <sstream>
 
 namespace lizard::http {
@@ -63,6 +64,8 @@ Status Listener::open(unsigned short port)
     const tcp::endpoint endpoint{net::ip::make_address_v4("127.0.0.1"), port};
     beast::error_code ec;
     m_acceptor.open(endpoint.protocol(), ec);
+    if (!ec) // not a child's to keep (Asio leaves it inheritable): the keeper execs after a fork
+        ::fcntl(m_acceptor.native_handle(), F_SETFD, FD_CLOEXEC);
     if (!ec)
         m_acceptor.set_option(net::socket_base::reuse_address(true), ec);
     if (!ec)

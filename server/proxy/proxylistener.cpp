@@ -3,6 +3,7 @@
 #include "common/log.h"
 #include "proxy/proxysession.h"
 
+#include <fcntl.h>
 #include <sys/socket.h>
 
 namespace lizard::proxy {
@@ -23,6 +24,8 @@ Status ProxyListener::open(unsigned short port)
                      "the proxy listens on loopback addresses only, not " + m_address};
     const http::tcp::endpoint endpoint{ip, port};
     m_acceptor.open(endpoint.protocol(), ec);
+    if (!ec) // as the API's listener: no child keeps it
+        ::fcntl(m_acceptor.native_handle(), F_SETFD, FD_CLOEXEC);
     if (!ec)
         m_acceptor.set_option(http::net::socket_base::reuse_address(true), ec);
     if (!ec)

@@ -49,6 +49,7 @@ Result<SpawnedTool> spawnAgentTool(const std::string& agentPath, const std::stri
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3); // as runHostCommand: stdio only
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t none, all;

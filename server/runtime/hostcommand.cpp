@@ -36,6 +36,9 @@ Status runHostCommand(const std::vector<std::string>& argv, int timeoutMs, const
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_adddup2(&actions, out[1], 2);
+    // Nothing else of lizard-local's: Asio opens its sockets without close-on-exec, and a
+    // listener held by a child outliving a killed server keeps the port from the next one.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     std::vector<char*> args;
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));

@@ -194,8 +194,13 @@ bool LocalServer::start(const QStringList& extraArgs)
             return !m_key.isEmpty();
         }
     }
+    // All it said before it ended (an exit leaves output unread in the loop above).
+    m_proc->waitForFinished(200);
+    out += m_proc->readAll();
     m_log += out;
     m_error = "lizard-local did not report its URL; output:\n" + QString::fromUtf8(out);
+    if (m_proc->state() == QProcess::NotRunning)
+        m_error += QStringLiteral("\n(it exited with %1)").arg(m_proc->exitCode());
     return false;
 }
 

@@ -24,7 +24,8 @@ class TestSpawnedFds : public QObject
     // A shell line that exits 0 only when the socket is not open in it and its stdout is.
     std::string probe() const
     {
-        return "test ! -e /proc/self/fd/" + std::to_string(m_socket) + " && test -e /proc/self/fd/1";
+        return "test ! -e /proc/self/fd/" + std::to_string(m_socket) +
+               " && test -e /proc/self/fd/1";
     }
 
 private slots:

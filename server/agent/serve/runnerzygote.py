@@ -36,6 +36,7 @@ import os
 import select
 import socket
 import sys
+import time
 import types
 
 # What the SDK's runner imports, and what jupyter_client imports only once a client is used (its
@@ -56,7 +57,6 @@ def heartbeat_started(kc, limit=2.0):
     per turn and never waiting, until the process has no file descriptor left (and the stop
     waits for that). The stock wait_for_ready takes long enough for the thread to start; the
     fast handshake and a spare's prepared client do not, so both wait for it here."""
-    import time
     hb = getattr(kc, "_hb_channel", None)
     end = time.monotonic() + limit
     while (hb is not None and hb.is_alive() and not getattr(hb, "_running", True)
@@ -68,7 +68,6 @@ def fast_wait_for_ready(self, timeout=None):
     """BlockingKernelClient.wait_for_ready with the same guarantee (the kernel answers on shell,
     and iopub carries the status of that answer) and without its fixed 0.2 s sleeps."""
     import queue
-    import time
     limit = timeout if timeout is not None else 60
     end = time.monotonic() + limit
     while time.monotonic() < end:
@@ -362,6 +361,7 @@ def spare_main(link, context):
     if context and not request_waiting():
         prepare_client(context)
     try:
+        link.send(b"prepared")  # for a zygote that waits for it (Spare.wait_prepared)
         msg, fds, _, _ = socket.recv_fds(link, 1 << 20, 3)
         req = json.loads(msg) if msg else None
     except (OSError, ValueError):
@@ -408,6 +408,8 @@ class Spare:
     # Seconds a spare may take to take a request (it may be opening its client on a loaded
     # host); within the agent's own wait for the zygote's answer (runnerzygote.cpp).
     SERVE_WAIT = 4.0
+    # Seconds a warm copy's preparation waits for its first spare to be prepared.
+    PREPARE_WAIT = 3.0
 
     def __init__(self):
         self.pid = None
@@ -437,6 +439,16 @@ class Spare:
     def ready(self):
         return self.link is not None
 
+    def wait_prepared(self, limit):
+        """Waits (at most `limit` seconds) until the spare owns its pages and has its client. A
+        warm copy is ready for its claim only then: a run that comes meanwhile cuts the
+        preparations short and pays for the rest itself (about twice the time here)."""
+        if self.link is not None and select.select([self.link], [], [], limit)[0]:
+            try:
+                self.link.recv(16)  # "prepared"; a spare that ended is retired when handed
+            except OSError:
+                pass
+
     def hand(self, msg, fds):
         """Gives the request to the spare: its pid once it took it. Raises OSError when it did
         not: the zygote then answers an error, so that no child of its own runs the request
@@ -446,8 +458,13 @@ class Spare:
         self.pid = self.link = None
         try:
             socket.send_fds(link, [msg], fds)
-            taken = (select.select([link], [], [], self.SERVE_WAIT)[0]
-                     and link.recv(16) == b"taken")
+            taken = False
+            end = time.monotonic() + self.SERVE_WAIT
+            while select.select([link], [], [], max(0.0, end - time.monotonic()))[0]:
+                reply = link.recv(16)
+                if reply != b"prepared":  # that one may still be unread
+                    taken = reply == b"taken"
+                    break
         finally:
             link.close()
         if not taken:
@@ -479,9 +496,10 @@ def serve(sock):
                     remember_modules(req["compile"])
                 except (SyntaxError, ValueError) as e:
                     answer = {"ok": False, "error": str(e)}
-                sock.send(json.dumps(answer).encode())
                 spare.retire()
                 spare.make(context)  # one that has them
+                spare.wait_prepared(Spare.PREPARE_WAIT)  # a warm copy's: claimed prepared
+                sock.send(json.dumps(answer).encode())
                 continue
             if len(fds) != 3:
                 raise ValueError("three fds expected")

@@ -2,7 +2,8 @@
 // while the event loop turns. What a user does meanwhile (go to a far cell, insert, delete,
 // move cells, open another notebook) finds every cell in its place, and the column ends in the
 // document's order with one widget per cell. A page not shown yet makes no widgets, and File >
-// Open reads the file off the UI thread and shows the page once the file is in.
+// Open reads the file off the UI thread and shows the page once the file is in. No part of a
+// cell (its outputs) is ever shown as a window of its own while it is made.
 #include "../notebook/scriptedrunner.h"
 #include "client/lizardapi.h"
 #include "notebook/ipynbwriter.h"

@@ -64,7 +64,7 @@ Status Listener::open(unsigned short port)
     const tcp::endpoint endpoint{net::ip::make_address_v4("127.0.0.1"), port};
     beast::error_code ec;
     m_acceptor.open(endpoint.protocol(), ec);
-    if (!ec) // not a child's to keep (Asio leaves it inheritable): the keeper execs after a fork
+    if (!ec) // no child's to keep (Asio leaves it inheritable), whatever forks and execs
         ::fcntl(m_acceptor.native_handle(), F_SETFD, FD_CLOEXEC);
     if (!ec)
         m_acceptor.set_option(net::socket_base::reuse_address(true), ec);

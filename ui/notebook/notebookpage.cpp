@@ -47,14 +47,13 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     layout->addWidget(m_header);
     layout->addWidget(m_toolbar);
     m_splitter = new QSplitter(Qt::Horizontal);
-    QSplitter* splitter = m_splitter;
-    splitter->setObjectName(QStringLiteral("notebookSplitter"));
-    splitter->addWidget(m_cells);
-    splitter->addWidget(m_help);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setCollapsible(0, false);
-    layout->addWidget(splitter, 1);
+    m_splitter->setObjectName(QStringLiteral("notebookSplitter"));
+    m_splitter->addWidget(m_cells);
+    m_splitter->addWidget(m_help);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setCollapsible(0, false);
+    layout->addWidget(m_splitter, 1);
     m_help->hide();
     m_helpAction->setObjectName(QStringLiteral("showContextualHelp"));
     m_helpAction->setCheckable(true);
@@ -71,19 +70,19 @@ NotebookPage::NotebookPage(const QString& sandboxId, CodeRunner* runner, Noteboo
     m_variablesAction->setToolTip(
         QStringLiteral("The kernel's variables with their types, sizes and values (Ctrl+Shift+V)"));
     addAction(m_variablesAction);
-    connect(m_variablesAction, &QAction::toggled, this, [this, splitter](bool on) {
+    connect(m_variablesAction, &QAction::toggled, this, [this](bool on) {
         if (!on && !m_variables)
             return;
         variableExplorer()->setVisible(on);
         // Its columns (name, type, shape, size, value) need more room than help's text.
         // By widget, not position: other panels (the table of contents) share the splitter.
-        QList<int> sizes = splitter->sizes();
-        const int wanted = std::min(560, splitter->width() * 2 / 5);
-        const int cells = splitter->indexOf(m_cells), panel = splitter->indexOf(m_variables);
+        QList<int> sizes = m_splitter->sizes();
+        const int wanted = std::min(560, m_splitter->width() * 2 / 5);
+        const int cells = m_splitter->indexOf(m_cells), panel = m_splitter->indexOf(m_variables);
         if (on && cells >= 0 && panel >= 0 && sizes[panel] < wanted) {
             sizes[cells] = std::max(200, sizes[cells] - (wanted - sizes[panel]));
             sizes[panel] = wanted;
-            splitter->setSizes(sizes);
+            m_splitter->setSizes(sizes);
         }
     });
     buildToolBar();

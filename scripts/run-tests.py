@@ -22,6 +22,9 @@ and its failures (FAIL! and where) again in the summary at the end.
 The suites' properties (command, environment, working directory, timeout, labels) are CTest's
 (ctest --show-only=json-v1), so `ctest` in the build directory runs the same suites.
 
+It configures BUILD first (CMake with Ninja, and CMAKE_FLAGS from the environment), so a fresh
+clone needs nothing before it.
+
     scripts/run-tests.py BUILD [--jobs N] [-R REGEX]
 """
 
@@ -30,6 +33,7 @@ import json
 import os
 import pwd
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -278,6 +282,10 @@ def main():
     source_dir = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
 
     shutil.rmtree(os.path.join(build, "test-logs"), ignore_errors=True)
+    # Configured here, not only by `make test`: a fresh clone's `-R` run starts from nothing.
+    subprocess.check_call(["cmake", "-S", source_dir, "-B", build, "-G", "Ninja",
+                           *shlex.split(os.environ.get("CMAKE_FLAGS", ""))],
+                          stdout=subprocess.DEVNULL)
     listing = json.loads(subprocess.check_output(
         ["ctest", "--test-dir", build, "--show-only=json-v1"]))
     costs = read_costs(build, source_dir)

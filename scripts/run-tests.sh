@@ -11,5 +11,4 @@ if [[ -f tests/compat/package.json && ! -d tests/compat/node_modules/@lizard-bui
   (cd tests/compat && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-cmake -S . -B "$BUILD" -G Ninja ${CMAKE_FLAGS:-} >/dev/null
 exec python3 scripts/run-tests.py "$BUILD"

@@ -59,9 +59,11 @@ private slots:
 
     void anAgentToolGetsOnlyItsStdio()
     {
-        // The prefix runs the probe in place of the agent (sh -c PROBE sh AGENT MODE).
+        // The prefix runs the probe in place of the agent (sh -c PROBE sh AGENT MODE). Like
+        // the agent, it reads its configuration first: a tool gone before spawnAgentTool has
+        // written it would end this process by SIGPIPE (lizard-local ignores that signal).
         auto spawned = spawnAgentTool("agent", "mode", nlohmann::json::object(),
-                                      {"/bin/sh", "-c", probe(), "sh"});
+                                      {"/bin/sh", "-c", "cat >/dev/null; " + probe(), "sh"});
         QVERIFY2(spawned.ok(), spawned.ok() ? "" : spawned.error().message.c_str());
         int status = 0;
         QCOMPARE(::waitpid(spawned->pid, &status, 0), spawned->pid);

@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QMap>
 #include <algorithm>
 #include <atomic>
 #include <sys/stat.h>
@@ -57,6 +58,42 @@ inline TaskCount tasksInNamespace(quint64 ns)
                                             .size()));
     }
     return c;
+}
+
+// What the processes left in pid namespace `ns` are doing, for a failure's message: how many
+// are in each state (R, S, D, Z, ...) and, for a few, where in the kernel they wait.
+inline QString describeTasksInNamespace(quint64 ns)
+{
+    QMap<QChar, int> states;
+    QStringList samples;
+    for (const QString& p : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const qint64 pid = p.toLongLong(&number);
+        if (!number || pidNamespace(pid) != ns)
+            continue;
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // "pid (comm) S ppid ...": the comm may hold spaces and parentheses.
+        const QList<QByteArray> rest = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        const QChar state = rest.isEmpty() ? QChar('?') : QChar(rest.front().at(0));
+        ++states[state];
+        if (samples.size() < 5 || state == 'D') {
+            QFile wchan(QStringLiteral("/proc/%1/wchan").arg(pid));
+            const QByteArray where = wchan.open(QIODevice::ReadOnly) ? wchan.readAll() : "?";
+            if (samples.size() < 12)
+                samples << QStringLiteral("%1 %2 ppid %3 in %4")
+                               .arg(pid)
+                               .arg(state)
+                               .arg(QString::fromLatin1(rest.value(1)))
+                               .arg(QString::fromLatin1(where));
+        }
+    }
+    QStringList counts;
+    for (auto it = states.cbegin(); it != states.cend(); ++it)
+        counts << QStringLiteral("%1 %2").arg(it.value()).arg(it.key());
+    return counts.join(", ") + "; " + samples.join("; ");
 }
 
 // MemAvailable of the host in MiB.

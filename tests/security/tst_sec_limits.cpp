@@ -144,8 +144,26 @@ class TestSecLimits : public QObject
         // DELETE answers once the sandbox's processes got their SIGKILL (a few ms when idle);
         // its ~1000 processes then exit while lizard-local cleans up.
         QVERIFY2(deleteMs <= 1000, qPrintable(QString::number(deleteMs)));
-        // (On a loaded machine their exits take longer; what matters is that none is left.)
-        QTRY_COMPARE_WITH_TIMEOUT(tasksInNamespace(ns).processes, 0, 30000);
+        // On a loaded machine their exits take longer (the sandboxes' cgroups weigh less than
+        // the host's own processes): what matters is that none is left, and that their number
+        // falls. The counts on the way say which of the two failed.
+        QStringList counts;
+        QElapsedTimer waited;
+        waited.start();
+        int left = tasksInNamespace(ns).processes;
+        while (left > 0 && waited.elapsed() < 90000) {
+            if (counts.isEmpty() || waited.elapsed() / 5000 >= counts.size())
+                counts << QStringLiteral("%1 s: %2").arg(waited.elapsed() / 1000).arg(left);
+            QTest::qWait(100);
+            left = tasksInNamespace(ns).processes;
+        }
+        if (left > 0) {
+            qWarning().noquote() << "left in the bomb's namespace:" << counts.join(", ")
+                                 << "\n  now:" << describeTasksInNamespace(ns)
+                                 << "\n  the server's last lines:\n"
+                                 << m_server.log().right(3000);
+        }
+        QCOMPARE(left, 0);
     }
 
 private slots:
@@ -262,19 +280,32 @@ private slots:
                  qPrintable(line));
     }
 
+    // Times `echo alive` in the bystander sandbox, `rounds` times.
+    Timings timeOtherExecs(int rounds)
+    {
+        Timings execs;
+        for (int i = 0; i < rounds; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            const QString echo = m_api.run(m_other, "echo alive");
+            execs.add(clock);
+            if (echo != QStringLiteral("alive\n"))
+                execs.ms.back() = 999999; // an error is no answer
+        }
+        return execs;
+    }
+
     void forkBombStaysAtThePidsLimitAndTheApiAnswers()
     {
+        // The reference: the same execs just before the bomb, on the host as busy as it is now.
+        // (On a CI host busy with three other suites they took 750 ms during the bomb; this
+        // says how much of that is the host's.)
+        const Timings calm = timeOtherExecs(5);
+        QVERIFY2(calm.max() < 999999, "a command in another sandbox failed");
         duringBomb({"bash", "-c", kBomb}, [&](const QString& id, quint64 ns) {
             const Timings gets = timeOtherGets(10, 200);
             const TaskCount count = tasksInNamespace(ns);
-            Timings execs;
-            for (int i = 0; i < 5; ++i) {
-                QElapsedTimer clock;
-                clock.start();
-                const QString echo = m_api.run(m_other, "echo alive");
-                execs.add(clock);
-                QCOMPARE(echo, QStringLiteral("alive\n"));
-            }
+            const Timings execs = timeOtherExecs(5);
             // The bombing sandbox itself answers too: a result or 503 RESOURCE_EXHAUSTED (its
             // agent has no thread to spare), never a hang.
             QElapsedTimer clock;
@@ -295,12 +326,17 @@ private slots:
                               << "tasks (limit" << kPids
                               << "); GET of another sandbox:" << gets.text()
                               << "; exec in another sandbox:" << execs.text()
+                              << "(before the bomb:" << calm.text() << ")"
                               << "; GET of the bombing one" << QString::number(ownGetMs, 'f', 1)
                               << "ms";
             QVERIFY2(count.tasks <= kPids, qPrintable(QString::number(count.tasks)));
             QVERIFY2(count.processes > 100, "the bomb did not run"); // really at work
             QVERIFY2(gets.median() <= 100 && gets.max() <= 1000, qPrintable(gets.text()));
-            QVERIFY2(execs.median() <= 500, qPrintable(execs.text()));
+            QVERIFY2(execs.max() < 999999, "a command in another sandbox failed");
+            // Another sandbox's commands run as they did before the bomb: within 500 ms, or,
+            // on a host already that slow, within four times what they took then.
+            QVERIFY2(execs.median() <= std::max(500.0, 4 * calm.median()),
+                     qPrintable(execs.text() + " before the bomb: " + calm.text()));
             QVERIFY2(ownGetMs <= 1000, qPrintable(QString::number(ownGetMs)));
             QCOMPARE(status, QStringLiteral("running"));
         });

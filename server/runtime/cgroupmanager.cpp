@@ -259,6 +259,25 @@ void CgroupManager::unthrottle(const std::string& id) const
         writeFile(m_v1Bases[2] + "/" + id + "/cpu.cfs_quota_us", "-1");
 }
 
+void CgroupManager::killProcesses(const std::string& id) const
+{
+    const std::vector<std::string> dirs = dirsFor(id);
+    if (dirs.empty() || !pathExists(dirs.front()))
+        return;
+    if (m_mode == "v2") {
+        // cgroup.kill takes the subtree (the agent's and the workload's groups); without it
+        // (kernels before 5.14) each group is listed.
+        if (pathExists(dirs.front() + "/cgroup.kill")) {
+            writeFile(dirs.front() + "/cgroup.kill", "1");
+            return;
+        }
+        for (const char* child : {kAgentCgroup, kWorkloadCgroup})
+            killAll(dirs.front() + "/" + child);
+    }
+    // v1: the first hierarchy (memory) holds every process of the sandbox in one group.
+    killAll(dirs.front());
+}
+
 void CgroupManager::remove(const std::string& id)
 {
     for (const auto& dir : dirsFor(id)) {

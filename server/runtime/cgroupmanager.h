@@ -47,6 +47,10 @@ public:
     // Lifts the cpu quota of a sandbox about to be killed: a thousand processes need cpu time
     // to exit, and under the quota a fork bomb's would take seconds to die.
     void unthrottle(const std::string& id) const;
+    // Sends SIGKILL to every process of the sandbox's cgroups at once (cgroup.kill where the
+    // kernel has it), not only through its PID 1: were PID 1's exit held up, its namespace's
+    // other processes would otherwise go on until it completes.
+    void killProcesses(const std::string& id) const;
     // Ids of sandbox cgroups that exist (for orphan cleanup).
     std::vector<std::string> existingIds() const;
     // The instance's directories, whose subdirectories are the sandboxes' cgroups.

@@ -312,6 +312,7 @@ void LinuxRuntime::end(const SandboxHandle& handle)
     m_cgroups.unthrottle(handle.id);
     if (processRemains(handle.initPid, handle.initStartTime))
         ::kill(handle.initPid, SIGKILL);
+    m_cgroups.killProcesses(handle.id);
 }
 
 void LinuxRuntime::destroy(const SandboxHandle& handle)

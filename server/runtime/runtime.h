@@ -157,8 +157,9 @@ public:
     // True if the sandbox's agent process still runs (pid + start time match) and answers.
     virtual bool isAlive(const SandboxHandle& handle) = 0;
 
-    // Sends SIGKILL to every process of the sandbox (its PID 1: the kernel kills the rest)
-    // and returns without waiting for them; destroy() finishes the job.
+    // Sends SIGKILL to every process of the sandbox (its PID 1, whose exit kills the rest of
+    // its namespace, and each process its cgroups hold) and returns without waiting for them;
+    // destroy() finishes the job.
     virtual void end(const SandboxHandle& handle) = 0;
     // Kills every process of the sandbox, waits until they are gone, and removes its mounts,
     // cgroups and files. Safe to call for a sandbox that is already dead or half-created.

@@ -326,11 +326,16 @@ void TestExecutionEnds::runCodeEnds_data()
     QTest::newRow("timeout") << Fault::Timeout << sleeper << Expect{true, 0, false, "TimeoutError"};
     QTest::newRow("kill") << Fault::Kill << sleeper
                           << Expect{false, 0, false, {}, ApiError::Kind::InvalidRequest, "RUNNER"};
+    // As execEnds's: the kernel grows once the holder has its 400 MiB (a fixed pause lost the
+    // race on a busy host, and the kernel met its own RLIMIT_DATA first: MemoryError).
     QTest::newRow("oom") << Fault::Oom
-                         << "import subprocess, sys, time\n"
+                         << "import os, subprocess, sys, time\n"
+                            "if os.path.exists('/tmp/held-rc'): os.remove('/tmp/held-rc')\n"
                             "holder = subprocess.Popen([sys.executable, '-c', "
-                            "\"import time; b = b'y' * (400 << 20); time.sleep(15)\"])\n"
-                            "time.sleep(2)\nprint('started', flush=True)\n"
+                            "\"import time; b = b'y' * (400 << 20); "
+                            "open('/tmp/held-rc', 'w').close(); time.sleep(15)\"])\n"
+                            "while not os.path.exists('/tmp/held-rc'): time.sleep(0.05)\n"
+                            "print('started', flush=True)\n"
                             "a = [b'x' * (32 << 20) for _ in range(100)]"
                          << Expect{true, 0, false, "KernelDied"};
     QTest::newRow("kernel death") << Fault::KernelDeath << sleeper

@@ -274,7 +274,8 @@ void CgroupManager::killProcesses(const std::string& id) const
         for (const char* child : {kAgentCgroup, kWorkloadCgroup})
             killAll(dirs.front() + "/" + child);
     }
-    // v1: the first hierarchy (memory) holds every process of the sandbox in one group.
+    // The sandbox's own group: in v1 its first hierarchy (memory) holds every process of the
+    // sandbox; in v2 it holds them where they were not split into the two groups.
     killAll(dirs.front());
 }
 

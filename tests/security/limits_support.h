@@ -77,7 +77,8 @@ inline QString describeTasksInNamespace(quint64 ns)
         const QByteArray line = stat.readAll();
         // "pid (comm) S ppid ...": the comm may hold spaces and parentheses.
         const QList<QByteArray> rest = line.mid(line.lastIndexOf(')') + 2).split(' ');
-        const QChar state = rest.isEmpty() ? QChar('?') : QChar(rest.front().at(0));
+        const QChar state =
+            rest.isEmpty() || rest.front().isEmpty() ? QChar('?') : QChar(rest.front().at(0));
         ++states[state];
         if (samples.size() < 5 || state == 'D') {
             QFile wchan(QStringLiteral("/proc/%1/wchan").arg(pid));

@@ -1,18 +1,21 @@
 // The notebook page's keyboard, as in JupyterLab: command and edit mode, A/B/D D/Z/M/Y/Up/Down,
 // Shift/Ctrl/Alt+Enter, auto-indent and Tab in the editor; keys typed before a new notebook is
-// there (TypeAhead) land in its first cell; the kernel's state in the header. Runs go to a
-// scripted runner.
+// there (TypeAhead) land in its first cell; the kernel's state in the header; the page's side
+// panels and find bar made when first asked for. Runs go to a scripted runner.
 #include "../notebook/scriptedrunner.h"
 #include "notebook/runqueue.h"
 #include "ui/elidinglabel.h"
 #include "ui/notebook/celleditor.h"
 #include "ui/notebook/celllistwidget.h"
 #include "ui/notebook/cellwidget.h"
+#include "ui/notebook/findbar.h"
 #include "ui/notebook/notebookheader.h"
+#include "ui/notebook/notebooknavigator.h"
 #include "ui/notebook/notebookpage.h"
 #include "ui/notebook/outputarea.h"
 #include "ui/notebook/outputview.h"
 #include "ui/notebook/richtextview.h"
+#include "ui/notebook/tocpanel.h"
 #include "ui/notebook/typeahead.h"
 #include "ui/notebook/variableexplorer.h"
 
@@ -23,6 +26,7 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTextBlock>
+#include <QToolBar>
 #include <QVBoxLayout>
 #include <QtTest>
 
@@ -54,6 +58,7 @@ private slots:
     void kernelStartingSaysSo();
     void aLongNoticeKeepsThePageItsWidth();
     void theVariableExplorerIsMadeWhenFirstShown();
+    void theFindBarAndContentsAreMadeWhenFirstAskedFor();
     void typeAheadLandsInTheFirstCell();
     void typeAheadEndsWithAClick();
 
@@ -374,6 +379,30 @@ void TestNotebookKeys::aLongNoticeKeepsThePageItsWidth()
     QCOMPARE(label->toolTip(), QString());
     header->setNotice({});
     QVERIFY(!label->isVisible());
+}
+
+void TestNotebookKeys::theFindBarAndContentsAreMadeWhenFirstAskedFor()
+{
+    QVERIFY(!m_page->findChild<FindBar*>());
+    QVERIFY(!m_page->findChild<TocPanel*>());
+    // Ctrl+F: the bar, open under the toolbar and above the cells.
+    key(Qt::Key_F, Qt::ControlModifier);
+    auto* bar = m_page->findChild<FindBar*>();
+    QVERIFY(bar && bar->isVisible());
+    QVERIFY(bar->y() >= m_page->toolBar()->geometry().bottom());
+    QVERIFY(bar->y() < m_page->cells()->mapTo(m_page, QPoint(0, 0)).y());
+    QCOMPARE(m_page->navigator()->findBar(), bar); // made once
+    QVERIFY(!m_page->findChild<TocPanel*>());
+    // The contents' action: the panel, shown beside the cells, on their left.
+    m_page->navigator()->tocAction()->trigger();
+    auto* toc = m_page->findChild<TocPanel*>();
+    QVERIFY(toc && toc->isVisible());
+    QVERIFY(toc->width() > 0);
+    QVERIFY(toc->mapTo(m_page, QPoint(0, 0)).x() <
+            m_page->cells()->mapTo(m_page, QPoint(0, 0)).x());
+    m_page->navigator()->tocAction()->trigger();
+    QVERIFY(!toc->isVisible());
+    QCOMPARE(m_page->navigator()->tocPanel(), toc);
 }
 
 void TestNotebookKeys::theVariableExplorerIsMadeWhenFirstShown()

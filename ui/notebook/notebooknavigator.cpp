@@ -36,7 +36,7 @@ QAction* pageAction(NotebookPage* page, const QString& text, const QString& keys
 NotebookNavigator::NotebookNavigator(NotebookPage* page)
     : QObject(page), m_page(page),
       m_finder(new NotebookFinder(page->document(), page->cells(), this)),
-      m_findBar(new FindBar(m_finder)), m_toc(new TocPanel(page->document(), page->cells())),
+      m_splitter(page->findChild<QSplitter*>(QStringLiteral("notebookSplitter"))),
       m_find(pageAction(page, QStringLiteral("Find…"), QStringLiteral("Ctrl+F"),
                         QStringLiteral("findInNotebook"))),
       m_replace(pageAction(page, QStringLiteral("Replace…"), QStringLiteral("Ctrl+H"),
@@ -44,38 +44,59 @@ NotebookNavigator::NotebookNavigator(NotebookPage* page)
       m_tocAction(pageAction(page, QStringLiteral("Table of contents"),
                              QStringLiteral("Ctrl+Shift+K"), QStringLiteral("showTableOfContents")))
 {
-    // Under the toolbar, above the cells.
-    if (auto* layout = qobject_cast<QVBoxLayout*>(page->layout()))
-        layout->insertWidget(layout->indexOf(page->toolBar()) + 1, m_findBar);
-    auto* splitter = page->findChild<QSplitter*>(QStringLiteral("notebookSplitter"));
-    if (splitter) {
-        splitter->insertWidget(0, m_toc);
-        splitter->setStretchFactor(0, 0);
-    }
-    m_toc->hide();
     m_tocAction->setCheckable(true);
     m_tocAction->setToolTip(QStringLiteral("The markdown headings, beside the cells"));
-    connect(m_tocAction, &QAction::toggled, this, [this, splitter](bool on) {
-        m_toc->setVisible(on);
+    connect(m_tocAction, &QAction::toggled, this, [this](bool on) {
+        if (!on && !m_toc)
+            return;
+        tocPanel()->setVisible(on);
         // A panel first shown gets no width from the splitter: take it from the cells.
-        if (on && splitter && splitter->sizes().value(0) < 50) {
-            QList<int> sizes = splitter->sizes();
-            const int want = std::min(240, splitter->width() / 4);
+        if (on && m_splitter && m_splitter->sizes().value(0) < 50) {
+            QList<int> sizes = m_splitter->sizes();
+            const int want = std::min(240, m_splitter->width() / 4);
             sizes[0] = want;
             sizes[1] = std::max(100, sizes[1] - want);
-            splitter->setSizes(sizes);
+            m_splitter->setSizes(sizes);
         }
     });
-    connect(m_find, &QAction::triggered, m_findBar, &FindBar::openFind);
-    connect(m_replace, &QAction::triggered, m_findBar, &FindBar::openReplace);
+    connect(m_find, &QAction::triggered, this, [this] { findBar()->openFind(); });
+    connect(m_replace, &QAction::triggered, this, [this] { findBar()->openReplace(); });
     QAction* next = pageAction(page, QStringLiteral("Find next"), QStringLiteral("F3"),
                                QStringLiteral("findNextMatch"));
     QAction* previous = pageAction(page, QStringLiteral("Find previous"),
                                    QStringLiteral("Shift+F3"), QStringLiteral("findPreviousMatch"));
-    connect(next, &QAction::triggered, m_findBar,
-            [this] { m_findBar->isVisible() ? m_findBar->findNext() : m_findBar->openFind(); });
-    connect(previous, &QAction::triggered, m_findBar,
-            [this] { m_findBar->isVisible() ? m_findBar->findPrevious() : m_findBar->openFind(); });
+    connect(next, &QAction::triggered, this, [this] {
+        FindBar* bar = findBar();
+        bar->isVisible() ? bar->findNext() : bar->openFind();
+    });
+    connect(previous, &QAction::triggered, this, [this] {
+        FindBar* bar = findBar();
+        bar->isVisible() ? bar->findPrevious() : bar->openFind();
+    });
+}
+
+FindBar* NotebookNavigator::findBar()
+{
+    if (!m_findBar) {
+        m_findBar = new FindBar(m_finder, m_page); // hidden until opened
+        // Under the toolbar, above the cells.
+        if (auto* layout = qobject_cast<QVBoxLayout*>(m_page->layout()))
+            layout->insertWidget(layout->indexOf(m_page->toolBar()) + 1, m_findBar);
+    }
+    return m_findBar;
+}
+
+TocPanel* NotebookNavigator::tocPanel()
+{
+    if (!m_toc) {
+        m_toc = new TocPanel(m_page->document(), m_page->cells(), m_page);
+        m_toc->hide(); // explicitly: the splitter then keeps it hidden until the action shows it
+        if (m_splitter) {
+            m_splitter->insertWidget(0, m_toc);
+            m_splitter->setStretchFactor(0, 0);
+        }
+    }
+    return m_toc;
 }
 
 MaybeError NotebookNavigator::exportTo(ExportFormat format, const QString& path) const

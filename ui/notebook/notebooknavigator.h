@@ -10,6 +10,7 @@
 #include <QObject>
 
 class QAction;
+class QSplitter;
 
 namespace lizard::ui::notebook {
 
@@ -24,9 +25,11 @@ class NotebookNavigator : public QObject
 public:
     explicit NotebookNavigator(NotebookPage* page);
 
-    FindBar* findBar() const { return m_findBar; }
+    // The find bar and the table of contents are made when first asked for (their keys, their
+    // action), not with every page: most pages never show them.
+    FindBar* findBar();
     NotebookFinder* finder() const { return m_finder; }
-    TocPanel* tocPanel() const { return m_toc; }
+    TocPanel* tocPanel();
     QAction* findAction() const { return m_find; }
     QAction* replaceAction() const { return m_replace; }
     QAction* tocAction() const { return m_tocAction; }
@@ -40,8 +43,9 @@ public:
 private:
     NotebookPage* m_page;
     NotebookFinder* m_finder;
-    FindBar* m_findBar;
-    TocPanel* m_toc;
+    QSplitter* m_splitter; // the page's, where the table of contents goes
+    FindBar* m_findBar = nullptr;
+    TocPanel* m_toc = nullptr;
     QAction* m_find;
     QAction* m_replace;
     QAction* m_tocAction;

@@ -264,18 +264,11 @@ void CgroupManager::killProcesses(const std::string& id) const
     const std::vector<std::string> dirs = dirsFor(id);
     if (dirs.empty() || !pathExists(dirs.front()))
         return;
-    if (m_mode == "v2") {
-        // cgroup.kill takes the subtree (the agent's and the workload's groups); without it
-        // (kernels before 5.14) each group is listed.
-        if (pathExists(dirs.front() + "/cgroup.kill")) {
-            writeFile(dirs.front() + "/cgroup.kill", "1");
-            return;
-        }
-        for (const char* child : {kAgentCgroup, kWorkloadCgroup})
-            killAll(dirs.front() + "/" + child);
-    }
-    // The sandbox's own group: in v1 its first hierarchy (memory) holds every process of the
-    // sandbox; in v2 it holds them where they were not split into the two groups.
+    // v2: the agent's and the workload's groups, then the sandbox's own (where a sandbox not
+    // split keeps them; its cgroup.kill takes the subtree at once). v1: the first hierarchy
+    // (memory) holds every process of the sandbox in the sandbox's own group.
+    for (const char* child : {kAgentCgroup, kWorkloadCgroup})
+        killAll(dirs.front() + "/" + child);
     killAll(dirs.front());
 }
 

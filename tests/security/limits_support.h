@@ -42,16 +42,24 @@ struct TaskCount
     int tasks = 0; // threads included: what pids limits count
 };
 
+// The host pids of the processes that live in pid namespace `ns`.
+inline QList<qint64> pidsInNamespace(quint64 ns)
+{
+    QList<qint64> found;
+    for (const QString& p : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool number = false;
+        const qint64 pid = p.toLongLong(&number);
+        if (number && pidNamespace(pid) == ns)
+            found << pid;
+    }
+    return found;
+}
+
 // Processes and tasks on the host that live in pid namespace `ns`.
 inline TaskCount tasksInNamespace(quint64 ns)
 {
     TaskCount c;
-    const QStringList pids = QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& p : pids) {
-        bool number = false;
-        const qint64 pid = p.toLongLong(&number);
-        if (!number || pidNamespace(pid) != ns)
-            continue;
+    for (const qint64 pid : pidsInNamespace(ns)) {
         ++c.processes;
         c.tasks += std::max<int>(1, int(QDir(QStringLiteral("/proc/%1/task").arg(pid))
                                             .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
@@ -66,11 +74,7 @@ inline QString describeTasksInNamespace(quint64 ns)
 {
     QMap<QChar, int> states;
     QStringList samples;
-    for (const QString& p : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        bool number = false;
-        const qint64 pid = p.toLongLong(&number);
-        if (!number || pidNamespace(pid) != ns)
-            continue;
+    for (const qint64 pid : pidsInNamespace(ns)) {
         QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
         if (!stat.open(QIODevice::ReadOnly))
             continue;
@@ -80,15 +84,14 @@ inline QString describeTasksInNamespace(quint64 ns)
         const QChar state =
             rest.isEmpty() || rest.front().isEmpty() ? QChar('?') : QChar(rest.front().at(0));
         ++states[state];
-        if (samples.size() < 5 || state == 'D') {
+        if (samples.size() < 12 && (samples.size() < 5 || state == 'D')) {
             QFile wchan(QStringLiteral("/proc/%1/wchan").arg(pid));
             const QByteArray where = wchan.open(QIODevice::ReadOnly) ? wchan.readAll() : "?";
-            if (samples.size() < 12)
-                samples << QStringLiteral("%1 %2 ppid %3 in %4")
-                               .arg(pid)
-                               .arg(state)
-                               .arg(QString::fromLatin1(rest.value(1)))
-                               .arg(QString::fromLatin1(where));
+            samples << QStringLiteral("%1 %2 ppid %3 in %4")
+                           .arg(pid)
+                           .arg(state)
+                           .arg(QString::fromLatin1(rest.value(1)))
+                           .arg(QString::fromLatin1(where));
         }
     }
     QStringList counts;

@@ -90,20 +90,37 @@ class TestSecLimits : public QObject
         return id;
     }
 
-    // GETs of the bystander, `rounds` times `gapMs` apart.
-    Timings timeOtherGets(int rounds, int gapMs)
+    // Times `call` (true when it answered as it should) `rounds` times, `gapMs` apart.
+    static Timings timeRounds(int rounds, int gapMs, const std::function<bool()>& call)
     {
         Timings t;
         for (int i = 0; i < rounds; ++i) {
             QElapsedTimer clock;
             clock.start();
-            const auto r = m_server.request("GET", "/api/sandboxes/" + m_other);
+            const bool answered = call();
             t.add(clock);
-            if (r.status != 200)
+            if (!answered)
                 t.ms.back() = 999999; // an error is no answer
-            QTest::qWait(gapMs);
+            if (gapMs > 0)
+                QTest::qWait(gapMs);
         }
         return t;
+    }
+
+    // GETs of the bystander, `rounds` times `gapMs` apart.
+    Timings timeOtherGets(int rounds, int gapMs)
+    {
+        return timeRounds(rounds, gapMs, [&] {
+            return m_server.request("GET", "/api/sandboxes/" + m_other).status == 200;
+        });
+    }
+
+    // `echo alive` in the bystander, `rounds` times.
+    Timings timeOtherExecs(int rounds)
+    {
+        return timeRounds(rounds, 0, [&] {
+            return m_api.run(m_other, "echo alive") == QStringLiteral("alive\n");
+        });
     }
 
     // Runs `body` while a bomb rages in a fresh sandbox; then DELETEs it and checks that
@@ -278,21 +295,6 @@ private slots:
         const QString line = cpuLine(QString::fromUtf8(own.readAll()));
         QVERIFY2(line.endsWith("/" + m_other) || line.endsWith("/" + m_other + "/agent"),
                  qPrintable(line));
-    }
-
-    // Times `echo alive` in the bystander sandbox, `rounds` times.
-    Timings timeOtherExecs(int rounds)
-    {
-        Timings execs;
-        for (int i = 0; i < rounds; ++i) {
-            QElapsedTimer clock;
-            clock.start();
-            const QString echo = m_api.run(m_other, "echo alive");
-            execs.add(clock);
-            if (echo != QStringLiteral("alive\n"))
-                execs.ms.back() = 999999; // an error is no answer
-        }
-        return execs;
     }
 
     void forkBombStaysAtThePidsLimitAndTheApiAnswers()

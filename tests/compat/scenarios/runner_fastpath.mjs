@@ -140,6 +140,60 @@ scenario('runner_fastpath', async () => {
     const hb = await warm.process.exec('python3 /tmp/hbstop.py', { timeoutMs: 60000 })
     eq(hb.exitCode, 0, `40 clients started and stopped at once (${hb.stderr.slice(-400)})`)
     check(Number(hb.stdout) < 128, `and few fds stay open (${hb.stdout.trim()})`)
+
+    // A spare makes its client's handshake while it waits; the run then skips its own only when
+    // the kernel process that answered is still the one kernel.pid names. With the zygote's own
+    // functions: a prepared client answers a run without a handshake of its own; a request that
+    // is already waiting leaves the handshake to the run; another process in kernel.pid (a
+    // restarted kernel, a reused pid) makes the run prove readiness again.
+    await warm.fs.write('/tmp/ahead.py', [
+      'import base64, importlib.util, json, os, socket',
+      'spec = importlib.util.spec_from_file_location("zygote", "/tmp/zygote.py")',
+      'zygote = importlib.util.module_from_spec(spec)',
+      'spec.loader.exec_module(zygote)',
+      'import jupyter_client',
+      'pidfile = "/tmp/.lizard-code/default-python/kernel.pid"',
+      'argv = ["python3", "-c", "", base64.b64encode(json.dumps({"action": "run", "code": "1"}).encode()).decode()]',
+      'def prepared(waiting=False, other_pid=False):',
+      '    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)',
+      '    if waiting:',
+      '        ours.send(b"request")',
+      '    zygote.PREPARED = None',
+      '    zygote.prepare_client("default-python", theirs)',
+      '    answered = zygote.PREPARED[3] is not None',
+      '    real = open(pidfile).read()',
+      '    if other_pid:',
+      '        open(pidfile, "w").write(str(os.getpid()))',
+      '    try:',
+      '        zygote.offer_prepared(argv, True)',
+      '        kc = jupyter_client.BlockingKernelClient()',
+      '    finally:',
+      '        open(pidfile, "w").write(real)',
+      '    kc.load_connection_file("/tmp/.lizard-code/default-python/kernel.json")',
+      '    kc.start_channels()',
+      '    skipped = "wait_for_ready" in vars(kc)',
+      '    kc.wait_for_ready(timeout=30)',
+      '    msg_id = kc.execute("40 + 2")',
+      '    result = None',
+      '    while True:',
+      '        msg = kc.get_iopub_msg(timeout=30)',
+      '        if msg["parent_header"].get("msg_id") != msg_id:',
+      '            continue',
+      '        if msg["msg_type"] == "execute_result":',
+      '            result = msg["content"]["data"]["text/plain"]',
+      '        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":',
+      '            break',
+      '    kc.stop_channels()',
+      '    return {"answered": answered, "skipped": skipped, "result": result}',
+      'print(json.dumps([prepared(), prepared(waiting=True), prepared(other_pid=True)]))',
+    ].join('\n'))
+    const ahead = await warm.process.exec('python3 /tmp/ahead.py', { timeoutMs: 60000 })
+    eq(ahead.exitCode, 0, `the handshake ahead (${ahead.stderr.slice(-400)})`)
+    eq(JSON.parse(ahead.stdout), [
+      { answered: true, skipped: true, result: '42' },
+      { answered: false, skipped: false, result: '42' },
+      { answered: true, skipped: false, result: '42' },
+    ], 'made ahead and used; left to the run when a request waits; proved again for another kernel process')
   } finally {
     await warm.kill().catch(() => {})
     await plain.kill().catch(() => {})

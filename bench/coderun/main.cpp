@@ -225,8 +225,11 @@ int main(int argc, char** argv)
                              .target = 10,
                              .reference = bench::Reference{"SDK Sandbox.create cold (median)",
                                                            sdkCreate.coldMedianMs}};
-        char note[64];
-        std::snprintf(note, sizeof note, "p90 %.2f ms", sdkCreate.warmP90Ms);
+        char note[160];
+        std::snprintf(note, sizeof note,
+                      "p90 %.2f ms; after 1.5 s of quiet %.2f ms, a loopback echo after the same "
+                      "quiet %.2f ms",
+                      sdkCreate.warmP90Ms, sdkCreate.idleMedianMs, sdkCreate.echoIdleMedianMs);
         create.note = note;
         std::printf("%s\n", create.line().c_str());
         const bench::Figure fork{.name = "SDK fork({count: 10})",

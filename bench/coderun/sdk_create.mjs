@@ -1,10 +1,14 @@
 // The official SDK's Sandbox.create end to end, for the warm pool figure: claimed from the base
-// template's pool (1.5 s between creates, so that the pool has refilled) and, as the reference,
+// template's pool as soon as the pool is full again (asked every 10 ms) and, as the reference,
 // cold (size 'small', which no pool keeps); then fork({count: 10}) of a base sandbox. Each
-// sandbox is killed after (untimed). Prints one JSON line: {"warm": {"median", "p90"}, "cold":
-// {"median"}, "fork": {"median"}} (ms) or {"error"}.
+// sandbox is killed after (untimed). Also a few creates after 1.5 s of quiet, beside a loopback
+// echo (a node HTTP server of its own, nothing of lizard-local) after the same quiet: on a
+// virtual machine whose idle vCPUs halt, every process pays for waking up, whatever it serves.
+// Prints one JSON line: {"warm": {"median", "p90"}, "cold": {"median"}, "fork": {"median"},
+// "idle": {"median", "echoMedian"}} (ms) or {"error"}.
 //   node sdk_create.mjs <sdk index.mjs> <runs>
 // LIZARD_API_URL and LIZARD_API_KEY point at lizard-local.
+import { spawn } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
 
 const [sdkPath, runsArg] = process.argv.slice(2)
@@ -24,12 +28,46 @@ try {
     await sandbox.kill()
     return { ms, fromPool }
   }
-  const warm = []
-  for (let i = 0; i < runs; i++) {
-    await sleep(1500)
+  const api = process.env.LIZARD_API_URL.replace(/\/$/, '')
+  const headers = { 'X-API-Key': process.env.LIZARD_API_KEY }
+  const poolFull = async () => {
+    for (let waited = 0; waited < 30000; waited += 10) {
+      const t = await (await fetch(`${api}/api/templates/base`, { headers })).json()
+      if (t.poolSize > 0 && t.readyCount >= t.poolSize) return
+      await sleep(10)
+    }
+    throw new Error('the base pool did not fill within 30 s (is it on?)')
+  }
+  const claimed = async () => {
     const { ms, fromPool } = await timed({})
     if (!fromPool) throw new Error('Sandbox.create() did not claim a warm copy (is the base pool on?)')
-    warm.push(ms)
+    return ms
+  }
+  const warm = []
+  for (let i = 0; i < runs; i++) {
+    await poolFull()
+    warm.push(await claimed())
+  }
+  const echo = spawn(process.execPath, ['-e',
+    "const s = require('http').createServer((q, r) => r.end('{}')).listen(0, '127.0.0.1', () => console.log(s.address().port))"],
+  { stdio: ['ignore', 'pipe', 'inherit'] })
+  const idle = [], echoIdle = []
+  try {
+    const port = await new Promise((resolve, reject) => {
+      echo.stdout.once('data', d => resolve(Number(String(d).trim())))
+      echo.once('exit', () => reject(new Error('the echo server ended')))
+    })
+    for (let i = 0; i < Math.min(runs, 5); i++) {
+      await poolFull()
+      await sleep(1500)
+      idle.push(await claimed())
+      await sleep(1500)
+      const start = performance.now()
+      await (await fetch(`http://127.0.0.1:${port}/`)).text()
+      echoIdle.push(performance.now() - start)
+    }
+  } finally {
+    echo.kill()
   }
   const cold = []
   for (let i = 0; i < runs; i++) cold.push((await timed({ size: 'small' })).ms)
@@ -51,6 +89,7 @@ try {
     warm: { median: quantile(warm, 0.5), p90: quantile(warm, 0.9) },
     cold: { median: quantile(cold, 0.5) },
     fork: { median: quantile(forks, 0.5) },
+    idle: { median: quantile(idle, 0.5), echoMedian: quantile(echoIdle, 0.5) },
   }))
 } catch (e) {
   console.log(JSON.stringify({ error: String(e?.message ?? e) }))

@@ -72,6 +72,9 @@ SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QS
         answer.value(QStringLiteral("cold")).toObject().value(QStringLiteral("median")).toDouble();
     r.fork10MedianMs =
         answer.value(QStringLiteral("fork")).toObject().value(QStringLiteral("median")).toDouble();
+    const QJsonObject idle = answer.value(QStringLiteral("idle")).toObject();
+    r.idleMedianMs = idle.value(QStringLiteral("median")).toDouble();
+    r.echoIdleMedianMs = idle.value(QStringLiteral("echoMedian")).toDouble();
     return r;
 }
 

@@ -26,6 +26,8 @@ struct SdkCreate
 {
     double warmMedianMs = 0, warmP90Ms = 0, coldMedianMs = 0;
     double fork10MedianMs = 0; // fork({count: 10}) of a base sandbox
+    // Creates after 1.5 s of quiet, and a loopback echo of its own after the same quiet.
+    double idleMedianMs = 0, echoIdleMedianMs = 0;
     QString error;
 };
 SdkCreate sdkCreateFigures(const QString& sdkIndex, const QString& url, const QString& key,

@@ -33,7 +33,8 @@ try {
   const poolFull = async () => {
     for (let waited = 0; waited < 30000; waited += 10) {
       const t = await (await fetch(`${api}/api/templates/base`, { headers })).json()
-      if (t.poolSize > 0 && t.readyCount >= t.poolSize) return
+      if (!(t.poolSize > 0)) throw new Error(`the base template keeps no warm pool (${t.poolError ?? 'size 0'})`)
+      if (t.readyCount >= t.poolSize) return
       await sleep(10)
     }
     throw new Error('the base pool did not fill within 30 s (is it on?)')

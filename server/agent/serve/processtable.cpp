@@ -12,11 +12,15 @@ void ProcessTable::add(TrackedProcess process)
     std::lock_guard lock(m_mutex);
     pid_t pid = process.pid;
     m_processes[pid] = std::move(process);
+    ++m_holds[pid];
 }
 
 void ProcessTable::remove(pid_t pid)
 {
     std::lock_guard lock(m_mutex);
+    if (const auto it = m_holds.find(pid); it != m_holds.end() && --it->second > 0)
+        return;
+    m_holds.erase(pid);
     m_processes.erase(pid);
 }
 

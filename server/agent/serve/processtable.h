@@ -35,6 +35,9 @@ public:
 private:
     mutable std::mutex m_mutex;
     std::unordered_map<pid_t, TrackedProcess> m_processes;
+    // Execs under way per pid: the runner zygote's resident process serves one run after
+    // another, and one exec may still be ending when the next one starts.
+    std::unordered_map<pid_t, int> m_holds;
 };
 
 // Sends `sig` to the process group `leader` leads and to every descendant of `leader`

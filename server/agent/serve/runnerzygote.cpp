@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 namespace lizard::agent {
@@ -212,6 +213,12 @@ bool RunnerZygote::spawnWarmLocked(const SpawnRequest& request, Reaper& reaper, 
             ::close(fd);
         return false;
     }
+    int exitPipe[2]; // the resident runner's exit code (one byte) for a run it serves
+    if (::pipe2(exitPipe, O_CLOEXEC) != 0) {
+        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], goPipe[0], goPipe[1]})
+            ::close(fd);
+        return false;
+    }
     ::fcntl(outPipe[1], F_SETPIPE_SZ, 1 << 20);
     ::fcntl(errPipe[1], F_SETPIPE_SZ, 1 << 20);
     const nlohmann::json msg = {{"argv", request.argv},
@@ -220,21 +227,53 @@ bool RunnerZygote::spawnWarmLocked(const SpawnRequest& request, Reaper& reaper, 
                                 {"noFileGrowth", request.noFileGrowth},
                                 {"sdk", recognizes(request.argv)}};
     const std::string text = msg.dump();
-    const int fds[] = {outPipe[1], errPipe[1], goPipe[0]};
-    const bool sent = sendWithFds(m_socket, text, fds, 3) == ssize_t(text.size());
-    for (int fd : {outPipe[1], errPipe[1], goPipe[0]})
+    const int fds[] = {outPipe[1], errPipe[1], goPipe[0], exitPipe[1]};
+    const bool sent = sendWithFds(m_socket, text, fds, 4) == ssize_t(text.size());
+    for (int fd : fds)
         ::close(fd);
     const nlohmann::json answer = sent ? receive(m_socket, kAnswerTimeoutMs) : nlohmann::json();
     const pid_t pid = answer.is_object() ? pid_t(answer.value("pid", 0)) : 0;
-    // The child waits for the go byte as an orphan, which PID 1 (this agent) reaps.
+    // The child waits for the go byte as an orphan, which PID 1 (this agent) reaps; the
+    // resident runner is such an orphan too, made earlier.
     if (pid <= 1 || parentOf(pid) != 1) {
-        for (int fd : {outPipe[0], errPipe[0], goPipe[1]})
+        for (int fd : {outPipe[0], errPipe[0], goPipe[1], exitPipe[0]})
             ::close(fd); // a child that was made reads no go byte and leaves
         return false;
     }
+    out.pid = pid;
+    out.stdoutFd = outPipe[0];
+    out.stderrFd = errPipe[0];
     std::string command;
     for (std::size_t i = 0; i < request.argv.size(); ++i)
         command += (i ? " " : "") + (i == 2 ? std::string("<runner source>") : request.argv[i]);
+    if (answer.value("resident", false)) {
+        // The resident runs it in its own process, which outlives the run: the run's end is
+        // the byte it writes (after closing its ends of the output pipes). No byte means that
+        // the process ended during the run (the exec was killed): its own exit status is then
+        // the run's, as for a command of its own.
+        ::close(goPipe[1]);
+        std::shared_ptr<ExitSlot> process;
+        {
+            auto lock = reaper.lockForSpawn();
+            process = reaper.watchLocked(pid, command);
+        }
+        out.exit = std::make_shared<ExitSlot>();
+        std::thread([fd = exitPipe[0], slot = out.exit, process] {
+            unsigned char code = 0;
+            ssize_t n;
+            do
+                n = ::read(fd, &code, 1);
+            while (n < 0 && errno == EINTR);
+            ::close(fd);
+            if (n == 1)
+                return slot->deliver(int(code) << 8);
+            pollfd p{process->eventFd(), POLLIN, 0};
+            ::poll(&p, 1, kAnswerTimeoutMs);
+            slot->deliver(process->exited() ? process->status() : SIGKILL);
+        }).detach();
+        return true;
+    }
+    ::close(exitPipe[0]);
     {
         auto lock = reaper.lockForSpawn();
         out.exit = reaper.watchLocked(pid, std::move(command));
@@ -246,11 +285,9 @@ bool RunnerZygote::spawnWarmLocked(const SpawnRequest& request, Reaper& reaper, 
         ::kill(pid, SIGKILL);
         ::close(outPipe[0]);
         ::close(errPipe[0]);
+        out = Spawned{};
         return false;
     }
-    out.pid = pid;
-    out.stdoutFd = outPipe[0];
-    out.stderrFd = errPipe[0];
     return true;
 }
 

@@ -5,8 +5,12 @@
 // milliseconds. For the runner sources verified here byte for byte (kVerifiedSdkRunners), the
 // agent forks the command from a python3 that has done those imports (runnerzygote.py) instead
 // of starting a new one; the child runs the very same source with the same argv, env, cwd,
-// stdio, session and limits, and is reaped, signalled and timed out like any exec. Everything
-// else, and an exec with LIZARD_RUNNER_FASTPATH=0 in its env, starts as before.
+// stdio, session and limits, and is reaped, signalled and timed out like any exec. An SDK Python
+// run may instead be served in place by the zygote's resident runner, a process that outlives
+// its runs and keeps its kernel client between them: such an exec has that process's pid, and
+// its end is the exit code the resident writes on a pipe (or, when the exec's kill ended the
+// resident, the resident's own exit status). Everything else, and an exec with
+// LIZARD_RUNNER_FASTPATH=0 in its env, starts as before.
 
 #include "agent/serve/execspawn.h"
 

@@ -2,11 +2,11 @@
 # `python3 -c <this> ` with a SOCK_SEQPACKET socket at fd 3. The official SDK starts its code
 # runner with an exec per runCode, and a fresh python3 spends most of that run importing
 # jupyter_client and waiting for the kernel to be "ready". Here the imports are done once; for
-# each request the agent sends (the exec's argv, env, cwd, and its stdout, stderr and go pipes as
-# fds) this process hands the request to a child that runs the SDK's runner source exactly as
-# `python3 -c` would (sys.argv, a fresh __main__, the same exit codes) and answers the child's
-# pid. The child is a grandchild (its parent exits at once), so the agent, PID 1, reaps it like
-# any exec; it starts only once the agent has its exit slot (one byte on the go pipe).
+# each request the agent sends (the exec's argv, env, cwd, and its stdout, stderr, go and exit
+# pipes as fds) this process hands the request to a child that runs the SDK's runner source
+# exactly as `python3 -c` would (sys.argv, a fresh __main__, the same exit codes) and answers the
+# child's pid. The child is a grandchild (its parent exits at once), so the agent, PID 1, reaps
+# it like any exec; it starts only once the agent has its exit slot (one byte on the go pipe).
 #
 # The child is forked ahead of its request (a "spare"): a freshly forked python3 pays a
 # copy-on-write fault for every page it writes, and a run writes reference counts all over the
@@ -18,10 +18,12 @@
 # A spare also opens a kernel client on the connection file of the context the last run used
 # (the default Python context at first), so that the runner's BlockingKernelClient() for that
 # file, if it is unchanged, is that client, connected and subscribed, instead of a new one that
-# would spend most of a warm run connecting. While it waits, the spare also makes that client's
-# handshake (below): when the kernel process that answered it is still the context's kernel at
-# the run, the run's wait_for_ready has nothing left to prove and returns at once (7-10 ms of a
-# warm run here). Anything else gets new clients, as always.
+# would spend most of a warm run connecting. Anything else gets new clients, as always.
+#
+# After the first SDK run the zygote also forks a resident runner (resident_main), which runs the
+# SDK's Python runs in itself, one at a time, with a kernel client kept open between them: no
+# process and no client per run. A run it cannot serve that way, or that comes while it is busy,
+# goes to a spare as above.
 #
 # The agent sends the official SDK's runners verified byte for byte (`sdk`), and lizard-local's
 # own runner, which it vouches for; only the SDK's runner gets a prepared client, since only its
@@ -34,6 +36,7 @@ import ast
 import base64
 import builtins
 import gc
+import io
 import json
 import os
 import select
@@ -120,12 +123,10 @@ def python_context(argv):
         return None
 
 
-# Made by a spare, for its one request: (client, connection file, its bytes, and the kernel
-# process that answered the client's handshake, or None when none has answered yet).
-PREPARED = None
-# Seconds a spare waits for the kernel's answer to its handshake (the kernel may be busy with a
-# long run): without an answer by then, the run makes the handshake itself.
-HANDSHAKE_AHEAD_LIMIT = 2.0
+PREPARED = None  # (client, connection file, its bytes): made by a spare, for its one request
+# Seconds the resident runner waits for a kernel's answer to the handshake of a client it opens
+# (the kernel may be busy with a long run): without one by then, it declines the run.
+HANDSHAKE_LIMIT = 2.0
 
 
 def kernel_process(context):
@@ -142,11 +143,10 @@ def kernel_process(context):
         return None
 
 
-def handshake_ahead(kc, link):
-    """fast_wait_for_ready's proof (a kernel_info reply on shell and its status on iopub), made
-    while the spare waits for its request rather than during the run. True once made; False
-    when a request came first or the kernel did not answer within HANDSHAKE_AHEAD_LIMIT (the
-    run then makes the proof itself, as before)."""
+def handshake(kc, link):
+    """fast_wait_for_ready's proof (a kernel_info reply on shell and its status on iopub) for a
+    client the resident runner opens: True once made; False when a message came on `link`
+    first or the kernel did not answer within HANDSHAKE_LIMIT."""
     import queue
     import zmq
     poller = zmq.Poller()
@@ -156,7 +156,7 @@ def handshake_ahead(kc, link):
     msg_id = kc.kernel_info()
     reply = None
     status = False
-    end = time.monotonic() + HANDSHAKE_AHEAD_LIMIT
+    end = time.monotonic() + HANDSHAKE_LIMIT
     while reply is None or not status:
         left = end - time.monotonic()
         if left <= 0:
@@ -182,15 +182,13 @@ def handshake_ahead(kc, link):
     return True
 
 
-def prepare_client(context, link):
-    """Opens a kernel client on `context`'s connection file, as the runner would open one, and
-    makes its handshake ahead when the kernel answers in time."""
+def prepare_client(context):
+    """Opens a kernel client on `context`'s connection file, as the runner would open one."""
     global PREPARED
     path = os.path.join(RUNNER_ROOT, context, "kernel.json")
     try:
         with open(path, "rb") as f:
             text = f.read()
-        kernel = kernel_process(context)
         from jupyter_client import BlockingKernelClient
         kc = BlockingKernelClient()
         kc.load_connection_file(path)
@@ -198,24 +196,19 @@ def prepare_client(context, link):
         heartbeat_started(kc)
     except Exception:
         return
-    try:
-        answered = kernel is not None and handshake_ahead(kc, link)
-    except Exception:
-        answered = False
-    PREPARED = (kc, path, text, kernel if answered else None)
+    PREPARED = (kc, path, text)
 
 
 def offer_prepared(argv, sdk):
     """Makes the runner's first BlockingKernelClient() the prepared client when the request runs
     in the same context and, at that moment (after the runner has started a kernel that was not
-    running), the connection file is unchanged: the same kernel, the same client settings. Its
-    handshake (wait_for_ready) happens in the run unless the spare made it ahead with the very
-    kernel process that kernel.pid names now. Otherwise the prepared client is closed
+    running), the connection file is unchanged: the same kernel, the same client settings; its
+    handshake (wait_for_ready) still happens in the run. Otherwise the prepared client is closed
     and the runner's clients are new, as always (as for every runner but the SDK's, whose way of
     opening clients is the only one known here)."""
     if PREPARED is None:
         return
-    kc, path, text, kernel = PREPARED
+    kc, path, text = PREPARED
     context = python_context(argv) if sdk else None
     if context is None or os.path.join(RUNNER_ROOT, context, "kernel.json") != path:
         kc.stop_channels()
@@ -249,14 +242,6 @@ def offer_prepared(argv, sdk):
                 raise RuntimeError("a prepared kernel client was offered other channels")
         kc.load_connection_file = load_connection_file
         kc.start_channels = start_channels
-        if kernel is not None and kernel_process(context) == kernel:
-            # The kernel process that answered the handshake ahead is the one the runner has
-            # just checked alive, and the connection file is unchanged: the proof holds.
-            real_wait = kc.wait_for_ready
-
-            def wait_for_ready(*args, **kwargs):
-                kc.wait_for_ready = real_wait
-            kc.wait_for_ready = wait_for_ready
         return kc
     jupyter_client.BlockingKernelClient = first_client
 
@@ -340,7 +325,8 @@ def run_child(req, code_object, out_fd, err_fd, go_fd, spare_fd=-1):
     os.dup2(null, 0)
     os.dup2(out_fd, 1)
     os.dup2(err_fd, 2)
-    for fd in (null, out_fd, err_fd, 3, spare_fd):
+    close_zygote_sockets()
+    for fd in (null, out_fd, err_fd, spare_fd):
         if fd >= 0:
             os.close(fd)
     if os.read(go_fd, 1) != b"g":  # the agent gave up on this exec
@@ -436,7 +422,7 @@ def spare_main(link, context):
     # for less than its fault would cost.
     own_pages(request_waiting)
     if context and not request_waiting():
-        prepare_client(context, link)
+        prepare_client(context)
     try:
         link.send(b"prepared")  # for a zygote that waits for it (Spare.wait_prepared)
         msg, fds, _, _ = socket.recv_fds(link, 1 << 20, 3)
@@ -454,6 +440,17 @@ def spare_main(link, context):
     except SyntaxError:
         code_object = None
     run_child(req, code_object, *fds, spare_fd=link.detach())
+
+
+# The zygote's own ends of its sockets (to the agent, to each spare and to the resident): a
+# process forked from it closes them first, since their peers take a closed socket as the
+# zygote's word (a spare leaves when its link closes, the resident when the zygote is gone).
+ZYGOTE_SOCKETS = set()
+
+
+def close_zygote_sockets():
+    for s in ZYGOTE_SOCKETS:
+        s.close()
 
 
 def fork_grandchild(body):
@@ -496,6 +493,7 @@ class Spare:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 
         def body():
+            close_zygote_sockets()
             ours.close()
             spare_main(theirs, context)
         try:
@@ -504,12 +502,15 @@ class Spare:
             self.pid = None
         theirs.close()
         self.link = ours if self.pid else None
-        if not self.pid:
+        if self.pid:
+            ZYGOTE_SOCKETS.add(ours)
+        else:
             ours.close()
 
     def retire(self):
         """Ends the spare, which took nothing: it leaves when its link closes."""
         if self.link is not None:
+            ZYGOTE_SOCKETS.discard(self.link)
             self.link.close()
         self.pid = self.link = None
 
@@ -533,6 +534,7 @@ class Spare:
         after all reads the end of the go pipe and leaves without running it."""
         pid, link = self.pid, self.link
         self.pid = self.link = None
+        ZYGOTE_SOCKETS.discard(link)
         try:
             socket.send_fds(link, [msg], fds)
             taken = False
@@ -549,15 +551,315 @@ class Spare:
         return pid
 
 
+def connect_client(context, link):
+    """A kernel client on `context`'s kernel, opened as the runner opens one and with its
+    handshake made (cut short by a message on `link`), as (client, connection file, its bytes,
+    kernel process, {"state": the kernel's last execution state seen on iopub}); None when the
+    context has no running kernel or it did not answer."""
+    path = os.path.join(RUNNER_ROOT, context, "kernel.json")
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+        kernel = kernel_process(context)
+        if kernel is None:
+            return None
+        from jupyter_client import BlockingKernelClient
+        kc = BlockingKernelClient()
+        kc.load_connection_file(path)
+        kc.start_channels()
+        heartbeat_started(kc)
+    except Exception:
+        return None
+    try:
+        if handshake(kc, link):
+            return (kc, path, text, kernel, {"state": "idle"})
+    except Exception:
+        pass
+    kc.stop_channels()
+    return None
+
+
+def still_current(held, context):
+    """Whether the client `held` (connect_client's answer) is on `context`'s kernel as it is now:
+    the same connection file, the same kernel process."""
+    kc, path, text, kernel = held[:4]
+    if path != os.path.join(RUNNER_ROOT, context, "kernel.json"):
+        return False
+    try:
+        with open(path, "rb") as f:
+            if f.read() != text:
+                return False
+    except OSError:
+        return False
+    return kernel_process(context) == kernel
+
+
+# Requests whose status messages say nothing of the shell's state (ipykernel answers them on
+# its control channel, beside a run).
+CONTROL_REQUESTS = ("interrupt_request", "shutdown_request", "debug_request", "usage_request")
+
+
+def note_state(seen, msg):
+    """Keeps the shell's last execution state that an iopub message shows."""
+    if msg.get("msg_type") == "status" and \
+            msg.get("parent_header", {}).get("msg_type") not in CONTROL_REQUESTS:
+        seen["state"] = msg.get("content", {}).get("execution_state")
+
+
+def lend_client(held):
+    """Makes the runner's first BlockingKernelClient() the resident's client `held` for this run:
+    loading its (unchanged) connection file and starting its channels have been done, and
+    stopping it keeps it for the next run.
+    Its wait_for_ready makes the handshake again unless the last state the client saw was idle.
+    The handshake proves the kernel alive, and its round trip orders the run after what the kernel
+    still had to do: after an error (a run that timed out and was interrupted, say) ipykernel
+    aborts the execute requests that reach it before it has finished handling the error, and a
+    run that sent its code a few milliseconds after the interrupt lost it that way. ipykernel
+    says idle only once that handling is done (it is the last thing of a request), so a kernel
+    last seen idle has nothing left that would take the run's code from it. Any other call makes
+    a new client, as always."""
+    import jupyter_client
+    kc, path, seen = held[0], held[1], held[4]
+    new_client = jupyter_client.BlockingKernelClient
+    real_get_iopub = kc.get_iopub_msg
+
+    def get_iopub_msg(*args, **kwargs):
+        msg = real_get_iopub(*args, **kwargs)
+        note_state(seen, msg)
+        return msg
+
+    def first_client(*args, **kwargs):
+        jupyter_client.BlockingKernelClient = new_client
+        if args or kwargs:
+            return new_client(*args, **kwargs)
+
+        def load_connection_file(fname=None):
+            if fname != path:
+                raise RuntimeError("the resident's kernel client was offered for another file")
+        kc.load_connection_file = load_connection_file
+        kc.start_channels = lambda *a, **k: None
+        kc.stop_channels = lambda *a, **k: None
+        kc.get_iopub_msg = get_iopub_msg
+        if seen["state"] == "idle":
+            kc.wait_for_ready = lambda *a, **k: None
+        return kc
+    jupyter_client.BlockingKernelClient = first_client
+    return new_client
+
+
+def unlend_client(held, new_client):
+    import jupyter_client
+    jupyter_client.BlockingKernelClient = new_client
+    for name in ("load_connection_file", "start_channels", "stop_channels", "get_iopub_msg",
+                 "wait_for_ready"):
+        held[0].__dict__.pop(name, None)
+
+
+def drain(held):
+    """Drops what the client received since its last run (other clients' runs publish on iopub
+    too): a runner's fresh client would not have it. What it shows of the kernel's state is
+    kept."""
+    import queue
+    kc, seen = held[0], held[4]
+    for get, iopub in ((kc.get_iopub_msg, True), (kc.get_shell_msg, False)):
+        while True:
+            try:
+                msg = get(timeout=0)
+            except queue.Empty:
+                break
+            if iopub:
+                note_state(seen, msg)
+
+
+def run_in_place(req, held, out_fd, err_fd):
+    """Runs the request's runner source in this process, as run_child runs it in a child: its
+    argv, env, cwd, a fresh __main__, stdout and stderr on the exec's pipes; the exit code
+    python3 -c would give."""
+    saved_fds = (os.dup(1), os.dup(2))
+    saved = (sys.stdout, sys.stderr, sys.argv, sys.modules.get("__main__"), dict(os.environ))
+    os.dup2(out_fd, 1)
+    os.dup2(err_fd, 2)
+    os.close(out_fd)
+    os.close(err_fd)
+    # As python3 makes its own for pipes: stdout block-buffered, stderr line-buffered.
+    sys.stdout = io.TextIOWrapper(io.open(1, "wb", closefd=False), encoding=saved[0].encoding,
+                                  errors=saved[0].errors, newline="\n")
+    sys.stderr = io.TextIOWrapper(io.open(2, "wb", closefd=False), encoding=saved[1].encoding,
+                                  errors=saved[1].errors, newline="\n", line_buffering=True)
+    code = 0
+    new_client = None
+    try:
+        os.chdir(req["cwd"])
+        os.environ.clear()
+        os.environ.update(req["env"])
+        drain(held)
+        new_client = lend_client(held)
+        sys.argv = ["-c"] + req["argv"][3:]
+        main = types.ModuleType("__main__")
+        main.__builtins__ = __builtins__
+        sys.modules["__main__"] = main
+        exec(compiled(req["argv"][2]), main.__dict__)
+    except SystemExit as e:
+        code = exit_code(e)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        code = 1
+    finally:
+        if new_client is not None:
+            unlend_client(held, new_client)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                code = 120
+        sys.stdout, sys.stderr, sys.argv = saved[0], saved[1], saved[2]
+        if saved[3] is not None:
+            sys.modules["__main__"] = saved[3]
+        os.environ.clear()
+        os.environ.update(saved[4])
+        os.chdir("/")
+        os.dup2(saved_fds[0], 1)  # the exec's pipes close here: its output has ended
+        os.dup2(saved_fds[1], 2)
+        os.close(saved_fds[0])
+        os.close(saved_fds[1])
+    return code
+
+
+def resident_main(link):
+    """The resident runner: serves the SDK runner's Python runs one at a time in this process,
+    with a kernel client kept open between them, so that a warm run pays neither a process nor
+    a client. A run it cannot serve as the SDK's runner would (another context's kernel it could
+    not reach, a kernel that is not running) it declines, and the zygote hands it to a child."""
+    os.setsid()
+    try:
+        from jupyter_client import BlockingKernelClient
+        BlockingKernelClient.wait_for_ready = fast_wait_for_ready
+    except ImportError:
+        os._exit(0)
+    held = connect_client("default-python", link)
+    while True:
+        try:
+            msg, fds, _, _ = socket.recv_fds(link, 1 << 20, 4)
+        except OSError:
+            os._exit(0)
+        if not msg:
+            os._exit(0)  # the zygote is gone
+        req = None
+        try:
+            req = json.loads(msg)
+        except ValueError:
+            pass
+        context = python_context(req["argv"]) if isinstance(req, dict) and len(fds) == 4 else None
+        if context and not (held and still_current(held, context)):
+            if held:
+                type(held[0]).stop_channels(held[0])
+            held = connect_client(context, link)
+        if not context or not held or req.get("noFileGrowth"):
+            for fd in fds:
+                os.close(fd)
+            link.send(b"declined")
+            continue
+        link.send(b"taken")
+        out_fd, err_fd, go_fd, exit_fd = fds
+        os.close(go_fd)
+        code = run_in_place(req, held, out_fd, err_fd)
+        try:
+            os.write(exit_fd, bytes([code & 0xFF]))
+        except OSError:
+            pass
+        os.close(exit_fd)
+        link.send(b"done")
+
+
+class Resident:
+    """The zygote's side of the resident runner (resident_main): made after the first SDK run,
+    offered each SDK run while it is idle; a new one is made when it ends (a run it served was
+    killed, say)."""
+    # Seconds the resident may take to take or decline a request (it may connect a client).
+    SERVE_WAIT = 4.0
+
+    def __init__(self):
+        self.pid = None
+        self.link = None
+        self.busy = False
+
+    def make(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+
+        def body():
+            close_zygote_sockets()
+            resident_main(theirs)
+        try:
+            self.pid = fork_grandchild(body)
+        except OSError:
+            self.pid = None
+        theirs.close()
+        self.link = ours if self.pid else None
+        self.busy = False
+        if self.pid:
+            ZYGOTE_SOCKETS.add(ours)
+        else:
+            ours.close()
+
+    def alive(self):
+        return self.link is not None
+
+    def retire(self):
+        if self.link is not None:
+            ZYGOTE_SOCKETS.discard(self.link)
+            self.link.close()
+        self.pid = self.link = None
+        self.busy = False
+
+    def on_message(self):
+        """Reads what the resident said between requests ("done"), or that it ended."""
+        try:
+            reply = self.link.recv(16)
+        except OSError:
+            reply = b""
+        if reply == b"done":
+            self.busy = False
+        elif not reply:
+            self.retire()
+
+    def offer(self, msg, fds):
+        """The resident's pid when it took the request (all four fds); None when it declined,
+        is busy or is gone."""
+        if self.link is None or self.busy:
+            return None
+        try:
+            socket.send_fds(self.link, [msg], fds)
+            end = time.monotonic() + self.SERVE_WAIT
+            while select.select([self.link], [], [], max(0.0, end - time.monotonic()))[0]:
+                reply = self.link.recv(16)
+                if reply == b"taken":
+                    self.busy = True
+                    return self.pid
+                if reply == b"declined":
+                    return None
+                if reply != b"done":
+                    break
+        except OSError:
+            pass
+        self.retire()  # out of step or gone: a new one is made after this request
+        return None
+
+
 def serve(sock):
     gc.freeze()  # what the imports made is never collected: runs need not walk it
+    ZYGOTE_SOCKETS.add(sock)
     sock.send(b'{"ready":true}')
     spare = Spare()
+    resident = Resident()
     context = "default-python"
     spare.make(context)
     while True:
         try:
-            msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+            waiting = [sock] + ([resident.link] if resident.alive() else [])
+            if resident.link in select.select(waiting, [], [])[0]:
+                resident.on_message()
+                continue
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 20, 4)
         except OSError:
             return
         if not msg:
@@ -578,19 +880,24 @@ def serve(sock):
                 spare.wait_prepared(Spare.PREPARE_WAIT)  # a warm copy's: claimed prepared
                 sock.send(json.dumps(answer).encode())
                 continue
-            if len(fds) != 3:
-                raise ValueError("three fds expected")
+            if len(fds) != 4:
+                raise ValueError("four fds expected")
             try:
                 code_object = compiled(req["argv"][2])  # the next spares inherit it
             except SyntaxError:
                 code_object = None  # the child reports it as python3 -c would
-            if req.get("sdk"):
-                context = python_context(req["argv"]) or context
-            if spare.ready():
-                pid = spare.hand(msg, fds)
+            run_context = python_context(req["argv"]) if req.get("sdk") else None
+            if run_context:
+                context = run_context
+            pid = resident.offer(msg, fds) if run_context and code_object else None
+            if pid:
+                answer = {"pid": pid, "resident": True}
             else:
-                pid = fork_grandchild(lambda: run_child(req, code_object, *fds))
-            answer = {"pid": pid} if pid else {"error": "fork failed"}
+                if spare.ready():
+                    pid = spare.hand(msg, fds[:3])
+                else:
+                    pid = fork_grandchild(lambda: run_child(req, code_object, *fds[:3]))
+                answer = {"pid": pid} if pid else {"error": "fork failed"}
         except (OSError, ValueError, KeyError, TypeError) as e:
             answer = {"error": str(e)}
         finally:
@@ -602,7 +909,10 @@ def serve(sock):
                 remember_modules(req["argv"][2])
             except (SyntaxError, ValueError, IndexError, TypeError):
                 pass
-        spare.make(context)
+        if not spare.ready():
+            spare.make(context)
+        if isinstance(req, dict) and req.get("sdk") and not resident.alive():
+            resident.make()
 
 
 if __name__ == "__main__":

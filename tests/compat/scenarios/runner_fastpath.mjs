@@ -24,19 +24,21 @@ async function sdkArgv(args) {
   return argv
 }
 
-// Its stdout lines and exit code (compared), and its stderr (shown when they differ).
-async function rawRun(sandbox, args) {
+// Its stdout lines and exit code (compared), and its stderr and pid (shown, not compared).
+async function rawRun(sandbox, args, onPid = () => {}) {
   const lines = []
+  let pid = 0
   const result = await sandbox.process.exec(await sdkArgv(args), {
     timeoutMs: 60000,
     onStdout: line => lines.push(line),
+    onPid: p => { pid = p; onPid(p) },
   })
-  return { lines, exitCode: result.exitCode, stderr: result.stderr }
+  return { lines, exitCode: result.exitCode, stderr: result.stderr, pid }
 }
 
 function sameRun(warm, fresh, what) {
-  const { stderr: warmErr, ...a } = warm
-  const { stderr: freshErr, ...b } = fresh
+  const { stderr: warmErr, pid: warmPid, ...a } = warm
+  const { stderr: freshErr, pid: freshPid, ...b } = fresh
   eq(a, b, `${what}${isDeepStrictEqual(a, b) ? '' : `\nwarm stderr: ${warmErr}\nfresh stderr: ${freshErr}`}`)
 }
 
@@ -77,9 +79,60 @@ scenario('runner_fastpath', async () => {
   try {
     await rawRun(warm, run('')) // both kernels start; warm's zygote starts meanwhile
     await rawRun(plain, run(''))
+    const pids = { warm: [], plain: [] }
     for (const args of CORPUS) {
       const [a, b] = [await rawRun(warm, args), await rawRun(plain, args)]
       sameRun(a, b, `same events and exit code, warm and fresh: ${JSON.stringify(args).slice(0, 90)}`)
+      if (args.action === 'run' && args.language === 'python' && !args.context) {
+        pids.warm.push(a.pid)
+        pids.plain.push(b.pid)
+      }
+    }
+    // The default context's Python runs were served in place by one resident runner process
+    // (its pid each time), the fresh ones each by a python3 of its own.
+    const residentPid = pids.warm[pids.warm.length - 1]
+    check(pids.warm.filter(p => p === residentPid).length >= pids.warm.length - 2,
+      `the warm runs were served by one resident process (pids ${pids.warm.join(' ')})`)
+    eq(new Set(pids.plain).size, pids.plain.length, 'each fresh run had a process of its own')
+
+    // A run killed mid-way (the SDK's process.kill, SIGTERM) ends as a fresh runner's does; the
+    // resident process went with it, and a new one serves the runs after.
+    const killedRuns = []
+    for (const s of [warm, plain]) {
+      let killing
+      const run3 = rawRun(s, run('import time\ntime.sleep(2)\n"slept"'), pid => {
+        killing = new Promise(resolve => setTimeout(resolve, 300)).then(() => s.process.kill(pid))
+      })
+      const done = await run3
+      await killing
+      killedRuns.push(done)
+    }
+    sameRun(killedRuns[0], killedRuns[1], 'a run killed mid-way, warm and fresh')
+    eq(killedRuns[0].exitCode, 143, 'the killed run ends by SIGTERM')
+    const after = [await rawRun(warm, run('3 * 3')), await rawRun(warm, run('4 * 4'))]
+    check(after[1].lines.some(line => line.includes('"data": "16"')), 'runs after the kill work')
+    check(after[1].pid !== killedRuns[0].pid, 'a new resident process serves them')
+    // Nothing of the zygote is left over: the zygote, its spare and its resident runner, all
+    // python3 running the zygote's source.
+    await new Promise(resolve => setTimeout(resolve, 500))
+    const zygotes = await warm.process.exec("pgrep -fc '[w]arm python3 of lizard-agent' || true")
+    check(Number(zygotes.stdout) === 3 && zygotes.exitCode === 0,
+      `the zygote, a spare and the resident (${zygotes.stdout.trim()} processes)`)
+
+    // Two runs at once: one is served in place, the other by a child, both as a fresh runner.
+    const both = await Promise.all([rawRun(warm, run('import time\ntime.sleep(0.5)\n"first"')),
+      rawRun(warm, run('"second"'))])
+    check(both[0].lines.some(line => line.includes("'first'")) &&
+      both[1].lines.some(line => line.includes("'second'")), 'two runs at once both answer')
+
+    // A run right after one that timed out: its kernel was interrupted, and ipykernel aborts the
+    // code that reaches it while it handles that error. The run must still run, every time.
+    for (let i = 0; i < 5; i++) {
+      const late = await rawRun(warm, run('import time\ntime.sleep(3)', { timeout: 0.3 }))
+      check(late.lines.some(line => line.includes('TimeoutError')), 'the run timed out')
+      const next = await rawRun(warm, run(`${i} + 100`))
+      check(next.lines.some(line => line.includes(`"data": "${i + 100}"`)),
+        `the run right after a timed-out one ran (${next.lines.join(' ')})`)
     }
     // A warm run is handed to a child forked and prepared ahead, with a kernel client already
     // open on the context's kernel. Here that kernel is killed while such a child waits: the
@@ -140,60 +193,6 @@ scenario('runner_fastpath', async () => {
     const hb = await warm.process.exec('python3 /tmp/hbstop.py', { timeoutMs: 60000 })
     eq(hb.exitCode, 0, `40 clients started and stopped at once (${hb.stderr.slice(-400)})`)
     check(Number(hb.stdout) < 128, `and few fds stay open (${hb.stdout.trim()})`)
-
-    // A spare makes its client's handshake while it waits; the run then skips its own only when
-    // the kernel process that answered is still the one kernel.pid names. With the zygote's own
-    // functions: a prepared client answers a run without a handshake of its own; a request that
-    // is already waiting leaves the handshake to the run; another process in kernel.pid (a
-    // restarted kernel, a reused pid) makes the run prove readiness again.
-    await warm.fs.write('/tmp/ahead.py', [
-      'import base64, importlib.util, json, os, socket',
-      'spec = importlib.util.spec_from_file_location("zygote", "/tmp/zygote.py")',
-      'zygote = importlib.util.module_from_spec(spec)',
-      'spec.loader.exec_module(zygote)',
-      'import jupyter_client',
-      'pidfile = "/tmp/.lizard-code/default-python/kernel.pid"',
-      'argv = ["python3", "-c", "", base64.b64encode(json.dumps({"action": "run", "code": "1"}).encode()).decode()]',
-      'def prepared(waiting=False, other_pid=False):',
-      '    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)',
-      '    if waiting:',
-      '        ours.send(b"request")',
-      '    zygote.PREPARED = None',
-      '    zygote.prepare_client("default-python", theirs)',
-      '    answered = zygote.PREPARED[3] is not None',
-      '    real = open(pidfile).read()',
-      '    if other_pid:',
-      '        open(pidfile, "w").write(str(os.getpid()))',
-      '    try:',
-      '        zygote.offer_prepared(argv, True)',
-      '        kc = jupyter_client.BlockingKernelClient()',
-      '    finally:',
-      '        open(pidfile, "w").write(real)',
-      '    kc.load_connection_file("/tmp/.lizard-code/default-python/kernel.json")',
-      '    kc.start_channels()',
-      '    skipped = "wait_for_ready" in vars(kc)',
-      '    kc.wait_for_ready(timeout=30)',
-      '    msg_id = kc.execute("40 + 2")',
-      '    result = None',
-      '    while True:',
-      '        msg = kc.get_iopub_msg(timeout=30)',
-      '        if msg["parent_header"].get("msg_id") != msg_id:',
-      '            continue',
-      '        if msg["msg_type"] == "execute_result":',
-      '            result = msg["content"]["data"]["text/plain"]',
-      '        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":',
-      '            break',
-      '    kc.stop_channels()',
-      '    return {"answered": answered, "skipped": skipped, "result": result}',
-      'print(json.dumps([prepared(), prepared(waiting=True), prepared(other_pid=True)]))',
-    ].join('\n'))
-    const ahead = await warm.process.exec('python3 /tmp/ahead.py', { timeoutMs: 60000 })
-    eq(ahead.exitCode, 0, `the handshake ahead (${ahead.stderr.slice(-400)})`)
-    eq(JSON.parse(ahead.stdout), [
-      { answered: true, skipped: true, result: '42' },
-      { answered: false, skipped: false, result: '42' },
-      { answered: true, skipped: false, result: '42' },
-    ], 'made ahead and used; left to the run when a request waits; proved again for another kernel process')
   } finally {
     await warm.kill().catch(() => {})
     await plain.kill().catch(() => {})

@@ -276,8 +276,8 @@ int runSandbox(const LaunchConfig& original)
         // Without it the sandbox's commands share PID 1's group: correct, only less fair. Each
         // command's child, just forked and so with one thread, writes "0" into it.
         const std::string tasks = threadMoveFile(config.workloadCgroupProcs);
-        fds.workloadCgroup = ::open(
-            (tasks.empty() ? config.workloadCgroupProcs : tasks).c_str(), O_WRONLY | O_CLOEXEC);
+        fds.workloadCgroup = ::open((tasks.empty() ? config.workloadCgroupProcs : tasks).c_str(),
+                                    O_WRONLY | O_CLOEXEC);
         if (fds.workloadCgroup < 0 && fds.log >= 0) {
             const std::string line = "lizard-agent: " + errnoText(config.workloadCgroupProcs) +
                                      ": commands share the agent's cpu cgroup\n";

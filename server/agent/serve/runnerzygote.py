@@ -143,11 +143,22 @@ def kernel_process(context):
         return None
 
 
+def unread_messages(kc):
+    """What the client has received and not read yet, shell first, as (message, on iopub)."""
+    import queue
+    for get, on_iopub in ((kc.get_shell_msg, False), (kc.get_iopub_msg, True)):
+        while True:
+            try:
+                msg = get(timeout=0)
+            except queue.Empty:
+                break
+            yield msg, on_iopub
+
+
 def handshake(kc, link):
     """fast_wait_for_ready's proof (a kernel_info reply on shell and its status on iopub) for a
     client the resident runner opens: True once made; False when a message came on `link`
     first or the kernel did not answer within HANDSHAKE_LIMIT."""
-    import queue
     import zmq
     poller = zmq.Poller()
     poller.register(kc.shell_channel.socket, zmq.POLLIN)
@@ -164,18 +175,13 @@ def handshake(kc, link):
         events = dict(poller.poll(left * 1000))
         if link.fileno() in events:
             return False
-        for get, is_shell in ((kc.get_shell_msg, True), (kc.get_iopub_msg, False)):
-            while True:
-                try:
-                    msg = get(timeout=0)
-                except queue.Empty:
-                    break
-                if msg["parent_header"].get("msg_id") != msg_id:
-                    continue
-                if is_shell:
-                    reply = msg
-                else:
-                    status = True
+        for msg, on_iopub in unread_messages(kc):
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if on_iopub:
+                status = True
+            else:
+                reply = msg
     handle = getattr(kc, "_handle_kernel_info_reply", None)
     if handle is not None:
         handle(reply)
@@ -319,6 +325,26 @@ def compile_remembered(source, filename, mode, flags=0, dont_inherit=False, opti
     return REAL_COMPILE(source, filename, mode, flags, dont_inherit, optimize, **kwargs)
 
 
+def run_source(req, code_object):
+    """Runs the request's runner source as `python3 -c` would: its argv, a fresh __main__; the
+    exit code python3 would give (and the traceback on stderr of what the source did not
+    catch)."""
+    sys.argv = ["-c"] + req["argv"][3:]
+    main = types.ModuleType("__main__")
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    try:
+        if code_object is None:
+            code_object = compile(req["argv"][2], "<string>", "exec")
+        exec(code_object, main.__dict__)
+    except SystemExit as e:
+        return exit_code(e)
+    except BaseException:
+        sys.excepthook(*sys.exc_info())
+        return 1
+    return 0
+
+
 def run_child(req, code_object, out_fd, err_fd, go_fd, spare_fd=-1):
     os.setsid()
     null = os.open(os.devnull, os.O_RDONLY)
@@ -346,20 +372,7 @@ def run_child(req, code_object, out_fd, err_fd, go_fd, spare_fd=-1):
     offer_prepared(req["argv"], req.get("sdk"))
     if MODULES:
         builtins.compile = compile_remembered
-    sys.argv = ["-c"] + req["argv"][3:]
-    main = types.ModuleType("__main__")
-    main.__builtins__ = __builtins__
-    sys.modules["__main__"] = main
-    code = 0
-    try:
-        if code_object is None:
-            code_object = compile(req["argv"][2], "<string>", "exec")
-        exec(code_object, main.__dict__)
-    except SystemExit as e:
-        code = exit_code(e)
-    except BaseException:
-        sys.excepthook(*sys.exc_info())
-        code = 1
+    code = run_source(req, code_object)
     try:
         import threading
         threading._shutdown()  # as at interpreter exit: wait for the threads it did not join
@@ -659,16 +672,9 @@ def drain(held):
     """Drops what the client received since its last run (other clients' runs publish on iopub
     too): a runner's fresh client would not have it. What it shows of the kernel's state is
     kept."""
-    import queue
-    kc, seen = held[0], held[4]
-    for get, iopub in ((kc.get_iopub_msg, True), (kc.get_shell_msg, False)):
-        while True:
-            try:
-                msg = get(timeout=0)
-            except queue.Empty:
-                break
-            if iopub:
-                note_state(seen, msg)
+    for msg, on_iopub in unread_messages(held[0]):
+        if on_iopub:
+            note_state(held[4], msg)
 
 
 def run_in_place(req, held, out_fd, err_fd):
@@ -694,14 +700,8 @@ def run_in_place(req, held, out_fd, err_fd):
         os.environ.update(req["env"])
         drain(held)
         new_client = lend_client(held)
-        sys.argv = ["-c"] + req["argv"][3:]
-        main = types.ModuleType("__main__")
-        main.__builtins__ = __builtins__
-        sys.modules["__main__"] = main
-        exec(compiled(req["argv"][2]), main.__dict__)
-    except SystemExit as e:
-        code = exit_code(e)
-    except BaseException:
+        code = run_source(req, compiled(req["argv"][2]))
+    except BaseException:  # the cwd is gone, say: as python3 would report it
         sys.excepthook(*sys.exc_info())
         code = 1
     finally:

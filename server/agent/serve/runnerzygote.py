@@ -788,6 +788,7 @@ class Resident:
 
         def body():
             close_zygote_sockets()
+            ours.close()  # not registered yet: held here, it would keep the link from closing
             resident_main(theirs)
         try:
             self.pid = fork_grandchild(body)

@@ -193,6 +193,19 @@ scenario('runner_fastpath', async () => {
     const hb = await warm.process.exec('python3 /tmp/hbstop.py', { timeoutMs: 60000 })
     eq(hb.exitCode, 0, `40 clients started and stopped at once (${hb.stderr.slice(-400)})`)
     check(Number(hb.stdout) < 128, `and few fds stay open (${hb.stdout.trim()})`)
+
+    // The zygote gone (the agent ends it when it stops answering), its spare and its resident
+    // go too: they leave when their links close. Runs go on: the agent starts a new zygote.
+    await warm.process.exec("kill -9 $(pgrep -f '[w]arm python3 of lizard-agent' | sort -n | head -n 1)")
+    let left = ''
+    for (let waited = 0; waited < 5000; waited += 100) {
+      left = (await warm.process.exec("pgrep -fc '[w]arm python3 of lizard-agent' || true")).stdout.trim()
+      if (left === '0') break
+      await new Promise(resolve => setTimeout(resolve, 100))
+    }
+    eq(left, '0', 'nothing of the zygote outlives it')
+    check((await rawRun(warm, run('5 * 5'))).lines.some(line => line.includes('"data": "25"')),
+      'runs go on after the zygote ended')
   } finally {
     await warm.kill().catch(() => {})
     await plain.kill().catch(() => {})

@@ -65,14 +65,19 @@ NotebookNavigator::NotebookNavigator(NotebookPage* page)
                                QStringLiteral("findNextMatch"));
     QAction* previous = pageAction(page, QStringLiteral("Find previous"),
                                    QStringLiteral("Shift+F3"), QStringLiteral("findPreviousMatch"));
-    connect(next, &QAction::triggered, this, [this] {
-        FindBar* bar = findBar();
-        bar->isVisible() ? bar->findNext() : bar->openFind();
-    });
-    connect(previous, &QAction::triggered, this, [this] {
-        FindBar* bar = findBar();
-        bar->isVisible() ? bar->findPrevious() : bar->openFind();
-    });
+    connect(next, &QAction::triggered, this, [this] { findStep(true); });
+    connect(previous, &QAction::triggered, this, [this] { findStep(false); });
+}
+
+void NotebookNavigator::findStep(bool forward)
+{
+    FindBar* bar = findBar();
+    if (!bar->isVisible())
+        bar->openFind();
+    else if (forward)
+        bar->findNext();
+    else
+        bar->findPrevious();
 }
 
 FindBar* NotebookNavigator::findBar()

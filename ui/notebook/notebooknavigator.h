@@ -41,6 +41,9 @@ public:
     bool exportInteractive(lizard::notebook::ExportFormat format);
 
 private:
+    // F3 and Shift+F3: the next or previous match, or the bar when it is closed.
+    void findStep(bool forward);
+
     NotebookPage* m_page;
     NotebookFinder* m_finder;
     QSplitter* m_splitter; // the page's, where the table of contents goes

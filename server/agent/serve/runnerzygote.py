@@ -188,18 +188,34 @@ def handshake(kc, link):
     return True
 
 
+def open_client(path):
+    """A kernel client on the connection file `path`, opened as the runner opens one, and the
+    file's bytes; raises when it cannot be opened."""
+    with open(path, "rb") as f:
+        text = f.read()
+    from jupyter_client import BlockingKernelClient
+    kc = BlockingKernelClient()
+    kc.load_connection_file(path)
+    kc.start_channels()
+    heartbeat_started(kc)
+    return kc, text
+
+
+def file_unchanged(path, text):
+    """Whether the file `path` still holds `text`, byte for byte."""
+    try:
+        with open(path, "rb") as f:
+            return f.read() == text
+    except OSError:
+        return False
+
+
 def prepare_client(context):
     """Opens a kernel client on `context`'s connection file, as the runner would open one."""
     global PREPARED
     path = os.path.join(RUNNER_ROOT, context, "kernel.json")
     try:
-        with open(path, "rb") as f:
-            text = f.read()
-        from jupyter_client import BlockingKernelClient
-        kc = BlockingKernelClient()
-        kc.load_connection_file(path)
-        kc.start_channels()
-        heartbeat_started(kc)
+        kc, text = open_client(path)
     except Exception:
         return
     PREPARED = (kc, path, text)
@@ -222,16 +238,9 @@ def offer_prepared(argv, sdk):
     import jupyter_client
     new_client = jupyter_client.BlockingKernelClient
 
-    def unchanged():
-        try:
-            with open(path, "rb") as f:
-                return f.read() == text
-        except OSError:
-            return False
-
     def first_client(*args, **kwargs):
         jupyter_client.BlockingKernelClient = new_client
-        if args or kwargs or not unchanged():
+        if args or kwargs or not file_unchanged(path, text):
             kc.stop_channels()
             return new_client(*args, **kwargs)
         real_load = kc.load_connection_file
@@ -466,6 +475,28 @@ def close_zygote_sockets():
         s.close()
 
 
+def fork_linked(body):
+    """Forks a grandchild (fork_grandchild) that runs body(link), `link` being its end of a new
+    socket pair, holding none of the zygote's sockets; (its pid, the zygote's end), or (None,
+    None) when no process could be forked (the pids limit)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+
+    def child():
+        close_zygote_sockets()
+        ours.close()
+        body(theirs)
+    try:
+        pid = fork_grandchild(child)
+    except OSError:
+        pid = None
+    theirs.close()
+    if not pid:
+        ours.close()
+        return None, None
+    ZYGOTE_SOCKETS.add(ours)
+    return pid, ours
+
+
 def fork_grandchild(body):
     """Forks a child whose parent exits at once (PID 1 adopts it) and runs body() in it; the
     child's pid, or None."""
@@ -503,22 +534,8 @@ class Spare:
         self.link = None
 
     def make(self, context):
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-
-        def body():
-            close_zygote_sockets()
-            ours.close()
-            spare_main(theirs, context)
-        try:
-            self.pid = fork_grandchild(body)
-        except OSError:  # no process to spare (the pids limit): forked at the request instead
-            self.pid = None
-        theirs.close()
-        self.link = ours if self.pid else None
-        if self.pid:
-            ZYGOTE_SOCKETS.add(ours)
-        else:
-            ours.close()
+        # Without a process to spare (the pids limit), the child is forked at the request.
+        self.pid, self.link = fork_linked(lambda link: spare_main(link, context))
 
     def retire(self):
         """Ends the spare, which took nothing: it leaves when its link closes."""
@@ -564,47 +581,41 @@ class Spare:
         return pid
 
 
+class HeldClient:
+    """The resident runner's kernel client, kept between runs, and what it was opened on."""
+
+    def __init__(self, kc, path, text, kernel):
+        self.kc = kc
+        self.path = path  # the connection file, and its bytes then
+        self.text = text
+        self.kernel = kernel  # kernel_process() then
+        self.state = "idle"  # the shell's last execution state seen on iopub (the handshake's)
+
+    def current(self, context):
+        """Whether the client is on `context`'s kernel as it is now: the same connection file,
+        the same kernel process."""
+        return (self.path == os.path.join(RUNNER_ROOT, context, "kernel.json")
+                and file_unchanged(self.path, self.text) and kernel_process(context) == self.kernel)
+
+
 def connect_client(context, link):
-    """A kernel client on `context`'s kernel, opened as the runner opens one and with its
-    handshake made (cut short by a message on `link`), as (client, connection file, its bytes,
-    kernel process, {"state": the kernel's last execution state seen on iopub}); None when the
-    context has no running kernel or it did not answer."""
+    """A HeldClient on `context`'s kernel, with its handshake made (cut short by a message on
+    `link`); None when the context has no running kernel or it did not answer."""
+    kernel = kernel_process(context)
+    if kernel is None:
+        return None
     path = os.path.join(RUNNER_ROOT, context, "kernel.json")
     try:
-        with open(path, "rb") as f:
-            text = f.read()
-        kernel = kernel_process(context)
-        if kernel is None:
-            return None
-        from jupyter_client import BlockingKernelClient
-        kc = BlockingKernelClient()
-        kc.load_connection_file(path)
-        kc.start_channels()
-        heartbeat_started(kc)
+        kc, text = open_client(path)
     except Exception:
         return None
     try:
         if handshake(kc, link):
-            return (kc, path, text, kernel, {"state": "idle"})
+            return HeldClient(kc, path, text, kernel)
     except Exception:
         pass
     kc.stop_channels()
     return None
-
-
-def still_current(held, context):
-    """Whether the client `held` (connect_client's answer) is on `context`'s kernel as it is now:
-    the same connection file, the same kernel process."""
-    kc, path, text, kernel = held[:4]
-    if path != os.path.join(RUNNER_ROOT, context, "kernel.json"):
-        return False
-    try:
-        with open(path, "rb") as f:
-            if f.read() != text:
-                return False
-    except OSError:
-        return False
-    return kernel_process(context) == kernel
 
 
 # Requests whose status messages say nothing of the shell's state (ipykernel answers them on
@@ -612,11 +623,11 @@ def still_current(held, context):
 CONTROL_REQUESTS = ("interrupt_request", "shutdown_request", "debug_request", "usage_request")
 
 
-def note_state(seen, msg):
+def note_state(held, msg):
     """Keeps the shell's last execution state that an iopub message shows."""
     if msg.get("msg_type") == "status" and \
             msg.get("parent_header", {}).get("msg_type") not in CONTROL_REQUESTS:
-        seen["state"] = msg.get("content", {}).get("execution_state")
+        held.state = msg.get("content", {}).get("execution_state")
 
 
 def lend_client(held):
@@ -632,13 +643,13 @@ def lend_client(held):
     last seen idle has nothing left that would take the run's code from it. Any other call makes
     a new client, as always."""
     import jupyter_client
-    kc, path, seen = held[0], held[1], held[4]
+    kc = held.kc
     new_client = jupyter_client.BlockingKernelClient
     real_get_iopub = kc.get_iopub_msg
 
     def get_iopub_msg(*args, **kwargs):
         msg = real_get_iopub(*args, **kwargs)
-        note_state(seen, msg)
+        note_state(held, msg)
         return msg
 
     def first_client(*args, **kwargs):
@@ -647,13 +658,13 @@ def lend_client(held):
             return new_client(*args, **kwargs)
 
         def load_connection_file(fname=None):
-            if fname != path:
+            if fname != held.path:
                 raise RuntimeError("the resident's kernel client was offered for another file")
         kc.load_connection_file = load_connection_file
         kc.start_channels = lambda *a, **k: None
         kc.stop_channels = lambda *a, **k: None
         kc.get_iopub_msg = get_iopub_msg
-        if seen["state"] == "idle":
+        if held.state == "idle":
             kc.wait_for_ready = lambda *a, **k: None
         return kc
     jupyter_client.BlockingKernelClient = first_client
@@ -665,16 +676,16 @@ def unlend_client(held, new_client):
     jupyter_client.BlockingKernelClient = new_client
     for name in ("load_connection_file", "start_channels", "stop_channels", "get_iopub_msg",
                  "wait_for_ready"):
-        held[0].__dict__.pop(name, None)
+        held.kc.__dict__.pop(name, None)
 
 
 def drain(held):
     """Drops what the client received since its last run (other clients' runs publish on iopub
     too): a runner's fresh client would not have it. What it shows of the kernel's state is
     kept."""
-    for msg, on_iopub in unread_messages(held[0]):
+    for msg, on_iopub in unread_messages(held.kc):
         if on_iopub:
-            note_state(held[4], msg)
+            note_state(held, msg)
 
 
 def run_in_place(req, held, out_fd, err_fd):
@@ -750,9 +761,9 @@ def resident_main(link):
         except ValueError:
             pass
         context = python_context(req["argv"]) if isinstance(req, dict) and len(fds) == 4 else None
-        if context and not (held and still_current(held, context)):
+        if context and not (held and held.current(context)):
             if held:
-                type(held[0]).stop_channels(held[0])
+                held.kc.stop_channels()
             held = connect_client(context, link)
         if not context or not held or req.get("noFileGrowth"):
             for fd in fds:
@@ -784,23 +795,8 @@ class Resident:
         self.busy = False
 
     def make(self):
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-
-        def body():
-            close_zygote_sockets()
-            ours.close()  # not registered yet: held here, it would keep the link from closing
-            resident_main(theirs)
-        try:
-            self.pid = fork_grandchild(body)
-        except OSError:
-            self.pid = None
-        theirs.close()
-        self.link = ours if self.pid else None
+        self.pid, self.link = fork_linked(resident_main)
         self.busy = False
-        if self.pid:
-            ZYGOTE_SOCKETS.add(ours)
-        else:
-            ours.close()
 
     def alive(self):
         return self.link is not None

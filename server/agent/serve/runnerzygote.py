@@ -590,6 +590,7 @@ class HeldClient:
         self.text = text
         self.kernel = kernel  # kernel_process() then
         self.state = "idle"  # the shell's last execution state seen on iopub (the handshake's)
+        self.errored = False  # an error was published since the kernel was last seen settled
 
     def current(self, context):
         """Whether the client is on `context`'s kernel as it is now: the same connection file,
@@ -624,24 +625,50 @@ CONTROL_REQUESTS = ("interrupt_request", "shutdown_request", "debug_request", "u
 
 
 def note_state(held, msg):
-    """Keeps the shell's last execution state that an iopub message shows."""
-    if msg.get("msg_type") == "status" and \
+    """Keeps the shell's last execution state that an iopub message shows, and whether an error
+    was published."""
+    if msg.get("msg_type") == "error":
+        held.errored = True
+    elif msg.get("msg_type") == "status" and \
             msg.get("parent_header", {}).get("msg_type") not in CONTROL_REQUESTS:
         held.state = msg.get("content", {}).get("execution_state")
 
 
-def lend_client(held):
+def settled(held):
+    """Whether the kernel takes code now. After an error (a run that timed out and was
+    interrupted, say) ipykernel aborts the execute requests that reach it before it has
+    finished handling the error, and that end is not shown on iopub: a run that sent its code a
+    few milliseconds after the interrupt lost it, even after the kernel said idle (on a busy
+    host). So unless the kernel was last seen idle with no error since, an empty silent execute
+    goes first, again while it comes back aborted, for at most HANDSHAKE_LIMIT; its answer proves
+    what the runner's handshake proves. False when the kernel did not answer in time (busy with
+    a long run): the run then makes its own handshake, as the runner always does."""
+    if held.state == "idle" and not held.errored:
+        return True
+    end = time.monotonic() + HANDSHAKE_LIMIT
+    while time.monotonic() < end:
+        msg_id = held.kc.execute("", silent=True, store_history=False)
+        status = None
+        while status is None and time.monotonic() < end:
+            for msg, on_iopub in unread_messages(held.kc):
+                if on_iopub:
+                    note_state(held, msg)
+                elif msg["parent_header"].get("msg_id") == msg_id:
+                    status = msg.get("content", {}).get("status")
+            if status is None:
+                select.select([], [], [], 0.001)
+        if status == "ok":
+            held.state, held.errored = "idle", False
+            return True
+    return False
+
+
+def lend_client(held, ready):
     """Makes the runner's first BlockingKernelClient() the resident's client `held` for this run:
     loading its (unchanged) connection file and starting its channels have been done, and
     stopping it keeps it for the next run.
-    Its wait_for_ready makes the handshake again unless the last state the client saw was idle.
-    The handshake proves the kernel alive, and its round trip orders the run after what the kernel
-    still had to do: after an error (a run that timed out and was interrupted, say) ipykernel
-    aborts the execute requests that reach it before it has finished handling the error, and a
-    run that sent its code a few milliseconds after the interrupt lost it that way. ipykernel
-    says idle only once that handling is done (it is the last thing of a request), so a kernel
-    last seen idle has nothing left that would take the run's code from it. Any other call makes
-    a new client, as always."""
+    Its wait_for_ready returns at once when the kernel is settled (settled()). Any other call
+    makes a new client, as always."""
     import jupyter_client
     kc = held.kc
     new_client = jupyter_client.BlockingKernelClient
@@ -664,7 +691,7 @@ def lend_client(held):
         kc.start_channels = lambda *a, **k: None
         kc.stop_channels = lambda *a, **k: None
         kc.get_iopub_msg = get_iopub_msg
-        if held.state == "idle":
+        if ready:
             kc.wait_for_ready = lambda *a, **k: None
         return kc
     jupyter_client.BlockingKernelClient = first_client
@@ -710,7 +737,7 @@ def run_in_place(req, held, out_fd, err_fd):
         os.environ.clear()
         os.environ.update(req["env"])
         drain(held)
-        new_client = lend_client(held)
+        new_client = lend_client(held, settled(held))
         code = run_source(req, compiled(req["argv"][2]))
     except BaseException:  # the cwd is gone, say: as python3 would report it
         sys.excepthook(*sys.exc_info())

@@ -115,10 +115,18 @@ int positive(const std::map<std::string, std::string>& opts, const std::string& 
 
 std::optional<Reference> bwrapReference(int runs)
 {
-    // --ro-bind / / gives it something to exec; /dev and /proc like a sandbox has.
-    const ReferenceResult r = medianRunMs({"bwrap", "--unshare-all", "--ro-bind", "/", "/", "--dev",
-                                           "/dev", "--proc", "/proc", "/bin/true"},
-                                          runs);
+    // --ro-bind / / gives it something to exec; /dev and /proc like a sandbox has. It remounts
+    // every mount of the host read-only in its copy: one that another program unmounts meanwhile
+    // (a sandbox's disk, while suites run beside) fails the run, so a failed series is tried
+    // again, up to three times.
+    ReferenceResult r;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        r = medianRunMs({"bwrap", "--unshare-all", "--ro-bind", "/", "/", "--dev", "/dev", "--proc",
+                         "/proc", "/bin/true"},
+                        runs);
+        if (r.error.empty())
+            break;
+    }
     if (!r.error.empty()) {
         std::printf("reference: none for create/exec (%s)\n", r.error.c_str());
         return std::nullopt;

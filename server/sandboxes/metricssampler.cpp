@@ -65,7 +65,8 @@ struct MetricsSampler::State
     std::vector<LifecycleMark> unsaved; // marks not yet in the file
     bool loaded = false;                // the file was read (sampler thread, under m_mutex)
 
-    // Sampler thread only.
+    // Sampler thread only (the file's two figures are set once by whoever loads it, under
+    // m_mutex, before the sampler thread uses them).
     std::optional<Reading> previous;
     runtime::CgroupStatDirs cgroups;
     pid_t cgroupsOf = 0; // the PID 1 they were found for
@@ -138,46 +139,51 @@ MetricsSampler::State& MetricsSampler::stateLocked(const std::string& id)
     return *slot;
 }
 
+MetricsSampler::State& MetricsSampler::loadedState(const std::string& id)
+{
+    State* state = nullptr;
+    {
+        std::lock_guard lock(m_mutex);
+        state = &stateLocked(id);
+        if (state->loaded)
+            return *state;
+    }
+    // First sight of a sandbox (new, or since lizard-local started): its stored series. Read
+    // without the lock; whoever comes second (the sampler thread or a reader) keeps the first.
+    MetricsSeries series;
+    std::deque<LifecycleMark> marks;
+    MetricsFile file(dirOf(id) + "/metrics.bin");
+    const bool found = file.load(series, marks);
+    struct stat st
+    {
+    };
+    const size_t bytes = found && ::stat(file.path().c_str(), &st) == 0 ? size_t(st.st_size) : 0;
+    std::lock_guard lock(m_mutex);
+    state = &stateLocked(id); // again: the sampler thread may have erased it meanwhile
+    if (state->loaded)
+        return *state;
+    // Marks the tap added before the load come after the stored ones.
+    for (const LifecycleMark& m : state->marks)
+        marks.push_back(m);
+    state->series = std::move(series);
+    state->marks = std::move(marks);
+    if (!state->series.raw().empty())
+        state->latest = state->series.raw().back();
+    state->loaded = true;
+    state->fileExists = found;
+    state->fileBytes = bytes;
+    return *state;
+}
+
 void MetricsSampler::tick()
 {
     const auto sandboxes = m_store.runningSandboxes();
     const std::string cgroupMode = m_runtime.capabilities().cgroupMode;
     const int64_t now = nowMs();
 
-    // First sight of a sandbox (new, or since lizard-local started): its stored series.
     std::vector<std::pair<store::SandboxPtr, State*>> work;
-    for (const auto& rec : sandboxes) {
-        State* state = nullptr;
-        bool load = false;
-        {
-            std::lock_guard lock(m_mutex);
-            state = &stateLocked(rec->id);
-            load = !state->loaded;
-        }
-        if (load) {
-            MetricsSeries series;
-            std::deque<LifecycleMark> marks;
-            MetricsFile file(dirOf(rec->id) + "/metrics.bin");
-            const bool found = file.load(series, marks);
-            struct stat st
-            {
-            };
-            const size_t bytes =
-                found && ::stat(file.path().c_str(), &st) == 0 ? size_t(st.st_size) : 0;
-            std::lock_guard lock(m_mutex);
-            // Marks the tap added before the load come after the stored ones.
-            for (const LifecycleMark& m : state->marks)
-                marks.push_back(m);
-            state->series = std::move(series);
-            state->marks = std::move(marks);
-            if (!state->series.raw().empty())
-                state->latest = state->series.raw().back();
-            state->loaded = true;
-            state->fileExists = found;
-            state->fileBytes = bytes;
-        }
-        work.emplace_back(rec, state);
-    }
+    for (const auto& rec : sandboxes)
+        work.emplace_back(rec, &loadedState(rec->id));
 
     // Sandboxes without a cgroup of their own are found in one pass over /proc.
     bool needProcs = false;
@@ -332,10 +338,14 @@ void MetricsSampler::onLogLine(const std::string& sandboxId, const logs::LogLine
         listener(&update);
 }
 
-MetricsSampler::View MetricsSampler::view(const std::string& sandboxId, int64_t rangeMs) const
+MetricsSampler::View MetricsSampler::view(const std::string& sandboxId, int64_t rangeMs)
 {
+    // A request right after a restart can come before the sampler's first tick: it reads the
+    // stored series itself rather than answer an empty one.
+    loadedState(sandboxId);
     View out;
     std::lock_guard lock(m_mutex);
+    // Found again: the sampler thread erases the state of a sandbox that went meanwhile.
     const auto it = m_states.find(sandboxId);
     if (it == m_states.end())
         return out;
@@ -350,8 +360,9 @@ MetricsSampler::View MetricsSampler::view(const std::string& sandboxId, int64_t 
     return out;
 }
 
-std::optional<MetricPoint> MetricsSampler::latest(const std::string& sandboxId) const
+std::optional<MetricPoint> MetricsSampler::latest(const std::string& sandboxId)
 {
+    loadedState(sandboxId);
     std::lock_guard lock(m_mutex);
     const auto it = m_states.find(sandboxId);
     return it == m_states.end() ? std::nullopt : it->second->latest;

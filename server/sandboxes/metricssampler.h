@@ -56,9 +56,10 @@ public:
         std::optional<MetricPoint> latest;
         std::string source; // "cgroup" | "proc" | "" (no sample yet)
     };
-    // The last `rangeMs` of a sandbox's metrics (empty before its first sample).
-    View view(const std::string& sandboxId, int64_t rangeMs) const;
-    std::optional<MetricPoint> latest(const std::string& sandboxId) const;
+    // The last `rangeMs` of a sandbox's metrics (empty before its first sample). The caller
+    // knows the sandbox exists.
+    View view(const std::string& sandboxId, int64_t rangeMs);
+    std::optional<MetricPoint> latest(const std::string& sandboxId);
 
     // Followers: each sample, each mark, and nullptr once the sandbox is gone. Called under the
     // sampler's lock: post the work elsewhere, never call back.
@@ -89,6 +90,9 @@ private:
     void run();
     void tick();
     State& stateLocked(const std::string& id);
+    // With its stored series read. Readers other than the sampler thread find it again under
+    // the lock rather than keep the reference.
+    State& loadedState(const std::string& id);
     std::string dirOf(const std::string& id) const { return m_dataDir + "/sandboxes/" + id; }
 
     store::Store& m_store;

@@ -3,6 +3,7 @@
 // `init` ends up as PID 1 of the new sandbox; see launcher.h. `usage` measures a sandbox's
 // writable layer (usagewalk.h); `changes` lists what it changed against its template
 // (changeswalk.h). `keep` (keeper.h) outlives the server, with its pidfd as fd 3.
+// `seccomp` prints the sandbox's seccomp filter, built once for all its sandboxes (launcher.h).
 // `quotafs BYTES INODES` is a sandbox's quota file system daemon (quotafsdaemon.h), started by
 // its launcher with the layer directory, the setup channel, the lifeline and the log as fds 3-6.
 #include "agent/build/launcher.h"
@@ -28,6 +29,12 @@ int main(int argc, char** argv)
         if (c.limits.bytes <= 0 || c.limits.inodes <= 0)
             return 2;
         lizard::agent::quotafs::runQuotaFsDaemon(c);
+    }
+    if (argc == 2 && std::strcmp(argv[1], "seccomp") == 0) {
+        // Its configuration is read and not needed: lizard-local writes one to every tool.
+        std::string input((std::istreambuf_iterator<char>(std::cin)),
+                          std::istreambuf_iterator<char>());
+        return lizard::agent::runSeccompExport();
     }
     if (argc == 2 && std::strcmp(argv[1], "keep") == 0) {
         std::string input((std::istreambuf_iterator<char>(std::cin)),

@@ -58,6 +58,9 @@ private:
     explicit LinuxRuntime(std::string dataDir);
     Status prepareDirs();
     Status ensureTemplate();
+    // The overlay layers' directories of a sandbox's own directory (its disk, where it has one).
+    static constexpr const char* kSandboxSubdirs[] = {
+        "upper", "work", "merged", "usr-upper", "usr-work", "local-upper", "local-work"};
     Status makeSandboxDirs(const std::string& id, int diskGb);
     void removeSandboxDir(const std::string& id);
     void removeTree(const std::string& parent, const std::string& name);
@@ -79,6 +82,9 @@ private:
     std::string m_dataDir;
     std::string m_agentPath;
     std::string m_slirp;
+    // The sandbox's seccomp filter as hex BPF, without and with diskWatched, exported by the
+    // agent once (agent/build/seccompfilter.h); empty: each PID 1 builds its own.
+    std::string m_seccomp[2];
     IdMapping m_ids;
     CgroupManager m_cgroups;
     SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable

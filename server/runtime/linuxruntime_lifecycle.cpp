@@ -33,9 +33,6 @@ std::map<std::string, std::string> agentEnvs(const SandboxSpec& spec)
     return envs;
 }
 
-constexpr const char* kSandboxSubdirs[] = {"upper",    "work",        "merged",    "usr-upper",
-                                           "usr-work", "local-upper", "local-work"};
-
 void killAndWait(pid_t pid, unsigned long long startTime)
 {
     if (!processRemains(pid, startTime))
@@ -69,8 +66,10 @@ Status LinuxRuntime::makeSandboxDirs(const std::string& id, int diskGb)
     if (::mkdir(dir.c_str(), 0700) != 0)
         return Error{errno == EEXIST ? ErrorKind::Conflict : ErrorKind::Internal,
                      errno == EEXIST ? "CONFLICT" : "INTERNAL", dir + ": " + std::strerror(errno)};
-    // The layers below, the agent's log and pid file all live on the sandbox's own disk.
-    if (auto s = m_disks->attach(id, diskGb, dir); !s)
+    // The layers below, the agent's log and pid file all live on the sandbox's own disk, which
+    // comes with the directories (made ahead for a pooled one: seven mkdirs and eight chowns
+    // on a fresh ext4 took 1.7 ms of every create).
+    if (auto s = m_disks->attach(id, diskGb, dir); !s || m_disks->enforced())
         return s;
     std::vector<std::string> paths{dir};
     for (const char* sub : kSandboxSubdirs)
@@ -182,6 +181,7 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
     // No cgroup of our own: the systemd user manager's scope, where there is one.
     const bool scoped = !cgroups.limitsApplied && m_scope.usable();
     handle.limitsEnforced = cgroups.limitsApplied;
+    const bool watched = !m_disks->enforced() && !quota; // by the disk watch alone
 
     nlohmann::json config{
         {"mode", "sandbox"},
@@ -198,7 +198,8 @@ Result<SandboxHandle> LinuxRuntime::start(const SandboxSpec& spec)
         {"slirp", spec.internetAccess || spec.allowList ? m_slirp : std::string()},
         {"rlimits", {{"pids", spec.limits.pidsMax}, {"memoryMb", spec.limits.memoryMb}}},
         {"lease", {{"endAtMs", spec.endAtMs}, {"graceMs", spec.orphanGraceMs}}},
-        {"diskWatched", !m_disks->enforced() && !quota},
+        {"diskWatched", watched},
+        {"seccompProgram", m_seccomp[watched ? 1 : 0]},
         {"shmMb", spec.shmMb},
         {"pidFloor", spec.filesFrom.empty() ? 0 : copiedLastPid(spec.filesFrom)}};
     if (spec.allowList) {

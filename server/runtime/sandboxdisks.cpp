@@ -77,8 +77,8 @@ void discardWrites(const std::string& img, const std::string& mountPoint)
 
 } // namespace
 
-SandboxDisks::SandboxDisks(std::string dataDir, IdMapping ids)
-    : m_root(std::move(dataDir) + "/disks"), m_ids(std::move(ids))
+SandboxDisks::SandboxDisks(std::string dataDir, IdMapping ids, std::vector<std::string> layout)
+    : m_root(std::move(dataDir) + "/disks"), m_ids(std::move(ids)), m_layout(std::move(layout))
 {
     m_mkfs = findHostProgram("mkfs.ext4");
     if (!loopDevicesUsable(m_note))
@@ -161,8 +161,14 @@ Status SandboxDisks::prepare(const std::string& img, int sizeGb, const std::stri
     // mkfs's lost+found is e2fsck's, which makes it again when it needs it; the mount's root
     // stands in for the sandbox directory (0700, the sandbox's root).
     ::rmdir((mountPoint + "/lost+found").c_str());
-    if (::chmod(mountPoint.c_str(), 0700) != 0 ||
-        ::chown(mountPoint.c_str(), m_ids.hostRoot, m_ids.hostRootGid) != 0) {
+    bool ok = ::chmod(mountPoint.c_str(), 0700) == 0 &&
+              ::chown(mountPoint.c_str(), m_ids.hostRoot, m_ids.hostRootGid) == 0;
+    for (size_t i = 0; ok && i < m_layout.size(); ++i) {
+        const std::string dir = mountPoint + "/" + m_layout[i];
+        ok = ::mkdir(dir.c_str(), 0755) == 0 &&
+             ::chown(dir.c_str(), m_ids.hostRoot, m_ids.hostRootGid) == 0;
+    }
+    if (!ok) {
         s = diskError("preparing " + mountPoint);
         ::umount2(mountPoint.c_str(), MNT_DETACH);
         ::unlink(img.c_str());

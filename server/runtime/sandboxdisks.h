@@ -29,7 +29,9 @@ public:
     static constexpr int kMinGb = 1;
     static constexpr int kMaxGb = 256;
 
-    SandboxDisks(std::string dataDir, IdMapping ids); // probes the host (blocking)
+    // `layout`: the directories every disk has at its root, owned by the sandbox's root (made
+    // with the disk, so that a pooled one comes with them). Probes the host (blocking).
+    SandboxDisks(std::string dataDir, IdMapping ids, std::vector<std::string> layout);
     ~SandboxDisks(); // unmounts the pool (sandboxes keep their disks)
     SandboxDisks(const SandboxDisks&) = delete;
     SandboxDisks& operator=(const SandboxDisks&) = delete;
@@ -38,7 +40,8 @@ public:
     const std::string& note() const { return m_note; } // why not, when !enforced()
 
     // Mounts a fresh image of `sizeGb` GiB on `mountPoint` (the sandbox's new, empty
-    // directory) and gives its root to the sandbox's root. Nothing is left on failure.
+    // directory) and gives its root and the layout's directories to the sandbox's root.
+    // Nothing is left on failure.
     Status attach(const std::string& id, int sizeGb, const std::string& mountPoint);
     // Unmounts `mountPoint` and deletes the image. Idempotent; the sandbox's processes must
     // be gone (their mount namespace holds the loop device until then).
@@ -69,6 +72,7 @@ private:
     std::string m_root; // <data>/disks
     std::string m_pool; // <data>/disks/.pool
     IdMapping m_ids;
+    std::vector<std::string> m_layout;
     std::string m_mkfs;
     bool m_enforce = false;
     std::string m_note;

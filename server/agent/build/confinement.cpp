@@ -48,7 +48,7 @@ std::string errnoText(const char* what)
 
 } // namespace
 
-std::string confineSandbox(bool diskWatched)
+std::string confineSandbox(bool diskWatched, const std::string& seccompProgram)
 {
     // The bounding set limits what any later execve can gain; PID 1 keeps its own effective
     // set (it needs it to switch users for exec and file requests).
@@ -69,7 +69,7 @@ std::string confineSandbox(bool diskWatched)
         return errnoText("capset");
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return errnoText("no_new_privs");
-    return installSandboxSeccomp(diskWatched);
+    return installSandboxSeccomp(diskWatched, seccompProgram);
 }
 
 std::string confineDnsForwarder()

@@ -7,8 +7,8 @@
 
 namespace lizard::agent {
 
-// `diskWatched`: see LaunchConfig::diskWatched.
-std::string confineSandbox(bool diskWatched);
+// `diskWatched`: see LaunchConfig::diskWatched; `seccompProgram`: LaunchConfig::seccompProgram.
+std::string confineSandbox(bool diskWatched, const std::string& seccompProgram);
 
 // The allowedHosts DNS forwarder (dnsforwarder.h): every capability but CAP_NET_ADMIN (its
 // rules) is gone from all sets, no_new_privs, then its own seccomp filter.

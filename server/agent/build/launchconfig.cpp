@@ -1,5 +1,7 @@
 #include "agent/build/launchconfig.h"
 
+#include <stdexcept>
+
 namespace lizard::agent {
 
 nlohmann::json toJson(const IdMap& map)
@@ -7,6 +9,35 @@ nlohmann::json toJson(const IdMap& map)
     return {{"kind", map.kind},         {"uid", map.uid},       {"gid", map.gid},
             {"hostRoot", map.hostRoot}, {"subUid", map.subUid}, {"subGid", map.subGid},
             {"count", map.count}};
+}
+
+std::string toHex(const std::string& bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char b : bytes) {
+        out.push_back(kDigits[b >> 4]);
+        out.push_back(kDigits[b & 15]);
+    }
+    return out;
+}
+
+std::string fromHex(const std::string& text)
+{
+    auto digit = [](char c) {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        throw std::invalid_argument("not a hex digit in seccompProgram");
+    };
+    if (text.size() % 2 != 0)
+        throw std::invalid_argument("seccompProgram has an odd length");
+    std::string out(text.size() / 2, '\0');
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = char(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
+    return out;
 }
 
 LaunchConfig parseLaunchConfig(const nlohmann::json& j)
@@ -43,6 +74,7 @@ LaunchConfig parseLaunchConfig(const nlohmann::json& j)
     c.volumeDir = j.value("volumeDir", std::string());
     c.volumeInitOwner = j.value("volumeInitOwner", false);
     c.diskWatched = j.value("diskWatched", false);
+    c.seccompProgram = fromHex(j.value("seccompProgram", std::string()));
     if (const auto it = j.find("diskQuota"); it != j.end()) {
         c.quotaBytes = it->value("bytes", std::int64_t(0));
         c.quotaInodes = it->value("inodes", std::int64_t(0));

@@ -82,6 +82,9 @@ struct LaunchConfig
     // No disk image bounds the writable layer, only the disk watch (measured every few
     // seconds): the seccomp filter then refuses fallocate's allocations (seccompfilter.h).
     bool diskWatched = false;
+    // The seccomp filter for diskWatched as raw BPF, exported by `lizard-agent seccomp` when
+    // lizard-local started (seccompfilter.h); empty: PID 1 builds it. Hex in the JSON.
+    std::string seccompProgram;
     // Bytes and inodes of the sandbox's quota file system (agent/quotafs/quotafsdaemon.h): its
     // layer directory is served by a FUSE daemon that bounds both. 0: none (an image or the watch).
     std::int64_t quotaBytes = 0;
@@ -117,7 +120,11 @@ struct LaunchConfig
 };
 
 // Throws nlohmann::json exceptions on malformed input (caught by main).
+// Throws on a malformed configuration (the caller reports "bad configuration").
 LaunchConfig parseLaunchConfig(const nlohmann::json& j);
+// Bytes as lower-case hex and back (fromHex throws std::invalid_argument on anything else).
+std::string toHex(const std::string& bytes);
+std::string fromHex(const std::string& text);
 nlohmann::json toJson(const IdMap& map);
 
 } // namespace lizard::agent

@@ -7,6 +7,7 @@
 #include "agent/build/quotamount.h"
 #include "agent/build/rlimits.h"
 #include "agent/build/sandboxinit.h"
+#include "agent/build/seccompfilter.h"
 #include "agent/build/slirp.h"
 #include "agent/build/statuspipe.h"
 #include "agent/tools/changesarchive.h"
@@ -486,6 +487,17 @@ int runChanges(const LaunchConfig& config)
 }
 
 } // namespace
+
+int runSeccompExport()
+{
+    std::string plain, watched;
+    std::string e = exportSandboxSeccomp(false, plain);
+    if (e.empty())
+        e = exportSandboxSeccomp(true, watched);
+    if (!e.empty())
+        return fail(e);
+    return report({{"ok", true}, {"plain", toHex(plain)}, {"diskWatched", toHex(watched)}});
+}
 
 int runLauncher(const LaunchConfig& config)
 {

@@ -116,7 +116,7 @@ int placeFd(int fd, int target)
     });
     // Last, so that nothing above needs what it takes away; before any request is served,
     // so that every process the sandbox ever runs inherits it.
-    if (auto e = confineSandbox(config.diskWatched); !e.empty()) {
+    if (auto e = confineSandbox(config.diskWatched, config.seccompProgram); !e.empty()) {
         sendStatus(status, "E " + e);
         ::_exit(1);
     }

@@ -3,12 +3,17 @@
 #include <cerrno>
 #include <cstring>
 #include <linux/falloc.h>
+#include <linux/filter.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <vector>
 
 namespace lizard::agent {
@@ -177,9 +182,10 @@ std::string installDnsForwarderSeccomp()
     return {};
 }
 
-std::string installSandboxSeccomp(bool refuseAllocation)
+namespace {
+
+std::string buildSandboxFilter(bool refuseAllocation, Filter& f)
 {
-    Filter f;
     f.ctx = seccomp_init(SCMP_ACT_ERRNO(ENOSYS));
     if (!f.ctx)
         return "seccomp_init failed";
@@ -208,8 +214,47 @@ std::string installSandboxSeccomp(bool refuseAllocation)
     // personality(): the query (0xffffffff) and personas without unsafe flags.
     f.add(SCMP_ACT_ALLOW, "personality", {scmp_arg_cmp{0, SCMP_CMP_EQ, 0xffffffffu, 0}});
     allowWithoutFlags(f, "personality", 0, kUnsafePersonality);
-    if (!f.error.empty())
-        return f.error;
+    return f.error;
+}
+
+} // namespace
+
+std::string exportSandboxSeccomp(bool refuseAllocation, std::string& program)
+{
+    Filter f;
+    if (auto e = buildSandboxFilter(refuseAllocation, f); !e.empty())
+        return e;
+    const int fd = ::memfd_create("seccomp", MFD_CLOEXEC);
+    if (fd < 0)
+        return std::string("memfd_create: ") + std::strerror(errno);
+    std::string e;
+    if (int r = seccomp_export_bpf(f.ctx, fd); r != 0)
+        e = std::string("exporting the seccomp filter: ") + std::strerror(-r);
+    const off_t size = e.empty() ? ::lseek(fd, 0, SEEK_END) : -1;
+    program.assign(size > 0 ? size_t(size) : 0, '\0');
+    if (e.empty() && (size <= 0 || ::pread(fd, program.data(), program.size(), 0) != size))
+        e = "exporting the seccomp filter: no program";
+    ::close(fd);
+    return e;
+}
+
+std::string installSandboxSeccomp(bool refuseAllocation, const std::string& program)
+{
+    if (!program.empty()) {
+        if (program.size() % sizeof(sock_filter) != 0 ||
+            program.size() / sizeof(sock_filter) > BPF_MAXINSNS)
+            return "the seccomp program is not a BPF program";
+        // The kernel reads the instructions from this copy, aligned as sock_filter needs.
+        std::vector<sock_filter> code(program.size() / sizeof(sock_filter));
+        std::memcpy(code.data(), program.data(), program.size());
+        sock_fprog prog{static_cast<unsigned short>(code.size()), code.data()};
+        if (::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+            return std::string("loading the seccomp filter: ") + std::strerror(errno);
+        return {};
+    }
+    Filter f;
+    if (auto e = buildSandboxFilter(refuseAllocation, f); !e.empty())
+        return e;
     if (int r = seccomp_load(f.ctx); r != 0)
         return std::string("loading the seccomp filter: ") + std::strerror(-r);
     return {};

@@ -10,7 +10,7 @@ Figure measureCreate(Session& session, int runs, std::optional<Reference> refere
     Figure f{.name = "sandbox create -> running",
              .statistic = "median of " + std::to_string(runs),
              .unit = "ms",
-             .target = 150,
+             .target = 20,
              .reference = std::move(reference)};
     std::vector<double> samples;
     for (int i = 0; i < runs; ++i) {

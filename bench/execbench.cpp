@@ -12,7 +12,7 @@ Figure measureExec(ApiClient& api, const std::string& sandboxId, int runs,
     Figure f{.name = "exec of `true`, round trip",
              .statistic = "median of " + std::to_string(runs),
              .unit = "ms",
-             .target = 15,
+             .target = 2,
              .reference = std::move(reference)};
     const std::string path = "/api/sandboxes/" + sandboxId + "/exec";
     const std::string body = R"({"cmd":["true"]})";

@@ -29,7 +29,7 @@ Figure measureGetRate(const ApiClient& api, const std::string& sandboxId, int co
     Figure f{.name = "GET /api/sandboxes/{id}",
              .statistic = statistic,
              .unit = "req/s",
-             .target = 5000,
+             .target = 50000,
              .higherIsBetter = true};
     HostPort target;
     if (!parseHttpUrl(api.baseUrl(), target)) {

@@ -52,7 +52,7 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
                                                  int runs)
 {
     Figure snap = figure("snapshot (100 MB written)", runs, 2000);
-    Figure restore = figure("restore (100 MB) -> running", runs, 400);
+    Figure restore = figure("restore (100 MB) -> running", runs, 50);
     Leftovers left(api);
     std::string error;
     const std::string id = start(
@@ -87,7 +87,7 @@ std::pair<Figure, Figure> measureSnapshotRestore(ApiClient& api, const std::stri
 
 Figure measureFork(ApiClient& api, const std::string& projectId, int copies, int runs)
 {
-    Figure f = figure("fork x" + std::to_string(copies) + " -> all running", runs, 3000);
+    Figure f = figure("fork x" + std::to_string(copies) + " -> all running", runs, 200);
     Leftovers left(api);
     std::string error;
     const std::string id = start(

@@ -25,22 +25,17 @@ struct IdMap
     unsigned count = 65536;
 };
 
-// PID 1 waits, dumpable and in the user namespace that owns its network, until slirp4netns no
-// longer needs either. For an ordinary user that is when slirp4netns is ready: it opens
-// /proc/<PID 1>/ns/user itself (with --enable-sandbox even after it has set up tap0), which only
-// works while PID 1 is dumpable. So slirp4netns tells PID 1 that it is ready, and PID 1 passes
-// that on to the launcher (`relay`). A root slirp4netns opens nothing of PID 1's: the launcher
-// hands it both namespaces, opened as soon as PID 1 exists, then writes the byte itself and
-// PID 1 goes on while slirp4netns starts; its ready byte goes straight to the launcher through
-// initRelay's pipe. PID 1 (and the launcher's child) inherit all four ends; each side closes
-// those it does not use.
+// slirp4netns tells PID 1 that it is ready, and PID 1 passes that on to the launcher:
+// slirp4netns, running as the server's user, opens /proc/<PID 1>/ns/user (with
+// --enable-sandbox even after it has set up tap0), which for an ordinary user only works
+// while PID 1 is dumpable; so PID 1 stays dumpable until slirp4netns is ready. PID 1 (and the
+// launcher's child) inherit all four ends; each side closes those it does not use.
 struct SlirpPipes
 {
-    int slirpWrite = -1;   // slirp4netns' --ready-fd (relay), else the launcher's release
+    int slirpWrite = -1;   // slirp4netns' --ready-fd
     int initRead = -1;     // PID 1 waits on it
-    int initRelay = -1;    // PID 1 passes the byte on (relay), else slirp4netns' --ready-fd
+    int initRelay = -1;    // PID 1 passes the byte on
     int launcherRead = -1; // the launcher waits on it
-    bool relay = true;
 };
 
 // Bounds the sandbox gets from the kernel whatever cgroups allow (rlimits.h). 0: none.

@@ -245,7 +245,6 @@ int runSandbox(const LaunchConfig& original)
     SlirpPipes& ready = config.slirpReady;
     if (!config.slirp.empty() && (::pipe2(exitPipe, O_CLOEXEC) != 0 || !openSlirpPipes(ready)))
         return fail(errnoText("pipe"));
-    ready.relay = ::geteuid() != 0; // slirp4netns runs as this user
     fds.slirpExit = exitPipe[1];
     // Before the cgroups: a freezer that pauses the sandbox must not freeze the daemon that its
     // processes' file operations wait on.
@@ -291,8 +290,8 @@ int runSandbox(const LaunchConfig& original)
 
     auto child = forkIntoUserns(
         config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
-    for (int fd : {exitPipe[1], ready.initRead, ready.relay ? ready.initRelay : -1, fds.dnsUpstream,
-                   fds.hostUsr, fds.quotaChannel, fds.lifeline, fds.workloadCgroup}) {
+    for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr,
+                   fds.quotaChannel, fds.lifeline, fds.workloadCgroup}) {
         if (fd >= 0)
             ::close(fd);
     }
@@ -317,28 +316,15 @@ int runSandbox(const LaunchConfig& original)
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init did not start");
     Slirp slirp;
     if (exitPipe[0] >= 0) {
-        // PID 1 moves to an inner user namespace (mountlock.h) only once it is released
-        // (SlirpPipes), so this is still the namespace that owns the sandbox's network.
-        const std::string ns = "/proc/" + std::to_string(initPid) + "/ns/";
-        int userns = ::open((ns + "user").c_str(), O_RDONLY | O_CLOEXEC);
+        // PID 1 moves to an inner user namespace (mountlock.h) only once slirp4netns is ready
+        // (netguard.h), so this is still the namespace that owns the sandbox's network.
+        int userns =
+            ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
         if (userns < 0)
             return abort(errnoText("opening the sandbox's user namespace"));
-        int netns = -1;
-        int readyWrite = ready.slirpWrite;
-        if (!ready.relay) {
-            netns = ::open((ns + "net").c_str(), O_RDONLY | O_CLOEXEC);
-            if (netns < 0)
-                return abort(errnoText("opening the sandbox's network namespace"));
-            const char go = 'g';
-            [[maybe_unused]] auto w = ::write(ready.slirpWrite, &go, 1);
-            ::close(ready.slirpWrite);
-            readyWrite = ready.initRelay;
-        }
-        slirp = startSlirp(config, initPid, exitPipe[0], readyWrite, userns, netns);
+        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns);
         slirp.readyFd = ready.launcherRead;
         ::close(userns);
-        if (netns >= 0)
-            ::close(netns);
     }
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");

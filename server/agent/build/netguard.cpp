@@ -30,9 +30,8 @@ std::string writeSysctl(const char* path, const std::string& value)
     return ok ? std::string() : std::string(path) + ": " + std::strerror(err);
 }
 
-// Before PID 1 becomes non-dumpable or leaves its user namespace (SlirpPipes). A slirp4netns
-// or launcher that fails closes its end, so this waits the whole time only for a slirp4netns
-// that hangs (the launcher kills that one).
+// Before PID 1 becomes non-dumpable (SlirpPipes). A slirp4netns that fails closes its end,
+// so this waits the whole time only for one that hangs (the launcher kills that one).
 void waitForSlirp(const SlirpPipes& pipes)
 {
     if (pipes.initRead < 0)
@@ -41,8 +40,7 @@ void waitForSlirp(const SlirpPipes& pipes)
     ::close(pipes.launcherRead);
     pollfd p{pipes.initRead, POLLIN, 0};
     char c = 0;
-    if (::poll(&p, 1, kSlirpReadyTimeoutMs) == 1 && ::read(pipes.initRead, &c, 1) == 1 &&
-        pipes.relay) {
+    if (::poll(&p, 1, kSlirpReadyTimeoutMs) == 1 && ::read(pipes.initRead, &c, 1) == 1) {
         [[maybe_unused]] auto w = ::write(pipes.initRelay, &c, 1);
     }
     ::close(pipes.initRead);

@@ -29,7 +29,7 @@ bool openSlirpPipes(SlirpPipes& pipes)
 }
 
 Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
-                 int usernsFd, int netnsFd)
+                 int usernsFd)
 {
     Slirp out;
     // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
@@ -39,12 +39,7 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
         config.slirp,       "--configure",      "--mtu=65520", "--disable-host-loopback",
         "--enable-sandbox", "--enable-seccomp", "--exit-fd=3", "--ready-fd=4"};
     args.push_back("--userns-path=/proc/self/fd/5");
-    if (netnsFd >= 0) {
-        args.push_back("--netns-type=path");
-        args.push_back("/proc/self/fd/6");
-    } else {
-        args.push_back(std::to_string(initPid));
-    }
+    args.push_back(std::to_string(initPid));
     args.push_back("tap0");
     std::vector<char*> argv;
     for (auto& a : args)
@@ -69,13 +64,10 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
         int exitFd = ::fcntl(exitReadFd, F_DUPFD, 10);
         int readyFd = ::fcntl(readyWriteFd, F_DUPFD, 10);
         int userns = ::fcntl(usernsFd, F_DUPFD, 10);
-        int netns = netnsFd >= 0 ? ::fcntl(netnsFd, F_DUPFD, 10) : -1;
         ::dup2(exitFd, 3);
         ::dup2(readyFd, 4);
         ::dup2(userns, 5);
-        if (netns >= 0)
-            ::dup2(netns, 6);
-        ::close_range(netns >= 0 ? 7 : 6, ~0U, 0);
+        ::close_range(6, ~0U, 0);
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }

@@ -15,12 +15,12 @@ struct Slirp
 // See SlirpPipes (launchconfig.h).
 bool openSlirpPipes(SlirpPipes& pipes);
 
-// `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 may have
-// left it by the time slirp4netns joins); `netnsFd` that network namespace, or -1: slirp4netns
-// opens PID 1's (SlirpPipes). Closes readyWriteFd and exitReadFd on this side.
+// `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 has left
+// it by the time slirp4netns joins). Closes readyWriteFd and exitReadFd on this side.
 Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
-                 int usernsFd, int netnsFd);
-// True once slirp4netns configured tap0; kills it and returns false otherwise.
+                 int usernsFd);
+// True once slirp4netns configured tap0 (as relayed by PID 1); kills it and returns false
+// otherwise.
 bool waitSlirpReady(Slirp& slirp, int timeoutMs);
 
 } // namespace lizard::agent

@@ -6,9 +6,9 @@
 //
 // Within a sandbox, its PID 1 (the agent that answers the API) and what it execs share the
 // CPU as two groups, not as one process among the sandbox's thousand: each command moves itself
-// into the sandbox's workload cgroup (a child of the sandbox's cpu cgroup) before it runs, so a
-// fork bomb at the pids limit on a busy host still leaves the agent half the sandbox's CPU. The
-// limits stay on the sandbox's own cgroup, over both.
+// into the sandbox's workload cgroup (a child of the sandbox's cpu cgroup; on v2 a threaded
+// one) before it runs, so a fork bomb at the pids limit on a busy host still leaves the agent
+// half the sandbox's CPU. The limits stay on the sandbox's own cgroup, over both.
 
 #include "runtime/cgroupnames.h"
 #include "runtime/runtime.h"
@@ -21,8 +21,9 @@ namespace lizard::runtime {
 struct SandboxCgroups
 {
     std::vector<std::string> procsFiles; // what the launcher writes its pid into
-    // The workload's cgroup.procs, which each exec'd command writes itself into (the launcher
-    // opens it for PID 1); empty where the sandbox has no such cgroup (commands stay with PID 1).
+    // The workload's file that each exec'd command writes "0" into (the launcher opens it for
+    // PID 1): cgroup.threads of a threaded v2 group, else cgroup.procs (v1: its `tasks` beside
+    // it is used); empty where the sandbox has no such cgroup (commands stay with PID 1).
     std::string workloadProcsFile;
     bool limitsApplied = false;
 };

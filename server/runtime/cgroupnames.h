@@ -1,7 +1,8 @@
 #pragma once
 // The children of a sandbox's cgroup (cgroupmanager.h), named here for the agent's keeper too:
-// v2 has both (no process may live in a cgroup whose children get the cpu controller), v1 only
-// the workload's, in the cpu hierarchy.
+// the workload's (v2: threaded; v1: in the cpu hierarchy), and on a v2 kernel without threaded
+// groups the agent's (no process may live in a domain cgroup whose children get the cpu
+// controller).
 
 namespace lizard::runtime {
 

@@ -59,8 +59,9 @@ struct LaunchConfig
     std::string templateUsrLocal;
     std::string sandboxDir;
     std::vector<std::string> cgroupProcs;
-    // The workload's cgroup.procs: PID 1 keeps it open and each exec'd command writes itself
-    // into it (runtime/cgroupmanager.h); empty: commands stay in PID 1's cgroups.
+    // The workload's cgroup.procs (v2 threaded: cgroup.threads): PID 1 keeps it open and each
+    // exec'd command writes itself into it (runtime/cgroupmanager.h); empty: commands stay in
+    // PID 1's cgroups.
     std::string workloadCgroupProcs;
     std::map<std::string, std::string> envs;
     std::string slirp; // slirp4netns path when the sandbox gets internet access

@@ -1,6 +1,7 @@
 #include "agent/build/launcher.h"
 
 #include "agent/build/allowpolicy.h"
+#include "agent/build/cgroupfork.h"
 #include "agent/build/hostusr.h"
 #include "agent/build/idmap.h"
 #include "agent/build/netguard.h"
@@ -60,12 +61,15 @@ struct UsernsChild
     pid_t pid = -1;
     int statusFd = -1; // read end of the status pipe
     std::string error;
+    int forkErrno = 0; // when the fork itself failed
 };
 
 // Forks a child that unshares its user namespace; the maps are written from here; then
 // `body(statusWriteFd)` runs in the child, which still has its host credentials (it becomes
-// root of the namespace with becomeNamespaceRoot()).
-UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(int)>& body)
+// root of the namespace with becomeNamespaceRoot()). The child starts in the cgroup v2 group
+// `cgroupDirFd` when it is not -1 (cgroupfork.h).
+UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(int)>& body,
+                           int cgroupDirFd = -1)
 {
     UsernsChild out;
     int toParent[2], toChild[2], status[2];
@@ -73,8 +77,10 @@ UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(i
         out.error = errnoText("pipe");
         return out;
     }
-    pid_t pid = ::fork();
+    pid_t pid = forkInto(cgroupDirFd);
     if (pid == 0) {
+        if (cgroupDirFd >= 0)
+            ::close(cgroupDirFd); // the host's cgroup tree is none of the sandbox's business
         ::close(toParent[0]);
         ::close(toChild[1]);
         ::close(status[0]);
@@ -93,6 +99,7 @@ UsernsChild forkIntoUserns(const LaunchConfig& config, const std::function<int(i
     ::close(status[1]);
     out.statusFd = status[0];
     if (pid < 0) {
+        out.forkErrno = errno;
         out.error = errnoText("fork");
         return out;
     }
@@ -269,13 +276,21 @@ int runSandbox(const LaunchConfig& original)
                                  "): packages the host has cannot be upgraded or removed here\n";
         [[maybe_unused]] auto w = ::write(fds.log, line.data(), line.size());
     }
-    if (auto e = joinCgroups(config.cgroupProcs); !e.empty()) {
-        stopQuota();
-        return fail("joining cgroup: " + e);
+    // cgroup v2: PID 1 and slirp4netns start in the sandbox's group; the launcher stays out of
+    // it. Otherwise (v1, or a kernel without CLONE_INTO_CGROUP) the launcher joins first and
+    // they inherit it.
+    int cgroupDir = openCgroupV2Dir(config.cgroupProcs);
+    auto joinNow = [&] { return joinCgroups(config.cgroupProcs); };
+    if (cgroupDir < 0) {
+        if (auto e = joinNow(); !e.empty()) {
+            stopQuota();
+            return fail("joining cgroup: " + e);
+        }
     }
     if (!config.workloadCgroupProcs.empty()) {
         // Without it the sandbox's commands share PID 1's group: correct, only less fair. Each
-        // command's child, just forked and so with one thread, writes "0" into it.
+        // command's child, just forked and so with one thread, writes "0" into it (v1's `tasks`,
+        // v2's cgroup.threads: a thread's move, cgroupfork.h).
         const std::string tasks = threadMoveFile(config.workloadCgroupProcs);
         fds.workloadCgroup = ::open((tasks.empty() ? config.workloadCgroupProcs : tasks).c_str(),
                                     O_WRONLY | O_CLOEXEC);
@@ -288,8 +303,20 @@ int runSandbox(const LaunchConfig& original)
     // Here, with the host's credentials: inside the namespaces no write could go below 0.
     lowerOomScore();
 
-    auto child = forkIntoUserns(
-        config, [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); });
+    auto initBody = [&](int statusFd) { return spawnSandboxInit(config, fds, statusFd); };
+    auto child = forkIntoUserns(config, initBody, cgroupDir);
+    if (cgroupDir >= 0 && child.pid < 0) {
+        const int err = child.forkErrno;
+        ::close(child.statusFd);
+        ::close(cgroupDir);
+        cgroupDir = -1;
+        if (!intoCgroupUnsupported(err))
+            child = UsernsChild{.error = "joining cgroup: " + std::string(std::strerror(err))};
+        else if (auto e = joinNow(); !e.empty())
+            child = UsernsChild{.error = "joining cgroup: " + e};
+        else
+            child = forkIntoUserns(config, initBody);
+    }
     for (int fd : {exitPipe[1], ready.initRead, ready.initRelay, fds.dnsUpstream, fds.hostUsr,
                    fds.quotaChannel, fds.lifeline, fds.workloadCgroup}) {
         if (fd >= 0)
@@ -322,10 +349,12 @@ int runSandbox(const LaunchConfig& original)
             ::open(("/proc/" + std::to_string(initPid) + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
         if (userns < 0)
             return abort(errnoText("opening the sandbox's user namespace"));
-        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns);
+        slirp = startSlirp(config, initPid, exitPipe[0], ready.slirpWrite, userns, cgroupDir);
         slirp.readyFd = ready.launcherRead;
         ::close(userns);
     }
+    if (cgroupDir >= 0)
+        ::close(cgroupDir);
     if (!readStatus(child.statusFd, line, kSetupTimeoutMs) || line != "R")
         return abort(line.size() > 2 ? line.substr(2) : "sandbox init exited during setup");
     bool network = slirp.pid > 0 && waitSlirpReady(slirp, kSetupTimeoutMs);

@@ -23,8 +23,9 @@ struct SandboxFds
     int quotaChannel = -1;
     int lifeline = -1;
     int layer = -1;
-    // The workload's cgroup.procs, opened with the host's credentials (the kernel checks a
-    // migration against the opener's), for the exec'd commands to write themselves into.
+    // The workload's cgroup.procs (or cgroup.threads), opened with the host's credentials (the
+    // kernel checks a migration against the opener's), for the exec'd commands to write themselves
+    // into.
     int workloadCgroup = -1;
 };
 

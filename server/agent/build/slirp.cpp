@@ -1,5 +1,6 @@
 #include "agent/build/slirp.h"
 
+#include "agent/build/cgroupfork.h"
 #include "agent/build/statuspipe.h"
 
 #include <csignal>
@@ -29,7 +30,7 @@ bool openSlirpPipes(SlirpPipes& pipes)
 }
 
 Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
-                 int usernsFd)
+                 int usernsFd, int cgroupDirFd)
 {
     Slirp out;
     // slirp4netns parses the sandbox's packets as the server's user (root, for a root server)
@@ -45,7 +46,7 @@ Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int 
     for (auto& a : args)
         argv.push_back(a.data());
     argv.push_back(nullptr);
-    pid_t pid = ::fork();
+    pid_t pid = forkInto(cgroupDirFd);
     if (pid == 0) {
         // slirp4netns's own sandbox makes only "/" private before it detaches the old root.
         // As root, in the host's user namespace, the detach of the mounts below the other

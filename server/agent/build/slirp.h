@@ -16,9 +16,10 @@ struct Slirp
 bool openSlirpPipes(SlirpPipes& pipes);
 
 // `usernsFd` is the user namespace that owns the sandbox's network namespace (PID 1 has left
-// it by the time slirp4netns joins). Closes readyWriteFd and exitReadFd on this side.
+// it by the time slirp4netns joins). `cgroupDirFd`, when not -1, is the cgroup v2 group it
+// starts in (cgroupfork.h). Closes readyWriteFd and exitReadFd on this side.
 Slirp startSlirp(const LaunchConfig& config, pid_t initPid, int exitReadFd, int readyWriteFd,
-                 int usernsFd);
+                 int usernsFd, int cgroupDirFd);
 // True once slirp4netns configured tap0 (as relayed by PID 1); kills it and returns false
 // otherwise.
 bool waitSlirpReady(Slirp& slirp, int timeoutMs);

@@ -52,9 +52,9 @@ bool isDirectory(const std::string& path);
 
 Spawned spawnCommand(const SpawnRequest& request, Reaper& reaper);
 
-// The workload cgroup's cgroup.procs (runtime/cgroupmanager.h), which every spawned command
-// writes itself into before it runs; -1 (the default): commands stay in PID 1's cgroups. Set
-// once by PID 1 before it serves.
+// The workload cgroup's file (runtime/cgroupmanager.h) that every spawned command writes "0"
+// into before it runs; -1 (the default): commands stay in PID 1's cgroups. Set once by PID 1
+// before it serves.
 void setWorkloadCgroup(int fd);
 
 // Looks `name` up in the PATH of `env` (or returns it when it contains a slash).

@@ -141,10 +141,7 @@ private slots:
         QCOMPARE(v2PathOf(::getpid()), m_parent); // the parent did not move
     }
 
-    void withoutAGroupItIsAPlainFork()
-    {
-        QCOMPARE(childPath(-1), m_parent);
-    }
+    void withoutAGroupItIsAPlainFork() { QCOMPARE(childPath(-1), m_parent); }
 
     // The v2 layout of a sandbox (runtime/cgroupmanager.h): PID 1 born in the sandbox's group,
     // the workload a threaded child that each command moves its own thread into, through a

@@ -1,8 +1,8 @@
 #include "agent/build/cgroupfork.h"
 
 #include <cerrno>
-#include <cstdint>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/magic.h>

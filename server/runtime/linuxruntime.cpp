@@ -114,15 +114,7 @@ Status LinuxRuntime::ensureTemplate()
     return okStatus();
 }
 
-Status LinuxRuntime::startKeeper()
-{
-    std::error_code ec;
-    const auto real = std::filesystem::canonical(m_dataDir, ec); // as mountinfo names mounts
-    return startHostKeeper(m_agentPath, {{"dataDir", ec ? m_dataDir : real.string()},
-                                         {"cgroupBases", m_cgroups.bases()}});
-}
-
-Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir)
+Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir, bool keeper)
 {
     if (dataDir.empty() || dataDir[0] != '/')
         return Error{ErrorKind::Internal, "INTERNAL",
@@ -146,6 +138,12 @@ Result<std::unique_ptr<Runtime>> LinuxRuntime::create(const std::string& dataDir
     rt->m_slirp = slirp.path;
     rt->m_ids = chooseIdMapping();
     rt->m_cgroups.probe(instanceName(dataDir));
+    if (keeper) {
+        std::error_code ec;
+        const auto real = std::filesystem::canonical(dataDir, ec); // as mountinfo names mounts
+        rt->m_keeper = startHostKeeper(rt->m_agentPath, {{"dataDir", ec ? dataDir : real.string()},
+                                                         {"cgroupBases", rt->m_cgroups.bases()}});
+    }
     rt->m_disks = std::make_unique<SandboxDisks>(
         dataDir, rt->m_ids,
         std::vector<std::string>(std::begin(kSandboxSubdirs), std::end(kSandboxSubdirs)));

@@ -18,7 +18,7 @@ namespace lizard::runtime {
 class LinuxRuntime final : public Runtime
 {
 public:
-    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir, bool keeper);
     ~LinuxRuntime() override { m_cgroups.removeInstanceIfEmpty(); }
 
     const Capabilities& capabilities() const override { return m_caps; }
@@ -27,7 +27,7 @@ public:
     bool isAlive(const SandboxHandle& handle) override;
     void destroy(const SandboxHandle& handle) override;
     void cleanupOrphans(const std::vector<std::string>& knownIds) override;
-    Status startKeeper() override;
+    Status keeperStatus() const override { return m_keeper; }
     Status freeze(const SandboxHandle& handle) override;
     Status thaw(const SandboxHandle& handle) override;
     bool isFrozen(const SandboxHandle& handle) override;
@@ -85,6 +85,7 @@ private:
     // The sandbox's seccomp filter as hex BPF, without and with diskWatched, exported by the
     // agent once (agent/build/seccompfilter.h); empty: each PID 1 builds its own.
     std::string m_seccomp[2];
+    Status m_keeper = okStatus();
     IdMapping m_ids;
     CgroupManager m_cgroups;
     SystemdScope m_scope; // an ordinary user's limits when no cgroup is writable

@@ -4,9 +4,9 @@
 
 namespace lizard::runtime {
 
-Result<std::unique_ptr<Runtime>> Runtime::create(const std::string& dataDir)
+Result<std::unique_ptr<Runtime>> Runtime::create(const std::string& dataDir, bool keeper)
 {
-    return LinuxRuntime::create(dataDir);
+    return LinuxRuntime::create(dataDir, keeper);
 }
 
 } // namespace lizard::runtime

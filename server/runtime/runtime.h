@@ -141,7 +141,11 @@ class Runtime
 {
 public:
     // Prepares <dataDir>/templates, <dataDir>/sandboxes, <dataDir>/run and probes the host.
-    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir);
+    // With `keeper` (the server that holds the data directory's lock, once), it first starts
+    // the process that releases, should this server be killed, what the host holds for its
+    // sandboxes once they end (agent/tools/keeper.h): before the first disk of the pool is
+    // mounted, so a server killed while it starts leaves nothing mounted either.
+    static Result<std::unique_ptr<Runtime>> create(const std::string& dataDir, bool keeper = false);
     virtual ~Runtime() = default;
 
     virtual const Capabilities& capabilities() const = 0;
@@ -167,10 +171,8 @@ public:
 
     // Removes leftovers of sandboxes the store does not know (dirs, cgroups, sockets).
     virtual void cleanupOrphans(const std::vector<std::string>& knownIds) = 0;
-    // Starts the process that releases, should this server be killed, what the host holds
-    // for its sandboxes once they end (agent/tools/keeper.h). Once, by the server that holds
-    // the data directory's lock.
-    virtual Status startKeeper() { return okStatus(); }
+    // Whether create() started the keeper it was asked for (an error says why not).
+    virtual Status keeperStatus() const { return okStatus(); }
 
     // Pause: freezes every process of the sandbox, memory kept (cgroup freezer, v2 or v1;
     // SIGSTOP of the whole process tree where the sandbox has no freezer). Returns once frozen.

@@ -136,11 +136,11 @@ int runService(const Options& options)
         return fail(keyFile.error().message);
     if (Status s = ensureDefaultProject(**store); !s)
         return fail(s.error().message);
-    auto rt = runtime::Runtime::create(dir);
+    auto rt = runtime::Runtime::create(dir, true);
     if (!rt)
         return fail("sandbox runtime: " + rt.error().message);
     logCapabilities((*rt)->capabilities());
-    if (Status s = (*rt)->startKeeper(); !s)
+    if (Status s = (*rt)->keeperStatus(); !s)
         log::warn("runtime: no keeper for a killed server's leftovers (" + s.error().message +
                   "): a sandbox that ends after this server was killed keeps its mounts and "
                   "cgroups until lizard-local starts again on " +

@@ -4,17 +4,21 @@
 // loop device, no cgroup, and the server's pool of mounted disks goes with the server.
 // Controls: while the server runs, nothing ends early; a restart within the grace period
 // adopts them; a sandbox paused when the server died is not ended for having been frozen, and
-// keeps its disk.
+// keeps its disk. A server killed while it still starts leaves no disk of its pool mounted.
 #include "hostleftovers.h"
 #include "support_http.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <csignal>
+#include <sys/mount.h>
 
 using namespace lizard::test;
 
@@ -109,6 +113,24 @@ class TestOrphans : public QObject
                                                       toJson({{"cmd", "echo " + word}})));
         QCOMPARE(exec.value("stdout").toString(), word + "\n");
         QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
+    // Waits (at most 30 s) until no process has a descriptor of a file below `dir` (a template
+    // build a killed server started finishes by itself).
+    static void waitUntilUnused(const QString& dir)
+    {
+        auto used = [&] {
+            for (const QString& pid : QDir("/proc").entryList({"[0-9]*"}, QDir::Dirs)) {
+                const QDir fds("/proc/" + pid + "/fd");
+                for (const QString& fd : fds.entryList(QDir::System | QDir::NoDotAndDotDot)) {
+                    if (QFile::symLinkTarget(fds.filePath(fd)).startsWith(dir + "/"))
+                        return true;
+                }
+            }
+            return false;
+        };
+        for (QDeadlineTimer deadline(30000); used() && !deadline.hasExpired();)
+            QTest::qWait(100);
     }
 
 private slots:
@@ -216,6 +238,61 @@ private slots:
                  QStringLiteral("paused"));
         QCOMPARE(m_server.request("POST", "/api/sandboxes/" + paused + "/resume").status, 204);
         stillRunsAfterAGracePeriod(paused, pausedPid, "thawed");
+    }
+
+    // A server killed while it starts, once the first disk of its pool is mounted (before it
+    // handles SIGTERM itself, and before anything could have stopped it cleanly), leaves no
+    // mount and no loop device: its keeper is already there. SIGKILL, then SIGTERM.
+    void aServerKilledWhileStartingLeavesNothingMounted_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+
+    void aServerKilledWhileStartingLeavesNothingMounted()
+    {
+        if (m_server.runsAsOtherUser())
+            QSKIP("an ordinary user's lizard-local mounts no disk images");
+        QFETCH(int, signal);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString data = QFileInfo(tmp.path()).canonicalFilePath() + "/data";
+        const QString disks = data + "/disks";
+        QProcess server;
+        server.setProcessChannelMode(QProcess::MergedChannels);
+        server.start(LocalServer::serverBinary(), {"--data-dir", data, "--port", "0"});
+        QVERIFY(server.waitForStarted());
+        auto leftovers = [&] { return mountsUnder(disks) + loopDevicesOn(disks + "/"); };
+        auto cleanup = qScopeGuard([&] {
+            if (server.state() != QProcess::NotRunning) {
+                server.kill();
+                server.waitForFinished();
+            }
+            for (const QString& point : mountsUnder(disks))
+                ::umount2(qPrintable(point), MNT_DETACH); // a failed run leaves the host clean
+            waitUntilUnused(data);
+        });
+        bool mounted = false;
+        for (QDeadlineTimer deadline(30000);
+             !mounted && !deadline.hasExpired() && server.state() == QProcess::Running;) {
+            mounted = mountsUnder(disks + "/.pool").size() >= 2; // the pool and a disk in it
+            if (!mounted)
+                QTest::qWait(5);
+        }
+        if (!mounted)
+            QSKIP(qPrintable("no disk of the pool was mounted within 30 s (disks are not images "
+                             "here?): " +
+                             QString::fromUtf8(server.readAll().right(2000))));
+        QVERIFY(::kill(pid_t(server.processId()), signal) == 0);
+        QVERIFY(server.waitForFinished(10000));
+        QCOMPARE(server.exitStatus(), QProcess::CrashExit); // it died of the signal
+        QStringList left = leftovers();
+        for (QDeadlineTimer deadline(10000); !left.isEmpty() && !deadline.hasExpired();) {
+            QTest::qWait(100);
+            left = leftovers();
+        }
+        QVERIFY2(left.isEmpty(), qPrintable("left on the host: " + left.join(", ")));
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "app/connectioncontroller.h"
 #include "app/desktopcolorscheme.h"
+#include "app/firstpaint.h"
 #include "app/keystore.h"
 #include "app/localserverconnector.h"
 #include "app/settingsstore.h"
@@ -111,6 +112,7 @@ void DesktopApp::start()
 {
     // Help ▸ Check this computer asks the lizard-local the app would start.
     m_window->setHostCheckProgram(LocalServerConnector::findBinary());
+    reportFirstPaint(m_window.get());
     m_window->show();
     m_controller->connectTo(m_settings->activeProfile());
 }

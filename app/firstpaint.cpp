@@ -12,7 +12,7 @@ namespace {
 class FirstPaintFilter : public QObject
 {
 public:
-    using QObject::QObject;
+    FirstPaintFilter(QObject* parent, const char* line) : QObject(parent), m_line(line) {}
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override
@@ -24,7 +24,7 @@ protected:
             QMetaObject::invokeMethod(
                 this,
                 [this] {
-                    std::printf("lizard-desktop: painted\n");
+                    std::printf("%s\n", m_line);
                     std::fflush(stdout);
                     deleteLater();
                 },
@@ -34,16 +34,17 @@ protected:
     }
 
 private:
+    const char* m_line;
     bool m_seen = false;
 };
 
 } // namespace
 
-void reportFirstPaint(QWidget* window)
+void reportFirstPaint(QWidget* window, const char* line)
 {
     if (qEnvironmentVariableIntValue("LIZARD_DESKTOP_REPORT_PAINT") != 1)
         return;
-    window->installEventFilter(new FirstPaintFilter(window));
+    window->installEventFilter(new FirstPaintFilter(window, line));
 }
 
 } // namespace lizard::app

@@ -7,6 +7,8 @@
 //
 //   lizard-bench-appstart --url URL --key KEY [--runs 5] [--idle-s 5] [--app PATH]
 
+#include "app/firstpaint.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -24,34 +26,11 @@
 namespace {
 
 // --hello: a window with one label, reporting its first paint as the app does.
-class PaintReport : public QObject
-{
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() == QEvent::Paint && !m_seen) {
-            m_seen = true;
-            QMetaObject::invokeMethod(
-                this,
-                [] {
-                    std::printf("hello: painted\n");
-                    std::fflush(stdout);
-                },
-                Qt::QueuedConnection);
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    bool m_seen = false;
-};
-
 int runHello()
 {
     QLabel window(QStringLiteral("Hello"));
     window.resize(1100, 700);
-    PaintReport report;
-    window.installEventFilter(&report);
+    lizard::app::reportFirstPaint(&window, "hello: painted");
     window.show();
     return QApplication::exec();
 }

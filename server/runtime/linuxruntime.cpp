@@ -78,6 +78,20 @@ Status LinuxRuntime::prepareDirs()
 
 Status LinuxRuntime::ensureTemplate()
 {
+    // Staging trees of servers killed while they built the template (about 40 MB each): nothing
+    // else would ever remove them. This server holds the data directory's lock, so no other
+    // server is building; a killed one's builder, still writing, leaves the rest to a later start.
+    const std::string templates = m_dataDir + "/templates";
+    const std::string own = ".staging-" + std::to_string(::getpid());
+    std::error_code ec;
+    std::vector<std::string> stale;
+    for (const auto& entry : std::filesystem::directory_iterator(templates, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(".staging-", 0) == 0 && name != own)
+            stale.push_back(name);
+    }
+    for (const std::string& name : stale)
+        removeTree(templates, name);
     const std::string finalDir = templateDir();
     if (::access((finalDir + "/root/etc/passwd").c_str(), F_OK) == 0)
         return okStatus();

@@ -10,6 +10,7 @@
 
 #include <QDeadlineTimer>
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -18,7 +19,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <csignal>
+#include <pwd.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 using namespace lizard::test;
 
@@ -240,6 +243,34 @@ private slots:
         stillRunsAfterAGracePeriod(paused, pausedPid, "thawed");
     }
 
+    // A server killed while it built the template leaves its staging tree (about 40 MB); the
+    // next start removes it. Control: the template itself stays.
+    void aKilledTemplateBuildIsRemovedAtTheNextStart()
+    {
+        const QString templates = m_server.dataDir() + "/templates";
+        const QString staging = templates + "/.staging-4194305";
+        QVERIFY(QDir().mkpath(staging + "/root/var/lib/dpkg/info"));
+        QFile file(staging + "/root/var/lib/dpkg/info/half-written.list");
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("/usr\n") > 0);
+        file.close();
+        if (m_server.runsAsOtherUser()) { // as the server's user would have left it
+            const passwd* pw = ::getpwnam(qPrintable(m_server.serverUser()));
+            QVERIFY(pw != nullptr);
+            QDirIterator it(staging, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
+                            QDirIterator::Subdirectories);
+            QVERIFY(::chown(qPrintable(staging), pw->pw_uid, pw->pw_gid) == 0);
+            while (it.hasNext())
+                QVERIFY(::chown(qPrintable(it.next()), pw->pw_uid, pw->pw_gid) == 0);
+        }
+        QVERIFY2(m_server.restart(), qPrintable(m_server.errorString()));
+        QVERIFY2(!QFileInfo::exists(staging), qPrintable(staging + " is still there"));
+        const QStringList left = QDir(templates).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QVERIFY2(!left.isEmpty(), "the template went too");
+        const QString id = createSandbox(m_server, {{"projectId", m_project}});
+        QVERIFY(!id.isEmpty());
+        QCOMPARE(m_server.request("DELETE", "/api/sandboxes/" + id).status, 204);
+    }
+
     // A server killed while it starts, once the first disk of its pool is mounted (before it
     // handles SIGTERM itself, and before anything could have stopped it cleanly), leaves no
     // mount and no loop device: its keeper is already there. SIGKILL, then SIGTERM.
@@ -253,7 +284,7 @@ private slots:
     void aServerKilledWhileStartingLeavesNothingMounted()
     {
         if (m_server.runsAsOtherUser())
-            QSKIP("an ordinary user's lizard-local mounts no disk images");
+            QSKIP("lizard-local runs as an ordinary user: it mounts no disk images");
         QFETCH(int, signal);
         QTemporaryDir tmp;
         QVERIFY(tmp.isValid());

@@ -1,7 +1,6 @@
 #include "app/firstpaint.h"
 
 #include <QEvent>
-#include <QPointer>
 #include <QWidget>
 #include <cstdio>
 

@@ -8,6 +8,7 @@
 //   lizard-bench-appstart --url URL --key KEY [--runs 5] [--idle-s 5] [--app PATH]
 
 #include "app/firstpaint.h"
+#include "bench/preview/processmemory.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -19,7 +20,6 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <unistd.h>
 
@@ -41,22 +41,11 @@ double median(QList<double> v)
     return v.isEmpty() ? 0 : v[v.size() / 2];
 }
 
-long long rssKb(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/status").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& line : f.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong();
-    return -1;
-}
-
-// Processes whose command line names QtWebEngineProcess (the app must start none when idle).
-int webEngineProcesses()
+// The app's QtWebEngine processes (it must start none when idle).
+int webEngineProcesses(qint64 app)
 {
     int n = 0;
-    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList({"[0-9]*"}, QDir::Dirs)) {
+    for (qint64 pid : lizard::bench::descendantsOf(app)) {
         QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
         if (f.open(QIODevice::ReadOnly) && f.readAll().contains("QtWebEngineProcess"))
             ++n;
@@ -119,8 +108,8 @@ Start startOnce(const QString& program, const QStringList& args, const QByteArra
         out.paintedMs = double(clock.nsecsElapsed()) / 1e6;
         if (idleS > 0) {
             QThread::sleep(idleS); // nothing is asked of the app meanwhile: its idle state
-            out.idleRssKb = rssKb(p.processId());
-            out.webEngine = webEngineProcesses();
+            out.idleRssKb = lizard::bench::rssKb(p.processId());
+            out.webEngine = webEngineProcesses(p.processId());
         }
     }
     p.terminate();
@@ -192,7 +181,7 @@ int main(int argc, char** argv)
     printFigure("app idle RSS",
                 qPrintable(QStringLiteral("%1 s after the paint").arg(parser.value("idle-s"))),
                 double(first.idleRssKb) / 1024.0, "MB", 80,
-                QStringLiteral("[QtWebEngine processes on the host meanwhile: %1; %2]")
+                QStringLiteral("[QtWebEngine processes of the app: %1; %2]")
                     .arg(first.webEngine)
                     .arg(platform));
     std::fflush(stdout);

@@ -13,16 +13,20 @@
 
 namespace lizard::agent {
 
-int openCgroupV2Dir(const std::vector<std::string>& procsFiles)
+std::string cgroupDirOf(const std::string& procsFile)
 {
     static const std::string kProcs = "/cgroup.procs";
-    if (procsFiles.size() != 1)
+    if (procsFile.size() <= kProcs.size() ||
+        procsFile.compare(procsFile.size() - kProcs.size(), kProcs.size(), kProcs) != 0)
+        return {};
+    return procsFile.substr(0, procsFile.size() - kProcs.size());
+}
+
+int openCgroupV2Dir(const std::vector<std::string>& procsFiles)
+{
+    const std::string dir = procsFiles.size() == 1 ? cgroupDirOf(procsFiles.front()) : "";
+    if (dir.empty())
         return -1;
-    const std::string& procs = procsFiles.front();
-    if (procs.size() <= kProcs.size() ||
-        procs.compare(procs.size() - kProcs.size(), kProcs.size(), kProcs) != 0)
-        return -1;
-    const std::string dir = procs.substr(0, procs.size() - kProcs.size());
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct statfs fs
     {

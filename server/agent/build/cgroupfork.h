@@ -13,6 +13,9 @@
 
 namespace lizard::agent {
 
+// The directory of a cgroup's `.../cgroup.procs` file; empty for any other path.
+std::string cgroupDirOf(const std::string& procsFile);
+
 // The group of `procsFiles` (the cgroup.procs files the sandbox joins) when it is one group
 // on a cgroup2 file system, opened as a directory; -1 otherwise (cgroup v1, whose several
 // hierarchies the child could not be born in at once, or no cgroups).

@@ -190,11 +190,10 @@ int makeListener(const std::string& path, std::string& error)
 // thread, or a child just forked, that thread is the whole process.
 std::string threadMoveFile(const std::string& procsFile)
 {
-    static const std::string kProcs = "/cgroup.procs";
-    if (procsFile.size() <= kProcs.size() ||
-        procsFile.compare(procsFile.size() - kProcs.size(), kProcs.size(), kProcs) != 0)
+    const std::string dir = cgroupDirOf(procsFile);
+    if (dir.empty())
         return {};
-    std::string tasks = procsFile.substr(0, procsFile.size() - kProcs.size()) + "/tasks";
+    const std::string tasks = dir + "/tasks";
     return ::access(tasks.c_str(), W_OK) == 0 ? tasks : std::string();
 }
 
